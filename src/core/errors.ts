@@ -1,0 +1,78 @@
+/**
+ * The one error type of Troupe. Every failure that crosses a boundary (HTTP, CLI, tool result) carries a
+ * stable machine `code`; the HTTP status for each code lives in `src/http/error-status.ts`, an exhaustive
+ * table, so adding a code without deciding its status is a compile error.
+ */
+export const ERROR_CODES = [
+  // request shape
+  'invalid_json',
+  'validation_failed',
+  'payload_too_large',
+  'unsupported_media_type',
+  'route_not_found',
+  // identity
+  'unauthorized',
+  'forbidden',
+  // records
+  'user_not_found',
+  'user_exists',
+  'token_not_found',
+  'agent_not_found',
+  'agent_slug_taken',
+  'agent_backend_mismatch',
+  'subagent_cannot_be_default',
+  'agent_not_chattable',
+  'project_not_found',
+  'conversation_not_found',
+  'conversation_archived',
+  'run_not_found',
+  // runs
+  'run_busy',
+  'request_id_conflict',
+  'invalid_transition',
+  'run_not_waiting',
+  // models and tools
+  'invalid_model_spec',
+  'model_not_found',
+  'model_call_failed',
+  'scenario_invalid',
+  'tool_not_found',
+  'tool_input_invalid',
+  'path_outside_workdir',
+  'file_not_found',
+  'file_too_large',
+  // configuration
+  'config_invalid',
+  // anything else is a bug or an infrastructure failure
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface TroupeErrorOptions {
+  cause?: unknown;
+  details?: Record<string, unknown>;
+}
+
+export class TroupeError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Readonly<Record<string, unknown>> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: TroupeErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'TroupeError';
+    this.code = code;
+    this.details = options.details;
+  }
+}
+
+export function isTroupeError(value: unknown, code?: ErrorCode): value is TroupeError {
+  return value instanceof TroupeError && (code === undefined || value.code === code);
+}
+
+/** Boundary helper: anything thrown becomes a TroupeError; unknown failures are `internal`. */
+export function toTroupeError(thrown: unknown): TroupeError {
+  if (thrown instanceof TroupeError) return thrown;
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  return new TroupeError('internal', message || 'Unexpected failure', { cause: thrown });
+}

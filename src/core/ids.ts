@@ -1,0 +1,32 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+
+/**
+ * `hash_id(prefix, value, length)` from the Yuxi design: prefix + the first `length - prefix.length` hex chars
+ * of SHA-256(value). Deterministic, so a replayed tool call maps to the same child thread and request id.
+ */
+export function hashId(prefix: string, value: string, length = 48): string {
+  const hexLength = Math.max(0, length - prefix.length);
+  if (hexLength === 0) return prefix;
+  const digest = createHash('sha256').update(value, 'utf8').digest('hex');
+  return prefix + digest.slice(0, Math.min(hexLength, 64));
+}
+
+export function subagentChildThreadId(parentThreadId: string, subagentSlug: string, toolCallId: string): string {
+  return hashId('subagent_', `${parentThreadId}:${subagentSlug}:${toolCallId}`, 64);
+}
+
+export function subagentRequestId(creatorRunId: string, childThreadId: string, toolCallId: string): string {
+  return hashId('req:', `${creatorRunId}:${childThreadId}:${toolCallId}`, 48);
+}
+
+export type IdPrefix = 'usr' | 'tok' | 'agt' | 'prj' | 'cnv' | 'thr' | 'rel' | 'wrk';
+
+/** Random record ids: a readable kind prefix plus 20 hex chars (80 bits). */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomBytes(10).toString('hex')}`;
+}
+
+/** Run ids are UUIDv4 strings, as in Yuxi, because clients already treat them as opaque UUIDs. */
+export function newRunId(): string {
+  return randomUUID();
+}

@@ -1,0 +1,239 @@
+import type { ModelMessage } from 'ai';
+import type { Agent, AgentAccess, AccessSource, AgentConfig, AgentBackend, AgentVisibility, ExpertStatus } from '../records/agent.js';
+import type { ApiToken } from '../records/api-token.js';
+import type { Conversation, ConversationStatus, SubagentThread } from '../records/conversation.js';
+import type { Project } from '../records/project.js';
+import type { NewRunEvent, RunEvent } from '../records/run-event.js';
+import type { Run, RunStatus } from '../records/run.js';
+import type { ThreadMessage } from '../records/thread-message.js';
+import type { Actor, DelegationPolicy, User, UserRole } from '../records/user.js';
+
+/**
+ * The storage port. One implementation per database (`src/adapters/storage/*`), all passing the same
+ * contract suite. Repositories return plain records; ids and timestamps are assigned by the repository.
+ *
+ * Integrity rules live in the schema, not in check-then-insert code:
+ * - `runs.request_id` is unique: `runs.insert` throws `TroupeError('request_id_conflict')` on a duplicate;
+ * - one active run per thread (partial unique index): `runs.insert` throws `TroupeError('run_busy')`;
+ * - `agents.slug` is unique: `agents.create`/`update` throw `TroupeError('agent_slug_taken')`;
+ * - `run_events (run_id, seq)` is unique and `seq` is assigned gaplessly by `events.append`.
+ */
+export interface Storage {
+  readonly users: UserRepository;
+  readonly tokens: TokenRepository;
+  readonly agents: AgentRepository;
+  readonly access: AccessRepository;
+  readonly projects: ProjectRepository;
+  readonly conversations: ConversationRepository;
+  readonly messages: MessageRepository;
+  readonly subagentThreads: SubagentThreadRepository;
+  readonly runs: RunRepository;
+  readonly events: RunEventRepository;
+  /**
+   * Runs `work` in one database transaction, with a Storage bound to it. A throw rolls everything back.
+   * Calling `transaction` on a Storage that is already inside one joins the outer transaction.
+   */
+  transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface NewUser {
+  name: string;
+  role: UserRole;
+}
+
+export interface UserRepository {
+  create(user: NewUser): Promise<User>;
+  get(id: string): Promise<User | undefined>;
+  getByName(name: string): Promise<User | undefined>;
+  list(): Promise<User[]>;
+  setDelegationPolicy(id: string, policy: DelegationPolicy, whitelist: string[]): Promise<User>;
+}
+
+export interface NewApiToken {
+  user_id: string;
+  name: string;
+  prefix: string;
+  token_hash: string;
+}
+
+export interface TokenRepository {
+  create(token: NewApiToken): Promise<ApiToken>;
+  /** A live (not revoked) token by the hash of its secret. */
+  findActiveByHash(tokenHash: string): Promise<ApiToken | undefined>;
+  listForUser(userId: string): Promise<ApiToken[]>;
+  /** Revokes one of the user's tokens; false when the user has no such live token. */
+  revoke(userId: string, tokenId: string): Promise<boolean>;
+  /** Revokes every live token of the user with this name; returns how many. */
+  revokeByName(userId: string, name: string): Promise<number>;
+  touch(tokenId: string, at: string): Promise<void>;
+}
+
+export interface NewAgent {
+  slug: string;
+  name: string;
+  description: string;
+  backend: AgentBackend;
+  is_subagent: boolean;
+  owner_id: string;
+  visibility: AgentVisibility;
+  config: AgentConfig;
+  status: ExpertStatus;
+  delegatable: boolean;
+  delegation_brief: string | null;
+  is_default: boolean;
+}
+
+export type AgentPatch = Partial<
+  Pick<
+    Agent,
+    | 'slug'
+    | 'name'
+    | 'description'
+    | 'visibility'
+    | 'config'
+    | 'status'
+    | 'delegatable'
+    | 'delegation_brief'
+    | 'is_default'
+  >
+>;
+
+export interface AgentListOptions {
+  include_subagents?: boolean;
+  /** Include soft-deleted agents (admin tooling); default false. */
+  include_deleted?: boolean;
+}
+
+export interface AgentRepository {
+  create(agent: NewAgent): Promise<Agent>;
+  /** By id, deleted ones included: callers decide what a deleted agent means to them. */
+  get(id: string): Promise<Agent | undefined>;
+  getBySlug(slug: string): Promise<Agent | undefined>;
+  update(id: string, patch: AgentPatch): Promise<Agent>;
+  softDelete(id: string, at: string): Promise<void>;
+  /** Makes `id` the only default agent (clears the flag elsewhere in the same statement group). */
+  setDefault(id: string): Promise<void>;
+  getDefault(): Promise<Agent | undefined>;
+  /**
+   * The agents `actor` may use, filtered in SQL: admin, owner, grant holder, or public. Ordered default
+   * first, then by name.
+   */
+  listUsable(actor: Actor, options?: AgentListOptions): Promise<Agent[]>;
+}
+
+export interface AccessRepository {
+  /** Idempotent: granting again keeps the first grant. */
+  grant(userId: string, agentId: string, source: AccessSource): Promise<AgentAccess>;
+  revoke(userId: string, agentId: string): Promise<boolean>;
+  has(userId: string, agentId: string): Promise<boolean>;
+  listForAgent(agentId: string): Promise<AgentAccess[]>;
+}
+
+export interface NewProject {
+  user_id: string;
+  name: string;
+  workdir: string;
+}
+
+export interface ProjectRepository {
+  create(project: NewProject): Promise<Project>;
+  get(id: string): Promise<Project | undefined>;
+  listForUser(userId: string): Promise<Project[]>;
+}
+
+export interface NewConversation {
+  user_id: string;
+  agent_id: string;
+  thread_id: string;
+  project_id: string;
+  status: ConversationStatus;
+  title: string;
+  metadata: Record<string, unknown>;
+}
+
+export type ConversationPatch = Partial<Pick<Conversation, 'title' | 'status' | 'metadata'>>;
+
+export interface ConversationRepository {
+  create(conversation: NewConversation): Promise<Conversation>;
+  get(id: string): Promise<Conversation | undefined>;
+  getByThread(threadId: string): Promise<Conversation | undefined>;
+  /** Newest first. */
+  listForUser(userId: string, statuses: ConversationStatus[]): Promise<Conversation[]>;
+  update(id: string, patch: ConversationPatch): Promise<Conversation>;
+}
+
+export interface MessageRepository {
+  /** Appends messages to a thread in one write (a checkpoint); returns them with their sequence numbers. */
+  append(threadId: string, runId: string | null, step: number, messages: ModelMessage[]): Promise<ThreadMessage[]>;
+  list(threadId: string): Promise<ThreadMessage[]>;
+  /** Highest step number a run has checkpointed, or -1 when it has none. */
+  lastStep(runId: string): Promise<number>;
+}
+
+export interface NewSubagentThread {
+  user_id: string;
+  parent_conversation_id: string;
+  child_conversation_id: string;
+  child_thread_id: string;
+  subagent_slug: string;
+  created_by_run_id: string;
+}
+
+export interface SubagentThreadRepository {
+  create(relation: NewSubagentThread): Promise<SubagentThread>;
+  get(id: string): Promise<SubagentThread | undefined>;
+  getByChildThread(childThreadId: string): Promise<SubagentThread | undefined>;
+  listForParent(parentConversationId: string): Promise<SubagentThread[]>;
+}
+
+export type NewRun = Omit<
+  Run,
+  'status' | 'output' | 'error' | 'usage' | 'worker_id' | 'lease_expires_at' | 'attempt' | 'created_at' | 'started_at' | 'finished_at' | 'updated_at'
+>;
+
+export type RunPatch = Partial<
+  Pick<
+    Run,
+    'status' | 'output' | 'error' | 'usage' | 'worker_id' | 'lease_expires_at' | 'attempt' | 'started_at' | 'finished_at'
+  >
+>;
+
+/** The guard of a compare-and-set write: every given field must hold for the write to happen. */
+export interface RunExpectation {
+  status?: RunStatus[];
+  /** `null` means "no worker owns it". */
+  worker_id?: string | null;
+  /** The lease must still be live at this instant. */
+  lease_live_at?: string;
+}
+
+export interface RunRepository {
+  insert(run: NewRun): Promise<Run>;
+  get(id: string): Promise<Run | undefined>;
+  getByRequestId(requestId: string): Promise<Run | undefined>;
+  getActiveForThread(threadId: string): Promise<Run | undefined>;
+  /**
+   * Compare-and-set: applies `patch` only if `expect` holds, atomically; returns the new row, or undefined
+   * when the guard failed (or the run does not exist). `updated_at` is always refreshed.
+   */
+  update(id: string, expect: RunExpectation, patch: RunPatch): Promise<Run | undefined>;
+  /** Runs created by `runId` (one level). */
+  listChildren(runId: string): Promise<Run[]>;
+  listByRoot(rootRunId: string): Promise<Run[]>;
+  /** Newest first. */
+  listByConversation(conversationId: string): Promise<Run[]>;
+  /** Leased runs (`running`, `cancel_requested`) whose lease ended before `now`, plus unowned ones. */
+  listExpiredLeases(now: string, limit: number): Promise<Run[]>;
+  /** Pending runs created before `before`: the reconciler re-enqueues them in case an enqueue was lost. */
+  listStalePending(before: string, limit: number): Promise<Run[]>;
+  countActive(filter: { user_id?: string; created_by_run_id?: string }): Promise<number>;
+}
+
+export interface RunEventRepository {
+  /** Appends with the next `seq` of that run (1, 2, 3…), assigned atomically by the store. */
+  append(event: NewRunEvent): Promise<RunEvent>;
+  /** Events with `seq > afterSeq`, in order, at most `limit`. */
+  list(runId: string, afterSeq: number, limit: number): Promise<RunEvent[]>;
+  lastSeq(runId: string): Promise<number>;
+}

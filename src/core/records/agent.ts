@@ -1,0 +1,71 @@
+export const AGENT_BACKENDS = ['chat', 'subagent'] as const;
+export type AgentBackend = (typeof AGENT_BACKENDS)[number];
+
+export const AGENT_VISIBILITIES = ['private', 'shared', 'public'] as const;
+export type AgentVisibility = (typeof AGENT_VISIBILITIES)[number];
+
+export const EXPERT_STATUSES = ['draft', 'published'] as const;
+export type ExpertStatus = (typeof EXPERT_STATUSES)[number];
+
+export const TOOL_APPROVAL_MODES = ['default', 'always_trust'] as const;
+export type ToolApprovalMode = (typeof TOOL_APPROVAL_MODES)[number];
+
+export interface McpServerConfig {
+  name: string;
+  transport: 'stdio' | 'http';
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+  headers?: Record<string, string>;
+  timeout_ms?: number;
+}
+
+/** Inline subagent spec (Profy model). Kept loose on purpose: the spec builder reports what is wrong. */
+export type InlineSubagentSpec = unknown;
+
+export interface AgentConfig {
+  system_prompt?: string;
+  /** `provider:model`, e.g. `openai:gpt-4o-mini`, `scripted:demo`. */
+  model?: string;
+  /** Tool names or patterns (`*`, `mcp__server__*`) from the tool catalogue. */
+  tools?: string[];
+  mcp_servers?: McpServerConfig[];
+  skills?: string[];
+  knowledge_sources?: string[];
+  /** Allow-list of subagent slugs; unset or empty means every visible subagent. */
+  subagents?: string[];
+  subagent_specs?: InlineSubagentSpec[];
+  tool_approval_mode?: ToolApprovalMode;
+  keep_background_runs?: boolean;
+  max_steps?: number;
+}
+
+export interface Agent {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  backend: AgentBackend;
+  is_subagent: boolean;
+  owner_id: string;
+  visibility: AgentVisibility;
+  config: AgentConfig;
+  status: ExpertStatus;
+  delegatable: boolean;
+  delegation_brief: string | null;
+  is_default: boolean;
+  deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const ACCESS_SOURCES = ['created', 'granted', 'purchased'] as const;
+export type AccessSource = (typeof ACCESS_SOURCES)[number];
+
+export interface AgentAccess {
+  user_id: string;
+  agent_id: string;
+  source: AccessSource;
+  created_at: string;
+}

@@ -1,0 +1,89 @@
+import type { ToolApprovalMode } from './agent.js';
+
+export const RUN_STATUSES = [
+  'pending',
+  'running',
+  'input_required',
+  'cancel_requested',
+  'completed',
+  'failed',
+  'cancelled',
+  'interrupted',
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const TERMINAL_RUN_STATUSES = ['completed', 'failed', 'cancelled', 'interrupted'] as const;
+export type TerminalRunStatus = (typeof TERMINAL_RUN_STATUSES)[number];
+
+/** Statuses that hold a thread: the database allows one run per thread in these. */
+export const ACTIVE_RUN_STATUSES = ['pending', 'running', 'input_required', 'cancel_requested'] as const;
+export type ActiveRunStatus = (typeof ACTIVE_RUN_STATUSES)[number];
+
+export const RUN_TYPES = ['chat', 'subagent', 'delegation', 'resume'] as const;
+export type RunType = (typeof RUN_TYPES)[number];
+
+export const RUN_CHANNELS = ['web', 'api', 'internal'] as const;
+export type RunChannel = (typeof RUN_CHANNELS)[number];
+
+export interface RunError {
+  type: string;
+  message: string;
+}
+
+export interface TokenUsage {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  model_calls: number;
+}
+
+export interface RunInput {
+  /** The user (or parent agent) message that started the run. */
+  message: string;
+  /** Tool-call id in the parent run that created this run (subagent and delegation runs). */
+  parent_tool_call_id?: string;
+  [key: string]: unknown;
+}
+
+export interface Run {
+  id: string;
+  thread_id: string;
+  conversation_id: string;
+  agent_id: string;
+  user_id: string;
+  run_type: RunType;
+  source: string;
+  channel: RunChannel;
+  status: RunStatus;
+  request_id: string;
+  created_by_run_id: string | null;
+  root_run_id: string;
+  depth: number;
+  subagent_thread_relation_id: string | null;
+  runtime_scope_id: string;
+  tool_approval_mode: ToolApprovalMode;
+  model_spec: string;
+  input: RunInput;
+  output: string | null;
+  error: RunError | null;
+  usage: TokenUsage | null;
+  worker_id: string | null;
+  lease_expires_at: string | null;
+  attempt: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+export function isTerminalStatus(status: RunStatus): status is TerminalRunStatus {
+  return (TERMINAL_RUN_STATUSES as readonly RunStatus[]).includes(status);
+}
+
+export function isActiveStatus(status: RunStatus): status is ActiveRunStatus {
+  return !isTerminalStatus(status);
+}
+
+export function emptyUsage(): TokenUsage {
+  return { input_tokens: 0, output_tokens: 0, total_tokens: 0, model_calls: 0 };
+}

@@ -1,0 +1,12 @@
+import type { ModelMessage } from 'ai';
+
+/** One message of a thread. The messages a step appends are written together: that is the checkpoint. */
+export interface ThreadMessage {
+  thread_id: string;
+  seq: number;
+  run_id: string | null;
+  /** Step number inside its run (0 = the run's input); resuming a run continues after its last step. */
+  step: number;
+  message: ModelMessage;
+  created_at: string;
+}

@@ -1,0 +1,51 @@
+import type { Conversation } from '../core/records/conversation.js';
+import type { RunEvent } from '../core/records/run-event.js';
+import type { Actor } from '../core/records/user.js';
+import type { Run, RunChannel, RunError, TokenUsage } from '../core/records/run.js';
+
+export interface PostMessageInput {
+  content: string;
+  /** Client idempotency key; a replay returns the existing run with status `existing`. */
+  request_id?: string;
+  channel?: RunChannel;
+}
+
+export interface StartedRun {
+  status: 'started' | 'existing';
+  run: Run;
+}
+
+/** `GET /api/agent/runs/{id}/result`: reads, never re-runs. */
+export interface RunResult {
+  status: Run['status'];
+  run_id: string;
+  thread_id: string;
+  conversation_id: string;
+  agent_id: string;
+  request_id: string;
+  output: string;
+  usage: TokenUsage | null;
+  error?: RunError;
+}
+
+export interface AwaitedRun {
+  run: Run;
+  wait_timed_out: boolean;
+}
+
+/** What the HTTP layer and the CLI ask of runs; every call is scoped to the acting user. */
+export interface RunServiceApi {
+  postMessage(actor: Actor, conversationId: string, input: PostMessageInput): Promise<StartedRun>;
+  getRun(actor: Actor, runId: string): Promise<Run>;
+  getResult(actor: Actor, runId: string): Promise<RunResult>;
+  cancel(actor: Actor, runId: string): Promise<Run>;
+  await(actor: Actor, runId: string, timeoutMs: number): Promise<AwaitedRun>;
+  listRunsOfConversation(actor: Actor, conversationId: string): Promise<Run[]>;
+  /**
+   * Events after `afterSeq`, then live ones, in order without gaps or duplicates; ends after `end`
+   * or when `signal` aborts. Throws `run_not_found` up front for a run the actor cannot see.
+   */
+  streamEvents(actor: Actor, runId: string, afterSeq: number, signal: AbortSignal): Promise<AsyncIterable<RunEvent>>;
+}
+
+export type { Conversation };

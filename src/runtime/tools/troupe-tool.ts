@@ -1,0 +1,35 @@
+import type { z } from 'zod';
+import type { Run } from '../../core/records/run.js';
+import type { RunEventType } from '../../core/records/run-event.js';
+
+/** What every tool execution gets (SPEC §3): the run, its tool-call id, an abort signal, an event emitter. */
+export interface ToolContext {
+  run: Run;
+  toolCallId: string;
+  abortSignal: AbortSignal;
+  /** Appends an event to the run's stream (persisted, then published). */
+  emit(type: RunEventType, payload: Record<string, unknown>): Promise<void>;
+  /** Absolute path of the run's project workdir (shared by the whole run tree). */
+  workdir: string;
+}
+
+/** JSON-serialisable tool output: a string is shown to the model as is, anything else as JSON. */
+export type ToolOutput = string | number | boolean | null | ToolOutput[] | { [key: string]: ToolOutput };
+
+export interface TroupeTool<TInput = unknown> {
+  name: string;
+  description: string;
+  /** Validated before `execute`; also what the model sees as the tool's JSON schema. */
+  inputSchema: z.ZodType<TInput>;
+  /** Sensitive tools write or execute; they need approval (or `always_trust`) and are hidden from subagents. */
+  sensitive?: boolean;
+  /** Throwing a TroupeError (or any error) becomes an error tool result the model sees, not a failed run. */
+  execute(input: TInput, context: ToolContext): Promise<ToolOutput>;
+}
+
+/** Erases the input type so tools of different inputs can share one list. */
+export type AnyTroupeTool = TroupeTool<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export function defineTool<TInput>(tool: TroupeTool<TInput>): TroupeTool<TInput> {
+  return tool;
+}
