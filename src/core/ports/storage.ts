@@ -206,6 +206,8 @@ export interface RunExpectation {
   worker_id?: string | null;
   /** The lease must still be live at this instant. */
   lease_live_at?: string;
+  /** The lease must have ended (or be missing) at this instant: how a reconciler takes over safely. */
+  lease_expired_at?: string;
 }
 
 export interface RunRepository {

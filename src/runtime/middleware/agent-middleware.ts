@@ -20,6 +20,8 @@ export interface ModelToolCall {
   toolCallId: string;
   toolName: string;
   input: unknown;
+  /** Set when the model's arguments did not parse or match the schema: the call is answered with an error. */
+  invalidInput?: string;
 }
 
 export interface ModelCallResult {

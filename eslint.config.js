@@ -1,0 +1,138 @@
+// @ts-check
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const TS_FILES = ['**/*.ts', '**/*.mts', '**/*.cts', '**/*.tsx'];
+const JS_FILES = ['**/*.js', '**/*.mjs', '**/*.cjs'];
+
+/** Entry points and tooling that talk to a terminal; everything else logs through whatever it is given. */
+const CONSOLE_ALLOWED = ['src/cli/**', 'src/main.ts', 'bench/**', 'test/**', 'scripts/**'];
+
+/** Infrastructure the pure core must reach only through ports. */
+const CORE_FORBIDDEN_PACKAGES = [
+  {
+    regex: '^(node:)?(fs|http|net|child_process)(/.*)?$',
+    message: 'src/core is pure: file system, network and processes belong to adapters or runtime.',
+  },
+  {
+    regex: '^(better-sqlite3|pg|ioredis|bullmq|hono)(/.*)?$',
+    message: 'src/core is pure: drivers and frameworks belong to adapters or http.',
+  },
+  { regex: '^@hono/', message: 'src/core is pure: drivers and frameworks belong to adapters or http.' },
+];
+
+/** Folders below `src/`, named as their first path segment, that a layer must not import. */
+const LAYERS = [
+  {
+    layer: 'core',
+    forbidden: ['adapters', 'http', 'runtime', 'cli', 'main'],
+    packages: CORE_FORBIDDEN_PACKAGES,
+  },
+  { layer: 'adapters', forbidden: ['main', 'cli'], packages: [] },
+  { layer: 'http', forbidden: ['main', 'cli'], packages: [] },
+  // Runtime depends on ports only; `main.ts` hands it concrete adapters. Type imports are refused too.
+  { layer: 'runtime', forbidden: ['main', 'cli', 'adapters'], packages: [] },
+];
+
+/** Folder nesting below a layer that gets an exact rule; anything deeper shares one approximate rule. */
+const MAX_LAYER_DEPTH = 8;
+
+/**
+ * `no-restricted-imports` sees the specifier as written, not the resolved file. So that `../runtime` is refused
+ * from `src/core/x.ts` but not from `src/core/runs/x.ts` (that would be `src/core/runtime`), there is one config
+ * per nesting depth, each refusing exactly the number of `../` that climbs back to `src/`.
+ */
+function layerRules() {
+  return LAYERS.flatMap(({ layer, forbidden, packages }) =>
+    Array.from({ length: MAX_LAYER_DEPTH + 1 }, (_, depth) => {
+      const deepest = depth === MAX_LAYER_DEPTH;
+      const climb = deepest ? `(\\.\\./){${depth + 1},}` : '\\.\\./'.repeat(depth + 1);
+      const folders = forbidden.filter((name) => name !== 'main').join('|');
+      const patterns = [
+        ...packages,
+        {
+          regex: `^${climb}(${folders})(/|$)`,
+          message: `src/${layer} may not import src/{${folders.replaceAll('|', ',')}}: dependencies point inwards, to ports.`,
+        },
+      ];
+      if (forbidden.includes('main')) {
+        patterns.push({
+          regex: `^${climb}main(\\.[cm]?[jt]s)?$`,
+          message: `src/${layer} may not import the composition root (src/main.ts).`,
+        });
+      }
+      return {
+        name: `troupe/layers/${layer}/depth-${depth + 1}${deepest ? '-and-deeper' : ''}`,
+        files: TS_FILES.map(
+          (glob) => `src/${layer}/${'*/'.repeat(depth)}${deepest ? glob : glob.replace('**/', '')}`,
+        ),
+        rules: { 'no-restricted-imports': ['error', { patterns }] },
+      };
+    }),
+  );
+}
+
+export default defineConfig(
+  globalIgnores(['dist/', 'web/dist/', 'node_modules/', 'data/', 'coverage/', 'test-artifacts/']),
+  {
+    name: 'troupe/linter-options',
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+  },
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  tseslint.configs.stylisticTypeChecked,
+  {
+    name: 'troupe/typescript',
+    files: TS_FILES,
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { prefer: 'type-imports', fixStyle: 'separate-type-imports' },
+      ],
+      // With verbatimModuleSyntax, `import { type A }` still loads the module; `import type` does not.
+      '@typescript-eslint/no-import-type-side-effects': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'warn',
+      // The stylistic preset would turn `value as T` into `value!`, which the rule above warns about.
+      '@typescript-eslint/non-nullable-type-assertion-style': 'off',
+      // `env.X || fallback` deliberately treats an empty string as unset.
+      '@typescript-eslint/prefer-nullish-coalescing': ['error', { ignorePrimitives: { string: true } }],
+      // Same escape hatch as the compiler's noUnusedParameters: a leading underscore marks "unused on purpose".
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
+    },
+  },
+  {
+    name: 'troupe/no-console',
+    rules: { 'no-console': 'error' },
+  },
+  {
+    name: 'troupe/console-allowed',
+    files: CONSOLE_ALLOWED,
+    rules: { 'no-console': 'off' },
+  },
+  {
+    // Config files and scripts in plain JS are outside every tsconfig: lint them without type information.
+    name: 'troupe/javascript',
+    files: JS_FILES,
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+  },
+  layerRules(),
+);

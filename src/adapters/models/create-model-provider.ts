@@ -1,0 +1,113 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { TroupeError } from '../../core/errors.js';
+import type { ModelProvider, ResolvedModel } from '../../core/ports/model-provider.js';
+import { MODEL_PROVIDERS, parseModelSpec } from './parse-model-spec.js';
+import { ScenarioStore } from './scripted/scenario-store.js';
+import { ScriptedLanguageModel } from './scripted/scripted-language-model.js';
+
+export interface ModelProviderOptions {
+  /** Folder of scenario files for `scripted:NAME`. */
+  scenarioDir: string;
+  /** Named endpoints for `openai-compatible:NAME:MODEL`. */
+  openaiCompatible: Record<string, { baseURL: string; apiKey?: string }>;
+  openaiBaseUrl?: string;
+  /** Falls back to the OPENAI_API_KEY environment variable (read by the SDK at call time). */
+  openaiApiKey?: string;
+  anthropicBaseUrl?: string;
+  /** Falls back to the ANTHROPIC_API_KEY environment variable (read by the SDK at call time). */
+  anthropicApiKey?: string;
+}
+
+export function scriptedLabel(scenario: string): string {
+  return `scripted:${scenario} (scripted — not an LLM)`;
+}
+
+export function createModelProvider(options: ModelProviderOptions): ModelProvider {
+  const store = new ScenarioStore(options.scenarioDir);
+  const cache = new Map<string, ResolvedModel>();
+  // Provider instances are created on first use, so a server that only plays scenarios never touches them.
+  let openai: ReturnType<typeof createOpenAI> | undefined;
+  let anthropic: ReturnType<typeof createAnthropic> | undefined;
+  const compatible = new Map<string, ReturnType<typeof createOpenAICompatible>>();
+  const endpointNames = () => Object.keys(options.openaiCompatible).sort();
+
+  function describeConfigured(): string {
+    const endpoints = endpointNames();
+    const scenarios = store.list();
+    return (
+      `configured providers: openai, anthropic, ` +
+      `openai-compatible (endpoints: ${endpoints.length > 0 ? endpoints.join(', ') : 'none'}), ` +
+      `scripted (scenarios: ${scenarios.length > 0 ? scenarios.join(', ') : 'none'})`
+    );
+  }
+
+  function build(spec: string): ResolvedModel {
+    const parsed = parseModelSpec(spec);
+    switch (parsed.provider) {
+      case 'openai': {
+        openai ??= createOpenAI({ baseURL: options.openaiBaseUrl, apiKey: options.openaiApiKey });
+        // Chat Completions rather than the Responses API: it is what OpenAI-compatible gateways implement.
+        return { spec, provider: 'openai', label: spec, model: openai.chat(parsed.model) };
+      }
+      case 'anthropic': {
+        anthropic ??= createAnthropic({ baseURL: options.anthropicBaseUrl, apiKey: options.anthropicApiKey });
+        return { spec, provider: 'anthropic', label: spec, model: anthropic.languageModel(parsed.model) };
+      }
+      case 'openai-compatible': {
+        const name =
+          parsed.endpoint in options.openaiCompatible ? parsed.endpoint : parsed.endpoint.toLowerCase();
+        const endpoint = options.openaiCompatible[name];
+        if (!endpoint) {
+          const endpoints = endpointNames();
+          throw new TroupeError(
+            'model_not_found',
+            `Unknown openai-compatible endpoint "${parsed.endpoint}" in "${spec}"; configured endpoints: ` +
+              `${endpoints.length > 0 ? endpoints.join(', ') : 'none'} ` +
+              `(set TROUPE_OPENAI_COMPATIBLE_<NAME>_BASE_URL)`,
+            { details: { spec, endpoint: parsed.endpoint, configured: endpoints } },
+          );
+        }
+        let provider = compatible.get(name);
+        if (!provider) {
+          provider = createOpenAICompatible({
+            name,
+            baseURL: endpoint.baseURL,
+            apiKey: endpoint.apiKey,
+            includeUsage: true,
+          });
+          compatible.set(name, provider);
+        }
+        return { spec, provider: 'openai-compatible', label: spec, model: provider.chatModel(parsed.model) };
+      }
+      case 'scripted':
+        if (store.find(parsed.scenario) === undefined) throw store.notFound(parsed.scenario);
+        return {
+          spec,
+          provider: 'scripted',
+          label: scriptedLabel(parsed.scenario),
+          model: new ScriptedLanguageModel(parsed.scenario, store),
+        };
+      case 'unknown':
+        throw new TroupeError(
+          'model_not_found',
+          `Unknown model provider "${parsed.name}" in "${spec}"; ${describeConfigured()}`,
+          { details: { spec, provider: parsed.name, providers: [...MODEL_PROVIDERS] } },
+        );
+    }
+  }
+
+  return {
+    resolve(spec: string): ResolvedModel {
+      const cached = cache.get(spec);
+      // A cached scripted model stays valid only while its file exists; deleting it must show up at once.
+      if (cached && (cached.provider !== 'scripted' || store.find(cached.model.modelId) !== undefined)) {
+        return cached;
+      }
+      const resolved = build(spec);
+      cache.set(spec, resolved);
+      return resolved;
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+/** Placeholders a scenario may use in `text` and in string tool arguments. */
+export const TEMPLATE_VARIABLES = ['input', 'last_tool_result'] as const;
+export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
+
+/** `{{ name }}`, whitespace inside the braces tolerated. */
+export const TEMPLATE_PATTERN = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
+
+function unknownPlaceholders(text: string): string[] {
+  const known: readonly string[] = TEMPLATE_VARIABLES;
+  return [...text.matchAll(TEMPLATE_PATTERN)].map((m) => m[1] ?? '').filter((name) => !known.includes(name));
+}
+
+// Typos in placeholders would otherwise reach the user verbatim; catch them when the file is loaded.
+const templateString = z.string().superRefine((text, ctx) => {
+  for (const name of unknownPlaceholders(text)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `unknown placeholder {{${name}}}; known: ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')}`,
+    });
+  }
+});
+
+type JsonArg = string | number | boolean | null | JsonArg[] | { [key: string]: JsonArg };
+const jsonArg: z.ZodType<JsonArg> = z.lazy(() =>
+  z.union([
+    templateString,
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(jsonArg),
+    z.record(z.string(), jsonArg),
+  ]),
+);
+
+const regexSource = z.string().superRefine((source, ctx) => {
+  try {
+    new RegExp(source);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: `not a valid regular expression: ${(error as Error).message}` });
+  }
+});
+
+const matcherSchema = z
+  .strictObject({
+    /** Case-insensitive substring of the last user message. */
+    contains: z.string().min(1).optional(),
+    /** JavaScript regular expression tested against the last user message. */
+    matches: regexSource.optional(),
+  })
+  .refine((when) => when.contains !== undefined || when.matches !== undefined, {
+    message: '`when` needs `contains` or `matches`',
+  });
+
+const toolCallSchema = z.strictObject({
+  name: z.string().min(1),
+  args: z.record(z.string(), jsonArg).default({}),
+});
+
+const stepSchema = z
+  .strictObject({
+    text: templateString.optional(),
+    tool_calls: z.array(toolCallSchema).min(1).optional(),
+    /** Total playback time of the step, spread evenly before each streamed chunk. */
+    delay_ms: z.number().int().min(0).max(600_000).optional(),
+    /** Characters per text delta. */
+    chunk_size: z.number().int().min(1).optional(),
+  })
+  .refine((step) => step.text !== undefined || step.tool_calls !== undefined, {
+    message: 'a step needs `text`, `tool_calls` or both',
+  });
+
+const ruleSchema = z.strictObject({
+  /** Shown in error messages; defaults to `rules[i]`. */
+  name: z.string().min(1).optional(),
+  when: matcherSchema.optional(),
+  steps: z.array(stepSchema).min(1),
+});
+
+export const scenarioSchema = z.strictObject({
+  description: z.string().optional(),
+  rules: z.array(ruleSchema).min(1),
+});
+
+export type Scenario = z.infer<typeof scenarioSchema>;
+export type ScenarioRule = Scenario['rules'][number];
+export type ScenarioStep = ScenarioRule['steps'][number];
+export type ScenarioToolCall = NonNullable<ScenarioStep['tool_calls']>[number];
+export type ScenarioArg = JsonArg;

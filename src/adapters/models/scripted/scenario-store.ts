@@ -1,0 +1,88 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { TroupeError } from '../../../core/errors.js';
+import { loadScenarioFile } from './load-scenario-file.js';
+import type { Scenario } from './scenario-schema.js';
+
+/** Looked up in this order; the first existing file wins. */
+export const SCENARIO_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
+
+/** A scenario name is a file stem: no separators, so `scripted:../x` cannot escape the folder. */
+export const SCENARIO_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+interface CachedScenario {
+  filePath: string;
+  mtimeMs: number;
+  size: number;
+  scenario: Scenario;
+}
+
+/**
+ * The scenario files of one folder. Loads lazily and keeps each parsed file until its mtime or size changes,
+ * so an edited scenario takes effect on the next model call without a restart.
+ */
+export class ScenarioStore {
+  readonly #cache = new Map<string, CachedScenario>();
+
+  constructor(readonly dir: string) {}
+
+  /** The file a name maps to, or undefined when none exists. */
+  find(name: string): string | undefined {
+    if (!SCENARIO_NAME_PATTERN.test(name)) return undefined;
+    for (const extension of SCENARIO_EXTENSIONS) {
+      const candidate = path.join(this.dir, name + extension);
+      if (existsSync(candidate)) return candidate;
+    }
+    return undefined;
+  }
+
+  /** Names of the scenarios present in the folder, sorted; empty when the folder is missing. */
+  list(): string[] {
+    let entries: string[];
+    try {
+      entries = readdirSync(this.dir);
+    } catch {
+      return [];
+    }
+    const names = new Set<string>();
+    for (const entry of entries) {
+      const extension = path.extname(entry);
+      const stem = entry.slice(0, entry.length - extension.length);
+      if (
+        (SCENARIO_EXTENSIONS as readonly string[]).includes(extension) &&
+        SCENARIO_NAME_PATTERN.test(stem)
+      ) {
+        names.add(stem);
+      }
+    }
+    return [...names].sort();
+  }
+
+  notFound(name: string): TroupeError {
+    const available = this.list();
+    return new TroupeError(
+      'model_not_found',
+      `Scenario "${name}" not found in ${this.dir} (looked for ${SCENARIO_EXTENSIONS.map((e) => name + e).join(', ')}); ` +
+        `available scenarios: ${available.length > 0 ? available.join(', ') : '(none)'}`,
+      { details: { scenario: name, scenarioDir: this.dir, available } },
+    );
+  }
+
+  /** The current content of a scenario; throws `model_not_found` when missing, `scenario_invalid` when malformed. */
+  async load(name: string): Promise<Scenario> {
+    const filePath = this.find(name);
+    if (filePath === undefined) {
+      this.#cache.delete(name);
+      throw this.notFound(name);
+    }
+    const info = await stat(filePath);
+    const cached = this.#cache.get(name);
+    if (cached?.filePath === filePath && cached.mtimeMs === info.mtimeMs && cached.size === info.size) {
+      return cached.scenario;
+    }
+    const scenario = await loadScenarioFile(filePath);
+    this.#cache.set(name, { filePath, mtimeMs: info.mtimeMs, size: info.size, scenario });
+    return scenario;
+  }
+}

@@ -1,0 +1,107 @@
+import {
+  sendJson,
+  splitInto,
+  startFakeModelServer,
+  startSse,
+  type FakeModelServer,
+  type FakeResponses,
+  type ReplyContext,
+} from './fake-model-server.js';
+
+export type { FakeModelResponse, FakeModelServer, RecordedRequest } from './fake-model-server.js';
+
+type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+
+function contentOf(context: ReplyContext): ContentBlock[] {
+  const blocks: ContentBlock[] = [];
+  if (context.response.text !== undefined && context.response.text !== '') {
+    blocks.push({ type: 'text', text: context.response.text });
+  }
+  (context.response.toolCalls ?? []).forEach((call, index) => {
+    blocks.push({
+      type: 'tool_use',
+      id: call.id ?? `toolu_fake_${context.sequence}_${index}`,
+      name: call.name,
+      input: call.args,
+    });
+  });
+  return blocks;
+}
+
+function stopReason(blocks: ContentBlock[]): string {
+  return blocks.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn';
+}
+
+function replyJson(context: ReplyContext): void {
+  const blocks = contentOf(context);
+  sendJson(context.res, 200, {
+    id: `msg_fake_${context.sequence}`,
+    type: 'message',
+    role: 'assistant',
+    model: context.request.body.model,
+    content: blocks,
+    stop_reason: stopReason(blocks),
+    stop_sequence: null,
+    usage: { input_tokens: context.usage.inputTokens, output_tokens: context.usage.outputTokens },
+  });
+}
+
+function replyStream(context: ReplyContext): void {
+  const { res, usage } = context;
+  const blocks = contentOf(context);
+  const event = (type: string, data: Record<string, unknown>) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+
+  startSse(res);
+  event('message_start', {
+    message: {
+      id: `msg_fake_${context.sequence}`,
+      type: 'message',
+      role: 'assistant',
+      model: context.request.body.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: usage.inputTokens, output_tokens: 1 },
+    },
+  });
+  event('ping', {});
+  blocks.forEach((block, index) => {
+    if (block.type === 'text') {
+      event('content_block_start', { index, content_block: { type: 'text', text: '' } });
+      for (const piece of splitInto(block.text, 3)) {
+        event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+      }
+    } else {
+      event('content_block_start', {
+        index,
+        content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+      });
+      for (const piece of splitInto(JSON.stringify(block.input), 3)) {
+        event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
+      }
+    }
+    event('content_block_stop', { index });
+  });
+  event('message_delta', {
+    delta: { stop_reason: stopReason(blocks), stop_sequence: null },
+    usage: { output_tokens: usage.outputTokens },
+  });
+  event('message_stop', {});
+  res.end();
+}
+
+/**
+ * A fake Anthropic Messages server (`POST {baseURL}/messages`), JSON and SSE streaming, for `anthropic:`
+ * specs with `anthropicBaseUrl`. Replies with `responses` in order.
+ */
+export function startFakeAnthropicServer(options: { responses: FakeResponses }): Promise<FakeModelServer> {
+  return startFakeModelServer({
+    endpoint: '/messages',
+    responses: options.responses,
+    reply: (context) => (context.request.body.stream === true ? replyStream(context) : replyJson(context)),
+    errorBody: (message) => ({ type: 'error', error: { type: 'invalid_request_error', message } }),
+  });
+}

@@ -1,0 +1,80 @@
+import type { Kysely } from 'kysely';
+import { systemClock } from '../../../core/clock.js';
+import type { Clock } from '../../../core/clock.js';
+import { TroupeError } from '../../../core/errors.js';
+import type { Storage } from '../../../core/ports/storage.js';
+import type { DatabaseSchema } from './database-schema.js';
+import { SqlAccessRepository } from './sql-access-repository.js';
+import { SqlAgentRepository } from './sql-agent-repository.js';
+import type { SqlContext } from './sql-context.js';
+import { SqlConversationRepository } from './sql-conversation-repository.js';
+import type { SqlDialect } from './sql-dialect.js';
+import { SqlMessageRepository } from './sql-message-repository.js';
+import { SqlProjectRepository } from './sql-project-repository.js';
+import { SqlRunEventRepository } from './sql-run-event-repository.js';
+import { SqlRunRepository } from './sql-run-repository.js';
+import { SqlSubagentThreadRepository } from './sql-subagent-thread-repository.js';
+import { SqlTokenRepository } from './sql-token-repository.js';
+import { SqlUserRepository } from './sql-user-repository.js';
+
+export interface SqlStorageOptions {
+  /** Source of every timestamp the repositories assign; tests pass a controllable one. */
+  clock?: Clock;
+}
+
+class SqlStorage implements Storage {
+  readonly users;
+  readonly tokens;
+  readonly agents;
+  readonly access;
+  readonly projects;
+  readonly conversations;
+  readonly messages;
+  readonly subagentThreads;
+  readonly runs;
+  readonly events;
+
+  constructor(
+    private readonly ctx: SqlContext,
+    private readonly closeDatabase: () => Promise<void>,
+  ) {
+    this.users = new SqlUserRepository(ctx);
+    this.tokens = new SqlTokenRepository(ctx);
+    this.agents = new SqlAgentRepository(ctx);
+    this.access = new SqlAccessRepository(ctx);
+    this.projects = new SqlProjectRepository(ctx);
+    this.conversations = new SqlConversationRepository(ctx);
+    this.messages = new SqlMessageRepository(ctx);
+    this.subagentThreads = new SqlSubagentThreadRepository(ctx);
+    this.runs = new SqlRunRepository(ctx);
+    this.events = new SqlRunEventRepository(ctx);
+  }
+
+  /**
+   * Inside `work`, use only `tx`: on SQLite the one connection belongs to the transaction until it ends,
+   * so a call through the outer Storage would wait for it forever.
+   */
+  async transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T> {
+    if (this.ctx.inTransaction) return work(this);
+    return this.ctx.db.transaction().execute((trx) => {
+      const tx = new SqlStorage({ ...this.ctx, db: trx, inTransaction: true }, async () => {
+        throw new TroupeError('internal', 'A transaction-bound storage cannot close the database');
+      });
+      return work(tx);
+    });
+  }
+
+  close(): Promise<void> {
+    return this.closeDatabase();
+  }
+}
+
+/**
+ * The Storage of any engine Kysely drives with this schema. The caller owns migrations (run
+ * `migrateToLatest` first) and hands over `db`: `close()` destroys it, once.
+ */
+export function createSqlStorage(db: Kysely<DatabaseSchema>, dialect: SqlDialect, options: SqlStorageOptions = {}): Storage {
+  let closing: Promise<void> | undefined;
+  const ctx: SqlContext = { db, dialect, clock: options.clock ?? systemClock, inTransaction: false };
+  return new SqlStorage(ctx, () => (closing ??= db.destroy()));
+}

@@ -1,0 +1,160 @@
+import type { AccessSource, AgentBackend, AgentVisibility, ExpertStatus, ToolApprovalMode } from '../../../core/records/agent.js';
+import type { ConversationStatus } from '../../../core/records/conversation.js';
+import type { RunEventType } from '../../../core/records/run-event.js';
+import type { RunChannel, RunStatus, RunType } from '../../../core/records/run.js';
+import type { DelegationPolicy, UserRole } from '../../../core/records/user.js';
+
+/**
+ * Kysely table types: the rows exactly as both engines store them. One column layout serves SQLite and
+ * PostgreSQL, so timestamps are ISO-8601 text (fixed width: text order is time order), JSON is text and
+ * booleans are integers 0/1. Enum columns are typed with their record unions because only this adapter
+ * writes them.
+ */
+export type SqlBoolean = 0 | 1;
+
+export interface UsersTable {
+  id: string;
+  name: string;
+  role: UserRole;
+  delegation_policy: DelegationPolicy;
+  /** JSON array of agent slugs. */
+  delegation_whitelist: string;
+  created_at: string;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface AgentsTable {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  backend: AgentBackend;
+  is_subagent: SqlBoolean;
+  owner_id: string;
+  visibility: AgentVisibility;
+  /** JSON AgentConfig. */
+  config: string;
+  status: ExpertStatus;
+  delegatable: SqlBoolean;
+  delegation_brief: string | null;
+  is_default: SqlBoolean;
+  deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AgentAccessTable {
+  user_id: string;
+  agent_id: string;
+  source: AccessSource;
+  created_at: string;
+}
+
+export interface ProjectsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  workdir: string;
+  created_at: string;
+}
+
+export interface ConversationsTable {
+  id: string;
+  user_id: string;
+  agent_id: string;
+  thread_id: string;
+  project_id: string;
+  status: ConversationStatus;
+  title: string;
+  /** JSON object. */
+  metadata: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ThreadMessagesTable {
+  thread_id: string;
+  seq: number;
+  run_id: string | null;
+  step: number;
+  /** JSON ModelMessage. */
+  message: string;
+  created_at: string;
+}
+
+export interface SubagentThreadsTable {
+  id: string;
+  user_id: string;
+  parent_conversation_id: string;
+  child_conversation_id: string;
+  child_thread_id: string;
+  subagent_slug: string;
+  created_by_run_id: string;
+  created_at: string;
+}
+
+export interface RunsTable {
+  id: string;
+  thread_id: string;
+  conversation_id: string;
+  agent_id: string;
+  user_id: string;
+  run_type: RunType;
+  source: string;
+  channel: RunChannel;
+  status: RunStatus;
+  request_id: string;
+  created_by_run_id: string | null;
+  root_run_id: string;
+  depth: number;
+  subagent_thread_relation_id: string | null;
+  runtime_scope_id: string;
+  tool_approval_mode: ToolApprovalMode;
+  model_spec: string;
+  /** JSON RunInput. */
+  input: string;
+  output: string | null;
+  /** JSON RunError. */
+  error: string | null;
+  /** JSON TokenUsage. */
+  usage: string | null;
+  worker_id: string | null;
+  lease_expires_at: string | null;
+  attempt: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+export interface RunEventsTable {
+  run_id: string;
+  seq: number;
+  type: RunEventType;
+  /** JSON object. */
+  payload: string;
+  created_at: string;
+}
+
+export interface DatabaseSchema {
+  users: UsersTable;
+  api_tokens: ApiTokensTable;
+  agents: AgentsTable;
+  agent_access: AgentAccessTable;
+  projects: ProjectsTable;
+  conversations: ConversationsTable;
+  thread_messages: ThreadMessagesTable;
+  subagent_threads: SubagentThreadsTable;
+  runs: RunsTable;
+  run_events: RunEventsTable;
+}

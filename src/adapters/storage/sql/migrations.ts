@@ -1,0 +1,247 @@
+import { Migrator } from 'kysely';
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
+import type { DatabaseSchema } from './database-schema.js';
+import type { UniqueConstraintName } from './unique-constraints.js';
+
+/*
+ * One migration set for SQLite and PostgreSQL: only types and DDL both accept (text, integer, partial
+ * indexes, foreign keys declared with the column). Unique keys are created as named indexes so both
+ * engines report the same name (see unique-constraints.ts). Migrations are append-only: never edit a
+ * shipped one, add the next version.
+ */
+
+// Migrations must not depend on the current schema type, which describes the latest version only.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely's documented type for migrations
+type AnyDb = Kysely<any>;
+
+function uniqueIndex(db: AnyDb, name: UniqueConstraintName, table: string, columns: string[]) {
+  return db.schema.createIndex(name).unique().on(table).columns(columns);
+}
+
+const initialSchema: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('users')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('role', 'text', (c) => c.notNull())
+      .addColumn('delegation_policy', 'text', (c) => c.notNull())
+      .addColumn('delegation_whitelist', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await uniqueIndex(db, 'users_name_uq', 'users', ['name']).execute();
+
+    await db.schema
+      .createTable('api_tokens')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('prefix', 'text', (c) => c.notNull())
+      .addColumn('token_hash', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('last_used_at', 'text')
+      .addColumn('revoked_at', 'text')
+      .execute();
+    await uniqueIndex(db, 'api_tokens_hash_uq', 'api_tokens', ['token_hash']).execute();
+    await db.schema.createIndex('api_tokens_user_idx').on('api_tokens').columns(['user_id', 'name']).execute();
+
+    await db.schema
+      .createTable('agents')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('slug', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('description', 'text', (c) => c.notNull())
+      .addColumn('backend', 'text', (c) => c.notNull())
+      .addColumn('is_subagent', 'integer', (c) => c.notNull())
+      .addColumn('owner_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('visibility', 'text', (c) => c.notNull())
+      .addColumn('config', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('delegatable', 'integer', (c) => c.notNull())
+      .addColumn('delegation_brief', 'text')
+      .addColumn('is_default', 'integer', (c) => c.notNull())
+      .addColumn('deleted_at', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await uniqueIndex(db, 'agents_slug_uq', 'agents', ['slug']).execute();
+    await uniqueIndex(db, 'agents_default_uq', 'agents', ['is_default']).where('is_default', '=', 1).execute();
+    await db.schema.createIndex('agents_owner_idx').on('agents').column('owner_id').execute();
+
+    await db.schema
+      .createTable('agent_access')
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('agent_id', 'text', (c) => c.notNull().references('agents.id'))
+      .addColumn('source', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('agent_access_pkey', ['user_id', 'agent_id'])
+      .execute();
+    await db.schema.createIndex('agent_access_agent_idx').on('agent_access').column('agent_id').execute();
+
+    await db.schema
+      .createTable('projects')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('workdir', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('projects_user_idx').on('projects').columns(['user_id', 'created_at']).execute();
+
+    await db.schema
+      .createTable('conversations')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('agent_id', 'text', (c) => c.notNull().references('agents.id'))
+      .addColumn('thread_id', 'text', (c) => c.notNull())
+      .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id'))
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('title', 'text', (c) => c.notNull())
+      .addColumn('metadata', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await uniqueIndex(db, 'conversations_thread_uq', 'conversations', ['thread_id']).execute();
+    await db.schema
+      .createIndex('conversations_user_status_updated_idx')
+      .on('conversations')
+      .columns(['user_id', 'status', 'updated_at'])
+      .execute();
+
+    // Created before `runs` so runs can reference it; its own `created_by_run_id` has no foreign key
+    // because PostgreSQL cannot declare a cycle inline and SQLite cannot add one later.
+    await db.schema
+      .createTable('subagent_threads')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('parent_conversation_id', 'text', (c) => c.notNull().references('conversations.id'))
+      .addColumn('child_conversation_id', 'text', (c) => c.notNull().references('conversations.id'))
+      .addColumn('child_thread_id', 'text', (c) => c.notNull())
+      .addColumn('subagent_slug', 'text', (c) => c.notNull())
+      .addColumn('created_by_run_id', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await uniqueIndex(db, 'subagent_threads_child_thread_uq', 'subagent_threads', ['child_thread_id']).execute();
+    await uniqueIndex(db, 'subagent_threads_child_conversation_uq', 'subagent_threads', [
+      'child_conversation_id',
+    ]).execute();
+    await db.schema
+      .createIndex('subagent_threads_parent_idx')
+      .on('subagent_threads')
+      .columns(['parent_conversation_id', 'created_at'])
+      .execute();
+
+    await db.schema
+      .createTable('runs')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('thread_id', 'text', (c) => c.notNull())
+      .addColumn('conversation_id', 'text', (c) => c.notNull().references('conversations.id'))
+      .addColumn('agent_id', 'text', (c) => c.notNull().references('agents.id'))
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('run_type', 'text', (c) => c.notNull())
+      .addColumn('source', 'text', (c) => c.notNull())
+      .addColumn('channel', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('request_id', 'text', (c) => c.notNull())
+      .addColumn('created_by_run_id', 'text', (c) => c.references('runs.id'))
+      .addColumn('root_run_id', 'text', (c) => c.notNull().references('runs.id'))
+      .addColumn('depth', 'integer', (c) => c.notNull())
+      .addColumn('subagent_thread_relation_id', 'text', (c) => c.references('subagent_threads.id'))
+      .addColumn('runtime_scope_id', 'text', (c) => c.notNull())
+      .addColumn('tool_approval_mode', 'text', (c) => c.notNull())
+      .addColumn('model_spec', 'text', (c) => c.notNull())
+      .addColumn('input', 'text', (c) => c.notNull())
+      .addColumn('output', 'text')
+      .addColumn('error', 'text')
+      .addColumn('usage', 'text')
+      .addColumn('worker_id', 'text')
+      .addColumn('lease_expires_at', 'text')
+      .addColumn('attempt', 'integer', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('started_at', 'text')
+      .addColumn('finished_at', 'text')
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await uniqueIndex(db, 'runs_request_id_uq', 'runs', ['request_id']).execute();
+    await uniqueIndex(db, 'runs_active_thread_uq', 'runs', ['thread_id'])
+      .where('status', 'in', [...ACTIVE_RUN_STATUSES])
+      .execute();
+    await db.schema.createIndex('runs_created_by_idx').on('runs').columns(['created_by_run_id', 'status']).execute();
+    await db.schema.createIndex('runs_root_idx').on('runs').columns(['root_run_id', 'created_at']).execute();
+    await db.schema
+      .createIndex('runs_conversation_idx')
+      .on('runs')
+      .columns(['conversation_id', 'created_at'])
+      .execute();
+    await db.schema.createIndex('runs_status_lease_idx').on('runs').columns(['status', 'lease_expires_at']).execute();
+    await db.schema.createIndex('runs_status_created_idx').on('runs').columns(['status', 'created_at']).execute();
+    await db.schema.createIndex('runs_user_status_idx').on('runs').columns(['user_id', 'status']).execute();
+
+    await db.schema
+      .createTable('thread_messages')
+      .addColumn('thread_id', 'text', (c) => c.notNull().references('conversations.thread_id'))
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('run_id', 'text', (c) => c.references('runs.id'))
+      .addColumn('step', 'integer', (c) => c.notNull())
+      .addColumn('message', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await uniqueIndex(db, 'thread_messages_thread_seq_uq', 'thread_messages', ['thread_id', 'seq']).execute();
+    await db.schema.createIndex('thread_messages_run_step_idx').on('thread_messages').columns(['run_id', 'step']).execute();
+
+    await db.schema
+      .createTable('run_events')
+      .addColumn('run_id', 'text', (c) => c.notNull().references('runs.id'))
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('type', 'text', (c) => c.notNull())
+      .addColumn('payload', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await uniqueIndex(db, 'run_events_run_seq_uq', 'run_events', ['run_id', 'seq']).execute();
+  },
+
+  async down(db: AnyDb) {
+    for (const table of [
+      'run_events',
+      'thread_messages',
+      'runs',
+      'subagent_threads',
+      'conversations',
+      'projects',
+      'agent_access',
+      'agents',
+      'api_tokens',
+      'users',
+    ]) {
+      await db.schema.dropTable(table).execute();
+    }
+  },
+};
+
+/** Versioned migrations by name; names sort in application order. */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001_initial_schema': initialSchema,
+};
+
+const migrationProvider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };
+
+function migratorFor(db: Kysely<DatabaseSchema>): Migrator {
+  return new Migrator({
+    db,
+    provider: migrationProvider,
+    migrationTableName: 'troupe_migration',
+    migrationLockTableName: 'troupe_migration_lock',
+  });
+}
+
+/** Brings the schema to the latest version; a no-op when it is already there. */
+export async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<string[]> {
+  const { error, results } = await migratorFor(db).migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+    const which = failed === undefined ? 'Database migration' : `Database migration ${failed}`;
+    throw new Error(`${which} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return (results ?? []).map((result) => result.migrationName);
+}

@@ -1,0 +1,195 @@
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import { TroupeError } from '../../../core/errors.js';
+import { newId } from '../../../core/ids.js';
+import type { Agent, AgentConfig } from '../../../core/records/agent.js';
+import { isAdmin } from '../../../core/records/user.js';
+import type { Actor } from '../../../core/records/user.js';
+import type { AgentListOptions, AgentPatch, AgentRepository, NewAgent } from '../../../core/ports/storage.js';
+import type { AgentsTable, DatabaseSchema } from './database-schema.js';
+import { atomically, fromJson, fromSqlBoolean, nowIso, toJson, toSqlBoolean, translateUniqueViolation } from './sql-context.js';
+import type { SqlContext, UniqueViolationErrors } from './sql-context.js';
+
+export function agentFromRow(row: Selectable<AgentsTable>): Agent {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    backend: row.backend,
+    is_subagent: fromSqlBoolean(row.is_subagent),
+    owner_id: row.owner_id,
+    visibility: row.visibility,
+    config: fromJson<AgentConfig>(row.config),
+    status: row.status,
+    delegatable: fromSqlBoolean(row.delegatable),
+    delegation_brief: row.delegation_brief,
+    is_default: fromSqlBoolean(row.is_default),
+    deleted_at: row.deleted_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function patchToRow(patch: AgentPatch): Updateable<AgentsTable> {
+  const row: Updateable<AgentsTable> = {};
+  if (patch.slug !== undefined) row.slug = patch.slug;
+  if (patch.name !== undefined) row.name = patch.name;
+  if (patch.description !== undefined) row.description = patch.description;
+  if (patch.visibility !== undefined) row.visibility = patch.visibility;
+  if (patch.config !== undefined) row.config = toJson(patch.config);
+  if (patch.status !== undefined) row.status = patch.status;
+  if (patch.delegatable !== undefined) row.delegatable = toSqlBoolean(patch.delegatable);
+  if (patch.delegation_brief !== undefined) row.delegation_brief = patch.delegation_brief;
+  if (patch.is_default !== undefined) row.is_default = toSqlBoolean(patch.is_default);
+  return row;
+}
+
+function slugErrors(slug: string | undefined): UniqueViolationErrors {
+  return {
+    agents_slug_uq: () => new TroupeError('agent_slug_taken', `The agent slug ${slug ?? ''} is already taken`),
+    // Two writers made different agents default at once; the loser retries or reports.
+    agents_default_uq: () => new TroupeError('internal', 'Another agent was made default concurrently; retry'),
+  };
+}
+
+/** Clears the default flag everywhere but `keepId`: the partial unique index allows one default only. */
+async function clearDefault(db: Kysely<DatabaseSchema>, keepId: string, at: string): Promise<void> {
+  await db
+    .updateTable('agents')
+    .set({ is_default: 0, updated_at: at })
+    .where('is_default', '=', 1)
+    .where('id', '<>', keepId)
+    .execute();
+}
+
+export class SqlAgentRepository implements AgentRepository {
+  constructor(private readonly ctx: SqlContext) {}
+
+  async create(agent: NewAgent): Promise<Agent> {
+    const now = nowIso(this.ctx);
+    const row: AgentsTable = {
+      id: newId('agt'),
+      slug: agent.slug,
+      name: agent.name,
+      description: agent.description,
+      backend: agent.backend,
+      is_subagent: toSqlBoolean(agent.is_subagent),
+      owner_id: agent.owner_id,
+      visibility: agent.visibility,
+      config: toJson(agent.config),
+      status: agent.status,
+      delegatable: toSqlBoolean(agent.delegatable),
+      delegation_brief: agent.delegation_brief,
+      is_default: toSqlBoolean(agent.is_default),
+      deleted_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await atomically(this.ctx, async (db) => {
+        if (agent.is_default) await clearDefault(db, row.id, now);
+        await db.insertInto('agents').values(row).execute();
+      });
+    } catch (error) {
+      translateUniqueViolation(this.ctx, error, slugErrors(agent.slug));
+    }
+    return agentFromRow(row);
+  }
+
+  async get(id: string): Promise<Agent | undefined> {
+    const row = await this.ctx.db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && agentFromRow(row);
+  }
+
+  async getBySlug(slug: string): Promise<Agent | undefined> {
+    const row = await this.ctx.db.selectFrom('agents').selectAll().where('slug', '=', slug).executeTakeFirst();
+    return row && agentFromRow(row);
+  }
+
+  async update(id: string, patch: AgentPatch): Promise<Agent> {
+    const now = nowIso(this.ctx);
+    try {
+      const row = await atomically(this.ctx, async (db) => {
+        if (patch.is_default === true) await clearDefault(db, id, now);
+        const updated = await db
+          .updateTable('agents')
+          .set({ ...patchToRow(patch), updated_at: now })
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst();
+        // Thrown inside the transaction so a cleared default comes back.
+        if (updated === undefined) throw new TroupeError('agent_not_found', `Agent ${id} not found`);
+        return updated;
+      });
+      return agentFromRow(row);
+    } catch (error) {
+      return translateUniqueViolation(this.ctx, error, slugErrors(patch.slug));
+    }
+  }
+
+  async softDelete(id: string, at: string): Promise<void> {
+    // A deleted agent stops being the default; a second delete keeps the first deletion time.
+    const result = await this.ctx.db
+      .updateTable('agents')
+      .set((eb) => ({ deleted_at: eb.fn.coalesce('deleted_at', eb.val(at)), is_default: 0, updated_at: at }))
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw new TroupeError('agent_not_found', `Agent ${id} not found`);
+  }
+
+  async setDefault(id: string): Promise<void> {
+    const now = nowIso(this.ctx);
+    try {
+      await atomically(this.ctx, async (db) => {
+        await clearDefault(db, id, now);
+        const result = await db
+          .updateTable('agents')
+          .set({ is_default: 1, updated_at: now })
+          .where('id', '=', id)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+        // Thrown inside the transaction so the cleared default comes back.
+        if (Number(result.numUpdatedRows) === 0) throw new TroupeError('agent_not_found', `Agent ${id} not found`);
+      });
+    } catch (error) {
+      translateUniqueViolation(this.ctx, error, slugErrors(undefined));
+    }
+  }
+
+  async getDefault(): Promise<Agent | undefined> {
+    const row = await this.ctx.db
+      .selectFrom('agents')
+      .selectAll()
+      .where('is_default', '=', 1)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row && agentFromRow(row);
+  }
+
+  async listUsable(actor: Actor, options: AgentListOptions = {}): Promise<Agent[]> {
+    let query = this.ctx.db.selectFrom('agents').selectAll('agents');
+    if (options.include_deleted !== true) query = query.where('agents.deleted_at', 'is', null);
+    if (options.include_subagents !== true) query = query.where('agents.is_subagent', '=', 0);
+    if (!isAdmin(actor)) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('agents.owner_id', '=', actor.id),
+          eb('agents.visibility', '=', 'public'),
+          eb.exists(
+            eb
+              .selectFrom('agent_access')
+              .select(eb.lit(1).as('granted'))
+              .where('agent_access.user_id', '=', actor.id)
+              .whereRef('agent_access.agent_id', '=', 'agents.id'),
+          ),
+        ]),
+      );
+    }
+    const rows = await query
+      .orderBy('agents.is_default', 'desc')
+      .orderBy('agents.name')
+      .orderBy('agents.id')
+      .execute();
+    return rows.map(agentFromRow);
+  }
+}

@@ -1,0 +1,71 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../../core/clock.js';
+import { isoNow } from '../../../core/clock.js';
+import { TroupeError } from '../../../core/errors.js';
+import type { DatabaseSchema, SqlBoolean } from './database-schema.js';
+import type { SqlDialect } from './sql-dialect.js';
+import type { UniqueConstraintName } from './unique-constraints.js';
+
+/** What every repository works with: the executor (the database or the open transaction) and its engine. */
+export interface SqlContext {
+  readonly db: Kysely<DatabaseSchema>;
+  readonly dialect: SqlDialect;
+  readonly clock: Clock;
+  readonly inTransaction: boolean;
+}
+
+export function nowIso(ctx: SqlContext): string {
+  return isoNow(ctx.clock);
+}
+
+/** Runs `work` atomically: inside the current transaction when there is one, else in a new one. */
+export function atomically<T>(ctx: SqlContext, work: (db: Kysely<DatabaseSchema>) => Promise<T>): Promise<T> {
+  if (ctx.inTransaction) return work(ctx.db);
+  return ctx.db.transaction().execute((trx) => work(trx));
+}
+
+export type UniqueViolationErrors = Partial<Record<UniqueConstraintName, () => TroupeError>>;
+
+/**
+ * Turns a unique violation the caller expects into its domain error. Other unique violations become
+ * `internal` errors naming the key (they mean a caller bug, not a user mistake); any other failure is
+ * rethrown untouched.
+ */
+export function translateUniqueViolation(ctx: SqlContext, error: unknown, expected: UniqueViolationErrors): never {
+  const constraint = ctx.dialect.uniqueViolation(error);
+  if (constraint === undefined) throw error;
+  const make = expected[constraint];
+  if (make !== undefined) {
+    const translated = make();
+    throw new TroupeError(translated.code, translated.message, {
+      cause: error,
+      details: { ...translated.details, constraint },
+    });
+  }
+  throw new TroupeError('internal', `Unique key ${constraint} violated`, { cause: error, details: { constraint } });
+}
+
+export function toJson(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+export function fromJson<T>(text: string): T {
+  return JSON.parse(text) as T;
+}
+
+export function fromNullableJson<T>(text: string | null): T | null {
+  return text === null ? null : fromJson<T>(text);
+}
+
+export function toSqlBoolean(value: boolean): SqlBoolean {
+  return value ? 1 : 0;
+}
+
+export function fromSqlBoolean(value: number): boolean {
+  return Number(value) === 1;
+}
+
+/** PostgreSQL returns `count(*)` and bigint aggregates as strings; SQLite returns numbers. */
+export function toNumber(value: string | number | bigint | null | undefined, fallback = 0): number {
+  return value === null || value === undefined ? fallback : Number(value);
+}

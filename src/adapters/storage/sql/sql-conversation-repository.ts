@@ -1,0 +1,96 @@
+import type { Selectable, Updateable } from 'kysely';
+import { TroupeError } from '../../../core/errors.js';
+import { newId } from '../../../core/ids.js';
+import type { Conversation, ConversationStatus } from '../../../core/records/conversation.js';
+import type {
+  ConversationPatch,
+  ConversationRepository,
+  NewConversation,
+} from '../../../core/ports/storage.js';
+import type { ConversationsTable } from './database-schema.js';
+import { fromJson, nowIso, toJson, translateUniqueViolation } from './sql-context.js';
+import type { SqlContext } from './sql-context.js';
+
+export function conversationFromRow(row: Selectable<ConversationsTable>): Conversation {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    agent_id: row.agent_id,
+    thread_id: row.thread_id,
+    project_id: row.project_id,
+    status: row.status,
+    title: row.title,
+    metadata: fromJson<Record<string, unknown>>(row.metadata),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export class SqlConversationRepository implements ConversationRepository {
+  constructor(private readonly ctx: SqlContext) {}
+
+  async create(conversation: NewConversation): Promise<Conversation> {
+    const now = nowIso(this.ctx);
+    const row: ConversationsTable = {
+      id: newId('cnv'),
+      user_id: conversation.user_id,
+      agent_id: conversation.agent_id,
+      thread_id: conversation.thread_id,
+      project_id: conversation.project_id,
+      status: conversation.status,
+      title: conversation.title,
+      metadata: toJson(conversation.metadata),
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await this.ctx.db.insertInto('conversations').values(row).execute();
+    } catch (error) {
+      // A duplicate thread is a caller bug or a replay; the error names the key so callers can tell.
+      translateUniqueViolation(this.ctx, error, {});
+    }
+    return conversationFromRow(row);
+  }
+
+  async get(id: string): Promise<Conversation | undefined> {
+    const row = await this.ctx.db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && conversationFromRow(row);
+  }
+
+  async getByThread(threadId: string): Promise<Conversation | undefined> {
+    const row = await this.ctx.db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('thread_id', '=', threadId)
+      .executeTakeFirst();
+    return row && conversationFromRow(row);
+  }
+
+  async listForUser(userId: string, statuses: ConversationStatus[]): Promise<Conversation[]> {
+    if (statuses.length === 0) return [];
+    const rows = await this.ctx.db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('status', 'in', statuses)
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(conversationFromRow);
+  }
+
+  async update(id: string, patch: ConversationPatch): Promise<Conversation> {
+    const set: Updateable<ConversationsTable> = { updated_at: nowIso(this.ctx) };
+    if (patch.title !== undefined) set.title = patch.title;
+    if (patch.status !== undefined) set.status = patch.status;
+    if (patch.metadata !== undefined) set.metadata = toJson(patch.metadata);
+    const row = await this.ctx.db
+      .updateTable('conversations')
+      .set(set)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    if (row === undefined) throw new TroupeError('conversation_not_found', `Conversation ${id} not found`);
+    return conversationFromRow(row);
+  }
+}

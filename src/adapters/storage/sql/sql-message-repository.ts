@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import type { Selectable } from 'kysely';
+import type { ModelMessage } from 'ai';
+import type { ThreadMessage } from '../../../core/records/thread-message.js';
+import type { MessageRepository } from '../../../core/ports/storage.js';
+import type { ThreadMessagesTable } from './database-schema.js';
+import { fromJson, nowIso, toJson, toNumber, translateUniqueViolation } from './sql-context.js';
+import type { SqlContext } from './sql-context.js';
+import { writeNextInSequence } from './sql-sequence.js';
+
+export function threadMessageFromRow(row: Selectable<ThreadMessagesTable>): ThreadMessage {
+  return {
+    thread_id: row.thread_id,
+    seq: toNumber(row.seq),
+    run_id: row.run_id,
+    step: toNumber(row.step),
+    message: fromJson<ModelMessage>(row.message),
+    created_at: row.created_at,
+  };
+}
+
+function assertInteger(name: string, value: number): void {
+  if (!Number.isSafeInteger(value)) throw new TypeError(`${name} must be an integer, got ${value}`);
+}
+
+export class SqlMessageRepository implements MessageRepository {
+  constructor(private readonly ctx: SqlContext) {}
+
+  /**
+   * One INSERT … SELECT writes the whole checkpoint: every row reads the thread's current maximum `seq`
+   * from the same snapshot, so the rows get consecutive numbers and the checkpoint is all or nothing.
+   */
+  async append(threadId: string, runId: string | null, step: number, messages: ModelMessage[]): Promise<ThreadMessage[]> {
+    if (messages.length === 0) return [];
+    assertInteger('step', step);
+    const now = nowIso(this.ctx);
+    // Integers are inlined as literals: PostgreSQL would type untyped parameters in a UNION as text.
+    const selects = messages.map(
+      (message, index) =>
+        sql`SELECT ${threadId}, base.last_seq + ${sql.lit(index + 1)}, ${runId}, ${sql.lit(step)}, ${toJson(message)}, ${now} FROM base`,
+    );
+    const query = sql<Selectable<ThreadMessagesTable>>`
+      WITH base AS (SELECT COALESCE(MAX(seq), 0) AS last_seq FROM thread_messages WHERE thread_id = ${threadId})
+      INSERT INTO thread_messages (thread_id, seq, run_id, step, message, created_at)
+      ${sql.join(selects, sql` UNION ALL `)}
+      RETURNING thread_id, seq, run_id, step, message, created_at`;
+    try {
+      const { rows } = await writeNextInSequence(
+        this.ctx,
+        'thread_messages_thread_seq_uq',
+        `thread_messages:${threadId}`,
+        (db) => query.execute(db),
+      );
+      return rows.map(threadMessageFromRow).sort((a, b) => a.seq - b.seq);
+    } catch (error) {
+      return translateUniqueViolation(this.ctx, error, {});
+    }
+  }
+
+  async list(threadId: string): Promise<ThreadMessage[]> {
+    const rows = await this.ctx.db
+      .selectFrom('thread_messages')
+      .selectAll()
+      .where('thread_id', '=', threadId)
+      .orderBy('seq')
+      .execute();
+    return rows.map(threadMessageFromRow);
+  }
+
+  async lastStep(runId: string): Promise<number> {
+    const row = await this.ctx.db
+      .selectFrom('thread_messages')
+      .select((eb) => eb.fn.max('step').as('last_step'))
+      .where('run_id', '=', runId)
+      .executeTakeFirst();
+    return toNumber(row?.last_step, -1);
+  }
+}

@@ -1,0 +1,43 @@
+import type { Selectable } from 'kysely';
+import { newId } from '../../../core/ids.js';
+import type { Project } from '../../../core/records/project.js';
+import type { NewProject, ProjectRepository } from '../../../core/ports/storage.js';
+import type { ProjectsTable } from './database-schema.js';
+import { nowIso } from './sql-context.js';
+import type { SqlContext } from './sql-context.js';
+
+export function projectFromRow(row: Selectable<ProjectsTable>): Project {
+  return { id: row.id, user_id: row.user_id, name: row.name, workdir: row.workdir, created_at: row.created_at };
+}
+
+export class SqlProjectRepository implements ProjectRepository {
+  constructor(private readonly ctx: SqlContext) {}
+
+  async create(project: NewProject): Promise<Project> {
+    const row: ProjectsTable = {
+      id: newId('prj'),
+      user_id: project.user_id,
+      name: project.name,
+      workdir: project.workdir,
+      created_at: nowIso(this.ctx),
+    };
+    await this.ctx.db.insertInto('projects').values(row).execute();
+    return projectFromRow(row);
+  }
+
+  async get(id: string): Promise<Project | undefined> {
+    const row = await this.ctx.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && projectFromRow(row);
+  }
+
+  async listForUser(userId: string): Promise<Project[]> {
+    const rows = await this.ctx.db
+      .selectFrom('projects')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(projectFromRow);
+  }
+}

@@ -1,0 +1,237 @@
+import type { Selectable, Updateable } from 'kysely';
+import { TroupeError } from '../../../core/errors.js';
+import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
+import type { Run, RunError, RunInput, TokenUsage } from '../../../core/records/run.js';
+import type { NewRun, RunExpectation, RunPatch, RunRepository } from '../../../core/ports/storage.js';
+import type { RunsTable } from './database-schema.js';
+import { fromJson, fromNullableJson, nowIso, toJson, toNumber, translateUniqueViolation } from './sql-context.js';
+import type { SqlContext } from './sql-context.js';
+
+/** Statuses in which a worker holds a lease. */
+const LEASED_STATUSES = ['running', 'cancel_requested'] as const;
+
+export function runFromRow(row: Selectable<RunsTable>): Run {
+  return {
+    id: row.id,
+    thread_id: row.thread_id,
+    conversation_id: row.conversation_id,
+    agent_id: row.agent_id,
+    user_id: row.user_id,
+    run_type: row.run_type,
+    source: row.source,
+    channel: row.channel,
+    status: row.status,
+    request_id: row.request_id,
+    created_by_run_id: row.created_by_run_id,
+    root_run_id: row.root_run_id,
+    depth: toNumber(row.depth),
+    subagent_thread_relation_id: row.subagent_thread_relation_id,
+    runtime_scope_id: row.runtime_scope_id,
+    tool_approval_mode: row.tool_approval_mode,
+    model_spec: row.model_spec,
+    input: fromJson<RunInput>(row.input),
+    output: row.output,
+    error: fromNullableJson<RunError>(row.error),
+    usage: fromNullableJson<TokenUsage>(row.usage),
+    worker_id: row.worker_id,
+    lease_expires_at: row.lease_expires_at,
+    attempt: toNumber(row.attempt),
+    created_at: row.created_at,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function patchToRow(patch: RunPatch): Updateable<RunsTable> {
+  const row: Updateable<RunsTable> = {};
+  if (patch.status !== undefined) row.status = patch.status;
+  if (patch.output !== undefined) row.output = patch.output;
+  if (patch.error !== undefined) row.error = patch.error === null ? null : toJson(patch.error);
+  if (patch.usage !== undefined) row.usage = patch.usage === null ? null : toJson(patch.usage);
+  if (patch.worker_id !== undefined) row.worker_id = patch.worker_id;
+  if (patch.lease_expires_at !== undefined) row.lease_expires_at = patch.lease_expires_at;
+  if (patch.attempt !== undefined) row.attempt = patch.attempt;
+  if (patch.started_at !== undefined) row.started_at = patch.started_at;
+  if (patch.finished_at !== undefined) row.finished_at = patch.finished_at;
+  return row;
+}
+
+function runBusy(message: string, threadId?: string): TroupeError {
+  return new TroupeError('run_busy', message, { details: threadId === undefined ? {} : { thread_id: threadId } });
+}
+
+function requestIdConflict(requestId: string): TroupeError {
+  return new TroupeError('request_id_conflict', `A run with request id ${requestId} already exists`, {
+    details: { request_id: requestId },
+  });
+}
+
+export class SqlRunRepository implements RunRepository {
+  constructor(private readonly ctx: SqlContext) {}
+
+  async insert(run: NewRun): Promise<Run> {
+    const now = nowIso(this.ctx);
+    // Every column spelled out: a NewRun built by spreading a Run may carry fields that are not inputs.
+    const row: RunsTable = {
+      id: run.id,
+      thread_id: run.thread_id,
+      conversation_id: run.conversation_id,
+      agent_id: run.agent_id,
+      user_id: run.user_id,
+      run_type: run.run_type,
+      source: run.source,
+      channel: run.channel,
+      status: 'pending',
+      request_id: run.request_id,
+      created_by_run_id: run.created_by_run_id,
+      root_run_id: run.root_run_id,
+      depth: run.depth,
+      subagent_thread_relation_id: run.subagent_thread_relation_id,
+      runtime_scope_id: run.runtime_scope_id,
+      tool_approval_mode: run.tool_approval_mode,
+      model_spec: run.model_spec,
+      input: toJson(run.input),
+      output: null,
+      error: null,
+      usage: null,
+      worker_id: null,
+      lease_expires_at: null,
+      attempt: 0,
+      created_at: now,
+      started_at: null,
+      finished_at: null,
+      updated_at: now,
+    };
+    try {
+      // Naming request_id as the conflict target makes both engines check it before the one-active-run
+      // index, so a replay on a busy thread is reported as the replay it is.
+      const inserted = await this.ctx.db
+        .insertInto('runs')
+        .values(row)
+        .onConflict((oc) => oc.column('request_id').doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (inserted === undefined) throw requestIdConflict(run.request_id);
+      return runFromRow(inserted);
+    } catch (error) {
+      return translateUniqueViolation(this.ctx, error, {
+        runs_active_thread_uq: () => runBusy(`Thread ${run.thread_id} already has an active run`, run.thread_id),
+        runs_request_id_uq: () => requestIdConflict(run.request_id),
+      });
+    }
+  }
+
+  async get(id: string): Promise<Run | undefined> {
+    const row = await this.ctx.db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && runFromRow(row);
+  }
+
+  async getByRequestId(requestId: string): Promise<Run | undefined> {
+    const row = await this.ctx.db.selectFrom('runs').selectAll().where('request_id', '=', requestId).executeTakeFirst();
+    return row && runFromRow(row);
+  }
+
+  async getActiveForThread(threadId: string): Promise<Run | undefined> {
+    const row = await this.ctx.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('thread_id', '=', threadId)
+      .where('status', 'in', ACTIVE_RUN_STATUSES)
+      .executeTakeFirst();
+    return row && runFromRow(row);
+  }
+
+  async update(id: string, expect: RunExpectation, patch: RunPatch): Promise<Run | undefined> {
+    // `status IN ()` is invalid on PostgreSQL; an empty list can never match anyway.
+    if (expect.status !== undefined && expect.status.length === 0) return undefined;
+    let query = this.ctx.db
+      .updateTable('runs')
+      .set({ ...patchToRow(patch), updated_at: nowIso(this.ctx) })
+      .where('id', '=', id);
+    if (expect.status !== undefined) query = query.where('status', 'in', expect.status);
+    if (expect.worker_id === null) query = query.where('worker_id', 'is', null);
+    else if (expect.worker_id !== undefined) query = query.where('worker_id', '=', expect.worker_id);
+    if (expect.lease_live_at !== undefined) query = query.where('lease_expires_at', '>', expect.lease_live_at);
+    try {
+      const row = await query.returningAll().executeTakeFirst();
+      return row && runFromRow(row);
+    } catch (error) {
+      // Only a move back into an active status can collide: another run already holds the thread.
+      return translateUniqueViolation(this.ctx, error, {
+        runs_active_thread_uq: () => runBusy(`Run ${id} cannot become active: its thread already has an active run`),
+      });
+    }
+  }
+
+  async listChildren(runId: string): Promise<Run[]> {
+    const rows = await this.ctx.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('created_by_run_id', '=', runId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(runFromRow);
+  }
+
+  async listByRoot(rootRunId: string): Promise<Run[]> {
+    const rows = await this.ctx.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('root_run_id', '=', rootRunId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(runFromRow);
+  }
+
+  async listByConversation(conversationId: string): Promise<Run[]> {
+    const rows = await this.ctx.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('conversation_id', '=', conversationId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(runFromRow);
+  }
+
+  async listExpiredLeases(now: string, limit: number): Promise<Run[]> {
+    const rows = await this.ctx.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('status', 'in', LEASED_STATUSES)
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
+      // Explicit NULLS FIRST: the engines disagree on where NULL sorts by default.
+      .orderBy('lease_expires_at', (ob) => ob.asc().nullsFirst())
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map(runFromRow);
+  }
+
+  async listStalePending(before: string, limit: number): Promise<Run[]> {
+    const rows = await this.ctx.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('created_at', '<', before)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map(runFromRow);
+  }
+
+  async countActive(filter: { user_id?: string; created_by_run_id?: string }): Promise<number> {
+    let query = this.ctx.db
+      .selectFrom('runs')
+      .select((eb) => eb.fn.countAll().as('active'))
+      .where('status', 'in', ACTIVE_RUN_STATUSES);
+    if (filter.user_id !== undefined) query = query.where('user_id', '=', filter.user_id);
+    if (filter.created_by_run_id !== undefined) query = query.where('created_by_run_id', '=', filter.created_by_run_id);
+    const row = await query.executeTakeFirst();
+    return toNumber(row?.active);
+  }
+}

@@ -1,0 +1,42 @@
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from './database-schema.js';
+import { atomically } from './sql-context.js';
+import type { SqlContext } from './sql-context.js';
+import type { UniqueConstraintName } from './unique-constraints.js';
+
+/** A safety net only: with the engine's sequence lock, writers of one key do not collide at all. */
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Runs an "INSERT … SELECT MAX(seq) + 1" write so that concurrent writers of one sequence (a run's events,
+ * a thread's messages) never take the same number:
+ * - engines that write one statement at a time (SQLite) need nothing more than the single statement;
+ * - others (PostgreSQL) serialise the writers of `key` with a transaction-scoped lock, so the statement
+ *   that follows reads the previous writer's committed row instead of racing it.
+ * A unique violation of `constraint` outside a caller's transaction is retried in a fresh transaction;
+ * inside one it is left to the caller, because PostgreSQL aborts the whole transaction on an error.
+ */
+export async function writeNextInSequence<T>(
+  ctx: SqlContext,
+  constraint: UniqueConstraintName,
+  key: string,
+  write: (db: Kysely<DatabaseSchema>) => Promise<T>,
+): Promise<T> {
+  const lock = ctx.dialect.lockSequence;
+  const once =
+    lock === undefined
+      ? () => write(ctx.db)
+      : () =>
+          atomically(ctx, async (db) => {
+            await lock(db, key);
+            return write(db);
+          });
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await once();
+    } catch (error) {
+      const retry = !ctx.inTransaction && attempt < MAX_ATTEMPTS && ctx.dialect.uniqueViolation(error) === constraint;
+      if (!retry) throw error;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import type { Selectable } from 'kysely';
+import { newId } from '../../../core/ids.js';
+import type { SubagentThread } from '../../../core/records/conversation.js';
+import type { NewSubagentThread, SubagentThreadRepository } from '../../../core/ports/storage.js';
+import type { SubagentThreadsTable } from './database-schema.js';
+import { nowIso, translateUniqueViolation } from './sql-context.js';
+import type { SqlContext } from './sql-context.js';
+
+export function subagentThreadFromRow(row: Selectable<SubagentThreadsTable>): SubagentThread {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    parent_conversation_id: row.parent_conversation_id,
+    child_conversation_id: row.child_conversation_id,
+    child_thread_id: row.child_thread_id,
+    subagent_slug: row.subagent_slug,
+    created_by_run_id: row.created_by_run_id,
+    created_at: row.created_at,
+  };
+}
+
+export class SqlSubagentThreadRepository implements SubagentThreadRepository {
+  constructor(private readonly ctx: SqlContext) {}
+
+  async create(relation: NewSubagentThread): Promise<SubagentThread> {
+    const row: SubagentThreadsTable = {
+      id: newId('rel'),
+      user_id: relation.user_id,
+      parent_conversation_id: relation.parent_conversation_id,
+      child_conversation_id: relation.child_conversation_id,
+      child_thread_id: relation.child_thread_id,
+      subagent_slug: relation.subagent_slug,
+      created_by_run_id: relation.created_by_run_id,
+      created_at: nowIso(this.ctx),
+    };
+    try {
+      await this.ctx.db.insertInto('subagent_threads').values(row).execute();
+    } catch (error) {
+      // A duplicate thread is a caller bug or a replay; the error names the key so callers can tell.
+      translateUniqueViolation(this.ctx, error, {});
+    }
+    return subagentThreadFromRow(row);
+  }
+
+  async get(id: string): Promise<SubagentThread | undefined> {
+    const row = await this.ctx.db.selectFrom('subagent_threads').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && subagentThreadFromRow(row);
+  }
+
+  async getByChildThread(childThreadId: string): Promise<SubagentThread | undefined> {
+    const row = await this.ctx.db
+      .selectFrom('subagent_threads')
+      .selectAll()
+      .where('child_thread_id', '=', childThreadId)
+      .executeTakeFirst();
+    return row && subagentThreadFromRow(row);
+  }
+
+  async listForParent(parentConversationId: string): Promise<SubagentThread[]> {
+    const rows = await this.ctx.db
+      .selectFrom('subagent_threads')
+      .selectAll()
+      .where('parent_conversation_id', '=', parentConversationId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(subagentThreadFromRow);
+  }
+}

@@ -1,0 +1,910 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TroupeError, isTroupeError } from '../../core/errors.js';
+import type { ErrorCode } from '../../core/errors.js';
+import { newId, newRunId } from '../../core/ids.js';
+import type { AgentVisibility } from '../../core/records/agent.js';
+import type { Conversation } from '../../core/records/conversation.js';
+import type { Run, RunStatus } from '../../core/records/run.js';
+import type { User } from '../../core/records/user.js';
+import type { NewAgent, NewRun, Storage } from '../../core/ports/storage.js';
+
+export interface OpenedStorage {
+  storage: Storage;
+  /** Closes the store and removes whatever `open` created (file, schema, database). */
+  close(): Promise<void>;
+}
+
+/*
+ * The behaviour every Storage adapter must show, run against a real database by each adapter's test.
+ * Each test gets a fresh, empty store from `open`. Names that are sorted are lowercase ASCII so that
+ * binary (SQLite) and locale (PostgreSQL) collations agree.
+ */
+
+const FAR_PAST = '2000-01-01T00:00:00.000Z';
+const FAR_FUTURE = '2999-01-01T00:00:00.000Z';
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function expectCode(promise: Promise<unknown>, code: ErrorCode): Promise<TroupeError> {
+  const error: unknown = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error, `expected TroupeError(${code})`).toBeInstanceOf(TroupeError);
+  expect((error as TroupeError).code).toBe(code);
+  return error as TroupeError;
+}
+
+function agentInput(ownerId: string, overrides: Partial<NewAgent> = {}): NewAgent {
+  const slug = overrides.slug ?? `agent-${newId('agt').slice(4, 12)}`;
+  return {
+    slug,
+    name: slug,
+    description: `${slug} description`,
+    backend: 'chat',
+    is_subagent: false,
+    owner_id: ownerId,
+    visibility: 'private',
+    config: {},
+    status: 'draft',
+    delegatable: true,
+    delegation_brief: null,
+    is_default: false,
+    ...overrides,
+  };
+}
+
+interface World {
+  admin: User;
+  alice: User;
+  bob: User;
+  conversation: Conversation;
+}
+
+async function seedWorld(storage: Storage): Promise<World> {
+  const admin = await storage.users.create({ name: 'admin', role: 'admin' });
+  const alice = await storage.users.create({ name: 'alice', role: 'member' });
+  const bob = await storage.users.create({ name: 'bob', role: 'member' });
+  const agent = await storage.agents.create(agentInput(alice.id, { slug: 'assistant' }));
+  const project = await storage.projects.create({ user_id: alice.id, name: 'default', workdir: '/tmp/alice' });
+  const conversation = await storage.conversations.create({
+    user_id: alice.id,
+    agent_id: agent.id,
+    thread_id: newId('thr'),
+    project_id: project.id,
+    status: 'active',
+    title: 'First chat',
+    metadata: {},
+  });
+  return { admin, alice, bob, conversation };
+}
+
+/** A root run on the conversation's thread unless overridden. */
+function runInput(conversation: Conversation, overrides: Partial<NewRun> = {}): NewRun {
+  const id = overrides.id ?? newRunId();
+  return {
+    id,
+    thread_id: conversation.thread_id,
+    conversation_id: conversation.id,
+    agent_id: conversation.agent_id,
+    user_id: conversation.user_id,
+    run_type: 'chat',
+    source: 'contract-test',
+    channel: 'api',
+    request_id: `req:${id}`,
+    created_by_run_id: null,
+    root_run_id: id,
+    depth: 0,
+    subagent_thread_relation_id: null,
+    runtime_scope_id: `scope:${id}`,
+    tool_approval_mode: 'default',
+    model_spec: 'scripted:contract',
+    input: { message: 'hello', nested: { list: [1, 2, 3] } },
+    ...overrides,
+  };
+}
+
+async function settleAll<T>(promises: Promise<T>[]): Promise<{ ok: T[]; errors: unknown[] }> {
+  const results = await Promise.allSettled(promises);
+  return {
+    ok: results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : [])),
+    errors: results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : [])),
+  };
+}
+
+function codesOf(errors: unknown[]): string[] {
+  return errors.map((error) => (isTroupeError(error) ? error.code : String(error)));
+}
+
+export function describeStorageContract(adapterName: string, open: () => Promise<OpenedStorage>): void {
+  describe(`Storage contract: ${adapterName}`, () => {
+    let opened: OpenedStorage;
+    let storage: Storage;
+
+    beforeEach(async () => {
+      opened = await open();
+      storage = opened.storage;
+    });
+
+    afterEach(async () => {
+      await opened.close();
+    });
+
+    describe('users', () => {
+      it('creates, reads and lists users with default delegation settings', async () => {
+        const alice = await storage.users.create({ name: 'alice', role: 'member' });
+        const root = await storage.users.create({ name: 'root', role: 'admin' });
+        expect(alice).toMatchObject({ name: 'alice', role: 'member', delegation_policy: 'none', delegation_whitelist: [] });
+        expect(alice.id).toMatch(/^usr_[0-9a-f]{20}$/);
+        expect(Date.parse(alice.created_at)).not.toBeNaN();
+        expect(await storage.users.get(alice.id)).toEqual(alice);
+        expect(await storage.users.getByName('root')).toEqual(root);
+        expect(await storage.users.get('usr_missing')).toBeUndefined();
+        expect(await storage.users.getByName('nobody')).toBeUndefined();
+        expect((await storage.users.list()).map((user) => user.id).sort()).toEqual([alice.id, root.id].sort());
+      });
+
+      it('stores the delegation policy and whitelist', async () => {
+        const alice = await storage.users.create({ name: 'alice', role: 'member' });
+        const updated = await storage.users.setDelegationPolicy(alice.id, 'whitelist', ['writer', 'critic']);
+        expect(updated).toEqual({ ...alice, delegation_policy: 'whitelist', delegation_whitelist: ['writer', 'critic'] });
+        expect(await storage.users.get(alice.id)).toEqual(updated);
+        await expectCode(storage.users.setDelegationPolicy('usr_missing', 'all', []), 'user_not_found');
+      });
+
+      it('refuses a second user with the same name', async () => {
+        await storage.users.create({ name: 'alice', role: 'member' });
+        await expectCode(storage.users.create({ name: 'alice', role: 'admin' }), 'user_exists');
+      });
+    });
+
+    describe('tokens', () => {
+      it('creates, finds by hash, touches and lists tokens', async () => {
+        const alice = await storage.users.create({ name: 'alice', role: 'member' });
+        const token = await storage.tokens.create({ user_id: alice.id, name: 'cli', prefix: 'trp_ab', token_hash: 'h1' });
+        expect(token).toMatchObject({ user_id: alice.id, name: 'cli', prefix: 'trp_ab', token_hash: 'h1' });
+        expect(token).toMatchObject({ last_used_at: null, revoked_at: null });
+        expect(await storage.tokens.findActiveByHash('h1')).toEqual(token);
+        expect(await storage.tokens.findActiveByHash('h2')).toBeUndefined();
+        await storage.tokens.touch(token.id, '2030-01-01T00:00:00.000Z');
+        expect((await storage.tokens.findActiveByHash('h1'))?.last_used_at).toBe('2030-01-01T00:00:00.000Z');
+        const other = await storage.tokens.create({ user_id: alice.id, name: 'ci', prefix: 'trp_cd', token_hash: 'h2' });
+        expect((await storage.tokens.listForUser(alice.id)).map((t) => t.id).sort()).toEqual([token.id, other.id].sort());
+      });
+
+      it('revokes one token, or every live token of a name, only for its owner', async () => {
+        const alice = await storage.users.create({ name: 'alice', role: 'member' });
+        const bob = await storage.users.create({ name: 'bob', role: 'member' });
+        const one = await storage.tokens.create({ user_id: alice.id, name: 'cli', prefix: 'p1', token_hash: 'h1' });
+        await storage.tokens.create({ user_id: alice.id, name: 'ci', prefix: 'p2', token_hash: 'h2' });
+        await storage.tokens.create({ user_id: alice.id, name: 'ci', prefix: 'p3', token_hash: 'h3' });
+        expect(await storage.tokens.revoke(bob.id, one.id)).toBe(false);
+        expect(await storage.tokens.revoke(alice.id, one.id)).toBe(true);
+        expect(await storage.tokens.revoke(alice.id, one.id)).toBe(false);
+        expect(await storage.tokens.findActiveByHash('h1')).toBeUndefined();
+        expect(await storage.tokens.revokeByName(bob.id, 'ci')).toBe(0);
+        expect(await storage.tokens.revokeByName(alice.id, 'ci')).toBe(2);
+        expect(await storage.tokens.revokeByName(alice.id, 'ci')).toBe(0);
+        expect(await storage.tokens.findActiveByHash('h3')).toBeUndefined();
+        const listed = await storage.tokens.listForUser(alice.id);
+        expect(listed).toHaveLength(3);
+        expect(listed.every((t) => t.revoked_at !== null)).toBe(true);
+      });
+    });
+
+    describe('agents', () => {
+      it('round-trips every field', async () => {
+        const alice = await storage.users.create({ name: 'alice', role: 'member' });
+        const input = agentInput(alice.id, {
+          slug: 'researcher',
+          name: 'Researcher',
+          backend: 'subagent',
+          is_subagent: true,
+          visibility: 'shared',
+          config: {
+            system_prompt: 'Find facts.',
+            model: 'scripted:demo',
+            tools: ['read_file', 'mcp__web__*'],
+            subagent_specs: [{ name: 'x', description: 'y', system_prompt: 'z', tools: ['*'] }],
+            tool_approval_mode: 'always_trust',
+            max_steps: 7,
+          },
+          status: 'published',
+          delegatable: false,
+          delegation_brief: 'Digs up sources',
+        });
+        const agent = await storage.agents.create(input);
+        expect(agent).toEqual({
+          ...input,
+          id: agent.id,
+          is_default: false,
+          deleted_at: null,
+          created_at: agent.created_at,
+          updated_at: agent.created_at,
+        });
+        expect(agent.id).toMatch(/^agt_/);
+        expect(await storage.agents.get(agent.id)).toEqual(agent);
+        expect(await storage.agents.getBySlug('researcher')).toEqual(agent);
+        expect(await storage.agents.get('agt_missing')).toBeUndefined();
+        expect(await storage.agents.getBySlug('missing')).toBeUndefined();
+      });
+
+      it('updates only the patched fields and refreshes updated_at', async () => {
+        const alice = await storage.users.create({ name: 'alice', role: 'member' });
+        const agent = await storage.agents.create(agentInput(alice.id, { slug: 'writer', delegation_brief: 'brief' }));
+        await delay(5);
+        const updated = await storage.agents.update(agent.id, {
+          name: 'Writer Two',
+          visibility: 'public',
+          config: { model: 'openai:gpt-4o-mini' },
+          delegatable: false,
+          delegation_brief: null,
+          status: 'published',
+        });
+        expect(updated).toEqual({
+          ...agent,
+          name: 'Writer Two',
+          visibility: 'public',
+          config: { model: 'openai:gpt-4o-mini' },
+          delegatable: false,
+          delegation_brief: null,
+          status: 'published',
+          updated_at: updated.updated_at,
+        });
+        expect(updated.updated_at > agent.updated_at).toBe(true);
+        expect(await storage.agents.get(agent.id)).toEqual(updated);
+        await expectCode(storage.agents.update('agt_missing', { name: 'x' }), 'agent_not_found');
+      });
+
+      it('refuses a taken slug on create and on update', async () => {
+        const alice = await storage.users.create({ name: 'alice', role: 'member' });
+        await storage.agents.create(agentInput(alice.id, { slug: 'writer' }));
+        const other = await storage.agents.create(agentInput(alice.id, { slug: 'editor' }));
+        await expectCode(storage.agents.create(agentInput(alice.id, { slug: 'writer' })), 'agent_slug_taken');
+        await expectCode(storage.agents.update(other.id, { slug: 'writer' }), 'agent_slug_taken');
+        expect((await storage.agents.get(other.id))?.slug).toBe('editor');
+      });
+
+      it('soft-deletes: the agent stays readable by id, keeps its first deletion time and stops being default', async () => {
+        const alice = await storage.users.create({ name: 'alice', role: 'member' });
+        const agent = await storage.agents.create(agentInput(alice.id, { is_default: true }));
+        await storage.agents.softDelete(agent.id, '2030-01-01T00:00:00.000Z');
+        await storage.agents.softDelete(agent.id, '2031-01-01T00:00:00.000Z');
+        const deleted = await storage.agents.get(agent.id);
+        expect(deleted?.deleted_at).toBe('2030-01-01T00:00:00.000Z');
+        expect(deleted?.is_default).toBe(false);
+        expect(await storage.agents.getDefault()).toBeUndefined();
+        await expectCode(storage.agents.softDelete('agt_missing', FAR_PAST), 'agent_not_found');
+      });
+
+      it('keeps exactly one default agent', async () => {
+        const alice = await storage.users.create({ name: 'alice', role: 'member' });
+        expect(await storage.agents.getDefault()).toBeUndefined();
+        const first = await storage.agents.create(agentInput(alice.id, { slug: 'first', is_default: true }));
+        const second = await storage.agents.create(agentInput(alice.id, { slug: 'second', is_default: true }));
+        const third = await storage.agents.create(agentInput(alice.id, { slug: 'third' }));
+        const defaults = async () =>
+          (await storage.agents.listUsable({ id: alice.id, role: 'admin' })).filter((a) => a.is_default).map((a) => a.id);
+        expect(await defaults()).toEqual([second.id]);
+        expect((await storage.agents.getDefault())?.id).toBe(second.id);
+
+        await storage.agents.setDefault(third.id);
+        expect(await defaults()).toEqual([third.id]);
+        await storage.agents.update(first.id, { is_default: true });
+        expect(await defaults()).toEqual([first.id]);
+
+        // A failed setDefault must not leave the store without its default.
+        await expectCode(storage.agents.setDefault('agt_missing'), 'agent_not_found');
+        expect((await storage.agents.getDefault())?.id).toBe(first.id);
+        await expectCode(storage.agents.update('agt_missing', { is_default: true }), 'agent_not_found');
+        expect((await storage.agents.getDefault())?.id).toBe(first.id);
+
+        const results = await settleAll([second, third, first].map((agent) => storage.agents.setDefault(agent.id)));
+        expect(results.errors).toEqual([]);
+        expect(await defaults()).toHaveLength(1);
+      });
+
+      describe('listUsable', () => {
+        async function catalogue() {
+          const world = await seedWorld(storage);
+          const { alice, bob } = world;
+          const make = (slug: string, ownerId: string, visibility: AgentVisibility, extra: Partial<NewAgent> = {}) =>
+            storage.agents.create(agentInput(ownerId, { slug, name: slug, visibility, ...extra }));
+          const agents = {
+            bobPrivate: await make('bob-private', bob.id, 'private'),
+            bobShared: await make('bob-shared', bob.id, 'shared'),
+            bobPublic: await make('bob-public', bob.id, 'public'),
+            bobGranted: await make('bob-granted', bob.id, 'private'),
+            alicePrivate: await make('alice-private', alice.id, 'private'),
+            aliceDeleted: await make('alice-deleted', alice.id, 'private'),
+            bobPublicSubagent: await make('bob-sub', bob.id, 'public', { backend: 'subagent', is_subagent: true }),
+            bobDefault: await make('zz-default', bob.id, 'public', { is_default: true }),
+          };
+          await storage.access.grant(alice.id, agents.bobGranted.id, 'granted');
+          await storage.agents.softDelete(agents.aliceDeleted.id, '2030-01-01T00:00:00.000Z');
+          // `assistant` comes from seedWorld and belongs to alice.
+          return { ...world, agents };
+        }
+
+        it('gives a member their own, public and granted agents, default first then by name', async () => {
+          const { alice } = await catalogue();
+          const slugs = (await storage.agents.listUsable({ id: alice.id, role: 'member' })).map((a) => a.slug);
+          expect(slugs).toEqual(['zz-default', 'alice-private', 'assistant', 'bob-granted', 'bob-public']);
+        });
+
+        it('hides other users private and shared agents without a grant', async () => {
+          const { bob } = await catalogue();
+          const slugs = (await storage.agents.listUsable({ id: bob.id, role: 'member' })).map((a) => a.slug);
+          expect(slugs).toEqual(['zz-default', 'bob-granted', 'bob-private', 'bob-public', 'bob-shared']);
+          const stranger = await storage.users.create({ name: 'carol', role: 'member' });
+          const visible = (await storage.agents.listUsable({ id: stranger.id, role: 'member' })).map((a) => a.slug);
+          expect(visible).toEqual(['zz-default', 'bob-public']);
+        });
+
+        it('gives an admin every agent', async () => {
+          const { admin } = await catalogue();
+          const slugs = (await storage.agents.listUsable({ id: admin.id, role: 'admin' })).map((a) => a.slug);
+          expect(slugs).toEqual([
+            'zz-default',
+            'alice-private',
+            'assistant',
+            'bob-granted',
+            'bob-private',
+            'bob-public',
+            'bob-shared',
+          ]);
+        });
+
+        it('includes subagents and deleted agents only when asked', async () => {
+          const { alice } = await catalogue();
+          const member = { id: alice.id, role: 'member' } as const;
+          const withSubagents = await storage.agents.listUsable(member, { include_subagents: true });
+          expect(withSubagents.map((a) => a.slug)).toContain('bob-sub');
+          expect(withSubagents.find((a) => a.slug === 'bob-sub')?.is_subagent).toBe(true);
+          const withDeleted = await storage.agents.listUsable(member, { include_deleted: true });
+          expect(withDeleted.map((a) => a.slug)).toContain('alice-deleted');
+          expect(withDeleted.map((a) => a.slug)).not.toContain('bob-sub');
+        });
+      });
+    });
+
+    describe('access', () => {
+      it('grants idempotently, keeping the first grant, and revokes', async () => {
+        const { alice, bob } = await seedWorld(storage);
+        const agent = await storage.agents.create(agentInput(bob.id, { slug: 'shop' }));
+        expect(await storage.access.has(alice.id, agent.id)).toBe(false);
+        const grant = await storage.access.grant(alice.id, agent.id, 'purchased');
+        expect(grant).toMatchObject({ user_id: alice.id, agent_id: agent.id, source: 'purchased' });
+        const again = await storage.access.grant(alice.id, agent.id, 'granted');
+        expect(again).toEqual(grant);
+        expect(await storage.access.has(alice.id, agent.id)).toBe(true);
+        await storage.access.grant(bob.id, agent.id, 'created');
+        expect((await storage.access.listForAgent(agent.id)).map((g) => g.user_id).sort()).toEqual(
+          [alice.id, bob.id].sort(),
+        );
+        expect(await storage.access.revoke(alice.id, agent.id)).toBe(true);
+        expect(await storage.access.revoke(alice.id, agent.id)).toBe(false);
+        expect(await storage.access.has(alice.id, agent.id)).toBe(false);
+      });
+    });
+
+    describe('projects', () => {
+      it('creates, reads and lists projects per user', async () => {
+        const alice = await storage.users.create({ name: 'alice', role: 'member' });
+        const bob = await storage.users.create({ name: 'bob', role: 'member' });
+        const one = await storage.projects.create({ user_id: alice.id, name: 'one', workdir: '/data/one' });
+        await storage.projects.create({ user_id: bob.id, name: 'two', workdir: '/data/two' });
+        expect(one).toMatchObject({ user_id: alice.id, name: 'one', workdir: '/data/one' });
+        expect(one.id).toMatch(/^prj_/);
+        expect(await storage.projects.get(one.id)).toEqual(one);
+        expect(await storage.projects.get('prj_missing')).toBeUndefined();
+        expect(await storage.projects.listForUser(alice.id)).toEqual([one]);
+      });
+    });
+
+    describe('conversations', () => {
+      it('creates, reads by id and thread, and updates', async () => {
+        const { conversation } = await seedWorld(storage);
+        expect(conversation.id).toMatch(/^cnv_/);
+        expect(await storage.conversations.get(conversation.id)).toEqual(conversation);
+        expect(await storage.conversations.getByThread(conversation.thread_id)).toEqual(conversation);
+        expect(await storage.conversations.getByThread('thr_missing')).toBeUndefined();
+        await delay(5);
+        const metadata = { parent_conversation_id: 'cnv_x', depth: 1, tags: ['a'] };
+        const updated = await storage.conversations.update(conversation.id, { title: 'Renamed', status: 'archived', metadata });
+        expect(updated).toEqual({ ...conversation, title: 'Renamed', status: 'archived', metadata, updated_at: updated.updated_at });
+        expect(updated.updated_at > conversation.updated_at).toBe(true);
+        await expectCode(storage.conversations.update('cnv_missing', { title: 'x' }), 'conversation_not_found');
+      });
+
+      it('lists a user conversations by status, most recently updated first', async () => {
+        const { alice, conversation } = await seedWorld(storage);
+        const base = { ...conversation, metadata: {} };
+        await delay(5);
+        const child = await storage.conversations.create({ ...base, thread_id: newId('thr'), status: 'subagent', title: 'SubAgent: x' });
+        await delay(5);
+        const second = await storage.conversations.create({ ...base, thread_id: newId('thr'), title: 'Second' });
+        await delay(5);
+        await storage.conversations.update(conversation.id, { title: 'Touched' });
+        const active = await storage.conversations.listForUser(alice.id, ['active']);
+        expect(active.map((c) => c.id)).toEqual([conversation.id, second.id]);
+        const both = await storage.conversations.listForUser(alice.id, ['active', 'subagent']);
+        expect(both.map((c) => c.id)).toEqual([conversation.id, second.id, child.id]);
+        expect(await storage.conversations.listForUser(alice.id, [])).toEqual([]);
+      });
+
+      it('allows one conversation per thread', async () => {
+        const { conversation } = await seedWorld(storage);
+        const error = await expectCode(storage.conversations.create({ ...conversation }), 'internal');
+        expect(error.details?.['constraint']).toBe('conversations_thread_uq');
+      });
+    });
+
+    describe('messages', () => {
+      it('appends checkpoints with consecutive sequence numbers and reports the last step', async () => {
+        const { conversation } = await seedWorld(storage);
+        const run = await storage.runs.insert(runInput(conversation));
+        expect(await storage.messages.lastStep(run.id)).toBe(-1);
+        const first = await storage.messages.append(conversation.thread_id, run.id, 0, [
+          { role: 'user', content: 'hello' },
+        ]);
+        const second = await storage.messages.append(conversation.thread_id, run.id, 1, [
+          { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'ls', input: { path: '.' } }] },
+          { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'ls', output: { type: 'text', value: 'a' } }] },
+          { role: 'assistant', content: 'done' },
+        ]);
+        expect(first.map((m) => m.seq)).toEqual([1]);
+        expect(second.map((m) => [m.seq, m.step])).toEqual([
+          [2, 1],
+          [3, 1],
+          [4, 1],
+        ]);
+        expect(second[0]).toMatchObject({ thread_id: conversation.thread_id, run_id: run.id });
+        expect(await storage.messages.list(conversation.thread_id)).toEqual([...first, ...second]);
+        expect(await storage.messages.lastStep(run.id)).toBe(1);
+        expect(await storage.messages.append(conversation.thread_id, run.id, 2, [])).toEqual([]);
+        const unowned = await storage.messages.append(conversation.thread_id, null, 0, [{ role: 'system', content: 's' }]);
+        expect(unowned[0]).toMatchObject({ seq: 5, run_id: null, step: 0 });
+        expect(await storage.messages.list('thr_missing')).toEqual([]);
+      });
+
+      it('keeps checkpoints of concurrent appends contiguous and gapless', async () => {
+        const { conversation } = await seedWorld(storage);
+        const checkpoints = await Promise.all(
+          Array.from({ length: 20 }, (_, step) =>
+            storage.messages.append(conversation.thread_id, null, step, [
+              { role: 'user', content: `q${step}` },
+              { role: 'assistant', content: `a${step}` },
+            ]),
+          ),
+        );
+        for (const checkpoint of checkpoints) expect(checkpoint[1]!.seq).toBe(checkpoint[0]!.seq + 1);
+        const seqs = (await storage.messages.list(conversation.thread_id)).map((m) => m.seq);
+        expect(seqs).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      });
+    });
+
+    describe('subagent threads', () => {
+      it('creates and finds relations by id, child thread and parent', async () => {
+        const { alice, conversation } = await seedWorld(storage);
+        const parentRun = await storage.runs.insert(runInput(conversation));
+        const child = await storage.conversations.create({
+          ...conversation,
+          thread_id: newId('thr'),
+          status: 'subagent',
+          title: 'SubAgent: researcher',
+        });
+        const relation = await storage.subagentThreads.create({
+          user_id: alice.id,
+          parent_conversation_id: conversation.id,
+          child_conversation_id: child.id,
+          child_thread_id: child.thread_id,
+          subagent_slug: 'researcher',
+          created_by_run_id: parentRun.id,
+        });
+        expect(relation.id).toMatch(/^rel_/);
+        expect(relation).toMatchObject({ child_thread_id: child.thread_id, subagent_slug: 'researcher' });
+        expect(await storage.subagentThreads.get(relation.id)).toEqual(relation);
+        expect(await storage.subagentThreads.getByChildThread(child.thread_id)).toEqual(relation);
+        expect(await storage.subagentThreads.getByChildThread('thr_missing')).toBeUndefined();
+        expect(await storage.subagentThreads.listForParent(conversation.id)).toEqual([relation]);
+        const duplicate = await expectCode(storage.subagentThreads.create({ ...relation }), 'internal');
+        expect(['subagent_threads_child_thread_uq', 'subagent_threads_child_conversation_uq']).toContain(
+          duplicate.details?.['constraint'],
+        );
+      });
+    });
+
+    describe('runs', () => {
+      it('inserts a pending run and reads it by id, request id and thread', async () => {
+        const { conversation } = await seedWorld(storage);
+        const input = runInput(conversation);
+        const run = await storage.runs.insert(input);
+        expect(run).toEqual({
+          ...input,
+          status: 'pending',
+          output: null,
+          error: null,
+          usage: null,
+          worker_id: null,
+          lease_expires_at: null,
+          attempt: 0,
+          created_at: run.created_at,
+          started_at: null,
+          finished_at: null,
+          updated_at: run.created_at,
+        });
+        expect(await storage.runs.get(run.id)).toEqual(run);
+        expect(await storage.runs.getByRequestId(input.request_id)).toEqual(run);
+        expect(await storage.runs.getActiveForThread(conversation.thread_id)).toEqual(run);
+        expect(await storage.runs.get(newRunId())).toBeUndefined();
+        expect(await storage.runs.getByRequestId('req:missing')).toBeUndefined();
+        expect(await storage.runs.getActiveForThread('thr_missing')).toBeUndefined();
+      });
+
+      it('refuses a second active run on a thread with run_busy', async () => {
+        const { conversation } = await seedWorld(storage);
+        const first = await storage.runs.insert(runInput(conversation));
+        const error = await expectCode(storage.runs.insert(runInput(conversation)), 'run_busy');
+        expect(error.details?.['thread_id']).toBe(conversation.thread_id);
+        expect((await storage.runs.getActiveForThread(conversation.thread_id))?.id).toBe(first.id);
+      });
+
+      it('refuses a duplicate request id, even on a busy thread, with request_id_conflict', async () => {
+        const { conversation } = await seedWorld(storage);
+        const first = await storage.runs.insert(runInput(conversation, { request_id: 'req:same' }));
+        await expectCode(storage.runs.insert(runInput(conversation, { request_id: 'req:same' })), 'request_id_conflict');
+        const elsewhere = runInput(conversation, { request_id: 'req:same', thread_id: newId('thr') });
+        await expectCode(storage.runs.insert(elsewhere), 'request_id_conflict');
+        expect((await storage.runs.getByRequestId('req:same'))?.id).toBe(first.id);
+      });
+
+      it('lets exactly one of 50 concurrent inserts on one thread win', async () => {
+        const { conversation } = await seedWorld(storage);
+        const { ok, errors } = await settleAll(
+          Array.from({ length: 50 }, () => storage.runs.insert(runInput(conversation))),
+        );
+        expect(ok).toHaveLength(1);
+        expect(codesOf(errors)).toEqual(Array.from({ length: 49 }, () => 'run_busy'));
+        expect((await storage.runs.getActiveForThread(conversation.thread_id))?.id).toBe(ok[0]!.id);
+      });
+
+      it('lets exactly one of 50 concurrent inserts with one request id win', async () => {
+        const { conversation } = await seedWorld(storage);
+        const { ok, errors } = await settleAll(
+          Array.from({ length: 50 }, (_, i) =>
+            storage.runs.insert(runInput(conversation, { request_id: 'req:replayed', thread_id: `thr_replay_${i}` })),
+          ),
+        );
+        expect(ok).toHaveLength(1);
+        expect(codesOf(errors)).toEqual(Array.from({ length: 49 }, () => 'request_id_conflict'));
+        expect((await storage.runs.getByRequestId('req:replayed'))?.id).toBe(ok[0]!.id);
+      });
+
+      it('reports replays on one busy thread as request_id_conflict under concurrency', async () => {
+        const { conversation } = await seedWorld(storage);
+        const { ok, errors } = await settleAll(
+          Array.from({ length: 50 }, () => storage.runs.insert(runInput(conversation, { request_id: 'req:same-thread' }))),
+        );
+        expect(ok).toHaveLength(1);
+        expect(codesOf(errors)).toEqual(Array.from({ length: 49 }, () => 'request_id_conflict'));
+      });
+
+      it('frees the thread once the active run is terminal', async () => {
+        const { conversation } = await seedWorld(storage);
+        for (const terminal of ['completed', 'failed', 'cancelled', 'interrupted'] as const) {
+          const run = await storage.runs.insert(runInput(conversation));
+          expect(await storage.runs.update(run.id, { status: ['pending'] }, { status: terminal })).toMatchObject({
+            status: terminal,
+          });
+          expect(await storage.runs.getActiveForThread(conversation.thread_id)).toBeUndefined();
+        }
+        const next = await storage.runs.insert(runInput(conversation));
+        expect((await storage.runs.getActiveForThread(conversation.thread_id))?.id).toBe(next.id);
+        expect(await storage.runs.listByConversation(conversation.id)).toHaveLength(5);
+      });
+
+      it('refuses to move a run back into an active status while another run holds the thread', async () => {
+        const { conversation } = await seedWorld(storage);
+        const old = await storage.runs.insert(runInput(conversation));
+        await storage.runs.update(old.id, {}, { status: 'interrupted' });
+        await storage.runs.insert(runInput(conversation));
+        await expectCode(storage.runs.update(old.id, { status: ['interrupted'] }, { status: 'pending' }), 'run_busy');
+        expect((await storage.runs.get(old.id))?.status).toBe('interrupted');
+      });
+
+      describe('compare-and-set update', () => {
+        async function pendingRun(): Promise<Run> {
+          const { conversation } = await seedWorld(storage);
+          return storage.runs.insert(runInput(conversation));
+        }
+
+        it('applies the patch, round-trips JSON fields and refreshes updated_at', async () => {
+          const run = await pendingRun();
+          await delay(5);
+          const started = await storage.runs.update(
+            run.id,
+            { status: ['pending'], worker_id: null },
+            { status: 'running', worker_id: 'wrk_1', lease_expires_at: FAR_FUTURE, attempt: 1, started_at: run.created_at },
+          );
+          expect(started).toEqual({
+            ...run,
+            status: 'running',
+            worker_id: 'wrk_1',
+            lease_expires_at: FAR_FUTURE,
+            attempt: 1,
+            started_at: run.created_at,
+            updated_at: started?.updated_at,
+          });
+          expect(started!.updated_at > run.updated_at).toBe(true);
+          const usage = { input_tokens: 10, output_tokens: 5, total_tokens: 15, model_calls: 2 };
+          const failed = await storage.runs.update(
+            run.id,
+            { status: ['running'], worker_id: 'wrk_1' },
+            { status: 'failed', error: { type: 'model_call_failed', message: 'boom' }, usage, output: 'partial', worker_id: null, lease_expires_at: null },
+          );
+          expect(failed).toMatchObject({
+            status: 'failed',
+            error: { type: 'model_call_failed', message: 'boom' },
+            usage,
+            output: 'partial',
+            worker_id: null,
+            lease_expires_at: null,
+          });
+          expect(await storage.runs.get(run.id)).toEqual(failed);
+          const cleared = await storage.runs.update(run.id, {}, { error: null, usage: null, output: null });
+          expect(cleared).toMatchObject({ error: null, usage: null, output: null, status: 'failed' });
+        });
+
+        it('refreshes updated_at even with an empty patch', async () => {
+          const run = await pendingRun();
+          await delay(5);
+          const touched = await storage.runs.update(run.id, {}, {});
+          expect({ ...touched, updated_at: run.updated_at }).toEqual(run);
+          expect(touched!.updated_at > run.updated_at).toBe(true);
+        });
+
+        it('does nothing when the status guard fails', async () => {
+          const run = await pendingRun();
+          expect(await storage.runs.update(run.id, { status: ['running', 'input_required'] }, { status: 'completed' })).toBeUndefined();
+          expect(await storage.runs.update(run.id, { status: [] }, { status: 'completed' })).toBeUndefined();
+          expect(await storage.runs.get(run.id)).toEqual(run);
+          expect(await storage.runs.update(newRunId(), {}, { status: 'completed' })).toBeUndefined();
+        });
+
+        it('guards on the owning worker, null meaning unowned', async () => {
+          const run = await pendingRun();
+          const claim = () =>
+            storage.runs.update(run.id, { status: ['pending'], worker_id: null }, { status: 'running', worker_id: 'wrk_a' });
+          const results = await Promise.all([claim(), claim(), claim()]);
+          expect(results.filter((result) => result !== undefined)).toHaveLength(1);
+          expect(await storage.runs.update(run.id, { worker_id: null }, { attempt: 9 })).toBeUndefined();
+          expect(await storage.runs.update(run.id, { worker_id: 'wrk_b' }, { attempt: 9 })).toBeUndefined();
+          expect(await storage.runs.update(run.id, { worker_id: 'wrk_a' }, { attempt: 2 })).toMatchObject({ attempt: 2 });
+        });
+
+        it('guards on a live lease', async () => {
+          const run = await pendingRun();
+          const lease = '2030-01-01T00:00:10.000Z';
+          await storage.runs.update(run.id, {}, { status: 'running', worker_id: 'wrk_a', lease_expires_at: lease });
+          const renew = (at: string) =>
+            storage.runs.update(run.id, { worker_id: 'wrk_a', lease_live_at: at }, { lease_expires_at: FAR_FUTURE });
+          expect(await renew('2030-01-01T00:00:10.000Z')).toBeUndefined();
+          expect(await renew('2030-01-01T00:00:11.000Z')).toBeUndefined();
+          expect(await renew('2030-01-01T00:00:09.999Z')).toMatchObject({ lease_expires_at: FAR_FUTURE });
+          await storage.runs.update(run.id, {}, { lease_expires_at: null });
+          expect(await renew(FAR_PAST)).toBeUndefined();
+        });
+      });
+
+      it('lists children, a whole tree and a conversation newest first', async () => {
+        const { conversation } = await seedWorld(storage);
+        const root = await storage.runs.insert(runInput(conversation));
+        const child = (createdBy: Run, depth: number) =>
+          storage.runs.insert(
+            runInput(conversation, {
+              thread_id: newId('thr'),
+              run_type: 'subagent',
+              created_by_run_id: createdBy.id,
+              root_run_id: root.id,
+              depth,
+            }),
+          );
+        await delay(3);
+        const a = await child(root, 1);
+        await delay(3);
+        const b = await child(root, 1);
+        await delay(3);
+        const grandchild = await child(a, 2);
+        expect((await storage.runs.listChildren(root.id)).map((r) => r.id)).toEqual([a.id, b.id]);
+        expect((await storage.runs.listChildren(a.id)).map((r) => r.id)).toEqual([grandchild.id]);
+        expect(await storage.runs.listChildren(grandchild.id)).toEqual([]);
+        expect((await storage.runs.listByRoot(root.id)).map((r) => r.id)).toEqual([root.id, a.id, b.id, grandchild.id]);
+        expect((await storage.runs.listByConversation(conversation.id)).map((r) => r.id)).toEqual([
+          grandchild.id,
+          b.id,
+          a.id,
+          root.id,
+        ]);
+        expect(await storage.runs.listByConversation('cnv_missing')).toEqual([]);
+      });
+
+      it('lists leased runs whose lease expired, and unowned running ones', async () => {
+        const { conversation } = await seedWorld(storage);
+        const make = async (status: RunStatus, lease: string | null) => {
+          const run = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
+          await storage.runs.update(run.id, {}, { status, lease_expires_at: lease, worker_id: lease && 'wrk_x' });
+          return run.id;
+        };
+        const now = '2030-06-01T00:00:00.000Z';
+        const expiredRunning = await make('running', '2030-05-01T00:00:00.000Z');
+        const expiredCancelling = await make('cancel_requested', '2030-05-31T23:59:59.999Z');
+        const unowned = await make('running', null);
+        await make('running', '2030-06-01T00:00:00.001Z');
+        await make('running', now);
+        await make('pending', '2030-05-01T00:00:00.000Z');
+        await make('input_required', '2030-05-01T00:00:00.000Z');
+        await make('completed', '2030-05-01T00:00:00.000Z');
+        const expired = (await storage.runs.listExpiredLeases(now, 10)).map((r) => r.id);
+        expect(expired).toEqual([unowned, expiredRunning, expiredCancelling]);
+        expect(await storage.runs.listExpiredLeases(now, 2)).toHaveLength(2);
+      });
+
+      it('lists pending runs created before a time', async () => {
+        const { conversation } = await seedWorld(storage);
+        const first = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
+        await delay(3);
+        const second = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
+        const started = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
+        await storage.runs.update(started.id, {}, { status: 'running' });
+        expect((await storage.runs.listStalePending(FAR_FUTURE, 10)).map((r) => r.id)).toEqual([first.id, second.id]);
+        expect((await storage.runs.listStalePending(FAR_FUTURE, 1)).map((r) => r.id)).toEqual([first.id]);
+        expect(await storage.runs.listStalePending(first.created_at, 10)).toEqual([]);
+        expect(await storage.runs.listStalePending(FAR_PAST, 10)).toEqual([]);
+      });
+
+      it('counts active runs by user and by creator', async () => {
+        const { conversation, bob } = await seedWorld(storage);
+        const root = await storage.runs.insert(runInput(conversation));
+        const spawn = () =>
+          storage.runs.insert(runInput(conversation, { thread_id: newId('thr'), created_by_run_id: root.id, root_run_id: root.id }));
+        const [a, , c] = [await spawn(), await spawn(), await spawn()];
+        await storage.runs.update(a!.id, {}, { status: 'running' });
+        await storage.runs.update(c!.id, {}, { status: 'completed' });
+        expect(await storage.runs.countActive({ created_by_run_id: root.id })).toBe(2);
+        expect(await storage.runs.countActive({ user_id: conversation.user_id })).toBe(3);
+        expect(await storage.runs.countActive({ user_id: conversation.user_id, created_by_run_id: root.id })).toBe(2);
+        expect(await storage.runs.countActive({ user_id: bob.id })).toBe(0);
+        expect(await storage.runs.countActive({})).toBe(3);
+      });
+    });
+
+    describe('events', () => {
+      async function twoRuns(): Promise<[Run, Run]> {
+        const { conversation } = await seedWorld(storage);
+        const one = await storage.runs.insert(runInput(conversation));
+        const two = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
+        return [one, two];
+      }
+
+      it('numbers events per run from 1 and round-trips them', async () => {
+        const [one, two] = await twoRuns();
+        expect(await storage.events.lastSeq(one.id)).toBe(0);
+        const first = await storage.events.append({ run_id: one.id, type: 'metadata', payload: { run_id: one.id, n: 1 } });
+        const second = await storage.events.append({ run_id: one.id, type: 'message_delta', payload: { text: 'hé ✓' } });
+        const other = await storage.events.append({ run_id: two.id, type: 'end', payload: {} });
+        expect(first).toMatchObject({ run_id: one.id, seq: 1, type: 'metadata', payload: { run_id: one.id, n: 1 } });
+        expect(second.seq).toBe(2);
+        expect(other.seq).toBe(1);
+        expect(Date.parse(first.created_at)).not.toBeNaN();
+        expect(await storage.events.list(one.id, 0, 10)).toEqual([first, second]);
+        expect(await storage.events.lastSeq(one.id)).toBe(2);
+        expect(await storage.events.list('missing', 0, 10)).toEqual([]);
+      });
+
+      it('pages with list(after, limit)', async () => {
+        const [run] = await twoRuns();
+        for (let i = 0; i < 25; i += 1) await storage.events.append({ run_id: run.id, type: 'step', payload: { i } });
+        const pages: number[][] = [];
+        for (let after = 0; ; ) {
+          const page = await storage.events.list(run.id, after, 10);
+          if (page.length === 0) break;
+          pages.push(page.map((event) => event.seq));
+          after = page[page.length - 1]!.seq;
+        }
+        expect(pages.map((page) => page.length)).toEqual([10, 10, 5]);
+        expect(pages.flat()).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+        expect((await storage.events.list(run.id, 20, 100)).map((e) => e.payload['i'])).toEqual([20, 21, 22, 23, 24]);
+        expect(await storage.events.list(run.id, 25, 10)).toEqual([]);
+      });
+
+      it('stays gapless under 200 concurrent appends to one run', async () => {
+        const [run, other] = await twoRuns();
+        const appended = await Promise.all(
+          Array.from({ length: 200 }, (_, i) =>
+            storage.events.append({ run_id: i % 10 === 0 ? other.id : run.id, type: 'message_delta', payload: { i } }),
+          ),
+        );
+        const mine = appended.filter((event) => event.run_id === run.id).map((event) => event.seq);
+        expect([...mine].sort((a, b) => a - b)).toEqual(Array.from({ length: 180 }, (_, i) => i + 1));
+        const concurrent = await Promise.all(
+          Array.from({ length: 200 }, (_, i) => storage.events.append({ run_id: other.id, type: 'step', payload: { i } })),
+        );
+        expect(new Set(concurrent.map((event) => event.seq)).size).toBe(200);
+        const stored = await storage.events.list(other.id, 0, 1000);
+        expect(stored.map((event) => event.seq)).toEqual(Array.from({ length: 220 }, (_, i) => i + 1));
+        expect(await storage.events.lastSeq(other.id)).toBe(220);
+      });
+    });
+
+    describe('transactions', () => {
+      it('commits the work and returns its value', async () => {
+        const result = await storage.transaction(async (tx) => {
+          const user = await tx.users.create({ name: 'alice', role: 'member' });
+          expect(await tx.users.get(user.id)).toEqual(user);
+          return user.id;
+        });
+        expect((await storage.users.get(result))?.name).toBe('alice');
+      });
+
+      it('rolls everything back when the work throws', async () => {
+        const { alice, conversation } = await seedWorld(storage);
+        const parentRun = await storage.runs.insert(runInput(conversation));
+        const childThread = newId('thr');
+        let childId = '';
+        await expect(
+          storage.transaction(async (tx) => {
+            const child = await tx.conversations.create({ ...conversation, thread_id: childThread, status: 'subagent' });
+            childId = child.id;
+            await tx.subagentThreads.create({
+              user_id: alice.id,
+              parent_conversation_id: conversation.id,
+              child_conversation_id: child.id,
+              child_thread_id: childThread,
+              subagent_slug: 'researcher',
+              created_by_run_id: parentRun.id,
+            });
+            await tx.events.append({ run_id: parentRun.id, type: 'subagent_update', payload: {} });
+            throw new Error('abort the unit of work');
+          }),
+        ).rejects.toThrow('abort the unit of work');
+        expect(childId).not.toBe('');
+        expect(await storage.conversations.get(childId)).toBeUndefined();
+        expect(await storage.conversations.getByThread(childThread)).toBeUndefined();
+        expect(await storage.subagentThreads.getByChildThread(childThread)).toBeUndefined();
+        expect(await storage.subagentThreads.listForParent(conversation.id)).toEqual([]);
+        expect(await storage.events.lastSeq(parentRun.id)).toBe(0);
+      });
+
+      it('rolls back when a constraint fails inside, surfacing the domain error', async () => {
+        const { conversation } = await seedWorld(storage);
+        await storage.runs.insert(runInput(conversation));
+        await expectCode(
+          storage.transaction(async (tx) => {
+            await tx.users.create({ name: 'dave', role: 'member' });
+            await tx.runs.insert(runInput(conversation));
+          }),
+          'run_busy',
+        );
+        expect(await storage.users.getByName('dave')).toBeUndefined();
+      });
+
+      it('joins the outer transaction when nested', async () => {
+        await expect(
+          storage.transaction(async (outer) => {
+            const alice = await outer.users.create({ name: 'alice', role: 'member' });
+            await outer.transaction(async (inner) => {
+              expect(await inner.users.get(alice.id)).toEqual(alice);
+              await inner.users.create({ name: 'bob', role: 'member' });
+            });
+            expect(await outer.users.getByName('bob')).toBeDefined();
+            throw new Error('undo both');
+          }),
+        ).rejects.toThrow('undo both');
+        expect(await storage.users.list()).toEqual([]);
+      });
+    });
+  });
+}

@@ -1,0 +1,97 @@
+import { parseArgs } from 'node:util';
+import type { TroupeConfig } from '../config.js';
+import { isTroupeError } from '../core/errors.js';
+import type { CreateTroupeOptions, ProcessRole, RunningServer, Troupe } from '../main.js';
+import { demoCommand } from './demo-command.js';
+import { runCommand } from './run-command.js';
+import { serveCommand } from './serve-command.js';
+import { tokensCommand } from './tokens-command.js';
+import { usersCommand } from './users-command.js';
+
+export interface CliDeps {
+  loadConfig(): TroupeConfig;
+  createTroupe(config: TroupeConfig, options?: CreateTroupeOptions): Promise<Troupe>;
+  listen(troupe: Troupe): Promise<RunningServer>;
+}
+
+export const USAGE = `Usage: troupe <command> [options]
+
+Commands:
+  serve [--role all|api|worker] [--port N] [--host H] [--no-demo]
+                          Serve the API and console (embedded default: SQLite + in-process queue).
+                          On the embedded default it seeds the demo data once and prints a fresh token.
+  demo                    Seed the demo user and agents (if the database is empty) and print a token.
+  run --agent SLUG [--user NAME] [--request-id ID] MESSAGE
+                          Run one conversation turn in this process and stream it to stdout.
+  users list | users create NAME [--admin]
+  tokens create --user NAME [--name LABEL] | tokens list --user NAME | tokens revoke --user NAME TOKEN_ID
+
+Environment: TROUPE_DATA_DIR (./data), TROUPE_PORT (3000), TROUPE_HOST (127.0.0.1), TROUPE_SCENARIO_DIR,
+TROUPE_DEFAULT_MODEL, OPENAI_API_KEY / OPENAI_BASE_URL, ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL,
+TROUPE_OPENAI_COMPATIBLE_<NAME>_BASE_URL / _API_KEY. See README.md.`;
+
+/** Runs one CLI command; resolves with an exit code, or undefined for a server that keeps running. */
+export async function runCli(argv: string[], deps: CliDeps): Promise<number | undefined> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve': {
+        const { values } = parseArgs({
+          args: rest,
+          options: {
+            role: { type: 'string', default: 'all' },
+            port: { type: 'string' },
+            host: { type: 'string' },
+            'no-demo': { type: 'boolean', default: false },
+          },
+        });
+        const role = values.role as ProcessRole;
+        if (!['all', 'api', 'worker'].includes(role)) throw new CliUsageError(`--role must be all, api or worker`);
+        await serveCommand(deps, { role, port: values.port, host: values.host, demo: !values['no-demo'] });
+        return undefined;
+      }
+      case 'demo':
+        return await demoCommand(deps);
+      case 'run':
+        return await runCommand(deps, rest);
+      case 'users':
+        return await usersCommand(deps, rest);
+      case 'tokens':
+        return await tokensCommand(deps, rest);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        console.log(USAGE);
+        return command === undefined ? 1 : 0;
+      default:
+        throw new CliUsageError(`Unknown command "${command}"`);
+    }
+  } catch (error) {
+    if (error instanceof CliUsageError) {
+      console.error(`troupe: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (isTroupeError(error)) {
+      console.error(`troupe: ${error.message} (${error.code})`);
+      return 1;
+    }
+    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+      console.error(`troupe: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+export class CliUsageError extends Error {}
+
+/** Opens the configured storage for a one-shot command and always closes it. */
+export async function withTroupe<T>(deps: CliDeps, role: ProcessRole, work: (troupe: Troupe) => Promise<T>): Promise<T> {
+  const troupe = await deps.createTroupe(deps.loadConfig(), { role });
+  try {
+    return await work(troupe);
+  } finally {
+    await troupe.close();
+  }
+}

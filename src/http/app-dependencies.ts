@@ -1,0 +1,25 @@
+import type { TroupeConfig } from '../config.js';
+import type { Storage } from '../core/ports/storage.js';
+import type { AgentService } from '../runtime/agent-service.js';
+import type { AuthService } from '../runtime/auth-service.js';
+import type { ConversationService } from '../runtime/conversation-service.js';
+import type { ProjectService } from '../runtime/project-service.js';
+import type { RunServiceApi } from '../runtime/run-service-api.js';
+import type { Logger } from './logger.js';
+
+/** Everything the HTTP layer needs; `main.ts` builds these, tests build them on a temp SQLite file. */
+export interface AppDependencies {
+  config: TroupeConfig;
+  storage: Storage;
+  auth: AuthService;
+  agents: AgentService;
+  conversations: ConversationService;
+  projects: ProjectService;
+  runs: RunServiceApi;
+  /** Built web console (`web/dist`); when missing, `/` explains how to build it. */
+  consoleDir?: string;
+  /** Defaults to JSON lines on stderr. */
+  logger?: Logger;
+  /** SSE heartbeat comment interval; default 15 s, shortened in tests. */
+  sseHeartbeatMs?: number;
+}

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestContext, TestUser } from './testing/create-test-context.js';
+import { createTestContext } from './testing/create-test-context.js';
+import { expectError } from './testing/expect-error.js';
+
+const MAX_BODY_BYTES = 4096;
+
+let ctx: TestContext;
+let admin: TestUser;
+let ids: { agent: string; conversation: string };
+
+beforeAll(async () => {
+  ctx = await createTestContext({ config: { maxBodyBytes: MAX_BODY_BYTES } });
+  admin = await ctx.createUser('root', 'admin');
+  const agent = await ctx.agents.create(admin.user, { name: 'Main', slug: 'main' });
+  const conversation = await ctx.conversations.create(admin.user, { agent_id: agent.id });
+  ids = { agent: agent.id, conversation: conversation.id };
+});
+afterAll(async () => ctx.close());
+
+interface BodyRoute {
+  method: string;
+  /** OpenAPI path, as listed in /api/openapi.json. */
+  path: string;
+  url: () => string;
+  /** A body with a field of the wrong type. */
+  wrongTypes: Record<string, unknown>;
+  /** A minimal valid body, used to build the unknown-field and oversize cases. */
+  valid: Record<string, unknown>;
+}
+
+// Every body route, each with an admin token so that only the body can be at fault.
+const BODY_ROUTES: BodyRoute[] = [
+  { method: 'POST', path: '/api/me/tokens', url: () => '/api/me/tokens', wrongTypes: { name: 5 }, valid: { name: 'x' } },
+  { method: 'POST', path: '/api/users', url: () => '/api/users', wrongTypes: { name: 'eve', role: 'god' }, valid: { name: 'eve' } },
+  { method: 'POST', path: '/api/agent', url: () => '/api/agent', wrongTypes: { name: 42 }, valid: { name: 'New', slug: 'new-agent' } },
+  {
+    method: 'PUT',
+    path: '/api/agent/{id}',
+    url: () => `/api/agent/${ids.agent}`,
+    wrongTypes: { delegatable: 'yes' },
+    valid: { name: 'Renamed' },
+  },
+  { method: 'POST', path: '/api/projects', url: () => '/api/projects', wrongTypes: { name: [] }, valid: { name: 'P' } },
+  {
+    method: 'POST',
+    path: '/api/conversations',
+    url: () => '/api/conversations',
+    wrongTypes: { agent_id: 1 },
+    valid: { agent_id: 'main' },
+  },
+  {
+    method: 'PATCH',
+    path: '/api/conversations/{id}',
+    url: () => `/api/conversations/${ids.conversation}`,
+    wrongTypes: { status: 'subagent' },
+    valid: { title: 'T' },
+  },
+  {
+    method: 'POST',
+    path: '/api/conversations/{id}/messages',
+    url: () => `/api/conversations/${ids.conversation}/messages`,
+    wrongTypes: { content: 7 },
+    valid: { content: 'hi' },
+  },
+];
+
+describe('bad input on every body route', () => {
+  it('covers every route that takes a body in the OpenAPI document', async () => {
+    const document = (await (await ctx.request('GET', '/api/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { requestBody?: unknown }>>;
+    };
+    const withBody = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, operation]) => operation.requestBody !== undefined)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(withBody.sort()).toEqual(BODY_ROUTES.map((route) => `${route.method} ${route.path}`).sort());
+  });
+
+  describe.each(BODY_ROUTES)('$method $path', (route) => {
+    async function send(body: string, headers: Record<string, string> = {}): Promise<Response> {
+      return ctx.request(route.method, route.url(), {
+        token: admin.token,
+        body,
+        headers: { 'Content-Type': 'application/json', ...headers },
+      });
+    }
+
+    async function expectNothingPersisted(response: Promise<Response>, status: number, code: string): Promise<void> {
+      const before = ctx.countRows();
+      const agentBefore = ctx.rawRows('agents');
+      const conversationsBefore = ctx.rawRows('conversations');
+      await expectError(await response, status, code);
+      expect(ctx.countRows()).toEqual(before);
+      expect(ctx.rawRows('agents')).toEqual(agentBefore);
+      expect(ctx.rawRows('conversations')).toEqual(conversationsBefore);
+    }
+
+    it('malformed JSON ⇒ 400 invalid_json', async () => {
+      await expectNothingPersisted(send('{"name": '), 400, 'invalid_json');
+      await expectNothingPersisted(send(''), 400, 'invalid_json');
+    });
+
+    it('unknown field ⇒ 400 validation_failed naming the field', async () => {
+      const response = send(JSON.stringify({ ...route.valid, surprise: true }));
+      await expectNothingPersisted(response, 400, 'validation_failed');
+      const again = await send(JSON.stringify({ ...route.valid, surprise: true }));
+      const body = (await again.json()) as { error: { message: string; details: { issues: unknown[] } } };
+      expect(body.error.message).toContain('surprise');
+      expect(body.error.details.issues.length).toBeGreaterThan(0);
+    });
+
+    it('wrong types ⇒ 400 validation_failed', async () => {
+      await expectNothingPersisted(send(JSON.stringify(route.wrongTypes)), 400, 'validation_failed');
+      await expectNothingPersisted(send('[1,2,3]'), 400, 'validation_failed');
+      await expectNothingPersisted(send('"text"'), 400, 'validation_failed');
+    });
+
+    it('oversize body ⇒ 413 payload_too_large, declared or streamed', async () => {
+      const big = JSON.stringify({ ...route.valid, padding: 'x'.repeat(MAX_BODY_BYTES) });
+      await expectNothingPersisted(send(big), 413, 'payload_too_large');
+      await expectNothingPersisted(send('{}', { 'Content-Length': String(MAX_BODY_BYTES + 1) }), 413, 'payload_too_large');
+    });
+
+    it('wrong content type ⇒ 415 unsupported_media_type', async () => {
+      await expectNothingPersisted(send(JSON.stringify(route.valid), { 'Content-Type': 'text/plain' }), 415, 'unsupported_media_type');
+      await expectNothingPersisted(
+        send('name=x', { 'Content-Type': 'application/x-www-form-urlencoded' }),
+        415,
+        'unsupported_media_type',
+      );
+    });
+  });
+});
+
+describe('bad path and query parameters', () => {
+  it('rejects invalid query values with 400 and over-long ids with 400', async () => {
+    await expectError(await ctx.request('GET', '/api/agent/runs/x/await?timeout_ms=soon', { token: admin.token }), 400, 'validation_failed');
+    await expectError(await ctx.request('GET', '/api/agent/runs/x/events?after_seq=-1', { token: admin.token }), 400, 'validation_failed');
+    await expectError(await ctx.request('GET', `/api/agent/${'a'.repeat(201)}`, { token: admin.token }), 400, 'validation_failed');
+  });
+});

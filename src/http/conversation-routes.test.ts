@@ -1,0 +1,104 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Conversation } from '../core/records/conversation.js';
+import type { Project } from '../core/records/project.js';
+import type { TestContext, TestUser } from './testing/create-test-context.js';
+import { createTestContext } from './testing/create-test-context.js';
+import { expectError, json } from './testing/expect-error.js';
+
+let ctx: TestContext;
+let alice: TestUser;
+let bob: TestUser;
+
+beforeEach(async () => {
+  ctx = await createTestContext();
+  alice = await ctx.createUser('alice');
+  bob = await ctx.createUser('bob');
+  await ctx.agents.create(alice.user, { name: 'Main', slug: 'main' });
+  await ctx.agents.create(alice.user, { name: 'Helper', slug: 'helper', backend: 'subagent' });
+});
+afterEach(async () => ctx.close());
+
+async function startConversation(user: TestUser, body: Record<string, unknown>): Promise<Conversation> {
+  const response = await ctx.request('POST', '/api/conversations', { token: user.token, body });
+  return (await json<{ conversation: Conversation }>(response, 201)).conversation;
+}
+
+describe('projects', () => {
+  it('creates named projects with their directory and lists only mine', async () => {
+    const response = await ctx.request('POST', '/api/projects', { token: alice.token, body: { name: 'Research' } });
+    const { project } = await json<{ project: Project }>(response, 201);
+    expect(project.workdir.startsWith(ctx.dir)).toBe(true);
+    const mine = await json<{ projects: Project[] }>(await ctx.request('GET', '/api/projects', { token: alice.token }), 200);
+    expect(mine.projects.map((item) => item.name)).toEqual(['Research']);
+    const theirs = await json<{ projects: Project[] }>(await ctx.request('GET', '/api/projects', { token: bob.token }), 200);
+    expect(theirs.projects).toEqual([]);
+  });
+});
+
+describe('conversations', () => {
+  it('starts a conversation by agent slug in the Default project', async () => {
+    const conversation = await startConversation(alice, { agent_id: 'main', title: 'Plan' });
+    expect(conversation).toMatchObject({ status: 'active', title: 'Plan', user_id: alice.user.id });
+    const projects = await ctx.projects.list(alice.user);
+    expect(projects.map((project) => [project.id, project.name])).toEqual([[conversation.project_id, 'Default']]);
+  });
+
+  it('cannot chat with a subagent', async () => {
+    const before = ctx.countRows();
+    await expectError(
+      await ctx.request('POST', '/api/conversations', { token: alice.token, body: { agent_id: 'helper' } }),
+      400,
+      'agent_not_chattable',
+    );
+    expect(ctx.countRows()).toEqual(before);
+  });
+
+  it('cannot use another user\'s project or private agent', async () => {
+    const bobsProject = await ctx.projects.createProject(bob.user, 'Bob');
+    const before = ctx.countRows();
+    await expectError(
+      await ctx.request('POST', '/api/conversations', { token: alice.token, body: { agent_id: 'main', project_id: bobsProject.id } }),
+      404,
+      'project_not_found',
+    );
+    await expectError(
+      await ctx.request('POST', '/api/conversations', { token: bob.token, body: { agent_id: 'main' } }),
+      404,
+      'agent_not_found',
+    );
+    expect(ctx.countRows()).toEqual(before);
+  });
+
+  it('gets, renames, archives and lists by status', async () => {
+    const conversation = await startConversation(alice, { agent_id: 'main' });
+    const got = await ctx.request('GET', `/api/conversations/${conversation.id}`, { token: alice.token });
+    expect((await json<{ conversation: Conversation }>(got, 200)).conversation.id).toBe(conversation.id);
+    const patched = await ctx.request('PATCH', `/api/conversations/${conversation.id}`, {
+      token: alice.token,
+      body: { title: 'Renamed', status: 'archived' },
+    });
+    expect((await json<{ conversation: Conversation }>(patched, 200)).conversation).toMatchObject({
+      title: 'Renamed',
+      status: 'archived',
+    });
+    const active = await json<{ conversations: Conversation[] }>(
+      await ctx.request('GET', '/api/conversations', { token: alice.token }),
+      200,
+    );
+    expect(active.conversations).toEqual([]);
+    const archived = await json<{ conversations: Conversation[] }>(
+      await ctx.request('GET', '/api/conversations?status=archived', { token: alice.token }),
+      200,
+    );
+    expect(archived.conversations.map((item) => item.id)).toEqual([conversation.id]);
+    await expectError(await ctx.request('GET', '/api/conversations?status=subagent', { token: alice.token }), 400, 'validation_failed');
+  });
+
+  it('returns the thread messages', async () => {
+    const conversation = await startConversation(alice, { agent_id: 'main' });
+    await ctx.storage.messages.append(conversation.thread_id, null, 0, [{ role: 'user', content: 'hello' }]);
+    const response = await ctx.request('GET', `/api/conversations/${conversation.id}/messages`, { token: alice.token });
+    const { messages } = await json<{ messages: { message: { content: string } }[] }>(response, 200);
+    expect(messages.map((item) => item.message.content)).toEqual(['hello']);
+  });
+});

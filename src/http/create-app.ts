@@ -1,0 +1,44 @@
+import { Hono } from 'hono';
+import { TroupeError } from '../core/errors.js';
+import type { AppDependencies } from './app-dependencies.js';
+import type { AppEnv } from './app-env.js';
+import { createAuthMiddleware } from './auth-middleware.js';
+import { createErrorHandler, errorResponse } from './error-handler.js';
+import { stderrLogger } from './logger.js';
+import { createRouteRegistry } from './route-registry.js';
+import { registerAgentRoutes } from './routes/agent-routes.js';
+import { registerConversationRoutes } from './routes/conversation-routes.js';
+import { registerMeRoutes } from './routes/me-routes.js';
+import { registerProjectRoutes } from './routes/project-routes.js';
+import { registerRunRoutes } from './routes/run-routes.js';
+import { registerSystemRoutes } from './routes/system-routes.js';
+import { registerUserRoutes } from './routes/user-routes.js';
+import { serveConsole } from './serve-console.js';
+
+export type { AppDependencies } from './app-dependencies.js';
+
+/** The whole HTTP surface: JSON API under `/api`, the console at `/`. No socket; `main.ts` serves it. */
+export function createApp(deps: AppDependencies): Hono<AppEnv> {
+  const logger = deps.logger ?? stderrLogger;
+  const app = new Hono<AppEnv>();
+  app.onError(createErrorHandler(logger));
+  app.notFound((c) =>
+    errorResponse(c, new TroupeError('route_not_found', `No route for ${c.req.method} ${c.req.path}`)),
+  );
+
+  const registry = createRouteRegistry({
+    app,
+    authenticate: createAuthMiddleware(deps.auth),
+    maxBodyBytes: deps.config.maxBodyBytes,
+  });
+  registerSystemRoutes(registry);
+  registerMeRoutes(registry, deps);
+  registerUserRoutes(registry, deps);
+  // Run routes live under /api/agent/runs/… and must win over /api/agent/{id}/… patterns.
+  registerRunRoutes(registry, deps, logger);
+  registerAgentRoutes(registry, deps);
+  registerProjectRoutes(registry, deps);
+  registerConversationRoutes(registry, deps);
+  serveConsole(app, deps.consoleDir);
+  return app;
+}

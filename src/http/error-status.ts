@@ -1,0 +1,49 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ErrorCode } from '../core/errors.js';
+
+/**
+ * The HTTP status of every error code. Exhaustive on purpose: adding a code to `ERROR_CODES` without
+ * deciding its status here fails to compile.
+ */
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  validation_failed: 400,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  route_not_found: 404,
+  unauthorized: 401,
+  forbidden: 403,
+  user_not_found: 404,
+  user_exists: 409,
+  token_not_found: 404,
+  agent_not_found: 404,
+  agent_slug_taken: 409,
+  agent_backend_mismatch: 400,
+  subagent_cannot_be_default: 400,
+  agent_not_chattable: 400,
+  project_not_found: 404,
+  conversation_not_found: 404,
+  conversation_archived: 409,
+  run_not_found: 404,
+  run_busy: 409,
+  request_id_conflict: 409,
+  invalid_transition: 409,
+  run_not_waiting: 409,
+  invalid_model_spec: 400,
+  model_not_found: 400,
+  // The upstream model provider failed, not this server.
+  model_call_failed: 502,
+  scenario_invalid: 400,
+  tool_not_found: 400,
+  tool_input_invalid: 400,
+  path_outside_workdir: 400,
+  file_not_found: 404,
+  file_too_large: 413,
+  // Server configuration is the operator's problem, never the client's.
+  config_invalid: 500,
+  internal: 500,
+} as const satisfies Record<ErrorCode, ContentfulStatusCode>;
+
+export function errorStatus(code: ErrorCode): ContentfulStatusCode {
+  return ERROR_STATUS[code];
+}

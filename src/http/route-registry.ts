@@ -1,0 +1,122 @@
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { z } from 'zod';
+import { TroupeError } from '../core/errors.js';
+import type { User } from '../core/records/user.js';
+import { isAdmin } from '../core/records/user.js';
+import type { AppEnv } from './app-env.js';
+import { parseInput, readJsonBody } from './body.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** `public`: no token; `user`: any valid token; `admin`: a token of an admin. */
+export type RouteAccess = 'public' | 'user' | 'admin';
+
+interface RouteSpecBase {
+  method: HttpMethod;
+  /** OpenAPI style, e.g. `/api/agent/{id}`; converted to Hono's `:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  description?: string;
+  /** Success status, for the document. */
+  status?: number;
+  /** Response media type when it is not JSON (SSE, HTML). */
+  produces?: string;
+}
+
+interface RouteSchemas<TParams, TQuery, TBody> {
+  params?: z.ZodType<TParams>;
+  query?: z.ZodType<TQuery>;
+  body?: z.ZodType<TBody>;
+}
+
+export interface PublicRouteInput<TParams, TQuery> {
+  c: Context<AppEnv>;
+  params: TParams;
+  query: TQuery;
+}
+
+export interface RouteInput<TParams, TQuery, TBody> extends PublicRouteInput<TParams, TQuery> {
+  /** The authenticated user; a `User` is also the `Actor` every service takes. */
+  actor: User;
+  body: TBody;
+}
+
+export interface RouteSpec<TParams, TQuery, TBody> extends RouteSpecBase, RouteSchemas<TParams, TQuery, TBody> {
+  access: 'user' | 'admin';
+  handler(input: RouteInput<TParams, TQuery, TBody>): Response | Promise<Response>;
+}
+
+export interface PublicRouteSpec<TParams, TQuery> extends RouteSpecBase, RouteSchemas<TParams, TQuery, never> {
+  handler(input: PublicRouteInput<TParams, TQuery>): Response | Promise<Response>;
+}
+
+/** What the OpenAPI document is built from: the same objects that registered the routes. */
+export interface RegisteredRoute extends RouteSpecBase {
+  access: RouteAccess;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+}
+
+export interface RouteRegistry {
+  add<TParams = undefined, TQuery = undefined, TBody = undefined>(spec: RouteSpec<TParams, TQuery, TBody>): void;
+  addPublic<TParams = undefined, TQuery = undefined>(spec: PublicRouteSpec<TParams, TQuery>): void;
+  routes(): readonly RegisteredRoute[];
+}
+
+export interface RouteRegistryOptions {
+  app: Hono<AppEnv>;
+  authenticate: MiddlewareHandler<AppEnv>;
+  maxBodyBytes: number;
+}
+
+function toHonoPath(path: string): string {
+  return path.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, ':$1');
+}
+
+/**
+ * Registers routes on the Hono app and remembers them for `/api/openapi.json`, so the document cannot
+ * drift from what is served. Every route validates its path params, query and body with its own schemas
+ * before the handler runs; authentication runs before any of that.
+ */
+export function createRouteRegistry(options: RouteRegistryOptions): RouteRegistry {
+  const { app, authenticate, maxBodyBytes } = options;
+  const registered: RegisteredRoute[] = [];
+
+  function parseCommon<TParams, TQuery>(
+    c: Context<AppEnv>,
+    schemas: RouteSchemas<TParams, TQuery, unknown>,
+  ): { params: TParams; query: TQuery } {
+    // Without a schema the value is `undefined`, which is what the `= undefined` type defaults promise.
+    const params = schemas.params ? parseInput(schemas.params, c.req.param(), 'path') : undefined;
+    const query = schemas.query ? parseInput(schemas.query, c.req.query(), 'query') : undefined;
+    return { params: params as TParams, query: query as TQuery };
+  }
+
+  return {
+    add<TParams, TQuery, TBody>(spec: RouteSpec<TParams, TQuery, TBody>) {
+      const { handler, ...doc } = spec;
+      registered.push(doc);
+      const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
+        if (spec.access === 'admin' && !isAdmin(c.get('user'))) {
+          throw new TroupeError('forbidden', 'This action needs an admin');
+        }
+        await next();
+      };
+      app.on(spec.method.toUpperCase(), toHonoPath(spec.path), authenticate, requireAdmin, async (c) => {
+        const { params, query } = parseCommon(c, spec);
+        const body = spec.body ? await readJsonBody(c, spec.body, maxBodyBytes) : undefined;
+        return handler({ c, actor: c.get('user'), params, query, body: body as TBody });
+      });
+    },
+
+    addPublic<TParams, TQuery>(spec: PublicRouteSpec<TParams, TQuery>) {
+      const { handler, ...doc } = spec;
+      registered.push({ ...doc, access: 'public' });
+      app.on(spec.method.toUpperCase(), toHonoPath(spec.path), async (c) => handler({ c, ...parseCommon(c, spec) }));
+    },
+
+    routes: () => registered,
+  };
+}

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import type { AppDependencies } from '../app-dependencies.js';
+import { idParamsSchema } from '../id-params.js';
+import type { RouteRegistry } from '../route-registry.js';
+
+const userStatusSchema = z.enum(['active', 'archived']);
+
+export const createConversationBodySchema = z
+  .object({
+    agent_id: z.string().min(1).max(200).describe('Agent id or slug; must be a main agent I can use'),
+    project_id: z.string().min(1).max(200).optional().describe('Defaults to my "Default" project'),
+    title: z.string().trim().min(1).max(500).optional(),
+  })
+  .strict();
+
+export const patchConversationBodySchema = z
+  .object({
+    title: z.string().trim().min(1).max(500).optional(),
+    status: userStatusSchema.optional().describe('"archived" hides it from the default list'),
+  })
+  .strict();
+
+export const postMessageBodySchema = z
+  .object({
+    content: z
+      .string()
+      .min(1)
+      .refine((content) => content.trim() !== '', 'content must not be blank'),
+    request_id: z.string().min(1).max(200).optional().describe('Idempotency key: a replay returns the same run'),
+  })
+  .strict();
+
+const listQuerySchema = z.object({ status: userStatusSchema.default('active') });
+
+export function registerConversationRoutes(registry: RouteRegistry, deps: AppDependencies): void {
+  const { conversations, runs } = deps;
+
+  registry.add({
+    method: 'get',
+    path: '/api/conversations',
+    summary: 'My conversations, newest first',
+    tag: 'conversations',
+    access: 'user',
+    query: listQuerySchema,
+    handler: async ({ c, actor, query }) => c.json({ conversations: await conversations.list(actor, query.status) }),
+  });
+
+  registry.add({
+    method: 'post',
+    path: '/api/conversations',
+    summary: 'Start a conversation with an agent',
+    tag: 'conversations',
+    access: 'user',
+    status: 201,
+    body: createConversationBodySchema,
+    handler: async ({ c, actor, body }) => c.json({ conversation: await conversations.create(actor, body) }, 201),
+  });
+
+  registry.add({
+    method: 'get',
+    path: '/api/conversations/{id}',
+    summary: 'One conversation',
+    tag: 'conversations',
+    access: 'user',
+    params: idParamsSchema,
+    handler: async ({ c, actor, params }) => c.json({ conversation: await conversations.get(actor, params.id) }),
+  });
+
+  registry.add({
+    method: 'patch',
+    path: '/api/conversations/{id}',
+    summary: 'Rename, archive or restore a conversation',
+    tag: 'conversations',
+    access: 'user',
+    params: idParamsSchema,
+    body: patchConversationBodySchema,
+    handler: async ({ c, actor, params, body }) =>
+      c.json({ conversation: await conversations.patch(actor, params.id, body) }),
+  });
+
+  registry.add({
+    method: 'get',
+    path: '/api/conversations/{id}/messages',
+    summary: 'The persisted messages of the conversation thread',
+    tag: 'conversations',
+    access: 'user',
+    params: idParamsSchema,
+    handler: async ({ c, actor, params }) => c.json({ messages: await conversations.messages(actor, params.id) }),
+  });
+
+  registry.add({
+    method: 'post',
+    path: '/api/conversations/{id}/messages',
+    summary: 'Send a message: starts a run (or returns the existing one for a replayed request_id)',
+    tag: 'conversations',
+    access: 'user',
+    status: 202,
+    params: idParamsSchema,
+    body: postMessageBodySchema,
+    handler: async ({ c, actor, params, body }) => {
+      // Resolved here as well so a foreign id is `conversation_not_found` whatever the run service says.
+      const conversation = await conversations.get(actor, params.id);
+      const started = await runs.postMessage(actor, conversation.id, body);
+      return c.json(started, 202);
+    },
+  });
+
+  registry.add({
+    method: 'get',
+    path: '/api/conversations/{id}/runs',
+    summary: 'Runs of a conversation, newest first',
+    tag: 'conversations',
+    access: 'user',
+    params: idParamsSchema,
+    handler: async ({ c, actor, params }) => {
+      const conversation = await conversations.get(actor, params.id);
+      return c.json({ runs: await runs.listRunsOfConversation(actor, conversation.id) });
+    },
+  });
+}

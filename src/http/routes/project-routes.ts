@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { AppDependencies } from '../app-dependencies.js';
+import type { RouteRegistry } from '../route-registry.js';
+
+export const createProjectBodySchema = z.object({ name: z.string().trim().min(1).max(200) }).strict();
+
+export function registerProjectRoutes(registry: RouteRegistry, deps: AppDependencies): void {
+  registry.add({
+    method: 'get',
+    path: '/api/projects',
+    summary: 'My projects (named workdirs)',
+    tag: 'projects',
+    access: 'user',
+    handler: async ({ c, actor }) => c.json({ projects: await deps.projects.list(actor) }),
+  });
+
+  registry.add({
+    method: 'post',
+    path: '/api/projects',
+    summary: 'Create a project and its directory',
+    tag: 'projects',
+    access: 'user',
+    status: 201,
+    body: createProjectBodySchema,
+    handler: async ({ c, actor, body }) => c.json({ project: await deps.projects.createProject(actor, body.name) }, 201),
+  });
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import type { AppDependencies } from '../app-dependencies.js';
+import { idParamsSchema } from '../id-params.js';
+import type { Logger } from '../logger.js';
+import type { RouteRegistry } from '../route-registry.js';
+import { createRunEventStreamResponse } from './run-event-stream-response.js';
+
+const DEFAULT_AWAIT_MS = 30_000;
+/** Longer waits belong to SSE: proxies tend to cut idle requests after a few minutes. */
+const MAX_AWAIT_MS = 10 * 60_000;
+
+const awaitQuerySchema = z.object({
+  timeout_ms: z.coerce.number().int().min(0).max(MAX_AWAIT_MS).default(DEFAULT_AWAIT_MS),
+});
+
+export const eventsQuerySchema = z.object({
+  after_seq: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Resume after this seq; the Last-Event-ID header wins when both are sent'),
+});
+
+export function registerRunRoutes(registry: RouteRegistry, deps: AppDependencies, logger: Logger): void {
+  const { runs } = deps;
+
+  registry.add({
+    method: 'get',
+    path: '/api/agent/runs/{id}',
+    summary: 'One run',
+    tag: 'runs',
+    access: 'user',
+    params: idParamsSchema,
+    handler: async ({ c, actor, params }) => c.json({ run: await runs.getRun(actor, params.id) }),
+  });
+
+  registry.add({
+    method: 'get',
+    path: '/api/agent/runs/{id}/result',
+    summary: 'The result of a run (reads; never re-runs)',
+    tag: 'runs',
+    access: 'user',
+    params: idParamsSchema,
+    handler: async ({ c, actor, params }) => c.json(await runs.getResult(actor, params.id)),
+  });
+
+  registry.add({
+    method: 'post',
+    path: '/api/agent/runs/{id}/cancel',
+    summary: 'Cancel a run and its subtree',
+    tag: 'runs',
+    access: 'user',
+    params: idParamsSchema,
+    handler: async ({ c, actor, params }) => c.json({ run: await runs.cancel(actor, params.id) }),
+  });
+
+  registry.add({
+    method: 'get',
+    path: '/api/agent/runs/{id}/await',
+    summary: 'Wait for a run to end; on timeout returns the current run with wait_timed_out=true',
+    tag: 'runs',
+    access: 'user',
+    params: idParamsSchema,
+    query: awaitQuerySchema,
+    handler: async ({ c, actor, params, query }) => c.json(await runs.await(actor, params.id, query.timeout_ms)),
+  });
+
+  registry.add({
+    method: 'get',
+    path: '/api/agent/runs/{id}/events',
+    summary: 'Server-sent events of a run: resumable, gapless, closes after `end`',
+    tag: 'runs',
+    access: 'user',
+    produces: 'text/event-stream',
+    params: idParamsSchema,
+    query: eventsQuerySchema,
+    handler: ({ c, actor, params, query }) =>
+      createRunEventStreamResponse({
+        c,
+        actor,
+        runId: params.id,
+        afterSeq: query.after_seq,
+        runs,
+        heartbeatMs: deps.sseHeartbeatMs,
+        logger,
+      }),
+  });
+}

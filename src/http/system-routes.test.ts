@@ -1,0 +1,102 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Logger } from './logger.js';
+import type { TestContext } from './testing/create-test-context.js';
+import { createTestContext } from './testing/create-test-context.js';
+import { expectError, json } from './testing/expect-error.js';
+
+let ctx: TestContext | undefined;
+const cleanups: string[] = [];
+afterEach(async () => {
+  await ctx?.close();
+  ctx = undefined;
+  for (const dir of cleanups.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, { summary: string; security: unknown[]; requestBody?: unknown; parameters?: { name: string; in: string }[] }>>;
+}
+
+describe('system routes', () => {
+  it('serves /api/health without a token', async () => {
+    ctx = await createTestContext();
+    expect(await json<{ status: string }>(await ctx.request('GET', '/api/health'), 200)).toMatchObject({ status: 'ok' });
+  });
+
+  it('documents exactly the API routes that are served, with summaries, bodies and security', async () => {
+    ctx = await createTestContext();
+    const document = await json<OpenApiDocument>(await ctx.request('GET', '/api/openapi.json'), 200);
+    expect(document.openapi).toBe('3.1.0');
+    const documented = Object.entries(document.paths)
+      .flatMap(([routePath, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${routePath}`))
+      .sort();
+    const served = [
+      ...new Set(
+        ctx.app.routes
+          .filter((route) => route.path.startsWith('/api/'))
+          .map((route) => `${route.method} ${route.path.replace(/:([a-z_]+)/g, '{$1}')}`),
+      ),
+    ].sort();
+    expect(documented).toEqual(served);
+    expect(documented.length).toBeGreaterThanOrEqual(25);
+    for (const item of Object.values(document.paths)) {
+      for (const operation of Object.values(item)) expect(operation.summary.length).toBeGreaterThan(0);
+    }
+    expect(document.paths['/api/health']?.get?.security).toEqual([]);
+    expect(document.paths['/api/agent']?.post?.security).toEqual([{ bearerAuth: [] }]);
+    expect(document.paths['/api/agent']?.post?.requestBody).toMatchObject({
+      content: { 'application/json': { schema: { type: 'object', additionalProperties: false } } },
+    });
+    expect(document.paths['/api/agent/runs/{id}/events']?.get?.parameters?.map((parameter) => parameter.name)).toEqual([
+      'id',
+      'after_seq',
+    ]);
+  });
+
+  it('answers unknown API routes and wrong methods with 404 route_not_found', async () => {
+    ctx = await createTestContext();
+    await expectError(await ctx.request('GET', '/api/nothing-here'), 404, 'route_not_found');
+    await expectError(await ctx.request('DELETE', '/api/health'), 404, 'route_not_found');
+  });
+
+  it('logs unexpected failures and answers a bare internal error', async () => {
+    const logged: unknown[] = [];
+    const logger: Logger = { error: (...entry) => logged.push(entry), warn: () => undefined };
+    ctx = await createTestContext({ logger });
+    const user = await ctx.createUser('alice');
+    // The default test context wires a run service that throws `internal` on every call.
+    const body = await expectError(await ctx.request('GET', '/api/agent/runs/abc', { token: user.token }), 500, 'internal');
+    expect(body.error.message).toBe('Internal server error');
+    expect(logged).toHaveLength(1);
+  });
+});
+
+describe('console', () => {
+  it('explains how to build the console when it is missing', async () => {
+    ctx = await createTestContext({ consoleDir: path.join(os.tmpdir(), 'does-not-exist-troupe') });
+    const response = await ctx.request('GET', '/');
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('console is not built');
+    expect(html).toContain('/api/openapi.json');
+  });
+
+  it('serves static files with an SPA fallback, never for /api paths', async () => {
+    const consoleDir = mkdtempSync(path.join(os.tmpdir(), 'troupe-console-'));
+    cleanups.push(consoleDir);
+    mkdirSync(path.join(consoleDir, 'assets'));
+    writeFileSync(path.join(consoleDir, 'index.html'), '<html>console</html>');
+    writeFileSync(path.join(consoleDir, 'assets', 'app.js'), 'console.info(1)');
+    ctx = await createTestContext({ consoleDir });
+    expect(await (await ctx.request('GET', '/')).text()).toBe('<html>console</html>');
+    const script = await ctx.request('GET', '/assets/app.js');
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+    expect(await script.text()).toBe('console.info(1)');
+    expect(await (await ctx.request('GET', '/agents/some-slug')).text()).toBe('<html>console</html>');
+    await expectError(await ctx.request('GET', '/api/unknown'), 404, 'route_not_found');
+    await expectError(await ctx.request('GET', '/api'), 404, 'route_not_found');
+  });
+});

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { AgentConfig, McpServerConfig } from '../core/records/agent.js';
+import { TOOL_APPROVAL_MODES } from '../core/records/agent.js';
+
+const nameList = z.array(z.string().min(1).max(200)).max(500);
+
+export const mcpServerConfigSchema = z
+  .object({
+    name: z.string().min(1).max(100),
+    transport: z.enum(['stdio', 'http']),
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    url: z.url().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    timeout_ms: z.number().int().positive().optional(),
+  })
+  .strict()
+  .superRefine((server, context) => {
+    // Caught at save time so a typo does not surface as a failed run much later.
+    if (server.transport === 'stdio' && server.command === undefined) {
+      context.addIssue({ code: 'custom', path: ['command'], message: 'stdio MCP servers need a command' });
+    }
+    if (server.transport === 'http' && server.url === undefined) {
+      context.addIssue({ code: 'custom', path: ['url'], message: 'http MCP servers need a url' });
+    }
+  });
+
+/**
+ * `AgentConfig` as a strict schema: an unknown key is a mistake worth a 400, not something to store and
+ * silently ignore. `subagent_specs` stays `unknown[]` because the spec builder (SPEC §5) drops bad entries
+ * at run time and reports them; rejecting them here would make that report unreachable.
+ */
+export const agentConfigSchema = z
+  .object({
+    system_prompt: z.string().max(200_000).optional(),
+    model: z.string().min(1).max(300).optional(),
+    tools: nameList.optional(),
+    mcp_servers: z.array(mcpServerConfigSchema).max(50).optional(),
+    skills: nameList.optional(),
+    knowledge_sources: nameList.optional(),
+    subagents: nameList.optional(),
+    subagent_specs: z.array(z.unknown()).max(200).optional(),
+    tool_approval_mode: z.enum(TOOL_APPROVAL_MODES).optional(),
+    keep_background_runs: z.boolean().optional(),
+    max_steps: z.number().int().positive().max(10_000).optional(),
+  })
+  .strict();
+
+// Optional keys make object types mutually assignable even when one lacks a key, so compare keys too.
+type Same<TLeft, TRight> = [TLeft, keyof TLeft] extends [TRight, keyof TRight]
+  ? [TRight, keyof TRight] extends [TLeft, keyof TLeft]
+    ? true
+    : false
+  : false;
+
+/** Fails to compile when the schemas and the record types drift apart. */
+export const AGENT_CONFIG_SCHEMA_MATCHES_RECORD: Same<z.output<typeof agentConfigSchema>, AgentConfig> = true;
+export const MCP_SCHEMA_MATCHES_RECORD: Same<z.output<typeof mcpServerConfigSchema>, McpServerConfig> = true;

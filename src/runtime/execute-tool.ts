@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { toTroupeError } from '../core/errors.js';
+import type { ToolCallRequest, ToolCallResult } from './middleware/agent-middleware.js';
+
+/** The innermost tool call: validate the input against the tool's schema, then execute it. */
+export async function executeTool(request: ToolCallRequest): Promise<ToolCallResult> {
+  const { tool } = request;
+  if (!tool) {
+    return { output: `Tool ${request.toolName} does not exist in this run.`, isError: true };
+  }
+  const parsed = tool.inputSchema.safeParse(request.input);
+  if (!parsed.success) {
+    return {
+      output: `Invalid arguments for tool ${request.toolName}: ${z.prettifyError(parsed.error)}`,
+      isError: true,
+    };
+  }
+  try {
+    return { output: await tool.execute(parsed.data, request.context), isError: false };
+  } catch (error) {
+    request.context.abortSignal.throwIfAborted();
+    return { output: toTroupeError(error).message, isError: true };
+  }
+}

@@ -1,0 +1,100 @@
+import type { EventBus } from '../core/ports/event-bus.js';
+import type { Storage } from '../core/ports/storage.js';
+import type { Run } from '../core/records/run.js';
+import type { RunEvent, RunEventType } from '../core/records/run-event.js';
+
+/** Text deltas are batched: one row per token would dominate storage and SSE for a chatty model. */
+const DELTA_FLUSH_MS = 40;
+const DELTA_FLUSH_CHARS = 512;
+
+export interface RunEmitter {
+  emit(type: RunEventType, payload: Record<string, unknown>): Promise<RunEvent>;
+  /** Buffers streamed text; flushed before any other event, on size, or on a short timer. */
+  delta(text: string): void;
+  flush(): Promise<void>;
+}
+
+/** Fields every event of a run carries, so a parent's stream can attribute a child's events. */
+export function lineageOf(run: Run): Record<string, unknown> {
+  return {
+    root_run_id: run.root_run_id,
+    parent_run_id: run.created_by_run_id,
+    parent_tool_call_id: run.input.parent_tool_call_id ?? null,
+    depth: run.depth,
+  };
+}
+
+/** Persists first (the database is the source of truth), then publishes for live subscribers. */
+export async function appendAndPublish(
+  storage: Storage,
+  bus: EventBus,
+  runId: string,
+  type: RunEventType,
+  payload: Record<string, unknown>,
+): Promise<RunEvent> {
+  const event = await storage.events.append({ run_id: runId, type, payload });
+  await publishQuietly(bus, event);
+  return event;
+}
+
+/** Publishing is best effort: a subscriber that misses an event catches up from storage. */
+export async function publishQuietly(bus: EventBus, event: RunEvent): Promise<void> {
+  try {
+    await bus.publish(event);
+  } catch {
+    // Readers recover from storage; a bus hiccup must not fail the run.
+  }
+}
+
+export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): RunEmitter {
+  const lineage = lineageOf(run);
+  let buffer = '';
+  let timer: NodeJS.Timeout | undefined;
+  // Events are appended strictly one after another so their seq order is the order they were emitted in.
+  let chain: Promise<unknown> = Promise.resolve();
+
+  const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = chain.then(work);
+    chain = next.catch(() => undefined);
+    return next;
+  };
+
+  const takeBuffer = (): string => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const text = buffer;
+    buffer = '';
+    return text;
+  };
+
+  const writeDelta = (text: string): Promise<unknown> =>
+    text === ''
+      ? Promise.resolve()
+      : appendAndPublish(storage, bus, run.id, 'message_delta', { ...lineage, text });
+
+  const flush = (): Promise<void> => {
+    const text = takeBuffer();
+    return enqueue(async () => {
+      await writeDelta(text);
+    });
+  };
+
+  return {
+    emit(type, payload) {
+      const text = takeBuffer();
+      return enqueue(async () => {
+        await writeDelta(text);
+        return appendAndPublish(storage, bus, run.id, type, { ...lineage, ...payload });
+      });
+    },
+    delta(text) {
+      buffer += text;
+      if (buffer.length >= DELTA_FLUSH_CHARS) {
+        void flush().catch(() => undefined);
+      } else if (!timer) {
+        timer = setTimeout(() => void flush().catch(() => undefined), DELTA_FLUSH_MS);
+      }
+    },
+    flush,
+  };
+}

@@ -1,0 +1,279 @@
+import type { ModelMessage } from 'ai';
+import { canUseAgent } from '../core/agent-access-policy.js';
+import { isoAfter, isoNow, type Clock } from '../core/clock.js';
+import { TroupeError, toTroupeError } from '../core/errors.js';
+import type { EventBus, Subscription } from '../core/ports/event-bus.js';
+import type { ModelProvider } from '../core/ports/model-provider.js';
+import type { Storage } from '../core/ports/storage.js';
+import type { Agent } from '../core/records/agent.js';
+import type { Run } from '../core/records/run.js';
+import { selectByPatterns } from '../core/tool-patterns.js';
+import type { RunLimits } from '../config.js';
+import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
+import { executeTool } from './execute-tool.js';
+import type { AgentMiddleware } from './middleware/agent-middleware.js';
+import { composeMiddleware } from './middleware/compose-middleware.js';
+import { createTokenUsageMiddleware } from './middleware/token-usage-middleware.js';
+import { abortKindOf, RunAbortError } from './run-abort.js';
+import { createRunEmitter, type RunEmitter } from './run-emitter.js';
+import { CANCELLED, closeSubtree, finishRun } from './run-finalizer.js';
+import { streamModelCall } from './stream-model-call.js';
+import type { AnyTroupeTool } from './tools/troupe-tool.js';
+
+/** Everything a middleware factory may need to build the per-run middleware stack. */
+export interface RunSetup {
+  run: Run;
+  agent: Agent;
+  emitter: RunEmitter;
+  tools: AnyTroupeTool[];
+}
+
+/** Builds run-specific middleware (subagents, delegation, filtering, approvals); outermost first. */
+export type MiddlewareFactory = (setup: RunSetup) => Promise<AgentMiddleware[]>;
+
+export interface RunExecutorDeps {
+  storage: Storage;
+  bus: EventBus;
+  models: ModelProvider;
+  /** The catalogue of built-in tools; an agent's `config.tools` patterns select from it. */
+  tools: AnyTroupeTool[];
+  middleware?: MiddlewareFactory;
+  limits: RunLimits;
+  leaseMs: number;
+  workerId: string;
+  clock: Clock;
+  /** Called after a run reached a terminal status (e.g. cascade decisions that need the agent config). */
+  onTerminal?: (run: Run) => Promise<void>;
+}
+
+export interface RunExecutor {
+  /** Claims and executes one run; a run another worker holds, or a finished one, is left alone. */
+  execute(runId: string): Promise<void>;
+  start(): Promise<void>;
+  /** Aborts runs in flight and hands them back (pending), so another worker resumes them. */
+  stop(): Promise<void>;
+  readonly activeRuns: number;
+}
+
+export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
+  const { storage, bus, clock } = deps;
+  const inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  let signals: Subscription | undefined;
+
+  const abort = (runId: string, kind: RunAbortError['kind']): void => {
+    const entry = inFlight.get(runId);
+    if (entry && !entry.controller.signal.aborted) entry.controller.abort(new RunAbortError(kind));
+  };
+
+  async function execute(runId: string): Promise<void> {
+    if (inFlight.has(runId)) return;
+    const existing = await storage.runs.get(runId);
+    if (existing?.status !== 'pending') return;
+    const run = await storage.runs.update(
+      runId,
+      { status: ['pending'], worker_id: null },
+      {
+        status: 'running',
+        worker_id: deps.workerId,
+        lease_expires_at: isoAfter(clock, deps.leaseMs),
+        started_at: existing.started_at ?? isoNow(clock),
+        attempt: existing.attempt + 1,
+      },
+    );
+    if (!run) return;
+    const controller = new AbortController();
+    let resolveDone: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (resolveDone = resolve));
+    inFlight.set(runId, { controller, done });
+    const heartbeat = setInterval(() => void renewLease(run), Math.max(50, Math.floor(deps.leaseMs / 3)));
+    try {
+      await executeClaimed(run, controller.signal);
+    } finally {
+      clearInterval(heartbeat);
+      inFlight.delete(runId);
+      resolveDone();
+    }
+  }
+
+  async function renewLease(run: Run): Promise<void> {
+    try {
+      const renewed = await storage.runs.update(
+        run.id,
+        { status: ['running', 'cancel_requested'], worker_id: deps.workerId },
+        { lease_expires_at: isoAfter(clock, deps.leaseMs) },
+      );
+      if (!renewed) abort(run.id, 'lease_lost');
+      // The durable path for a cancel whose signal was lost.
+      else if (renewed.status === 'cancel_requested') abort(run.id, 'cancel');
+    } catch {
+      // A failed renewal is retried on the next beat; the lease outlives several beats.
+    }
+  }
+
+  async function executeClaimed(run: Run, signal: AbortSignal): Promise<void> {
+    const emitter = createRunEmitter(storage, bus, run);
+    const meter = createTokenUsageMiddleware(run.usage);
+    try {
+      const agent = await loadUsableAgent(run);
+      const model = deps.models.resolve(run.model_spec);
+      await emitter.emit('metadata', {
+        request_id: run.request_id,
+        agent_id: agent.id,
+        agent_slug: agent.slug,
+        user_id: run.user_id,
+        run_type: run.run_type,
+        source: run.source,
+        channel: run.channel,
+        model: model.label,
+        attempt: run.attempt,
+        created_by_run_id: run.created_by_run_id,
+        subagent_slug: agent.is_subagent ? agent.slug : null,
+      });
+      const outcome = await runLoop(run, agent, emitter, meter, signal);
+      await emitter.flush();
+      await finishCompleted(run, outcome, meter.usage);
+    } catch (thrown) {
+      await emitter.flush().catch(() => undefined);
+      await finishAfterError(run, thrown, signal, emitter, meter.usage);
+    }
+  }
+
+  async function loadUsableAgent(run: Run): Promise<Agent> {
+    const [agent, user] = await Promise.all([storage.agents.get(run.agent_id), storage.users.get(run.user_id)]);
+    if (!agent || !user) throw new TroupeError('agent_not_found', 'The agent or its user no longer exists');
+    // Visibility is recomputed on every run (SPEC §1): a revoked grant stops the next run, not only new chats.
+    const hasGrant = await storage.access.has(user.id, agent.id);
+    if (!canUseAgent(user, agent, hasGrant)) {
+      throw new TroupeError('agent_not_found', `Agent ${agent.slug} is not available to this user`);
+    }
+    return agent;
+  }
+
+  async function runLoop(
+    run: Run,
+    agent: Agent,
+    emitter: RunEmitter,
+    meter: AgentMiddleware,
+    signal: AbortSignal,
+  ): Promise<AgentLoopOutcome> {
+    const conversation = await storage.conversations.get(run.conversation_id);
+    const project = conversation ? await storage.projects.get(conversation.project_id) : undefined;
+    if (!conversation || !project) throw new TroupeError('project_not_found', 'The run has no project workdir');
+    const tools = selectByPatterns(deps.tools, agent.config.tools);
+    const extra = deps.middleware ? await deps.middleware({ run, agent, emitter, tools }) : [];
+    const middleware = [meter, ...extra];
+    const registry = new Map<string, AnyTroupeTool>();
+    for (const tool of [...tools, ...middleware.flatMap((layer) => layer.tools ?? [])]) registry.set(tool.name, tool);
+    const chain = composeMiddleware(middleware, {
+      callModel: (request) => streamModelCall(request, (text) => emitter.delta(text)),
+      callTool: executeTool,
+    });
+    const thread = await storage.messages.list(run.thread_id);
+    const messages: ModelMessage[] = thread.map((entry) => entry.message);
+    const lastStep = await storage.messages.lastStep(run.id);
+    return runAgentLoop({
+      run,
+      agent,
+      model: deps.models.resolve(run.model_spec),
+      system: agent.config.system_prompt ?? '',
+      messages,
+      tools: registry,
+      chain,
+      emitter,
+      abortSignal: signal,
+      workdir: project.workdir,
+      firstStep: Math.max(1, lastStep + 1),
+      maxSteps: agent.config.max_steps ?? deps.limits.maxSteps,
+      checkpoint: async (step, stepMessages) => {
+        await storage.messages.append(run.thread_id, run.id, step, stepMessages);
+      },
+      beforeStep: async () => {
+        const current = await storage.runs.get(run.id);
+        if (current?.status === 'cancel_requested') throw new RunAbortError('cancel');
+        if (current?.worker_id !== deps.workerId) throw new RunAbortError('lease_lost');
+      },
+    });
+  }
+
+  const owned = () => ({ worker_id: deps.workerId });
+
+  async function finishCompleted(run: Run, outcome: AgentLoopOutcome, usage: Run['usage']): Promise<void> {
+    const write =
+      outcome.kind === 'completed'
+        ? ({ status: 'completed', output: outcome.output, usage } as const)
+        : ({
+            status: 'interrupted',
+            output: outcome.output,
+            usage,
+            error: { type: 'max_steps', message: 'The run stopped at its step limit without a final answer' },
+          } as const);
+    const finished = await finishRun(storage, bus, clock, run.id, { status: ['running'], ...owned() }, write);
+    // A cancel that arrived while the last step finished wins, as in Yuxi.
+    const final = finished ?? (await finishRun(storage, bus, clock, run.id, { status: ['cancel_requested'], ...owned() }, { status: 'cancelled', error: CANCELLED, usage }));
+    if (final) await afterTerminal(final);
+  }
+
+  async function finishAfterError(
+    run: Run,
+    thrown: unknown,
+    signal: AbortSignal,
+    emitter: RunEmitter,
+    usage: Run['usage'],
+  ): Promise<void> {
+    const kind = thrown instanceof RunAbortError ? thrown.kind : abortKindOf(signal);
+    if (kind === 'lease_lost') return;
+    if (kind === 'shutdown') {
+      const released = await storage.runs.update(run.id, { status: ['running'], ...owned() }, {
+        status: 'pending',
+        worker_id: null,
+        lease_expires_at: null,
+        usage,
+      });
+      if (released) return;
+    }
+    const cancelled = await finishRun(storage, bus, clock, run.id, { status: ['cancel_requested'], ...owned() }, {
+      status: 'cancelled',
+      error: CANCELLED,
+      usage,
+    });
+    if (cancelled) {
+      await afterTerminal(cancelled);
+      return;
+    }
+    const error = toTroupeError(thrown);
+    const runError = { type: error.code, message: error.message };
+    await emitter.emit('error', { error: runError }).catch(() => undefined);
+    const failed = await finishRun(storage, bus, clock, run.id, { status: ['running'], ...owned() }, {
+      status: 'failed',
+      error: runError,
+      usage,
+    });
+    if (failed) await afterTerminal(failed);
+  }
+
+  async function afterTerminal(run: Run): Promise<void> {
+    if (deps.onTerminal) await deps.onTerminal(run);
+    else await closeSubtree(storage, bus, clock, run);
+  }
+
+  return {
+    execute,
+    async start() {
+      signals ??= await bus.subscribeSignals((signal) => {
+        if (signal.type === 'cancel') abort(signal.run_id, 'cancel');
+      });
+    },
+    async stop() {
+      await signals?.unsubscribe();
+      signals = undefined;
+      const waiting = [...inFlight.entries()].map(([runId, entry]) => {
+        abort(runId, 'shutdown');
+        return entry.done;
+      });
+      await Promise.all(waiting);
+    },
+    get activeRuns() {
+      return inFlight.size;
+    },
+  };
+}

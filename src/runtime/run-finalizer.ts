@@ -1,0 +1,132 @@
+import { isoNow, type Clock } from '../core/clock.js';
+import type { EventBus } from '../core/ports/event-bus.js';
+import type { RunExpectation, Storage } from '../core/ports/storage.js';
+import type { Run, RunError, TerminalRunStatus, TokenUsage } from '../core/records/run.js';
+import { lineageOf, publishQuietly } from './run-emitter.js';
+
+export interface TerminalWrite {
+  status: TerminalRunStatus;
+  output?: string | null;
+  error?: RunError | null;
+  usage?: TokenUsage | null;
+}
+
+/**
+ * Moves a run to a terminal status and appends its `end` event in ONE transaction, so no reader can see a
+ * finished run without its `end` (SSE and await rely on it). Returns undefined when the guard failed.
+ */
+export async function finishRun(
+  storage: Storage,
+  bus: EventBus,
+  clock: Clock,
+  runId: string,
+  expect: RunExpectation,
+  write: TerminalWrite,
+): Promise<Run | undefined> {
+  const finished = await storage.transaction(async (tx) => {
+    const run = await tx.runs.update(runId, expect, {
+      status: write.status,
+      ...(write.output !== undefined ? { output: write.output } : {}),
+      ...(write.error !== undefined ? { error: write.error } : {}),
+      ...(write.usage !== undefined ? { usage: write.usage } : {}),
+      worker_id: null,
+      lease_expires_at: null,
+      finished_at: isoNow(clock),
+    });
+    if (!run) return undefined;
+    const end = await tx.events.append({
+      run_id: run.id,
+      type: 'end',
+      payload: { ...lineageOf(run), status: run.status, output: run.output, error: run.error, usage: run.usage },
+    });
+    return { run, end };
+  });
+  if (!finished) return undefined;
+  await publishQuietly(bus, finished.end);
+  return finished.run;
+}
+
+export const CANCELLED_BEFORE_START: RunError = { type: 'cancelled', message: 'The run was cancelled before it started' };
+export const CANCELLED: RunError = { type: 'cancelled', message: 'The run was cancelled' };
+export const TREE_CLOSED: RunError = {
+  type: 'execution_tree_closed',
+  message: 'The parent run ended, so its execution tree was closed',
+};
+
+/**
+ * Requests cancellation of one run: a run no worker holds (pending, parked for input) is cancelled at once;
+ * a running one becomes `cancel_requested` and its worker is signalled. Returns the run as it now is.
+ * Races with a worker claiming the run are settled by retrying the compare-and-set on the fresh row.
+ */
+export async function requestCancel(
+  storage: Storage,
+  bus: EventBus,
+  clock: Clock,
+  runId: string,
+  error: RunError,
+): Promise<Run | undefined> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const run = await storage.runs.get(runId);
+    if (!run) return undefined;
+    switch (run.status) {
+      case 'completed':
+      case 'failed':
+      case 'cancelled':
+      case 'interrupted':
+      case 'cancel_requested':
+        return run;
+      case 'pending':
+      case 'input_required': {
+        const cancelled = await finishRun(storage, bus, clock, run.id, { status: [run.status] }, {
+          status: 'cancelled',
+          error: error === CANCELLED && run.started_at === null ? CANCELLED_BEFORE_START : error,
+        });
+        if (cancelled) return cancelled;
+        break;
+      }
+      case 'running': {
+        const requested = await storage.runs.update(run.id, { status: ['running'] }, { status: 'cancel_requested', error });
+        if (requested) {
+          try {
+            await bus.signal({ type: 'cancel', run_id: run.id });
+          } catch {
+            // The worker also sees cancel_requested in the database at its next step or lease renewal.
+          }
+          return requested;
+        }
+        break;
+      }
+    }
+  }
+  return storage.runs.get(runId);
+}
+
+/**
+ * Closes every active descendant of `root` (breadth-first over `created_by_run_id`), as Yuxi §2.4 does
+ * when a run ends. `keep` lets a caller spare children that may outlive their parent's turn.
+ */
+export async function closeSubtree(
+  storage: Storage,
+  bus: EventBus,
+  clock: Clock,
+  root: Run,
+  keep: (child: Run) => boolean = () => false,
+): Promise<Run[]> {
+  const closed: Run[] = [];
+  const queue: Run[] = [root];
+  const seen = new Set<string>([root.id]);
+  while (queue.length > 0) {
+    const parent = queue.shift();
+    if (!parent) break;
+    for (const child of await storage.runs.listChildren(parent.id)) {
+      if (seen.has(child.id)) continue;
+      seen.add(child.id);
+      queue.push(child);
+      if (child.status === 'completed' || child.status === 'failed' || child.status === 'cancelled' || child.status === 'interrupted') continue;
+      if (keep(child)) continue;
+      const after = await requestCancel(storage, bus, clock, child.id, TREE_CLOSED);
+      if (after) closed.push(after);
+    }
+  }
+  return closed;
+}

@@ -1,0 +1,195 @@
+import type { Clock } from '../core/clock.js';
+import { TroupeError, isTroupeError } from '../core/errors.js';
+import { newRunId } from '../core/ids.js';
+import type { EventBus } from '../core/ports/event-bus.js';
+import type { RunQueue } from '../core/ports/run-queue.js';
+import type { Storage } from '../core/ports/storage.js';
+import type { Run, RunChannel } from '../core/records/run.js';
+import { isTerminalStatus } from '../core/records/run.js';
+import type { RunEvent } from '../core/records/run-event.js';
+import { isAdmin, type Actor } from '../core/records/user.js';
+import { canUseAgent } from '../core/agent-access-policy.js';
+import { CANCELLED, closeSubtree, requestCancel } from './run-finalizer.js';
+import type { AwaitedRun, PostMessageInput, RunResult, RunServiceApi, StartedRun } from './run-service-api.js';
+import { streamRunEvents } from './stream-run-events.js';
+
+export interface RunServiceDeps {
+  storage: Storage;
+  bus: EventBus;
+  queue: RunQueue;
+  clock: Clock;
+  defaultModel: string;
+}
+
+export type RunService = RunServiceApi;
+
+export function createRunService(deps: RunServiceDeps): RunService {
+  const { storage, bus, queue, clock } = deps;
+
+  /** A run the actor may see; anyone else's run is indistinguishable from a missing one. */
+  async function visibleRun(actor: Actor, runId: string): Promise<Run> {
+    const run = await storage.runs.get(runId);
+    if (!run || (run.user_id !== actor.id && !isAdmin(actor))) {
+      throw new TroupeError('run_not_found', `Run ${runId} not found`);
+    }
+    return run;
+  }
+
+  async function postMessage(actor: Actor, conversationId: string, input: PostMessageInput): Promise<StartedRun> {
+    const content = input.content.trim();
+    if (content === '') throw new TroupeError('validation_failed', 'content must not be empty');
+    const channel: RunChannel = input.channel ?? 'api';
+    try {
+      const run = await storage.transaction(async (tx) => {
+        const conversation = await tx.conversations.get(conversationId);
+        if (!conversation || conversation.user_id !== actor.id) {
+          throw new TroupeError('conversation_not_found', `Conversation ${conversationId} not found`);
+        }
+        if (conversation.status !== 'active') {
+          throw new TroupeError('conversation_archived', `Conversation ${conversationId} is ${conversation.status}; it takes no new messages`);
+        }
+        if (input.request_id !== undefined) {
+          const replay = await tx.runs.getByRequestId(input.request_id);
+          if (replay) return { replay: resolveReplay(actor, replay, conversationId), created: replay };
+        }
+        const agent = await tx.agents.get(conversation.agent_id);
+        const hasGrant = agent ? await tx.access.has(actor.id, agent.id) : false;
+        if (!agent || !canUseAgent(actor, agent, hasGrant)) {
+          throw new TroupeError('agent_not_found', 'The agent of this conversation is no longer available');
+        }
+        const runId = newRunId();
+        const created = await tx.runs.insert({
+          id: runId,
+          thread_id: conversation.thread_id,
+          conversation_id: conversation.id,
+          agent_id: agent.id,
+          user_id: actor.id,
+          run_type: 'chat',
+          source: 'chat',
+          channel,
+          request_id: input.request_id ?? `req_${runId}`,
+          created_by_run_id: null,
+          root_run_id: runId,
+          depth: 0,
+          subagent_thread_relation_id: null,
+          runtime_scope_id: conversation.thread_id,
+          tool_approval_mode: agent.config.tool_approval_mode ?? 'default',
+          model_spec: agent.config.model ?? deps.defaultModel,
+          input: { message: content },
+        });
+        await tx.messages.append(conversation.thread_id, runId, 0, [{ role: 'user', content }]);
+        return { replay: undefined, created };
+      });
+      if (run.replay) return { status: 'existing', run: run.replay };
+      await queue.enqueue(run.created.id);
+      return { status: 'started', run: run.created };
+    } catch (error) {
+      return recoverStartConflict(actor, conversationId, input, error);
+    }
+  }
+
+  function resolveReplay(actor: Actor, replay: Run, conversationId: string): Run {
+    if (replay.user_id !== actor.id || replay.conversation_id !== conversationId) {
+      throw new TroupeError('request_id_conflict', 'request_id is already used by another request');
+    }
+    return replay;
+  }
+
+  /** Turns database constraint failures into the answers a client needs (replay, or who is busy). */
+  async function recoverStartConflict(
+    actor: Actor,
+    conversationId: string,
+    input: PostMessageInput,
+    error: unknown,
+  ): Promise<StartedRun> {
+    if (isTroupeError(error, 'request_id_conflict') && input.request_id !== undefined) {
+      // Two identical requests raced: the loser answers with the winner's run.
+      const replay = await storage.runs.getByRequestId(input.request_id);
+      if (replay) return { status: 'existing', run: resolveReplay(actor, replay, conversationId) };
+    }
+    if (isTroupeError(error, 'run_busy')) {
+      const conversation = await storage.conversations.get(conversationId);
+      const active = conversation ? await storage.runs.getActiveForThread(conversation.thread_id) : undefined;
+      throw new TroupeError('run_busy', 'This conversation already has an active run; wait for it, or cancel it', {
+        details: { active_run_id: active?.id ?? null, active_run_status: active?.status ?? null },
+      });
+    }
+    throw error;
+  }
+
+  async function getResult(actor: Actor, runId: string): Promise<RunResult> {
+    const run = await visibleRun(actor, runId);
+    return {
+      status: run.status,
+      run_id: run.id,
+      thread_id: run.thread_id,
+      conversation_id: run.conversation_id,
+      agent_id: run.agent_id,
+      request_id: run.request_id,
+      output: run.output ?? '',
+      usage: run.usage,
+      ...(run.error ? { error: run.error } : {}),
+    };
+  }
+
+  async function cancel(actor: Actor, runId: string): Promise<Run> {
+    const run = await visibleRun(actor, runId);
+    const after = (await requestCancel(storage, bus, clock, run.id, CANCELLED)) ?? run;
+    // Cancelling a run closes its whole subtree, whatever state the run itself was in.
+    await closeSubtree(storage, bus, clock, after);
+    return after;
+  }
+
+  async function awaitRun(actor: Actor, runId: string, timeoutMs: number): Promise<AwaitedRun> {
+    await visibleRun(actor, runId);
+    return awaitTerminal(storage, bus, runId, timeoutMs);
+  }
+
+  async function streamEvents(actor: Actor, runId: string, afterSeq: number, signal: AbortSignal): Promise<AsyncIterable<RunEvent>> {
+    await visibleRun(actor, runId);
+    return streamRunEvents(storage, bus, runId, afterSeq, signal);
+  }
+
+  return {
+    postMessage,
+    getRun: visibleRun,
+    getResult,
+    cancel,
+    await: awaitRun,
+    async listRunsOfConversation(actor, conversationId) {
+      const conversation = await storage.conversations.get(conversationId);
+      if (!conversation || (conversation.user_id !== actor.id && !isAdmin(actor))) {
+        throw new TroupeError('conversation_not_found', `Conversation ${conversationId} not found`);
+      }
+      return storage.runs.listByConversation(conversationId);
+    },
+    streamEvents,
+  };
+}
+
+/**
+ * Resolves when the run is terminal, from the bus: subscribe first, then read the row, so an `end`
+ * published in between is not missed. No polling; a timeout answers with the current snapshot.
+ */
+export async function awaitTerminal(storage: Storage, bus: EventBus, runId: string, timeoutMs: number): Promise<AwaitedRun> {
+  let settle: () => void = () => undefined;
+  const ended = new Promise<void>((resolve) => (settle = resolve));
+  const subscription = await bus.subscribe(runId, (event) => {
+    if (event.type === 'end') settle();
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const current = await storage.runs.get(runId);
+    if (!current) throw new TroupeError('run_not_found', `Run ${runId} not found`);
+    if (isTerminalStatus(current.status)) return { run: current, wait_timed_out: false };
+    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
+    const outcome = await Promise.race([ended.then(() => 'ended' as const), timedOut]);
+    const latest = await storage.runs.get(runId);
+    if (!latest) throw new TroupeError('run_not_found', `Run ${runId} not found`);
+    return { run: latest, wait_timed_out: outcome === 'timeout' && !isTerminalStatus(latest.status) };
+  } finally {
+    if (timer) clearTimeout(timer);
+    await subscription.unsubscribe();
+  }
+}
+

@@ -1,0 +1,94 @@
+import type { NewAgent, Storage } from '../core/ports/storage.js';
+import type { User } from '../core/records/user.js';
+
+export const DEMO_USER_NAME = 'demo';
+
+/** The agents `npm start` shows on a fresh data dir: a main agent, two subagents and one expert. */
+export function demoAgents(ownerId: string): NewAgent[] {
+  const base = {
+    owner_id: ownerId,
+    visibility: 'public' as const,
+    status: 'draft' as const,
+    delegatable: true,
+    delegation_brief: null,
+    is_default: false,
+  };
+  return [
+    {
+      ...base,
+      slug: 'assistant',
+      name: 'Assistant',
+      description: 'The main demo agent: works in the project workdir and hands subtasks to subagents.',
+      backend: 'chat',
+      is_subagent: false,
+      is_default: true,
+      config: {
+        system_prompt: 'You are the Troupe demo assistant. Work in the project workdir; keep answers short.',
+        model: 'scripted:demo',
+        tools: ['read_file', 'write_file', 'edit_file', 'ls', 'glob', 'grep'],
+        subagents: ['researcher', 'summarizer'],
+        tool_approval_mode: 'always_trust',
+      },
+    },
+    {
+      ...base,
+      slug: 'researcher',
+      name: 'Researcher',
+      description: 'Investigates a question in the project files and reports findings.',
+      backend: 'subagent',
+      is_subagent: true,
+      config: {
+        system_prompt: 'You research one question and report what you found.',
+        model: 'scripted:researcher',
+        tools: ['read_file', 'ls', 'glob', 'grep'],
+      },
+    },
+    {
+      ...base,
+      slug: 'summarizer',
+      name: 'Summarizer',
+      description: 'Condenses a text into a few sentences.',
+      backend: 'subagent',
+      is_subagent: true,
+      config: {
+        system_prompt: 'You summarise the text you are given in at most three sentences.',
+        model: 'scripted:summarizer',
+        tools: ['read_file'],
+      },
+    },
+    {
+      ...base,
+      slug: 'analyst',
+      name: 'Analyst',
+      description: 'An expert that analyses a situation and recommends a course of action.',
+      backend: 'chat',
+      is_subagent: false,
+      status: 'published',
+      delegation_brief: 'Analyses a situation and recommends what to do next.',
+      config: {
+        system_prompt: 'You are an analyst. Recommend one course of action and say why.',
+        model: 'scripted:analyst',
+        tools: ['read_file', 'ls'],
+      },
+    },
+  ];
+}
+
+/**
+ * Seeds the demo admin and agents, once: only a database without users is seeded, so a restart never
+ * overwrites what an admin changed. Returns the demo user when it exists.
+ */
+export async function seedDemo(storage: Storage): Promise<{ user: User | undefined; seeded: boolean }> {
+  return storage.transaction(async (tx) => {
+    if ((await tx.users.list()).length > 0) {
+      return { user: await tx.users.getByName(DEMO_USER_NAME), seeded: false };
+    }
+    const user = await tx.users.create({ name: DEMO_USER_NAME, role: 'admin' });
+    for (const agent of demoAgents(user.id)) {
+      const created = await tx.agents.create(agent);
+      await tx.access.grant(user.id, created.id, 'created');
+      if (agent.is_default) await tx.agents.setDefault(created.id);
+    }
+    return { user, seeded: true };
+  });
+}

@@ -1,0 +1,73 @@
+import { streamText, tool, type ToolSet } from 'ai';
+import { TroupeError, isTroupeError } from '../core/errors.js';
+import type { ModelCallRequest, ModelCallResult, ModelToolCall } from './middleware/agent-middleware.js';
+
+/**
+ * The innermost model call: one step of the AI SDK (tools have no `execute`, so `streamText` stops after
+ * the model's turn and the loop runs the tools itself, through the tool middleware chain).
+ */
+export async function streamModelCall(
+  request: ModelCallRequest,
+  onTextDelta: (text: string) => void,
+): Promise<ModelCallResult> {
+  const tools: ToolSet = {};
+  for (const troupeTool of request.tools) {
+    tools[troupeTool.name] = tool({ description: troupeTool.description, inputSchema: troupeTool.inputSchema });
+  }
+  let streamError: unknown;
+  const result = streamText({
+    model: request.model.model,
+    system: request.system || undefined,
+    messages: request.messages,
+    tools,
+    abortSignal: request.abortSignal,
+    // Retries belong to the run (lease release), not hidden inside one call.
+    maxRetries: 0,
+    onError: ({ error }) => {
+      streamError ??= error;
+    },
+  });
+
+  let text = '';
+  const toolCalls = new Map<string, ModelToolCall>();
+  for await (const part of result.fullStream) {
+    switch (part.type) {
+      case 'text-delta':
+        text += part.text;
+        onTextDelta(part.text);
+        break;
+      case 'tool-call':
+        toolCalls.set(part.toolCallId, {
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input,
+          ...(part.invalid ? { invalidInput: describeError(part.error) } : {}),
+        });
+        break;
+      case 'error':
+        streamError ??= part.error;
+        break;
+      default:
+        break;
+    }
+  }
+  request.abortSignal.throwIfAborted();
+  if (streamError !== undefined) {
+    if (isTroupeError(streamError)) throw streamError;
+    throw new TroupeError('model_call_failed', `Model ${request.model.spec} failed: ${describeError(streamError)}`, {
+      cause: streamError,
+    });
+  }
+  const usage = await result.usage;
+  return {
+    text,
+    toolCalls: [...toolCalls.values()],
+    usage: { input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 },
+    finishReason: await result.finishReason,
+  };
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

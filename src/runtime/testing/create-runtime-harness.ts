@@ -1,0 +1,138 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createMemoryEventBus } from '../../adapters/bus/memory/create-memory-event-bus.js';
+import { createModelProvider } from '../../adapters/models/create-model-provider.js';
+import { createMemoryRunQueue } from '../../adapters/queue/memory/create-memory-run-queue.js';
+import { createSqliteStorage } from '../../adapters/storage/sqlite/create-sqlite-storage.js';
+import { DEFAULT_LIMITS, type RunLimits } from '../../config.js';
+import { systemClock } from '../../core/clock.js';
+import { newId } from '../../core/ids.js';
+import type { EventBus } from '../../core/ports/event-bus.js';
+import type { RunQueue } from '../../core/ports/run-queue.js';
+import type { NewAgent, Storage } from '../../core/ports/storage.js';
+import type { Agent, AgentConfig } from '../../core/records/agent.js';
+import type { Conversation } from '../../core/records/conversation.js';
+import type { User } from '../../core/records/user.js';
+import { createLeaseReconciler, type LeaseReconciler } from '../lease-reconciler.js';
+import { createRunExecutor, type MiddlewareFactory, type RunExecutor } from '../run-executor.js';
+import { createRunService, type RunService } from '../run-service.js';
+import { createWorkdirTools } from '../tools/workdir/create-workdir-tools.js';
+import type { AnyTroupeTool } from '../tools/troupe-tool.js';
+
+export interface RuntimeHarnessOptions {
+  /** Scenario files by name (`demo` → `demo.yaml`), written to a temp scenario dir. */
+  scenarios?: Record<string, string>;
+  extraTools?: AnyTroupeTool[];
+  middleware?: MiddlewareFactory;
+  limits?: Partial<RunLimits>;
+  leaseMs?: number;
+  leasePolicy?: 'resume' | 'fail';
+  /** Start the worker (default true); false leaves runs pending, to test what happens before a worker. */
+  startWorker?: boolean;
+  workerId?: string;
+}
+
+export interface RuntimeHarness {
+  dir: string;
+  storage: Storage;
+  bus: EventBus;
+  queue: RunQueue;
+  executor: RunExecutor;
+  runs: RunService;
+  reconciler: LeaseReconciler;
+  createUser(name: string, role?: User['role']): Promise<User>;
+  createAgent(owner: User, slug: string, config: AgentConfig, overrides?: Partial<NewAgent>): Promise<Agent>;
+  createConversation(user: User, agent: Agent): Promise<Conversation>;
+  close(): Promise<void>;
+}
+
+/** The real runtime on a real SQLite file, in-memory bus and in-process queue, with scripted models. */
+export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}): Promise<RuntimeHarness> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'troupe-runtime-'));
+  const scenarioDir = path.join(dir, 'scenarios');
+  mkdirSync(scenarioDir);
+  for (const [name, body] of Object.entries(options.scenarios ?? {})) {
+    writeFileSync(path.join(scenarioDir, `${name}.yaml`), body);
+  }
+  const storage = await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
+  const bus = createMemoryEventBus();
+  const queue = createMemoryRunQueue({ concurrency: 16 });
+  const leaseMs = options.leaseMs ?? 30_000;
+  const executor = createRunExecutor({
+    storage,
+    bus,
+    models: createModelProvider({ scenarioDir, openaiCompatible: {} }),
+    tools: [...createWorkdirTools(), ...(options.extraTools ?? [])],
+    middleware: options.middleware,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    leaseMs,
+    workerId: options.workerId ?? 'wrk_test',
+    clock: systemClock,
+  });
+  const runs = createRunService({ storage, bus, queue, clock: systemClock, defaultModel: 'scripted:demo' });
+  const reconciler = createLeaseReconciler({
+    storage,
+    bus,
+    queue,
+    clock: systemClock,
+    leaseMs,
+    policy: options.leasePolicy ?? 'resume',
+  });
+  if (options.startWorker !== false) {
+    await executor.start();
+    queue.process((runId) => executor.execute(runId));
+  }
+
+  return {
+    dir,
+    storage,
+    bus,
+    queue,
+    executor,
+    runs,
+    reconciler,
+    createUser: (name, role = 'member') => storage.users.create({ name, role }),
+    async createAgent(owner, slug, config, overrides = {}) {
+      const agent = await storage.agents.create({
+        slug,
+        name: slug,
+        description: `${slug} agent`,
+        backend: 'chat',
+        is_subagent: false,
+        owner_id: owner.id,
+        visibility: 'private',
+        config,
+        status: 'draft',
+        delegatable: true,
+        delegation_brief: null,
+        is_default: false,
+        ...overrides,
+      });
+      await storage.access.grant(owner.id, agent.id, 'created');
+      return agent;
+    },
+    async createConversation(user, agent) {
+      const projectDir = path.join(dir, 'workdirs', newId('prj'));
+      mkdirSync(projectDir, { recursive: true });
+      const project = await storage.projects.create({ user_id: user.id, name: 'Default', workdir: projectDir });
+      return storage.conversations.create({
+        user_id: user.id,
+        agent_id: agent.id,
+        thread_id: newId('thr'),
+        project_id: project.id,
+        status: 'active',
+        title: 'test',
+        metadata: {},
+      });
+    },
+    async close() {
+      reconciler.stop();
+      await executor.stop();
+      await queue.close();
+      await bus.close();
+      await storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { isTroupeError, TroupeError } from '../../../core/errors.js';
+import { defineTool } from '../troupe-tool.js';
+import { compileGlob, hasGlobSyntax } from './compile-glob.js';
+import { realWorkdirOf, resolveInWorkdir, workdirRelativePath } from './resolve-in-workdir.js';
+import { compareNames, walkWorkdir, type WalkEntry } from './walk-workdir.js';
+import { displayPath } from './workdir-fs-error.js';
+import { SKIPPED_DIRECTORY_NAMES, WORKDIR_TOOL_LIMITS } from './workdir-tool-limits.js';
+
+const globInputSchema = z
+  .object({
+    pattern: z
+      .string()
+      .min(1)
+      .describe(
+        'Glob pattern relative to `path`: `*` and `?` match within one name, `**` any number of directories, ' +
+          '`{a,b}` either alternative. Example: "src/**/*.{ts,tsx}".',
+      ),
+    path: z
+      .string()
+      .optional()
+      .describe('Directory to search from, relative to the project workdir. Defaults to the workdir itself.'),
+  })
+  .strict();
+
+export type GlobInput = z.infer<typeof globInputSchema>;
+
+const MAX_RESULTS = WORKDIR_TOOL_LIMITS.globResults;
+
+export const globTool = defineTool<GlobInput>({
+  name: 'glob',
+  description:
+    'Find files in the project workdir by name pattern. Returns matching file paths relative to the workdir ' +
+    `(usable with read_file), one per line, sorted, at most ${MAX_RESULTS}. Directories are not returned; ` +
+    'node_modules and .git are not searched; symlinked directories are not entered.',
+  inputSchema: globInputSchema,
+  async execute(input, context) {
+    const pattern = normalizePattern(input.pattern);
+    const realWorkdir = await realWorkdirOf(context.workdir);
+    const root = await resolveInWorkdir(context.workdir, input.path ?? '.');
+    if (!(await stat(root)).isDirectory()) {
+      throw new TroupeError('tool_input_invalid', `${displayPath(input.path ?? '.')} is not a directory`);
+    }
+    const { prefix, rest } = splitStaticPrefix(pattern);
+    const base = await resolveBase(context.workdir, root, prefix);
+    if (base === undefined) return noMatch(input.pattern);
+
+    const matcher = compileGlob(rest);
+    const crossesDirectories = rest.includes('**') || rest.includes('{');
+    const matches: string[] = [];
+    const walk = walkWorkdir(base, {
+      signal: context.abortSignal,
+      skipDirectoryNames: SKIPPED_DIRECTORY_NAMES,
+      ...(crossesDirectories ? {} : { maxDepth: rest.split('/').length }),
+    });
+    for await (const entry of walk) {
+      if (!matcher.test(entry.relativePath) || !(await isFileInside(context.workdir, entry))) continue;
+      matches.push(workdirRelativePath(realWorkdir, entry.absolutePath));
+      if (matches.length > MAX_RESULTS) break;
+    }
+    if (matches.length === 0) return noMatch(input.pattern);
+    const truncated = matches.length > MAX_RESULTS;
+    const lines = matches.slice(0, MAX_RESULTS).sort(compareNames);
+    if (truncated) lines.push(`(stopped at ${MAX_RESULTS} files; use a narrower pattern or path)`);
+    return lines.join('\n');
+  },
+});
+
+function normalizePattern(pattern: string): string {
+  const normalized = pattern.replace(/\/{2,}/g, '/').replace(/^(?:\.\/)+/, '');
+  if (normalized.startsWith('/') || normalized.split('/').includes('..')) {
+    throw new TroupeError(
+      'tool_input_invalid',
+      'The glob pattern must be relative, without "..": choose the directory to search with `path`',
+    );
+  }
+  return normalized;
+}
+
+/**
+ * Leading literal directories of the pattern (`src/app` in `src/app/**\/*.ts`): the walk starts there instead
+ * of at the root, so a narrow pattern does not scan the whole tree. The last segment always stays in `rest`.
+ */
+function splitStaticPrefix(pattern: string): { prefix: string; rest: string } {
+  const segments = pattern.split('/');
+  let literal = 0;
+  while (literal < segments.length - 1 && !hasGlobSyntax(segments[literal] ?? '')) literal += 1;
+  return { prefix: segments.slice(0, literal).join('/'), rest: segments.slice(literal).join('/') };
+}
+
+/** The directory to walk, or undefined when the literal prefix is missing or leads outside (nothing to match). */
+async function resolveBase(workdir: string, root: string, prefix: string): Promise<string | undefined> {
+  if (prefix === '') return root;
+  try {
+    const base = await resolveInWorkdir(workdir, path.join(root, prefix));
+    return (await stat(base)).isDirectory() ? base : undefined;
+  } catch (error) {
+    if (isTroupeError(error, 'file_not_found') || isTroupeError(error, 'path_outside_workdir'))
+      return undefined;
+    throw error;
+  }
+}
+
+/** Regular files match; a symlink matches only when it leads to a file inside the workdir. */
+async function isFileInside(workdir: string, entry: WalkEntry): Promise<boolean> {
+  if (entry.kind === 'file') return true;
+  if (entry.kind !== 'symlink') return false;
+  try {
+    return (await stat(await resolveInWorkdir(workdir, entry.absolutePath))).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function noMatch(pattern: string): string {
+  return `No files match ${JSON.stringify(pattern)}`;
+}

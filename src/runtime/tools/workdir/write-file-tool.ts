@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { defineTool } from '../troupe-tool.js';
+import { openInWorkdir } from './open-in-workdir.js';
+import { displayPath } from './workdir-fs-error.js';
+
+const writeFileInputSchema = z
+  .object({
+    path: z.string().min(1).describe('Path of the file, relative to the project workdir.'),
+    content: z.string().describe('The complete new content of the file (UTF-8 text).'),
+  })
+  .strict();
+
+export type WriteFileInput = z.infer<typeof writeFileInputSchema>;
+
+export const writeFileTool = defineTool<WriteFileInput>({
+  name: 'write_file',
+  description:
+    'Create a file in the project workdir, or replace the whole content of an existing one. Missing parent ' +
+    'directories are created. To change part of an existing file prefer edit_file. Paths are relative to the ' +
+    'workdir; paths leading outside it are refused.',
+  inputSchema: writeFileInputSchema,
+  sensitive: true,
+  async execute(input, context) {
+    context.abortSignal.throwIfAborted();
+    const { handle, created } = await openInWorkdir(context.workdir, input.path, 'write');
+    try {
+      // Truncated only now: the open was checked, so a refused path never loses its old content.
+      await handle.truncate(0);
+      const bytes = Buffer.from(input.content, 'utf8');
+      await handle.writeFile(bytes);
+      return `${created ? 'Created' : 'Overwrote'} ${displayPath(input.path)} (${bytes.length} bytes)`;
+    } finally {
+      await handle.close();
+    }
+  },
+});

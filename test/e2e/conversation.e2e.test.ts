@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSse, startTestServer, type TestServer } from '../helpers/start-test-server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('a conversation over real HTTP on loopback', () => {
+  it('creates a conversation, streams the run over SSE and reads the result', async () => {
+    const created = await server.api('/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({ agent_id: 'assistant', title: 'e2e' }),
+    });
+    expect(created.status).toBe(201);
+    const { conversation } = (await created.json()) as { conversation: { id: string; project_id: string } };
+
+    const posted = await server.api(`/api/conversations/${conversation.id}/messages`, {
+      method: 'POST',
+      body: JSON.stringify({ content: 'Hello from the e2e test', request_id: 'e2e-1' }),
+    });
+    expect(posted.status).toBe(202);
+    const { status, run } = (await posted.json()) as { status: string; run: { id: string } };
+    expect(status).toBe('started');
+
+    const events = await server.api(`/api/agent/runs/${run.id}/events`);
+    expect(events.headers.get('content-type')).toContain('text/event-stream');
+    const frames = await readSse(events);
+    const types = frames.map((frame) => frame.event);
+    expect(types[0]).toBe('metadata');
+    expect(types.at(-1)).toBe('end');
+    expect(types).toContain('message_delta');
+    expect(types).toContain('tool_call');
+    expect(frames.map((frame) => Number(frame.id))).toEqual(frames.map((_, index) => index + 1));
+    const metadata = JSON.parse(frames[0]?.data ?? '{}') as { payload: { model: string } };
+    expect(metadata.payload.model).toContain('scripted');
+
+    const result = (await (await server.api(`/api/agent/runs/${run.id}/result`)).json()) as {
+      status: string;
+      output: string;
+    };
+    expect(result.status).toBe('completed');
+    expect(result.output).toContain('Hello from the e2e test');
+
+    // The note the scripted agent wrote is a real file in the project's workdir.
+    const project = await server.troupe.storage.projects.get(conversation.project_id);
+    const note = readFileSync(path.join(project?.workdir ?? '', 'notes/hello.md'), 'utf8');
+    expect(note).toContain('Hello from the e2e test');
+
+    // Replaying the same request_id returns the same run, without a second run.
+    const replay = await server.api(`/api/conversations/${conversation.id}/messages`, {
+      method: 'POST',
+      body: JSON.stringify({ content: 'Hello from the e2e test', request_id: 'e2e-1' }),
+    });
+    expect(((await replay.json()) as { status: string; run: { id: string } }).run.id).toBe(run.id);
+  });
+
+  it('resumes the SSE stream from Last-Event-ID without gaps', async () => {
+    const { conversation } = (await (
+      await server.api('/api/conversations', { method: 'POST', body: JSON.stringify({ agent_id: 'assistant' }) })
+    ).json()) as { conversation: { id: string } };
+    const { run } = (await (
+      await server.api(`/api/conversations/${conversation.id}/messages`, {
+        method: 'POST',
+        body: JSON.stringify({ content: 'resume me' }),
+      })
+    ).json()) as { run: { id: string } };
+    const all = await readSse(await server.api(`/api/agent/runs/${run.id}/events`));
+    const resumed = await readSse(
+      await server.api(`/api/agent/runs/${run.id}/events`, { headers: { 'last-event-id': '4' } }),
+    );
+    expect(resumed.map((frame) => frame.id)).toEqual(all.slice(4).map((frame) => frame.id));
+    const viaQuery = await readSse(await server.api(`/api/agent/runs/${run.id}/events?after_seq=2`));
+    expect(viaQuery.map((frame) => frame.id)).toEqual(all.slice(2).map((frame) => frame.id));
+  });
+
+  it('cancels a slow run over HTTP and the stream ends with cancelled', async () => {
+    const { conversation } = (await (
+      await server.api('/api/conversations', { method: 'POST', body: JSON.stringify({ agent_id: 'assistant' }) })
+    ).json()) as { conversation: { id: string } };
+    const { run } = (await (
+      await server.api(`/api/conversations/${conversation.id}/messages`, {
+        method: 'POST',
+        body: JSON.stringify({ content: 'please be slow' }),
+      })
+    ).json()) as { run: { id: string } };
+    let cancelSent = false;
+    const frames = await readSse(await server.api(`/api/agent/runs/${run.id}/events`), (frame) => {
+      if (frame.event === 'message_delta' && !cancelSent) {
+        cancelSent = true;
+        void server.api(`/api/agent/runs/${run.id}/cancel`, { method: 'POST' });
+      }
+    });
+    expect(frames.at(-1)?.event).toBe('end');
+    expect(JSON.parse(frames.at(-1)?.data ?? '{}')).toMatchObject({ payload: { status: 'cancelled' } });
+  });
+});

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type TroupeConfig } from '../../src/config.js';
+import { createTroupe, listen, type Troupe } from '../../src/main.js';
+import { seedDemo } from '../../src/runtime/seed-demo.js';
+
+export interface TestServer {
+  url: string;
+  token: string;
+  troupe: Troupe;
+  dataDir: string;
+  /** `fetch` against the server with the demo admin's bearer token. */
+  api(pathname: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real composition (`createTroupe`) on a fresh data dir, listening on a free loopback port, with the
+ * demo data seeded: what `npm start` does, minus the console output.
+ */
+export async function startTestServer(overrides: Partial<TroupeConfig> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'troupe-e2e-'));
+  const config: TroupeConfig = {
+    ...loadConfig({ TROUPE_DATA_DIR: dataDir, TROUPE_PORT: '0' }, path.resolve(import.meta.dirname, '../..')),
+    ...overrides,
+  };
+  const troupe = await createTroupe(config);
+  const { user } = await seedDemo(troupe.storage);
+  if (!user) throw new Error('demo seed did not create the demo user');
+  const { token } = await troupe.auth.issueToken(user.id, 'e2e');
+  const server = await listen(troupe);
+  return {
+    url: server.url,
+    token,
+    troupe,
+    dataDir,
+    api: (pathname, init = {}) =>
+      fetch(`${server.url}${pathname}`, {
+        ...init,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(init.headers as Record<string, string> | undefined),
+        },
+      }),
+    async close() {
+      await server.close();
+      await troupe.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface SseFrame {
+  id: string | undefined;
+  event: string | undefined;
+  data: string;
+}
+
+/** Reads an SSE response to its end (the server closes after `end`), parsing frames as a browser would. */
+export async function readSse(response: Response, onFrame?: (frame: SseFrame) => void): Promise<SseFrame[]> {
+  if (!response.body) throw new Error('no body');
+  const frames: SseFrame[] = [];
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let boundary: number;
+    while ((boundary = buffer.indexOf('\n\n')) !== -1) {
+      const block = buffer.slice(0, boundary);
+      buffer = buffer.slice(boundary + 2);
+      const frame: SseFrame = { id: undefined, event: undefined, data: '' };
+      let hasData = false;
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) continue;
+        const colon = line.indexOf(':');
+        const field = colon === -1 ? line : line.slice(0, colon);
+        const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+        if (field === 'id') frame.id = value;
+        else if (field === 'event') frame.event = value;
+        else if (field === 'data') {
+          frame.data += (hasData ? '\n' : '') + value;
+          hasData = true;
+        }
+      }
+      if (hasData) {
+        frames.push(frame);
+        onFrame?.(frame);
+      }
+    }
+  }
+  return frames;
+}
