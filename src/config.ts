@@ -21,7 +21,9 @@ export interface TroupeConfig {
   /** `openai-compatible:NAME:model` endpoints, from `TROUPE_OPENAI_COMPATIBLE_<NAME>_BASE_URL` / `_API_KEY`. */
   openaiCompatible: Record<string, { baseURL: string; apiKey?: string }>;
   openaiBaseUrl: string | undefined;
+  openaiApiKey: string | undefined;
   anthropicBaseUrl: string | undefined;
+  anthropicApiKey: string | undefined;
   limits: RunLimits;
 }
 
@@ -83,7 +85,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
     defaultModel: env.TROUPE_DEFAULT_MODEL ?? 'scripted:demo',
     openaiCompatible,
     openaiBaseUrl: env.OPENAI_BASE_URL || undefined,
+    openaiApiKey: env.OPENAI_API_KEY || undefined,
     anthropicBaseUrl: env.ANTHROPIC_BASE_URL || undefined,
+    anthropicApiKey: env.ANTHROPIC_API_KEY || undefined,
     limits: {
       maxSteps: integer(env, 'TROUPE_MAX_STEPS', DEFAULT_LIMITS.maxSteps),
       subagentMaxDepth: integer(env, 'TROUPE_SUBAGENT_MAX_DEPTH', DEFAULT_LIMITS.subagentMaxDepth),

@@ -71,7 +71,9 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     scenarioDir: config.scenarioDir,
     openaiCompatible: config.openaiCompatible,
     openaiBaseUrl: config.openaiBaseUrl,
+    openaiApiKey: config.openaiApiKey,
     anthropicBaseUrl: config.anthropicBaseUrl,
+    anthropicApiKey: config.anthropicApiKey,
   });
   const workerId = `wrk_${process.pid}_${randomBytes(4).toString('hex')}`;
   const executor = createRunExecutor({

@@ -29,8 +29,17 @@ async function listSlugs(user: TestUser, query = ''): Promise<string[]> {
 
 describe('POST /api/agent', () => {
   it('creates an agent, derives is_subagent, and grants the owner access', async () => {
-    const agent = await createAgent(alice, { name: 'Writer', slug: 'writer', config: { model: 'scripted:demo' } });
-    expect(agent).toMatchObject({ slug: 'writer', backend: 'chat', is_subagent: false, owner_id: alice.user.id });
+    const agent = await createAgent(alice, {
+      name: 'Writer',
+      slug: 'writer',
+      config: { model: 'scripted:demo' },
+    });
+    expect(agent).toMatchObject({
+      slug: 'writer',
+      backend: 'chat',
+      is_subagent: false,
+      owner_id: alice.user.id,
+    });
     const sub = await createAgent(alice, { name: 'Helper', slug: 'helper', backend: 'subagent' });
     expect(sub.is_subagent).toBe(true);
     expect(ctx.rawRows('agent_access')).toHaveLength(2);
@@ -49,13 +58,20 @@ describe('POST /api/agent', () => {
   it('answers 409 agent_slug_taken for a duplicate slug', async () => {
     await createAgent(alice, { name: 'A', slug: 'dup' });
     const before = ctx.countRows();
-    await expectError(await ctx.request('POST', '/api/agent', { token: bob.token, body: { name: 'B', slug: 'dup' } }), 409, 'agent_slug_taken');
+    await expectError(
+      await ctx.request('POST', '/api/agent', { token: bob.token, body: { name: 'B', slug: 'dup' } }),
+      409,
+      'agent_slug_taken',
+    );
     expect(ctx.countRows()).toEqual(before);
   });
 
   it('refuses is_default for a subagent (400) and for a member (403)', async () => {
     await expectError(
-      await ctx.request('POST', '/api/agent', { token: admin.token, body: { name: 'S', backend: 'subagent', is_default: true } }),
+      await ctx.request('POST', '/api/agent', {
+        token: admin.token,
+        body: { name: 'S', backend: 'subagent', is_default: true },
+      }),
       400,
       'subagent_cannot_be_default',
     );
@@ -85,8 +101,17 @@ describe('GET /api/agent', () => {
     expect(await listSlugs(alice)).toEqual(['bob-public', 'main']);
     expect(await listSlugs(alice, '?include_subagents=false')).toEqual(['bob-public', 'main']);
     expect(await listSlugs(alice, '?include_subagents=true')).toEqual(['bob-public', 'helper', 'main']);
-    expect(await listSlugs(admin, '?include_subagents=true')).toEqual(['bob-private', 'bob-public', 'helper', 'main']);
-    await expectError(await ctx.request('GET', '/api/agent?include_subagents=maybe', { token: alice.token }), 400, 'validation_failed');
+    expect(await listSlugs(admin, '?include_subagents=true')).toEqual([
+      'bob-private',
+      'bob-public',
+      'helper',
+      'main',
+    ]);
+    await expectError(
+      await ctx.request('GET', '/api/agent?include_subagents=maybe', { token: alice.token }),
+      400,
+      'validation_failed',
+    );
   });
 });
 
@@ -103,17 +128,37 @@ describe('GET|PUT|DELETE /api/agent/{id}', () => {
     const hidden = await createAgent(bob, { name: 'Hidden', slug: 'hidden' });
     const shared = await createAgent(bob, { name: 'Shared', slug: 'shared', visibility: 'shared' });
     for (const key of [hidden.id, 'hidden', shared.id]) {
-      await expectError(await ctx.request('GET', `/api/agent/${key}`, { token: alice.token }), 404, 'agent_not_found');
-      await expectError(await ctx.request('PUT', `/api/agent/${key}`, { token: alice.token, body: { name: 'x' } }), 404, 'agent_not_found');
-      await expectError(await ctx.request('DELETE', `/api/agent/${key}`, { token: alice.token }), 404, 'agent_not_found');
+      await expectError(
+        await ctx.request('GET', `/api/agent/${key}`, { token: alice.token }),
+        404,
+        'agent_not_found',
+      );
+      await expectError(
+        await ctx.request('PUT', `/api/agent/${key}`, { token: alice.token, body: { name: 'x' } }),
+        404,
+        'agent_not_found',
+      );
+      await expectError(
+        await ctx.request('DELETE', `/api/agent/${key}`, { token: alice.token }),
+        404,
+        'agent_not_found',
+      );
     }
   });
 
   it('lets users of a public agent read it but not change it (403)', async () => {
     await createAgent(bob, { name: 'Open', slug: 'open', visibility: 'public' });
     expect((await ctx.request('GET', '/api/agent/open', { token: alice.token })).status).toBe(200);
-    await expectError(await ctx.request('PUT', '/api/agent/open', { token: alice.token, body: { name: 'Mine' } }), 403, 'forbidden');
-    await expectError(await ctx.request('DELETE', '/api/agent/open', { token: alice.token }), 403, 'forbidden');
+    await expectError(
+      await ctx.request('PUT', '/api/agent/open', { token: alice.token, body: { name: 'Mine' } }),
+      403,
+      'forbidden',
+    );
+    await expectError(
+      await ctx.request('DELETE', '/api/agent/open', { token: alice.token }),
+      403,
+      'forbidden',
+    );
   });
 
   it('updates partially, keeps the backend immutable', async () => {
@@ -128,15 +173,31 @@ describe('GET|PUT|DELETE /api/agent/{id}', () => {
       description: 'New',
       config: { tool_approval_mode: 'always_trust' },
     });
-    await expectError(await ctx.request('PUT', '/api/agent/main', { token: alice.token, body: { backend: 'subagent' } }), 400, 'agent_backend_mismatch');
-    await expectError(await ctx.request('PUT', '/api/agent/main', { token: alice.token, body: { is_subagent: true } }), 400, 'agent_backend_mismatch');
-    await expectError(await ctx.request('PUT', '/api/agent/main', { token: alice.token, body: { is_default: true } }), 400, 'validation_failed');
+    await expectError(
+      await ctx.request('PUT', '/api/agent/main', { token: alice.token, body: { backend: 'subagent' } }),
+      400,
+      'agent_backend_mismatch',
+    );
+    await expectError(
+      await ctx.request('PUT', '/api/agent/main', { token: alice.token, body: { is_subagent: true } }),
+      400,
+      'agent_backend_mismatch',
+    );
+    await expectError(
+      await ctx.request('PUT', '/api/agent/main', { token: alice.token, body: { is_default: true } }),
+      400,
+      'validation_failed',
+    );
   });
 
   it('soft-deletes (204), after which the agent is gone for the API but the row remains', async () => {
     const agent = await createAgent(alice, { name: 'Temp', slug: 'temp' });
     expect((await ctx.request('DELETE', '/api/agent/temp', { token: alice.token })).status).toBe(204);
-    await expectError(await ctx.request('GET', `/api/agent/${agent.id}`, { token: alice.token }), 404, 'agent_not_found');
+    await expectError(
+      await ctx.request('GET', `/api/agent/${agent.id}`, { token: alice.token }),
+      404,
+      'agent_not_found',
+    );
     expect(ctx.rawRows('agents').find((row) => row.id === agent.id)?.deleted_at).not.toBeNull();
   });
 });
@@ -145,8 +206,16 @@ describe('default agent', () => {
   it('set_default is admin only, refuses subagents, and the default cannot be deleted', async () => {
     await createAgent(alice, { name: 'Main', slug: 'main', visibility: 'public' });
     await createAgent(alice, { name: 'Helper', slug: 'helper', backend: 'subagent', visibility: 'public' });
-    await expectError(await ctx.request('GET', '/api/agent/default', { token: alice.token }), 404, 'agent_not_found');
-    await expectError(await ctx.request('POST', '/api/agent/main/set_default', { token: alice.token }), 403, 'forbidden');
+    await expectError(
+      await ctx.request('GET', '/api/agent/default', { token: alice.token }),
+      404,
+      'agent_not_found',
+    );
+    await expectError(
+      await ctx.request('POST', '/api/agent/main/set_default', { token: alice.token }),
+      403,
+      'forbidden',
+    );
     await expectError(
       await ctx.request('POST', '/api/agent/helper/set_default', { token: admin.token }),
       400,
@@ -156,7 +225,11 @@ describe('default agent', () => {
     expect((await json<{ agent: Agent }>(set, 200)).agent.is_default).toBe(true);
     const current = await ctx.request('GET', '/api/agent/default', { token: bob.token });
     expect((await json<{ agent: Agent }>(current, 200)).agent.slug).toBe('main');
-    await expectError(await ctx.request('DELETE', '/api/agent/main', { token: alice.token }), 403, 'forbidden');
+    await expectError(
+      await ctx.request('DELETE', '/api/agent/main', { token: alice.token }),
+      403,
+      'forbidden',
+    );
     expect((await ctx.request('GET', '/api/agent/main', { token: alice.token })).status).toBe(200);
   });
 });

@@ -19,12 +19,21 @@ describe('bearer authentication', () => {
     const missing = await ctx.request('GET', '/api/me');
     expect(missing.headers.get('WWW-Authenticate')).toMatch(/^Bearer/);
     await expectError(missing, 401, 'unauthorized');
-    await expectError(await ctx.request('GET', '/api/me', { headers: { Authorization: 'Basic abc' } }), 401, 'unauthorized');
+    await expectError(
+      await ctx.request('GET', '/api/me', { headers: { Authorization: 'Basic abc' } }),
+      401,
+      'unauthorized',
+    );
     await expectError(await ctx.request('GET', '/api/me', { token: 'trp_unknown' }), 401, 'unauthorized');
-    const issued = await ctx.request('POST', '/api/me/tokens', { token: member.token, body: { name: 'cli' } });
+    const issued = await ctx.request('POST', '/api/me/tokens', {
+      token: member.token,
+      body: { name: 'cli' },
+    });
     const { token, record } = (await issued.json()) as { token: string; record: { id: string } };
     expect((await ctx.request('GET', '/api/me', { token })).status).toBe(200);
-    expect((await ctx.request('DELETE', `/api/me/tokens/${record.id}`, { token: member.token })).status).toBe(204);
+    expect((await ctx.request('DELETE', `/api/me/tokens/${record.id}`, { token: member.token })).status).toBe(
+      204,
+    );
     await expectError(await ctx.request('GET', '/api/me', { token }), 401, 'unauthorized');
   });
 
@@ -33,7 +42,10 @@ describe('bearer authentication', () => {
   });
 
   it('keeps only a hash of each secret on disk', async () => {
-    const response = await ctx.request('POST', '/api/me/tokens', { token: member.token, body: { name: 'laptop' } });
+    const response = await ctx.request('POST', '/api/me/tokens', {
+      token: member.token,
+      body: { name: 'laptop' },
+    });
     expect(response.status).toBe(201);
     const { token, record } = (await response.json()) as { token: string; record: Record<string, unknown> };
     expect(token).toMatch(/^trp_/);
@@ -57,7 +69,7 @@ describe('/api/me', () => {
     expect(JSON.stringify(tokens)).not.toContain(member.token);
   });
 
-  it('cannot revoke someone else\'s token', async () => {
+  it("cannot revoke someone else's token", async () => {
     const [adminToken] = await ctx.storage.tokens.listForUser(admin.user.id);
     await expectError(
       await ctx.request('DELETE', `/api/me/tokens/${adminToken?.id ?? ''}`, { token: member.token }),
@@ -73,7 +85,10 @@ describe('/api/users (admin only)', () => {
     await expectError(await ctx.request('GET', '/api/users', { token: member.token }), 403, 'forbidden');
     const before = ctx.countRows();
     await expectError(
-      await ctx.request('POST', '/api/users', { token: member.token, body: { name: 'mallory', role: 'admin' } }),
+      await ctx.request('POST', '/api/users', {
+        token: member.token,
+        body: { name: 'mallory', role: 'admin' },
+      }),
       403,
       'forbidden',
     );
@@ -87,7 +102,11 @@ describe('/api/users (admin only)', () => {
     expect(created.user.role).toBe('member');
     const me = await ctx.request('GET', '/api/me', { token: created.token });
     expect(((await me.json()) as { user: { name: string } }).user.name).toBe('carol');
-    await expectError(await ctx.request('POST', '/api/users', { token: admin.token, body: { name: 'carol' } }), 409, 'user_exists');
+    await expectError(
+      await ctx.request('POST', '/api/users', { token: admin.token, body: { name: 'carol' } }),
+      409,
+      'user_exists',
+    );
     const list = await ctx.request('GET', '/api/users', { token: admin.token });
     expect(((await list.json()) as { users: unknown[] }).users).toHaveLength(3);
   });

@@ -31,9 +31,27 @@ interface BodyRoute {
 
 // Every body route, each with an admin token so that only the body can be at fault.
 const BODY_ROUTES: BodyRoute[] = [
-  { method: 'POST', path: '/api/me/tokens', url: () => '/api/me/tokens', wrongTypes: { name: 5 }, valid: { name: 'x' } },
-  { method: 'POST', path: '/api/users', url: () => '/api/users', wrongTypes: { name: 'eve', role: 'god' }, valid: { name: 'eve' } },
-  { method: 'POST', path: '/api/agent', url: () => '/api/agent', wrongTypes: { name: 42 }, valid: { name: 'New', slug: 'new-agent' } },
+  {
+    method: 'POST',
+    path: '/api/me/tokens',
+    url: () => '/api/me/tokens',
+    wrongTypes: { name: 5 },
+    valid: { name: 'x' },
+  },
+  {
+    method: 'POST',
+    path: '/api/users',
+    url: () => '/api/users',
+    wrongTypes: { name: 'eve', role: 'god' },
+    valid: { name: 'eve' },
+  },
+  {
+    method: 'POST',
+    path: '/api/agent',
+    url: () => '/api/agent',
+    wrongTypes: { name: 42 },
+    valid: { name: 'New', slug: 'new-agent' },
+  },
   {
     method: 'PUT',
     path: '/api/agent/{id}',
@@ -41,7 +59,13 @@ const BODY_ROUTES: BodyRoute[] = [
     wrongTypes: { delegatable: 'yes' },
     valid: { name: 'Renamed' },
   },
-  { method: 'POST', path: '/api/projects', url: () => '/api/projects', wrongTypes: { name: [] }, valid: { name: 'P' } },
+  {
+    method: 'POST',
+    path: '/api/projects',
+    url: () => '/api/projects',
+    wrongTypes: { name: [] },
+    valid: { name: 'P' },
+  },
   {
     method: 'POST',
     path: '/api/conversations',
@@ -87,7 +111,11 @@ describe('bad input on every body route', () => {
       });
     }
 
-    async function expectNothingPersisted(response: Promise<Response>, status: number, code: string): Promise<void> {
+    async function expectNothingPersisted(
+      response: Promise<Response>,
+      status: number,
+      code: string,
+    ): Promise<void> {
       const before = ctx.countRows();
       const agentBefore = ctx.rawRows('agents');
       const conversationsBefore = ctx.rawRows('conversations');
@@ -120,11 +148,19 @@ describe('bad input on every body route', () => {
     it('oversize body ⇒ 413 payload_too_large, declared or streamed', async () => {
       const big = JSON.stringify({ ...route.valid, padding: 'x'.repeat(MAX_BODY_BYTES) });
       await expectNothingPersisted(send(big), 413, 'payload_too_large');
-      await expectNothingPersisted(send('{}', { 'Content-Length': String(MAX_BODY_BYTES + 1) }), 413, 'payload_too_large');
+      await expectNothingPersisted(
+        send('{}', { 'Content-Length': String(MAX_BODY_BYTES + 1) }),
+        413,
+        'payload_too_large',
+      );
     });
 
     it('wrong content type ⇒ 415 unsupported_media_type', async () => {
-      await expectNothingPersisted(send(JSON.stringify(route.valid), { 'Content-Type': 'text/plain' }), 415, 'unsupported_media_type');
+      await expectNothingPersisted(
+        send(JSON.stringify(route.valid), { 'Content-Type': 'text/plain' }),
+        415,
+        'unsupported_media_type',
+      );
       await expectNothingPersisted(
         send('name=x', { 'Content-Type': 'application/x-www-form-urlencoded' }),
         415,
@@ -136,8 +172,20 @@ describe('bad input on every body route', () => {
 
 describe('bad path and query parameters', () => {
   it('rejects invalid query values with 400 and over-long ids with 400', async () => {
-    await expectError(await ctx.request('GET', '/api/agent/runs/x/await?timeout_ms=soon', { token: admin.token }), 400, 'validation_failed');
-    await expectError(await ctx.request('GET', '/api/agent/runs/x/events?after_seq=-1', { token: admin.token }), 400, 'validation_failed');
-    await expectError(await ctx.request('GET', `/api/agent/${'a'.repeat(201)}`, { token: admin.token }), 400, 'validation_failed');
+    await expectError(
+      await ctx.request('GET', '/api/agent/runs/x/await?timeout_ms=soon', { token: admin.token }),
+      400,
+      'validation_failed',
+    );
+    await expectError(
+      await ctx.request('GET', '/api/agent/runs/x/events?after_seq=-1', { token: admin.token }),
+      400,
+      'validation_failed',
+    );
+    await expectError(
+      await ctx.request('GET', `/api/agent/${'a'.repeat(201)}`, { token: admin.token }),
+      400,
+      'validation_failed',
+    );
   });
 });

@@ -24,7 +24,8 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
   if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
+  // Node's fetch types leave the chunk type open; request bodies are always bytes.
+  const reader = (request.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -57,7 +58,10 @@ export async function readJsonBody<TSchema extends z.ZodType>(
   maxBytes: number,
 ): Promise<z.output<TSchema>> {
   if (!isJsonMediaType(c.req.header('content-type'))) {
-    throw new TroupeError('unsupported_media_type', 'Send the request body as JSON (Content-Type: application/json)');
+    throw new TroupeError(
+      'unsupported_media_type',
+      'Send the request body as JSON (Content-Type: application/json)',
+    );
   }
   const bytes = await readLimited(c.req.raw, maxBytes);
   let text: string;
@@ -78,7 +82,11 @@ export async function readJsonBody<TSchema extends z.ZodType>(
 }
 
 /** Path parameters, query strings and bodies all fail the same way: 400 with every issue listed. */
-export function parseInput<TSchema extends z.ZodType>(schema: TSchema, value: unknown, where: string): z.output<TSchema> {
+export function parseInput<TSchema extends z.ZodType>(
+  schema: TSchema,
+  value: unknown,
+  where: string,
+): z.output<TSchema> {
   const result = schema.safeParse(value);
   if (!result.success) throw toValidationError(result.error, where);
   return result.data;

@@ -25,12 +25,21 @@ async function startConversation(user: TestUser, body: Record<string, unknown>):
 
 describe('projects', () => {
   it('creates named projects with their directory and lists only mine', async () => {
-    const response = await ctx.request('POST', '/api/projects', { token: alice.token, body: { name: 'Research' } });
+    const response = await ctx.request('POST', '/api/projects', {
+      token: alice.token,
+      body: { name: 'Research' },
+    });
     const { project } = await json<{ project: Project }>(response, 201);
     expect(project.workdir.startsWith(ctx.dir)).toBe(true);
-    const mine = await json<{ projects: Project[] }>(await ctx.request('GET', '/api/projects', { token: alice.token }), 200);
+    const mine = await json<{ projects: Project[] }>(
+      await ctx.request('GET', '/api/projects', { token: alice.token }),
+      200,
+    );
     expect(mine.projects.map((item) => item.name)).toEqual(['Research']);
-    const theirs = await json<{ projects: Project[] }>(await ctx.request('GET', '/api/projects', { token: bob.token }), 200);
+    const theirs = await json<{ projects: Project[] }>(
+      await ctx.request('GET', '/api/projects', { token: bob.token }),
+      200,
+    );
     expect(theirs.projects).toEqual([]);
   });
 });
@@ -40,7 +49,9 @@ describe('conversations', () => {
     const conversation = await startConversation(alice, { agent_id: 'main', title: 'Plan' });
     expect(conversation).toMatchObject({ status: 'active', title: 'Plan', user_id: alice.user.id });
     const projects = await ctx.projects.list(alice.user);
-    expect(projects.map((project) => [project.id, project.name])).toEqual([[conversation.project_id, 'Default']]);
+    expect(projects.map((project) => [project.id, project.name])).toEqual([
+      [conversation.project_id, 'Default'],
+    ]);
   });
 
   it('cannot chat with a subagent', async () => {
@@ -53,11 +64,14 @@ describe('conversations', () => {
     expect(ctx.countRows()).toEqual(before);
   });
 
-  it('cannot use another user\'s project or private agent', async () => {
+  it("cannot use another user's project or private agent", async () => {
     const bobsProject = await ctx.projects.createProject(bob.user, 'Bob');
     const before = ctx.countRows();
     await expectError(
-      await ctx.request('POST', '/api/conversations', { token: alice.token, body: { agent_id: 'main', project_id: bobsProject.id } }),
+      await ctx.request('POST', '/api/conversations', {
+        token: alice.token,
+        body: { agent_id: 'main', project_id: bobsProject.id },
+      }),
       404,
       'project_not_found',
     );
@@ -91,13 +105,19 @@ describe('conversations', () => {
       200,
     );
     expect(archived.conversations.map((item) => item.id)).toEqual([conversation.id]);
-    await expectError(await ctx.request('GET', '/api/conversations?status=subagent', { token: alice.token }), 400, 'validation_failed');
+    await expectError(
+      await ctx.request('GET', '/api/conversations?status=subagent', { token: alice.token }),
+      400,
+      'validation_failed',
+    );
   });
 
   it('returns the thread messages', async () => {
     const conversation = await startConversation(alice, { agent_id: 'main' });
     await ctx.storage.messages.append(conversation.thread_id, null, 0, [{ role: 'user', content: 'hello' }]);
-    const response = await ctx.request('GET', `/api/conversations/${conversation.id}/messages`, { token: alice.token });
+    const response = await ctx.request('GET', `/api/conversations/${conversation.id}/messages`, {
+      token: alice.token,
+    });
     const { messages } = await json<{ messages: { message: { content: string } }[] }>(response, 200);
     expect(messages.map((item) => item.message.content)).toEqual(['hello']);
   });

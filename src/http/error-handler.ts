@@ -1,4 +1,5 @@
 import type { Context, ErrorHandler } from 'hono';
+import { inspect } from 'node:util';
 import { HTTPException } from 'hono/http-exception';
 import type { ErrorCode } from '../core/errors.js';
 import { toTroupeError, TroupeError } from '../core/errors.js';
@@ -45,9 +46,10 @@ export function createErrorHandler(logger: Logger): ErrorHandler<AppEnv> {
         method: c.req.method,
         path: c.req.path,
         code: error.code,
-        error: cause instanceof Error ? (cause.stack ?? cause.message) : String(cause),
+        error: cause instanceof Error ? (cause.stack ?? cause.message) : inspect(cause),
       });
-      if (error.code === 'internal') return errorResponse(c, new TroupeError('internal', 'Internal server error'));
+      if (error.code === 'internal')
+        return errorResponse(c, new TroupeError('internal', 'Internal server error'));
     }
     return errorResponse(c, error);
   };

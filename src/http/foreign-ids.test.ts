@@ -20,7 +20,14 @@ let harness: RuntimeHarness;
 let ctx: TestContext;
 let alice: TestUser;
 let bob: TestUser;
-let mine: { agent: Agent; shared: Agent; project: Project; conversation: Conversation; runId: string; tokenId: string };
+let mine: {
+  agent: Agent;
+  shared: Agent;
+  project: Project;
+  conversation: Conversation;
+  runId: string;
+  tokenId: string;
+};
 
 beforeAll(async () => {
   // No worker: the run stays pending, so "nothing changed" is exact.
@@ -31,12 +38,26 @@ beforeAll(async () => {
   });
   alice = await ctx.createUser('alice');
   bob = await ctx.createUser('bob');
-  const agent = await ctx.agents.create(alice.user, { name: 'Main', slug: 'main', config: { model: 'scripted:main' } });
-  const shared = await ctx.agents.create(alice.user, { name: 'Shared', slug: 'shared', visibility: 'shared' });
+  const agent = await ctx.agents.create(alice.user, {
+    name: 'Main',
+    slug: 'main',
+    config: { model: 'scripted:main' },
+  });
+  const shared = await ctx.agents.create(alice.user, {
+    name: 'Shared',
+    slug: 'shared',
+    visibility: 'shared',
+  });
   const project = await ctx.projects.createProject(alice.user, 'Secret project');
-  const conversation = await ctx.conversations.create(alice.user, { agent_id: agent.id, project_id: project.id });
+  const conversation = await ctx.conversations.create(alice.user, {
+    agent_id: agent.id,
+    project_id: project.id,
+  });
   const started = await json<StartedRun>(
-    await ctx.request('POST', `/api/conversations/${conversation.id}/messages`, { token: alice.token, body: { content: 'hi' } }),
+    await ctx.request('POST', `/api/conversations/${conversation.id}/messages`, {
+      token: alice.token,
+      body: { content: 'hi' },
+    }),
     202,
   );
   const [token] = await ctx.storage.tokens.listForUser(alice.user.id);
@@ -61,14 +82,46 @@ interface Attempt {
 }
 
 const ATTEMPTS: Attempt[] = [
-  { name: 'revoke token', method: 'DELETE', url: () => `/api/me/tokens/${mine.tokenId}`, code: 'token_not_found' },
-  { name: 'get agent by id', method: 'GET', url: () => `/api/agent/${mine.agent.id}`, code: 'agent_not_found' },
+  {
+    name: 'revoke token',
+    method: 'DELETE',
+    url: () => `/api/me/tokens/${mine.tokenId}`,
+    code: 'token_not_found',
+  },
+  {
+    name: 'get agent by id',
+    method: 'GET',
+    url: () => `/api/agent/${mine.agent.id}`,
+    code: 'agent_not_found',
+  },
   { name: 'get agent by slug', method: 'GET', url: () => '/api/agent/main', code: 'agent_not_found' },
-  { name: 'get shared agent', method: 'GET', url: () => `/api/agent/${mine.shared.id}`, code: 'agent_not_found' },
-  { name: 'update agent', method: 'PUT', url: () => `/api/agent/${mine.agent.id}`, body: () => ({ name: 'Pwned' }), code: 'agent_not_found' },
-  { name: 'delete agent', method: 'DELETE', url: () => `/api/agent/${mine.agent.id}`, code: 'agent_not_found' },
+  {
+    name: 'get shared agent',
+    method: 'GET',
+    url: () => `/api/agent/${mine.shared.id}`,
+    code: 'agent_not_found',
+  },
+  {
+    name: 'update agent',
+    method: 'PUT',
+    url: () => `/api/agent/${mine.agent.id}`,
+    body: () => ({ name: 'Pwned' }),
+    code: 'agent_not_found',
+  },
+  {
+    name: 'delete agent',
+    method: 'DELETE',
+    url: () => `/api/agent/${mine.agent.id}`,
+    code: 'agent_not_found',
+  },
   // Admin-only: every member gets 403 whatever the id, so it reveals nothing either.
-  { name: 'set default', method: 'POST', url: () => `/api/agent/${mine.agent.id}/set_default`, code: 'forbidden', status: 403 },
+  {
+    name: 'set default',
+    method: 'POST',
+    url: () => `/api/agent/${mine.agent.id}/set_default`,
+    code: 'forbidden',
+    status: 403,
+  },
   {
     name: 'chat with agent',
     method: 'POST',
@@ -83,7 +136,12 @@ const ATTEMPTS: Attempt[] = [
     body: () => ({ agent_id: 'public-bot', project_id: mine.project.id }),
     code: 'project_not_found',
   },
-  { name: 'get conversation', method: 'GET', url: () => `/api/conversations/${mine.conversation.id}`, code: 'conversation_not_found' },
+  {
+    name: 'get conversation',
+    method: 'GET',
+    url: () => `/api/conversations/${mine.conversation.id}`,
+    code: 'conversation_not_found',
+  },
   {
     name: 'patch conversation',
     method: 'PATCH',
@@ -104,22 +162,49 @@ const ATTEMPTS: Attempt[] = [
     body: () => ({ content: 'hijack' }),
     code: 'conversation_not_found',
   },
-  { name: 'list runs', method: 'GET', url: () => `/api/conversations/${mine.conversation.id}/runs`, code: 'conversation_not_found' },
+  {
+    name: 'list runs',
+    method: 'GET',
+    url: () => `/api/conversations/${mine.conversation.id}/runs`,
+    code: 'conversation_not_found',
+  },
   { name: 'get run', method: 'GET', url: () => `/api/agent/runs/${mine.runId}`, code: 'run_not_found' },
-  { name: 'run result', method: 'GET', url: () => `/api/agent/runs/${mine.runId}/result`, code: 'run_not_found' },
-  { name: 'cancel run', method: 'POST', url: () => `/api/agent/runs/${mine.runId}/cancel`, code: 'run_not_found' },
-  { name: 'await run', method: 'GET', url: () => `/api/agent/runs/${mine.runId}/await?timeout_ms=10`, code: 'run_not_found' },
-  { name: 'run events', method: 'GET', url: () => `/api/agent/runs/${mine.runId}/events`, code: 'run_not_found' },
+  {
+    name: 'run result',
+    method: 'GET',
+    url: () => `/api/agent/runs/${mine.runId}/result`,
+    code: 'run_not_found',
+  },
+  {
+    name: 'cancel run',
+    method: 'POST',
+    url: () => `/api/agent/runs/${mine.runId}/cancel`,
+    code: 'run_not_found',
+  },
+  {
+    name: 'await run',
+    method: 'GET',
+    url: () => `/api/agent/runs/${mine.runId}/await?timeout_ms=10`,
+    code: 'run_not_found',
+  },
+  {
+    name: 'run events',
+    method: 'GET',
+    url: () => `/api/agent/runs/${mine.runId}/events`,
+    code: 'run_not_found',
+  },
 ];
 
-describe('another member using the first member\'s ids', () => {
+describe("another member using the first member's ids", () => {
   it('tries every route that takes an id', async () => {
     const document = (await (await ctx.request('GET', '/api/openapi.json')).json()) as {
       paths: Record<string, Record<string, unknown>>;
     };
     const idRoutes = Object.entries(document.paths)
       .filter(([routePath]) => routePath.includes('{id}'))
-      .flatMap(([routePath, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${routePath}`));
+      .flatMap(([routePath, item]) =>
+        Object.keys(item).map((method) => `${method.toUpperCase()} ${routePath}`),
+      );
     const ownIds = [mine.tokenId, mine.agent.id, mine.shared.id, mine.conversation.id, mine.runId, 'main'];
     const tried = ATTEMPTS.map((attempt) => {
       let url = attempt.url().split('?')[0] ?? '';
@@ -131,12 +216,15 @@ describe('another member using the first member\'s ids', () => {
 
   it.each(ATTEMPTS)('$name ⇒ $code, nothing changes', async (attempt) => {
     const before = ctx.dump();
-    const response = await ctx.request(attempt.method, attempt.url(), { token: bob.token, body: attempt.body?.() });
+    const response = await ctx.request(attempt.method, attempt.url(), {
+      token: bob.token,
+      body: attempt.body?.(),
+    });
     await expectError(response, attempt.status ?? 404, attempt.code);
     expect(ctx.dump()).toEqual(before);
   });
 
-  it('left the owner\'s records intact and usable', async () => {
+  it("left the owner's records intact and usable", async () => {
     const run = await json<{ run: { status: string } }>(
       await ctx.request('GET', `/api/agent/runs/${mine.runId}`, { token: alice.token }),
       200,

@@ -8,7 +8,10 @@ export const API_VERSION = '0.1.0';
 
 /** Request-side JSON Schema (2020-12, which OpenAPI 3.1 uses as is), without the `$schema` marker. */
 function inputSchema(schema: z.ZodType): JsonObject {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+  }) as JsonObject;
   return rest;
 }
 
@@ -41,7 +44,9 @@ function operationId(route: RegisteredRoute): string {
     .replace(/^\/api\//, '')
     .split(/[^a-zA-Z0-9]+/)
     .filter((word) => word !== '');
-  return [route.method, ...words].map((word, index) => (index === 0 ? word : word[0]?.toUpperCase() + word.slice(1))).join('');
+  return [route.method, ...words]
+    .map((word, index) => (index === 0 ? word : word[0]?.toUpperCase() + word.slice(1)))
+    .join('');
 }
 
 function operation(route: RegisteredRoute): JsonObject {
@@ -68,7 +73,10 @@ function operation(route: RegisteredRoute): JsonObject {
   const routeParameters = parameters(route);
   if (routeParameters.length > 0) result.parameters = routeParameters;
   if (route.body !== undefined) {
-    result.requestBody = { required: true, content: { 'application/json': { schema: inputSchema(route.body) } } };
+    result.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: inputSchema(route.body) } },
+    };
   }
   return result;
 }

@@ -42,13 +42,15 @@ export interface RouteInput<TParams, TQuery, TBody> extends PublicRouteInput<TPa
   body: TBody;
 }
 
-export interface RouteSpec<TParams, TQuery, TBody> extends RouteSpecBase, RouteSchemas<TParams, TQuery, TBody> {
+export interface RouteSpec<TParams, TQuery, TBody>
+  extends RouteSpecBase, RouteSchemas<TParams, TQuery, TBody> {
   access: 'user' | 'admin';
-  handler(input: RouteInput<TParams, TQuery, TBody>): Response | Promise<Response>;
+  handler: (input: RouteInput<TParams, TQuery, TBody>) => Response | Promise<Response>;
 }
 
-export interface PublicRouteSpec<TParams, TQuery> extends RouteSpecBase, RouteSchemas<TParams, TQuery, never> {
-  handler(input: PublicRouteInput<TParams, TQuery>): Response | Promise<Response>;
+export interface PublicRouteSpec<TParams, TQuery>
+  extends RouteSpecBase, RouteSchemas<TParams, TQuery, never> {
+  handler: (input: PublicRouteInput<TParams, TQuery>) => Response | Promise<Response>;
 }
 
 /** What the OpenAPI document is built from: the same objects that registered the routes. */
@@ -60,7 +62,9 @@ export interface RegisteredRoute extends RouteSpecBase {
 }
 
 export interface RouteRegistry {
-  add<TParams = undefined, TQuery = undefined, TBody = undefined>(spec: RouteSpec<TParams, TQuery, TBody>): void;
+  add<TParams = undefined, TQuery = undefined, TBody = undefined>(
+    spec: RouteSpec<TParams, TQuery, TBody>,
+  ): void;
   addPublic<TParams = undefined, TQuery = undefined>(spec: PublicRouteSpec<TParams, TQuery>): void;
   routes(): readonly RegisteredRoute[];
 }
@@ -70,6 +74,13 @@ export interface RouteRegistryOptions {
   authenticate: MiddlewareHandler<AppEnv>;
   maxBodyBytes: number;
 }
+
+const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!isAdmin(c.get('user'))) throw new TroupeError('forbidden', 'This action needs an admin');
+  await next();
+};
+
+const passThrough: MiddlewareHandler<AppEnv> = async (_c, next) => next();
 
 function toHonoPath(path: string): string {
   return path.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, ':$1');
@@ -98,13 +109,8 @@ export function createRouteRegistry(options: RouteRegistryOptions): RouteRegistr
     add<TParams, TQuery, TBody>(spec: RouteSpec<TParams, TQuery, TBody>) {
       const { handler, ...doc } = spec;
       registered.push(doc);
-      const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
-        if (spec.access === 'admin' && !isAdmin(c.get('user'))) {
-          throw new TroupeError('forbidden', 'This action needs an admin');
-        }
-        await next();
-      };
-      app.on(spec.method.toUpperCase(), toHonoPath(spec.path), authenticate, requireAdmin, async (c) => {
+      const guard = spec.access === 'admin' ? requireAdmin : passThrough;
+      app.on(spec.method.toUpperCase(), toHonoPath(spec.path), authenticate, guard, async (c) => {
         const { params, query } = parseCommon(c, spec);
         const body = spec.body ? await readJsonBody(c, spec.body, maxBodyBytes) : undefined;
         return handler({ c, actor: c.get('user'), params, query, body: body as TBody });
@@ -114,7 +120,9 @@ export function createRouteRegistry(options: RouteRegistryOptions): RouteRegistr
     addPublic<TParams, TQuery>(spec: PublicRouteSpec<TParams, TQuery>) {
       const { handler, ...doc } = spec;
       registered.push({ ...doc, access: 'public' });
-      app.on(spec.method.toUpperCase(), toHonoPath(spec.path), async (c) => handler({ c, ...parseCommon(c, spec) }));
+      app.on(spec.method.toUpperCase(), toHonoPath(spec.path), async (c) =>
+        handler({ c, ...parseCommon(c, spec) }),
+      );
     },
 
     routes: () => registered,

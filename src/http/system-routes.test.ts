@@ -17,13 +17,26 @@ afterEach(async () => {
 
 interface OpenApiDocument {
   openapi: string;
-  paths: Record<string, Record<string, { summary: string; security: unknown[]; requestBody?: unknown; parameters?: { name: string; in: string }[] }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        summary: string;
+        security: unknown[];
+        requestBody?: unknown;
+        parameters?: { name: string; in: string }[];
+      }
+    >
+  >;
 }
 
 describe('system routes', () => {
   it('serves /api/health without a token', async () => {
     ctx = await createTestContext();
-    expect(await json<{ status: string }>(await ctx.request('GET', '/api/health'), 200)).toMatchObject({ status: 'ok' });
+    expect(await json<{ status: string }>(await ctx.request('GET', '/api/health'), 200)).toMatchObject({
+      status: 'ok',
+    });
   });
 
   it('documents exactly the API routes that are served, with summaries, bodies and security', async () => {
@@ -31,7 +44,9 @@ describe('system routes', () => {
     const document = await json<OpenApiDocument>(await ctx.request('GET', '/api/openapi.json'), 200);
     expect(document.openapi).toBe('3.1.0');
     const documented = Object.entries(document.paths)
-      .flatMap(([routePath, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${routePath}`))
+      .flatMap(([routePath, item]) =>
+        Object.keys(item).map((method) => `${method.toUpperCase()} ${routePath}`),
+      )
       .sort();
     const served = [
       ...new Set(
@@ -50,10 +65,9 @@ describe('system routes', () => {
     expect(document.paths['/api/agent']?.post?.requestBody).toMatchObject({
       content: { 'application/json': { schema: { type: 'object', additionalProperties: false } } },
     });
-    expect(document.paths['/api/agent/runs/{id}/events']?.get?.parameters?.map((parameter) => parameter.name)).toEqual([
-      'id',
-      'after_seq',
-    ]);
+    expect(
+      document.paths['/api/agent/runs/{id}/events']?.get?.parameters?.map((parameter) => parameter.name),
+    ).toEqual(['id', 'after_seq']);
   });
 
   it('answers unknown API routes and wrong methods with 404 route_not_found', async () => {
@@ -68,7 +82,11 @@ describe('system routes', () => {
     ctx = await createTestContext({ logger });
     const user = await ctx.createUser('alice');
     // The default test context wires a run service that throws `internal` on every call.
-    const body = await expectError(await ctx.request('GET', '/api/agent/runs/abc', { token: user.token }), 500, 'internal');
+    const body = await expectError(
+      await ctx.request('GET', '/api/agent/runs/abc', { token: user.token }),
+      500,
+      'internal',
+    );
     expect(body.error.message).toBe('Internal server error');
     expect(logged).toHaveLength(1);
   });

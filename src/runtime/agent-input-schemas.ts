@@ -5,11 +5,15 @@ import { agentConfigSchema } from './agent-config-schema.js';
 
 export const agentSlugSchema = z
   .string()
-  .regex(SLUG_PATTERN, 'slug must start with a lowercase letter and contain only a-z, 0-9, "_" or "-" (2 to 63 chars)')
+  .regex(
+    SLUG_PATTERN,
+    'slug must start with a lowercase letter and contain only a-z, 0-9, "_" or "-" (2 to 63 chars)',
+  )
   .superRefine((slug, context) => {
     const problem = slugProblem(slug);
     // The pattern issue above already covers malformed slugs; only add the reserved-name reasons.
-    if (problem !== undefined && SLUG_PATTERN.test(slug)) context.addIssue({ code: 'custom', message: problem });
+    if (problem !== undefined && SLUG_PATTERN.test(slug))
+      context.addIssue({ code: 'custom', message: problem });
   });
 
 const nameSchema = z.string().trim().min(1).max(200);

@@ -1,15 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSqliteStorage } from '../adapters/storage/sqlite/create-sqlite-storage.js';
 import { isTroupeError } from '../core/errors.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { User } from '../core/records/user.js';
+import type { TestStorage } from '../http/testing/create-test-storage.js';
+import { createTestStorage } from '../http/testing/create-test-storage.js';
 import type { AgentService } from './agent-service.js';
 import { createAgentService } from './agent-service.js';
 
-let dir: string;
+let testStorage: TestStorage;
 let storage: Storage;
 let agents: AgentService;
 let admin: User;
@@ -17,16 +15,15 @@ let alice: User;
 let bob: User;
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'troupe-agents-'));
-  storage = await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
+  testStorage = await createTestStorage();
+  storage = testStorage.storage;
   agents = createAgentService(storage);
   admin = await storage.users.create({ name: 'root', role: 'admin' });
   alice = await storage.users.create({ name: 'alice', role: 'member' });
   bob = await storage.users.create({ name: 'bob', role: 'member' });
 });
 afterEach(async () => {
-  await storage.close();
-  rmSync(dir, { recursive: true, force: true });
+  await testStorage.close();
 });
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
@@ -47,48 +44,47 @@ describe('agent service: create', () => {
   });
 
   it('refuses a backend that contradicts is_subagent', async () => {
-    expect(await codeOf(agents.create(alice, { name: 'X', slug: 'x1', backend: 'chat', is_subagent: true }))).toBe(
-      'agent_backend_mismatch',
-    );
-    expect(await codeOf(agents.create(alice, { name: 'X', slug: 'x2', backend: 'subagent', is_subagent: false }))).toBe(
-      'agent_backend_mismatch',
-    );
+    expect(
+      await codeOf(agents.create(alice, { name: 'X', slug: 'x1', backend: 'chat', is_subagent: true })),
+    ).toBe('agent_backend_mismatch');
+    expect(
+      await codeOf(agents.create(alice, { name: 'X', slug: 'x2', backend: 'subagent', is_subagent: false })),
+    ).toBe('agent_backend_mismatch');
     expect(await storage.agents.listUsable(admin, { include_subagents: true })).toHaveLength(0);
   });
 
   it('grants the owner `created` access in the same transaction', async () => {
     const agent = await agents.create(alice, { name: 'Mine', slug: 'mine' });
-    expect(await storage.access.listForAgent(agent.id)).toMatchObject([{ user_id: alice.id, source: 'created' }]);
+    expect(await storage.access.listForAgent(agent.id)).toMatchObject([
+      { user_id: alice.id, source: 'created' },
+    ]);
   });
 
   it('rolls the whole create back when a later write fails', async () => {
     // The grant write fails inside the transaction: the agent row must not survive it.
     let calls = 0;
-    const failing: Storage = new Proxy(storage, {
-      get(target, property, receiver) {
-        if (property === 'transaction') {
-          return <T>(work: (tx: Storage) => Promise<T>) =>
-            target.transaction((tx) =>
-              work(
-                new Proxy(tx, {
-                  get(txTarget, txProperty, txReceiver) {
-                    if (txProperty !== 'access') return Reflect.get(txTarget, txProperty, txReceiver) as unknown;
-                    return {
-                      ...txTarget.access,
-                      grant: async () => {
-                        calls += 1;
-                        throw new Error('disk full');
-                      },
-                    };
-                  },
-                }),
-              ),
-            );
-        }
-        return Reflect.get(target, property, receiver) as unknown;
-      },
-    });
-    await expect(createAgentService(failing).create(alice, { name: 'Doomed', slug: 'doomed' })).rejects.toThrow('disk full');
+    const failingGrant = (): Promise<never> => {
+      calls += 1;
+      return Promise.reject(new Error('disk full'));
+    };
+    const wrap = (store: Storage): Storage =>
+      new Proxy(store, {
+        get(target, property) {
+          if (property === 'transaction') {
+            return <T>(work: (tx: Storage) => Promise<T>) => target.transaction((tx) => work(wrap(tx)));
+          }
+          if (property === 'access') {
+            return new Proxy(target.access, {
+              get: (access, name) =>
+                name === 'grant' ? failingGrant : (Reflect.get(access, name) as unknown),
+            });
+          }
+          return Reflect.get(target, property) as unknown;
+        },
+      });
+    await expect(
+      createAgentService(wrap(storage)).create(alice, { name: 'Doomed', slug: 'doomed' }),
+    ).rejects.toThrow('disk full');
     expect(calls).toBe(1);
     expect(await storage.agents.getBySlug('doomed')).toBeUndefined();
   });
@@ -97,7 +93,9 @@ describe('agent service: create', () => {
     const first = await agents.create(alice, { name: 'Research Helper' });
     const second = await agents.create(bob, { name: 'Research Helper' });
     expect([first.slug, second.slug]).toEqual(['research-helper', 'research-helper-2']);
-    expect(await codeOf(agents.create(bob, { name: 'Other', slug: 'research-helper' }))).toBe('agent_slug_taken');
+    expect(await codeOf(agents.create(bob, { name: 'Other', slug: 'research-helper' }))).toBe(
+      'agent_slug_taken',
+    );
     expect(await codeOf(agents.create(bob, { name: '日本語' }))).toBe('validation_failed');
   });
 
@@ -129,12 +127,22 @@ describe('agent service: create', () => {
   });
 
   it('refuses is_default on a subagent, and from a member', async () => {
-    expect(await codeOf(agents.create(admin, { name: 'S', slug: 's1', backend: 'subagent', is_default: true }))).toBe(
-      'subagent_cannot_be_default',
-    );
+    expect(
+      await codeOf(agents.create(admin, { name: 'S', slug: 's1', backend: 'subagent', is_default: true })),
+    ).toBe('subagent_cannot_be_default');
     expect(await codeOf(agents.create(alice, { name: 'C', slug: 'c1', is_default: true }))).toBe('forbidden');
-    const first = await agents.create(admin, { name: 'C', slug: 'c2', is_default: true, visibility: 'public' });
-    const second = await agents.create(admin, { name: 'D', slug: 'd2', is_default: true, visibility: 'public' });
+    const first = await agents.create(admin, {
+      name: 'C',
+      slug: 'c2',
+      is_default: true,
+      visibility: 'public',
+    });
+    const second = await agents.create(admin, {
+      name: 'D',
+      slug: 'd2',
+      is_default: true,
+      visibility: 'public',
+    });
     expect(first.is_default && second.is_default).toBe(true);
     expect((await agents.getDefault(alice)).id).toBe(second.id);
     expect((await storage.agents.get(first.id))?.is_default).toBe(false);
@@ -148,11 +156,9 @@ describe('agent service: visibility', () => {
     await agents.create(bob, { name: 'Bobs', slug: 'bobs' });
     await agents.create(bob, { name: 'Open', slug: 'open', visibility: 'public' });
     expect((await agents.list(alice)).map((agent) => agent.slug).sort()).toEqual(['main', 'open']);
-    expect((await agents.list(alice, { include_subagents: true })).map((agent) => agent.slug).sort()).toEqual([
-      'helper',
-      'main',
-      'open',
-    ]);
+    expect((await agents.list(alice, { include_subagents: true })).map((agent) => agent.slug).sort()).toEqual(
+      ['helper', 'main', 'open'],
+    );
     expect((await agents.list(admin, { include_subagents: true })).length).toBe(4);
   });
 
@@ -180,9 +186,15 @@ describe('agent service: visibility', () => {
 describe('agent service: update, delete, default', () => {
   it('keeps the backend immutable and re-validates is_subagent', async () => {
     await agents.create(alice, { name: 'Main', slug: 'main' });
-    expect(await codeOf(agents.update(alice, 'main', { backend: 'subagent' }))).toBe('agent_backend_mismatch');
+    expect(await codeOf(agents.update(alice, 'main', { backend: 'subagent' }))).toBe(
+      'agent_backend_mismatch',
+    );
     expect(await codeOf(agents.update(alice, 'main', { is_subagent: true }))).toBe('agent_backend_mismatch');
-    const same = await agents.update(alice, 'main', { backend: 'chat', is_subagent: false, description: 'd' });
+    const same = await agents.update(alice, 'main', {
+      backend: 'chat',
+      is_subagent: false,
+      description: 'd',
+    });
     expect(same.description).toBe('d');
   });
 
@@ -190,9 +202,9 @@ describe('agent service: update, delete, default', () => {
     await agents.create(alice, { name: 'A', slug: 'aaa' });
     await agents.create(alice, { name: 'B', slug: 'bbb' });
     expect(await codeOf(agents.update(alice, 'aaa', { slug: 'bbb' }))).toBe('agent_slug_taken');
-    expect(await codeOf(agents.update(alice, 'aaa', { config: { tool_approval_mode: 'nope' as never } }))).toBe(
-      'validation_failed',
-    );
+    expect(
+      await codeOf(agents.update(alice, 'aaa', { config: { tool_approval_mode: 'nope' as never } })),
+    ).toBe('validation_failed');
     expect((await agents.update(alice, 'aaa', { slug: 'ccc' })).slug).toBe('ccc');
     expect(await codeOf(agents.get(alice, 'aaa'))).toBe('agent_not_found');
   });

@@ -76,7 +76,8 @@ export function createAgentService(storage: Storage, options: AgentServiceOption
 
   async function reload(store: Storage, id: string): Promise<Agent> {
     const agent = await store.agents.get(id);
-    if (agent === undefined) throw new TroupeError('internal', `Agent ${id} vanished inside its own transaction`);
+    if (agent === undefined)
+      throw new TroupeError('internal', `Agent ${id} vanished inside its own transaction`);
     return agent;
   }
 
@@ -93,7 +94,9 @@ export function createAgentService(storage: Storage, options: AgentServiceOption
     const base = slugify(name);
     if (base === undefined) {
       throw new TroupeError('validation_failed', 'Cannot derive a slug from this name; send a "slug"', {
-        details: { issues: [{ path: 'slug', message: 'required when the name has no latin letters', code: 'custom' }] },
+        details: {
+          issues: [{ path: 'slug', message: 'required when the name has no latin letters', code: 'custom' }],
+        },
       });
     }
     for (let attempt = 1; attempt <= 100; attempt += 1) {
@@ -168,7 +171,8 @@ export function createAgentService(storage: Storage, options: AgentServiceOption
           );
         }
         resolveBackend(agent.backend, input.is_subagent);
-        if (input.slug !== undefined && input.slug !== agent.slug) await ensureSlugFree(tx, input.slug, agent.id);
+        if (input.slug !== undefined && input.slug !== agent.slug)
+          await ensureSlugFree(tx, input.slug, agent.id);
         const patch: AgentPatch = {};
         if (input.slug !== undefined) patch.slug = input.slug;
         if (input.name !== undefined) patch.name = input.name;
@@ -187,7 +191,10 @@ export function createAgentService(storage: Storage, options: AgentServiceOption
       await storage.transaction(async (tx) => {
         const agent = await resolveManageable(tx, actor, idOrSlug);
         if (agent.is_default) {
-          throw new TroupeError('forbidden', 'The default agent cannot be deleted; make another agent the default first');
+          throw new TroupeError(
+            'forbidden',
+            'The default agent cannot be deleted; make another agent the default first',
+          );
         }
         await tx.agents.softDelete(agent.id, isoNow(clock));
       });

@@ -1,26 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSqliteStorage } from '../adapters/storage/sqlite/create-sqlite-storage.js';
 import type { Clock } from '../core/clock.js';
 import { isTroupeError } from '../core/errors.js';
 import type { Storage } from '../core/ports/storage.js';
+import type { TestStorage } from '../http/testing/create-test-storage.js';
+import { createTestStorage } from '../http/testing/create-test-storage.js';
 import { createAuthService, hashToken, toPublicToken } from './auth-service.js';
 
-let dir: string;
+let testStorage: TestStorage;
 let storage: Storage;
 let now = new Date('2026-01-01T00:00:00.000Z');
 const clock: Clock = { now: () => now };
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'troupe-auth-'));
-  storage = await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
+  testStorage = await createTestStorage();
+  storage = testStorage.storage;
   now = new Date('2026-01-01T00:00:00.000Z');
 });
 afterEach(async () => {
-  await storage.close();
-  rmSync(dir, { recursive: true, force: true });
+  await testStorage.close();
 });
 
 async function expectCode(promise: Promise<unknown>, code: string): Promise<void> {

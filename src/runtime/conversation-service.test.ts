@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSqliteStorage } from '../adapters/storage/sqlite/create-sqlite-storage.js';
 import { isTroupeError } from '../core/errors.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { User } from '../core/records/user.js';
+import type { TestStorage } from '../http/testing/create-test-storage.js';
+import { createTestStorage } from '../http/testing/create-test-storage.js';
 import type { AgentService } from './agent-service.js';
 import { createAgentService } from './agent-service.js';
 import type { ConversationService } from './conversation-service.js';
@@ -13,6 +12,7 @@ import { createConversationService } from './conversation-service.js';
 import type { ProjectService } from './project-service.js';
 import { createProjectService } from './project-service.js';
 
+let testStorage: TestStorage;
 let dir: string;
 let storage: Storage;
 let agents: AgentService;
@@ -22,8 +22,8 @@ let alice: User;
 let bob: User;
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'troupe-conversations-'));
-  storage = await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
+  testStorage = await createTestStorage();
+  ({ dir, storage } = testStorage);
   agents = createAgentService(storage);
   projects = createProjectService(storage, { workdirRoot: path.join(dir, 'workdirs') });
   conversations = createConversationService({ storage, agents, projects });
@@ -31,8 +31,7 @@ beforeEach(async () => {
   bob = await storage.users.create({ name: 'bob', role: 'member' });
 });
 afterEach(async () => {
-  await storage.close();
-  rmSync(dir, { recursive: true, force: true });
+  await testStorage.close();
 });
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
@@ -46,7 +45,12 @@ describe('conversation service', () => {
   it('creates an active conversation with a fresh thread in the default project', async () => {
     const agent = await agents.create(alice, { name: 'Main', slug: 'main' });
     const conversation = await conversations.create(alice, { agent_id: 'main', title: 'Hello' });
-    expect(conversation).toMatchObject({ user_id: alice.id, agent_id: agent.id, status: 'active', title: 'Hello' });
+    expect(conversation).toMatchObject({
+      user_id: alice.id,
+      agent_id: agent.id,
+      status: 'active',
+      title: 'Hello',
+    });
     expect(conversation.thread_id).toMatch(/^thr_[0-9a-f]{20}$/);
     expect(conversation.project_id).toBe((await projects.defaultProject(alice)).id);
   });
@@ -77,7 +81,9 @@ describe('conversation service', () => {
     expect((await conversations.list(alice, 'archived')).map((item) => item.id)).toEqual([first.id]);
     expect((await conversations.patch(alice, first.id, { status: 'active' })).status).toBe('active');
     expect(await codeOf(conversations.get(bob, first.id))).toBe('conversation_not_found');
-    expect(await codeOf(conversations.patch(bob, first.id, { title: 'mine' }))).toBe('conversation_not_found');
+    expect(await codeOf(conversations.patch(bob, first.id, { title: 'mine' }))).toBe(
+      'conversation_not_found',
+    );
     expect(await codeOf(conversations.messages(bob, first.id))).toBe('conversation_not_found');
     expect(await conversations.list(bob)).toEqual([]);
   });
@@ -103,7 +109,9 @@ describe('conversation service', () => {
       title: 'SubAgent: Main',
       metadata: {},
     });
-    expect(await codeOf(conversations.patch(alice, child.id, { status: 'archived' }))).toBe('validation_failed');
+    expect(await codeOf(conversations.patch(alice, child.id, { status: 'archived' }))).toBe(
+      'validation_failed',
+    );
     expect((await conversations.patch(alice, child.id, { title: 'Renamed' })).status).toBe('subagent');
   });
 });

@@ -51,7 +51,9 @@ function checkTitle(title: string): string {
   return trimmed;
 }
 
-export function createConversationService(dependencies: ConversationServiceDependencies): ConversationService {
+export function createConversationService(
+  dependencies: ConversationServiceDependencies,
+): ConversationService {
   const { storage, agents, projects } = dependencies;
 
   async function get(actor: Actor, conversationId: string): Promise<Conversation> {

@@ -1,14 +1,15 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSqliteStorage } from '../adapters/storage/sqlite/create-sqlite-storage.js';
 import { isTroupeError } from '../core/errors.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { User } from '../core/records/user.js';
+import type { TestStorage } from '../http/testing/create-test-storage.js';
+import { createTestStorage } from '../http/testing/create-test-storage.js';
 import type { ProjectService } from './project-service.js';
 import { createProjectService, DEFAULT_PROJECT_NAME } from './project-service.js';
 
+let testStorage: TestStorage;
 let dir: string;
 let storage: Storage;
 let projects: ProjectService;
@@ -16,15 +17,14 @@ let alice: User;
 let bob: User;
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'troupe-projects-'));
-  storage = await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
+  testStorage = await createTestStorage();
+  ({ dir, storage } = testStorage);
   projects = createProjectService(storage, { workdirRoot: path.join(dir, 'workdirs') });
   alice = await storage.users.create({ name: 'alice', role: 'member' });
   bob = await storage.users.create({ name: 'bob', role: 'member' });
 });
 afterEach(async () => {
-  await storage.close();
-  rmSync(dir, { recursive: true, force: true });
+  await testStorage.close();
 });
 
 describe('project service', () => {
@@ -38,12 +38,17 @@ describe('project service', () => {
   });
 
   it('refuses blank names without leaving a directory behind', async () => {
-    await expect(projects.createProject(alice, '   ')).rejects.toSatisfy((error) => isTroupeError(error, 'validation_failed'));
+    await expect(projects.createProject(alice, '   ')).rejects.toSatisfy((error) =>
+      isTroupeError(error, 'validation_failed'),
+    );
     expect(existsSync(path.join(dir, 'workdirs'))).toBe(false);
   });
 
   it('gets or creates the Default project once, even under concurrent first use', async () => {
-    const [first, second] = await Promise.all([projects.defaultProject(alice), projects.defaultProject(alice)]);
+    const [first, second] = await Promise.all([
+      projects.defaultProject(alice),
+      projects.defaultProject(alice),
+    ]);
     expect(first.id).toBe(second.id);
     expect(first.name).toBe(DEFAULT_PROJECT_NAME);
     expect((await projects.defaultProject(alice)).id).toBe(first.id);
@@ -51,10 +56,14 @@ describe('project service', () => {
     expect(await projects.list(alice)).toHaveLength(1);
   });
 
-  it('treats another user\'s project as not found', async () => {
+  it("treats another user's project as not found", async () => {
     const project = await projects.createProject(alice, 'Mine');
-    await expect(projects.get(bob, project.id)).rejects.toSatisfy((error) => isTroupeError(error, 'project_not_found'));
-    await expect(projects.getOwned(bob, project.id)).rejects.toSatisfy((error) => isTroupeError(error, 'project_not_found'));
+    await expect(projects.get(bob, project.id)).rejects.toSatisfy((error) =>
+      isTroupeError(error, 'project_not_found'),
+    );
+    await expect(projects.getOwned(bob, project.id)).rejects.toSatisfy((error) =>
+      isTroupeError(error, 'project_not_found'),
+    );
     expect((await projects.getOwned(alice, project.id)).id).toBe(project.id);
   });
 });

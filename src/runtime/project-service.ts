@@ -67,13 +67,15 @@ export function createProjectService(storage: Storage, options: ProjectServiceOp
 
     async get(actor, projectId) {
       const project = await storage.projects.get(projectId);
-      if (project === undefined || (project.user_id !== actor.id && !isAdmin(actor))) throw notFound(projectId);
+      if (project === undefined || (project.user_id !== actor.id && !isAdmin(actor))) {
+        throw notFound(projectId);
+      }
       return project;
     },
 
     async getOwned(actor, projectId) {
       const project = await storage.projects.get(projectId);
-      if (project === undefined || project.user_id !== actor.id) throw notFound(projectId);
+      if (project?.user_id !== actor.id) throw notFound(projectId);
       return project;
     },
 

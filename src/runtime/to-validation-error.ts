@@ -23,7 +23,11 @@ export function toValidationError(error: z.ZodError, where?: string): TroupeErro
 }
 
 /** Parses or throws `validation_failed`; for services that take input from places other than HTTP. */
-export function parseOrThrow<TSchema extends z.ZodType>(schema: TSchema, value: unknown, where?: string): z.output<TSchema> {
+export function parseOrThrow<TSchema extends z.ZodType>(
+  schema: TSchema,
+  value: unknown,
+  where?: string,
+): z.output<TSchema> {
   const result = schema.safeParse(value);
   if (!result.success) throw toValidationError(result.error, where);
   return result.data;

@@ -61,7 +61,8 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
     access: 'user',
     params: idParamsSchema,
     body: updateAgentInputSchema,
-    handler: async ({ c, actor, params, body }) => c.json({ agent: await agents.update(actor, params.id, body) }),
+    handler: async ({ c, actor, params, body }) =>
+      c.json({ agent: await agents.update(actor, params.id, body) }),
   });
 
   registry.add({

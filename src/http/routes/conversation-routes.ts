@@ -26,7 +26,12 @@ export const postMessageBodySchema = z
       .string()
       .min(1)
       .refine((content) => content.trim() !== '', 'content must not be blank'),
-    request_id: z.string().min(1).max(200).optional().describe('Idempotency key: a replay returns the same run'),
+    request_id: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Idempotency key: a replay returns the same run'),
   })
   .strict();
 
@@ -42,7 +47,8 @@ export function registerConversationRoutes(registry: RouteRegistry, deps: AppDep
     tag: 'conversations',
     access: 'user',
     query: listQuerySchema,
-    handler: async ({ c, actor, query }) => c.json({ conversations: await conversations.list(actor, query.status) }),
+    handler: async ({ c, actor, query }) =>
+      c.json({ conversations: await conversations.list(actor, query.status) }),
   });
 
   registry.add({
@@ -53,7 +59,8 @@ export function registerConversationRoutes(registry: RouteRegistry, deps: AppDep
     access: 'user',
     status: 201,
     body: createConversationBodySchema,
-    handler: async ({ c, actor, body }) => c.json({ conversation: await conversations.create(actor, body) }, 201),
+    handler: async ({ c, actor, body }) =>
+      c.json({ conversation: await conversations.create(actor, body) }, 201),
   });
 
   registry.add({
@@ -63,7 +70,8 @@ export function registerConversationRoutes(registry: RouteRegistry, deps: AppDep
     tag: 'conversations',
     access: 'user',
     params: idParamsSchema,
-    handler: async ({ c, actor, params }) => c.json({ conversation: await conversations.get(actor, params.id) }),
+    handler: async ({ c, actor, params }) =>
+      c.json({ conversation: await conversations.get(actor, params.id) }),
   });
 
   registry.add({
@@ -85,7 +93,8 @@ export function registerConversationRoutes(registry: RouteRegistry, deps: AppDep
     tag: 'conversations',
     access: 'user',
     params: idParamsSchema,
-    handler: async ({ c, actor, params }) => c.json({ messages: await conversations.messages(actor, params.id) }),
+    handler: async ({ c, actor, params }) =>
+      c.json({ messages: await conversations.messages(actor, params.id) }),
   });
 
   registry.add({

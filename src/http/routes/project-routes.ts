@@ -22,6 +22,7 @@ export function registerProjectRoutes(registry: RouteRegistry, deps: AppDependen
     access: 'user',
     status: 201,
     body: createProjectBodySchema,
-    handler: async ({ c, actor, body }) => c.json({ project: await deps.projects.createProject(actor, body.name) }, 201),
+    handler: async ({ c, actor, body }) =>
+      c.json({ project: await deps.projects.createProject(actor, body.name) }, 201),
   });
 }

@@ -26,7 +26,11 @@ function resumeCursor(lastEventId: string | undefined, afterSeq: number | undefi
   // We only ever send integer ids, so anything else is a client bug worth surfacing, not a silent replay.
   if (!/^\d{1,15}$/.test(trimmed)) {
     throw new TroupeError('validation_failed', 'Last-Event-ID must be the integer seq of an event', {
-      details: { issues: [{ path: 'header.Last-Event-ID', message: 'expected a non-negative integer', code: 'custom' }] },
+      details: {
+        issues: [
+          { path: 'header.Last-Event-ID', message: 'expected a non-negative integer', code: 'custom' },
+        ],
+      },
     });
   }
   return Number(trimmed);
@@ -71,7 +75,8 @@ export async function createRunEventStreamResponse(options: RunEventStreamOption
         const error = toTroupeError(thrown);
         logger.warn('run event stream failed', { run_id: runId, code: error.code, error: error.message });
         // No id: the client reconnects with the last real seq it saw and loses nothing.
-        const message = error.code === 'internal' ? 'Event stream interrupted; reconnect to resume' : error.message;
+        const message =
+          error.code === 'internal' ? 'Event stream interrupted; reconnect to resume' : error.message;
         await stream.writeSSE({
           event: 'error',
           data: JSON.stringify({ run_id: runId, type: 'error', payload: { code: error.code, message } }),

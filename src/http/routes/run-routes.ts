@@ -63,7 +63,8 @@ export function registerRunRoutes(registry: RouteRegistry, deps: AppDependencies
     access: 'user',
     params: idParamsSchema,
     query: awaitQuerySchema,
-    handler: async ({ c, actor, params, query }) => c.json(await runs.await(actor, params.id, query.timeout_ms)),
+    handler: async ({ c, actor, params, query }) =>
+      c.json(await runs.await(actor, params.id, query.timeout_ms)),
   });
 
   registry.add({

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Hono } from 'hono';
-import { createSqliteStorage } from '../../adapters/storage/sqlite/create-sqlite-storage.js';
 import type { TroupeConfig } from '../../config.js';
 import { loadConfig } from '../../config.js';
 import { TroupeError } from '../../core/errors.js';
@@ -22,6 +21,8 @@ import type { AppEnv } from '../app-env.js';
 import { createApp } from '../create-app.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
+import type { TestStorage } from './create-test-storage.js';
+import { createTestStorage } from './create-test-storage.js';
 
 export interface TestContextOptions {
   /**
@@ -69,25 +70,32 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-function unwired(): never {
-  throw new TroupeError('internal', 'No run service in this test context');
+function unwired(): Promise<never> {
+  return Promise.reject(new TroupeError('internal', 'No run service in this test context'));
 }
 
 const unwiredRuns: RunServiceApi = {
-  postMessage: async () => unwired(),
-  getRun: async () => unwired(),
-  getResult: async () => unwired(),
-  cancel: async () => unwired(),
-  await: async () => unwired(),
-  listRunsOfConversation: async () => unwired(),
-  streamEvents: async () => unwired(),
+  postMessage: unwired,
+  getRun: unwired,
+  getResult: unwired,
+  cancel: unwired,
+  await: unwired,
+  listRunsOfConversation: unwired,
+  streamEvents: unwired,
 };
+
+async function openStorage(
+  options: TestContextOptions,
+): Promise<{ storage: Storage; filename: string; owned?: TestStorage }> {
+  if (options.storage !== undefined) return options.storage;
+  const owned = await createTestStorage();
+  return { storage: owned.storage, filename: owned.filename, owned };
+}
 
 /** Storage, services and the app on a temp SQLite file, for in-process `app.request()` tests. */
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'troupe-http-'));
-  const filename = options.storage?.filename ?? path.join(dir, 'troupe.db');
-  const storage = options.storage?.storage ?? (await createSqliteStorage({ filename }));
+  const { storage, filename, owned } = await openStorage(options);
+  const dir = owned?.dir ?? mkdtempSync(path.join(os.tmpdir(), 'troupe-http-'));
   const config: TroupeConfig = { ...loadConfig({}, dir), ...options.config };
   const auth = createAuthService(storage);
   const agents = createAgentService(storage);
@@ -110,7 +118,9 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
 
   function tableNames(): string[] {
     const rows = reader
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
       .all() as { name: string }[];
     return rows.map((row) => row.name);
   }
@@ -139,7 +149,8 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
       if (requestOptions.token !== undefined) headers.Authorization = `Bearer ${requestOptions.token}`;
       let body: string | undefined;
       if (requestOptions.body !== undefined) {
-        body = typeof requestOptions.body === 'string' ? requestOptions.body : JSON.stringify(requestOptions.body);
+        body =
+          typeof requestOptions.body === 'string' ? requestOptions.body : JSON.stringify(requestOptions.body);
         headers['Content-Type'] ??= 'application/json';
       }
       return app.request(urlPath, { method, headers, body });
@@ -157,8 +168,8 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     },
     async close() {
       reader.close();
-      if (options.storage === undefined) await storage.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (owned !== undefined) await owned.close();
+      else rmSync(dir, { recursive: true, force: true });
     },
   };
 }

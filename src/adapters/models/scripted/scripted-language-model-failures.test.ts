@@ -61,7 +61,7 @@ describe('scripted model cancellation', () => {
     await expect(reading).rejects.toBe(reason);
     expect(seen).toEqual(['go s']);
     // The step still had ~4 s of delay left: the rejection must not wait for it.
-    expect(Date.now() - abortedAt).toBeLessThan(200);
+    expect(Date.now() - abortedAt).toBeLessThan(1000);
   });
 
   it('ends streamText early when the caller aborts', async () => {

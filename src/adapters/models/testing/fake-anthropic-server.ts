@@ -8,7 +8,13 @@ import {
   type ReplyContext,
 } from './fake-model-server.js';
 
-export type { FakeModelResponse, FakeModelServer, RecordedRequest } from './fake-model-server.js';
+export type {
+  FakeModelResponse,
+  FakeModelServer,
+  FakeResponses,
+  RecordedBody,
+  RecordedRequest,
+} from './fake-model-server.js';
 
 type ContentBlock =
   | { type: 'text'; text: string }

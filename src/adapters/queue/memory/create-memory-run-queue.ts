@@ -58,10 +58,11 @@ export function createMemoryRunQueue(options: MemoryRunQueueOptions): RunQueue {
 
   return {
     enqueue(runId) {
-      if (closed)
+      if (closed) {
         return Promise.reject(
           new TroupeError('internal', `The run queue is closed; run ${runId} was not queued`),
         );
+      }
       buffered.push(runId);
       pump();
       return Promise.resolve();

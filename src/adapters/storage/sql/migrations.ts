@@ -226,22 +226,31 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
 
 const migrationProvider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };
 
-function migratorFor(db: Kysely<DatabaseSchema>): Migrator {
+export interface MigrateOptions {
+  /**
+   * Schema of the migration bookkeeping tables (PostgreSQL). Without it Kysely looks for them in every
+   * schema of the database, so a second Troupe schema in the same database would look migrated.
+   */
+  migrationTableSchema?: string;
+}
+
+function migratorFor(db: Kysely<DatabaseSchema>, options: MigrateOptions): Migrator {
   return new Migrator({
     db,
     provider: migrationProvider,
     migrationTableName: 'troupe_migration',
     migrationLockTableName: 'troupe_migration_lock',
+    ...(options.migrationTableSchema === undefined ? {} : { migrationTableSchema: options.migrationTableSchema }),
   });
 }
 
-/** Brings the schema to the latest version; a no-op when it is already there. */
-export async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<string[]> {
-  const { error, results } = await migratorFor(db).migrateToLatest();
+/** Brings the schema to the latest version; a no-op when it is already there. Returns what it applied. */
+export async function migrateToLatest(db: Kysely<DatabaseSchema>, options: MigrateOptions = {}): Promise<string[]> {
+  const { error, results } = await migratorFor(db, options).migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     const which = failed === undefined ? 'Database migration' : `Database migration ${failed}`;
     throw new Error(`${which} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  return (results ?? []).map((result) => result.migrationName);
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }

@@ -47,13 +47,18 @@ function patchToRow(patch: AgentPatch): Updateable<AgentsTable> {
 function slugErrors(slug: string | undefined): UniqueViolationErrors {
   return {
     agents_slug_uq: () => new TroupeError('agent_slug_taken', `The agent slug ${slug ?? ''} is already taken`),
-    // Two writers made different agents default at once; the loser retries or reports.
+    // Unreachable while every writer goes through clearDefault; kept so a violation still reads clearly.
     agents_default_uq: () => new TroupeError('internal', 'Another agent was made default concurrently; retry'),
   };
 }
 
-/** Clears the default flag everywhere but `keepId`: the partial unique index allows one default only. */
-async function clearDefault(db: Kysely<DatabaseSchema>, keepId: string, at: string): Promise<void> {
+/**
+ * Clears the default flag everywhere but `keepId`, which the caller then sets: the partial unique index
+ * allows one default only. Writers that move the default are serialised where the engine needs it, or
+ * two of them could each clear the other's old default and then collide on the index.
+ */
+async function clearDefault(ctx: SqlContext, db: Kysely<DatabaseSchema>, keepId: string, at: string): Promise<void> {
+  await ctx.dialect.lockKey?.(db, 'agents:default');
   await db
     .updateTable('agents')
     .set({ is_default: 0, updated_at: at })
@@ -87,7 +92,7 @@ export class SqlAgentRepository implements AgentRepository {
     };
     try {
       await atomically(this.ctx, async (db) => {
-        if (agent.is_default) await clearDefault(db, row.id, now);
+        if (agent.is_default) await clearDefault(this.ctx, db, row.id, now);
         await db.insertInto('agents').values(row).execute();
       });
     } catch (error) {
@@ -110,7 +115,7 @@ export class SqlAgentRepository implements AgentRepository {
     const now = nowIso(this.ctx);
     try {
       const row = await atomically(this.ctx, async (db) => {
-        if (patch.is_default === true) await clearDefault(db, id, now);
+        if (patch.is_default === true) await clearDefault(this.ctx, db, id, now);
         const updated = await db
           .updateTable('agents')
           .set({ ...patchToRow(patch), updated_at: now })
@@ -141,7 +146,7 @@ export class SqlAgentRepository implements AgentRepository {
     const now = nowIso(this.ctx);
     try {
       await atomically(this.ctx, async (db) => {
-        await clearDefault(db, id, now);
+        await clearDefault(this.ctx, db, id, now);
         const result = await db
           .updateTable('agents')
           .set({ is_default: 1, updated_at: now })

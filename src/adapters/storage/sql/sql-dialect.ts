@@ -13,10 +13,11 @@ export interface SqlDialect {
    */
   uniqueViolation(error: unknown): UniqueConstraintName | undefined;
   /**
-   * Holds, until the current transaction ends, a lock that serialises the writers of one sequence (a run's
-   * events, a thread's messages). Absent on engines that run one write at a time anyway.
+   * Holds, until the current transaction ends, a lock that serialises the writers of one logical key (a
+   * run's event sequence, a thread's message sequence, "the default agent"). Absent on engines that run
+   * one write at a time anyway.
    */
-  readonly lockSequence?: (db: Kysely<DatabaseSchema>, key: string) => Promise<void>;
+  readonly lockKey?: (db: Kysely<DatabaseSchema>, key: string) => Promise<void>;
 }
 
 function field(error: unknown, key: string): unknown {
@@ -52,7 +53,7 @@ export const postgresSqlDialect: SqlDialect = {
     return typeof constraint === 'string' && isUniqueConstraintName(constraint) ? constraint : undefined;
   },
   // An advisory lock rather than a row lock on `runs`, so appends never wait for a run's own updates.
-  async lockSequence(db, key) {
+  async lockKey(db, key) {
     await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
   },
 };

@@ -22,7 +22,7 @@ export async function writeNextInSequence<T>(
   key: string,
   write: (db: Kysely<DatabaseSchema>) => Promise<T>,
 ): Promise<T> {
-  const lock = ctx.dialect.lockSequence;
+  const lock = ctx.dialect.lockKey;
   const once =
     lock === undefined
       ? () => write(ctx.db)

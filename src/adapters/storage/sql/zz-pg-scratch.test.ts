@@ -15,8 +15,9 @@ describeStorageContract('postgres (scratch)', async () => {
   await admin.query(`CREATE SCHEMA ${schema}`);
   const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema}`, max: 10 });
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-  await migrateToLatest(db);
-  await migrateToLatest(db);
+  const applied = await migrateToLatest(db, { migrationTableSchema: schema });
+  const again = await migrateToLatest(db, { migrationTableSchema: schema });
+  if (applied.length !== 1 || again.length !== 0) throw new Error(`migrations ${applied} ${again}`);
   const storage = createSqlStorage(db, postgresSqlDialect);
   return {
     storage,

@@ -5,7 +5,7 @@ import { globTool } from './glob-tool.js';
 import { createTempWorkdir, type TempWorkdir } from './testing/create-temp-workdir.js';
 import { expectTroupeError } from './testing/expect-troupe-error.js';
 import { makeToolContext } from './testing/make-tool-context.js';
-import { runTool } from './testing/run-tool.js';
+import { runTool, runToolForText } from './testing/run-tool.js';
 import { WORKDIR_TOOL_LIMITS } from './workdir-tool-limits.js';
 
 let temp: TempWorkdir;
@@ -27,7 +27,7 @@ afterEach(async () => {
   await temp.cleanup();
 });
 
-const glob = (input: unknown) => runTool(globTool, input, makeToolContext(temp.workdir));
+const glob = (input: unknown) => runToolForText(globTool, input, makeToolContext(temp.workdir));
 
 describe('glob', () => {
   it('matches across directories with **, skipping node_modules and .git', async () => {
@@ -79,7 +79,7 @@ describe('glob', () => {
         temp.write(`gen/f${index}.txt`, ''),
       ),
     );
-    const lines = String(await glob({ pattern: 'gen/*.txt' })).split('\n');
+    const lines = (await glob({ pattern: 'gen/*.txt' })).split('\n');
     expect(lines).toHaveLength(WORKDIR_TOOL_LIMITS.globResults + 1);
     expect(lines.at(-1)).toContain('stopped at 1000 files');
   });

@@ -5,7 +5,7 @@ import { grepTool } from './grep-tool.js';
 import { createTempWorkdir, type TempWorkdir } from './testing/create-temp-workdir.js';
 import { expectTroupeError } from './testing/expect-troupe-error.js';
 import { makeToolContext } from './testing/make-tool-context.js';
-import { runTool } from './testing/run-tool.js';
+import { runTool, runToolForText } from './testing/run-tool.js';
 import { WORKDIR_TOOL_LIMITS } from './workdir-tool-limits.js';
 
 let temp: TempWorkdir;
@@ -20,7 +20,7 @@ afterEach(async () => {
   await temp.cleanup();
 });
 
-const grep = (input: unknown) => runTool(grepTool, input, makeToolContext(temp.workdir));
+const grep = (input: unknown) => runToolForText(grepTool, input, makeToolContext(temp.workdir));
 
 describe('grep', () => {
   it('returns file:line: text for each match, skipping node_modules', async () => {
@@ -58,20 +58,20 @@ describe('grep', () => {
   it('skips binary files and files over the size cap', async () => {
     await temp.write('bin.dat', Buffer.concat([Buffer.from('TODO'), Buffer.from([0])]));
     await temp.write('huge.txt', `TODO\n${'x'.repeat(WORKDIR_TOOL_LIMITS.grepFileBytes)}`);
-    const output = String(await grep({ pattern: 'TODO', glob: '*.{dat,txt}' }));
+    const output = await grep({ pattern: 'TODO', glob: '*.{dat,txt}' });
     expect(output).toBe('No matches for /TODO/\n(skipped 1 file over 1 MiB)');
   });
 
   it('caps the matches', async () => {
     await temp.write('many.txt', 'hit\n'.repeat(WORKDIR_TOOL_LIMITS.grepMatches + 50));
-    const lines = String(await grep({ pattern: 'hit', path: 'many.txt' })).split('\n');
+    const lines = (await grep({ pattern: 'hit', path: 'many.txt' })).split('\n');
     expect(lines).toHaveLength(WORKDIR_TOOL_LIMITS.grepMatches + 1);
     expect(lines.at(-1)).toContain('stopped at 500 matches');
   });
 
   it('clips very long lines', async () => {
     await temp.write('long.txt', `TODO${'y'.repeat(1000)}\n`);
-    const output = String(await grep({ pattern: 'TODO', path: 'long.txt' }));
+    const output = await grep({ pattern: 'TODO', path: 'long.txt' });
     expect(output.length).toBeLessThan(WORKDIR_TOOL_LIMITS.grepLineChars + 20);
     expect(output.endsWith('…')).toBe(true);
   });
@@ -80,7 +80,7 @@ describe('grep', () => {
     await temp.write('../outside/deep/leak.txt', 'TODO outside\n');
     await symlink(temp.outside, path.join(temp.workdir, 'out'));
     await symlink(path.join(temp.outside, 'secret.txt'), path.join(temp.workdir, 'secret-link'));
-    const output = String(await grep({ pattern: 'TODO|secret' }));
+    const output = await grep({ pattern: 'TODO|secret' });
     expect(output).not.toMatch(/outside|top secret/);
     await expectTroupeError(grep({ pattern: 'secret', path: 'secret-link' }), 'path_outside_workdir');
     await expectTroupeError(grep({ pattern: 'x', path: 'out' }), 'path_outside_workdir');

@@ -53,7 +53,7 @@ export const lsTool = defineTool<LsInput>({
         // Removed between readdir and lstat: it is simply no longer there.
       }
     }
-    const listing: { [key: string]: ToolOutput } = { path: shownPath, entries };
+    const listing: Record<string, ToolOutput> = { path: shownPath, entries };
     if (dirents.length > WORKDIR_TOOL_LIMITS.lsEntries) {
       listing.truncated = true;
       listing.total_entries = dirents.length;
@@ -62,7 +62,7 @@ export const lsTool = defineTool<LsInput>({
   },
 });
 
-function describeEntry(name: string, stats: Stats): { [key: string]: ToolOutput } {
+function describeEntry(name: string, stats: Stats): Record<string, ToolOutput> {
   const type = entryType(stats);
   if (type === 'directory') return { name: `${name}/`, type };
   if (type === 'file') return { name, type, size: stats.size };

@@ -146,3 +146,30 @@ describe('resolveInWorkdir', () => {
     );
   });
 });
+
+describe('resolveInWorkdir with unusual link targets', () => {
+  it('treats a link whose target text is "missing" as a link, not as a missing file', async () => {
+    await temp.write('missing', 'the target');
+    await symlink('missing', path.join(temp.workdir, 'points-to-missing'));
+    expect(await resolveInWorkdir(temp.workdir, 'points-to-missing')).toBe(path.join(realWork, 'missing'));
+  });
+
+  it('resolves .. in a link target against the real directory of the link, not the lexical one', async () => {
+    await mkdir(path.join(temp.workdir, 'inner'));
+    await mkdir(path.join(temp.workdir, 'x/y'), { recursive: true });
+    // Real: inner/../../outside is outside. Lexically from x/y/via it would be x/outside, inside.
+    await symlink('../../outside/new.txt', path.join(temp.workdir, 'inner/up'));
+    await symlink('../../inner', path.join(temp.workdir, 'x/y/via'));
+    await expectTroupeError(
+      resolveInWorkdir(temp.workdir, 'x/y/via/up', { forWrite: true }),
+      'path_outside_workdir',
+    );
+    // The converse, lexically outside but really inside, is allowed.
+    await mkdir(path.join(temp.workdir, 'deep/a/b'), { recursive: true });
+    await symlink('../../../target.txt', path.join(temp.workdir, 'deep/a/b/home'));
+    await symlink('deep/a/b', path.join(temp.workdir, 'short'));
+    expect(await resolveInWorkdir(temp.workdir, 'short/home', { forWrite: true })).toBe(
+      path.join(realWork, 'target.txt'),
+    );
+  });
+});

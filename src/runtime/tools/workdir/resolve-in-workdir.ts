@@ -111,13 +111,14 @@ async function resolveComponents(
       resolved = next;
       continue;
     }
-    const link = await readLinkIfSymlink(next, requestedPath);
-    if (link === 'missing') {
+    const entry = await inspectEntry(next, requestedPath);
+    if (entry.kind === 'missing') {
       missing = true;
       resolved = next;
-    } else if (link === undefined) {
+    } else if (entry.kind === 'other') {
       resolved = next;
     } else {
+      const link = entry.target;
       hops += 1;
       if (hops > MAX_SYMLINK_HOPS) {
         throw new TroupeError(
@@ -139,17 +140,15 @@ function splitComponents(value: string): string[] {
   return value.split(SEPARATORS).filter((component) => component !== '' && component !== '.');
 }
 
-/** The link text when `candidate` is a symlink, undefined for anything else, 'missing' when it does not exist. */
-async function readLinkIfSymlink(
-  candidate: string,
-  requestedPath: string,
-): Promise<string | undefined | 'missing'> {
+type InspectedEntry = { kind: 'missing' } | { kind: 'other' } | { kind: 'symlink'; target: string };
+
+async function inspectEntry(candidate: string, requestedPath: string): Promise<InspectedEntry> {
   try {
-    if (!(await lstat(candidate)).isSymbolicLink()) return undefined;
-    return await readlink(candidate);
+    if (!(await lstat(candidate)).isSymbolicLink()) return { kind: 'other' };
+    return { kind: 'symlink', target: await readlink(candidate) };
   } catch (error) {
     const code = fsErrorCode(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
     throw workdirFsError(error, requestedPath);
   }
 }

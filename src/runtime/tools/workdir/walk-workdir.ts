@@ -11,6 +11,12 @@ export interface WalkEntry {
   kind: WalkEntryKind;
 }
 
+interface PendingDirectory {
+  absolutePath: string;
+  relativePath: string;
+  depth: number;
+}
+
 export interface WalkWorkdirOptions {
   signal: AbortSignal;
   /** Levels below the root to list; 1 lists the root's own entries only. Unlimited when absent. */
@@ -27,9 +33,7 @@ export interface WalkWorkdirOptions {
  */
 export async function* walkWorkdir(root: string, options: WalkWorkdirOptions): AsyncGenerator<WalkEntry> {
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
-  const pending: Array<{ absolutePath: string; relativePath: string; depth: number }> = [
-    { absolutePath: root, relativePath: '', depth: 0 },
-  ];
+  const pending: PendingDirectory[] = [{ absolutePath: root, relativePath: '', depth: 0 }];
   for (let directory = pending.pop(); directory !== undefined; directory = pending.pop()) {
     options.signal.throwIfAborted();
     let dirents: Dirent[];
@@ -40,7 +44,7 @@ export async function* walkWorkdir(root: string, options: WalkWorkdirOptions): A
       continue;
     }
     dirents.sort((left, right) => compareNames(left.name, right.name));
-    const subdirectories: typeof pending = [];
+    const subdirectories: PendingDirectory[] = [];
     for (const dirent of dirents) {
       const entry: WalkEntry = {
         absolutePath: path.join(directory.absolutePath, dirent.name),

@@ -6,7 +6,7 @@ import { TroupeError } from '../../../core/errors.js';
  */
 export function workdirFsError(error: unknown, requestedPath: string): TroupeError {
   if (error instanceof TroupeError) return error;
-  const code = fsErrorCode(error);
+  const code = fsErrorCode(error) ?? 'unknown error';
   const shown = displayPath(requestedPath);
   switch (code) {
     case 'ENOENT':
@@ -31,7 +31,7 @@ export function workdirFsError(error: unknown, requestedPath: string): TroupeErr
     case 'EPERM':
       return new TroupeError('internal', `Permission denied: ${shown}`, { cause: error });
     default:
-      return new TroupeError('internal', `Cannot access ${shown}${code ? ` (${code})` : ''}`, {
+      return new TroupeError('internal', `Cannot access ${shown} (${code})`, {
         cause: error,
       });
   }

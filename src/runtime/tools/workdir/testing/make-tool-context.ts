@@ -10,7 +10,7 @@ export function makeToolContext(workdir: string, overrides: Partial<ToolContext>
     run: { id: 'run_workdir_test' } as Run,
     toolCallId: 'call_workdir_test',
     abortSignal: new AbortController().signal,
-    emit: async () => {},
+    emit: () => Promise.resolve(),
     workdir,
     ...overrides,
   };

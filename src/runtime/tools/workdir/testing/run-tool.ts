@@ -8,3 +8,15 @@ export async function runTool<TInput>(
 ): Promise<ToolOutput> {
   return tool.execute(tool.inputSchema.parse(input), context);
 }
+
+/** For tools whose output is text: fails the test when it is anything else. */
+export async function runToolForText<TInput>(
+  tool: TroupeTool<TInput>,
+  input: unknown,
+  context: ToolContext,
+): Promise<string> {
+  const output = await runTool(tool, input, context);
+  if (typeof output !== 'string')
+    throw new Error(`${tool.name} returned ${JSON.stringify(output)}, not text`);
+  return output;
+}
