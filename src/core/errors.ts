@@ -31,6 +31,8 @@ export const ERROR_CODES = [
   'request_id_conflict',
   'invalid_transition',
   'run_not_waiting',
+  'approval_not_found',
+  'approval_decided',
   // models and tools
   'invalid_model_spec',
   'model_not_found',

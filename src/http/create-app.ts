@@ -11,6 +11,7 @@ import { registerConversationRoutes } from './routes/conversation-routes.js';
 import { registerMeRoutes } from './routes/me-routes.js';
 import { registerProjectRoutes } from './routes/project-routes.js';
 import { registerRunRoutes } from './routes/run-routes.js';
+import { registerRunTreeRoutes } from './routes/run-tree-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { registerUserRoutes } from './routes/user-routes.js';
 import { serveConsole } from './serve-console.js';
@@ -36,6 +37,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   registerUserRoutes(registry, deps);
   // Run routes live under /api/agent/runs/… and must win over /api/agent/{id}/… patterns.
   registerRunRoutes(registry, deps, logger);
+  registerRunTreeRoutes(registry, deps);
   registerAgentRoutes(registry, deps);
   registerProjectRoutes(registry, deps);
   registerConversationRoutes(registry, deps);

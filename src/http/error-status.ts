@@ -29,6 +29,8 @@ export const ERROR_STATUS = {
   request_id_conflict: 409,
   invalid_transition: 409,
   run_not_waiting: 409,
+  approval_not_found: 404,
+  approval_decided: 409,
   invalid_model_spec: 400,
   model_not_found: 400,
   // The upstream model provider failed, not this server.

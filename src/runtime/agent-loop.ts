@@ -4,6 +4,7 @@ import type { ResolvedModel } from '../core/ports/model-provider.js';
 import type { Agent } from '../core/records/agent.js';
 import type { Run } from '../core/records/run.js';
 import type { ModelToolCall, ToolCallResult } from './middleware/agent-middleware.js';
+import { ApprovalPendingError } from './middleware/approval-middleware.js';
 import type { ComposedMiddleware } from './middleware/compose-middleware.js';
 import type { RunEmitter } from './run-emitter.js';
 import type { AnyTroupeTool, ToolContext } from './tools/troupe-tool.js';
@@ -13,7 +14,7 @@ export interface AgentLoopOptions {
   agent: Agent;
   model: ResolvedModel;
   system: string;
-  /** The thread so far, ending with the input (or with the last checkpointed step when resuming). */
+  /** The thread so far, ending with the input (or with what was checkpointed before a resume). */
   messages: ModelMessage[];
   /** Every tool registered for the run, by name; what the model sees is decided by middleware. */
   tools: ReadonlyMap<string, AnyTroupeTool>;
@@ -23,31 +24,42 @@ export interface AgentLoopOptions {
   workdir: string;
   /** First step to execute: 1 for a new run, last checkpointed step + 1 when resuming. */
   firstStep: number;
+  /** Tool calls of a checkpointed step that have no result yet (a resume after a crash or an approval). */
+  pending?: { step: number; calls: ModelToolCall[] };
   maxSteps: number;
-  /** Persists the messages of one finished step atomically: the checkpoint. */
+  /** Persists messages of a step atomically (the model's turn, then each tool result as it lands). */
   checkpoint(step: number, messages: ModelMessage[]): Promise<void>;
-  /** Called between steps; lets the executor stop at a step boundary (durable cancel check). */
-  beforeStep?(step: number): Promise<void>;
+  /** Called before each model call; may stop the run or return messages to add first (steering). */
+  beforeStep?(step: number): Promise<ModelMessage[]>;
 }
 
-export interface AgentLoopOutcome {
-  kind: 'completed' | 'max_steps';
-  /** The final answer, or the last text the model produced before the step limit. */
-  output: string;
-}
+export type AgentLoopOutcome =
+  | { kind: 'completed' | 'max_steps'; output: string }
+  | { kind: 'input_required'; toolCallIds: string[] };
 
 /**
- * The agent loop of SPEC §3: model call → tool calls (concurrently) → checkpoint → repeat, until the
- * model answers without tool calls or `maxSteps` is reached. Cancellation is the abort signal.
+ * The agent loop of SPEC §3: model call → tool calls (concurrently) → checkpoint → repeat, until the model
+ * answers without tool calls or `maxSteps` is reached. The model's turn is checkpointed before its tools
+ * run and every tool result as it lands, so a resumed run re-runs only the calls that have no result.
  */
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopOutcome> {
   const { run, agent, chain, emitter, abortSignal } = options;
   const messages = [...options.messages];
   let lastText = '';
 
+  if (options.pending && options.pending.calls.length > 0) {
+    const waiting = await runToolCalls(options, options.pending.step, options.pending.calls, messages);
+    if (waiting.length > 0) return { kind: 'input_required', toolCallIds: waiting };
+    await emitter.emit('step', { step: options.pending.step, tool_calls: options.pending.calls.length, resumed: true });
+  }
+
   for (let step = options.firstStep; step <= options.maxSteps; step++) {
     abortSignal.throwIfAborted();
-    await options.beforeStep?.(step);
+    const steering = (await options.beforeStep?.(step)) ?? [];
+    if (steering.length > 0) {
+      await options.checkpoint(step, steering);
+      messages.push(...steering);
+    }
     const result = await chain.callModel({
       run,
       agent,
@@ -60,33 +72,15 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     });
     await emitter.flush();
     lastText = result.text;
-
     const assistant = toAssistantMessage(result.text, result.toolCalls);
+    await options.checkpoint(step, [assistant]);
+    messages.push(assistant);
     if (result.toolCalls.length === 0) {
-      await options.checkpoint(step, [assistant]);
       await emitter.emit('step', { step, tool_calls: 0, finish_reason: result.finishReason, usage: result.usage });
       return { kind: 'completed', output: result.text };
     }
-
-    for (const call of result.toolCalls) {
-      await emitter.emit('tool_call', { step, tool_call_id: call.toolCallId, name: call.toolName, args: call.input });
-    }
-    // Parallel tool calls of one step run concurrently (SPEC §3); results keep the model's order.
-    const results = await Promise.all(result.toolCalls.map((call) => executeToolCall(options, call)));
-    abortSignal.throwIfAborted();
-    for (const [index, call] of result.toolCalls.entries()) {
-      const outcome = results[index] ?? { output: 'tool produced no result', isError: true };
-      await emitter.emit('tool_result', {
-        step,
-        tool_call_id: call.toolCallId,
-        name: call.toolName,
-        output: outcome.output,
-        is_error: outcome.isError,
-      });
-    }
-    const toolMessage = toToolMessage(result.toolCalls, results);
-    await options.checkpoint(step, [assistant, toolMessage]);
-    messages.push(assistant, toolMessage);
+    const waiting = await runToolCalls(options, step, result.toolCalls, messages);
+    if (waiting.length > 0) return { kind: 'input_required', toolCallIds: waiting };
     await emitter.emit('step', {
       step,
       tool_calls: result.toolCalls.length,
@@ -95,6 +89,46 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     });
   }
   return { kind: 'max_steps', output: lastText };
+}
+
+/**
+ * Runs the calls of one step concurrently (SPEC §3). Each result is checkpointed and emitted as it lands;
+ * calls waiting for a human decision are returned. An abort stops everything after the calls settle.
+ */
+async function runToolCalls(
+  options: AgentLoopOptions,
+  step: number,
+  calls: ModelToolCall[],
+  messages: ModelMessage[],
+): Promise<string[]> {
+  const { emitter } = options;
+  const waiting: string[] = [];
+  for (const call of calls) {
+    await emitter.emit('tool_call', { step, tool_call_id: call.toolCallId, name: call.toolName, args: call.input });
+  }
+  const landed = await Promise.allSettled(
+    calls.map(async (call) => {
+      const outcome = await executeToolCall(options, call);
+      options.abortSignal.throwIfAborted();
+      const message = toToolMessage(call, outcome);
+      await options.checkpoint(step, [message]);
+      messages.push(message);
+      await emitter.emit('tool_result', {
+        step,
+        tool_call_id: call.toolCallId,
+        name: call.toolName,
+        output: outcome.output,
+        is_error: outcome.isError,
+      });
+    }),
+  );
+  options.abortSignal.throwIfAborted();
+  for (const settled of landed) {
+    if (settled.status === 'fulfilled') continue;
+    if (settled.reason instanceof ApprovalPendingError) waiting.push(settled.reason.toolCallId);
+    else throw settled.reason;
+  }
+  return waiting;
 }
 
 async function executeToolCall(options: AgentLoopOptions, call: ModelToolCall): Promise<ToolCallResult> {
@@ -121,14 +155,15 @@ async function executeToolCall(options: AgentLoopOptions, call: ModelToolCall): 
       context,
     });
   } catch (error) {
-    // An abort is the run's business; any other tool failure is data for the model (house style §6.3).
+    // Aborts and approvals belong to the run; any other tool failure is data for the model (house style §6.3).
     options.abortSignal.throwIfAborted();
+    if (error instanceof ApprovalPendingError) throw error;
     return { output: toTroupeError(error).message, isError: true };
   }
 }
 
 function toAssistantMessage(text: string, toolCalls: ModelToolCall[]): AssistantModelMessage {
-  const content: AssistantModelMessage['content'] = [];
+  const content: Exclude<AssistantModelMessage['content'], string> = [];
   if (text !== '') content.push({ type: 'text', text });
   for (const call of toolCalls) {
     content.push({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
@@ -136,22 +171,21 @@ function toAssistantMessage(text: string, toolCalls: ModelToolCall[]): Assistant
   return { role: 'assistant', content };
 }
 
-function toToolMessage(calls: ModelToolCall[], results: ToolCallResult[]): ToolModelMessage {
+function toToolMessage(call: ModelToolCall, result: ToolCallResult): ToolModelMessage {
+  const output = result.output;
   return {
     role: 'tool',
-    content: calls.map((call, index) => {
-      const result = results[index];
-      const output = result?.output ?? null;
-      return {
-        type: 'tool-result' as const,
+    content: [
+      {
+        type: 'tool-result',
         toolCallId: call.toolCallId,
         toolName: call.toolName,
-        output: result?.isError
-          ? { type: 'error-text' as const, value: typeof output === 'string' ? output : JSON.stringify(output) }
+        output: result.isError
+          ? { type: 'error-text', value: typeof output === 'string' ? output : JSON.stringify(output) }
           : typeof output === 'string'
-            ? { type: 'text' as const, value: output }
-            : { type: 'json' as const, value: output },
-      };
-    }),
+            ? { type: 'text', value: output }
+            : { type: 'json', value: output },
+      },
+    ],
   };
 }

@@ -91,8 +91,8 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
       buffer += text;
       if (buffer.length >= DELTA_FLUSH_CHARS) {
         void flush().catch(() => undefined);
-      } else if (!timer) {
-        timer = setTimeout(() => void flush().catch(() => undefined), DELTA_FLUSH_MS);
+      } else {
+        timer ??= setTimeout(() => void flush().catch(() => undefined), DELTA_FLUSH_MS);
       }
     },
     flush,

@@ -11,12 +11,16 @@ import { selectByPatterns } from '../core/tool-patterns.js';
 import type { RunLimits } from '../config.js';
 import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
 import { executeTool } from './execute-tool.js';
-import type { AgentMiddleware } from './middleware/agent-middleware.js';
+import type { AgentMiddleware, ModelToolCall } from './middleware/agent-middleware.js';
+import { createApprovalMiddleware } from './middleware/approval-middleware.js';
+import { createSubagentToolFilterMiddleware } from './middleware/subagent-tool-filter-middleware.js';
 import { composeMiddleware } from './middleware/compose-middleware.js';
 import { createTokenUsageMiddleware } from './middleware/token-usage-middleware.js';
 import { abortKindOf, RunAbortError } from './run-abort.js';
 import { createRunEmitter, type RunEmitter } from './run-emitter.js';
 import { CANCELLED, closeSubtree, finishRun } from './run-finalizer.js';
+import { publishSubagentUpdate } from './subagents/publish-subagent-update.js';
+import type { ThreadMessage } from '../core/records/thread-message.js';
 import { streamModelCall } from './stream-model-call.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
 
@@ -81,6 +85,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       },
     );
     if (!run) return;
+    await publishSubagentUpdate(storage, bus, run);
     const controller = new AbortController();
     let resolveDone: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (resolveDone = resolve));
@@ -161,7 +166,12 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     if (!conversation || !project) throw new TroupeError('project_not_found', 'The run has no project workdir');
     const tools = selectByPatterns(deps.tools, agent.config.tools);
     const extra = deps.middleware ? await deps.middleware({ run, agent, emitter, tools }) : [];
-    const middleware = [meter, ...extra];
+    // Accounting outermost; the guard innermost, so it sees every tool any other layer added.
+    const guard =
+      run.run_type === 'subagent'
+        ? createSubagentToolFilterMiddleware(run.tool_approval_mode)
+        : createApprovalMiddleware(storage);
+    const middleware = [meter, ...extra, guard];
     const registry = new Map<string, AnyTroupeTool>();
     for (const tool of [...tools, ...middleware.flatMap((layer) => layer.tools ?? [])]) registry.set(tool.name, tool);
     const chain = composeMiddleware(middleware, {
@@ -171,6 +181,10 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     const thread = await storage.messages.list(run.thread_id);
     const messages: ModelMessage[] = thread.map((entry) => entry.message);
     const lastStep = await storage.messages.lastStep(run.id);
+    const pending = unansweredToolCalls(thread, run.id);
+    // A run that checkpointed its final answer and died before recording it is complete, not re-asked.
+    const answered = finalAnswerOf(thread, run.id);
+    if (answered !== undefined) return { kind: 'completed', output: answered };
     return runAgentLoop({
       run,
       agent,
@@ -183,6 +197,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       abortSignal: signal,
       workdir: project.workdir,
       firstStep: Math.max(1, lastStep + 1),
+      pending,
       maxSteps: agent.config.max_steps ?? deps.limits.maxSteps,
       checkpoint: async (step, stepMessages) => {
         await storage.messages.append(run.thread_id, run.id, step, stepMessages);
@@ -191,6 +206,9 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         const current = await storage.runs.get(run.id);
         if (current?.status === 'cancel_requested') throw new RunAbortError('cancel');
         if (current?.worker_id !== deps.workerId) throw new RunAbortError('lease_lost');
+        // Steering messages queued by the parent are read between steps, in the order they were sent.
+        const steering = await storage.inbox.take(run.id);
+        return steering.map((text): ModelMessage => ({ role: 'user', content: text }));
       },
     });
   }
@@ -198,6 +216,22 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   const owned = () => ({ worker_id: deps.workerId });
 
   async function finishCompleted(run: Run, outcome: AgentLoopOutcome, usage: Run['usage']): Promise<void> {
+    if (outcome.kind === 'input_required') {
+      // Parked: no worker holds a run that waits for a human; the decision re-enqueues it.
+      const parked = await storage.runs.update(run.id, { status: ['running'], ...owned() }, {
+        status: 'input_required',
+        worker_id: null,
+        lease_expires_at: null,
+        usage,
+      });
+      if (parked) {
+        await publishSubagentUpdate(storage, bus, parked);
+        return;
+      }
+      const cancelled = await finishRun(storage, bus, clock, run.id, { status: ['cancel_requested'], ...owned() }, { status: 'cancelled', error: CANCELLED, usage });
+      if (cancelled) await afterTerminal(cancelled);
+      return;
+    }
     const write =
       outcome.kind === 'completed'
         ? ({ status: 'completed', output: outcome.output, usage } as const)
@@ -252,8 +286,19 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   }
 
   async function afterTerminal(run: Run): Promise<void> {
+    const agent = await storage.agents.get(run.agent_id);
+    // Background children may outlive their parent's turn when the agent asks for it (SPEC §2); a cancel
+    // always closes the whole subtree.
+    if (run.status === 'cancelled' || agent?.config.keep_background_runs !== true) {
+      await closeSubtree(storage, bus, clock, run);
+    }
+    // Children an earlier turn kept alive are closed when the conversation's next run ends.
+    if (run.run_type !== 'subagent') {
+      const runs = await storage.runs.listByConversation(run.conversation_id);
+      const previous = runs[runs.findIndex((candidate) => candidate.id === run.id) + 1];
+      if (previous) await closeSubtree(storage, bus, clock, previous);
+    }
     if (deps.onTerminal) await deps.onTerminal(run);
-    else await closeSubtree(storage, bus, clock, run);
   }
 
   return {
@@ -276,4 +321,34 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       return inFlight.size;
     },
   };
+}
+
+/** Tool calls of the run's last model turn that have no result in the thread yet. */
+export function unansweredToolCalls(thread: readonly ThreadMessage[], runId: string): { step: number; calls: ModelToolCall[] } | undefined {
+  const own = thread.filter((entry) => entry.run_id === runId);
+  const lastTurn = [...own].reverse().find((entry) => entry.message.role === 'assistant');
+  if (!lastTurn || typeof lastTurn.message.content === 'string') return undefined;
+  const answered = new Set<string>();
+  for (const entry of own) {
+    if (entry.seq > lastTurn.seq && entry.message.role === 'tool') {
+      for (const part of entry.message.content) if (part.type === 'tool-result') answered.add(part.toolCallId);
+    }
+  }
+  const calls: ModelToolCall[] = [];
+  for (const part of lastTurn.message.content) {
+    if (part.type === 'tool-call' && !answered.has(part.toolCallId)) {
+      calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+    }
+  }
+  return calls.length > 0 ? { step: lastTurn.step, calls } : undefined;
+}
+
+/** The run's final answer when its last checkpointed message is a model turn without tool calls. */
+export function finalAnswerOf(thread: readonly ThreadMessage[], runId: string): string | undefined {
+  const last = [...thread].reverse().find((entry) => entry.run_id === runId);
+  if (last?.message.role !== 'assistant' || last.step < 1) return undefined;
+  const { content } = last.message;
+  if (typeof content === 'string') return content;
+  if (content.some((part) => part.type === 'tool-call')) return undefined;
+  return content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }

@@ -3,6 +3,7 @@ import type { EventBus } from '../core/ports/event-bus.js';
 import type { RunExpectation, Storage } from '../core/ports/storage.js';
 import type { Run, RunError, TerminalRunStatus, TokenUsage } from '../core/records/run.js';
 import { lineageOf, publishQuietly } from './run-emitter.js';
+import { publishSubagentUpdate } from './subagents/publish-subagent-update.js';
 
 export interface TerminalWrite {
   status: TerminalRunStatus;
@@ -43,6 +44,7 @@ export async function finishRun(
   });
   if (!finished) return undefined;
   await publishQuietly(bus, finished.end);
+  await publishSubagentUpdate(storage, bus, finished.run);
   return finished.run;
 }
 
@@ -87,6 +89,7 @@ export async function requestCancel(
       case 'running': {
         const requested = await storage.runs.update(run.id, { status: ['running'] }, { status: 'cancel_requested', error });
         if (requested) {
+          await publishSubagentUpdate(storage, bus, requested);
           try {
             await bus.signal({ type: 'cancel', run_id: run.id });
           } catch {

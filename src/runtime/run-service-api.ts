@@ -1,7 +1,8 @@
 import type { Conversation } from '../core/records/conversation.js';
 import type { RunEvent } from '../core/records/run-event.js';
 import type { Actor } from '../core/records/user.js';
-import type { Run, RunChannel, RunError, TokenUsage } from '../core/records/run.js';
+import type { Run, RunChannel, RunError, TokenUsage, ToolApproval } from '../core/records/run.js';
+import type { ChildRunEntry } from './subagents/list-child-runs.js';
 
 export interface PostMessageInput {
   content: string;
@@ -33,6 +34,11 @@ export interface AwaitedRun {
   wait_timed_out: boolean;
 }
 
+export interface ApprovalDecision {
+  decision: 'approve' | 'reject';
+  comment?: string;
+}
+
 /** What the HTTP layer and the CLI ask of runs; every call is scoped to the acting user. */
 export interface RunServiceApi {
   postMessage(actor: Actor, conversationId: string, input: PostMessageInput): Promise<StartedRun>;
@@ -41,6 +47,11 @@ export interface RunServiceApi {
   cancel(actor: Actor, runId: string): Promise<Run>;
   await(actor: Actor, runId: string, timeoutMs: number): Promise<AwaitedRun>;
   listRunsOfConversation(actor: Actor, conversationId: string): Promise<Run[]>;
+  /** The subagent and delegation runs started from a conversation: the console's status panel. */
+  listChildRuns(actor: Actor, conversationId: string): Promise<ChildRunEntry[]>;
+  listApprovals(actor: Actor, runId: string): Promise<ToolApproval[]>;
+  /** Decides a pending approval; when none is left pending the parked run is resumed. */
+  decideApproval(actor: Actor, runId: string, toolCallId: string, decision: ApprovalDecision): Promise<{ approval: ToolApproval; run: Run }>;
   /**
    * Events after `afterSeq`, then live ones, in order without gaps or duplicates; ends after `end`
    * or when `signal` aborts. Throws `run_not_found` up front for a run the actor cannot see.

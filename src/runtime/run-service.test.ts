@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { RunEvent } from '../core/records/run-event.js';
-import { createRuntimeHarness, type RuntimeHarness } from './testing/create-runtime-harness.js';
+import { createRuntimeHarness, type RuntimeHarness } from '../../test/helpers/create-runtime-harness.js';
 import { defineTool } from './tools/troupe-tool.js';
 
 const ECHO = `
@@ -272,7 +272,7 @@ describe('run service: loop rules', () => {
   it('runs middleware around model and tool calls, outermost first', async () => {
     const order: string[] = [];
     const { h, user, conversation } = await setup(ECHO, {
-      middleware: async () => [
+      middleware: () => Promise.resolve([
         {
           name: 'outer',
           async wrapModelCall(request, next) {
@@ -292,7 +292,7 @@ describe('run service: loop rules', () => {
             return next(request);
           },
         },
-      ],
+      ]),
     });
     const { run } = await h.runs.postMessage(user, conversation.id, { content: 'x' });
     expect((await h.runs.await(user, run.id, 10_000)).run.status).toBe('completed');

@@ -12,6 +12,7 @@ import { canUseAgent } from '../core/agent-access-policy.js';
 import { CANCELLED, closeSubtree, requestCancel } from './run-finalizer.js';
 import type { AwaitedRun, PostMessageInput, RunResult, RunServiceApi, StartedRun } from './run-service-api.js';
 import { streamRunEvents } from './stream-run-events.js';
+import { listChildRuns } from './subagents/list-child-runs.js';
 
 export interface RunServiceDeps {
   storage: Storage;
@@ -42,7 +43,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
     try {
       const run = await storage.transaction(async (tx) => {
         const conversation = await tx.conversations.get(conversationId);
-        if (!conversation || conversation.user_id !== actor.id) {
+        if (conversation?.user_id !== actor.id) {
           throw new TroupeError('conversation_not_found', `Conversation ${conversationId} not found`);
         }
         if (conversation.status !== 'active') {
@@ -164,6 +165,25 @@ export function createRunService(deps: RunServiceDeps): RunService {
       return storage.runs.listByConversation(conversationId);
     },
     streamEvents,
+    listChildRuns: (actor, conversationId) => listChildRuns(storage, actor, conversationId),
+    async listApprovals(actor, runId) {
+      const run = await visibleRun(actor, runId);
+      return storage.approvals.listForRun(run.id);
+    },
+    async decideApproval(actor, runId, toolCallId, { decision, comment }) {
+      const run = await visibleRun(actor, runId);
+      if (run.user_id !== actor.id) throw new TroupeError('run_not_found', `Run ${runId} not found`);
+      const existing = await storage.approvals.get(run.id, toolCallId);
+      if (!existing) throw new TroupeError('approval_not_found', `Run ${runId} has no approval for tool call ${toolCallId}`);
+      const approval = await storage.approvals.decide(run.id, toolCallId, decision === 'approve' ? 'approved' : 'rejected', actor.id, comment ?? null);
+      if (!approval) throw new TroupeError('approval_decided', `Tool call ${toolCallId} was already ${existing.status}`);
+      const stillPending = (await storage.approvals.listForRun(run.id)).some((entry) => entry.status === 'pending');
+      if (stillPending) return { approval, run: (await storage.runs.get(run.id)) ?? run };
+      // Every decision is in: hand the parked run back to a worker, which executes or refuses the calls.
+      const resumed = await storage.runs.update(run.id, { status: ['input_required'] }, { status: 'pending' });
+      if (resumed) await queue.enqueue(resumed.id);
+      return { approval, run: resumed ?? (await storage.runs.get(run.id)) ?? run };
+    },
   };
 }
 
@@ -171,7 +191,13 @@ export function createRunService(deps: RunServiceDeps): RunService {
  * Resolves when the run is terminal, from the bus: subscribe first, then read the row, so an `end`
  * published in between is not missed. No polling; a timeout answers with the current snapshot.
  */
-export async function awaitTerminal(storage: Storage, bus: EventBus, runId: string, timeoutMs: number): Promise<AwaitedRun> {
+export async function awaitTerminal(
+  storage: Storage,
+  bus: EventBus,
+  runId: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<AwaitedRun> {
   let settle: () => void = () => undefined;
   const ended = new Promise<void>((resolve) => (settle = resolve));
   const subscription = await bus.subscribe(runId, (event) => {
@@ -183,7 +209,13 @@ export async function awaitTerminal(storage: Storage, bus: EventBus, runId: stri
     if (!current) throw new TroupeError('run_not_found', `Run ${runId} not found`);
     if (isTerminalStatus(current.status)) return { run: current, wait_timed_out: false };
     const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
-    const outcome = await Promise.race([ended.then(() => 'ended' as const), timedOut]);
+    // The waiter's own cancellation (a parent run being cancelled mid-`task`) ends the wait with its reason.
+    const aborted = new Promise<never>((_resolve, reject) => {
+      if (!signal) return;
+      if (signal.aborted) reject(signal.reason as Error);
+      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+    });
+    const outcome = await Promise.race([ended.then(() => 'ended' as const), timedOut, aborted]);
     const latest = await storage.runs.get(runId);
     if (!latest) throw new TroupeError('run_not_found', `Run ${runId} not found`);
     return { run: latest, wait_timed_out: outcome === 'timeout' && !isTerminalStatus(latest.status) };

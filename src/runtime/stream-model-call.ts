@@ -31,24 +31,19 @@ export async function streamModelCall(
   let text = '';
   const toolCalls = new Map<string, ModelToolCall>();
   for await (const part of result.fullStream) {
-    switch (part.type) {
-      case 'text-delta':
-        text += part.text;
-        onTextDelta(part.text);
-        break;
-      case 'tool-call':
-        toolCalls.set(part.toolCallId, {
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          input: part.input,
-          ...(part.invalid ? { invalidInput: describeError(part.error) } : {}),
-        });
-        break;
-      case 'error':
-        streamError ??= part.error;
-        break;
-      default:
-        break;
+    // Only three part types matter to the loop; the rest (step markers, tool-input deltas…) are ignored.
+    if (part.type === 'text-delta') {
+      text += part.text;
+      onTextDelta(part.text);
+    } else if (part.type === 'tool-call') {
+      toolCalls.set(part.toolCallId, {
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        input: part.input,
+        ...(part.invalid ? { invalidInput: describeError(part.error) } : {}),
+      });
+    } else if (part.type === 'error') {
+      streamError ??= part.error;
     }
   }
   request.abortSignal.throwIfAborted();

@@ -68,7 +68,11 @@ async function seedWorld(storage: Storage): Promise<World> {
   const alice = await storage.users.create({ name: 'alice', role: 'member' });
   const bob = await storage.users.create({ name: 'bob', role: 'member' });
   const agent = await storage.agents.create(agentInput(alice.id, { slug: 'assistant' }));
-  const project = await storage.projects.create({ user_id: alice.id, name: 'default', workdir: '/tmp/alice' });
+  const project = await storage.projects.create({
+    user_id: alice.id,
+    name: 'default',
+    workdir: '/tmp/alice',
+  });
   const conversation = await storage.conversations.create({
     user_id: alice.id,
     agent_id: agent.id,
@@ -136,20 +140,31 @@ export function describeStorageContract(adapterName: string, open: () => Promise
       it('creates, reads and lists users with default delegation settings', async () => {
         const alice = await storage.users.create({ name: 'alice', role: 'member' });
         const root = await storage.users.create({ name: 'root', role: 'admin' });
-        expect(alice).toMatchObject({ name: 'alice', role: 'member', delegation_policy: 'none', delegation_whitelist: [] });
+        expect(alice).toMatchObject({
+          name: 'alice',
+          role: 'member',
+          delegation_policy: 'none',
+          delegation_whitelist: [],
+        });
         expect(alice.id).toMatch(/^usr_[0-9a-f]{20}$/);
         expect(Date.parse(alice.created_at)).not.toBeNaN();
         expect(await storage.users.get(alice.id)).toEqual(alice);
         expect(await storage.users.getByName('root')).toEqual(root);
         expect(await storage.users.get('usr_missing')).toBeUndefined();
         expect(await storage.users.getByName('nobody')).toBeUndefined();
-        expect((await storage.users.list()).map((user) => user.id).sort()).toEqual([alice.id, root.id].sort());
+        expect((await storage.users.list()).map((user) => user.id).sort()).toEqual(
+          [alice.id, root.id].sort(),
+        );
       });
 
       it('stores the delegation policy and whitelist', async () => {
         const alice = await storage.users.create({ name: 'alice', role: 'member' });
         const updated = await storage.users.setDelegationPolicy(alice.id, 'whitelist', ['writer', 'critic']);
-        expect(updated).toEqual({ ...alice, delegation_policy: 'whitelist', delegation_whitelist: ['writer', 'critic'] });
+        expect(updated).toEqual({
+          ...alice,
+          delegation_policy: 'whitelist',
+          delegation_whitelist: ['writer', 'critic'],
+        });
         expect(await storage.users.get(alice.id)).toEqual(updated);
         await expectCode(storage.users.setDelegationPolicy('usr_missing', 'all', []), 'user_not_found');
       });
@@ -163,21 +178,38 @@ export function describeStorageContract(adapterName: string, open: () => Promise
     describe('tokens', () => {
       it('creates, finds by hash, touches and lists tokens', async () => {
         const alice = await storage.users.create({ name: 'alice', role: 'member' });
-        const token = await storage.tokens.create({ user_id: alice.id, name: 'cli', prefix: 'trp_ab', token_hash: 'h1' });
+        const token = await storage.tokens.create({
+          user_id: alice.id,
+          name: 'cli',
+          prefix: 'trp_ab',
+          token_hash: 'h1',
+        });
         expect(token).toMatchObject({ user_id: alice.id, name: 'cli', prefix: 'trp_ab', token_hash: 'h1' });
         expect(token).toMatchObject({ last_used_at: null, revoked_at: null });
         expect(await storage.tokens.findActiveByHash('h1')).toEqual(token);
         expect(await storage.tokens.findActiveByHash('h2')).toBeUndefined();
         await storage.tokens.touch(token.id, '2030-01-01T00:00:00.000Z');
         expect((await storage.tokens.findActiveByHash('h1'))?.last_used_at).toBe('2030-01-01T00:00:00.000Z');
-        const other = await storage.tokens.create({ user_id: alice.id, name: 'ci', prefix: 'trp_cd', token_hash: 'h2' });
-        expect((await storage.tokens.listForUser(alice.id)).map((t) => t.id).sort()).toEqual([token.id, other.id].sort());
+        const other = await storage.tokens.create({
+          user_id: alice.id,
+          name: 'ci',
+          prefix: 'trp_cd',
+          token_hash: 'h2',
+        });
+        expect((await storage.tokens.listForUser(alice.id)).map((t) => t.id).sort()).toEqual(
+          [token.id, other.id].sort(),
+        );
       });
 
       it('revokes one token, or every live token of a name, only for its owner', async () => {
         const alice = await storage.users.create({ name: 'alice', role: 'member' });
         const bob = await storage.users.create({ name: 'bob', role: 'member' });
-        const one = await storage.tokens.create({ user_id: alice.id, name: 'cli', prefix: 'p1', token_hash: 'h1' });
+        const one = await storage.tokens.create({
+          user_id: alice.id,
+          name: 'cli',
+          prefix: 'p1',
+          token_hash: 'h1',
+        });
         await storage.tokens.create({ user_id: alice.id, name: 'ci', prefix: 'p2', token_hash: 'h2' });
         await storage.tokens.create({ user_id: alice.id, name: 'ci', prefix: 'p3', token_hash: 'h3' });
         expect(await storage.tokens.revoke(bob.id, one.id)).toBe(false);
@@ -233,7 +265,9 @@ export function describeStorageContract(adapterName: string, open: () => Promise
 
       it('updates only the patched fields and refreshes updated_at', async () => {
         const alice = await storage.users.create({ name: 'alice', role: 'member' });
-        const agent = await storage.agents.create(agentInput(alice.id, { slug: 'writer', delegation_brief: 'brief' }));
+        const agent = await storage.agents.create(
+          agentInput(alice.id, { slug: 'writer', delegation_brief: 'brief' }),
+        );
         await delay(5);
         const updated = await storage.agents.update(agent.id, {
           name: 'Writer Two',
@@ -283,10 +317,14 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         const alice = await storage.users.create({ name: 'alice', role: 'member' });
         expect(await storage.agents.getDefault()).toBeUndefined();
         const first = await storage.agents.create(agentInput(alice.id, { slug: 'first', is_default: true }));
-        const second = await storage.agents.create(agentInput(alice.id, { slug: 'second', is_default: true }));
+        const second = await storage.agents.create(
+          agentInput(alice.id, { slug: 'second', is_default: true }),
+        );
         const third = await storage.agents.create(agentInput(alice.id, { slug: 'third' }));
         const defaults = async () =>
-          (await storage.agents.listUsable({ id: alice.id, role: 'admin' })).filter((a) => a.is_default).map((a) => a.id);
+          (await storage.agents.listUsable({ id: alice.id, role: 'admin' }))
+            .filter((a) => a.is_default)
+            .map((a) => a.id);
         expect(await defaults()).toEqual([second.id]);
         expect((await storage.agents.getDefault())?.id).toBe(second.id);
 
@@ -301,7 +339,9 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         await expectCode(storage.agents.update('agt_missing', { is_default: true }), 'agent_not_found');
         expect((await storage.agents.getDefault())?.id).toBe(first.id);
 
-        const results = await settleAll([second, third, first].map((agent) => storage.agents.setDefault(agent.id)));
+        const results = await settleAll(
+          [second, third, first].map((agent) => storage.agents.setDefault(agent.id)),
+        );
         expect(results.errors).toEqual([]);
         expect(await defaults()).toHaveLength(1);
       });
@@ -310,8 +350,12 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         async function catalogue() {
           const world = await seedWorld(storage);
           const { alice, bob } = world;
-          const make = (slug: string, ownerId: string, visibility: AgentVisibility, extra: Partial<NewAgent> = {}) =>
-            storage.agents.create(agentInput(ownerId, { slug, name: slug, visibility, ...extra }));
+          const make = (
+            slug: string,
+            ownerId: string,
+            visibility: AgentVisibility,
+            extra: Partial<NewAgent> = {},
+          ) => storage.agents.create(agentInput(ownerId, { slug, name: slug, visibility, ...extra }));
           const agents = {
             bobPrivate: await make('bob-private', bob.id, 'private'),
             bobShared: await make('bob-shared', bob.id, 'shared'),
@@ -319,7 +363,10 @@ export function describeStorageContract(adapterName: string, open: () => Promise
             bobGranted: await make('bob-granted', bob.id, 'private'),
             alicePrivate: await make('alice-private', alice.id, 'private'),
             aliceDeleted: await make('alice-deleted', alice.id, 'private'),
-            bobPublicSubagent: await make('bob-sub', bob.id, 'public', { backend: 'subagent', is_subagent: true }),
+            bobPublicSubagent: await make('bob-sub', bob.id, 'public', {
+              backend: 'subagent',
+              is_subagent: true,
+            }),
             bobDefault: await make('zz-default', bob.id, 'public', { is_default: true }),
           };
           await storage.access.grant(alice.id, agents.bobGranted.id, 'granted');
@@ -330,7 +377,9 @@ export function describeStorageContract(adapterName: string, open: () => Promise
 
         it('gives a member their own, public and granted agents, default first then by name', async () => {
           const { alice } = await catalogue();
-          const slugs = (await storage.agents.listUsable({ id: alice.id, role: 'member' })).map((a) => a.slug);
+          const slugs = (await storage.agents.listUsable({ id: alice.id, role: 'member' })).map(
+            (a) => a.slug,
+          );
           expect(slugs).toEqual(['zz-default', 'alice-private', 'assistant', 'bob-granted', 'bob-public']);
         });
 
@@ -339,7 +388,9 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           const slugs = (await storage.agents.listUsable({ id: bob.id, role: 'member' })).map((a) => a.slug);
           expect(slugs).toEqual(['zz-default', 'bob-granted', 'bob-private', 'bob-public', 'bob-shared']);
           const stranger = await storage.users.create({ name: 'carol', role: 'member' });
-          const visible = (await storage.agents.listUsable({ id: stranger.id, role: 'member' })).map((a) => a.slug);
+          const visible = (await storage.agents.listUsable({ id: stranger.id, role: 'member' })).map(
+            (a) => a.slug,
+          );
           expect(visible).toEqual(['zz-default', 'bob-public']);
         });
 
@@ -413,19 +464,41 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await storage.conversations.getByThread('thr_missing')).toBeUndefined();
         await delay(5);
         const metadata = { parent_conversation_id: 'cnv_x', depth: 1, tags: ['a'] };
-        const updated = await storage.conversations.update(conversation.id, { title: 'Renamed', status: 'archived', metadata });
-        expect(updated).toEqual({ ...conversation, title: 'Renamed', status: 'archived', metadata, updated_at: updated.updated_at });
+        const updated = await storage.conversations.update(conversation.id, {
+          title: 'Renamed',
+          status: 'archived',
+          metadata,
+        });
+        expect(updated).toEqual({
+          ...conversation,
+          title: 'Renamed',
+          status: 'archived',
+          metadata,
+          updated_at: updated.updated_at,
+        });
         expect(updated.updated_at > conversation.updated_at).toBe(true);
-        await expectCode(storage.conversations.update('cnv_missing', { title: 'x' }), 'conversation_not_found');
+        await expectCode(
+          storage.conversations.update('cnv_missing', { title: 'x' }),
+          'conversation_not_found',
+        );
       });
 
       it('lists a user conversations by status, most recently updated first', async () => {
         const { alice, conversation } = await seedWorld(storage);
         const base = { ...conversation, metadata: {} };
         await delay(5);
-        const child = await storage.conversations.create({ ...base, thread_id: newId('thr'), status: 'subagent', title: 'SubAgent: x' });
+        const child = await storage.conversations.create({
+          ...base,
+          thread_id: newId('thr'),
+          status: 'subagent',
+          title: 'SubAgent: x',
+        });
         await delay(5);
-        const second = await storage.conversations.create({ ...base, thread_id: newId('thr'), title: 'Second' });
+        const second = await storage.conversations.create({
+          ...base,
+          thread_id: newId('thr'),
+          title: 'Second',
+        });
         await delay(5);
         await storage.conversations.update(conversation.id, { title: 'Touched' });
         const active = await storage.conversations.listForUser(alice.id, ['active']);
@@ -451,8 +524,16 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           { role: 'user', content: 'hello' },
         ]);
         const second = await storage.messages.append(conversation.thread_id, run.id, 1, [
-          { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'ls', input: { path: '.' } }] },
-          { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'ls', output: { type: 'text', value: 'a' } }] },
+          {
+            role: 'assistant',
+            content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'ls', input: { path: '.' } }],
+          },
+          {
+            role: 'tool',
+            content: [
+              { type: 'tool-result', toolCallId: 'c1', toolName: 'ls', output: { type: 'text', value: 'a' } },
+            ],
+          },
           { role: 'assistant', content: 'done' },
         ]);
         expect(first.map((m) => m.seq)).toEqual([1]);
@@ -465,7 +546,9 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await storage.messages.list(conversation.thread_id)).toEqual([...first, ...second]);
         expect(await storage.messages.lastStep(run.id)).toBe(1);
         expect(await storage.messages.append(conversation.thread_id, run.id, 2, [])).toEqual([]);
-        const unowned = await storage.messages.append(conversation.thread_id, null, 0, [{ role: 'system', content: 's' }]);
+        const unowned = await storage.messages.append(conversation.thread_id, null, 0, [
+          { role: 'system', content: 's' },
+        ]);
         expect(unowned[0]).toMatchObject({ seq: 5, run_id: null, step: 0 });
         expect(await storage.messages.list('thr_missing')).toEqual([]);
       });
@@ -555,7 +638,10 @@ export function describeStorageContract(adapterName: string, open: () => Promise
       it('refuses a duplicate request id, even on a busy thread, with request_id_conflict', async () => {
         const { conversation } = await seedWorld(storage);
         const first = await storage.runs.insert(runInput(conversation, { request_id: 'req:same' }));
-        await expectCode(storage.runs.insert(runInput(conversation, { request_id: 'req:same' })), 'request_id_conflict');
+        await expectCode(
+          storage.runs.insert(runInput(conversation, { request_id: 'req:same' })),
+          'request_id_conflict',
+        );
         const elsewhere = runInput(conversation, { request_id: 'req:same', thread_id: newId('thr') });
         await expectCode(storage.runs.insert(elsewhere), 'request_id_conflict');
         expect((await storage.runs.getByRequestId('req:same'))?.id).toBe(first.id);
@@ -575,7 +661,9 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         const { conversation } = await seedWorld(storage);
         const { ok, errors } = await settleAll(
           Array.from({ length: 50 }, (_, i) =>
-            storage.runs.insert(runInput(conversation, { request_id: 'req:replayed', thread_id: `thr_replay_${i}` })),
+            storage.runs.insert(
+              runInput(conversation, { request_id: 'req:replayed', thread_id: `thr_replay_${i}` }),
+            ),
           ),
         );
         expect(ok).toHaveLength(1);
@@ -586,7 +674,9 @@ export function describeStorageContract(adapterName: string, open: () => Promise
       it('reports replays on one busy thread as request_id_conflict under concurrency', async () => {
         const { conversation } = await seedWorld(storage);
         const { ok, errors } = await settleAll(
-          Array.from({ length: 50 }, () => storage.runs.insert(runInput(conversation, { request_id: 'req:same-thread' }))),
+          Array.from({ length: 50 }, () =>
+            storage.runs.insert(runInput(conversation, { request_id: 'req:same-thread' })),
+          ),
         );
         expect(ok).toHaveLength(1);
         expect(codesOf(errors)).toEqual(Array.from({ length: 49 }, () => 'request_id_conflict'));
@@ -596,7 +686,9 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         const { conversation } = await seedWorld(storage);
         for (const terminal of ['completed', 'failed', 'cancelled', 'interrupted'] as const) {
           const run = await storage.runs.insert(runInput(conversation));
-          expect(await storage.runs.update(run.id, { status: ['pending'] }, { status: terminal })).toMatchObject({
+          expect(
+            await storage.runs.update(run.id, { status: ['pending'] }, { status: terminal }),
+          ).toMatchObject({
             status: terminal,
           });
           expect(await storage.runs.getActiveForThread(conversation.thread_id)).toBeUndefined();
@@ -611,7 +703,10 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         const old = await storage.runs.insert(runInput(conversation));
         await storage.runs.update(old.id, {}, { status: 'interrupted' });
         await storage.runs.insert(runInput(conversation));
-        await expectCode(storage.runs.update(old.id, { status: ['interrupted'] }, { status: 'pending' }), 'run_busy');
+        await expectCode(
+          storage.runs.update(old.id, { status: ['interrupted'] }, { status: 'pending' }),
+          'run_busy',
+        );
         expect((await storage.runs.get(old.id))?.status).toBe('interrupted');
       });
 
@@ -627,7 +722,13 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           const started = await storage.runs.update(
             run.id,
             { status: ['pending'], worker_id: null },
-            { status: 'running', worker_id: 'wrk_1', lease_expires_at: FAR_FUTURE, attempt: 1, started_at: run.created_at },
+            {
+              status: 'running',
+              worker_id: 'wrk_1',
+              lease_expires_at: FAR_FUTURE,
+              attempt: 1,
+              started_at: run.created_at,
+            },
           );
           expect(started).toEqual({
             ...run,
@@ -643,7 +744,14 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           const failed = await storage.runs.update(
             run.id,
             { status: ['running'], worker_id: 'wrk_1' },
-            { status: 'failed', error: { type: 'model_call_failed', message: 'boom' }, usage, output: 'partial', worker_id: null, lease_expires_at: null },
+            {
+              status: 'failed',
+              error: { type: 'model_call_failed', message: 'boom' },
+              usage,
+              output: 'partial',
+              worker_id: null,
+              lease_expires_at: null,
+            },
           );
           expect(failed).toMatchObject({
             status: 'failed',
@@ -668,7 +776,13 @@ export function describeStorageContract(adapterName: string, open: () => Promise
 
         it('does nothing when the status guard fails', async () => {
           const run = await pendingRun();
-          expect(await storage.runs.update(run.id, { status: ['running', 'input_required'] }, { status: 'completed' })).toBeUndefined();
+          expect(
+            await storage.runs.update(
+              run.id,
+              { status: ['running', 'input_required'] },
+              { status: 'completed' },
+            ),
+          ).toBeUndefined();
           expect(await storage.runs.update(run.id, { status: [] }, { status: 'completed' })).toBeUndefined();
           expect(await storage.runs.get(run.id)).toEqual(run);
           expect(await storage.runs.update(newRunId(), {}, { status: 'completed' })).toBeUndefined();
@@ -677,20 +791,34 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         it('guards on the owning worker, null meaning unowned', async () => {
           const run = await pendingRun();
           const claim = () =>
-            storage.runs.update(run.id, { status: ['pending'], worker_id: null }, { status: 'running', worker_id: 'wrk_a' });
+            storage.runs.update(
+              run.id,
+              { status: ['pending'], worker_id: null },
+              { status: 'running', worker_id: 'wrk_a' },
+            );
           const results = await Promise.all([claim(), claim(), claim()]);
           expect(results.filter((result) => result !== undefined)).toHaveLength(1);
           expect(await storage.runs.update(run.id, { worker_id: null }, { attempt: 9 })).toBeUndefined();
           expect(await storage.runs.update(run.id, { worker_id: 'wrk_b' }, { attempt: 9 })).toBeUndefined();
-          expect(await storage.runs.update(run.id, { worker_id: 'wrk_a' }, { attempt: 2 })).toMatchObject({ attempt: 2 });
+          expect(await storage.runs.update(run.id, { worker_id: 'wrk_a' }, { attempt: 2 })).toMatchObject({
+            attempt: 2,
+          });
         });
 
         it('guards on a live lease', async () => {
           const run = await pendingRun();
           const lease = '2030-01-01T00:00:10.000Z';
-          await storage.runs.update(run.id, {}, { status: 'running', worker_id: 'wrk_a', lease_expires_at: lease });
+          await storage.runs.update(
+            run.id,
+            {},
+            { status: 'running', worker_id: 'wrk_a', lease_expires_at: lease },
+          );
           const renew = (at: string) =>
-            storage.runs.update(run.id, { worker_id: 'wrk_a', lease_live_at: at }, { lease_expires_at: FAR_FUTURE });
+            storage.runs.update(
+              run.id,
+              { worker_id: 'wrk_a', lease_live_at: at },
+              { lease_expires_at: FAR_FUTURE },
+            );
           expect(await renew('2030-01-01T00:00:10.000Z')).toBeUndefined();
           expect(await renew('2030-01-01T00:00:11.000Z')).toBeUndefined();
           expect(await renew('2030-01-01T00:00:09.999Z')).toMatchObject({ lease_expires_at: FAR_FUTURE });
@@ -721,7 +849,12 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect((await storage.runs.listChildren(root.id)).map((r) => r.id)).toEqual([a.id, b.id]);
         expect((await storage.runs.listChildren(a.id)).map((r) => r.id)).toEqual([grandchild.id]);
         expect(await storage.runs.listChildren(grandchild.id)).toEqual([]);
-        expect((await storage.runs.listByRoot(root.id)).map((r) => r.id)).toEqual([root.id, a.id, b.id, grandchild.id]);
+        expect((await storage.runs.listByRoot(root.id)).map((r) => r.id)).toEqual([
+          root.id,
+          a.id,
+          b.id,
+          grandchild.id,
+        ]);
         expect((await storage.runs.listByConversation(conversation.id)).map((r) => r.id)).toEqual([
           grandchild.id,
           b.id,
@@ -735,7 +868,11 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         const { conversation } = await seedWorld(storage);
         const make = async (status: RunStatus, lease: string | null) => {
           const run = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
-          await storage.runs.update(run.id, {}, { status, lease_expires_at: lease, worker_id: lease && 'wrk_x' });
+          await storage.runs.update(
+            run.id,
+            {},
+            { status, lease_expires_at: lease, worker_id: lease && 'wrk_x' },
+          );
           return run.id;
         };
         const now = '2030-06-01T00:00:00.000Z';
@@ -759,7 +896,10 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         const second = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
         const started = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
         await storage.runs.update(started.id, {}, { status: 'running' });
-        expect((await storage.runs.listStalePending(FAR_FUTURE, 10)).map((r) => r.id)).toEqual([first.id, second.id]);
+        expect((await storage.runs.listStalePending(FAR_FUTURE, 10)).map((r) => r.id)).toEqual([
+          first.id,
+          second.id,
+        ]);
         expect((await storage.runs.listStalePending(FAR_FUTURE, 1)).map((r) => r.id)).toEqual([first.id]);
         expect(await storage.runs.listStalePending(first.created_at, 10)).toEqual([]);
         expect(await storage.runs.listStalePending(FAR_PAST, 10)).toEqual([]);
@@ -769,13 +909,21 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         const { conversation, bob } = await seedWorld(storage);
         const root = await storage.runs.insert(runInput(conversation));
         const spawn = () =>
-          storage.runs.insert(runInput(conversation, { thread_id: newId('thr'), created_by_run_id: root.id, root_run_id: root.id }));
+          storage.runs.insert(
+            runInput(conversation, {
+              thread_id: newId('thr'),
+              created_by_run_id: root.id,
+              root_run_id: root.id,
+            }),
+          );
         const [a, , c] = [await spawn(), await spawn(), await spawn()];
         await storage.runs.update(a!.id, {}, { status: 'running' });
         await storage.runs.update(c!.id, {}, { status: 'completed' });
         expect(await storage.runs.countActive({ created_by_run_id: root.id })).toBe(2);
         expect(await storage.runs.countActive({ user_id: conversation.user_id })).toBe(3);
-        expect(await storage.runs.countActive({ user_id: conversation.user_id, created_by_run_id: root.id })).toBe(2);
+        expect(
+          await storage.runs.countActive({ user_id: conversation.user_id, created_by_run_id: root.id }),
+        ).toBe(2);
         expect(await storage.runs.countActive({ user_id: bob.id })).toBe(0);
         expect(await storage.runs.countActive({})).toBe(3);
       });
@@ -792,10 +940,23 @@ export function describeStorageContract(adapterName: string, open: () => Promise
       it('numbers events per run from 1 and round-trips them', async () => {
         const [one, two] = await twoRuns();
         expect(await storage.events.lastSeq(one.id)).toBe(0);
-        const first = await storage.events.append({ run_id: one.id, type: 'metadata', payload: { run_id: one.id, n: 1 } });
-        const second = await storage.events.append({ run_id: one.id, type: 'message_delta', payload: { text: 'hé ✓' } });
+        const first = await storage.events.append({
+          run_id: one.id,
+          type: 'metadata',
+          payload: { run_id: one.id, n: 1 },
+        });
+        const second = await storage.events.append({
+          run_id: one.id,
+          type: 'message_delta',
+          payload: { text: 'hé ✓' },
+        });
         const other = await storage.events.append({ run_id: two.id, type: 'end', payload: {} });
-        expect(first).toMatchObject({ run_id: one.id, seq: 1, type: 'metadata', payload: { run_id: one.id, n: 1 } });
+        expect(first).toMatchObject({
+          run_id: one.id,
+          seq: 1,
+          type: 'metadata',
+          payload: { run_id: one.id, n: 1 },
+        });
         expect(second.seq).toBe(2);
         expect(other.seq).toBe(1);
         expect(Date.parse(first.created_at)).not.toBeNaN();
@@ -806,9 +967,10 @@ export function describeStorageContract(adapterName: string, open: () => Promise
 
       it('pages with list(after, limit)', async () => {
         const [run] = await twoRuns();
-        for (let i = 0; i < 25; i += 1) await storage.events.append({ run_id: run.id, type: 'step', payload: { i } });
+        for (let i = 0; i < 25; i += 1)
+          await storage.events.append({ run_id: run.id, type: 'step', payload: { i } });
         const pages: number[][] = [];
-        for (let after = 0; ; ) {
+        for (let after = 0; ;) {
           const page = await storage.events.list(run.id, after, 10);
           if (page.length === 0) break;
           pages.push(page.map((event) => event.seq));
@@ -816,7 +978,9 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         }
         expect(pages.map((page) => page.length)).toEqual([10, 10, 5]);
         expect(pages.flat()).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
-        expect((await storage.events.list(run.id, 20, 100)).map((e) => e.payload['i'])).toEqual([20, 21, 22, 23, 24]);
+        expect((await storage.events.list(run.id, 20, 100)).map((e) => e.payload['i'])).toEqual([
+          20, 21, 22, 23, 24,
+        ]);
         expect(await storage.events.list(run.id, 25, 10)).toEqual([]);
       });
 
@@ -824,13 +988,19 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         const [run, other] = await twoRuns();
         const appended = await Promise.all(
           Array.from({ length: 200 }, (_, i) =>
-            storage.events.append({ run_id: i % 10 === 0 ? other.id : run.id, type: 'message_delta', payload: { i } }),
+            storage.events.append({
+              run_id: i % 10 === 0 ? other.id : run.id,
+              type: 'message_delta',
+              payload: { i },
+            }),
           ),
         );
         const mine = appended.filter((event) => event.run_id === run.id).map((event) => event.seq);
         expect([...mine].sort((a, b) => a - b)).toEqual(Array.from({ length: 180 }, (_, i) => i + 1));
         const concurrent = await Promise.all(
-          Array.from({ length: 200 }, (_, i) => storage.events.append({ run_id: other.id, type: 'step', payload: { i } })),
+          Array.from({ length: 200 }, (_, i) =>
+            storage.events.append({ run_id: other.id, type: 'step', payload: { i } }),
+          ),
         );
         expect(new Set(concurrent.map((event) => event.seq)).size).toBe(200);
         const stored = await storage.events.list(other.id, 0, 1000);
@@ -856,7 +1026,11 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         let childId = '';
         await expect(
           storage.transaction(async (tx) => {
-            const child = await tx.conversations.create({ ...conversation, thread_id: childThread, status: 'subagent' });
+            const child = await tx.conversations.create({
+              ...conversation,
+              thread_id: childThread,
+              status: 'subagent',
+            });
             childId = child.id;
             await tx.subagentThreads.create({
               user_id: alice.id,

@@ -4,7 +4,7 @@ import type { ApiToken } from '../records/api-token.js';
 import type { Conversation, ConversationStatus, SubagentThread } from '../records/conversation.js';
 import type { Project } from '../records/project.js';
 import type { NewRunEvent, RunEvent } from '../records/run-event.js';
-import type { Run, RunStatus } from '../records/run.js';
+import type { ApprovalStatus, Run, RunStatus, ToolApproval } from '../records/run.js';
 import type { ThreadMessage } from '../records/thread-message.js';
 import type { Actor, DelegationPolicy, User, UserRole } from '../records/user.js';
 
@@ -29,6 +29,8 @@ export interface Storage {
   readonly subagentThreads: SubagentThreadRepository;
   readonly runs: RunRepository;
   readonly events: RunEventRepository;
+  readonly approvals: ApprovalRepository;
+  readonly inbox: RunInboxRepository;
   /**
    * Runs `work` in one database transaction, with a Storage bound to it. A throw rolls everything back.
    * Calling `transaction` on a Storage that is already inside one joins the outer transaction.
@@ -229,7 +231,8 @@ export interface RunRepository {
   listExpiredLeases(now: string, limit: number): Promise<Run[]>;
   /** Pending runs created before `before`: the reconciler re-enqueues them in case an enqueue was lost. */
   listStalePending(before: string, limit: number): Promise<Run[]>;
-  countActive(filter: { user_id?: string; created_by_run_id?: string }): Promise<number>;
+  /** Active runs matching every given filter; `children_only` counts runs created by another run. */
+  countActive(filter: { user_id?: string; created_by_run_id?: string; children_only?: boolean }): Promise<number>;
 }
 
 export interface RunEventRepository {
@@ -238,4 +241,33 @@ export interface RunEventRepository {
   /** Events with `seq > afterSeq`, in order, at most `limit`. */
   list(runId: string, afterSeq: number, limit: number): Promise<RunEvent[]>;
   lastSeq(runId: string): Promise<number>;
+}
+
+export interface NewToolApproval {
+  run_id: string;
+  tool_call_id: string;
+  tool_name: string;
+  args: unknown;
+}
+
+export interface ApprovalRepository {
+  /** Records a pending approval; idempotent on (run_id, tool_call_id), returning the existing row. */
+  request(approval: NewToolApproval): Promise<ToolApproval>;
+  get(runId: string, toolCallId: string): Promise<ToolApproval | undefined>;
+  /** Decides a pending approval; undefined when it is not pending (already decided, or missing). */
+  decide(
+    runId: string,
+    toolCallId: string,
+    status: Exclude<ApprovalStatus, 'pending'>,
+    decidedBy: string,
+    comment: string | null,
+  ): Promise<ToolApproval | undefined>;
+  listForRun(runId: string): Promise<ToolApproval[]>;
+}
+
+/** Messages sent to a running run (steering), read by its worker between steps. */
+export interface RunInboxRepository {
+  push(runId: string, message: string): Promise<void>;
+  /** Takes every unread message of the run, oldest first, marking them read atomically. */
+  take(runId: string): Promise<string[]>;
 }

@@ -76,6 +76,22 @@ export interface Run {
   updated_at: string;
 }
 
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+/** A sensitive tool call of a main agent waiting for (or past) a human decision. */
+export interface ToolApproval {
+  run_id: string;
+  tool_call_id: string;
+  tool_name: string;
+  args: unknown;
+  status: ApprovalStatus;
+  comment: string | null;
+  decided_by: string | null;
+  created_at: string;
+  decided_at: string | null;
+}
+
 export function isTerminalStatus(status: RunStatus): status is TerminalRunStatus {
   return (TERMINAL_RUN_STATUSES as readonly RunStatus[]).includes(status);
 }

@@ -82,6 +82,9 @@ const unwiredRuns: RunServiceApi = {
   await: unwired,
   listRunsOfConversation: unwired,
   streamEvents: unwired,
+  listChildRuns: unwired,
+  listApprovals: unwired,
+  decideApproval: unwired,
 };
 
 async function openStorage(

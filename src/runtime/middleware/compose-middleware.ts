@@ -16,8 +16,8 @@ export function composeMiddleware(
   middleware: readonly AgentMiddleware[],
   innermost: ComposedMiddleware,
 ): ComposedMiddleware {
-  let callModel = innermost.callModel;
-  let callTool = innermost.callTool;
+  let callModel = (request: ModelCallRequest) => innermost.callModel(request);
+  let callTool = (request: ToolCallRequest) => innermost.callTool(request);
   for (const layer of [...middleware].reverse()) {
     const wrapModel = layer.wrapModelCall?.bind(layer);
     if (wrapModel) {

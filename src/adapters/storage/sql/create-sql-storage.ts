@@ -6,6 +6,8 @@ import type { Storage } from '../../../core/ports/storage.js';
 import type { DatabaseSchema } from './database-schema.js';
 import { SqlAccessRepository } from './sql-access-repository.js';
 import { SqlAgentRepository } from './sql-agent-repository.js';
+import { SqlApprovalRepository } from './sql-approval-repository.js';
+import { SqlRunInboxRepository } from './sql-run-inbox-repository.js';
 import type { SqlContext } from './sql-context.js';
 import { SqlConversationRepository } from './sql-conversation-repository.js';
 import type { SqlDialect } from './sql-dialect.js';
@@ -33,6 +35,8 @@ class SqlStorage implements Storage {
   readonly subagentThreads;
   readonly runs;
   readonly events;
+  readonly approvals;
+  readonly inbox;
 
   constructor(
     private readonly ctx: SqlContext,
@@ -48,6 +52,8 @@ class SqlStorage implements Storage {
     this.subagentThreads = new SqlSubagentThreadRepository(ctx);
     this.runs = new SqlRunRepository(ctx);
     this.events = new SqlRunEventRepository(ctx);
+    this.approvals = new SqlApprovalRepository(ctx);
+    this.inbox = new SqlRunInboxRepository(ctx);
   }
 
   /**
@@ -73,7 +79,11 @@ class SqlStorage implements Storage {
  * The Storage of any engine Kysely drives with this schema. The caller owns migrations (run
  * `migrateToLatest` first) and hands over `db`: `close()` destroys it, once.
  */
-export function createSqlStorage(db: Kysely<DatabaseSchema>, dialect: SqlDialect, options: SqlStorageOptions = {}): Storage {
+export function createSqlStorage(
+  db: Kysely<DatabaseSchema>,
+  dialect: SqlDialect,
+  options: SqlStorageOptions = {},
+): Storage {
   let closing: Promise<void> | undefined;
   const ctx: SqlContext = { db, dialect, clock: options.clock ?? systemClock, inTransaction: false };
   return new SqlStorage(ctx, () => (closing ??= db.destroy()));

@@ -1,7 +1,13 @@
-import type { AccessSource, AgentBackend, AgentVisibility, ExpertStatus, ToolApprovalMode } from '../../../core/records/agent.js';
+import type {
+  AccessSource,
+  AgentBackend,
+  AgentVisibility,
+  ExpertStatus,
+  ToolApprovalMode,
+} from '../../../core/records/agent.js';
 import type { ConversationStatus } from '../../../core/records/conversation.js';
 import type { RunEventType } from '../../../core/records/run-event.js';
-import type { RunChannel, RunStatus, RunType } from '../../../core/records/run.js';
+import type { ApprovalStatus, RunChannel, RunStatus, RunType } from '../../../core/records/run.js';
 import type { DelegationPolicy, UserRole } from '../../../core/records/user.js';
 
 /**
@@ -146,6 +152,27 @@ export interface RunEventsTable {
   created_at: string;
 }
 
+export interface ToolApprovalsTable {
+  run_id: string;
+  tool_call_id: string;
+  tool_name: string;
+  /** JSON. */
+  args: string;
+  status: ApprovalStatus;
+  comment: string | null;
+  decided_by: string | null;
+  created_at: string;
+  decided_at: string | null;
+}
+
+export interface RunInboxTable {
+  run_id: string;
+  seq: number;
+  message: string;
+  created_at: string;
+  read_at: string | null;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -157,4 +184,6 @@ export interface DatabaseSchema {
   subagent_threads: SubagentThreadsTable;
   runs: RunsTable;
   run_events: RunEventsTable;
+  tool_approvals: ToolApprovalsTable;
+  run_inbox: RunInboxTable;
 }

@@ -19,6 +19,10 @@ function uniqueIndex(db: AnyDb, name: UniqueConstraintName, table: string, colum
   return db.schema.createIndex(name).unique().on(table).columns(columns);
 }
 
+function index(db: AnyDb, name: string, table: string, columns: string[]): Promise<void> {
+  return db.schema.createIndex(name).on(table).columns(columns).execute();
+}
+
 const initialSchema: Migration = {
   async up(db: AnyDb) {
     await db.schema
@@ -44,7 +48,7 @@ const initialSchema: Migration = {
       .addColumn('revoked_at', 'text')
       .execute();
     await uniqueIndex(db, 'api_tokens_hash_uq', 'api_tokens', ['token_hash']).execute();
-    await db.schema.createIndex('api_tokens_user_idx').on('api_tokens').columns(['user_id', 'name']).execute();
+    await index(db, 'api_tokens_user_idx', 'api_tokens', ['user_id', 'name']);
 
     await db.schema
       .createTable('agents')
@@ -66,8 +70,10 @@ const initialSchema: Migration = {
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
     await uniqueIndex(db, 'agents_slug_uq', 'agents', ['slug']).execute();
-    await uniqueIndex(db, 'agents_default_uq', 'agents', ['is_default']).where('is_default', '=', 1).execute();
-    await db.schema.createIndex('agents_owner_idx').on('agents').column('owner_id').execute();
+    await uniqueIndex(db, 'agents_default_uq', 'agents', ['is_default'])
+      .where('is_default', '=', 1)
+      .execute();
+    await index(db, 'agents_owner_idx', 'agents', ['owner_id']);
 
     await db.schema
       .createTable('agent_access')
@@ -77,7 +83,7 @@ const initialSchema: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addPrimaryKeyConstraint('agent_access_pkey', ['user_id', 'agent_id'])
       .execute();
-    await db.schema.createIndex('agent_access_agent_idx').on('agent_access').column('agent_id').execute();
+    await index(db, 'agent_access_agent_idx', 'agent_access', ['agent_id']);
 
     await db.schema
       .createTable('projects')
@@ -87,7 +93,7 @@ const initialSchema: Migration = {
       .addColumn('workdir', 'text', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('projects_user_idx').on('projects').columns(['user_id', 'created_at']).execute();
+    await index(db, 'projects_user_idx', 'projects', ['user_id', 'created_at']);
 
     await db.schema
       .createTable('conversations')
@@ -103,11 +109,11 @@ const initialSchema: Migration = {
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
     await uniqueIndex(db, 'conversations_thread_uq', 'conversations', ['thread_id']).execute();
-    await db.schema
-      .createIndex('conversations_user_status_updated_idx')
-      .on('conversations')
-      .columns(['user_id', 'status', 'updated_at'])
-      .execute();
+    await index(db, 'conversations_user_status_updated_idx', 'conversations', [
+      'user_id',
+      'status',
+      'updated_at',
+    ]);
 
     // Created before `runs` so runs can reference it; its own `created_by_run_id` has no foreign key
     // because PostgreSQL cannot declare a cycle inline and SQLite cannot add one later.
@@ -122,15 +128,16 @@ const initialSchema: Migration = {
       .addColumn('created_by_run_id', 'text', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
-    await uniqueIndex(db, 'subagent_threads_child_thread_uq', 'subagent_threads', ['child_thread_id']).execute();
+    await uniqueIndex(db, 'subagent_threads_child_thread_uq', 'subagent_threads', [
+      'child_thread_id',
+    ]).execute();
     await uniqueIndex(db, 'subagent_threads_child_conversation_uq', 'subagent_threads', [
       'child_conversation_id',
     ]).execute();
-    await db.schema
-      .createIndex('subagent_threads_parent_idx')
-      .on('subagent_threads')
-      .columns(['parent_conversation_id', 'created_at'])
-      .execute();
+    await index(db, 'subagent_threads_parent_idx', 'subagent_threads', [
+      'parent_conversation_id',
+      'created_at',
+    ]);
 
     await db.schema
       .createTable('runs')
@@ -167,16 +174,12 @@ const initialSchema: Migration = {
     await uniqueIndex(db, 'runs_active_thread_uq', 'runs', ['thread_id'])
       .where('status', 'in', [...ACTIVE_RUN_STATUSES])
       .execute();
-    await db.schema.createIndex('runs_created_by_idx').on('runs').columns(['created_by_run_id', 'status']).execute();
-    await db.schema.createIndex('runs_root_idx').on('runs').columns(['root_run_id', 'created_at']).execute();
-    await db.schema
-      .createIndex('runs_conversation_idx')
-      .on('runs')
-      .columns(['conversation_id', 'created_at'])
-      .execute();
-    await db.schema.createIndex('runs_status_lease_idx').on('runs').columns(['status', 'lease_expires_at']).execute();
-    await db.schema.createIndex('runs_status_created_idx').on('runs').columns(['status', 'created_at']).execute();
-    await db.schema.createIndex('runs_user_status_idx').on('runs').columns(['user_id', 'status']).execute();
+    await index(db, 'runs_created_by_idx', 'runs', ['created_by_run_id', 'status']);
+    await index(db, 'runs_root_idx', 'runs', ['root_run_id', 'created_at']);
+    await index(db, 'runs_conversation_idx', 'runs', ['conversation_id', 'created_at']);
+    await index(db, 'runs_status_lease_idx', 'runs', ['status', 'lease_expires_at']);
+    await index(db, 'runs_status_created_idx', 'runs', ['status', 'created_at']);
+    await index(db, 'runs_user_status_idx', 'runs', ['user_id', 'status']);
 
     await db.schema
       .createTable('thread_messages')
@@ -188,7 +191,7 @@ const initialSchema: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
     await uniqueIndex(db, 'thread_messages_thread_seq_uq', 'thread_messages', ['thread_id', 'seq']).execute();
-    await db.schema.createIndex('thread_messages_run_step_idx').on('thread_messages').columns(['run_id', 'step']).execute();
+    await index(db, 'thread_messages_run_step_idx', 'thread_messages', ['run_id', 'step']);
 
     await db.schema
       .createTable('run_events')
@@ -219,9 +222,44 @@ const initialSchema: Migration = {
   },
 };
 
+/** Human approvals of sensitive tool calls, and the steering inbox of running runs (issue 3). */
+const approvalsAndInbox: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('tool_approvals')
+      .addColumn('run_id', 'text', (c) => c.notNull().references('runs.id'))
+      .addColumn('tool_call_id', 'text', (c) => c.notNull())
+      .addColumn('tool_name', 'text', (c) => c.notNull())
+      .addColumn('args', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('comment', 'text')
+      .addColumn('decided_by', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('decided_at', 'text')
+      .addPrimaryKeyConstraint('tool_approvals_pkey', ['run_id', 'tool_call_id'])
+      .execute();
+
+    await db.schema
+      .createTable('run_inbox')
+      .addColumn('run_id', 'text', (c) => c.notNull().references('runs.id'))
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('message', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('read_at', 'text')
+      .execute();
+    await uniqueIndex(db, 'run_inbox_run_seq_uq', 'run_inbox', ['run_id', 'seq']).execute();
+  },
+
+  async down(db: AnyDb) {
+    await db.schema.dropTable('run_inbox').execute();
+    await db.schema.dropTable('tool_approvals').execute();
+  },
+};
+
 /** Versioned migrations by name; names sort in application order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial_schema': initialSchema,
+  '0002_approvals_and_inbox': approvalsAndInbox,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };
@@ -240,17 +278,26 @@ function migratorFor(db: Kysely<DatabaseSchema>, options: MigrateOptions): Migra
     provider: migrationProvider,
     migrationTableName: 'troupe_migration',
     migrationLockTableName: 'troupe_migration_lock',
-    ...(options.migrationTableSchema === undefined ? {} : { migrationTableSchema: options.migrationTableSchema }),
+    ...(options.migrationTableSchema === undefined
+      ? {}
+      : { migrationTableSchema: options.migrationTableSchema }),
   });
 }
 
 /** Brings the schema to the latest version; a no-op when it is already there. Returns what it applied. */
-export async function migrateToLatest(db: Kysely<DatabaseSchema>, options: MigrateOptions = {}): Promise<string[]> {
+export async function migrateToLatest(
+  db: Kysely<DatabaseSchema>,
+  options: MigrateOptions = {},
+): Promise<string[]> {
   const { error, results } = await migratorFor(db, options).migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     const which = failed === undefined ? 'Database migration' : `Database migration ${failed}`;
-    throw new Error(`${which} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`${which} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
-  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+  return (results ?? [])
+    .filter((result) => result.status === 'Success')
+    .map((result) => result.migrationName);
 }

@@ -6,7 +6,15 @@ import { isAdmin } from '../../../core/records/user.js';
 import type { Actor } from '../../../core/records/user.js';
 import type { AgentListOptions, AgentPatch, AgentRepository, NewAgent } from '../../../core/ports/storage.js';
 import type { AgentsTable, DatabaseSchema } from './database-schema.js';
-import { atomically, fromJson, fromSqlBoolean, nowIso, toJson, toSqlBoolean, translateUniqueViolation } from './sql-context.js';
+import {
+  atomically,
+  fromJson,
+  fromSqlBoolean,
+  nowIso,
+  toJson,
+  toSqlBoolean,
+  translateUniqueViolation,
+} from './sql-context.js';
 import type { SqlContext, UniqueViolationErrors } from './sql-context.js';
 
 export function agentFromRow(row: Selectable<AgentsTable>): Agent {
@@ -46,9 +54,11 @@ function patchToRow(patch: AgentPatch): Updateable<AgentsTable> {
 
 function slugErrors(slug: string | undefined): UniqueViolationErrors {
   return {
-    agents_slug_uq: () => new TroupeError('agent_slug_taken', `The agent slug ${slug ?? ''} is already taken`),
+    agents_slug_uq: () =>
+      new TroupeError('agent_slug_taken', `The agent slug ${slug ?? ''} is already taken`),
     // Unreachable while every writer goes through clearDefault; kept so a violation still reads clearly.
-    agents_default_uq: () => new TroupeError('internal', 'Another agent was made default concurrently; retry'),
+    agents_default_uq: () =>
+      new TroupeError('internal', 'Another agent was made default concurrently; retry'),
   };
 }
 
@@ -57,7 +67,12 @@ function slugErrors(slug: string | undefined): UniqueViolationErrors {
  * allows one default only. Writers that move the default are serialised where the engine needs it, or
  * two of them could each clear the other's old default and then collide on the index.
  */
-async function clearDefault(ctx: SqlContext, db: Kysely<DatabaseSchema>, keepId: string, at: string): Promise<void> {
+async function clearDefault(
+  ctx: SqlContext,
+  db: Kysely<DatabaseSchema>,
+  keepId: string,
+  at: string,
+): Promise<void> {
   await ctx.dialect.lockKey?.(db, 'agents:default');
   await db
     .updateTable('agents')
@@ -107,7 +122,11 @@ export class SqlAgentRepository implements AgentRepository {
   }
 
   async getBySlug(slug: string): Promise<Agent | undefined> {
-    const row = await this.ctx.db.selectFrom('agents').selectAll().where('slug', '=', slug).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('agents')
+      .selectAll()
+      .where('slug', '=', slug)
+      .executeTakeFirst();
     return row && agentFromRow(row);
   }
 
@@ -139,7 +158,8 @@ export class SqlAgentRepository implements AgentRepository {
       .set((eb) => ({ deleted_at: eb.fn.coalesce('deleted_at', eb.val(at)), is_default: 0, updated_at: at }))
       .where('id', '=', id)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw new TroupeError('agent_not_found', `Agent ${id} not found`);
+    if (Number(result.numUpdatedRows) === 0)
+      throw new TroupeError('agent_not_found', `Agent ${id} not found`);
   }
 
   async setDefault(id: string): Promise<void> {
@@ -154,7 +174,8 @@ export class SqlAgentRepository implements AgentRepository {
           .where('deleted_at', 'is', null)
           .executeTakeFirst();
         // Thrown inside the transaction so the cleared default comes back.
-        if (Number(result.numUpdatedRows) === 0) throw new TroupeError('agent_not_found', `Agent ${id} not found`);
+        if (Number(result.numUpdatedRows) === 0)
+          throw new TroupeError('agent_not_found', `Agent ${id} not found`);
       });
     } catch (error) {
       translateUniqueViolation(this.ctx, error, slugErrors(undefined));

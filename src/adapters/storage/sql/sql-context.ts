@@ -31,7 +31,11 @@ export type UniqueViolationErrors = Partial<Record<UniqueConstraintName, () => T
  * `internal` errors naming the key (they mean a caller bug, not a user mistake); any other failure is
  * rethrown untouched.
  */
-export function translateUniqueViolation(ctx: SqlContext, error: unknown, expected: UniqueViolationErrors): never {
+export function translateUniqueViolation(
+  ctx: SqlContext,
+  error: unknown,
+  expected: UniqueViolationErrors,
+): never {
   const constraint = ctx.dialect.uniqueViolation(error);
   if (constraint === undefined) throw error;
   const make = expected[constraint];
@@ -42,7 +46,10 @@ export function translateUniqueViolation(ctx: SqlContext, error: unknown, expect
       details: { ...translated.details, constraint },
     });
   }
-  throw new TroupeError('internal', `Unique key ${constraint} violated`, { cause: error, details: { constraint } });
+  throw new TroupeError('internal', `Unique key ${constraint} violated`, {
+    cause: error,
+    details: { constraint },
+  });
 }
 
 export function toJson(value: unknown): string {

@@ -53,7 +53,11 @@ export class SqlConversationRepository implements ConversationRepository {
   }
 
   async get(id: string): Promise<Conversation | undefined> {
-    const row = await this.ctx.db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row && conversationFromRow(row);
   }
 

@@ -34,7 +34,8 @@ export const sqliteSqlDialect: SqlDialect = {
   uniqueViolation(error) {
     const code = field(error, 'code');
     const message = field(error, 'message');
-    if (typeof code !== 'string' || !SQLITE_UNIQUE_CODES.has(code) || typeof message !== 'string') return undefined;
+    if (typeof code !== 'string' || !SQLITE_UNIQUE_CODES.has(code) || typeof message !== 'string')
+      return undefined;
     const described = SQLITE_UNIQUE_MESSAGE.exec(message)?.[1];
     if (described === undefined) return undefined;
     // Indexes on expressions are reported by name rather than by columns.

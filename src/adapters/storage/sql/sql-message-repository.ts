@@ -30,7 +30,12 @@ export class SqlMessageRepository implements MessageRepository {
    * One INSERT … SELECT writes the whole checkpoint: every row reads the thread's current maximum `seq`
    * from the same snapshot, so the rows get consecutive numbers and the checkpoint is all or nothing.
    */
-  async append(threadId: string, runId: string | null, step: number, messages: ModelMessage[]): Promise<ThreadMessage[]> {
+  async append(
+    threadId: string,
+    runId: string | null,
+    step: number,
+    messages: ModelMessage[],
+  ): Promise<ThreadMessage[]> {
     if (messages.length === 0) return [];
     assertInteger('step', step);
     const now = nowIso(this.ctx);

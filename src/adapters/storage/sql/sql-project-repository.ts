@@ -7,7 +7,13 @@ import { nowIso } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 
 export function projectFromRow(row: Selectable<ProjectsTable>): Project {
-  return { id: row.id, user_id: row.user_id, name: row.name, workdir: row.workdir, created_at: row.created_at };
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    name: row.name,
+    workdir: row.workdir,
+    created_at: row.created_at,
+  };
 }
 
 export class SqlProjectRepository implements ProjectRepository {

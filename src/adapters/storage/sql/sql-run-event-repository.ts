@@ -33,12 +33,21 @@ export class SqlRunEventRepository implements RunEventRepository {
       FROM run_events WHERE run_id = ${event.run_id}
       RETURNING seq`;
     try {
-      const { rows } = await writeNextInSequence(this.ctx, 'run_events_run_seq_uq', `run_events:${event.run_id}`, (db) =>
-        query.execute(db),
+      const { rows } = await writeNextInSequence(
+        this.ctx,
+        'run_events_run_seq_uq',
+        `run_events:${event.run_id}`,
+        (db) => query.execute(db),
       );
       const seq = toNumber(rows[0]?.seq);
       // Re-parsed from the stored text so the caller sees exactly what a reader will (e.g. no undefined keys).
-      return { run_id: event.run_id, seq, type: event.type, payload: fromJson(payload), created_at: createdAt };
+      return {
+        run_id: event.run_id,
+        seq,
+        type: event.type,
+        payload: fromJson(payload),
+        created_at: createdAt,
+      };
     } catch (error) {
       return translateUniqueViolation(this.ctx, error, {});
     }

@@ -4,7 +4,14 @@ import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
 import type { Run, RunError, RunInput, TokenUsage } from '../../../core/records/run.js';
 import type { NewRun, RunExpectation, RunPatch, RunRepository } from '../../../core/ports/storage.js';
 import type { RunsTable } from './database-schema.js';
-import { fromJson, fromNullableJson, nowIso, toJson, toNumber, translateUniqueViolation } from './sql-context.js';
+import {
+  fromJson,
+  fromNullableJson,
+  nowIso,
+  toJson,
+  toNumber,
+  translateUniqueViolation,
+} from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 
 /** Statuses in which a worker holds a lease. */
@@ -58,7 +65,9 @@ function patchToRow(patch: RunPatch): Updateable<RunsTable> {
 }
 
 function runBusy(message: string, threadId?: string): TroupeError {
-  return new TroupeError('run_busy', message, { details: threadId === undefined ? {} : { thread_id: threadId } });
+  return new TroupeError('run_busy', message, {
+    details: threadId === undefined ? {} : { thread_id: threadId },
+  });
 }
 
 function requestIdConflict(requestId: string): TroupeError {
@@ -116,7 +125,8 @@ export class SqlRunRepository implements RunRepository {
       return runFromRow(inserted);
     } catch (error) {
       return translateUniqueViolation(this.ctx, error, {
-        runs_active_thread_uq: () => runBusy(`Thread ${run.thread_id} already has an active run`, run.thread_id),
+        runs_active_thread_uq: () =>
+          runBusy(`Thread ${run.thread_id} already has an active run`, run.thread_id),
         runs_request_id_uq: () => requestIdConflict(run.request_id),
       });
     }
@@ -128,7 +138,11 @@ export class SqlRunRepository implements RunRepository {
   }
 
   async getByRequestId(requestId: string): Promise<Run | undefined> {
-    const row = await this.ctx.db.selectFrom('runs').selectAll().where('request_id', '=', requestId).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('request_id', '=', requestId)
+      .executeTakeFirst();
     return row && runFromRow(row);
   }
 
@@ -152,14 +166,16 @@ export class SqlRunRepository implements RunRepository {
     if (expect.status !== undefined) query = query.where('status', 'in', expect.status);
     if (expect.worker_id === null) query = query.where('worker_id', 'is', null);
     else if (expect.worker_id !== undefined) query = query.where('worker_id', '=', expect.worker_id);
-    if (expect.lease_live_at !== undefined) query = query.where('lease_expires_at', '>', expect.lease_live_at);
+    if (expect.lease_live_at !== undefined)
+      query = query.where('lease_expires_at', '>', expect.lease_live_at);
     try {
       const row = await query.returningAll().executeTakeFirst();
       return row && runFromRow(row);
     } catch (error) {
       // Only a move back into an active status can collide: another run already holds the thread.
       return translateUniqueViolation(this.ctx, error, {
-        runs_active_thread_uq: () => runBusy(`Run ${id} cannot become active: its thread already has an active run`),
+        runs_active_thread_uq: () =>
+          runBusy(`Run ${id} cannot become active: its thread already has an active run`),
       });
     }
   }
@@ -224,13 +240,15 @@ export class SqlRunRepository implements RunRepository {
     return rows.map(runFromRow);
   }
 
-  async countActive(filter: { user_id?: string; created_by_run_id?: string }): Promise<number> {
+  async countActive(filter: { user_id?: string; created_by_run_id?: string; children_only?: boolean }): Promise<number> {
     let query = this.ctx.db
       .selectFrom('runs')
       .select((eb) => eb.fn.countAll().as('active'))
       .where('status', 'in', ACTIVE_RUN_STATUSES);
     if (filter.user_id !== undefined) query = query.where('user_id', '=', filter.user_id);
-    if (filter.created_by_run_id !== undefined) query = query.where('created_by_run_id', '=', filter.created_by_run_id);
+    if (filter.created_by_run_id !== undefined)
+      query = query.where('created_by_run_id', '=', filter.created_by_run_id);
+    if (filter.children_only === true) query = query.where('created_by_run_id', 'is not', null);
     const row = await query.executeTakeFirst();
     return toNumber(row?.active);
   }

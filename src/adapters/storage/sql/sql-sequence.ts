@@ -35,7 +35,8 @@ export async function writeNextInSequence<T>(
     try {
       return await once();
     } catch (error) {
-      const retry = !ctx.inTransaction && attempt < MAX_ATTEMPTS && ctx.dialect.uniqueViolation(error) === constraint;
+      const retry =
+        !ctx.inTransaction && attempt < MAX_ATTEMPTS && ctx.dialect.uniqueViolation(error) === constraint;
       if (!retry) throw error;
     }
   }

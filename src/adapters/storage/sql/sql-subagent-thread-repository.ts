@@ -43,7 +43,11 @@ export class SqlSubagentThreadRepository implements SubagentThreadRepository {
   }
 
   async get(id: string): Promise<SubagentThread | undefined> {
-    const row = await this.ctx.db.selectFrom('subagent_threads').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('subagent_threads')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row && subagentThreadFromRow(row);
   }
 

@@ -51,7 +51,12 @@ export class SqlUserRepository implements UserRepository {
   }
 
   async list(): Promise<User[]> {
-    const rows = await this.ctx.db.selectFrom('users').selectAll().orderBy('created_at').orderBy('id').execute();
+    const rows = await this.ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map(userFromRow);
   }
 

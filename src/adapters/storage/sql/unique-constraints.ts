@@ -33,6 +33,8 @@ export const UNIQUE_CONSTRAINTS = {
   /** Partial: one active run per thread. */
   runs_active_thread_uq: { table: 'runs', columns: ['thread_id'] },
   run_events_run_seq_uq: { table: 'run_events', columns: ['run_id', 'seq'] },
+  tool_approvals_pkey: { table: 'tool_approvals', columns: ['run_id', 'tool_call_id'] },
+  run_inbox_run_seq_uq: { table: 'run_inbox', columns: ['run_id', 'seq'] },
 } as const satisfies Record<string, UniqueConstraintSpec>;
 
 export type UniqueConstraintName = keyof typeof UNIQUE_CONSTRAINTS;
@@ -42,10 +44,9 @@ export function isUniqueConstraintName(name: string): name is UniqueConstraintNa
 }
 
 const BY_SQLITE_COLUMN_LIST: ReadonlyMap<string, UniqueConstraintName> = new Map(
-  (Object.entries(UNIQUE_CONSTRAINTS) as [UniqueConstraintName, UniqueConstraintSpec][]).map(([name, spec]) => [
-    spec.columns.map((column) => `${spec.table}.${column}`).join(', '),
-    name,
-  ]),
+  (Object.entries(UNIQUE_CONSTRAINTS) as [UniqueConstraintName, UniqueConstraintSpec][]).map(
+    ([name, spec]) => [spec.columns.map((column) => `${spec.table}.${column}`).join(', '), name],
+  ),
 );
 
 /** The key SQLite describes as `runs.thread_id` or `run_events.run_id, run_events.seq`. */

@@ -103,7 +103,11 @@ class FifoDriver implements Driver {
     return this.inner.rollbackTransaction(connection);
   }
 
-  async savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+  async savepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
     await this.inner.savepoint?.(connection, name, compile);
   }
 

@@ -101,7 +101,10 @@ describe('SQLite storage specifics', () => {
       await second.close();
     }
     const applied = inspect((db) =>
-      db.prepare('SELECT name FROM troupe_migration ORDER BY name').all().map((row) => (row as { name: string }).name),
+      db
+        .prepare('SELECT name FROM troupe_migration ORDER BY name')
+        .all()
+        .map((row) => (row as { name: string }).name),
     );
     expect(applied).toEqual(Object.keys(MIGRATIONS).sort());
   });
@@ -114,7 +117,9 @@ describe('SQLite storage specifics', () => {
     const storage = await createSqliteStorage({ filename });
     try {
       const alice = await storage.users.create({ name: 'alice', role: 'member' });
-      await expect(storage.users.create({ name: 'alice', role: 'member' })).rejects.toMatchObject({ code: 'user_exists' });
+      await expect(storage.users.create({ name: 'alice', role: 'member' })).rejects.toMatchObject({
+        code: 'user_exists',
+      });
       expect(alice.name).toBe('alice');
     } finally {
       await storage.close();
@@ -129,7 +134,12 @@ describe('SQLite storage specifics', () => {
       const user = await storage.users.create({ name: 'alice', role: 'member' });
       expect(user.created_at).toBe('2030-01-01T00:00:00.000Z');
       now += 1_000;
-      const token = await storage.tokens.create({ user_id: user.id, name: 't', prefix: 'p', token_hash: 'h' });
+      const token = await storage.tokens.create({
+        user_id: user.id,
+        name: 't',
+        prefix: 'p',
+        token_hash: 'h',
+      });
       expect(token.created_at).toBe('2030-01-01T00:00:01.000Z');
     } finally {
       await storage.close();
@@ -213,7 +223,8 @@ describe('SQLite storage specifics', () => {
 });
 
 describe('sqliteSqlDialect.uniqueViolation', () => {
-  const violation = (message: string, code = 'SQLITE_CONSTRAINT_UNIQUE') => Object.assign(new Error(message), { code });
+  const violation = (message: string, code = 'SQLITE_CONSTRAINT_UNIQUE') =>
+    Object.assign(new Error(message), { code });
 
   it('names the key from the column list or the index name', () => {
     expect(sqliteSqlDialect.uniqueViolation(violation('UNIQUE constraint failed: runs.thread_id'))).toBe(
@@ -223,21 +234,32 @@ describe('sqliteSqlDialect.uniqueViolation', () => {
       'runs_request_id_uq',
     );
     expect(
-      sqliteSqlDialect.uniqueViolation(violation('UNIQUE constraint failed: run_events.run_id, run_events.seq')),
+      sqliteSqlDialect.uniqueViolation(
+        violation('UNIQUE constraint failed: run_events.run_id, run_events.seq'),
+      ),
     ).toBe('run_events_run_seq_uq');
     expect(
       sqliteSqlDialect.uniqueViolation(
-        violation('UNIQUE constraint failed: agent_access.user_id, agent_access.agent_id', 'SQLITE_CONSTRAINT_PRIMARYKEY'),
+        violation(
+          'UNIQUE constraint failed: agent_access.user_id, agent_access.agent_id',
+          'SQLITE_CONSTRAINT_PRIMARYKEY',
+        ),
       ),
     ).toBe('agent_access_pkey');
-    expect(sqliteSqlDialect.uniqueViolation(violation("UNIQUE constraint failed: index 'agents_slug_uq'"))).toBe(
-      'agents_slug_uq',
-    );
+    expect(
+      sqliteSqlDialect.uniqueViolation(violation("UNIQUE constraint failed: index 'agents_slug_uq'")),
+    ).toBe('agents_slug_uq');
   });
 
   it('ignores other errors', () => {
-    expect(sqliteSqlDialect.uniqueViolation(violation('FOREIGN KEY constraint failed', 'SQLITE_CONSTRAINT_FOREIGNKEY'))).toBeUndefined();
-    expect(sqliteSqlDialect.uniqueViolation(violation('UNIQUE constraint failed: other.column'))).toBeUndefined();
+    expect(
+      sqliteSqlDialect.uniqueViolation(
+        violation('FOREIGN KEY constraint failed', 'SQLITE_CONSTRAINT_FOREIGNKEY'),
+      ),
+    ).toBeUndefined();
+    expect(
+      sqliteSqlDialect.uniqueViolation(violation('UNIQUE constraint failed: other.column')),
+    ).toBeUndefined();
     expect(sqliteSqlDialect.uniqueViolation(new Error('boom'))).toBeUndefined();
     expect(sqliteSqlDialect.uniqueViolation('not an error')).toBeUndefined();
   });

@@ -1,24 +1,24 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createMemoryEventBus } from '../../adapters/bus/memory/create-memory-event-bus.js';
-import { createModelProvider } from '../../adapters/models/create-model-provider.js';
-import { createMemoryRunQueue } from '../../adapters/queue/memory/create-memory-run-queue.js';
-import { createSqliteStorage } from '../../adapters/storage/sqlite/create-sqlite-storage.js';
-import { DEFAULT_LIMITS, type RunLimits } from '../../config.js';
-import { systemClock } from '../../core/clock.js';
-import { newId } from '../../core/ids.js';
-import type { EventBus } from '../../core/ports/event-bus.js';
-import type { RunQueue } from '../../core/ports/run-queue.js';
-import type { NewAgent, Storage } from '../../core/ports/storage.js';
-import type { Agent, AgentConfig } from '../../core/records/agent.js';
-import type { Conversation } from '../../core/records/conversation.js';
-import type { User } from '../../core/records/user.js';
-import { createLeaseReconciler, type LeaseReconciler } from '../lease-reconciler.js';
-import { createRunExecutor, type MiddlewareFactory, type RunExecutor } from '../run-executor.js';
-import { createRunService, type RunService } from '../run-service.js';
-import { createWorkdirTools } from '../tools/workdir/create-workdir-tools.js';
-import type { AnyTroupeTool } from '../tools/troupe-tool.js';
+import { createMemoryEventBus } from '../../src/adapters/bus/memory/create-memory-event-bus.js';
+import { createModelProvider } from '../../src/adapters/models/create-model-provider.js';
+import { createMemoryRunQueue } from '../../src/adapters/queue/memory/create-memory-run-queue.js';
+import { createSqliteStorage } from '../../src/adapters/storage/sqlite/create-sqlite-storage.js';
+import { DEFAULT_LIMITS, type RunLimits } from '../../src/config.js';
+import { systemClock } from '../../src/core/clock.js';
+import { newId } from '../../src/core/ids.js';
+import type { EventBus } from '../../src/core/ports/event-bus.js';
+import type { RunQueue } from '../../src/core/ports/run-queue.js';
+import type { NewAgent, Storage } from '../../src/core/ports/storage.js';
+import type { Agent, AgentConfig } from '../../src/core/records/agent.js';
+import type { Conversation } from '../../src/core/records/conversation.js';
+import type { User } from '../../src/core/records/user.js';
+import { createLeaseReconciler, type LeaseReconciler } from '../../src/runtime/lease-reconciler.js';
+import { createRunExecutor, type MiddlewareFactory, type RunExecutor } from '../../src/runtime/run-executor.js';
+import { createRunService, type RunService } from '../../src/runtime/run-service.js';
+import { createWorkdirTools } from '../../src/runtime/tools/workdir/create-workdir-tools.js';
+import type { AnyTroupeTool } from '../../src/runtime/tools/troupe-tool.js';
 
 export interface RuntimeHarnessOptions {
   /** Scenario files by name (`demo` → `demo.yaml`), written to a temp scenario dir. */

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { Agent } from '../records/agent.js';
+import { resolveAllowedSubagents } from './allowed-subagents.js';
+import { disabledToolsForSubagents } from './subagent-tool-policy.js';
+
+function agent(slug: string, overrides: Partial<Agent> = {}): Agent {
+  return {
+    id: `agt_${slug}`,
+    slug,
+    name: slug,
+    description: '',
+    backend: 'subagent',
+    is_subagent: true,
+    owner_id: 'usr_1',
+    visibility: 'private',
+    config: {},
+    status: 'draft',
+    delegatable: true,
+    delegation_brief: null,
+    is_default: false,
+    deleted_at: null,
+    created_at: '',
+    updated_at: '',
+    ...overrides,
+  };
+}
+
+describe('resolveAllowedSubagents', () => {
+  const visible = [agent('writer'), agent('researcher'), agent('main', { is_subagent: false, backend: 'chat' })];
+
+  it('allows every visible subagent when the list is unset or empty, sorted by name', () => {
+    expect(resolveAllowedSubagents(visible, undefined).map((a) => a.slug)).toEqual(['researcher', 'writer']);
+    expect(resolveAllowedSubagents(visible, []).map((a) => a.slug)).toEqual(['researcher', 'writer']);
+    expect(resolveAllowedSubagents(visible, ['  ', '']).map((a) => a.slug)).toEqual(['researcher', 'writer']);
+  });
+
+  it('keeps the explicit order, drops duplicates and invisible entries', () => {
+    expect(resolveAllowedSubagents(visible, ['writer', 'ghost', 'writer', 'researcher']).map((a) => a.slug)).toEqual([
+      'writer',
+      'researcher',
+    ]);
+  });
+
+  it('fails closed when every explicit entry is invisible', () => {
+    expect(resolveAllowedSubagents(visible, ['ghost', 'main'])).toEqual([]);
+  });
+
+  it('never returns deleted subagents or main agents', () => {
+    const withDeleted = [...visible, agent('gone', { deleted_at: '2026-01-01T00:00:00.000Z' })];
+    expect(resolveAllowedSubagents(withDeleted, ['gone', 'main'])).toEqual([]);
+  });
+});
+
+describe('disabledToolsForSubagents', () => {
+  it('disables sensitive tools unless the approval mode is always_trust', () => {
+    expect(disabledToolsForSubagents('default').has('write_file')).toBe(true);
+    expect(disabledToolsForSubagents('always_trust').has('write_file')).toBe(false);
+    expect(disabledToolsForSubagents('always_trust').has('task')).toBe(true);
+    expect(disabledToolsForSubagents('always_trust').has('delegate')).toBe(true);
+  });
+});

@@ -1,0 +1,19 @@
+import { buildRunTree } from '../../runtime/run-tree.js';
+import type { AppDependencies } from '../app-dependencies.js';
+import { idParamsSchema } from '../id-params.js';
+import type { RouteRegistry } from '../route-registry.js';
+
+export function registerRunTreeRoutes(registry: RouteRegistry, deps: AppDependencies): void {
+  registry.add({
+    method: 'get',
+    path: '/api/agent/runs/{id}/tree',
+    summary: 'The whole run tree (root, subagents, delegations) that this run belongs to',
+    description:
+      'Returns `{tree: {run, children: [...]}}` rooted at the root run of `{id}`, children oldest first, ' +
+      'nested by `created_by_run_id`. A run the caller cannot see is `run_not_found`.',
+    tag: 'runs',
+    access: 'user',
+    params: idParamsSchema,
+    handler: async ({ c, actor, params }) => c.json({ tree: await buildRunTree(deps.storage, actor, params.id) }),
+  });
+}

@@ -1,0 +1,48 @@
+import { isSensitiveTool } from '../../core/subagents/subagent-tool-policy.js';
+import type { Storage } from '../../core/ports/storage.js';
+import type { ToolOutput } from '../tools/troupe-tool.js';
+import type { AgentMiddleware } from './agent-middleware.js';
+
+/** Thrown by a tool call that waits for a human decision; the loop parks the run as `input_required`. */
+export class ApprovalPendingError extends Error {
+  readonly toolCallId: string;
+
+  constructor(toolCallId: string) {
+    super(`tool call ${toolCallId} is waiting for approval`);
+    this.name = 'ApprovalPendingError';
+    this.toolCallId = toolCallId;
+  }
+}
+
+export const REJECTED_TEXT = (name: string, comment: string | null) =>
+  `The user rejected this ${name} call${comment ? `: ${comment}` : ''}. Do not retry it unchanged; ask or take another way.`;
+
+/**
+ * Human-in-the-loop for sensitive tools of a main agent in `default` approval mode: the first time a call
+ * is seen it is recorded as pending (with an `approval_required` event) and the run waits; once decided,
+ * the resumed run executes it (approved) or tells the model it was rejected.
+ */
+export function createApprovalMiddleware(storage: Storage): AgentMiddleware {
+  return {
+    name: 'approval',
+    async wrapToolCall(request, next) {
+      const sensitive = request.tool?.sensitive === true || isSensitiveTool(request.toolName);
+      if (!sensitive || request.run.tool_approval_mode === 'always_trust') return next(request);
+      const approval = await storage.approvals.get(request.run.id, request.toolCallId);
+      if (approval?.status === 'approved') return next(request);
+      if (approval?.status === 'rejected') {
+        return { output: REJECTED_TEXT(request.toolName, approval.comment), isError: true };
+      }
+      if (!approval) {
+        await storage.approvals.request({
+          run_id: request.run.id,
+          tool_call_id: request.toolCallId,
+          tool_name: request.toolName,
+          args: (request.input ?? null) as ToolOutput,
+        });
+        await request.context.emit('approval_required', { name: request.toolName, args: (request.input ?? null) as ToolOutput });
+      }
+      throw new ApprovalPendingError(request.toolCallId);
+    },
+  };
+}

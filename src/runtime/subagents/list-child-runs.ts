@@ -1,0 +1,69 @@
+import { TroupeError } from '../../core/errors.js';
+import type { Storage } from '../../core/ports/storage.js';
+import type { Run, RunError, TokenUsage } from '../../core/records/run.js';
+import { isAdmin, type Actor } from '../../core/records/user.js';
+import { readProgress, type RunProgress } from './subagent-progress.js';
+
+/** One card of the console's status panel. */
+export interface ChildRunEntry {
+  run_id: string;
+  kind: 'subagent' | 'delegation';
+  slug: string | null;
+  name: string | null;
+  status: Run['status'];
+  child_thread_id: string;
+  child_conversation_id: string;
+  parent_run_id: string | null;
+  parent_tool_call_id: string | null;
+  /** The task as the parent wrote it: the child's input message. */
+  description: string;
+  progress: RunProgress;
+  result: { output: string | null; error: RunError | null } | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  usage: TokenUsage | null;
+}
+
+/** Every subagent and delegation run started from a conversation, oldest first. */
+export async function listChildRuns(storage: Storage, actor: Actor, conversationId: string): Promise<ChildRunEntry[]> {
+  const conversation = await storage.conversations.get(conversationId);
+  if (!conversation || (conversation.user_id !== actor.id && !isAdmin(actor))) {
+    throw new TroupeError('conversation_not_found', `Conversation ${conversationId} not found`);
+  }
+  const parentRunIds = new Set((await storage.runs.listByConversation(conversation.id)).map((run) => run.id));
+  const children: Run[] = [];
+  for (const relation of await storage.subagentThreads.listForParent(conversation.id)) {
+    children.push(...(await storage.runs.listByConversation(relation.child_conversation_id)));
+  }
+  for (const parentRunId of parentRunIds) {
+    for (const child of await storage.runs.listChildren(parentRunId)) {
+      if (child.run_type === 'delegation') children.push(child);
+    }
+  }
+  const agents = new Map<string, { slug: string; name: string } | undefined>();
+  const entries: ChildRunEntry[] = [];
+  for (const run of children.sort((a, b) => a.created_at.localeCompare(b.created_at))) {
+    if (!agents.has(run.agent_id)) agents.set(run.agent_id, await storage.agents.get(run.agent_id));
+    const agent = agents.get(run.agent_id);
+    entries.push({
+      run_id: run.id,
+      kind: run.run_type === 'delegation' ? 'delegation' : 'subagent',
+      slug: agent?.slug ?? null,
+      name: agent?.name ?? null,
+      status: run.status,
+      child_thread_id: run.thread_id,
+      child_conversation_id: run.conversation_id,
+      parent_run_id: run.created_by_run_id,
+      parent_tool_call_id: run.input.parent_tool_call_id ?? null,
+      description: run.input.message,
+      progress: await readProgress(storage, run.id),
+      result: run.status === 'completed' || run.error ? { output: run.output, error: run.error } : null,
+      created_at: run.created_at,
+      started_at: run.started_at,
+      finished_at: run.finished_at,
+      usage: run.usage,
+    });
+  }
+  return entries;
+}

@@ -1,0 +1,248 @@
+import { z } from 'zod';
+import type { Storage } from '../../core/ports/storage.js';
+import type { EventBus } from '../../core/ports/event-bus.js';
+import type { Clock } from '../../core/clock.js';
+import type { Agent } from '../../core/records/agent.js';
+import { isTerminalStatus, type Run } from '../../core/records/run.js';
+import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
+import type { RunLimits } from '../../config.js';
+import { CANCELLED, closeSubtree, requestCancel } from '../run-finalizer.js';
+import { awaitTerminal } from '../run-service.js';
+import { defineTool, type AnyTroupeTool, type ToolContext, type ToolOutput } from '../tools/troupe-tool.js';
+import { formatChildResult } from './format-child-result.js';
+import { readProgress } from './subagent-progress.js';
+import { refusal, type SubagentRunService, type SubagentStartOutcome } from './subagent-run-service.js';
+
+export interface SubagentToolDeps {
+  storage: Storage;
+  bus: EventBus;
+  clock: Clock;
+  limits: RunLimits;
+  service: SubagentRunService;
+  /** The subagents this run may call, in prompt order. */
+  allowed: readonly Agent[];
+}
+
+const eventsUrl = (runId: string) => `/api/agent/runs/${runId}/events`;
+const resultUrl = (runId: string) => `/api/agent/runs/${runId}/result`;
+
+function listing(allowed: readonly Agent[]): string {
+  return allowed.map((agent) => `- ${agent.slug}: ${agent.description || agent.name}`).join('\n');
+}
+
+function busyPayload(outcome: Extract<SubagentStartOutcome, { kind: 'busy' }>): ToolOutput {
+  return {
+    status: 'busy',
+    thread_id: outcome.threadId,
+    active_run_id: outcome.activeRun?.id ?? null,
+    active_run_status: outcome.activeRun?.status ?? null,
+    message: SUBAGENT_TEXTS.busy,
+  };
+}
+
+function runResult(run: Run): ToolOutput {
+  return {
+    status: run.status,
+    output: run.output ?? '',
+    run_id: run.id,
+    thread_id: run.thread_id,
+    usage: run.usage ? { ...run.usage } : null,
+    ...(run.error ? { error: { ...run.error } } : {}),
+  };
+}
+
+export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
+  const { storage, bus, clock, limits, service, allowed } = deps;
+  const slugs = allowed.map((agent) => agent.slug);
+
+  function pick(slug: string): Agent {
+    const agent = allowed.find((candidate) => candidate.slug === slug);
+    if (!agent) throw refusal(SUBAGENT_TEXTS.unknownSlug(slug, slugs));
+    return agent;
+  }
+
+  const start = (context: ToolContext, input: { description: string; subagent_slug: string; thread_id?: string | null | undefined }) =>
+    service.start({
+      creatorRunId: context.run.id,
+      userId: context.run.user_id,
+      subagent: pick(input.subagent_slug),
+      description: input.description,
+      threadId: input.thread_id ?? null,
+      toolCallId: context.toolCallId,
+    });
+
+  const owned = (context: ToolContext, runId: string) => service.getOwnedChild(context.run.id, context.run.user_id, runId);
+
+  const startInput = z.object({
+    description: z.string().describe('The task for the subagent, with the context it needs and the output you expect.'),
+    subagent_slug: z.string().describe('Which subagent to use: one of the available slugs.'),
+    thread_id: z
+      .string()
+      .nullish()
+      .describe('Optional. A subagent thread ID from an earlier result, to continue that thread. Leave empty for a new task.'),
+  });
+
+  const task = defineTool({
+    name: 'task',
+    description: [
+      'Launch a subagent for an isolated task and wait for its final result. Only the final result comes back; its',
+      'intermediate steps stay in its own thread. Put the whole brief in `description`. Omit `thread_id` for a new',
+      'task; pass the thread ID from an earlier result to continue it. Never call subagents through shell, curl,',
+      'HTTP or a CLI.',
+      '',
+      'Available subagent slugs:',
+      '',
+      listing(allowed),
+    ].join('\n'),
+    inputSchema: startInput,
+    async execute(input, context) {
+      const outcome = await start(context, input);
+      if (outcome.kind === 'busy') return busyPayload(outcome);
+      const { run: awaited, wait_timed_out } = await awaitTerminal(storage, bus, outcome.run.id, limits.waitTimeoutMs, context.abortSignal);
+      const prefix = SUBAGENT_TEXTS.threadPrefix(outcome.run.thread_id);
+      if (wait_timed_out || !isTerminalStatus(awaited.status)) return prefix + SUBAGENT_TEXTS.stillRunning(awaited.status, awaited.id);
+      const { text, isError } = await formatChildResult(awaited, context.workdir, limits.childResultCapBytes);
+      if (isError) throw refusal(prefix + text);
+      return prefix + text;
+    },
+  });
+
+  const subagentStart = defineTool({
+    name: 'subagent_start',
+    description: [
+      'Start a subagent in the background and return at once with its run_id (for status, await, cancel, steer) and',
+      'thread_id (to continue the thread later). Use it for long or parallel work; with thread_id it continues that',
+      'thread when no run is active on it, otherwise you get `busy` (no hidden queueing).',
+      '',
+      'Available subagent slugs:',
+      '',
+      listing(allowed),
+    ].join('\n'),
+    inputSchema: startInput,
+    async execute(input, context) {
+      const outcome = await start(context, input);
+      if (outcome.kind === 'busy') return busyPayload(outcome);
+      const agent = pick(input.subagent_slug);
+      return {
+        status: outcome.kind,
+        run_id: outcome.run.id,
+        thread_id: outcome.run.thread_id,
+        subagent_slug: agent.slug,
+        subagent_name: agent.name,
+        created_by_run_id: context.run.id,
+        run_status: outcome.run.status,
+        continuing: outcome.continuing,
+        subagent_thread_relation_id: outcome.relation.id,
+        events_url: eventsUrl(outcome.run.id),
+        result_url: resultUrl(outcome.run.id),
+      };
+    },
+  });
+
+  const runIdInput = z.object({ run_id: z.string().describe('A subagent run ID returned by subagent_start.') });
+
+  const subagentStatus = defineTool({
+    name: 'subagent_status',
+    description: 'Status of a background subagent run: its latest progress (3 items) and, once finished, its result.',
+    inputSchema: runIdInput,
+    async execute(input, context) {
+      const { run, relation } = await owned(context, input.run_id);
+      const progress = await readProgress(storage, run.id);
+      return {
+        status: run.status,
+        run_id: run.id,
+        thread_id: run.thread_id,
+        subagent_slug: relation.subagent_slug,
+        error: run.error?.message ?? null,
+        progress: { last_seq: progress.last_seq, items: progress.items.map((item) => ({ ...item })) },
+        events_url: eventsUrl(run.id),
+        result_url: resultUrl(run.id),
+        ...(isTerminalStatus(run.status) ? { result: runResult(run) } : {}),
+      };
+    },
+  });
+
+  const subagentAwait = defineTool({
+    name: 'subagent_await',
+    description:
+      'Wait for background subagent runs to finish and return their results. Pass `run_id` for one run, or `run_ids` with `mode` "all" (default) or "any".',
+    inputSchema: z
+      .object({
+        run_id: z.string().optional().describe('One subagent run ID.'),
+        run_ids: z.array(z.string()).min(1).max(100).optional().describe('Several subagent run IDs.'),
+        mode: z.enum(['all', 'any']).optional().describe('With run_ids: wait for all of them (default) or the first to finish.'),
+        timeout_ms: z.number().int().min(0).optional().describe('Optional wait limit in milliseconds.'),
+      })
+      .refine((input) => (input.run_id === undefined) !== (input.run_ids === undefined), {
+        message: 'give either run_id or run_ids',
+      }),
+    async execute(input, context) {
+      const timeoutMs = Math.min(input.timeout_ms ?? limits.waitTimeoutMs, limits.waitTimeoutMs);
+      const ids = input.run_ids ?? [input.run_id ?? ''];
+      for (const runId of ids) await owned(context, runId);
+      const waits = ids.map((runId) => awaitTerminal(storage, bus, runId, timeoutMs, context.abortSignal));
+      if (input.run_id !== undefined) {
+        const waited = await waits[0];
+        if (!waited) throw refusal(SUBAGENT_TEXTS.notOwned);
+        return awaitPayload(waited.run, waited.wait_timed_out);
+      }
+      if (input.mode === 'any') {
+        const first = await Promise.race(waits);
+        const runs = await Promise.all(ids.map((runId) => storage.runs.get(runId)));
+        return {
+          mode: 'any',
+          wait_timed_out: first.wait_timed_out,
+          finished_run_id: first.wait_timed_out ? null : first.run.id,
+          runs: runs.filter((run): run is Run => run !== undefined).map((run) => awaitPayload(run, !isTerminalStatus(run.status))),
+        };
+      }
+      const all = await Promise.all(waits);
+      return {
+        mode: 'all',
+        wait_timed_out: all.some((waited) => waited.wait_timed_out),
+        runs: all.map((waited) => awaitPayload(waited.run, waited.wait_timed_out)),
+      };
+    },
+  });
+
+  const subagentCancel = defineTool({
+    name: 'subagent_cancel',
+    description: 'Cancel a background subagent run by run_id.',
+    inputSchema: runIdInput,
+    async execute(input, context) {
+      const { run } = await owned(context, input.run_id);
+      const after = (await requestCancel(storage, bus, clock, run.id, CANCELLED)) ?? run;
+      await closeSubtree(storage, bus, clock, after);
+      return { status: after.status, run_id: after.id, thread_id: after.thread_id, events_url: eventsUrl(after.id), result_url: resultUrl(after.id) };
+    },
+  });
+
+  const subagentSteer = defineTool({
+    name: 'subagent_steer',
+    description: 'Send a follow-up message to a running background subagent; it reads the message before its next step.',
+    inputSchema: z.object({
+      run_id: z.string().describe('A subagent run ID returned by subagent_start.'),
+      message: z.string().min(1).describe('What the subagent should know or change.'),
+    }),
+    async execute(input, context) {
+      const { run } = await owned(context, input.run_id);
+      if (isTerminalStatus(run.status) || run.status === 'cancel_requested') throw refusal(SUBAGENT_TEXTS.steerNotActive(run.status));
+      await storage.inbox.push(run.id, input.message);
+      return { status: 'queued', run_id: run.id, run_status: run.status, message: SUBAGENT_TEXTS.steered };
+    },
+  });
+
+  return [task, subagentStart, subagentStatus, subagentAwait, subagentCancel, subagentSteer];
+}
+
+function awaitPayload(run: Run, timedOut: boolean): { [key: string]: ToolOutput } {
+  return {
+    status: run.status,
+    run_id: run.id,
+    thread_id: run.thread_id,
+    result: runResult(run),
+    ...(timedOut && !isTerminalStatus(run.status) ? { wait_timed_out: true, message: SUBAGENT_TEXTS.awaitTimedOut } : {}),
+  };
+}
+
+export const SUBAGENT_TOOL_NAMES = ['task', 'subagent_start', 'subagent_status', 'subagent_await', 'subagent_cancel', 'subagent_steer'];

@@ -1,0 +1,169 @@
+/**
+ * Wire types of the Troupe API. The records are the server's own (type-only imports: nothing from `src/`
+ * ends up in the bundle), so the console cannot drift from what the API sends.
+ */
+import type { Agent, AgentConfig, AgentVisibility, ToolApprovalMode } from '../../../src/core/records/agent.ts';
+import type { Conversation } from '../../../src/core/records/conversation.ts';
+import type { Run, RunStatus, TokenUsage } from '../../../src/core/records/run.ts';
+import type { RunEvent, RunEventType } from '../../../src/core/records/run-event.ts';
+import type { DelegationPolicy, User } from '../../../src/core/records/user.ts';
+
+export type {
+  Agent,
+  AgentConfig,
+  AgentVisibility,
+  Conversation,
+  DelegationPolicy,
+  Run,
+  RunEvent,
+  RunEventType,
+  RunStatus,
+  TokenUsage,
+  ToolApprovalMode,
+  User,
+};
+
+export const RUN_STATUSES = [
+  'pending',
+  'running',
+  'input_required',
+  'cancel_requested',
+  'completed',
+  'failed',
+  'cancelled',
+  'interrupted',
+] as const satisfies readonly RunStatus[];
+
+export const RUN_EVENT_TYPES = [
+  'metadata',
+  'message_delta',
+  'tool_call',
+  'tool_result',
+  'step',
+  'subagent_update',
+  'approval_required',
+  'error',
+  'end',
+] as const satisfies readonly RunEventType[];
+
+const TERMINAL: readonly RunStatus[] = ['completed', 'failed', 'cancelled', 'interrupted'];
+
+export function isTerminalStatus(status: RunStatus): boolean {
+  return TERMINAL.includes(status);
+}
+
+/** `{error: {code, message}}`, every API error. */
+export interface ApiErrorBody {
+  error: { code: string; message: string; details?: Record<string, unknown> };
+}
+
+/** A token as `/api/me/tokens` lists it: never the secret. */
+export interface PublicToken {
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** A persisted thread message; `message` is an AI SDK `ModelMessage`. */
+export interface ThreadMessage {
+  thread_id: string;
+  seq: number;
+  run_id: string | null;
+  step: number;
+  message: ModelMessage;
+  created_at: string;
+}
+
+export type ModelMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | ContentPart[] }
+  | { role: 'assistant'; content: string | ContentPart[] }
+  | { role: 'tool'; content: ContentPart[] };
+
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
+  | { type: 'tool-result'; toolCallId: string; toolName: string; output: ToolResultOutput }
+  | { type: string; [key: string]: unknown };
+
+export type ToolResultOutput =
+  | { type: 'text' | 'error-text'; value: string }
+  | { type: 'json' | 'error-json'; value: unknown }
+  | { type: string; value?: unknown; [key: string]: unknown };
+
+export interface StartedRun {
+  status: 'started' | 'existing';
+  run: Run;
+}
+
+export interface SubagentProgressItem {
+  seq: number;
+  kind: string;
+  content: string;
+}
+
+/** One card of the status panel: `GET /api/conversations/{id}/subagents`. */
+export interface SubagentRunEntry {
+  run_id: string;
+  kind: 'subagent' | 'delegation';
+  slug: string | null;
+  name: string | null;
+  status: RunStatus;
+  child_thread_id: string | null;
+  child_conversation_id: string | null;
+  parent_run_id: string | null;
+  parent_tool_call_id: string | null;
+  description: string | null;
+  progress: { last_seq: number; items: SubagentProgressItem[] } | null;
+  result: { output: string | null; error: { type?: string; message: string } | null } | null;
+  created_at: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  usage: TokenUsage | null;
+}
+
+/** Payload of a `subagent_update` event on the parent's stream. */
+export interface SubagentUpdatePayload {
+  run_id: string;
+  slug?: string | null;
+  name?: string | null;
+  status: RunStatus;
+  child_thread_id?: string | null;
+  child_conversation_id?: string | null;
+  parent_tool_call_id?: string | null;
+  description?: string | null;
+  kind?: 'subagent' | 'delegation';
+  error?: { type?: string; message: string } | string | null;
+  output?: string | null;
+}
+
+export interface RunTreeNode {
+  run: Run;
+  children: RunTreeNode[];
+}
+
+export interface DelegationPolicySettings {
+  policy: DelegationPolicy;
+  whitelist: string[];
+  [key: string]: unknown;
+}
+
+export type NewAgentBody = {
+  slug?: string;
+  name: string;
+  description?: string;
+  backend?: Agent['backend'];
+  is_subagent?: boolean;
+  visibility?: AgentVisibility;
+  config?: AgentConfig;
+  status?: Agent['status'];
+  delegatable?: boolean;
+  delegation_brief?: string | null;
+};
+
+export type AgentPatchBody = Partial<Omit<NewAgentBody, 'backend' | 'is_subagent'>>;

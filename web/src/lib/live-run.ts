@@ -1,0 +1,140 @@
+import type { RunEvent, RunStatus, TokenUsage } from '../api/types.ts';
+import type { TranscriptItem } from './transcript-items.ts';
+
+export interface PendingApproval {
+  toolCallId: string;
+  name: string;
+  args: unknown;
+}
+
+export interface RunEnd {
+  status: RunStatus;
+  output: string | null;
+  error: { type?: string; message: string } | null;
+  usage: TokenUsage | null;
+}
+
+/**
+ * A run as seen through its event stream: everything from seq 1 to `lastSeq` folded into transcript items.
+ * It is plain JSON so it can be kept in sessionStorage and a reloaded page continues from `lastSeq`.
+ */
+export interface LiveRun {
+  runId: string;
+  lastSeq: number;
+  items: TranscriptItem[];
+  approvals: PendingApproval[];
+  model: string | null;
+  end: RunEnd | null;
+}
+
+export function emptyLiveRun(runId: string): LiveRun {
+  return { runId, lastSeq: 0, items: [], approvals: [], model: null, end: null };
+}
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : value == null ? '' : String(value));
+
+function runError(value: unknown): RunEnd['error'] {
+  if (value == null) return null;
+  if (typeof value === 'string') return { message: value };
+  if (typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    return { type: str(record.type ?? record.code) || undefined, message: str(record.message) };
+  }
+  return { message: str(value) };
+}
+
+/**
+ * Folds one event into the view. Pure; an event at or below `lastSeq` is a duplicate (a resumed stream may
+ * overlap what was stored) and changes nothing, so replaying any prefix twice is harmless.
+ */
+export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
+  if (event.seq <= view.lastSeq) return view;
+  const next: LiveRun = { ...view, lastSeq: event.seq };
+  const payload = event.payload;
+  switch (event.type) {
+    case 'metadata':
+      next.model = str(payload.model) || null;
+      break;
+    case 'message_delta': {
+      const text = str(payload.text);
+      if (text === '') break;
+      const last = view.items.at(-1);
+      next.items =
+        last?.kind === 'text'
+          ? [...view.items.slice(0, -1), { kind: 'text', text: last.text + text }]
+          : [...view.items, { kind: 'text', text }];
+      break;
+    }
+    case 'tool_call':
+      next.items = [
+        ...view.items,
+        { kind: 'tool', toolCallId: str(payload.tool_call_id), name: str(payload.name), args: payload.args },
+      ];
+      break;
+    case 'tool_result': {
+      const id = str(payload.tool_call_id);
+      const result = { output: payload.output, isError: payload.is_error === true };
+      let matched = false;
+      next.items = view.items.map((item) => {
+        if (item.kind !== 'tool' || item.toolCallId !== id) return item;
+        matched = true;
+        return { ...item, result };
+      });
+      if (!matched) {
+        next.items = [...next.items, { kind: 'tool', toolCallId: id, name: str(payload.name), args: undefined, result }];
+      }
+      next.approvals = view.approvals.filter((approval) => approval.toolCallId !== id);
+      break;
+    }
+    case 'approval_required': {
+      const id = str(payload.tool_call_id);
+      if (!view.approvals.some((approval) => approval.toolCallId === id)) {
+        next.approvals = [...view.approvals, { toolCallId: id, name: str(payload.name), args: payload.args }];
+      }
+      break;
+    }
+    case 'error':
+      next.items = [
+        ...view.items,
+        {
+          kind: 'notice',
+          tone: 'error',
+          code: str(payload.code ?? payload.type) || undefined,
+          text: str(payload.message) || 'The run reported an error',
+        },
+      ];
+      break;
+    case 'end':
+      next.end = {
+        status: (str(payload.status) || 'completed') as RunStatus,
+        output: typeof payload.output === 'string' ? payload.output : null,
+        error: runError(payload.error),
+        usage: (payload.usage as TokenUsage | undefined) ?? null,
+      };
+      next.approvals = [];
+      break;
+    case 'step':
+    case 'subagent_update':
+      break;
+  }
+  return next;
+}
+
+/** The approval was answered from this page: hide the prompt without waiting for the tool result. */
+export function dismissApproval(view: LiveRun, toolCallId: string): LiveRun {
+  return { ...view, approvals: view.approvals.filter((approval) => approval.toolCallId !== toolCallId) };
+}
+
+/** Guards what comes back from sessionStorage: anything malformed is dropped rather than rendered. */
+export function isLiveRun(value: unknown): value is LiveRun {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    typeof record.runId === 'string' &&
+    typeof record.lastSeq === 'number' &&
+    Number.isInteger(record.lastSeq) &&
+    record.lastSeq >= 0 &&
+    Array.isArray(record.items) &&
+    Array.isArray(record.approvals)
+  );
+}

@@ -1,0 +1,37 @@
+export type AppRoute =
+  | { page: 'chat'; conversationId: string | null }
+  | { page: 'agents' }
+  | { page: 'agent-new'; kind: 'agent' | 'subagent' | 'expert' }
+  | { page: 'agent-edit'; agentId: string }
+  | { page: 'run-tree'; runId: string | null }
+  | { page: 'settings' }
+  | { page: 'not-found'; path: string };
+
+/** Client-side routes; the server answers `index.html` for every non-API path, so deep links work. */
+export function matchRoute(pathname: string, search: string): AppRoute {
+  const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const params = new URLSearchParams(search);
+  const [first, second, third] = parts;
+  if (first === undefined) return { page: 'chat', conversationId: null };
+  if (first === 'chat') return { page: 'chat', conversationId: second ?? null };
+  if (first === 'agents') {
+    if (second === undefined) return { page: 'agents' };
+    if (second === 'new') {
+      const kind = params.get('kind');
+      return { page: 'agent-new', kind: kind === 'subagent' || kind === 'expert' ? kind : 'agent' };
+    }
+    if (third === 'edit') return { page: 'agent-edit', agentId: second };
+  }
+  if (first === 'runs') return { page: 'run-tree', runId: second ?? null };
+  if (first === 'settings') return { page: 'settings' };
+  return { page: 'not-found', path: pathname };
+}
+
+export const paths = {
+  chat: (conversationId?: string) => (conversationId ? `/chat/${encodeURIComponent(conversationId)}` : '/chat'),
+  agents: () => '/agents',
+  newAgent: (kind: 'agent' | 'subagent' | 'expert') => `/agents/new?kind=${kind}`,
+  editAgent: (id: string) => `/agents/${encodeURIComponent(id)}/edit`,
+  runTree: (runId?: string) => (runId ? `/runs/${encodeURIComponent(runId)}` : '/runs'),
+  settings: () => '/settings',
+};

@@ -1,0 +1,179 @@
+import type { RunEvent, RunStatus, SubagentRunEntry, SubagentUpdatePayload } from '../api/types.ts';
+import { isTerminalStatus } from '../api/types.ts';
+import { textLine, toolCallLine, truncateEnd, oneLine } from './text.ts';
+
+/** A status panel card: the API entry plus what the child's own stream showed since. */
+export interface PanelEntry extends SubagentRunEntry {
+  /** One line, ≤ 80 chars: the last tool call as `name(args…)` or the last text. */
+  latest: string | null;
+  /** The last child event folded in; the child stream resumes after it. */
+  liveSeq: number;
+  /** Text of the child's current step, accumulated from deltas (the line shows its tail). */
+  pendingText: string;
+}
+
+const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+function lineFromProgress(entry: SubagentRunEntry): string | null {
+  const item = entry.progress?.items.at(-1);
+  if (!item) return null;
+  return truncateEnd(oneLine(item.content), 80);
+}
+
+function errorOf(value: SubagentUpdatePayload['error']): { type?: string; message: string } | null {
+  if (value == null) return null;
+  if (typeof value === 'string') return { message: value };
+  return value;
+}
+
+/** A stale read never moves a card out of a terminal status: nothing leaves a terminal state. */
+function mergeStatus(current: RunStatus, incoming: RunStatus): RunStatus {
+  if (isTerminalStatus(current) && !isTerminalStatus(incoming)) return current;
+  return incoming;
+}
+
+export function panelEntryFromApi(entry: SubagentRunEntry): PanelEntry {
+  return { ...entry, latest: lineFromProgress(entry), liveSeq: entry.progress?.last_seq ?? 0, pendingText: '' };
+}
+
+/** The list endpoint is the base; cards it does not know yet (live updates racing it) are kept. */
+export function mergeApiList(current: readonly PanelEntry[], list: readonly SubagentRunEntry[]): PanelEntry[] {
+  const byId = new Map(current.map((entry) => [entry.run_id, entry]));
+  const merged: PanelEntry[] = list.map((apiEntry) => {
+    const fresh = panelEntryFromApi(apiEntry);
+    const existing = byId.get(apiEntry.run_id);
+    if (!existing) return fresh;
+    const liveIsNewer = existing.liveSeq > fresh.liveSeq;
+    return {
+      ...fresh,
+      status: mergeStatus(existing.status, fresh.status),
+      result: fresh.result ?? existing.result,
+      latest: liveIsNewer ? existing.latest : (fresh.latest ?? existing.latest),
+      liveSeq: Math.max(existing.liveSeq, fresh.liveSeq),
+      pendingText: liveIsNewer ? existing.pendingText : '',
+    };
+  });
+  const listed = new Set(list.map((entry) => entry.run_id));
+  for (const entry of current) if (!listed.has(entry.run_id)) merged.push(entry);
+  return sortEntries(merged);
+}
+
+function sortEntries(entries: PanelEntry[]): PanelEntry[] {
+  return entries
+    .map((entry, index) => ({ entry, index }))
+    .sort((left, right) => {
+      const a = left.entry.created_at ?? '';
+      const b = right.entry.created_at ?? '';
+      if (a && b && a !== b) return a < b ? -1 : 1;
+      return left.index - right.index;
+    })
+    .map(({ entry }) => entry);
+}
+
+/** A `subagent_update` from the parent's stream: creates the card or moves its status. */
+export function applySubagentUpdate(
+  current: readonly PanelEntry[],
+  payload: SubagentUpdatePayload,
+  parentRunId: string | null,
+  at: string = new Date().toISOString(),
+): PanelEntry[] {
+  const existing = current.find((entry) => entry.run_id === payload.run_id);
+  const error = errorOf(payload.error);
+  const output = payload.output ?? null;
+  const terminal = isTerminalStatus(payload.status);
+  if (!existing) {
+    const created: PanelEntry = {
+      run_id: payload.run_id,
+      kind: payload.kind ?? 'subagent',
+      slug: payload.slug ?? null,
+      name: payload.name ?? null,
+      status: payload.status,
+      child_thread_id: payload.child_thread_id ?? null,
+      child_conversation_id: payload.child_conversation_id ?? null,
+      parent_run_id: parentRunId,
+      parent_tool_call_id: payload.parent_tool_call_id ?? null,
+      description: payload.description ?? null,
+      progress: null,
+      result: terminal || error || output ? { output, error } : null,
+      created_at: at,
+      started_at: null,
+      finished_at: terminal ? at : null,
+      usage: null,
+      latest: null,
+      liveSeq: 0,
+      pendingText: '',
+    };
+    return sortEntries([...current, created]);
+  }
+  return current.map((entry) => {
+    if (entry.run_id !== payload.run_id) return entry;
+    const status = mergeStatus(entry.status, payload.status);
+    return {
+      ...entry,
+      kind: payload.kind ?? entry.kind,
+      slug: payload.slug ?? entry.slug,
+      name: payload.name ?? entry.name,
+      status,
+      child_thread_id: payload.child_thread_id ?? entry.child_thread_id,
+      child_conversation_id: payload.child_conversation_id ?? entry.child_conversation_id,
+      parent_tool_call_id: payload.parent_tool_call_id ?? entry.parent_tool_call_id,
+      description: entry.description ?? payload.description ?? null,
+      result:
+        terminal || error || output
+          ? { output: output ?? entry.result?.output ?? null, error: error ?? entry.result?.error ?? null }
+          : entry.result,
+      finished_at: isTerminalStatus(status) ? (entry.finished_at ?? at) : entry.finished_at,
+    };
+  });
+}
+
+/** One event of the child's own stream: the progress line, and the outcome on `end`. */
+export function applyChildEvent(current: readonly PanelEntry[], runId: string, event: RunEvent): PanelEntry[] {
+  return current.map((entry) => {
+    if (entry.run_id !== runId || event.seq <= entry.liveSeq) return entry;
+    const next: PanelEntry = { ...entry, liveSeq: event.seq };
+    const payload = event.payload;
+    switch (event.type) {
+      case 'metadata':
+        if (next.status === 'pending') next.status = 'running';
+        if (!next.started_at) next.started_at = event.created_at;
+        break;
+      case 'message_delta': {
+        next.pendingText = entry.pendingText + (str(payload.text) ?? '');
+        if (next.pendingText.trim() !== '') next.latest = textLine(next.pendingText);
+        break;
+      }
+      case 'tool_call':
+        next.pendingText = '';
+        next.latest = toolCallLine(str(payload.name) ?? 'tool', payload.args);
+        break;
+      case 'step':
+        next.pendingText = '';
+        break;
+      case 'approval_required':
+        next.status = mergeStatus(entry.status, 'input_required');
+        next.latest = `Waiting for approval: ${toolCallLine(str(payload.name) ?? 'tool', payload.args, 58)}`;
+        break;
+      case 'end': {
+        const status = (str(payload.status) ?? 'completed') as RunStatus;
+        next.status = mergeStatus(entry.status, status);
+        next.result = {
+          output: typeof payload.output === 'string' ? payload.output : (entry.result?.output ?? null),
+          error: errorOf(payload.error as SubagentUpdatePayload['error']) ?? entry.result?.error ?? null,
+        };
+        next.finished_at = entry.finished_at ?? event.created_at;
+        if (payload.usage && typeof payload.usage === 'object') next.usage = payload.usage as PanelEntry['usage'];
+        break;
+      }
+      case 'tool_result':
+      case 'subagent_update':
+      case 'error':
+        break;
+    }
+    return next;
+  });
+}
+
+export function isActiveEntry(entry: PanelEntry): boolean {
+  return !isTerminalStatus(entry.status);
+}

@@ -1,0 +1,25 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const webRoot = decodeURIComponent(new URL('.', import.meta.url).pathname);
+
+/**
+ * The Troupe console. `npm run build:web` writes `web/dist`, which the server serves at `/`.
+ * `npm run dev:web` serves it with hot reload and proxies `/api` to a running server
+ * (`TROUPE_API_URL`, default http://127.0.0.1:3000).
+ */
+export default defineConfig({
+  root: webRoot,
+  base: '/',
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+  server: {
+    proxy: {
+      '/api': { target: process.env.TROUPE_API_URL ?? 'http://127.0.0.1:3000', changeOrigin: true },
+    },
+  },
+});
