@@ -29,6 +29,8 @@ import { createProjectService, type ProjectService } from './runtime/project-ser
 import { createRunExecutor, type RunExecutor } from './runtime/run-executor.js';
 import { createRunService, type RunService } from './runtime/run-service.js';
 import { createWorkdirTools } from './runtime/tools/workdir/create-workdir-tools.js';
+import { createSubagentMiddleware } from './runtime/subagents/create-subagent-middleware.js';
+import { createSubagentRunService } from './runtime/subagents/subagent-run-service.js';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -76,11 +78,13 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     anthropicApiKey: config.anthropicApiKey,
   });
   const workerId = `wrk_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits });
   const executor = createRunExecutor({
     storage,
     bus,
     models,
     tools: createWorkdirTools(),
+    middleware: createSubagentMiddleware({ storage, bus, clock, limits: config.limits, service: subagents }),
     limits: config.limits,
     leaseMs: config.leaseMs,
     workerId,

@@ -18,6 +18,8 @@ import { createLeaseReconciler, type LeaseReconciler } from '../../src/runtime/l
 import { createRunExecutor, type MiddlewareFactory, type RunExecutor } from '../../src/runtime/run-executor.js';
 import { createRunService, type RunService } from '../../src/runtime/run-service.js';
 import { createWorkdirTools } from '../../src/runtime/tools/workdir/create-workdir-tools.js';
+import { createSubagentMiddleware } from '../../src/runtime/subagents/create-subagent-middleware.js';
+import { createSubagentRunService, type SubagentRunService } from '../../src/runtime/subagents/subagent-run-service.js';
 import type { AnyTroupeTool } from '../../src/runtime/tools/troupe-tool.js';
 
 export interface RuntimeHarnessOptions {
@@ -40,6 +42,7 @@ export interface RuntimeHarness {
   queue: RunQueue;
   executor: RunExecutor;
   runs: RunService;
+  subagents: SubagentRunService;
   reconciler: LeaseReconciler;
   createUser(name: string, role?: User['role']): Promise<User>;
   createAgent(owner: User, slug: string, config: AgentConfig, overrides?: Partial<NewAgent>): Promise<Agent>;
@@ -59,13 +62,17 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
   const bus = createMemoryEventBus();
   const queue = createMemoryRunQueue({ concurrency: 16 });
   const leaseMs = options.leaseMs ?? 30_000;
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const subagents = createSubagentRunService({ storage, bus, queue, clock: systemClock, limits });
+  const subagentMiddleware = createSubagentMiddleware({ storage, bus, clock: systemClock, limits, service: subagents });
+  const extraMiddleware = options.middleware;
   const executor = createRunExecutor({
     storage,
     bus,
     models: createModelProvider({ scenarioDir, openaiCompatible: {} }),
     tools: [...createWorkdirTools(), ...(options.extraTools ?? [])],
-    middleware: options.middleware,
-    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    middleware: async (setup) => [...(await subagentMiddleware(setup)), ...(extraMiddleware ? await extraMiddleware(setup) : [])],
+    limits,
     leaseMs,
     workerId: options.workerId ?? 'wrk_test',
     clock: systemClock,
@@ -91,6 +98,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
     queue,
     executor,
     runs,
+    subagents,
     reconciler,
     createUser: (name, role = 'member') => storage.users.create({ name, role }),
     async createAgent(owner, slug, config, overrides = {}) {

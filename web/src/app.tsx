@@ -1,0 +1,129 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { createApiClient } from './api/api-client.ts';
+import { createTroupeApi } from './api/troupe-api.ts';
+import type { User } from './api/types.ts';
+import { AgentEditorPage } from './components/agents/agent-editor-page.tsx';
+import { AgentsPage } from './components/agents/agents-page.tsx';
+import { ChatPage } from './components/chat/chat-page.tsx';
+import { AppHeader } from './components/common/app-header.tsx';
+import { ErrorMessage } from './components/common/error-message.tsx';
+import { LoginPage } from './components/common/login-page.tsx';
+import { RunTreePage } from './components/runs/run-tree-page.tsx';
+import { SettingsPage } from './components/settings/settings-page.tsx';
+import { useLocation } from './hooks/use-location.ts';
+import { SessionContext, type Session } from './hooks/use-session.ts';
+import { matchRoute, type AppRoute } from './lib/routes.ts';
+import { tokenStore } from './lib/token-store.ts';
+
+function Page({ route }: { route: AppRoute }) {
+  switch (route.page) {
+    case 'chat':
+      return <ChatPage conversationId={route.conversationId} />;
+    case 'agents':
+      return <AgentsPage />;
+    case 'agent-new':
+      return <AgentEditorPage key={`new-${route.kind}`} mode={{ kind: 'create', agentKind: route.kind }} />;
+    case 'agent-edit':
+      return <AgentEditorPage key={`edit-${route.agentId}`} mode={{ kind: 'edit', agentId: route.agentId }} />;
+    case 'run-tree':
+      return <RunTreePage runId={route.runId} />;
+    case 'settings':
+      return <SettingsPage />;
+    case 'not-found':
+      return (
+        <main className="page">
+          <h1>Not found</h1>
+          <p>
+            Nothing lives at <code>{route.path}</code>.
+          </p>
+        </main>
+      );
+  }
+}
+
+export function App() {
+  const [token, setToken] = useState<string | null>(() => tokenStore.get());
+  const [user, setUser] = useState<User | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [startupError, setStartupError] = useState<unknown>(undefined);
+  const location = useLocation();
+  const route = matchRoute(location.pathname, location.search);
+
+  const signOut = useCallback((message: string | null) => {
+    tokenStore.clear();
+    setToken(null);
+    setUser(null);
+    setNotice(message);
+  }, []);
+
+  const api = useMemo(() => {
+    if (token === null) return null;
+    return createTroupeApi(
+      createApiClient({
+        getToken: () => token,
+        onUnauthorized: () => signOut('The server refused the token (401). Sign in again.'),
+      }),
+    );
+  }, [token, signOut]);
+
+  // A stored token is checked once per load; a 401 lands back on the login page through onUnauthorized.
+  useEffect(() => {
+    if (api === null || user !== null) return undefined;
+    const controller = new AbortController();
+    api.me(controller.signal).then(
+      (me) => {
+        if (!controller.signal.aborted) setUser(me);
+      },
+      (thrown: unknown) => {
+        if (!controller.signal.aborted) setStartupError(thrown);
+      },
+    );
+    return () => controller.abort();
+  }, [api, user]);
+
+  const session = useMemo<Session | null>(
+    () => (api && user ? { api, user, logout: () => signOut('Signed out.') } : null),
+    [api, user, signOut],
+  );
+
+  if (token === null) {
+    return (
+      <LoginPage
+        notice={notice}
+        onSignedIn={(newToken, me) => {
+          tokenStore.set(newToken);
+          setNotice(null);
+          setStartupError(undefined);
+          setUser(me);
+          setToken(newToken);
+        }}
+      />
+    );
+  }
+  if (session === null) {
+    return (
+      <main className="login-page">
+        <div className="login-card">
+          {startupError ? (
+            <>
+              <ErrorMessage error={startupError} context="Could not reach the server" />
+              <button type="button" onClick={() => signOut(null)}>
+                Back to sign-in
+              </button>
+            </>
+          ) : (
+            <p role="status">Checking your token…</p>
+          )}
+        </div>
+      </main>
+    );
+  }
+  return (
+    <SessionContext.Provider value={session}>
+      <div className="app">
+        <AppHeader route={route} user={session.user} onLogout={session.logout} />
+        <Page route={route} />
+      </div>
+    </SessionContext.Provider>
+  );
+}
