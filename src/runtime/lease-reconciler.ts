@@ -52,7 +52,7 @@ export function createLeaseReconciler(deps: LeaseReconcilerDeps) {
   async function takeOver(run: Run, now: string, report: ReconcileReport): Promise<void> {
     const expired = { status: [run.status], worker_id: run.worker_id, lease_expired_at: now };
     if (run.status === 'cancel_requested') {
-      const cancelled = await finishRun(storage, bus, clock, run.id, expired, { status: 'cancelled', error: CANCELLED });
+      const cancelled = await finishRun(storage, bus, clock, run.id, expired, { status: 'cancelled', error: run.error ?? CANCELLED });
       if (cancelled) {
         report.cancelled.push(run.id);
         await closeSubtree(storage, bus, clock, cancelled);

@@ -18,7 +18,7 @@ import { composeMiddleware } from './middleware/compose-middleware.js';
 import { createTokenUsageMiddleware } from './middleware/token-usage-middleware.js';
 import { abortKindOf, RunAbortError } from './run-abort.js';
 import { createRunEmitter, type RunEmitter } from './run-emitter.js';
-import { CANCELLED, closeSubtree, finishRun } from './run-finalizer.js';
+import { closeSubtree, finishRun } from './run-finalizer.js';
 import { publishSubagentUpdate } from './subagents/publish-subagent-update.js';
 import type { ThreadMessage } from '../core/records/thread-message.js';
 import { streamModelCall } from './stream-model-call.js';
@@ -228,7 +228,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         await publishSubagentUpdate(storage, bus, parked);
         return;
       }
-      const cancelled = await finishRun(storage, bus, clock, run.id, { status: ['cancel_requested'], ...owned() }, { status: 'cancelled', error: CANCELLED, usage });
+      const cancelled = await finishRun(storage, bus, clock, run.id, { status: ['cancel_requested'], ...owned() }, { status: 'cancelled', usage });
       if (cancelled) await afterTerminal(cancelled);
       return;
     }
@@ -243,7 +243,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
           } as const);
     const finished = await finishRun(storage, bus, clock, run.id, { status: ['running'], ...owned() }, write);
     // A cancel that arrived while the last step finished wins, as in Yuxi.
-    const final = finished ?? (await finishRun(storage, bus, clock, run.id, { status: ['cancel_requested'], ...owned() }, { status: 'cancelled', error: CANCELLED, usage }));
+    const final = finished ?? (await finishRun(storage, bus, clock, run.id, { status: ['cancel_requested'], ...owned() }, { status: 'cancelled', usage }));
     if (final) await afterTerminal(final);
   }
 
@@ -265,9 +265,9 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       });
       if (released) return;
     }
+    // The reason (a user's cancel, a closed execution tree) was recorded with the request; keep it.
     const cancelled = await finishRun(storage, bus, clock, run.id, { status: ['cancel_requested'], ...owned() }, {
       status: 'cancelled',
-      error: CANCELLED,
       usage,
     });
     if (cancelled) {

@@ -169,7 +169,14 @@ describe('the demo scenarios', () => {
   });
 
   it.each(['researcher', 'summarizer', 'analyst'])('%s answers with text about the input', async (name) => {
-    const result = streamText({ model: models.resolve(`scripted:${name}`).model, prompt: 'quarterly churn' });
+    // The researcher looks around with `ls` before it answers; the others answer at once.
+    const ls = tool({ description: 'List files', inputSchema: z.object({ path: z.string().optional() }), execute: () => [] });
+    const result = streamText({
+      model: models.resolve(`scripted:${name}`).model,
+      prompt: 'quarterly churn',
+      tools: { ls },
+      stopWhen: stepCountIs(5),
+    });
     expect(await result.text).toContain('quarterly churn');
     expect(await result.finishReason).toBe('stop');
   });

@@ -116,6 +116,19 @@ export function registerConversationRoutes(registry: RouteRegistry, deps: AppDep
 
   registry.add({
     method: 'get',
+    path: '/api/conversations/{id}/subagents',
+    summary: 'Subagent and delegation runs started from this conversation (the status panel)',
+    tag: 'conversations',
+    access: 'user',
+    params: idParamsSchema,
+    handler: async ({ c, actor, params }) => {
+      const conversation = await conversations.get(actor, params.id);
+      return c.json({ subagents: await runs.listChildRuns(actor, conversation.id) });
+    },
+  });
+
+  registry.add({
+    method: 'get',
     path: '/api/conversations/{id}/runs',
     summary: 'Runs of a conversation, newest first',
     tag: 'conversations',

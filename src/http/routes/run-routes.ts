@@ -22,6 +22,18 @@ export const eventsQuerySchema = z.object({
     .describe('Resume after this seq; the Last-Event-ID header wins when both are sent'),
 });
 
+const approvalParamsSchema = z.object({
+  id: z.string().min(1).max(200).describe('Run id'),
+  tool_call_id: z.string().min(1).max(200).describe('The tool call waiting for a decision'),
+});
+
+export const approvalBodySchema = z
+  .object({
+    decision: z.enum(['approve', 'reject']),
+    comment: z.string().max(2000).optional().describe('Shown to the model with a rejection'),
+  })
+  .strict();
+
 export function registerRunRoutes(registry: RouteRegistry, deps: AppDependencies, logger: Logger): void {
   const { runs } = deps;
 
@@ -53,6 +65,28 @@ export function registerRunRoutes(registry: RouteRegistry, deps: AppDependencies
     access: 'user',
     params: idParamsSchema,
     handler: async ({ c, actor, params }) => c.json({ run: await runs.cancel(actor, params.id) }),
+  });
+
+  registry.add({
+    method: 'get',
+    path: '/api/agent/runs/{id}/approvals',
+    summary: 'Tool calls of a run that need (or had) a human decision',
+    tag: 'runs',
+    access: 'user',
+    params: idParamsSchema,
+    handler: async ({ c, actor, params }) => c.json({ approvals: await runs.listApprovals(actor, params.id) }),
+  });
+
+  registry.add({
+    method: 'post',
+    path: '/api/agent/runs/{id}/approvals/{tool_call_id}',
+    summary: 'Approve or reject a sensitive tool call; the run resumes once every pending call is decided',
+    tag: 'runs',
+    access: 'user',
+    params: approvalParamsSchema,
+    body: approvalBodySchema,
+    handler: async ({ c, actor, params, body }) =>
+      c.json(await runs.decideApproval(actor, params.id, params.tool_call_id, body)),
   });
 
   registry.add({

@@ -17,6 +17,11 @@ import type {
 
 const enc = encodeURIComponent;
 
+export interface SavedAgent {
+  agent: Agent;
+  warnings?: unknown;
+}
+
 /** Every endpoint the console calls, typed. One object per signed-in session. */
 export function createTroupeApi(client: ApiClient) {
   const get = <T>(path: string, signal?: AbortSignal) => client.request<T>('GET', path, { signal });
@@ -31,9 +36,9 @@ export function createTroupeApi(client: ApiClient) {
     listAgents: async (includeSubagents: boolean, signal?: AbortSignal) =>
       (await get<{ agents: Agent[] }>(`/api/agent?include_subagents=${String(includeSubagents)}`, signal)).agents,
     getAgent: async (id: string) => (await get<{ agent: Agent }>(`/api/agent/${enc(id)}`)).agent,
-    createAgent: async (body: NewAgentBody) => (await send<{ agent: Agent }>('POST', '/api/agent', body)).agent,
-    updateAgent: async (id: string, body: AgentPatchBody) =>
-      (await send<{ agent: Agent }>('PUT', `/api/agent/${enc(id)}`, body)).agent,
+    /** `warnings`: the build report of the saved config, once issue 4 adds it to the response. */
+    createAgent: (body: NewAgentBody) => send<SavedAgent>('POST', '/api/agent', body),
+    updateAgent: (id: string, body: AgentPatchBody) => send<SavedAgent>('PUT', `/api/agent/${enc(id)}`, body),
     deleteAgent: (id: string) => send<undefined>('DELETE', `/api/agent/${enc(id)}`),
     /** Issue 4's live build report; `route_not_found` until that endpoint exists. */
     buildReport: (config: AgentConfig, signal?: AbortSignal) =>

@@ -43,13 +43,11 @@ export function useRunStream(runId: string | null, options: UseRunStreamOptions 
       setState('idle');
       return undefined;
     }
-    const initial = store.load(runId) ?? emptyLiveRun(runId);
+    // A stored view that already ended is stale (the page only follows active runs): start over.
+    const stored = store.load(runId);
+    const initial = stored && stored.end === null ? stored : emptyLiveRun(runId);
     viewRef.current = initial;
     setView(initial);
-    if (initial.end !== null) {
-      setState('ended');
-      return undefined;
-    }
     const handle = openRunEventStream({
       client: api.client,
       runId,

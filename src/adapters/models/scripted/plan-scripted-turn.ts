@@ -31,11 +31,14 @@ function render(text: string, facts: PromptFacts): string {
   return text.replace(TEMPLATE_PATTERN, (whole, name: string) => {
     if (name === 'input') return facts.input;
     if (name === 'last_tool_result') return facts.lastToolResult;
+    if (name === 'run_id') return facts.runIds.at(-1) ?? '';
+    if (name === 'run_ids') return facts.runIds.join(',');
     return whole;
   });
 }
 
 function renderArg(value: ScenarioArg, facts: PromptFacts): ScenarioArg {
+  if (typeof value === 'string' && /^\{\{\s*run_ids\s*\}\}$/.test(value)) return [...facts.runIds];
   if (typeof value === 'string') return render(value, facts);
   if (Array.isArray(value)) return value.map((item) => renderArg(item, facts));
   if (value !== null && typeof value === 'object') {

@@ -10,6 +10,20 @@ export interface PromptFacts {
   stepIndex: number;
   /** Characters of prompt text, the basis of the deterministic input-token count. */
   chars: number;
+  /** Distinct `run_id` fields of JSON tool results after the last user message, in order of appearance. */
+  runIds: string[];
+}
+
+function runIdOf(text: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === 'object' && 'run_id' in parsed && typeof parsed.run_id === 'string') {
+      return parsed.run_id;
+    }
+  } catch {
+    // Not JSON: no run id in it.
+  }
+  return undefined;
 }
 
 /** Deterministic stand-in for a tokenizer, so usage accounting can be asserted exactly. */
@@ -73,6 +87,15 @@ export function readPrompt(prompt: LanguageModelV3Prompt): PromptFacts {
           .filter((text) => text !== '')
           .join('\n')
       : '';
-  const stepIndex = prompt.slice(lastUser + 1).filter((message) => message.role === 'assistant').length;
-  return { input, lastToolResult: lastToolResult ?? '', stepIndex, chars };
+  const sinceUser = prompt.slice(lastUser + 1);
+  const stepIndex = sinceUser.filter((message) => message.role === 'assistant').length;
+  const runIds: string[] = [];
+  for (const message of sinceUser) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) {
+      const runId = part.type === 'tool-result' ? runIdOf(toolResultText(part.output)) : undefined;
+      if (runId !== undefined && !runIds.includes(runId)) runIds.push(runId);
+    }
+  }
+  return { input, lastToolResult: lastToolResult ?? '', stepIndex, chars, runIds };
 }

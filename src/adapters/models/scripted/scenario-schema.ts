@@ -1,7 +1,12 @@
 import { z } from 'zod';
 
 /** Placeholders a scenario may use in `text` and in string tool arguments. */
-export const TEMPLATE_VARIABLES = ['input', 'last_tool_result'] as const;
+/**
+ * `run_id` / `run_ids`: the `run_id` fields of JSON tool results since the last user message (e.g. from
+ * `subagent_start`), so a scenario can await or cancel the runs it started. An arg that is exactly
+ * `{{run_ids}}` becomes an array.
+ */
+export const TEMPLATE_VARIABLES = ['input', 'last_tool_result', 'run_id', 'run_ids'] as const;
 export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
 
 /** `{{ name }}`, whitespace inside the braces tolerated. */

@@ -156,7 +156,8 @@ describe('SQLite storage specifics', () => {
     }
   });
 
-  it('appends events quickly (the hot path)', async () => {
+  // Throughput is measured by `npm run bench`, never asserted here; this checks the hot path stays gapless at volume.
+  it('appends 2 000 concurrent events to one run gaplessly', async () => {
     const storage = await createSqliteStorage({ filename });
     try {
       const user = await storage.users.create({ name: 'alice', role: 'member' });
@@ -205,17 +206,14 @@ describe('SQLite storage specifics', () => {
         input: { message: 'hi' },
       });
       const count = 2_000;
-      const started = performance.now();
       await Promise.all(
         Array.from({ length: count }, (_, i) =>
           storage.events.append({ run_id: id, type: 'message_delta', payload: { text: `token ${i}` } }),
         ),
       );
-      const perSecond = count / ((performance.now() - started) / 1000);
       expect(await storage.events.lastSeq(id)).toBe(count);
-      // A loose floor (measured well above 5 000/s): catches a regression to per-append transactions or
-      // full scans, not machine noise.
-      expect(perSecond).toBeGreaterThan(1_000);
+      const seqs = (await storage.events.list(id, 0, count + 10)).map((event) => event.seq);
+      expect(seqs).toEqual(Array.from({ length: count }, (_, i) => i + 1));
     } finally {
       await storage.close();
     }

@@ -1,0 +1,135 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Clock } from '../../../core/clock.js';
+import { TroupeError } from '../../../core/errors.js';
+import type { Storage } from '../../../core/ports/storage.js';
+import { createSqlStorage } from '../sql/create-sql-storage.js';
+import type { DatabaseSchema } from '../sql/database-schema.js';
+import { migrateToLatest } from '../sql/migrations.js';
+import { postgresSqlDialect } from '../sql/sql-dialect.js';
+
+export interface PostgresStorageOptions {
+  /** `postgres://user:password@host:port/database`, as node-postgres accepts it. */
+  connectionString: string;
+  /**
+   * Keeps every Troupe table in this schema (created when missing) instead of the connection's default
+   * one, so several Troupe installations, or test cases, can share one database. A plain lowercase
+   * identifier.
+   */
+  schema?: string;
+  clock?: Clock;
+  /** Connections in the pool; at least 2 (migrations hold one for their lock). Default 10. */
+  poolSize?: number;
+  /**
+   * Told about connection failures no query is waiting for (an idle pooled connection that the server
+   * dropped). Without a listener node-postgres would crash the process on them.
+   */
+  onError?: (error: unknown) => void;
+}
+
+const DEFAULT_POOL_SIZE = 10;
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+/** Bounds how long opening the store waits for a connection, so a wrong URL fails instead of hanging. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** The URL without its password, for error messages and logs. */
+export function redactConnectionString(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    if (url.password !== '') url.password = '***';
+    return url.toString();
+  } catch {
+    return '(unparseable connection string)';
+  }
+}
+
+function validate(options: PostgresStorageOptions): { schema: string | undefined; poolSize: number } {
+  const { schema } = options;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
+    throw new TroupeError(
+      'config_invalid',
+      `PostgreSQL schema "${schema}" must be a lowercase identifier (letters, digits, underscores)`,
+    );
+  }
+  const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
+  if (!Number.isInteger(poolSize) || poolSize < 2) {
+    throw new TroupeError('config_invalid', `PostgreSQL pool size must be an integer of at least 2, got ${poolSize}`);
+  }
+  return { schema, poolSize };
+}
+
+/**
+ * Migrates under a session advisory lock, so processes that start together (an API process and its
+ * workers) take turns: Kysely's own migration lock lives in a table that the first process is still
+ * creating, and concurrent `CREATE TABLE IF NOT EXISTS` / `CREATE SCHEMA` can fail on PostgreSQL.
+ * The lock is held on a dedicated pooled connection while the migrator uses the others.
+ */
+async function migrateExclusively(
+  pool: pg.Pool,
+  db: Kysely<DatabaseSchema>,
+  schema: string | undefined,
+): Promise<void> {
+  const client = await pool.connect();
+  try {
+    const lockKey = `troupe:migrate:${schema ?? ''}`;
+    await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [lockKey]);
+    try {
+      if (schema !== undefined) {
+        // Checked first: CREATE SCHEMA IF NOT EXISTS needs the CREATE privilege even when the schema exists.
+        const existing = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+        if (existing.rowCount === 0) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      }
+      const current = await client.query<{ schema: string | null }>('SELECT current_schema() AS schema');
+      const tableSchema = schema ?? current.rows[0]?.schema ?? undefined;
+      if (tableSchema === undefined || tableSchema === null) {
+        throw new TroupeError(
+          'config_invalid',
+          'PostgreSQL has no current schema for this connection (check search_path, or set a schema)',
+        );
+      }
+      // Naming the schema keeps Kysely from finding another Troupe schema's bookkeeping tables.
+      await migrateToLatest(db, { migrationTableSchema: tableSchema });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockKey]).catch(() => undefined);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * The scale-out store: PostgreSQL through a node-postgres pool, with the same Kysely repositories and
+ * migrations as SQLite. Migrates to the latest schema on open.
+ */
+export async function createPostgresStorage(options: PostgresStorageOptions): Promise<Storage> {
+  const { schema, poolSize } = validate(options);
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: poolSize,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    application_name: 'troupe',
+    // A startup parameter, so every pooled connection uses the schema from its first query on.
+    ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+  });
+  pool.on('error', (error) => {
+    try {
+      options.onError?.(error);
+    } catch {
+      // The reporter is the last resort; there is nowhere left to send its own failure.
+    }
+  });
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await migrateExclusively(pool, db, schema);
+  } catch (error) {
+    await db.destroy().catch(() => undefined);
+    if (error instanceof TroupeError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TroupeError(
+      'config_invalid',
+      `Cannot open PostgreSQL at ${redactConnectionString(options.connectionString)}: ${reason}`,
+      { cause: error },
+    );
+  }
+  return createSqlStorage(db, postgresSqlDialect, options.clock === undefined ? {} : { clock: options.clock });
+}

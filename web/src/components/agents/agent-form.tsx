@@ -1,0 +1,186 @@
+import { useState, type FormEvent } from 'react';
+import type { Agent, AgentConfig } from '../../api/types.ts';
+import { configFromForm, type AgentFormState } from '../../lib/agent-form-state.ts';
+import { isScriptedModel } from '../../lib/format.ts';
+import { ErrorMessage } from '../common/error-message.tsx';
+import { ExpertFields } from './expert-fields.tsx';
+import { SpecEditor } from './spec-editor.tsx';
+import { SubagentAllowList } from './subagent-allow-list.tsx';
+import { ToolChipsInput } from './tool-chips-input.tsx';
+
+export interface AgentFormProps {
+  isCreate: boolean;
+  initial: AgentFormState;
+  /** The stored config: keys the form does not edit (MCP servers, skills, limits) are kept. */
+  baseConfig: AgentConfig;
+  subagents: Agent[];
+  onSubmit(state: AgentFormState, config: AgentConfig): Promise<void>;
+  onCancel(): void;
+}
+
+/** Create or edit an agent, a subagent or an expert: one form, fields shown by backend. */
+export function AgentForm({ isCreate, initial, baseConfig, subagents, onSubmit, onCancel }: AgentFormProps) {
+  const [state, setState] = useState(initial);
+  const [error, setError] = useState<unknown>(undefined);
+  const [busy, setBusy] = useState(false);
+  const set = <K extends keyof AgentFormState>(key: K, value: AgentFormState[K]) =>
+    setState((current) => ({ ...current, [key]: value }));
+  const isChat = state.backend === 'chat';
+  const { config, specsError } = configFromForm(state, baseConfig);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (specsError) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onSubmit(state, config);
+    } catch (thrown) {
+      setError(thrown);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="agent-form" onSubmit={(event) => void submit(event)} aria-label={isCreate ? 'Create agent' : 'Edit agent'}>
+      <div className="form-grid">
+        <div className="field">
+          <label htmlFor="agent-name">Name</label>
+          <input id="agent-name" value={state.name} onChange={(event) => set('name', event.target.value)} required maxLength={200} />
+        </div>
+        <div className="field">
+          <label htmlFor="agent-slug">Slug</label>
+          <input
+            id="agent-slug"
+            value={state.slug}
+            onChange={(event) => set('slug', event.target.value)}
+            disabled={!isCreate}
+            pattern="[a-z][a-z0-9_\-]{1,62}"
+            aria-describedby="agent-slug-help"
+          />
+          <small id="agent-slug-help" className="help">
+            {isCreate
+              ? 'Lowercase letters, digits, "_" or "-"; leave empty to derive it from the name. Cannot change later.'
+              : 'The slug is fixed once created.'}
+          </small>
+        </div>
+        <div className="field">
+          <label htmlFor="agent-backend">Backend</label>
+          <select
+            id="agent-backend"
+            value={state.backend}
+            onChange={(event) => set('backend', event.target.value as AgentFormState['backend'])}
+            disabled={!isCreate}
+            aria-describedby="agent-backend-help"
+          >
+            <option value="chat">chat (main agent or expert)</option>
+            <option value="subagent">subagent</option>
+          </select>
+          <small id="agent-backend-help" className="help">
+            A subagent is only reachable through a main agent&apos;s task tools. The backend cannot change later.
+          </small>
+        </div>
+        <div className="field">
+          <label htmlFor="agent-visibility">Visibility</label>
+          <select
+            id="agent-visibility"
+            value={state.visibility}
+            onChange={(event) => set('visibility', event.target.value as AgentFormState['visibility'])}
+          >
+            <option value="private">private (me, admins, grantees)</option>
+            <option value="shared">shared (I can grant access)</option>
+            <option value="public">public (every user)</option>
+          </select>
+        </div>
+      </div>
+
+      <div className="field">
+        <label htmlFor="agent-description">Description</label>
+        <textarea
+          id="agent-description"
+          rows={2}
+          value={state.description}
+          onChange={(event) => set('description', event.target.value)}
+          aria-describedby="agent-description-help"
+        />
+        <small id="agent-description-help" className="help">
+          Main agents see a subagent&apos;s description when choosing whom to hand a task to.
+        </small>
+      </div>
+
+      <div className="field">
+        <label htmlFor="agent-prompt">System prompt</label>
+        <textarea id="agent-prompt" rows={5} value={state.systemPrompt} onChange={(event) => set('systemPrompt', event.target.value)} />
+      </div>
+
+      <div className="form-grid">
+        <div className="field">
+          <label htmlFor="agent-model">Model</label>
+          <input
+            id="agent-model"
+            value={state.model}
+            onChange={(event) => set('model', event.target.value)}
+            placeholder="provider:model, e.g. openai:gpt-4o-mini"
+            aria-describedby="agent-model-help"
+          />
+          <small id="agent-model-help" className="help">
+            <code>provider:model</code>: <code>openai:…</code>, <code>anthropic:…</code>,{' '}
+            <code>openai-compatible:NAME:model</code>. <code>scripted:NAME</code> is <strong>not an LLM</strong>: it
+            plays the scenario file NAME. Empty: the server default.
+            {isScriptedModel(state.model) ? <strong className="scripted-note"> This agent is scripted.</strong> : null}
+          </small>
+        </div>
+        <div className="field">
+          <label htmlFor="agent-approval">Tool approval mode</label>
+          <select
+            id="agent-approval"
+            value={state.approvalMode}
+            onChange={(event) => set('approvalMode', event.target.value as AgentFormState['approvalMode'])}
+            aria-describedby="agent-approval-help"
+          >
+            <option value="">unset (default)</option>
+            <option value="default">default: ask before sensitive tools</option>
+            <option value="always_trust">always_trust: never ask</option>
+          </select>
+          <small id="agent-approval-help" className="help">
+            Sensitive tools are <code>write_file</code>, <code>edit_file</code> and <code>execute</code>.
+            {isChat ? '' : ' A subagent inherits the mode of the run that starts it.'}
+          </small>
+        </div>
+      </div>
+
+      <ToolChipsInput tools={state.tools} onChange={(tools) => set('tools', tools)} />
+
+      {isChat ? (
+        <>
+          <SubagentAllowList subagents={subagents} selected={state.subagents} onChange={(slugs) => set('subagents', slugs)} />
+          <ExpertFields
+            status={state.status}
+            delegatable={state.delegatable}
+            brief={state.delegationBrief}
+            onStatus={(status) => set('status', status)}
+            onDelegatable={(value) => set('delegatable', value)}
+            onBrief={(brief) => set('delegationBrief', brief)}
+          />
+          <SpecEditor
+            text={state.specsText}
+            onChange={(text) => set('specsText', text)}
+            parseError={specsError}
+            config={config}
+          />
+        </>
+      ) : null}
+
+      <ErrorMessage error={error} context="Could not save" />
+      <div className="button-row">
+        <button type="submit" className="primary" disabled={busy || specsError !== null}>
+          {busy ? 'Saving…' : isCreate ? 'Create' : 'Save'}
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,41 @@
+import type { ChatTurn } from '../../lib/transcript-items.ts';
+import { RunNotice } from './run-notice.tsx';
+import { ToolCallCard } from './tool-call-card.tsx';
+
+export interface ChatTurnViewProps {
+  turn: ChatTurn;
+  streaming: boolean;
+}
+
+const ROLE_LABELS = { user: 'You', assistant: 'Assistant', notice: 'Run' } as const;
+
+export function ChatTurnView({ turn, streaming }: ChatTurnViewProps) {
+  return (
+    <li
+      className={`turn turn-${turn.role}${streaming ? ' streaming' : ''}`}
+      aria-label={`${ROLE_LABELS[turn.role]} message`}
+      data-run-id={turn.runId ?? undefined}
+      data-live={turn.live ? 'true' : undefined}
+    >
+      {turn.role !== 'notice' ? <div className="turn-role">{ROLE_LABELS[turn.role]}</div> : null}
+      <div className="turn-body">
+        {turn.items.length === 0 && streaming ? <p className="muted">Thinking…</p> : null}
+        {turn.items.map((item, index) => {
+          switch (item.kind) {
+            case 'text':
+              return (
+                <p key={index} className="turn-text">
+                  {item.text}
+                </p>
+              );
+            case 'tool':
+              return <ToolCallCard key={item.toolCallId || index} item={item} />;
+            case 'notice':
+              return <RunNotice key={index} item={item} />;
+          }
+        })}
+        {streaming ? <span className="cursor" aria-hidden="true" /> : null}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,71 @@
+import type { StreamState } from '../../api/run-event-stream.ts';
+import type { Agent, Conversation, Run, RunStatus } from '../../api/types.ts';
+import { modelLabel } from '../../lib/format.ts';
+import { paths } from '../../lib/routes.ts';
+import { AppLink } from '../common/app-link.tsx';
+import { StatusBadge } from '../common/status-badge.tsx';
+
+export interface ConversationHeaderProps {
+  conversation: Conversation | null;
+  agent: Agent | null;
+  /** From the live run's `metadata` event (scripted models are labelled there). */
+  model: string | null;
+  latestRun: Run | null;
+  /** The followed run's status as the stream shows it; null when no run is followed. */
+  liveStatus: RunStatus | null;
+  streamState: StreamState | 'idle';
+  onArchive(): void;
+}
+
+const STREAM_NOTES: Partial<Record<StreamState, string>> = {
+  connecting: 'connecting to the live stream…',
+  reconnecting: 'connection lost; reconnecting…',
+};
+
+export function ConversationHeader(props: ConversationHeaderProps) {
+  const { conversation, agent, model, latestRun, liveStatus, streamState, onArchive } = props;
+  const status = liveStatus ?? latestRun?.status ?? null;
+  const note = liveStatus !== null ? STREAM_NOTES[streamState as StreamState] : undefined;
+  return (
+    <header className="conversation-header">
+      <div>
+        <h1>{conversation?.title ?? 'Conversation'}</h1>
+        <p className="muted small">
+          {agent ? (
+            <>
+              with <strong>{agent.name}</strong> · {modelLabel(model ?? agent.config.model)}
+            </>
+          ) : null}
+          {conversation ? (
+            <>
+              {' '}
+              · thread <code>{conversation.thread_id}</code>
+            </>
+          ) : null}
+        </p>
+      </div>
+      <div className="header-actions">
+        {status !== null ? (
+          <span className="run-status" aria-label="Run status">
+            <StatusBadge status={status} />
+          </span>
+        ) : null}
+        {note ? (
+          <span className="muted small" role="status">
+            {note}
+          </span>
+        ) : null}
+        {latestRun ? (
+          <AppLink to={paths.runTree(latestRun.id)} className="button-link">
+            Run tree
+          </AppLink>
+        ) : null}
+        {conversation?.status === 'active' ? (
+          <button type="button" onClick={onArchive}>
+            Archive
+          </button>
+        ) : null}
+      </div>
+    </header>
+  );
+}

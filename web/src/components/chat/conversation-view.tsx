@@ -1,0 +1,194 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Run, RunEvent, StartedRun, SubagentUpdatePayload } from '../../api/types.ts';
+import { isTerminalStatus } from '../../api/types.ts';
+import { useAsync } from '../../hooks/use-async.ts';
+import { navigate } from '../../hooks/use-location.ts';
+import { useRunStream } from '../../hooks/use-run-stream.ts';
+import { useSession } from '../../hooks/use-session.ts';
+import { useSubagentRuns } from '../../hooks/use-subagent-runs.ts';
+import { buildTranscript } from '../../lib/build-transcript.ts';
+import type { LiveRun } from '../../lib/live-run.ts';
+import { paths } from '../../lib/routes.ts';
+import { ErrorMessage } from '../common/error-message.tsx';
+import { ApprovalPrompt } from './approval-prompt.tsx';
+import { ChatTranscript } from './chat-transcript.tsx';
+import { Composer } from './composer.tsx';
+import { ConversationHeader } from './conversation-header.tsx';
+import { StatusPanel } from './status-panel.tsx';
+
+const DEFAULT_TITLE = 'New conversation';
+
+export interface ConversationViewProps {
+  conversationId: string;
+  onChanged(): void;
+}
+
+/**
+ * One conversation: persisted messages, the active run streamed live (resumed after a reload from the seq
+ * kept in sessionStorage), approvals, cancel, and the status panel fed by the same stream.
+ */
+export function ConversationView({ conversationId, onChanged }: ConversationViewProps) {
+  const { api } = useSession();
+  const conversation = useAsync((signal) => api.getConversation(conversationId, signal), [api, conversationId]);
+  const messages = useAsync((signal) => api.listMessages(conversationId, signal), [api, conversationId]);
+  const runs = useAsync((signal) => api.listConversationRuns(conversationId, signal), [api, conversationId]);
+  const agentId = conversation.data?.agent_id;
+  const agent = useAsync(
+    (_signal) => (agentId === undefined ? Promise.resolve(null) : api.getAgent(agentId).catch(() => null)),
+    [api, agentId],
+  );
+  const panel = useSubagentRuns(conversationId);
+
+  const [activeRunId, setActiveRunId] = useState<string | null>(null);
+  const [ended, setEnded] = useState<ReadonlyMap<string, LiveRun>>(new Map());
+  const [liveInputs, setLiveInputs] = useState<ReadonlyMap<string, string>>(new Map());
+  const [actionError, setActionError] = useState<unknown>(undefined);
+  const [cancelling, setCancelling] = useState(false);
+  const resumed = useRef(false);
+
+  // After a reload: the newest run that is still active is followed again, from where this tab left it.
+  useEffect(() => {
+    if (resumed.current || runs.data === undefined) return;
+    resumed.current = true;
+    const active = runs.data.find((run) => !isTerminalStatus(run.status));
+    if (active) setActiveRunId(active.id);
+  }, [runs.data]);
+
+  const onEvent = useCallback(
+    (event: RunEvent) => {
+      if (event.type === 'subagent_update') {
+        panel.applyUpdate(event.payload as unknown as SubagentUpdatePayload, event.run_id);
+      }
+    },
+    [panel],
+  );
+
+  const onEnd = useCallback(
+    (view: LiveRun) => {
+      void (async () => {
+        const [freshMessages, freshRuns] = await Promise.all([
+          api.listMessages(conversationId).catch(() => undefined),
+          api.listConversationRuns(conversationId).catch(() => undefined),
+        ]);
+        if (freshMessages) messages.setData(() => freshMessages);
+        if (freshRuns) runs.setData(() => freshRuns);
+        // A completed run is fully persisted; one that stopped early keeps its partial stream on screen.
+        if (view.end?.status !== 'completed' || !freshMessages) setEnded((current) => new Map(current).set(view.runId, view));
+        setActiveRunId((current) => (current === view.runId ? null : current));
+        setCancelling(false);
+        panel.reload();
+        onChanged();
+      })();
+    },
+    [api, conversationId, messages, runs, panel, onChanged],
+  );
+
+  const stream = useRunStream(activeRunId, { onEvent, onEnd });
+
+  const liveRuns = useMemo(() => {
+    const map = new Map(ended);
+    if (stream.view && stream.view.runId === activeRunId) map.set(stream.view.runId, stream.view);
+    return map;
+  }, [ended, stream.view, activeRunId]);
+
+  const turns = useMemo(
+    () => buildTranscript({ messages: messages.data ?? [], liveRuns, runs: runs.data, liveInputs }),
+    [messages.data, liveRuns, runs.data, liveInputs],
+  );
+
+  const send = async (content: string, requestId: string): Promise<void> => {
+    setActionError(undefined);
+    const started: StartedRun = await api.postMessage(conversationId, content, requestId);
+    const run = started.run;
+    setLiveInputs((current) => new Map(current).set(run.id, content));
+    runs.setData((current) => [run, ...(current ?? []).filter((item: Run) => item.id !== run.id)]);
+    if (!isTerminalStatus(run.status)) setActiveRunId(run.id);
+    messages.reload();
+    if (conversation.data?.title === DEFAULT_TITLE && (messages.data ?? []).length === 0) {
+      const title = content.replace(/\s+/g, ' ').trim().slice(0, 60);
+      void api
+        .patchConversation(conversationId, { title })
+        .then((updated) => {
+          conversation.setData(() => updated);
+          onChanged();
+        })
+        .catch(() => undefined);
+    }
+  };
+
+  const cancel = async () => {
+    if (activeRunId === null) return;
+    setCancelling(true);
+    setActionError(undefined);
+    try {
+      const run = await api.cancelRun(activeRunId);
+      if (isTerminalStatus(run.status)) setCancelling(false);
+    } catch (thrown) {
+      setCancelling(false);
+      setActionError(thrown);
+    }
+  };
+
+  const archive = async () => {
+    setActionError(undefined);
+    try {
+      await api.patchConversation(conversationId, { status: 'archived' });
+      onChanged();
+      navigate(paths.chat());
+    } catch (thrown) {
+      setActionError(thrown);
+    }
+  };
+
+  const latestRun = runs.data?.[0] ?? null;
+  const activeRun = runs.data?.find((run) => run.id === activeRunId) ?? null;
+  const liveStatus =
+    activeRunId === null || !stream.view
+      ? null
+      : stream.view.end
+        ? stream.view.end.status
+        : stream.view.approvals.length > 0
+          ? 'input_required'
+          : cancelling
+            ? 'cancel_requested'
+            : stream.view.lastSeq > 0
+              ? 'running'
+              : (activeRun?.status ?? 'pending');
+  const isChild = conversation.data !== undefined && conversation.data.status !== 'active';
+
+  return (
+    <>
+      <section className="conversation" aria-label="Conversation">
+        <ConversationHeader
+          conversation={conversation.data ?? null}
+          agent={agent.data ?? null}
+          model={stream.view?.model ?? null}
+          latestRun={latestRun}
+          liveStatus={liveStatus}
+          streamState={stream.state}
+          onArchive={() => void archive()}
+        />
+        <ErrorMessage error={conversation.error ?? messages.error} context="Could not load the conversation" />
+        <ChatTranscript turns={turns} activeRunId={activeRunId} />
+        {stream.view && activeRunId !== null
+          ? stream.view.approvals.map((approval) => (
+              <ApprovalPrompt key={approval.toolCallId} runId={activeRunId} approval={approval} onDecided={stream.dismissApproval} />
+            ))
+          : null}
+        <ErrorMessage error={stream.fatal} context="Live stream stopped" />
+        <ErrorMessage error={actionError} />
+        <Composer
+          key={conversationId}
+          disabled={isChild}
+          disabledReason={isChild ? `This conversation is ${conversation.data?.status ?? ''}; it takes no new messages.` : null}
+          running={activeRunId !== null}
+          runStatus={liveStatus}
+          cancelling={cancelling}
+          onSend={send}
+          onCancel={() => void cancel()}
+        />
+      </section>
+      <StatusPanel panel={panel} />
+    </>
+  );
+}

@@ -1,0 +1,123 @@
+import { useState, type FormEvent } from 'react';
+import type { PublicToken } from '../../api/types.ts';
+import { useAsync } from '../../hooks/use-async.ts';
+import { useSession } from '../../hooks/use-session.ts';
+import { formatTime } from '../../lib/format.ts';
+import { ConfirmDialog } from '../common/confirm-dialog.tsx';
+import { ErrorMessage } from '../common/error-message.tsx';
+
+/** My API tokens: create (the secret is shown once), list, revoke. */
+export function ApiTokensSection() {
+  const { api } = useSession();
+  const tokens = useAsync((_signal) => api.listTokens(), [api]);
+  const [name, setName] = useState('');
+  const [secret, setSecret] = useState<{ name: string; token: string } | null>(null);
+  const [revoking, setRevoking] = useState<PublicToken | null>(null);
+  const [error, setError] = useState<unknown>(undefined);
+  const [busy, setBusy] = useState(false);
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const created = await api.createToken(name.trim());
+      setSecret({ name: created.record.name, token: created.token });
+      setName('');
+      tokens.reload();
+    } catch (thrown) {
+      setError(thrown);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const revoke = async (token: PublicToken) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api.revokeToken(token.id);
+      tokens.reload();
+    } catch (thrown) {
+      setError(thrown);
+    } finally {
+      setBusy(false);
+      setRevoking(null);
+    }
+  };
+
+  return (
+    <section className="settings-section" aria-labelledby="tokens-title">
+      <h2 id="tokens-title">API tokens</h2>
+      <form className="inline-form" onSubmit={(event) => void create(event)} aria-label="Create a token">
+        <label htmlFor="token-name">Token name</label>
+        <input id="token-name" value={name} onChange={(event) => setName(event.target.value)} maxLength={100} required />
+        <button type="submit" className="primary" disabled={busy || name.trim() === ''}>
+          Create token
+        </button>
+      </form>
+      {secret ? (
+        <div className="secret-once" role="status" aria-label="New token">
+          <p>
+            Token <strong>{secret.name}</strong> created. Copy it now: it is shown only once.
+          </p>
+          <code className="secret">{secret.token}</code>
+          <div className="button-row">
+            <button type="button" onClick={() => void navigator.clipboard?.writeText(secret.token)}>
+              Copy
+            </button>
+            <button type="button" onClick={() => setSecret(null)}>
+              Done
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <ErrorMessage error={error ?? tokens.error} />
+      <table className="data-table">
+        <caption className="visually-hidden">Your API tokens</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Prefix</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">State</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {(tokens.data ?? []).map((token) => (
+            <tr key={token.id}>
+              <td>{token.name}</td>
+              <td>
+                <code>{token.prefix}…</code>
+              </td>
+              <td>{formatTime(token.created_at)}</td>
+              <td>{formatTime(token.last_used_at)}</td>
+              <td>{token.revoked_at ? `revoked ${formatTime(token.revoked_at)}` : 'active'}</td>
+              <td>
+                {token.revoked_at ? null : (
+                  <button type="button" className="danger small" onClick={() => setRevoking(token)} aria-label={`Revoke ${token.name}`}>
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {revoking ? (
+        <ConfirmDialog
+          title={`Revoke ${revoking.name}?`}
+          message="Clients using this token get 401 from now on. If it is the token of this session, you are signed out."
+          confirmLabel="Revoke"
+          busy={busy}
+          onConfirm={() => void revoke(revoking)}
+          onCancel={() => setRevoking(null)}
+        />
+      ) : null}
+    </section>
+  );
+}
