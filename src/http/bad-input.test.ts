@@ -87,6 +87,13 @@ const BODY_ROUTES: BodyRoute[] = [
     wrongTypes: { content: 7 },
     valid: { content: 'hi' },
   },
+  {
+    method: 'POST',
+    path: '/api/agent/runs/{id}/approvals/{tool_call_id}',
+    url: () => '/api/agent/runs/no-such-run/approvals/call-1',
+    wrongTypes: { decision: 'maybe' },
+    valid: { decision: 'approve' },
+  },
 ];
 
 describe('bad input on every body route', () => {

@@ -188,6 +188,31 @@ const ATTEMPTS: Attempt[] = [
     code: 'run_not_found',
   },
   {
+    name: 'run tree',
+    method: 'GET',
+    url: () => `/api/agent/runs/${mine.runId}/tree`,
+    code: 'run_not_found',
+  },
+  {
+    name: 'status panel',
+    method: 'GET',
+    url: () => `/api/conversations/${mine.conversation.id}/subagents`,
+    code: 'conversation_not_found',
+  },
+  {
+    name: 'list approvals',
+    method: 'GET',
+    url: () => `/api/agent/runs/${mine.runId}/approvals`,
+    code: 'run_not_found',
+  },
+  {
+    name: 'decide approval',
+    method: 'POST',
+    url: () => `/api/agent/runs/${mine.runId}/approvals/call-1`,
+    body: () => ({ decision: 'approve' }),
+    code: 'run_not_found',
+  },
+  {
     name: 'run events',
     method: 'GET',
     url: () => `/api/agent/runs/${mine.runId}/events`,
@@ -201,7 +226,7 @@ describe("another member using the first member's ids", () => {
       paths: Record<string, Record<string, unknown>>;
     };
     const idRoutes = Object.entries(document.paths)
-      .filter(([routePath]) => routePath.includes('{id}'))
+      .filter(([routePath]) => routePath.includes('{'))
       .flatMap(([routePath, item]) =>
         Object.keys(item).map((method) => `${method.toUpperCase()} ${routePath}`),
       );
@@ -209,6 +234,7 @@ describe("another member using the first member's ids", () => {
     const tried = ATTEMPTS.map((attempt) => {
       let url = attempt.url().split('?')[0] ?? '';
       for (const id of ownIds) url = url.replace(`/${id}`, '/{id}');
+      url = url.replace('/approvals/call-1', '/approvals/{tool_call_id}');
       return `${attempt.method} ${url}`;
     });
     expect(idRoutes.filter((route) => !tried.includes(route))).toEqual([]);

@@ -39,6 +39,11 @@ export interface BuildTranscriptInput {
   liveInputs?: ReadonlyMap<string, string>;
 }
 
+function runErrorOf(view: LiveRun): Run['error'] {
+  const error = view.end?.error;
+  return error ? { type: error.type ?? 'error', message: error.message } : null;
+}
+
 function endNotice(run: Pick<Run, 'id' | 'status' | 'error'>): ChatTurn | undefined {
   if (run.status !== 'failed' && run.status !== 'cancelled' && run.status !== 'interrupted') return undefined;
   const label = { failed: 'Run failed', cancelled: 'Run cancelled', interrupted: 'Run interrupted' }[run.status];
@@ -71,13 +76,16 @@ export function buildTranscript(input: BuildTranscriptInput): ChatTurn[] {
   const placedLive = new Set<string>();
   const placedNotices = new Set<string>();
 
-  const liveTurn = (view: LiveRun): ChatTurn => ({
-    key: `live:${view.runId}`,
-    role: 'assistant',
-    runId: view.runId,
-    items: view.items,
-    live: true,
-  });
+  const liveTurn = (view: LiveRun): ChatTurn => {
+    const ending = view.end ? endNotice({ id: view.runId, status: view.end.status, error: runErrorOf(view) }) : undefined;
+    return {
+      key: `live:${view.runId}`,
+      role: 'assistant',
+      runId: view.runId,
+      items: ending ? [...view.items, ...ending.items] : view.items,
+      live: true,
+    };
+  };
 
   /** Closes a run's block: its live turn, or the notice of how it ended. */
   const closeRun = (runId: string | null): void => {

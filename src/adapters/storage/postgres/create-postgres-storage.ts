@@ -43,6 +43,29 @@ export function redactConnectionString(connectionString: string): string {
   }
 }
 
+/** Network errors, and the SQLSTATEs of a refused login or a missing database or schema. */
+const CONNECTION_FAILURE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  '28000',
+  '28P01',
+  '3D000',
+  '3F000',
+  '42501',
+]);
+
+function isConnectionFailure(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && CONNECTION_FAILURE_CODES.has(code)) return true;
+  // node-postgres reports its own connect timeout without a code.
+  return typeof message === 'string' && /timeout|terminated/i.test(message);
+}
+
 function validate(options: PostgresStorageOptions): { schema: string | undefined; poolSize: number } {
   const { schema } = options;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
@@ -126,7 +149,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     if (error instanceof TroupeError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new TroupeError(
-      'config_invalid',
+      isConnectionFailure(error) ? 'config_invalid' : 'internal',
       `Cannot open PostgreSQL at ${redactConnectionString(options.connectionString)}: ${reason}`,
       { cause: error },
     );

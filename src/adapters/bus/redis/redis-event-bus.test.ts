@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventBus, RunSignal } from '../../../core/ports/event-bus.js';
+import type { RunEvent } from '../../../core/records/run-event.js';
+import { describeEventBusContract } from '../event-bus.contract.js';
+import { compareStreamIds, createRedisEventBus } from './create-redis-event-bus.js';
+
+/*
+ * Runs against a real Redis when TROUPE_TEST_REDIS_URL is set (`.ci/run` starts one and sets it). Every bus
+ * gets its own key prefix, so tests never see each other's streams; run ids are fresh UUIDs anyway.
+ */
+const REDIS_URL = process.env.TROUPE_TEST_REDIS_URL;
+const SKIP_REASON =
+  'Redis event bus: skipped because TROUPE_TEST_REDIS_URL is not set (e.g. redis://127.0.0.1:6390; .ci/run sets it)';
+
+function runEvent(runId: string, seq: number): RunEvent {
+  return {
+    run_id: runId,
+    seq,
+    type: 'message_delta',
+    payload: { text: `chunk ${seq}` },
+    created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
+  };
+}
+
+function waitUntil(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const poll = (): void => {
+      if (check()) resolve();
+      else if (Date.now() - started > timeoutMs) reject(new Error(`timed out waiting for ${what}`));
+      else setTimeout(poll, 5);
+    };
+    poll();
+  });
+}
+
+describe('compareStreamIds', () => {
+  it('orders by milliseconds, then by sequence, numerically', () => {
+    expect(compareStreamIds('9-0', '10-0')).toBeLessThan(0);
+    expect(compareStreamIds('10-2', '10-10')).toBeLessThan(0);
+    expect(compareStreamIds('10-1', '10-1')).toBe(0);
+    expect(compareStreamIds('11-0', '10-99')).toBeGreaterThan(0);
+  });
+});
+
+if (REDIS_URL === undefined || REDIS_URL === '') {
+  describe.skip(SKIP_REASON, () => {
+    it('needs a Redis server', () => undefined);
+  });
+} else {
+  const url = REDIS_URL;
+  const freshPrefix = (): string => `troupe-test:${randomUUID().slice(0, 8)}:`;
+
+  describeEventBusContract('redis', async () => {
+    const bus = await createRedisEventBus({ url, keyPrefix: freshPrefix() });
+    return { bus, close: () => bus.close() };
+  });
+
+  describe('Redis event bus specifics', () => {
+    const opened: EventBus[] = [];
+    const raw: Redis[] = [];
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((bus) => bus.close()));
+      await Promise.all(raw.splice(0).map((client) => client.quit()));
+    });
+
+    async function open(keyPrefix: string, extra: { maxLenPerRun?: number; ttlSeconds?: number } = {}): Promise<EventBus> {
+      const bus = await createRedisEventBus({ url, keyPrefix, ...extra });
+      opened.push(bus);
+      return bus;
+    }
+
+    function client(): Redis {
+      const redis = new Redis(url);
+      raw.push(redis);
+      return redis;
+    }
+
+    it('carries events and signals between two buses, as between two processes', async () => {
+      const prefix = freshPrefix();
+      const worker = await open(prefix);
+      const api = await open(prefix);
+      const runId = randomUUID();
+      const events: RunEvent[] = [];
+      const signals: RunSignal[] = [];
+      await api.subscribe(runId, (event) => events.push(event));
+      await worker.subscribeSignals((signal) => signals.push(signal));
+
+      for (let seq = 1; seq <= 5; seq += 1) await worker.publish(runEvent(runId, seq));
+      await api.signal({ type: 'cancel', run_id: runId });
+
+      await waitUntil(() => events.length === 5 && signals.length === 1, 'cross-bus delivery');
+      expect(events).toEqual([1, 2, 3, 4, 5].map((seq) => runEvent(runId, seq)));
+      expect(signals).toEqual([{ type: 'cancel', run_id: runId }]);
+    });
+
+    it('stores events in a bounded per-run stream with a TTL', async () => {
+      const prefix = freshPrefix();
+      const bus = await open(prefix, { maxLenPerRun: 100, ttlSeconds: 60 });
+      const runId = randomUUID();
+      for (let seq = 1; seq <= 400; seq += 1) await bus.publish(runEvent(runId, seq));
+
+      const redis = client();
+      const key = `${prefix}run:${runId}:events`;
+      const length = await redis.xlen(key);
+      // MAXLEN ~ trims whole macro nodes: bounded, though not exactly 100.
+      expect(length).toBeLessThan(400);
+      expect(length).toBeGreaterThanOrEqual(100);
+      const ttl = await redis.ttl(key);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60);
+      const [last] = await redis.xrevrange(key, '+', '-', 'COUNT', 1);
+      expect(JSON.parse(last?.[1][1] ?? '{}')).toEqual(runEvent(runId, 400));
+    });
+
+    it('does not replay what was in the stream before subscribe', async () => {
+      const prefix = freshPrefix();
+      const bus = await open(prefix);
+      const runId = randomUUID();
+      await bus.publish(runEvent(runId, 1));
+      await bus.publish(runEvent(runId, 2));
+      const received: number[] = [];
+      await bus.subscribe(runId, (event) => received.push(event.seq));
+      await bus.publish(runEvent(runId, 3));
+
+      await waitUntil(() => received.length >= 1, 'the live event');
+      expect(received).toEqual([3]);
+    });
+
+    it('serves a second subscriber of a run already being read only from its own subscribe on', async () => {
+      const prefix = freshPrefix();
+      const bus = await open(prefix);
+      const runId = randomUUID();
+      const first: number[] = [];
+      await bus.subscribe(runId, (event) => first.push(event.seq));
+      await bus.publish(runEvent(runId, 1));
+      await waitUntil(() => first.length === 1, 'the first event');
+
+      const second: number[] = [];
+      await bus.subscribe(runId, (event) => second.push(event.seq));
+      await bus.publish(runEvent(runId, 2));
+      await waitUntil(() => second.length === 1 && first.length === 2, 'the second event');
+      expect(first).toEqual([1, 2]);
+      expect(second).toEqual([2]);
+    });
+
+    it('picks up new runs at once while the reader is blocked on others', async () => {
+      const prefix = freshPrefix();
+      const bus = await open(prefix);
+      await bus.subscribe(randomUUID(), () => undefined);
+      // Let the loop block on the first stream, then add many runs, each expecting a prompt delivery.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = Date.now();
+      for (let index = 0; index < 20; index += 1) {
+        const runId = randomUUID();
+        let got = false;
+        await bus.subscribe(runId, () => (got = true));
+        await bus.publish(runEvent(runId, 1));
+        await waitUntil(() => got, `delivery to run ${index}`);
+      }
+      // Far below 20 × the 5 s BLOCK timeout: every new stream woke the reader.
+      expect(Date.now() - started).toBeLessThan(5_000);
+    });
+
+    it('ignores entries that are not run events and keeps delivering', async () => {
+      const prefix = freshPrefix();
+      const errors: unknown[] = [];
+      const bus = await createRedisEventBus({ url, keyPrefix: prefix, onError: (error) => errors.push(error) });
+      opened.push(bus);
+      const runId = randomUUID();
+      const received: number[] = [];
+      await bus.subscribe(runId, (event) => received.push(event.seq));
+      await client().xadd(`${prefix}run:${runId}:events`, '*', 'event', 'not json');
+      await bus.publish(runEvent(runId, 1));
+
+      await waitUntil(() => received.length === 1, 'the valid event');
+      expect(errors).toHaveLength(1);
+    });
+
+    it('fails with config_invalid and no password when Redis is unreachable', async () => {
+      const error: unknown = await createRedisEventBus({ url: 'redis://:s3cret@127.0.0.1:1' }).catch(
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toMatchObject({ code: 'config_invalid' });
+      expect((error as Error).message).not.toContain('s3cret');
+    });
+  });
+}

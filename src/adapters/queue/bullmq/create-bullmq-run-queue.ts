@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import { Queue, Worker } from 'bullmq';
+import type { Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+import { TroupeError } from '../../../core/errors.js';
+import type { RunQueue } from '../../../core/ports/run-queue.js';
+
+/*
+ * The scale-out run queue: a BullMQ queue in Redis. Any process may enqueue (API processes only do that);
+ * processes that call `process` also run a BullMQ Worker with the configured concurrency.
+ *
+ * Job ids. A run is enqueued as job `run-{runId}` (BullMQ refuses custom ids with one `:`), so the
+ * reconciler's periodic re-enqueue of pending runs collapses onto a job that is still waiting instead of
+ * piling up duplicates behind busy workers. Finished jobs are removed at once, so a run enqueued again
+ * later (an approval decided, a lease that expired) gets a fresh job. When the job of that id is still
+ * active, which is what a worker killed mid-run leaves behind until BullMQ's stalled check notices, the run
+ * is enqueued under a unique id instead: a duplicate is harmless (the executor claims runs with a
+ * compare-and-set), a lost run is not.
+ *
+ * Failures. Handler failures are caught here and reported to `onError`; BullMQ never retries a run (the
+ * run service records failures and the lease reconciler recovers runs). Connection trouble is reported to
+ * `onConnectionError`.
+ */
+
+export interface BullmqRunQueueOptions {
+  /** `redis://[:password@]host:port[/db]` or `rediss://…`. */
+  url: string;
+  /** Handlers in flight at once in this process; a positive integer. */
+  concurrency: number;
+  /** BullMQ queue name; default `runs`. Must not contain `:`. */
+  queueName?: string;
+  /** BullMQ key prefix; default `troupe`. */
+  prefix?: string;
+  /** Told about every handler that throws or rejects; the queue swallows the failure. */
+  onError?: (runId: string, error: unknown) => void;
+  /** Told about Redis connection errors of the queue and the worker. */
+  onConnectionError?: (error: unknown) => void;
+  /** Extra ioredis options (TLS, timeouts). `maxRetriesPerRequest` is always null, as BullMQ requires. */
+  redisOptions?: RedisOptions;
+}
+
+interface RunJobData {
+  runId: string;
+}
+
+const DEFAULT_QUEUE_NAME = 'runs';
+const DEFAULT_PREFIX = 'troupe';
+const CONNECT_TIMEOUT_MS = 10_000;
+/** States in which a job has not started yet: enqueueing the same run again adds nothing. */
+const NOT_STARTED = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
+
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable Redis URL)';
+  }
+}
+
+export function jobIdFor(runId: string): string {
+  return `run-${runId}`;
+}
+
+/** The scale-out queue; resolves once Redis answered, so a wrong URL fails at start-up. */
+export async function createBullmqRunQueue(options: BullmqRunQueueOptions): Promise<RunQueue> {
+  const { concurrency } = options;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new TroupeError('config_invalid', `Run queue concurrency must be a positive integer, got ${concurrency}`);
+  }
+  const queueName = options.queueName ?? DEFAULT_QUEUE_NAME;
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+
+  function reportConnectionError(error: unknown): void {
+    try {
+      options.onConnectionError?.(error);
+    } catch {
+      // The reporter is the last resort; there is nowhere left to send its own failure.
+    }
+  }
+
+  function reportError(runId: string, error: unknown): void {
+    try {
+      options.onError?.(runId, error);
+    } catch {
+      // As above.
+    }
+  }
+
+  // One connection shared by the Queue and the Worker; BullMQ duplicates it for the Worker's blocking reads.
+  const connection = new Redis(options.url, { ...options.redisOptions, maxRetriesPerRequest: null });
+  connection.on('error', reportConnectionError);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      connection.ping(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (error) {
+    connection.disconnect();
+    throw new TroupeError(
+      'config_invalid',
+      `Cannot reach Redis at ${redactUrl(options.url)}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const queue = new Queue<RunJobData>(queueName, {
+    connection,
+    prefix,
+    defaultJobOptions: { attempts: 1, removeOnComplete: true, removeOnFail: true },
+  });
+  queue.on('error', reportConnectionError);
+  let worker: Worker<RunJobData> | undefined;
+  let closed = false;
+  let closing: Promise<void> | undefined;
+
+  async function enqueue(runId: string): Promise<void> {
+    const jobId = jobIdFor(runId);
+    const existing = await queue.getJob(jobId);
+    if (existing) {
+      const state = await existing.getState();
+      if (NOT_STARTED.has(state)) return;
+      if (state !== 'unknown') {
+        // Active (possibly on a worker that died), or finished but not yet removed: a new job is needed.
+        await queue.add('run', { runId }, { jobId: `${jobId}-${randomUUID()}` });
+        return;
+      }
+    }
+    await queue.add('run', { runId }, { jobId });
+  }
+
+  return {
+    async enqueue(runId) {
+      if (closed) {
+        throw new TroupeError('internal', `The run queue is closed; run ${runId} was not queued`);
+      }
+      await enqueue(runId);
+    },
+
+    process(handler) {
+      if (closed) throw new TroupeError('internal', 'The run queue is closed');
+      if (worker) throw new TroupeError('internal', 'The run queue already has a handler');
+      worker = new Worker<RunJobData>(
+        queueName,
+        async (job: Job<RunJobData>) => {
+          const { runId } = job.data;
+          try {
+            await handler(runId);
+          } catch (error) {
+            reportError(runId, error);
+          }
+        },
+        { connection, prefix, concurrency, autorun: true },
+      );
+      worker.on('error', reportConnectionError);
+    },
+
+    close() {
+      closed = true;
+      closing ??= (async () => {
+        // Waits for the handlers in flight; no new job is fetched once closing.
+        await worker?.close();
+        await queue.close();
+        await connection.quit().catch(() => connection.disconnect());
+      })();
+      return closing;
+    },
+  };
+}

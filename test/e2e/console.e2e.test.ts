@@ -1,0 +1,333 @@
+/**
+ * The web console in a real browser (playwright-core driving Debian's chromium) against the real server
+ * composition with the demo data. Skipped, with a message, when no chromium binary is installed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumPath, ensureConsoleBuilt, launchChromium, screenshot, type TestBrowser } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
+
+const executable = chromiumPath();
+if (!executable) {
+  console.warn(
+    `console e2e skipped: no chromium at ${process.env.TROUPE_TEST_CHROMIUM || '/usr/bin/chromium'} ` +
+      '(install Debian chromium or set TROUPE_TEST_CHROMIUM)',
+  );
+}
+
+const E2E_TIMEOUT = 60_000;
+
+let server: TestServer;
+let browser: TestBrowser;
+let page: Page;
+let buildReportAvailable = false;
+let subagentsAvailable = false;
+const foreignRequests: string[] = [];
+
+async function json<T>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
+
+beforeAll(async () => {
+  if (!executable) return;
+  await ensureConsoleBuilt();
+  server = await startTestServer();
+  // Features other issues are still adding: the test adapts to what this server offers, and says so.
+  buildReportAvailable =
+    (await server.api('/api/agent/build-report', { method: 'POST', body: JSON.stringify({ config: {} }) })).status !==
+    404;
+  const probe = await json<{ conversation: { id: string } }>(
+    await server.api('/api/conversations', { method: 'POST', body: JSON.stringify({ agent_id: 'assistant', title: 'probe' }) }),
+  );
+  subagentsAvailable = (await server.api(`/api/conversations/${probe.conversation.id}/subagents`)).status === 200;
+  await server.api(`/api/conversations/${probe.conversation.id}`, {
+    method: 'PATCH',
+    body: JSON.stringify({ status: 'archived' }),
+  });
+  if (!buildReportAvailable) console.warn('console e2e: POST /api/agent/build-report answers 404; the build-report warning assertion is skipped');
+  if (!subagentsAvailable) console.warn('console e2e: GET /api/conversations/{id}/subagents answers 404; the status panel scenario is skipped');
+
+  browser = await launchChromium(executable);
+  const origin = new URL(server.url).origin;
+  browser.context.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:')) foreignRequests.push(url);
+  });
+  page = await browser.newPage();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function newConversation(agentName = 'Assistant'): Promise<string> {
+  await page.getByRole('link', { name: 'Chat' }).click();
+  const picker = page.getByLabel('Agent', { exact: true });
+  const option = picker.locator('option', { hasText: agentName });
+  await picker.selectOption((await option.getAttribute('value')) ?? '');
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.waitForURL(/\/chat\/cnv_/);
+  return decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1) ?? '');
+}
+
+async function send(text: string): Promise<void> {
+  await page.getByLabel('Message', { exact: true }).fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+/** The text of the live (streamed) assistant turn, or '' before it exists. */
+function liveText(): Promise<string> {
+  return page
+    .locator('li.turn[data-live="true"]')
+    .last()
+    .innerText()
+    .catch(() => '');
+}
+
+describe.skipIf(!executable)('web console in chromium', () => {
+  it(
+    'logs in with the token and lands on the console',
+    async () => {
+      await page.goto(server.url);
+      await expect.poll(() => page.getByRole('heading', { name: 'Troupe console' }).isVisible()).toBe(true);
+      await screenshot(page, '01-login');
+
+      // A wrong token is refused with its code and stays on the login page.
+      await page.getByLabel('API token').fill('trp_wrong');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => page.getByRole('alert').innerText()).toContain('unauthorized');
+
+      await page.getByLabel('API token').fill(server.token);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).waitFor();
+      expect(await page.evaluate('localStorage.getItem("troupe.token")')).toBe(server.token);
+      // A reload keeps the session.
+      await page.reload();
+      await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    },
+    E2E_TIMEOUT,
+  );
+
+  it(
+    'lists agents grouped, and creates a subagent through the form',
+    async () => {
+      await page.getByRole('link', { name: 'Agents' }).click();
+      const subagents = page.getByRole('list', { name: 'Subagents' });
+      await subagents.getByRole('article', { name: 'Researcher' }).waitFor();
+      await page.getByRole('list', { name: 'Experts' }).getByRole('article', { name: 'Analyst' }).waitFor();
+      await page.getByRole('list', { name: 'Agents' }).getByRole('article', { name: 'Assistant' }).waitFor();
+
+      // The toggle hides subagents, as the chat agent list does.
+      await page.getByLabel('Include subagents').uncheck();
+      await expect.poll(() => page.getByRole('list', { name: 'Subagents' }).count()).toBe(0);
+      await page.getByLabel('Include subagents').check();
+
+      await page.getByRole('button', { name: 'New subagent' }).click();
+      await page.getByRole('heading', { name: 'New subagent' }).waitFor();
+      expect(await page.getByLabel('Backend').inputValue()).toBe('subagent');
+      await page.getByLabel('Name').fill('Critic');
+      await page.getByLabel('Slug').fill('critic');
+      await page.getByLabel('Description', { exact: true }).fill('Reviews a draft and lists its weak points.');
+      await page.getByLabel('System prompt').fill('You review the draft you are given.');
+      await page.getByLabel('Model').fill('scripted:summarizer');
+      await expect.poll(() => page.getByText('This agent is scripted.').isVisible()).toBe(true);
+      await page.getByLabel('Tools').fill('read_file, ls');
+      await page.getByLabel('Tools').press('Enter');
+      await page.getByRole('button', { name: 'Remove tool ls' }).waitFor();
+      // Subagents cannot have subagents: no allow-list, no inline specs.
+      expect(await page.getByLabel('Inline subagent specs (JSON)').count()).toBe(0);
+      await screenshot(page, '02-new-subagent-form');
+      await page.getByRole('button', { name: 'Create' }).click();
+
+      await page.getByRole('list', { name: 'Subagents' }).getByRole('article', { name: 'Critic' }).waitFor();
+      const { agent } = await json<{ agent: { is_subagent: boolean; backend: string; config: { tools: string[] } } }>(
+        await server.api('/api/agent/critic'),
+      );
+      expect(agent).toMatchObject({ is_subagent: true, backend: 'subagent', config: { tools: ['read_file', 'ls'] } });
+      await screenshot(page, '03-agents');
+    },
+    E2E_TIMEOUT,
+  );
+
+  it(
+    'shows the live build report for a bad inline spec (or says it is unavailable)',
+    async () => {
+      await page.getByRole('link', { name: 'Agents' }).click();
+      await page.getByRole('button', { name: 'New agent' }).click();
+      await page.getByLabel('Name').fill('Planner');
+      await page.getByLabel('Tools').fill('read_file');
+      await page.getByLabel('Tools').press('Enter');
+      const specs = page.getByLabel('Inline subagent specs (JSON)');
+
+      // Not JSON yet: flagged locally, and saving is blocked.
+      await specs.fill('[{"name": ');
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'invalid_json' }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Create' }).isDisabled()).toBe(true);
+
+      await specs.fill(
+        JSON.stringify(
+          [
+            { name: 'bad name', description: 'Has a space in its name.', system_prompt: 'x' },
+            { name: 'helper', description: 'Asks for a tool the parent lacks.', system_prompt: 'y', tools: ['no_such_tool'] },
+          ],
+          null,
+          2,
+        ),
+      );
+      const report = page.getByRole('region', { name: 'Build report' });
+      if (buildReportAvailable) {
+        const warnings = report.locator('.build-warning');
+        await expect.poll(() => warnings.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+        const text = await report.innerText();
+        expect(text).toMatch(/bad name|no_such_tool/);
+      } else {
+        await expect.poll(() => report.innerText(), { timeout: 10_000 }).toContain('Build report unavailable');
+      }
+      await screenshot(page, '04-spec-build-report');
+      await page.getByRole('button', { name: 'Cancel' }).click();
+    },
+    E2E_TIMEOUT,
+  );
+
+  it(
+    'runs the demo conversation: streamed answer and tool calls, nothing doubled after a reload',
+    async () => {
+      const conversationId = await newConversation();
+      await send('hello');
+      await page.getByRole('group', { name: 'Tool call write_file' }).waitFor();
+      await page.getByRole('group', { name: 'Tool call read_file' }).waitFor();
+      const log = page.getByRole('log', { name: 'Messages' });
+      await expect.poll(() => log.innerText(), { timeout: 15_000 }).toContain('You said: "hello"');
+      await expect.poll(() => page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status')).toBe('completed');
+      // Tool results are there: open the write_file card.
+      await page.getByRole('group', { name: 'Tool call write_file' }).locator('summary').click();
+      await expect.poll(() => page.getByRole('group', { name: 'Tool call write_file' }).innerText()).toContain('Created');
+      await screenshot(page, '05-chat-hello');
+
+      await page.reload();
+      await expect.poll(() => log.innerText()).toContain('You said: "hello"');
+      const text = await log.innerText();
+      expect(text.split('You said: "hello"').length - 1).toBe(1);
+      expect(await page.getByRole('group', { name: 'Tool call write_file' }).count()).toBe(1);
+      // The conversation took its first message as its title.
+      await expect
+        .poll(() => page.getByRole('navigation', { name: 'Conversation list' }).innerText())
+        .toContain('hello');
+      expect(conversationId).toMatch(/^cnv_/);
+    },
+    E2E_TIMEOUT,
+  );
+
+  it(
+    'streams a slow answer, resumes it after a reload without doubling, and Cancel ends it as cancelled',
+    async () => {
+      const conversationId = await newConversation();
+      await send('please be slow');
+      await expect.poll(liveText, { timeout: 10_000 }).toContain('You asked for');
+      await screenshot(page, '06-chat-slow-streaming');
+
+      // Reload mid-stream: the page finds the active run and resumes from the seq it stored.
+      const before = await liveText();
+      await page.reload();
+      await expect.poll(async () => (await liveText()).length, { timeout: 10_000 }).toBeGreaterThan(before.length);
+      const resumed = await liveText();
+      expect(resumed.split('You asked for something slow').length - 1).toBe(1);
+
+      await page.getByRole('button', { name: 'Cancel run' }).click();
+      const badge = page.getByLabel('Run status').locator('[data-status]');
+      await expect.poll(() => badge.getAttribute('data-status'), { timeout: 10_000 }).toBe('cancelled');
+      await expect.poll(() => page.getByRole('log', { name: 'Messages' }).innerText()).toContain('Run cancelled');
+      expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
+      await screenshot(page, '07-chat-cancelled');
+
+      const { runs } = await json<{ runs: { status: string }[] }>(await server.api(`/api/conversations/${conversationId}/runs`));
+      expect(runs[0]?.status).toBe('cancelled');
+    },
+    E2E_TIMEOUT,
+  );
+
+  it(
+    'shows the run tree with status, duration and token usage per node',
+    async () => {
+      await newConversation();
+      await send('hello again');
+      await expect.poll(() => page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status'), { timeout: 15_000 }).toBe(
+        'completed',
+      );
+      await page.getByRole('link', { name: 'Run tree' }).first().click();
+      const root = page.getByRole('list', { name: 'Run tree' }).getByRole('article').first();
+      await root.waitFor();
+      const text = await root.innerText();
+      expect(text).toContain('Completed');
+      expect(text).toMatch(/\d+ tokens/);
+      expect(text).toMatch(/Duration\s+[\d.]+ (ms|s)/);
+      await screenshot(page, '08-run-tree');
+    },
+    E2E_TIMEOUT,
+  );
+
+  it(
+    'manages API tokens and shows the delegation policy (or that it is unavailable)',
+    async () => {
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.getByLabel('Token name').fill('ci-token');
+      await page.getByRole('button', { name: 'Create token' }).click();
+      const secret = page.getByRole('status', { name: 'New token' });
+      await expect.poll(() => secret.innerText()).toMatch(/trp_/);
+      await page.getByRole('button', { name: 'Revoke ci-token' }).click();
+      await page.getByRole('dialog', { name: 'Revoke ci-token?' }).getByRole('button', { name: 'Revoke' }).click();
+      await expect.poll(() => page.getByRole('button', { name: 'Revoke ci-token' }).count()).toBe(0);
+      await page.getByRole('heading', { name: 'Delegation policy' }).waitFor();
+      await screenshot(page, '09-settings');
+    },
+    E2E_TIMEOUT,
+  );
+
+  it.skipIf(!subagentsAvailable)(
+    'shows subagent runs in the status panel live and cancels a child',
+    async () => {
+      await newConversation();
+      await send('team: research the notes and summarise them');
+      const cards = page.getByRole('list', { name: 'Subagent runs' }).locator('article.subagent-card');
+      await expect.poll(() => cards.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+      // Statuses move without a reload: record every status each card shows.
+      const seen = new Set<string>();
+      const active = ['pending', 'running', 'input_required'];
+      let cancelled: string | null = null;
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        for (const card of await cards.all()) {
+          const status = (await card.getAttribute('data-status')) ?? '';
+          seen.add(status);
+          if (cancelled === null && active.includes(status)) {
+            const cancel = card.getByRole('button', { name: /^Cancel / });
+            if ((await cancel.count()) > 0) {
+              cancelled = await card.getAttribute('data-run-id');
+              await screenshot(page, '10-status-panel-live');
+              await cancel.click();
+            }
+          }
+        }
+        if (cancelled !== null) break;
+        await page.waitForTimeout(100);
+      }
+      expect(cancelled, `no active child to cancel; statuses seen: ${[...seen].join(', ')}`).not.toBeNull();
+      const card = page.locator(`article.subagent-card[data-run-id="${cancelled}"]`);
+      await expect.poll(() => card.getAttribute('data-status'), { timeout: 15_000 }).toBe('cancelled');
+      expect(await card.innerText()).toContain('Cancelled');
+      expect(await card.innerText()).not.toContain('Completed');
+      // Opening a card shows the child's thread, read-only.
+      await card.getByRole('button', { name: /^Open / }).click();
+      await page.getByRole('button', { name: '← Back' }).waitFor();
+      expect(await page.getByLabel('Message', { exact: true }).isVisible()).toBe(true);
+      await screenshot(page, '11-status-panel-cancelled');
+      await page.getByRole('button', { name: '← Back' }).click();
+    },
+    90_000,
+  );
+
+  it('made no request outside the Troupe server', () => {
+    expect(foreignRequests).toEqual([]);
+  });
+});
