@@ -10,9 +10,13 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { AppEnv } from './http/app-env.js';
 import { createMemoryEventBus } from './adapters/bus/memory/create-memory-event-bus.js';
+import { createRedisEventBus } from './adapters/bus/redis/create-redis-event-bus.js';
 import { createModelProvider } from './adapters/models/create-model-provider.js';
+import { createBullmqRunQueue } from './adapters/queue/bullmq/create-bullmq-run-queue.js';
 import { createMemoryRunQueue } from './adapters/queue/memory/create-memory-run-queue.js';
+import { createPostgresStorage } from './adapters/storage/postgres/create-postgres-storage.js';
 import { createSqliteStorage } from './adapters/storage/sqlite/create-sqlite-storage.js';
+import { stderrLogger, type Logger } from './http/logger.js';
 import { runCli } from './cli/run-cli.js';
 import { loadConfig, type TroupeConfig } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
@@ -56,19 +60,94 @@ export interface CreateTroupeOptions {
   clock?: Clock;
 }
 
+/**
+ * What a `troupe serve --role ROLE` process with this configuration is refused for, or warned about.
+ * Throws `config_invalid` for combinations that cannot work; returns warnings for those that only work
+ * with a single process. One-shot CLI commands do not call it: they open the store briefly with role
+ * `api`, which is fine on SQLite too.
+ */
+export function checkDeployment(config: TroupeConfig, role: ProcessRole): { warnings: string[] } {
+  if (config.redisUrl && !config.databaseUrl) {
+    throw new TroupeError(
+      'config_invalid',
+      'TROUPE_REDIS_URL is set without TROUPE_DATABASE_URL: processes that share Redis must share a PostgreSQL database too (the embedded SQLite file belongs to one process). Set TROUPE_DATABASE_URL, or unset TROUPE_REDIS_URL for the embedded default.',
+    );
+  }
+  if (role !== 'all' && !config.databaseUrl) {
+    throw new TroupeError(
+      'config_invalid',
+      `--role ${role} splits Troupe over several processes, which needs TROUPE_DATABASE_URL (PostgreSQL) and TROUPE_REDIS_URL; the embedded SQLite default runs as one process: use --role all.`,
+    );
+  }
+  const warnings: string[] = [];
+  if (config.databaseUrl && !config.redisUrl) {
+    const base =
+      'TROUPE_DATABASE_URL is set without TROUPE_REDIS_URL: this process uses an in-memory event bus and run queue, so live events, cancel signals and queued runs do not reach other processes. That is fine for a single process; multi-process deployments need TROUPE_REDIS_URL.';
+    const byRole: Record<ProcessRole, string> = {
+      all: '',
+      api: ' With --role api, runs started here wait until a worker\'s lease reconciler finds them pending (after 2 x TROUPE_LEASE_MS), and SSE clients here see their events only through the periodic storage re-check.',
+      worker:
+        ' With --role worker, this process only finds runs through its lease reconciler (pending for 2 x TROUPE_LEASE_MS), and cancel signals from API processes arrive only through the lease renewal check.',
+    };
+    warnings.push(base + byRole[role]);
+  }
+  return { warnings };
+}
+
+function describeError(error: unknown): Record<string, unknown> {
+  return { error: error instanceof Error ? error.message : String(error) };
+}
+
+/** PostgreSQL when `databaseUrl` is set, else the embedded SQLite file in `dataDir`. */
+async function openStorage(config: TroupeConfig, clock: Clock, log: Logger): Promise<Storage> {
+  if (config.databaseUrl) {
+    return createPostgresStorage({
+      connectionString: config.databaseUrl,
+      clock,
+      onError: (error) => log.error('PostgreSQL connection error', describeError(error)),
+    });
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  return createSqliteStorage({ filename: path.join(config.dataDir, 'troupe.db'), clock });
+}
+
+/** Redis Streams + BullMQ when `redisUrl` is set, else the in-process bus and queue. */
+async function openMessaging(config: TroupeConfig, log: Logger): Promise<{ bus: EventBus; queue: RunQueue }> {
+  if (!config.redisUrl) {
+    return { bus: createMemoryEventBus(), queue: createMemoryRunQueue({ concurrency: config.workerConcurrency }) };
+  }
+  const bus = await createRedisEventBus({
+    url: config.redisUrl,
+    onError: (error) => log.error('Redis event bus error', describeError(error)),
+  });
+  try {
+    const queue = await createBullmqRunQueue({
+      url: config.redisUrl,
+      concurrency: config.workerConcurrency,
+      onError: (runId, error) => log.error('Run handler failed', { run_id: runId, ...describeError(error) }),
+      onConnectionError: (error) => log.error('Redis run queue error', describeError(error)),
+    });
+    return { bus, queue };
+  } catch (error) {
+    await bus.close().catch(() => undefined);
+    throw error;
+  }
+}
+
 export async function createTroupe(config: TroupeConfig, options: CreateTroupeOptions = {}): Promise<Troupe> {
   const role = options.role ?? 'all';
   const clock = options.clock ?? systemClock;
-  if (config.databaseUrl || config.redisUrl) {
-    throw new TroupeError(
-      'config_invalid',
-      'TROUPE_DATABASE_URL / TROUPE_REDIS_URL (scale-out mode) are not supported by this build yet; unset them to use the embedded default',
-    );
+  const log = stderrLogger;
+  if (config.redisUrl && !config.databaseUrl) checkDeployment(config, role);
+  const storage = await openStorage(config, clock, log);
+  let messaging: { bus: EventBus; queue: RunQueue };
+  try {
+    messaging = await openMessaging(config, log);
+  } catch (error) {
+    await storage.close().catch(() => undefined);
+    throw error;
   }
-  mkdirSync(config.dataDir, { recursive: true });
-  const storage = await createSqliteStorage({ filename: path.join(config.dataDir, 'troupe.db'), clock });
-  const bus = createMemoryEventBus();
-  const queue = createMemoryRunQueue({ concurrency: config.workerConcurrency });
+  const { bus, queue } = messaging;
   const models = createModelProvider({
     scenarioDir: config.scenarioDir,
     openaiCompatible: config.openaiCompatible,
@@ -107,6 +186,8 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     consoleDir: path.resolve(import.meta.dirname, '../web/dist'),
   });
 
+  // `api` serves HTTP only: it enqueues runs and reads them, but executes none, consumes no queue and
+  // reconciles no leases. `worker` and `all` do all three.
   if (role !== 'api') {
     await executor.start();
     queue.process((runId) => executor.execute(runId));
@@ -168,8 +249,13 @@ export function listen(troupe: Troupe): Promise<RunningServer> {
   });
 }
 
+/** The CLI entry (`troupe …`, `npm start`); resolves with an exit code, or undefined while serving. */
+export function runMain(argv: string[]): Promise<number | undefined> {
+  return runCli(argv, { loadConfig, createTroupe, listen });
+}
+
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
 if (invokedDirectly) {
-  const exitCode = await runCli(process.argv.slice(2), { loadConfig, createTroupe, listen });
+  const exitCode = await runMain(process.argv.slice(2));
   if (exitCode !== undefined) process.exit(exitCode);
 }

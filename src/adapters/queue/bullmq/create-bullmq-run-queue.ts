@@ -93,10 +93,15 @@ export async function createBullmqRunQueue(options: BullmqRunQueueOptions): Prom
   const connection = new Redis(options.url, { ...options.redisOptions, maxRetriesPerRequest: null });
   connection.on('error', reportConnectionError);
   let timer: NodeJS.Timeout | undefined;
+  let failStartup: (error: unknown) => void = () => undefined;
   try {
+    // With maxRetriesPerRequest null a PING waits through reconnects forever; the first connection error
+    // (refused, unknown host, bad password) fails start-up at once instead.
     await Promise.race([
       connection.ping(),
       new Promise<never>((_, reject) => {
+        failStartup = reject;
+        connection.once('error', failStartup);
         timer = setTimeout(() => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
       }),
     ]);
@@ -109,6 +114,7 @@ export async function createBullmqRunQueue(options: BullmqRunQueueOptions): Prom
     );
   } finally {
     clearTimeout(timer);
+    connection.off('error', failStartup);
   }
 
   const queue = new Queue<RunJobData>(queueName, {

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent, RunEventType } from '../api/types.ts';
+import { applyRunEvent, emptyLiveRun, type LiveRun } from './live-run.ts';
+import { createRunStreamStore, type KeyValueStorage } from './run-stream-store.ts';
+
+let seq = 0;
+function ev(type: RunEventType, payload: Record<string, unknown> = {}): RunEvent {
+  seq += 1;
+  return { run_id: 'run_1', seq, type, payload, created_at: '2030-01-01T00:00:00.000Z' };
+}
+
+function demoEvents(): RunEvent[] {
+  seq = 0;
+  return [
+    ev('metadata', { model: 'scripted:demo (scripted — not an LLM)' }),
+    ev('message_delta', { text: "I'll write " }),
+    ev('message_delta', { text: 'a note.' }),
+    ev('tool_call', { tool_call_id: 'c1', name: 'write_file', args: { path: 'a.md' } }),
+    ev('approval_required', { tool_call_id: 'c1', name: 'write_file', args: { path: 'a.md' } }),
+    ev('tool_result', { tool_call_id: 'c1', name: 'write_file', output: 'Created', is_error: false }),
+    ev('step', { step: 1 }),
+    ev('message_delta', { text: 'Done.' }),
+    ev('end', { status: 'completed', output: 'Done.', error: null }),
+  ];
+}
+
+const fold = (events: RunEvent[], from: LiveRun = emptyLiveRun('run_1')): LiveRun => events.reduce(applyRunEvent, from);
+
+class MapStorage implements KeyValueStorage {
+  readonly map = new Map<string, string>();
+  getItem(key: string) {
+    return this.map.get(key) ?? null;
+  }
+  setItem(key: string, value: string) {
+    this.map.set(key, value);
+  }
+  removeItem(key: string) {
+    this.map.delete(key);
+  }
+}
+
+describe('applyRunEvent', () => {
+  it('folds deltas into text, attaches results to calls and tracks approvals', () => {
+    const events = demoEvents();
+    const mid = fold(events.slice(0, 5));
+    expect(mid.items).toEqual([
+      { kind: 'text', text: "I'll write a note." },
+      { kind: 'tool', toolCallId: 'c1', name: 'write_file', args: { path: 'a.md' } },
+    ]);
+    expect(mid.approvals).toEqual([{ toolCallId: 'c1', name: 'write_file', args: { path: 'a.md' } }]);
+    const done = fold(events);
+    expect(done.approvals).toEqual([]);
+    expect(done.items[1]).toMatchObject({ result: { output: 'Created', isError: false } });
+    expect(done.items[2]).toEqual({ kind: 'text', text: 'Done.' });
+    expect(done.model).toContain('not an LLM');
+    expect(done.end).toMatchObject({ status: 'completed', output: 'Done.' });
+  });
+
+  it('ignores events at or below lastSeq, so any replayed overlap changes nothing', () => {
+    const events = demoEvents();
+    const once = fold(events);
+    expect(fold([...events.slice(0, 4), ...events.slice(2)])).toEqual(once);
+    expect(fold(events, once)).toBe(once);
+  });
+
+  it('records error events as notices with their code and a failed end with its error', () => {
+    seq = 0;
+    const view = fold([ev('error', { code: 'model_call_failed', message: 'boom' }), ev('end', { status: 'failed', error: { type: 'model_call_failed', message: 'boom' } })]);
+    expect(view.items).toEqual([{ kind: 'notice', tone: 'error', code: 'model_call_failed', text: 'boom' }]);
+    expect(view.end).toMatchObject({ status: 'failed', error: { type: 'model_call_failed', message: 'boom' } });
+  });
+});
+
+describe('stream resume bookkeeping (sessionStorage per run)', () => {
+  it('a reload at any point, resumed from the stored seq, ends with exactly the uninterrupted view', () => {
+    const events = demoEvents();
+    const expected = fold(events);
+    for (let cut = 0; cut <= events.length; cut += 1) {
+      const storage = new MapStorage();
+      const store = createRunStreamStore(storage);
+      // First page: sees events up to the cut, saving after each.
+      let view = emptyLiveRun('run_1');
+      for (const item of events.slice(0, cut)) {
+        view = applyRunEvent(view, item);
+        store.save(view);
+      }
+      // Reloaded page: restores and asks the server for what follows; the server may resend one event.
+      const restored = createRunStreamStore(storage).load('run_1') ?? emptyLiveRun('run_1');
+      expect(restored.lastSeq).toBe(cut);
+      const replay = events.filter((item) => item.seq > Math.max(0, restored.lastSeq - 1));
+      expect(fold(replay, restored)).toEqual(expected);
+    }
+  });
+
+  it('keeps one entry per run, refuses malformed or foreign entries, and survives storage failures', () => {
+    const storage = new MapStorage();
+    const store = createRunStreamStore(storage);
+    store.save({ ...emptyLiveRun('run_a'), lastSeq: 3 });
+    store.save({ ...emptyLiveRun('run_b'), lastSeq: 5 });
+    expect(store.load('run_a')?.lastSeq).toBe(3);
+    expect(store.load('run_b')?.lastSeq).toBe(5);
+    store.clear('run_a');
+    expect(store.load('run_a')).toBeUndefined();
+    storage.setItem('troupe.run-stream.run_c', '{not json');
+    expect(store.load('run_c')).toBeUndefined();
+    storage.setItem('troupe.run-stream.run_d', JSON.stringify({ ...emptyLiveRun('run_other'), lastSeq: 2 }));
+    expect(store.load('run_d')).toBeUndefined();
+    storage.setItem('troupe.run-stream.run_e', JSON.stringify({ runId: 'run_e', lastSeq: -1, items: [], approvals: [] }));
+    expect(store.load('run_e')).toBeUndefined();
+
+    const broken: KeyValueStorage = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('quota');
+      },
+      removeItem: () => {
+        throw new Error('denied');
+      },
+    };
+    const tolerant = createRunStreamStore(broken);
+    expect(() => tolerant.save(emptyLiveRun('x'))).not.toThrow();
+    expect(tolerant.load('x')).toBeUndefined();
+    expect(() => tolerant.clear('x')).not.toThrow();
+    expect(createRunStreamStore(undefined).load('x')).toBeUndefined();
+  });
+});
