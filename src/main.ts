@@ -67,12 +67,7 @@ export interface CreateTroupeOptions {
  * `api`, which is fine on SQLite too.
  */
 export function checkDeployment(config: TroupeConfig, role: ProcessRole): { warnings: string[] } {
-  if (config.redisUrl && !config.databaseUrl) {
-    throw new TroupeError(
-      'config_invalid',
-      'TROUPE_REDIS_URL is set without TROUPE_DATABASE_URL: processes that share Redis must share a PostgreSQL database too (the embedded SQLite file belongs to one process). Set TROUPE_DATABASE_URL, or unset TROUPE_REDIS_URL for the embedded default.',
-    );
-  }
+  refuseRedisWithoutDatabase(config);
   if (role !== 'all' && !config.databaseUrl) {
     throw new TroupeError(
       'config_invalid',
@@ -92,6 +87,16 @@ export function checkDeployment(config: TroupeConfig, role: ProcessRole): { warn
     warnings.push(base + byRole[role]);
   }
   return { warnings };
+}
+
+/** Redis only makes sense between processes, and processes can only share PostgreSQL, never the SQLite file. */
+function refuseRedisWithoutDatabase(config: TroupeConfig): void {
+  if (config.redisUrl && !config.databaseUrl) {
+    throw new TroupeError(
+      'config_invalid',
+      'TROUPE_REDIS_URL is set without TROUPE_DATABASE_URL: processes that share Redis must share a PostgreSQL database too (the embedded SQLite file belongs to one process). Set TROUPE_DATABASE_URL, or unset TROUPE_REDIS_URL for the embedded default.',
+    );
+  }
 }
 
 function describeError(error: unknown): Record<string, unknown> {
@@ -138,7 +143,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   const role = options.role ?? 'all';
   const clock = options.clock ?? systemClock;
   const log = stderrLogger;
-  if (config.redisUrl && !config.databaseUrl) checkDeployment(config, role);
+  refuseRedisWithoutDatabase(config);
   const storage = await openStorage(config, clock, log);
   let messaging: { bus: EventBus; queue: RunQueue };
   try {

@@ -4,6 +4,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { newId, newRunId } from '../../src/core/ids.js';
+import type { NewRun } from '../../src/core/ports/storage.js';
+import type { Conversation } from '../../src/core/records/conversation.js';
+import type { Run } from '../../src/core/records/run.js';
+import type { RunEventType } from '../../src/core/records/run-event.js';
+import { appendAndPublish } from '../../src/runtime/run-emitter.js';
 import { chromiumPath, ensureConsoleBuilt, launchChromium, screenshot, type TestBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
 
@@ -23,6 +29,20 @@ let page: Page;
 let buildReportAvailable = false;
 let subagentsAvailable = false;
 const foreignRequests: string[] = [];
+
+/** `expect.poll` with a timeout that suits a browser on a busy CI machine. */
+function poll<T>(read: () => T | Promise<T>, options: { timeout?: number } = {}) {
+  return expect.poll(read, { interval: 50, ...options, timeout: options.timeout ?? 10_000 });
+}
+
+/** Tests can run alone (`-t`): sign in through localStorage when the login test did not run first. */
+async function ensureSignedIn(): Promise<void> {
+  if (page.url().startsWith(server.url) && (await page.getByRole('navigation', { name: 'Main' }).count()) > 0) return;
+  await page.goto(server.url);
+  await page.evaluate(`localStorage.setItem('troupe.token', ${JSON.stringify(server.token)})`);
+  await page.reload();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
 
 async function json<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
@@ -85,18 +105,117 @@ function liveText(): Promise<string> {
     .catch(() => '');
 }
 
+
+/**
+ * Runs written straight into storage, with their events appended and published as the worker would: a
+ * parent run that stays `running` (owned by a fake worker with a far lease, so neither the executor nor the
+ * reconciler touches it) and two children. This drives the status panel today, whatever issue 3's demo
+ * scenario ends up doing.
+ */
+async function syntheticFanOut(conversationId: string) {
+  const { storage, bus } = server.troupe;
+  const conversation = (await storage.conversations.get(conversationId)) as Conversation;
+  const researcher = await storage.agents.getBySlug('researcher');
+  const analyst = await storage.agents.getBySlug('analyst');
+  if (!researcher || !analyst) throw new Error('demo agents missing');
+  const lease = { worker_id: 'wrk_fake_console_test', lease_expires_at: '2999-01-01T00:00:00.000Z' };
+  const base = (id: string, overrides: Partial<NewRun>): NewRun => ({
+    id,
+    thread_id: conversation.thread_id,
+    conversation_id: conversation.id,
+    agent_id: conversation.agent_id,
+    user_id: conversation.user_id,
+    run_type: 'chat',
+    source: 'console-e2e',
+    channel: 'internal',
+    request_id: `req:${id}`,
+    created_by_run_id: null,
+    root_run_id: id,
+    depth: 0,
+    subagent_thread_relation_id: null,
+    runtime_scope_id: conversation.thread_id,
+    tool_approval_mode: 'default',
+    model_spec: 'scripted:demo',
+    input: { message: 'team: look into the notes' },
+    ...overrides,
+  });
+  const parentId = newRunId();
+  const parent = await storage.runs.insert(base(parentId, {}));
+  await storage.messages.append(conversation.thread_id, parentId, 0, [{ role: 'user', content: 'team: look into the notes' }]);
+  await storage.runs.update(parent.id, {}, { status: 'running', started_at: new Date().toISOString(), ...lease });
+
+  const child = async (agentId: string, slug: string, kind: 'subagent' | 'delegation', task: string, toolCallId: string) => {
+    const thread = newId('thr');
+    const childConversation = await storage.conversations.create({
+      user_id: conversation.user_id,
+      agent_id: agentId,
+      thread_id: thread,
+      project_id: conversation.project_id,
+      status: kind,
+      title: `SubAgent: ${slug}`,
+      metadata: { parent_conversation_id: conversation.id },
+    });
+    const id = newRunId();
+    const run = await storage.runs.insert(
+      base(id, {
+        thread_id: thread,
+        conversation_id: childConversation.id,
+        agent_id: agentId,
+        run_type: kind,
+        created_by_run_id: parent.id,
+        depth: 1,
+        model_spec: `scripted:${slug}`,
+        input: { message: task, parent_tool_call_id: toolCallId },
+      }),
+    );
+    await storage.messages.append(thread, id, 0, [{ role: 'user', content: task }]);
+    return { run, thread, conversation: childConversation, slug, kind, task, toolCallId };
+  };
+  const research = await child(researcher.id, 'researcher', 'subagent', 'List the notes in the project', 'call_research');
+  const analysis = await child(analyst.id, 'analyst', 'delegation', 'Recommend what to do with the notes', 'call_analyst');
+  const names: Record<string, string> = { researcher: 'Researcher', analyst: 'Analyst' };
+
+  const lineage = (run: Run) => ({ root_run_id: parent.id, parent_run_id: run.created_by_run_id, parent_tool_call_id: run.input.parent_tool_call_id ?? null, depth: run.depth });
+  const emit = (run: Run, type: RunEventType, payload: Record<string, unknown>) =>
+    appendAndPublish(storage, bus, run.id, type, { ...lineage(run), ...payload });
+  const update = async (which: typeof research, status: Run['status'], extra: Record<string, unknown> = {}) => {
+    const patch: Partial<Run> = { status };
+    if (status === 'running') Object.assign(patch, { started_at: new Date().toISOString(), ...lease });
+    if (status === 'completed') Object.assign(patch, { finished_at: new Date().toISOString(), output: extra.output ?? null, usage: { input_tokens: 40, output_tokens: 12, total_tokens: 52, model_calls: 1 } });
+    await storage.runs.update(which.run.id, {}, patch);
+    await appendAndPublish(storage, bus, parent.id, 'subagent_update', {
+      root_run_id: parent.id,
+      parent_run_id: null,
+      depth: 0,
+      run_id: which.run.id,
+      kind: which.kind,
+      slug: which.slug,
+      name: names[which.slug],
+      status,
+      child_thread_id: which.thread,
+      child_conversation_id: which.conversation.id,
+      parent_tool_call_id: which.toolCallId,
+      description: which.task,
+      error: null,
+      output: null,
+      ...extra,
+    });
+  };
+  return { parent, research, analysis, emit, update, storage, bus };
+}
+
 describe.skipIf(!executable)('web console in chromium', () => {
   it(
     'logs in with the token and lands on the console',
     async () => {
       await page.goto(server.url);
-      await expect.poll(() => page.getByRole('heading', { name: 'Troupe console' }).isVisible()).toBe(true);
+      await poll(() => page.getByRole('heading', { name: 'Troupe console' }).isVisible()).toBe(true);
       await screenshot(page, '01-login');
 
       // A wrong token is refused with its code and stays on the login page.
       await page.getByLabel('API token').fill('trp_wrong');
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await expect.poll(() => page.getByRole('alert').innerText()).toContain('unauthorized');
+      await poll(() => page.getByRole('alert').innerText()).toContain('unauthorized');
 
       await page.getByLabel('API token').fill(server.token);
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -112,6 +231,7 @@ describe.skipIf(!executable)('web console in chromium', () => {
   it(
     'lists agents grouped, and creates a subagent through the form',
     async () => {
+      await ensureSignedIn();
       await page.getByRole('link', { name: 'Agents' }).click();
       const subagents = page.getByRole('list', { name: 'Subagents' });
       await subagents.getByRole('article', { name: 'Researcher' }).waitFor();
@@ -120,7 +240,7 @@ describe.skipIf(!executable)('web console in chromium', () => {
 
       // The toggle hides subagents, as the chat agent list does.
       await page.getByLabel('Include subagents').uncheck();
-      await expect.poll(() => page.getByRole('list', { name: 'Subagents' }).count()).toBe(0);
+      await poll(() => page.getByRole('list', { name: 'Subagents' }).count()).toBe(0);
       await page.getByLabel('Include subagents').check();
 
       await page.getByRole('button', { name: 'New subagent' }).click();
@@ -131,7 +251,7 @@ describe.skipIf(!executable)('web console in chromium', () => {
       await page.getByLabel('Description', { exact: true }).fill('Reviews a draft and lists its weak points.');
       await page.getByLabel('System prompt').fill('You review the draft you are given.');
       await page.getByLabel('Model').fill('scripted:summarizer');
-      await expect.poll(() => page.getByText('This agent is scripted.').isVisible()).toBe(true);
+      await poll(() => page.getByText('This agent is scripted.').isVisible()).toBe(true);
       await page.getByLabel('Tools').fill('read_file, ls');
       await page.getByLabel('Tools').press('Enter');
       await page.getByRole('button', { name: 'Remove tool ls' }).waitFor();
@@ -153,6 +273,7 @@ describe.skipIf(!executable)('web console in chromium', () => {
   it(
     'shows the live build report for a bad inline spec (or says it is unavailable)',
     async () => {
+      await ensureSignedIn();
       await page.getByRole('link', { name: 'Agents' }).click();
       await page.getByRole('button', { name: 'New agent' }).click();
       await page.getByLabel('Name').fill('Planner');
@@ -162,7 +283,7 @@ describe.skipIf(!executable)('web console in chromium', () => {
 
       // Not JSON yet: flagged locally, and saving is blocked.
       await specs.fill('[{"name": ');
-      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'invalid_json' }).count()).toBe(1);
+      await poll(() => page.getByRole('alert').filter({ hasText: 'invalid_json' }).count()).toBe(1);
       expect(await page.getByRole('button', { name: 'Create' }).isDisabled()).toBe(true);
 
       await specs.fill(
@@ -178,11 +299,11 @@ describe.skipIf(!executable)('web console in chromium', () => {
       const report = page.getByRole('region', { name: 'Build report' });
       if (buildReportAvailable) {
         const warnings = report.locator('.build-warning');
-        await expect.poll(() => warnings.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+        await poll(() => warnings.count(), { timeout: 10_000 }).toBeGreaterThan(0);
         const text = await report.innerText();
         expect(text).toMatch(/bad name|no_such_tool/);
       } else {
-        await expect.poll(() => report.innerText(), { timeout: 10_000 }).toContain('Build report unavailable');
+        await poll(() => report.innerText(), { timeout: 10_000 }).toContain('Build report unavailable');
       }
       await screenshot(page, '04-spec-build-report');
       await page.getByRole('button', { name: 'Cancel' }).click();
@@ -193,27 +314,26 @@ describe.skipIf(!executable)('web console in chromium', () => {
   it(
     'runs the demo conversation: streamed answer and tool calls, nothing doubled after a reload',
     async () => {
+      await ensureSignedIn();
       const conversationId = await newConversation();
       await send('hello');
       await page.getByRole('group', { name: 'Tool call write_file' }).waitFor();
       await page.getByRole('group', { name: 'Tool call read_file' }).waitFor();
       const log = page.getByRole('log', { name: 'Messages' });
-      await expect.poll(() => log.innerText(), { timeout: 15_000 }).toContain('You said: "hello"');
-      await expect.poll(() => page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status')).toBe('completed');
+      await poll(() => log.innerText(), { timeout: 15_000 }).toContain('You said: "hello"');
+      await poll(() => page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status')).toBe('completed');
       // Tool results are there: open the write_file card.
       await page.getByRole('group', { name: 'Tool call write_file' }).locator('summary').click();
-      await expect.poll(() => page.getByRole('group', { name: 'Tool call write_file' }).innerText()).toContain('Created');
+      await poll(() => page.getByRole('group', { name: 'Tool call write_file' }).innerText()).toContain('Created');
       await screenshot(page, '05-chat-hello');
 
       await page.reload();
-      await expect.poll(() => log.innerText()).toContain('You said: "hello"');
+      await poll(() => log.innerText()).toContain('You said: "hello"');
       const text = await log.innerText();
       expect(text.split('You said: "hello"').length - 1).toBe(1);
       expect(await page.getByRole('group', { name: 'Tool call write_file' }).count()).toBe(1);
       // The conversation took its first message as its title.
-      await expect
-        .poll(() => page.getByRole('navigation', { name: 'Conversation list' }).innerText())
-        .toContain('hello');
+      await poll(() => page.getByRole('navigation', { name: 'Conversation list' }).innerText()).toContain('hello');
       expect(conversationId).toMatch(/^cnv_/);
     },
     E2E_TIMEOUT,
@@ -222,22 +342,23 @@ describe.skipIf(!executable)('web console in chromium', () => {
   it(
     'streams a slow answer, resumes it after a reload without doubling, and Cancel ends it as cancelled',
     async () => {
+      await ensureSignedIn();
       const conversationId = await newConversation();
       await send('please be slow');
-      await expect.poll(liveText, { timeout: 10_000 }).toContain('You asked for');
+      await poll(liveText, { timeout: 10_000 }).toContain('You asked for');
       await screenshot(page, '06-chat-slow-streaming');
 
       // Reload mid-stream: the page finds the active run and resumes from the seq it stored.
       const before = await liveText();
       await page.reload();
-      await expect.poll(async () => (await liveText()).length, { timeout: 10_000 }).toBeGreaterThan(before.length);
+      await poll(async () => (await liveText()).length, { timeout: 10_000 }).toBeGreaterThan(before.length);
       const resumed = await liveText();
       expect(resumed.split('You asked for something slow').length - 1).toBe(1);
 
       await page.getByRole('button', { name: 'Cancel run' }).click();
       const badge = page.getByLabel('Run status').locator('[data-status]');
-      await expect.poll(() => badge.getAttribute('data-status'), { timeout: 10_000 }).toBe('cancelled');
-      await expect.poll(() => page.getByRole('log', { name: 'Messages' }).innerText()).toContain('Run cancelled');
+      await poll(() => badge.getAttribute('data-status'), { timeout: 10_000 }).toBe('cancelled');
+      await poll(() => page.getByRole('log', { name: 'Messages' }).innerText()).toContain('Run cancelled');
       expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
       await screenshot(page, '07-chat-cancelled');
 
@@ -250,9 +371,10 @@ describe.skipIf(!executable)('web console in chromium', () => {
   it(
     'shows the run tree with status, duration and token usage per node',
     async () => {
+      await ensureSignedIn();
       await newConversation();
       await send('hello again');
-      await expect.poll(() => page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status'), { timeout: 15_000 }).toBe(
+      await poll(() => page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status'), { timeout: 15_000 }).toBe(
         'completed',
       );
       await page.getByRole('link', { name: 'Run tree' }).first().click();
@@ -270,16 +392,96 @@ describe.skipIf(!executable)('web console in chromium', () => {
   it(
     'manages API tokens and shows the delegation policy (or that it is unavailable)',
     async () => {
+      await ensureSignedIn();
       await page.getByRole('link', { name: 'Settings' }).click();
       await page.getByLabel('Token name').fill('ci-token');
       await page.getByRole('button', { name: 'Create token' }).click();
       const secret = page.getByRole('status', { name: 'New token' });
-      await expect.poll(() => secret.innerText()).toMatch(/trp_/);
+      await poll(() => secret.innerText()).toMatch(/trp_/);
       await page.getByRole('button', { name: 'Revoke ci-token' }).click();
       await page.getByRole('dialog', { name: 'Revoke ci-token?' }).getByRole('button', { name: 'Revoke' }).click();
-      await expect.poll(() => page.getByRole('button', { name: 'Revoke ci-token' }).count()).toBe(0);
+      await poll(() => page.getByRole('button', { name: 'Revoke ci-token' }).count()).toBe(0);
       await page.getByRole('heading', { name: 'Delegation policy' }).waitFor();
       await screenshot(page, '09-settings');
+    },
+    E2E_TIMEOUT,
+  );
+
+
+  it(
+    'status panel: cards move live from subagent_update events, show child progress, cancel a child (synthetic runs)',
+    async () => {
+      await ensureSignedIn();
+      const { conversation } = await json<{ conversation: { id: string } }>(
+        await server.api('/api/conversations', { method: 'POST', body: JSON.stringify({ agent_id: 'assistant', title: 'fan-out' }) }),
+      );
+      const fan = await syntheticFanOut(conversation.id);
+      await fan.emit(fan.parent, 'metadata', { model: 'scripted:demo (scripted — not an LLM)' });
+      await fan.emit(fan.parent, 'message_delta', { text: 'Handing this to the team.' });
+      await fan.emit(fan.parent, 'tool_call', { tool_call_id: 'call_research', name: 'subagent_start', args: { subagent: 'researcher', description: fan.research.task } });
+
+      await page.goto(`${server.url}/chat/${conversation.id}`);
+      await poll(liveText).toContain('Handing this to the team.');
+      const cards = page.getByRole('list', { name: 'Subagent runs' }).locator('article.subagent-card');
+      const researchCard = page.locator(`article.subagent-card[data-run-id="${fan.research.run.id}"]`);
+      const analysisCard = page.locator(`article.subagent-card[data-run-id="${fan.analysis.run.id}"]`);
+
+      await fan.update(fan.research, 'pending');
+      await poll(() => researchCard.getAttribute('data-status')).toBe('pending');
+      await fan.update(fan.research, 'running');
+      await fan.update(fan.analysis, 'running');
+      await poll(() => cards.count()).toBe(2);
+      await poll(() => researchCard.getAttribute('data-status')).toBe('running');
+      expect(await researchCard.innerText()).toContain(fan.research.task);
+      expect(await researchCard.innerText()).toContain(fan.research.thread);
+      expect(await analysisCard.innerText()).toContain('delegation');
+
+      // The child's own stream drives the progress line.
+      await fan.emit(fan.research.run, 'metadata', { model: 'scripted:researcher' });
+      await fan.emit(fan.research.run, 'tool_call', { tool_call_id: 'c_ls', name: 'ls', args: { path: 'notes' } });
+      await poll(() => researchCard.getByLabel('Latest progress').innerText()).toBe('ls({"path":"notes"})');
+      await fan.emit(fan.research.run, 'message_delta', { text: 'Found two notes: hello.md and plan.md' });
+      await poll(() => researchCard.getByLabel('Latest progress').innerText()).toBe('Found two notes: hello.md and plan.md');
+
+      await fan.update(fan.analysis, 'completed', { output: 'Archive the old notes.' });
+      await poll(() => analysisCard.getAttribute('data-status')).toBe('completed');
+      await poll(() => analysisCard.innerText()).toContain('Archive the old notes.');
+
+      // Waiting for an approval: its own status, then cancelled from the card.
+      await fan.storage.runs.update(fan.research.run.id, {}, { status: 'input_required' });
+      await fan.update(fan.research, 'input_required');
+      await poll(() => researchCard.getAttribute('data-status')).toBe('input_required');
+      expect(await researchCard.innerText()).toContain('Input required');
+      await screenshot(page, '10-status-panel-live');
+      await researchCard.getByRole('button', { name: 'Cancel Researcher' }).click();
+      await poll(() => researchCard.getAttribute('data-status')).toBe('cancelled');
+      expect(await researchCard.innerText()).toContain('Cancelled');
+      expect(await researchCard.innerText()).not.toContain('Completed');
+      expect((await fan.storage.runs.get(fan.research.run.id))?.status).toBe('cancelled');
+
+      // A card opens the child thread, read-only.
+      await researchCard.getByRole('button', { name: 'Open Researcher thread' }).click();
+      const thread = page.getByRole('log', { name: 'Researcher messages' });
+      await poll(() => thread.innerText()).toContain(fan.research.task);
+      await screenshot(page, '11-child-thread');
+      await page.getByRole('button', { name: '← Back' }).click();
+
+      // The parent ends; the panel keeps the final statuses.
+      await fan.storage.runs.update(fan.parent.id, {}, { status: 'completed', finished_at: new Date().toISOString(), output: 'Done.', usage: { input_tokens: 100, output_tokens: 20, total_tokens: 120, model_calls: 2 } });
+      await fan.emit(fan.parent, 'end', { status: 'completed', output: 'Done.', error: null });
+      await poll(() => page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status')).toBe('completed');
+      expect(await analysisCard.getAttribute('data-status')).toBe('completed');
+      expect(await researchCard.getAttribute('data-status')).toBe('cancelled');
+
+      // The run tree nests both children under the parent.
+      await page.goto(`${server.url}/runs/${fan.research.run.id}`);
+      const tree = page.getByRole('list', { name: 'Run tree' });
+      await tree.getByRole('article', { name: 'chat run of Assistant' }).waitFor();
+      await tree.getByRole('article', { name: 'subagent run of Researcher' }).waitFor();
+      await tree.getByRole('article', { name: 'delegation run of Analyst' }).waitFor();
+      expect(await tree.getByRole('article', { name: 'delegation run of Analyst' }).innerText()).toContain('52 tokens');
+      expect(await tree.locator('.run-children article').count()).toBe(2);
+      await screenshot(page, '12-run-tree-nested');
     },
     E2E_TIMEOUT,
   );
@@ -287,10 +489,11 @@ describe.skipIf(!executable)('web console in chromium', () => {
   it.skipIf(!subagentsAvailable)(
     'shows subagent runs in the status panel live and cancels a child',
     async () => {
+      await ensureSignedIn();
       await newConversation();
       await send('team: research the notes and summarise them');
       const cards = page.getByRole('list', { name: 'Subagent runs' }).locator('article.subagent-card');
-      await expect.poll(() => cards.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+      await poll(() => cards.count(), { timeout: 20_000 }).toBeGreaterThan(0);
       // Statuses move without a reload: record every status each card shows.
       const seen = new Set<string>();
       const active = ['pending', 'running', 'input_required'];
@@ -304,7 +507,7 @@ describe.skipIf(!executable)('web console in chromium', () => {
             const cancel = card.getByRole('button', { name: /^Cancel / });
             if ((await cancel.count()) > 0) {
               cancelled = await card.getAttribute('data-run-id');
-              await screenshot(page, '10-status-panel-live');
+              await screenshot(page, '13-status-panel-real');
               await cancel.click();
             }
           }
@@ -314,14 +517,14 @@ describe.skipIf(!executable)('web console in chromium', () => {
       }
       expect(cancelled, `no active child to cancel; statuses seen: ${[...seen].join(', ')}`).not.toBeNull();
       const card = page.locator(`article.subagent-card[data-run-id="${cancelled}"]`);
-      await expect.poll(() => card.getAttribute('data-status'), { timeout: 15_000 }).toBe('cancelled');
+      await poll(() => card.getAttribute('data-status'), { timeout: 15_000 }).toBe('cancelled');
       expect(await card.innerText()).toContain('Cancelled');
       expect(await card.innerText()).not.toContain('Completed');
       // Opening a card shows the child's thread, read-only.
       await card.getByRole('button', { name: /^Open / }).click();
       await page.getByRole('button', { name: '← Back' }).waitFor();
       expect(await page.getByLabel('Message', { exact: true }).isVisible()).toBe(true);
-      await screenshot(page, '11-status-panel-cancelled');
+      await screenshot(page, '14-status-panel-real-cancelled');
       await page.getByRole('button', { name: '← Back' }).click();
     },
     90_000,

@@ -1,6 +1,5 @@
 import { isSensitiveTool } from '../../core/subagents/subagent-tool-policy.js';
 import type { Storage } from '../../core/ports/storage.js';
-import type { ToolOutput } from '../tools/troupe-tool.js';
 import type { AgentMiddleware } from './agent-middleware.js';
 
 /** Thrown by a tool call that waits for a human decision; the loop parks the run as `input_required`. */
@@ -38,9 +37,9 @@ export function createApprovalMiddleware(storage: Storage): AgentMiddleware {
           run_id: request.run.id,
           tool_call_id: request.toolCallId,
           tool_name: request.toolName,
-          args: (request.input ?? null) as ToolOutput,
+          args: request.input ?? null,
         });
-        await request.context.emit('approval_required', { name: request.toolName, args: (request.input ?? null) as ToolOutput });
+        await request.context.emit('approval_required', { name: request.toolName, args: request.input ?? null });
       }
       throw new ApprovalPendingError(request.toolCallId);
     },

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentConfig } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
@@ -107,14 +109,14 @@ describe('subagent start: refusals', () => {
   });
 
   it('enforces the active-children limit per run and per user', async () => {
-    const { h, user, helper, conversation } = await setup({ helper: SLOW, harness: { limits: { maxActiveChildrenPerRun: 2, maxActiveChildrenPerUser: 3 } } });
+    const { h, user, helper, main, conversation } = await setup({ helper: SLOW, harness: { limits: { maxActiveChildrenPerRun: 2, maxActiveChildrenPerUser: 3 } } });
     const parent = await runningParent(h, user.id, conversation.id);
     const start = (call: string, creator = parent.id) =>
       h.subagents.start({ creatorRunId: creator, userId: user.id, subagent: helper, description: call, toolCallId: call });
     await start('a');
     await start('b');
     await expect(start('c')).rejects.toThrow('This run already has 2 active subagent runs (the limit)');
-    const other = await h.createConversation(user, (await h.storage.agents.getBySlug('main'))!);
+    const other = await h.createConversation(user, main);
     const otherParent = await runningParent(h, user.id, other.id);
     await start('d', otherParent.id);
     await expect(start('e', otherParent.id)).rejects.toThrow('You already have 3 active subagent runs (the limit)');
@@ -184,8 +186,6 @@ rules:
     const { h, user, conversation } = await setup({ main, mainConfig: { tool_approval_mode: 'always_trust' } });
     await h.createAgent(user, 'reader', { model: 'scripted:reader', tools: ['read_file'] }, { backend: 'subagent', is_subagent: true });
     await h.createAgent(user, 'sleeper', { model: 'scripted:sleeper' }, { backend: 'subagent', is_subagent: true });
-    const { writeFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
     writeFileSync(join(h.dir, 'scenarios', 'reader.yaml'), `rules:\n  - steps:\n      - tool_calls: [{ name: read_file, args: { path: shared/brief.txt } }]\n      - text: "reader saw: {{last_tool_result}}"\n`);
     writeFileSync(join(h.dir, 'scenarios', 'sleeper.yaml'), SLOW);
 

@@ -33,7 +33,7 @@ export function summariseProgress(events: readonly RunEvent[], limit = 3): RunPr
   };
   for (const event of events) {
     if (event.type === 'message_delta') {
-      text += String(event.payload.text ?? '');
+      text += typeof event.payload.text === 'string' ? event.payload.text : '';
       textSeq = event.seq;
     } else if (event.type === 'tool_call') {
       flushText();

@@ -235,7 +235,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
   return [task, subagentStart, subagentStatus, subagentAwait, subagentCancel, subagentSteer];
 }
 
-function awaitPayload(run: Run, timedOut: boolean): { [key: string]: ToolOutput } {
+function awaitPayload(run: Run, timedOut: boolean): Record<string, ToolOutput> {
   return {
     status: run.status,
     run_id: run.id,

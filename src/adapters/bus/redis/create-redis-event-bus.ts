@@ -219,7 +219,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
         if (streams.length === 0) continue;
         blockedGeneration = generation;
         blocking = true;
-        reply = (await reader.xread(
+        reply = await reader.xread(
           'COUNT',
           READ_COUNT,
           'BLOCK',
@@ -227,7 +227,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
           'STREAMS',
           ...streams.map((stream) => stream.key),
           ...streams.map((stream) => stream.cursor),
-        )) as XreadReply;
+        );
       } catch (error) {
         if (closed) return;
         report(error);

@@ -1,0 +1,13 @@
+/** A subagent the `task` tools can start: a built-in, or an inline spec that survived the builder. */
+export interface ResolvedSubagent {
+  name: string;
+  description: string;
+  system_prompt: string;
+  /** Exact tool names, all from the parent's tool set; never a reserved tool. */
+  tools: string[];
+  /** `provider:model`; the parent's model when the spec names none. */
+  model: string;
+  source: 'builtin' | 'inline';
+  /** Index in `config.subagent_specs`; null for built-ins. */
+  spec_index: number | null;
+}
