@@ -30,6 +30,8 @@ export interface TroupeConfig {
 export interface RunLimits {
   maxSteps: number;
   subagentMaxDepth: number;
+  /** Deepest `depth` a delegation run may have: A(0) → B(1) → C(2) with the default 2. */
+  delegationMaxDepth: number;
   maxActiveChildrenPerRun: number;
   maxActiveChildrenPerUser: number;
   childResultCapBytes: number;
@@ -39,6 +41,7 @@ export interface RunLimits {
 export const DEFAULT_LIMITS: RunLimits = {
   maxSteps: 25,
   subagentMaxDepth: 1,
+  delegationMaxDepth: 2,
   maxActiveChildrenPerRun: 5,
   maxActiveChildrenPerUser: 20,
   childResultCapBytes: 32 * 1024,
@@ -91,6 +94,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
     limits: {
       maxSteps: integer(env, 'TROUPE_MAX_STEPS', DEFAULT_LIMITS.maxSteps),
       subagentMaxDepth: integer(env, 'TROUPE_SUBAGENT_MAX_DEPTH', DEFAULT_LIMITS.subagentMaxDepth),
+      delegationMaxDepth: integer(env, 'TROUPE_DELEGATION_MAX_DEPTH', DEFAULT_LIMITS.delegationMaxDepth),
       maxActiveChildrenPerRun: integer(env, 'TROUPE_MAX_CHILDREN_PER_RUN', DEFAULT_LIMITS.maxActiveChildrenPerRun),
       maxActiveChildrenPerUser: integer(env, 'TROUPE_MAX_CHILDREN_PER_USER', DEFAULT_LIMITS.maxActiveChildrenPerUser),
       childResultCapBytes: integer(env, 'TROUPE_CHILD_RESULT_CAP_BYTES', DEFAULT_LIMITS.childResultCapBytes),

@@ -10,6 +10,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { AppEnv } from './http/app-env.js';
 import { createMemoryEventBus } from './adapters/bus/memory/create-memory-event-bus.js';
+import { createMcpToolSource } from './adapters/mcp/create-mcp-tool-source.js';
 import { createRedisEventBus } from './adapters/bus/redis/create-redis-event-bus.js';
 import { createModelProvider } from './adapters/models/create-model-provider.js';
 import { createBullmqRunQueue } from './adapters/queue/bullmq/create-bullmq-run-queue.js';
@@ -27,6 +28,7 @@ import type { Storage } from './core/ports/storage.js';
 import { createApp } from './http/create-app.js';
 import { createAgentService, type AgentService } from './runtime/agent-service.js';
 import { createAuthService, type AuthService } from './runtime/auth-service.js';
+import { createBuildReportService } from './runtime/build-report/build-report-service.js';
 import { createConversationService, type ConversationService } from './runtime/conversation-service.js';
 import { createLeaseReconciler, type LeaseReconciler } from './runtime/lease-reconciler.js';
 import { createProjectService, type ProjectService } from './runtime/project-service.js';
@@ -35,6 +37,10 @@ import { createRunService, type RunService } from './runtime/run-service.js';
 import { createWorkdirTools } from './runtime/tools/workdir/create-workdir-tools.js';
 import { createSubagentMiddleware } from './runtime/subagents/create-subagent-middleware.js';
 import { createSubagentRunService } from './runtime/subagents/subagent-run-service.js';
+import { createClientDelegationService } from './runtime/delegation/client-delegation-service.js';
+import { createDelegationMiddleware } from './runtime/delegation/create-delegation-middleware.js';
+import { createDelegationRunService } from './runtime/delegation/delegation-run-service.js';
+import { combineMiddlewareFactories } from './runtime/middleware/combine-middleware-factories.js';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -162,13 +168,24 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     anthropicApiKey: config.anthropicApiKey,
   });
   const workerId = `wrk_${process.pid}_${randomBytes(4).toString('hex')}`;
+  // A stdio MCP server is a command on this host: only agents owned by an admin may start one.
+  const mcp = createMcpToolSource({
+    allowStdio: async (agent) => (await storage.users.get(agent.owner_id))?.role === 'admin',
+    warn: (message) => log.warn(message),
+  });
+  const workdirTools = createWorkdirTools();
   const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits });
+  const delegations = createDelegationRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
   const executor = createRunExecutor({
     storage,
     bus,
     models,
-    tools: createWorkdirTools(),
-    middleware: createSubagentMiddleware({ storage, bus, clock, limits: config.limits, service: subagents }),
+    tools: workdirTools,
+    toolSources: [mcp],
+    middleware: combineMiddlewareFactories(
+      createSubagentMiddleware({ storage, bus, clock, limits: config.limits, service: subagents }),
+      createDelegationMiddleware({ storage, limits: config.limits, service: delegations }),
+    ),
     limits: config.limits,
     leaseMs: config.leaseMs,
     workerId,
@@ -188,6 +205,14 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     projects,
     conversations,
     runs,
+    delegation: createClientDelegationService({ storage, runs: delegations, projects }),
+    buildReports: createBuildReportService({
+      storage,
+      agents,
+      catalogue: workdirTools.map((tool) => tool.name),
+      toolSource: mcp,
+      defaultModel: config.defaultModel,
+    }),
     consoleDir: path.resolve(import.meta.dirname, '../web/dist'),
   });
 
@@ -218,6 +243,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     async close() {
       reconciler.stop();
       await executor.stop();
+      await mcp.close();
       await queue.close();
       await bus.close();
       await storage.close();

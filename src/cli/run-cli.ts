@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { TroupeConfig } from '../config.js';
 import { isTroupeError } from '../core/errors.js';
 import type { CreateTroupeOptions, ProcessRole, RunningServer, Troupe } from '../main.js';
+import { agentsCommand } from './agents-command.js';
 import { demoCommand } from './demo-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
@@ -23,6 +24,9 @@ Commands:
   demo                    Seed the demo user and agents (if the database is empty) and print a token.
   run --agent SLUG [--user NAME] [--request-id ID] MESSAGE
                           Run one conversation turn in this process and stream it to stdout.
+  agents check FILE [--json] [--timeout-ms N]
+                          Build report of an agent definition (JSON or YAML, {name, slug?, config} or a config):
+                          every dropped subagent spec or tool. Exit 0 clean, 1 something dropped, 2 unreadable.
   users list | users create NAME [--admin]
   tokens create --user NAME [--name LABEL] | tokens list --user NAME | tokens revoke --user NAME TOKEN_ID
 
@@ -54,6 +58,8 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number | un
         return await demoCommand(deps);
       case 'run':
         return await runCommand(deps, rest);
+      case 'agents':
+        return await agentsCommand(deps, rest);
       case 'users':
         return await usersCommand(deps, rest);
       case 'tokens':

@@ -58,7 +58,10 @@ export async function serveCommand(deps: CliDeps, options: ServeOptions): Promis
   console.log(`  API:     ${server.url}/api  (OpenAPI: ${server.url}/api/openapi.json)`);
   if (seeded?.user) {
     const token = await issueStartupToken(troupe, seeded.user);
-    if (seeded.seeded) console.log(`Seeded the demo user "${seeded.user.name}" (admin) and agents assistant, researcher, summarizer, analyst.`);
+    if (seeded.seeded)
+      console.log(
+        `Seeded the demo user "${seeded.user.name}" (admin) and agents assistant, researcher, summarizer, analyst.`,
+      );
     console.log(`Token for "${seeded.user.name}" (shown once; a restart issues a new one): ${token}`);
     console.log(`Try:\n  curl -s -H "Authorization: Bearer ${token}" ${server.url}/api/agent`);
   }
@@ -68,9 +71,7 @@ export async function serveCommand(deps: CliDeps, options: ServeOptions): Promis
 function registerShutdown(troupe: Troupe, server: { close(): Promise<void> } | undefined): void {
   const shutdown = (signal: string): void => {
     console.log(`\n${signal}: stopping; runs in flight are handed back and resume on the next start.`);
-    void (server ? server.close() : Promise.resolve())
-      .then(() => troupe.close())
-      .then(() => process.exit(0));
+    void (server ? server.close() : Promise.resolve()).then(() => troupe.close()).then(() => process.exit(0));
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));

@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'agent_backend_mismatch',
   'subagent_cannot_be_default',
   'agent_not_chattable',
+  'subagent_cannot_be_published',
+  'grant_not_found',
   'project_not_found',
   'conversation_not_found',
   'conversation_archived',
@@ -43,6 +45,9 @@ export const ERROR_CODES = [
   'path_outside_workdir',
   'file_not_found',
   'file_too_large',
+  'mcp_server_unavailable',
+  'mcp_tool_failed',
+  'mcp_tool_timeout',
   // configuration
   'config_invalid',
   // anything else is a bug or an infrastructure failure

@@ -2,7 +2,9 @@ import type { TroupeConfig } from '../config.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { AgentService } from '../runtime/agent-service.js';
 import type { AuthService } from '../runtime/auth-service.js';
+import type { BuildReportService } from '../runtime/build-report/build-report-service.js';
 import type { ConversationService } from '../runtime/conversation-service.js';
+import type { ClientDelegationService } from '../runtime/delegation/client-delegation-service.js';
 import type { ProjectService } from '../runtime/project-service.js';
 import type { RunServiceApi } from '../runtime/run-service-api.js';
 import type { Logger } from './logger.js';
@@ -16,6 +18,10 @@ export interface AppDependencies {
   conversations: ConversationService;
   projects: ProjectService;
   runs: RunServiceApi;
+  /** Build reports of subagent specs; default: one over the workdir tools that cannot list MCP tools. */
+  buildReports?: BuildReportService;
+  /** `POST /api/delegate`; without it the route answers `internal` (HTTP-only test contexts). */
+  delegation?: ClientDelegationService;
   /** Built web console (`web/dist`); when missing, `/` explains how to build it. */
   consoleDir?: string;
   /** Defaults to JSON lines on stderr. */

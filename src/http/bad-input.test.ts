@@ -53,6 +53,13 @@ const BODY_ROUTES: BodyRoute[] = [
     valid: { name: 'New', slug: 'new-agent' },
   },
   {
+    method: 'POST',
+    path: '/api/agent/build-report',
+    url: () => '/api/agent/build-report',
+    wrongTypes: { config: { tools: 'read_file' } },
+    valid: { config: {} },
+  },
+  {
     method: 'PUT',
     path: '/api/agent/{id}',
     url: () => `/api/agent/${ids.agent}`,
@@ -93,6 +100,27 @@ const BODY_ROUTES: BodyRoute[] = [
     url: () => '/api/agent/runs/no-such-run/approvals/call-1',
     wrongTypes: { decision: 'maybe' },
     valid: { decision: 'approve' },
+  },
+  {
+    method: 'POST',
+    path: '/api/agent/{id}/grants',
+    url: () => `/api/agent/${ids.agent}/grants`,
+    wrongTypes: { user_id: 7, source: 'stolen' },
+    valid: { user_id: 'usr_someone' },
+  },
+  {
+    method: 'PUT',
+    path: '/api/me/delegation-policy',
+    url: () => '/api/me/delegation-policy',
+    wrongTypes: { policy: 'some', whitelist: 'analyst' },
+    valid: { policy: 'all' },
+  },
+  {
+    method: 'POST',
+    path: '/api/delegate',
+    url: () => '/api/delegate',
+    wrongTypes: { expert: 5, task: [] },
+    valid: { expert: 'main', task: 'x' },
   },
 ];
 

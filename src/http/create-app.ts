@@ -8,6 +8,8 @@ import { stderrLogger } from './logger.js';
 import { createRouteRegistry } from './route-registry.js';
 import { registerAgentRoutes } from './routes/agent-routes.js';
 import { registerConversationRoutes } from './routes/conversation-routes.js';
+import { registerDelegationRoutes } from './routes/delegation-routes.js';
+import { registerExpertRoutes } from './routes/expert-routes.js';
 import { registerMeRoutes } from './routes/me-routes.js';
 import { registerProjectRoutes } from './routes/project-routes.js';
 import { registerRunRoutes } from './routes/run-routes.js';
@@ -39,6 +41,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   registerRunRoutes(registry, deps, logger);
   registerRunTreeRoutes(registry, deps);
   registerAgentRoutes(registry, deps);
+  registerExpertRoutes(registry, deps);
+  registerDelegationRoutes(registry, deps, logger);
   registerProjectRoutes(registry, deps);
   registerConversationRoutes(registry, deps);
   serveConsole(app, deps.consoleDir);

@@ -21,6 +21,8 @@ export const ERROR_STATUS = {
   agent_backend_mismatch: 400,
   subagent_cannot_be_default: 400,
   agent_not_chattable: 400,
+  subagent_cannot_be_published: 400,
+  grant_not_found: 404,
   project_not_found: 404,
   conversation_not_found: 404,
   conversation_archived: 409,
@@ -41,6 +43,10 @@ export const ERROR_STATUS = {
   path_outside_workdir: 400,
   file_not_found: 404,
   file_too_large: 413,
+  // An agent's MCP server failed or was too slow, not this server.
+  mcp_server_unavailable: 502,
+  mcp_tool_failed: 502,
+  mcp_tool_timeout: 504,
   // Server configuration is the operator's problem, never the client's.
   config_invalid: 500,
   internal: 500,

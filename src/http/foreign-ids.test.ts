@@ -35,6 +35,7 @@ beforeAll(async () => {
   ctx = await createTestContext({
     storage: { storage: harness.storage, filename: path.join(harness.dir, 'troupe.db') },
     runs: harness.runs,
+    delegationRuns: harness.delegation,
   });
   alice = await ctx.createUser('alice');
   bob = await ctx.createUser('bob');
@@ -79,6 +80,8 @@ interface Attempt {
   body?: () => Record<string, unknown>;
   code: string;
   status?: number;
+  /** For HTTP 200 answers (delegation refusals are results, SPEC §6): the body to match. */
+  answer?: Record<string, unknown>;
 }
 
 const ATTEMPTS: Attempt[] = [
@@ -99,6 +102,12 @@ const ATTEMPTS: Attempt[] = [
     name: 'get shared agent',
     method: 'GET',
     url: () => `/api/agent/${mine.shared.id}`,
+    code: 'agent_not_found',
+  },
+  {
+    name: 'agent build report',
+    method: 'GET',
+    url: () => `/api/agent/${mine.agent.id}/build-report`,
     code: 'agent_not_found',
   },
   {
@@ -218,6 +227,60 @@ const ATTEMPTS: Attempt[] = [
     url: () => `/api/agent/runs/${mine.runId}/events`,
     code: 'run_not_found',
   },
+  {
+    name: 'publish agent',
+    method: 'POST',
+    url: () => `/api/agent/${mine.agent.id}/publish`,
+    code: 'agent_not_found',
+  },
+  {
+    name: 'unpublish agent',
+    method: 'POST',
+    url: () => `/api/agent/${mine.agent.id}/unpublish`,
+    code: 'agent_not_found',
+  },
+  {
+    name: 'list grants',
+    method: 'GET',
+    url: () => `/api/agent/${mine.shared.id}/grants`,
+    code: 'agent_not_found',
+  },
+  {
+    name: 'grant myself access',
+    method: 'POST',
+    url: () => `/api/agent/${mine.shared.id}/grants`,
+    body: () => ({ user_id: bob.user.id, source: 'granted' }),
+    code: 'agent_not_found',
+  },
+  {
+    name: 'revoke the owner grant',
+    method: 'DELETE',
+    url: () => `/api/agent/${mine.shared.id}/grants/${alice.user.id}`,
+    code: 'agent_not_found',
+  },
+  {
+    name: 'delegate from a foreign conversation',
+    method: 'POST',
+    url: () => '/api/delegate',
+    body: () => ({ expert: 'public-bot', task: 'x', conversation_id: mine.conversation.id }),
+    code: 'conversation_not_found',
+  },
+  {
+    name: 'delegate under a foreign run',
+    method: 'POST',
+    url: () => '/api/delegate',
+    body: () => ({ expert: 'public-bot', task: 'x', parent_run_id: mine.runId }),
+    code: 'run_not_found',
+  },
+  {
+    name: 'delegate to a foreign expert',
+    method: 'POST',
+    url: () => '/api/delegate',
+    body: () => ({ expert: mine.agent.id, task: 'x' }),
+    code: 'HTTP 200 status failed',
+    status: 200,
+    answer: { status: 'failed', run_id: null, error: 'Expert not found or access denied' },
+  },
 ];
 
 describe("another member using the first member's ids", () => {
@@ -233,6 +296,7 @@ describe("another member using the first member's ids", () => {
     const ownIds = [mine.tokenId, mine.agent.id, mine.shared.id, mine.conversation.id, mine.runId, 'main'];
     const tried = ATTEMPTS.map((attempt) => {
       let url = attempt.url().split('?')[0] ?? '';
+      url = url.replace(`/grants/${alice.user.id}`, '/grants/{user_id}');
       for (const id of ownIds) url = url.replace(`/${id}`, '/{id}');
       url = url.replace('/approvals/call-1', '/approvals/{tool_call_id}');
       return `${attempt.method} ${url}`;
@@ -246,7 +310,8 @@ describe("another member using the first member's ids", () => {
       token: bob.token,
       body: attempt.body?.(),
     });
-    await expectError(response, attempt.status ?? 404, attempt.code);
+    if (attempt.answer) expect(await json(response, attempt.status ?? 200)).toMatchObject(attempt.answer);
+    else await expectError(response, attempt.status ?? 404, attempt.code);
     expect(ctx.dump()).toEqual(before);
   });
 

@@ -41,6 +41,7 @@ export const agentConfigSchema = z
     knowledge_sources: nameList.optional(),
     subagents: nameList.optional(),
     subagent_specs: z.array(z.unknown()).max(200).optional(),
+    disable_general_purpose: z.boolean().optional(),
     tool_approval_mode: z.enum(TOOL_APPROVAL_MODES).optional(),
     keep_background_runs: z.boolean().optional(),
     max_steps: z.number().int().positive().max(10_000).optional(),

@@ -35,6 +35,11 @@ function notFound(idOrSlug: string): TroupeError {
   return new TroupeError('agent_not_found', `Agent "${idOrSlug}" not found`);
 }
 
+/** Only experts are published (SPEC §6); a subagent is never a delegation target. */
+function subagentCannotBePublished(): TroupeError {
+  return new TroupeError('subagent_cannot_be_published', 'A subagent cannot be published; only experts are');
+}
+
 /** Derives the missing half of backend/is_subagent, refusing a pair that contradicts itself. */
 function resolveBackend(backend: AgentBackend | undefined, isSubagent: boolean | undefined): AgentBackend {
   const resolved = backend ?? (isSubagent === true ? 'subagent' : 'chat');
@@ -134,6 +139,7 @@ export function createAgentService(storage: Storage, options: AgentServiceOption
       if (input.is_default && backend === 'subagent') {
         throw new TroupeError('subagent_cannot_be_default', 'A subagent cannot be the default agent');
       }
+      if (input.status === 'published' && backend === 'subagent') throw subagentCannotBePublished();
       if (input.is_default && !isAdmin(actor)) {
         throw new TroupeError('forbidden', 'Only an admin can choose the default agent');
       }
@@ -171,6 +177,7 @@ export function createAgentService(storage: Storage, options: AgentServiceOption
           );
         }
         resolveBackend(agent.backend, input.is_subagent);
+        if (input.status === 'published' && agent.is_subagent) throw subagentCannotBePublished();
         if (input.slug !== undefined && input.slug !== agent.slug)
           await ensureSlugFree(tx, input.slug, agent.id);
         const patch: AgentPatch = {};

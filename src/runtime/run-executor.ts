@@ -7,7 +7,7 @@ import type { ModelProvider } from '../core/ports/model-provider.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { Agent } from '../core/records/agent.js';
 import type { Run } from '../core/records/run.js';
-import { selectByPatterns } from '../core/tool-patterns.js';
+import type { ToolSource } from '../core/ports/tool-source.js';
 import type { RunLimits } from '../config.js';
 import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
 import { executeTool } from './execute-tool.js';
@@ -20,6 +20,7 @@ import { abortKindOf, RunAbortError } from './run-abort.js';
 import { createRunEmitter, type RunEmitter } from './run-emitter.js';
 import { closeSubtree, finishRun } from './run-finalizer.js';
 import { publishSubagentUpdate } from './subagents/publish-subagent-update.js';
+import { resolveRunAgent } from './subagents/resolve-run-agent.js';
 import type { ThreadMessage } from '../core/records/thread-message.js';
 import { streamModelCall } from './stream-model-call.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
@@ -41,6 +42,8 @@ export interface RunExecutorDeps {
   models: ModelProvider;
   /** The catalogue of built-in tools; an agent's `config.tools` patterns select from it. */
   tools: AnyTroupeTool[];
+  /** External tools (MCP servers) of each agent's config; they join the catalogue tools. */
+  toolSources?: ToolSource<AnyTroupeTool>[];
   middleware?: MiddlewareFactory;
   limits: RunLimits;
   leaseMs: number;
@@ -119,7 +122,11 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     const emitter = createRunEmitter(storage, bus, run);
     const meter = createTokenUsageMiddleware(run.usage);
     try {
-      const agent = await loadUsableAgent(run);
+      // An inline subagent run plays a spec of its parent agent; `agent` is then that spec's effective agent.
+      const { agent, tools } = await resolveRunAgent(run, await loadUsableAgent(run), {
+        catalogue: deps.tools,
+        toolSources: deps.toolSources,
+      });
       const model = deps.models.resolve(run.model_spec);
       await emitter.emit('metadata', {
         request_id: run.request_id,
@@ -134,7 +141,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         created_by_run_id: run.created_by_run_id,
         subagent_slug: agent.is_subagent ? agent.slug : null,
       });
-      const outcome = await runLoop(run, agent, emitter, meter, signal);
+      const outcome = await runLoop(run, agent, tools, emitter, meter, signal);
       await emitter.flush();
       await finishCompleted(run, outcome, meter.usage);
     } catch (thrown) {
@@ -157,6 +164,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   async function runLoop(
     run: Run,
     agent: Agent,
+    tools: AnyTroupeTool[],
     emitter: RunEmitter,
     meter: AgentMiddleware,
     signal: AbortSignal,
@@ -164,7 +172,6 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     const conversation = await storage.conversations.get(run.conversation_id);
     const project = conversation ? await storage.projects.get(conversation.project_id) : undefined;
     if (!conversation || !project) throw new TroupeError('project_not_found', 'The run has no project workdir');
-    const tools = selectByPatterns(deps.tools, agent.config.tools);
     const extra = deps.middleware ? await deps.middleware({ run, agent, emitter, tools }) : [];
     // Accounting outermost; the guard innermost, so it sees every tool any other layer added.
     const guard =

@@ -39,7 +39,8 @@ export async function buildRunTree(storage: Storage, actor: Actor, runId: string
     const node = nodes.get(member.id);
     if (node === undefined) continue;
     const parentId = member.created_by_run_id;
-    const parent = (parentId !== null && parentId !== member.id ? nodes.get(parentId) : undefined) ?? rootNode;
+    const parent =
+      (parentId !== null && parentId !== member.id ? nodes.get(parentId) : undefined) ?? rootNode;
     parent.children.push(node);
   }
   const byCreation = (left: RunTreeNode, right: RunTreeNode): number =>

@@ -84,11 +84,13 @@ export async function seedDemo(storage: Storage): Promise<{ user: User | undefin
       return { user: await tx.users.getByName(DEMO_USER_NAME), seeded: false };
     }
     const user = await tx.users.create({ name: DEMO_USER_NAME, role: 'admin' });
+    // `all`: the demo assistant sees the analyst expert in its roster without any setup (SPEC §6).
+    const withPolicy = await tx.users.setDelegationPolicy(user.id, 'all', []);
     for (const agent of demoAgents(user.id)) {
       const created = await tx.agents.create(agent);
       await tx.access.grant(user.id, created.id, 'created');
       if (agent.is_default) await tx.agents.setDefault(created.id);
     }
-    return { user, seeded: true };
+    return { user: withPolicy, seeded: true };
   });
 }

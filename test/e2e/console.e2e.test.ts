@@ -2,7 +2,7 @@
  * The web console in a real browser (playwright-core driving Debian's chromium) against the real server
  * composition with the demo data. Skipped, with a message, when no chromium binary is installed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { newId, newRunId } from '../../src/core/ids.js';
 import type { NewRun } from '../../src/core/ports/storage.js';
@@ -10,7 +10,13 @@ import type { Conversation } from '../../src/core/records/conversation.js';
 import type { Run } from '../../src/core/records/run.js';
 import type { RunEventType } from '../../src/core/records/run-event.js';
 import { appendAndPublish } from '../../src/runtime/run-emitter.js';
-import { chromiumPath, ensureConsoleBuilt, launchChromium, screenshot, type TestBrowser } from '../helpers/browser.js';
+import {
+  chromiumPath,
+  ensureConsoleBuilt,
+  launchChromium,
+  screenshot,
+  type TestBrowser,
+} from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
 
 const executable = chromiumPath();
@@ -37,7 +43,8 @@ function poll<T>(read: () => T | Promise<T>, options: { timeout?: number } = {})
 
 /** Tests can run alone (`-t`): sign in through localStorage when the login test did not run first. */
 async function ensureSignedIn(): Promise<void> {
-  if (page.url().startsWith(server.url) && (await page.getByRole('navigation', { name: 'Main' }).count()) > 0) return;
+  if (page.url().startsWith(server.url) && (await page.getByRole('navigation', { name: 'Main' }).count()) > 0)
+    return;
   await page.goto(server.url);
   await page.evaluate(`localStorage.setItem('troupe.token', ${JSON.stringify(server.token)})`);
   await page.reload();
@@ -48,25 +55,44 @@ async function json<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
-beforeAll(async () => {
-  if (!executable) return;
+/**
+ * The server starts while the file is collected (top-level await), not in `beforeAll`: which endpoints it
+ * offers decides `it.skipIf` below, and `skipIf` is evaluated at collection time. The console is built
+ * first if `web/dist` is missing, since the server decides at start-up whether it has a console to serve.
+ */
+async function startServerAndProbe(): Promise<void> {
   await ensureConsoleBuilt();
   server = await startTestServer();
-  // Features other issues are still adding: the test adapts to what this server offers, and says so.
+  // Features other issues add: the test adapts to what this server offers, and says so.
   buildReportAvailable =
-    (await server.api('/api/agent/build-report', { method: 'POST', body: JSON.stringify({ config: {} }) })).status !==
-    404;
+    (await server.api('/api/agent/build-report', { method: 'POST', body: JSON.stringify({ config: {} }) }))
+      .status !== 404;
   const probe = await json<{ conversation: { id: string } }>(
-    await server.api('/api/conversations', { method: 'POST', body: JSON.stringify({ agent_id: 'assistant', title: 'probe' }) }),
+    await server.api('/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({ agent_id: 'assistant', title: 'probe' }),
+    }),
   );
-  subagentsAvailable = (await server.api(`/api/conversations/${probe.conversation.id}/subagents`)).status === 200;
+  subagentsAvailable =
+    (await server.api(`/api/conversations/${probe.conversation.id}/subagents`)).status === 200;
   await server.api(`/api/conversations/${probe.conversation.id}`, {
     method: 'PATCH',
     body: JSON.stringify({ status: 'archived' }),
   });
-  if (!buildReportAvailable) console.warn('console e2e: POST /api/agent/build-report answers 404; the build-report warning assertion is skipped');
-  if (!subagentsAvailable) console.warn('console e2e: GET /api/conversations/{id}/subagents answers 404; the status panel scenario is skipped');
+  if (!buildReportAvailable)
+    console.warn(
+      'console e2e: POST /api/agent/build-report answers 404; the build-report warning assertion is skipped',
+    );
+  if (!subagentsAvailable)
+    console.warn(
+      'console e2e: GET /api/conversations/{id}/subagents answers 404; the real subagent scenario is skipped',
+    );
+}
 
+if (executable) await startServerAndProbe();
+
+beforeAll(async () => {
+  if (!executable) return;
   browser = await launchChromium(executable);
   const origin = new URL(server.url).origin;
   browser.context.on('request', (request) => {
@@ -75,6 +101,14 @@ beforeAll(async () => {
   });
   page = await browser.newPage();
 }, 120_000);
+
+// A failed test leaves a picture of the page behind.
+afterEach(async (context) => {
+  if (executable && context.task.result?.state === 'fail') {
+    const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+    await screenshot(page, `failed-${name}`).catch(() => undefined);
+  }
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -104,7 +138,6 @@ function liveText(): Promise<string> {
     .innerText()
     .catch(() => '');
 }
-
 
 /**
  * Runs written straight into storage, with their events appended and published as the worker would: a
@@ -141,10 +174,22 @@ async function syntheticFanOut(conversationId: string) {
   });
   const parentId = newRunId();
   const parent = await storage.runs.insert(base(parentId, {}));
-  await storage.messages.append(conversation.thread_id, parentId, 0, [{ role: 'user', content: 'team: look into the notes' }]);
-  await storage.runs.update(parent.id, {}, { status: 'running', started_at: new Date().toISOString(), ...lease });
+  await storage.messages.append(conversation.thread_id, parentId, 0, [
+    { role: 'user', content: 'team: look into the notes' },
+  ]);
+  await storage.runs.update(
+    parent.id,
+    {},
+    { status: 'running', started_at: new Date().toISOString(), ...lease },
+  );
 
-  const child = async (agentId: string, slug: string, kind: 'subagent' | 'delegation', task: string, toolCallId: string) => {
+  const child = async (
+    agentId: string,
+    slug: string,
+    kind: 'subagent' | 'delegation',
+    task: string,
+    toolCallId: string,
+  ) => {
     const thread = newId('thr');
     const childConversation = await storage.conversations.create({
       user_id: conversation.user_id,
@@ -163,6 +208,7 @@ async function syntheticFanOut(conversationId: string) {
         agent_id: agentId,
         run_type: kind,
         created_by_run_id: parent.id,
+        root_run_id: parent.id,
         depth: 1,
         model_spec: `scripted:${slug}`,
         input: { message: task, parent_tool_call_id: toolCallId },
@@ -171,17 +217,43 @@ async function syntheticFanOut(conversationId: string) {
     await storage.messages.append(thread, id, 0, [{ role: 'user', content: task }]);
     return { run, thread, conversation: childConversation, slug, kind, task, toolCallId };
   };
-  const research = await child(researcher.id, 'researcher', 'subagent', 'List the notes in the project', 'call_research');
-  const analysis = await child(analyst.id, 'analyst', 'delegation', 'Recommend what to do with the notes', 'call_analyst');
+  const research = await child(
+    researcher.id,
+    'researcher',
+    'subagent',
+    'List the notes in the project',
+    'call_research',
+  );
+  const analysis = await child(
+    analyst.id,
+    'analyst',
+    'delegation',
+    'Recommend what to do with the notes',
+    'call_analyst',
+  );
   const names: Record<string, string> = { researcher: 'Researcher', analyst: 'Analyst' };
 
-  const lineage = (run: Run) => ({ root_run_id: parent.id, parent_run_id: run.created_by_run_id, parent_tool_call_id: run.input.parent_tool_call_id ?? null, depth: run.depth });
+  const lineage = (run: Run) => ({
+    root_run_id: parent.id,
+    parent_run_id: run.created_by_run_id,
+    parent_tool_call_id: run.input.parent_tool_call_id ?? null,
+    depth: run.depth,
+  });
   const emit = (run: Run, type: RunEventType, payload: Record<string, unknown>) =>
     appendAndPublish(storage, bus, run.id, type, { ...lineage(run), ...payload });
-  const update = async (which: typeof research, status: Run['status'], extra: Record<string, unknown> = {}) => {
+  const update = async (
+    which: typeof research,
+    status: Run['status'],
+    extra: Record<string, unknown> = {},
+  ) => {
     const patch: Partial<Run> = { status };
     if (status === 'running') Object.assign(patch, { started_at: new Date().toISOString(), ...lease });
-    if (status === 'completed') Object.assign(patch, { finished_at: new Date().toISOString(), output: extra.output ?? null, usage: { input_tokens: 40, output_tokens: 12, total_tokens: 52, model_calls: 1 } });
+    if (status === 'completed')
+      Object.assign(patch, {
+        finished_at: new Date().toISOString(),
+        output: extra.output ?? null,
+        usage: { input_tokens: 40, output_tokens: 12, total_tokens: 52, model_calls: 1 },
+      });
     await storage.runs.update(which.run.id, {}, patch);
     await appendAndPublish(storage, bus, parent.id, 'subagent_update', {
       root_run_id: parent.id,
@@ -248,7 +320,9 @@ describe.skipIf(!executable)('web console in chromium', () => {
       expect(await page.getByLabel('Backend').inputValue()).toBe('subagent');
       await page.getByLabel('Name').fill('Critic');
       await page.getByLabel('Slug').fill('critic');
-      await page.getByLabel('Description', { exact: true }).fill('Reviews a draft and lists its weak points.');
+      await page
+        .getByLabel('Description', { exact: true })
+        .fill('Reviews a draft and lists its weak points.');
       await page.getByLabel('System prompt').fill('You review the draft you are given.');
       await page.getByLabel('Model').fill('scripted:summarizer');
       await poll(() => page.getByText('This agent is scripted.').isVisible()).toBe(true);
@@ -261,11 +335,45 @@ describe.skipIf(!executable)('web console in chromium', () => {
       await page.getByRole('button', { name: 'Create' }).click();
 
       await page.getByRole('list', { name: 'Subagents' }).getByRole('article', { name: 'Critic' }).waitFor();
-      const { agent } = await json<{ agent: { is_subagent: boolean; backend: string; config: { tools: string[] } } }>(
-        await server.api('/api/agent/critic'),
-      );
-      expect(agent).toMatchObject({ is_subagent: true, backend: 'subagent', config: { tools: ['read_file', 'ls'] } });
+      const { agent } = await json<{
+        agent: { is_subagent: boolean; backend: string; config: { tools: string[] } };
+      }>(await server.api('/api/agent/critic'));
+      expect(agent).toMatchObject({
+        is_subagent: true,
+        backend: 'subagent',
+        config: { tools: ['read_file', 'ls'] },
+      });
       await screenshot(page, '03-agents');
+
+      // Edit: slug and backend are fixed; the change is saved and shown.
+      await page.getByRole('button', { name: 'Edit Critic' }).click();
+      await page.getByRole('heading', { name: 'Edit Critic' }).waitFor();
+      expect(await page.getByLabel('Slug').isDisabled()).toBe(true);
+      expect(await page.getByLabel('Backend').isDisabled()).toBe(true);
+      await page.getByLabel('Description', { exact: true }).fill('Lists the weak points of a draft.');
+      await page.getByRole('button', { name: 'Save' }).click();
+      const critic = page.getByRole('list', { name: 'Subagents' }).getByRole('article', { name: 'Critic' });
+      await poll(() => critic.innerText()).toContain('Lists the weak points of a draft.');
+
+      // The main agent's allow-list offers the visible subagents, its own selection checked.
+      await page.getByRole('button', { name: 'Edit Assistant' }).click();
+      const allowList = page.getByRole('group', { name: 'Subagent allow-list' });
+      await poll(() => allowList.getByRole('checkbox', { name: /Researcher/ }).isChecked()).toBe(true);
+      expect(await allowList.getByRole('checkbox', { name: /Critic/ }).isChecked()).toBe(false);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+
+      // Delete asks first; "Keep it" keeps it.
+      await page.getByRole('button', { name: 'Delete Critic' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete Critic?' });
+      await dialog.getByRole('button', { name: 'Keep it' }).click();
+      await poll(() => dialog.count()).toBe(0);
+      await page.getByRole('button', { name: 'Delete Critic' }).click();
+      await page
+        .getByRole('dialog', { name: 'Delete Critic?' })
+        .getByRole('button', { name: 'Delete' })
+        .click();
+      await poll(() => critic.count()).toBe(0);
+      expect((await server.api('/api/agent/critic')).status).toBe(404);
     },
     E2E_TIMEOUT,
   );
@@ -290,7 +398,12 @@ describe.skipIf(!executable)('web console in chromium', () => {
         JSON.stringify(
           [
             { name: 'bad name', description: 'Has a space in its name.', system_prompt: 'x' },
-            { name: 'helper', description: 'Asks for a tool the parent lacks.', system_prompt: 'y', tools: ['no_such_tool'] },
+            {
+              name: 'helper',
+              description: 'Asks for a tool the parent lacks.',
+              system_prompt: 'y',
+              tools: ['no_such_tool'],
+            },
           ],
           null,
           2,
@@ -321,10 +434,14 @@ describe.skipIf(!executable)('web console in chromium', () => {
       await page.getByRole('group', { name: 'Tool call read_file' }).waitFor();
       const log = page.getByRole('log', { name: 'Messages' });
       await poll(() => log.innerText(), { timeout: 15_000 }).toContain('You said: "hello"');
-      await poll(() => page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status')).toBe('completed');
+      await poll(() =>
+        page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status'),
+      ).toBe('completed');
       // Tool results are there: open the write_file card.
       await page.getByRole('group', { name: 'Tool call write_file' }).locator('summary').click();
-      await poll(() => page.getByRole('group', { name: 'Tool call write_file' }).innerText()).toContain('Created');
+      await poll(() => page.getByRole('group', { name: 'Tool call write_file' }).innerText()).toContain(
+        'Created',
+      );
       await screenshot(page, '05-chat-hello');
 
       await page.reload();
@@ -333,7 +450,9 @@ describe.skipIf(!executable)('web console in chromium', () => {
       expect(text.split('You said: "hello"').length - 1).toBe(1);
       expect(await page.getByRole('group', { name: 'Tool call write_file' }).count()).toBe(1);
       // The conversation took its first message as its title.
-      await poll(() => page.getByRole('navigation', { name: 'Conversation list' }).innerText()).toContain('hello');
+      await poll(() => page.getByRole('navigation', { name: 'Conversation list' }).innerText()).toContain(
+        'hello',
+      );
       expect(conversationId).toMatch(/^cnv_/);
     },
     E2E_TIMEOUT,
@@ -362,7 +481,9 @@ describe.skipIf(!executable)('web console in chromium', () => {
       expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
       await screenshot(page, '07-chat-cancelled');
 
-      const { runs } = await json<{ runs: { status: string }[] }>(await server.api(`/api/conversations/${conversationId}/runs`));
+      const { runs } = await json<{ runs: { status: string }[] }>(
+        await server.api(`/api/conversations/${conversationId}/runs`),
+      );
       expect(runs[0]?.status).toBe('cancelled');
     },
     E2E_TIMEOUT,
@@ -374,9 +495,9 @@ describe.skipIf(!executable)('web console in chromium', () => {
       await ensureSignedIn();
       await newConversation();
       await send('hello again');
-      await poll(() => page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status'), { timeout: 15_000 }).toBe(
-        'completed',
-      );
+      await poll(() => page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status'), {
+        timeout: 15_000,
+      }).toBe('completed');
       await page.getByRole('link', { name: 'Run tree' }).first().click();
       const root = page.getByRole('list', { name: 'Run tree' }).getByRole('article').first();
       await root.waitFor();
@@ -399,7 +520,10 @@ describe.skipIf(!executable)('web console in chromium', () => {
       const secret = page.getByRole('status', { name: 'New token' });
       await poll(() => secret.innerText()).toMatch(/trp_/);
       await page.getByRole('button', { name: 'Revoke ci-token' }).click();
-      await page.getByRole('dialog', { name: 'Revoke ci-token?' }).getByRole('button', { name: 'Revoke' }).click();
+      await page
+        .getByRole('dialog', { name: 'Revoke ci-token?' })
+        .getByRole('button', { name: 'Revoke' })
+        .click();
       await poll(() => page.getByRole('button', { name: 'Revoke ci-token' }).count()).toBe(0);
       await page.getByRole('heading', { name: 'Delegation policy' }).waitFor();
       await screenshot(page, '09-settings');
@@ -407,18 +531,56 @@ describe.skipIf(!executable)('web console in chromium', () => {
     E2E_TIMEOUT,
   );
 
+  it(
+    'sends the user back to the login page on a 401 (revoked token) and on Log out',
+    async () => {
+      await ensureSignedIn();
+      const created = await json<{ token: string; record: { id: string } }>(
+        await server.api('/api/me/tokens', { method: 'POST', body: JSON.stringify({ name: 'short-lived' }) }),
+      );
+      await page.evaluate(`localStorage.setItem('troupe.token', ${JSON.stringify(created.token)})`);
+      await page.reload();
+      await page.getByRole('navigation', { name: 'Main' }).waitFor();
+      // Let the page's own requests finish first, so the 401 comes from the click below.
+      await page.waitForLoadState('networkidle');
+      expect((await server.api(`/api/me/tokens/${created.record.id}`, { method: 'DELETE' })).status).toBe(
+        204,
+      );
+
+      await page.getByRole('link', { name: 'Agents' }).click();
+      await page.getByRole('heading', { name: 'Troupe console' }).waitFor();
+      expect(await page.getByRole('status').innerText()).toContain('401');
+      expect(await page.evaluate('localStorage.getItem("troupe.token")')).toBeNull();
+      await screenshot(page, '10-login-after-401');
+
+      await page.getByLabel('API token').fill(server.token);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.getByRole('heading', { name: 'Troupe console' }).waitFor();
+      expect(await page.getByRole('status').innerText()).toContain('Signed out');
+      expect(await page.evaluate('localStorage.getItem("troupe.token")')).toBeNull();
+    },
+    E2E_TIMEOUT,
+  );
 
   it(
     'status panel: cards move live from subagent_update events, show child progress, cancel a child (synthetic runs)',
     async () => {
       await ensureSignedIn();
       const { conversation } = await json<{ conversation: { id: string } }>(
-        await server.api('/api/conversations', { method: 'POST', body: JSON.stringify({ agent_id: 'assistant', title: 'fan-out' }) }),
+        await server.api('/api/conversations', {
+          method: 'POST',
+          body: JSON.stringify({ agent_id: 'assistant', title: 'fan-out' }),
+        }),
       );
       const fan = await syntheticFanOut(conversation.id);
       await fan.emit(fan.parent, 'metadata', { model: 'scripted:demo (scripted — not an LLM)' });
       await fan.emit(fan.parent, 'message_delta', { text: 'Handing this to the team.' });
-      await fan.emit(fan.parent, 'tool_call', { tool_call_id: 'call_research', name: 'subagent_start', args: { subagent: 'researcher', description: fan.research.task } });
+      await fan.emit(fan.parent, 'tool_call', {
+        tool_call_id: 'call_research',
+        name: 'subagent_start',
+        args: { subagent: 'researcher', description: fan.research.task },
+      });
 
       await page.goto(`${server.url}/chat/${conversation.id}`);
       await poll(liveText).toContain('Handing this to the team.');
@@ -438,10 +600,55 @@ describe.skipIf(!executable)('web console in chromium', () => {
 
       // The child's own stream drives the progress line.
       await fan.emit(fan.research.run, 'metadata', { model: 'scripted:researcher' });
-      await fan.emit(fan.research.run, 'tool_call', { tool_call_id: 'c_ls', name: 'ls', args: { path: 'notes' } });
+      await fan.emit(fan.research.run, 'tool_call', {
+        tool_call_id: 'c_ls',
+        name: 'ls',
+        args: { path: 'notes' },
+      });
       await poll(() => researchCard.getByLabel('Latest progress').innerText()).toBe('ls({"path":"notes"})');
       await fan.emit(fan.research.run, 'message_delta', { text: 'Found two notes: hello.md and plan.md' });
-      await poll(() => researchCard.getByLabel('Latest progress').innerText()).toBe('Found two notes: hello.md and plan.md');
+      await poll(() => researchCard.getByLabel('Latest progress').innerText()).toBe(
+        'Found two notes: hello.md and plan.md',
+      );
+
+      // A reload rebuilds the panel (from the saved stream view, and from the panel endpoint when the server
+      // has it) and resumes the parent's stream where it was: the streamed text is there once.
+      await page.reload();
+      await poll(() => cards.count()).toBe(2);
+      await poll(() => researchCard.getAttribute('data-status')).toBe('running');
+      await poll(() => researchCard.getByLabel('Latest progress').innerText()).toBe(
+        'Found two notes: hello.md and plan.md',
+      );
+      expect((await liveText()).split('Handing this to the team.').length - 1).toBe(1);
+
+      // An approval prompt on the parent: Approve answers it (or the server says why not, with a code).
+      await fan.emit(fan.parent, 'tool_call', {
+        tool_call_id: 'call_write',
+        name: 'write_file',
+        args: { path: 'notes/summary.md' },
+      });
+      await fan.emit(fan.parent, 'approval_required', {
+        tool_call_id: 'call_write',
+        name: 'write_file',
+        args: { path: 'notes/summary.md' },
+      });
+      const prompt = page.getByRole('alertdialog', { name: 'Approve write_file?' });
+      await prompt.waitFor();
+      await poll(() =>
+        page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status'),
+      ).toBe('input_required');
+      await screenshot(page, '11-approval-prompt');
+      await prompt.getByRole('button', { name: 'Approve' }).click();
+      await poll(
+        async () => (await prompt.count()) === 0 || (await prompt.getByRole('alert').count()) > 0,
+      ).toBe(true);
+      await fan.emit(fan.parent, 'tool_result', {
+        tool_call_id: 'call_write',
+        name: 'write_file',
+        output: 'Written',
+        is_error: false,
+      });
+      await poll(() => prompt.count()).toBe(0);
 
       await fan.update(fan.analysis, 'completed', { output: 'Archive the old notes.' });
       await poll(() => analysisCard.getAttribute('data-status')).toBe('completed');
@@ -452,7 +659,7 @@ describe.skipIf(!executable)('web console in chromium', () => {
       await fan.update(fan.research, 'input_required');
       await poll(() => researchCard.getAttribute('data-status')).toBe('input_required');
       expect(await researchCard.innerText()).toContain('Input required');
-      await screenshot(page, '10-status-panel-live');
+      await screenshot(page, '12-status-panel-live');
       await researchCard.getByRole('button', { name: 'Cancel Researcher' }).click();
       await poll(() => researchCard.getAttribute('data-status')).toBe('cancelled');
       expect(await researchCard.innerText()).toContain('Cancelled');
@@ -463,13 +670,24 @@ describe.skipIf(!executable)('web console in chromium', () => {
       await researchCard.getByRole('button', { name: 'Open Researcher thread' }).click();
       const thread = page.getByRole('log', { name: 'Researcher messages' });
       await poll(() => thread.innerText()).toContain(fan.research.task);
-      await screenshot(page, '11-child-thread');
+      await screenshot(page, '13-child-thread');
       await page.getByRole('button', { name: '← Back' }).click();
 
       // The parent ends; the panel keeps the final statuses.
-      await fan.storage.runs.update(fan.parent.id, {}, { status: 'completed', finished_at: new Date().toISOString(), output: 'Done.', usage: { input_tokens: 100, output_tokens: 20, total_tokens: 120, model_calls: 2 } });
+      await fan.storage.runs.update(
+        fan.parent.id,
+        {},
+        {
+          status: 'completed',
+          finished_at: new Date().toISOString(),
+          output: 'Done.',
+          usage: { input_tokens: 100, output_tokens: 20, total_tokens: 120, model_calls: 2 },
+        },
+      );
       await fan.emit(fan.parent, 'end', { status: 'completed', output: 'Done.', error: null });
-      await poll(() => page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status')).toBe('completed');
+      await poll(() =>
+        page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status'),
+      ).toBe('completed');
       expect(await analysisCard.getAttribute('data-status')).toBe('completed');
       expect(await researchCard.getAttribute('data-status')).toBe('cancelled');
 
@@ -479,9 +697,11 @@ describe.skipIf(!executable)('web console in chromium', () => {
       await tree.getByRole('article', { name: 'chat run of Assistant' }).waitFor();
       await tree.getByRole('article', { name: 'subagent run of Researcher' }).waitFor();
       await tree.getByRole('article', { name: 'delegation run of Analyst' }).waitFor();
-      expect(await tree.getByRole('article', { name: 'delegation run of Analyst' }).innerText()).toContain('52 tokens');
+      expect(await tree.getByRole('article', { name: 'delegation run of Analyst' }).innerText()).toContain(
+        '52 tokens',
+      );
       expect(await tree.locator('.run-children article').count()).toBe(2);
-      await screenshot(page, '12-run-tree-nested');
+      await screenshot(page, '14-run-tree-nested');
     },
     E2E_TIMEOUT,
   );
@@ -507,7 +727,7 @@ describe.skipIf(!executable)('web console in chromium', () => {
             const cancel = card.getByRole('button', { name: /^Cancel / });
             if ((await cancel.count()) > 0) {
               cancelled = await card.getAttribute('data-run-id');
-              await screenshot(page, '13-status-panel-real');
+              await screenshot(page, '15-status-panel-real');
               await cancel.click();
             }
           }
@@ -524,10 +744,31 @@ describe.skipIf(!executable)('web console in chromium', () => {
       await card.getByRole('button', { name: /^Open / }).click();
       await page.getByRole('button', { name: '← Back' }).waitFor();
       expect(await page.getByLabel('Message', { exact: true }).isVisible()).toBe(true);
-      await screenshot(page, '14-status-panel-real-cancelled');
+      await screenshot(page, '16-status-panel-real-cancelled');
       await page.getByRole('button', { name: '← Back' }).click();
     },
     90_000,
+  );
+
+  it.skipIf(!subagentsAvailable)(
+    'shows a delegation to an expert as a delegation card that ends completed',
+    async () => {
+      await ensureSignedIn();
+      await newConversation();
+      await send('Ask the analyst whether we should archive the notes');
+      const card = page
+        .getByRole('list', { name: 'Subagent runs' })
+        .locator('article.subagent-card')
+        .filter({ hasText: 'delegation' });
+      await poll(() => card.count(), { timeout: 20_000 }).toBe(1);
+      await poll(() => card.getAttribute('data-status'), { timeout: 20_000 }).toBe('completed');
+      expect(await card.innerText()).toContain('Analyst');
+      await poll(() => page.getByRole('log', { name: 'Messages' }).innerText(), {
+        timeout: 20_000,
+      }).toContain('The analyst expert answered');
+      await screenshot(page, '17-delegation');
+    },
+    E2E_TIMEOUT,
   );
 
   it('made no request outside the Troupe server', () => {

@@ -58,7 +58,8 @@ export async function launchChromium(executablePath: string): Promise<TestBrowse
  * server starts: the server decides at start-up whether it has a console to serve.
  */
 export async function ensureConsoleBuilt(): Promise<void> {
-  if (existsSync(path.join(CONSOLE_DIST, 'index.html')) && process.env.TROUPE_TEST_REBUILD_CONSOLE !== '1') return;
+  if (existsSync(path.join(CONSOLE_DIST, 'index.html')) && process.env.TROUPE_TEST_REBUILD_CONSOLE !== '1')
+    return;
   const { build } = await import('vite');
   await build({ configFile: path.join(REPO_ROOT, 'web/vite.config.ts'), logLevel: 'warn' });
 }

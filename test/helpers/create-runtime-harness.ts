@@ -9,6 +9,7 @@ import { DEFAULT_LIMITS, type RunLimits } from '../../src/config.js';
 import { systemClock } from '../../src/core/clock.js';
 import { newId } from '../../src/core/ids.js';
 import type { EventBus } from '../../src/core/ports/event-bus.js';
+import type { ToolSource } from '../../src/core/ports/tool-source.js';
 import type { RunQueue } from '../../src/core/ports/run-queue.js';
 import type { NewAgent, Storage } from '../../src/core/ports/storage.js';
 import type { Agent, AgentConfig } from '../../src/core/records/agent.js';
@@ -20,12 +21,16 @@ import { createRunService, type RunService } from '../../src/runtime/run-service
 import { createWorkdirTools } from '../../src/runtime/tools/workdir/create-workdir-tools.js';
 import { createSubagentMiddleware } from '../../src/runtime/subagents/create-subagent-middleware.js';
 import { createSubagentRunService, type SubagentRunService } from '../../src/runtime/subagents/subagent-run-service.js';
+import { createDelegationMiddleware } from '../../src/runtime/delegation/create-delegation-middleware.js';
+import { createDelegationRunService, type DelegationRunService } from '../../src/runtime/delegation/delegation-run-service.js';
 import type { AnyTroupeTool } from '../../src/runtime/tools/troupe-tool.js';
 
 export interface RuntimeHarnessOptions {
   /** Scenario files by name (`demo` → `demo.yaml`), written to a temp scenario dir. */
   scenarios?: Record<string, string>;
   extraTools?: AnyTroupeTool[];
+  /** External tool sources (e.g. an MCP source over test servers); the caller closes them. */
+  toolSources?: ToolSource<AnyTroupeTool>[];
   middleware?: MiddlewareFactory;
   limits?: Partial<RunLimits>;
   leaseMs?: number;
@@ -43,6 +48,7 @@ export interface RuntimeHarness {
   executor: RunExecutor;
   runs: RunService;
   subagents: SubagentRunService;
+  delegation: DelegationRunService;
   reconciler: LeaseReconciler;
   createUser(name: string, role?: User['role']): Promise<User>;
   createAgent(owner: User, slug: string, config: AgentConfig, overrides?: Partial<NewAgent>): Promise<Agent>;
@@ -65,13 +71,20 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const subagents = createSubagentRunService({ storage, bus, queue, clock: systemClock, limits });
   const subagentMiddleware = createSubagentMiddleware({ storage, bus, clock: systemClock, limits, service: subagents });
+  const delegation = createDelegationRunService({ storage, bus, queue, clock: systemClock, limits, defaultModel: 'scripted:demo' });
+  const delegationMiddleware = createDelegationMiddleware({ storage, limits, service: delegation });
   const extraMiddleware = options.middleware;
   const executor = createRunExecutor({
     storage,
     bus,
     models: createModelProvider({ scenarioDir, openaiCompatible: {} }),
     tools: [...createWorkdirTools(), ...(options.extraTools ?? [])],
-    middleware: async (setup) => [...(await subagentMiddleware(setup)), ...(extraMiddleware ? await extraMiddleware(setup) : [])],
+    toolSources: options.toolSources,
+    middleware: async (setup) => [
+      ...(await subagentMiddleware(setup)),
+      ...(await delegationMiddleware(setup)),
+      ...(extraMiddleware ? await extraMiddleware(setup) : []),
+    ],
     limits,
     leaseMs,
     workerId: options.workerId ?? 'wrk_test',
@@ -99,6 +112,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
     executor,
     runs,
     subagents,
+    delegation,
     reconciler,
     createUser: (name, role = 'member') => storage.users.create({ name, role }),
     async createAgent(owner, slug, config, overrides = {}) {

@@ -24,7 +24,9 @@ function Page({ route }: { route: AppRoute }) {
     case 'agent-new':
       return <AgentEditorPage key={`new-${route.kind}`} mode={{ kind: 'create', agentKind: route.kind }} />;
     case 'agent-edit':
-      return <AgentEditorPage key={`edit-${route.agentId}`} mode={{ kind: 'edit', agentId: route.agentId }} />;
+      return (
+        <AgentEditorPage key={`edit-${route.agentId}`} mode={{ kind: 'edit', agentId: route.agentId }} />
+      );
     case 'run-tree':
       return <RunTreePage runId={route.runId} />;
     case 'settings':

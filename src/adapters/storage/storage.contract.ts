@@ -419,6 +419,70 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           expect(withDeleted.map((a) => a.slug)).not.toContain('bob-sub');
         });
       });
+
+      describe('listDelegatable', () => {
+        /** One expert per way of failing the four conditions of SPEC §6, plus the ones that pass. */
+        async function experts() {
+          const world = await seedWorld(storage);
+          const { alice, bob } = world;
+          const expert = (slug: string, ownerId: string, extra: Partial<NewAgent> = {}) =>
+            storage.agents.create(
+              agentInput(ownerId, { slug, name: slug, visibility: 'public', status: 'published', ...extra }),
+            );
+          const agents = {
+            open: await expert('e-open', bob.id, { delegation_brief: 'Brief for models' }),
+            granted: await expert('e-granted', bob.id, { visibility: 'private', description: 'For people' }),
+            own: await expert('e-own', alice.id, { visibility: 'private', description: '' }),
+            noAccess: await expert('e-no-access', bob.id, { visibility: 'shared' }),
+            notDelegatable: await expert('e-not-delegatable', bob.id, { delegatable: false }),
+            draft: await expert('e-draft', bob.id, { status: 'draft' }),
+            deleted: await expert('e-deleted', bob.id),
+            subagent: await expert('e-subagent', bob.id, { backend: 'subagent', is_subagent: true }),
+          };
+          await storage.access.grant(alice.id, agents.granted.id, 'purchased');
+          await storage.agents.softDelete(agents.deleted.id, '2030-01-01T00:00:00.000Z');
+          return { ...world, agents };
+        }
+
+        it('returns only experts passing all four conditions, never subagents, by name', async () => {
+          const { alice } = await experts();
+          const found = await storage.agents.listDelegatable({ id: alice.id, role: 'member' });
+          expect(found.map((entry) => entry.agent.slug)).toEqual(['e-granted', 'e-open', 'e-own']);
+        });
+
+        it('computes the brief as coalesce(delegation_brief, description, "")', async () => {
+          const { alice } = await experts();
+          const found = await storage.agents.listDelegatable({ id: alice.id, role: 'member' });
+          expect(Object.fromEntries(found.map((entry) => [entry.agent.slug, entry.brief]))).toEqual({
+            'e-granted': 'For people',
+            'e-open': 'Brief for models',
+            'e-own': '',
+          });
+          expect(found[0]?.agent).toEqual(await storage.agents.get(found[0]?.agent.id ?? ''));
+        });
+
+        it('excludes the current expert and filters by ids or slugs; empty lists match nothing', async () => {
+          const { alice, agents } = await experts();
+          const member = { id: alice.id, role: 'member' } as const;
+          const slugsOf = async (filter: Parameters<typeof storage.agents.listDelegatable>[1]) =>
+            (await storage.agents.listDelegatable(member, filter)).map((entry) => entry.agent.slug);
+          expect(await slugsOf({ exclude_id: agents.open.id })).toEqual(['e-granted', 'e-own']);
+          expect(
+            await slugsOf({ ids: [agents.own.id, agents.noAccess.id], slugs: ['e-open', 'e-draft', 'nobody'] }),
+          ).toEqual(['e-open', 'e-own']);
+          expect(await slugsOf({ slugs: ['e-open'], exclude_id: agents.open.id })).toEqual([]);
+          expect(await slugsOf({ ids: [], slugs: [] })).toEqual([]);
+          expect(await slugsOf({ slugs: ['e-no-access', 'e-not-delegatable', 'e-deleted', 'e-subagent'] })).toEqual(
+            [],
+          );
+        });
+
+        it('gives an admin every published, delegatable, live expert', async () => {
+          const { admin } = await experts();
+          const found = await storage.agents.listDelegatable({ id: admin.id, role: 'admin' });
+          expect(found.map((entry) => entry.agent.slug)).toEqual(['e-granted', 'e-no-access', 'e-open', 'e-own']);
+        });
+      });
     });
 
     describe('access', () => {

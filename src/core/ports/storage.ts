@@ -122,6 +122,29 @@ export interface AgentRepository {
    * first, then by name.
    */
   listUsable(actor: Actor, options?: AgentListOptions): Promise<Agent[]>;
+  /**
+   * Experts `actor` may delegate to, in ONE query enforcing all four conditions of SPEC §6 — the actor
+   * has access (admin, owner, grant, public), `delegatable`, `published`, not deleted — plus: not a
+   * subagent, not `exclude_id`. Each comes with `brief = coalesce(delegation_brief, description, '')`,
+   * computed in SQL. Ordered by name.
+   */
+  listDelegatable(actor: Actor, filter?: DelegatableFilter): Promise<DelegatableExpert[]>;
+}
+
+export interface DelegatableFilter {
+  /**
+   * Only experts with one of these ids or slugs. Both missing: every expert passing the conditions;
+   * both empty: none.
+   */
+  ids?: readonly string[];
+  slugs?: readonly string[];
+  /** The delegating expert: never its own delegate. */
+  exclude_id?: string | null;
+}
+
+export interface DelegatableExpert {
+  agent: Agent;
+  brief: string;
 }
 
 export interface AccessRepository {

@@ -36,6 +36,8 @@ export interface AgentConfig {
   /** Allow-list of subagent slugs; unset or empty means every visible subagent. */
   subagents?: string[];
   subagent_specs?: InlineSubagentSpec[];
+  /** Turns off the built-in `general-purpose` subagent (and frees its name for an inline spec). */
+  disable_general_purpose?: boolean;
   tool_approval_mode?: ToolApprovalMode;
   keep_background_runs?: boolean;
   max_steps?: number;

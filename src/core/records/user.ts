@@ -11,7 +11,8 @@ export interface User {
   created_at: string;
 }
 
-export type DelegationPolicy = 'none' | 'all' | 'whitelist';
+export const DELEGATION_POLICIES = ['none', 'all', 'whitelist'] as const;
+export type DelegationPolicy = (typeof DELEGATION_POLICIES)[number];
 
 /** The identity a request or a run acts as; everything is scoped by it. */
 export interface Actor {

@@ -74,9 +74,10 @@ const MAX_VALUE_CHARS = 200;
 export function reportValue(value: unknown): string {
   if (typeof value === 'string') return truncate(value);
   if (value === undefined) return 'undefined';
-  if (typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') return truncate(String(value));
+  if (typeof value === 'bigint' || typeof value === 'symbol') return truncate(value.toString());
+  if (typeof value === 'function') return '[function]';
   try {
-    return truncate(JSON.stringify(value) ?? String(value));
+    return truncate(JSON.stringify(value));
   } catch {
     // Cycles and other unserialisable values still deserve a mention, not a crash.
     return Object.prototype.toString.call(value);

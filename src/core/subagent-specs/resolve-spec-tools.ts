@@ -32,7 +32,8 @@ const isPattern = (name: string) => name.endsWith('*');
 export function resolveSpecTools(input: SpecToolsInput): SpecToolsResult {
   const { parentTools, disabledTools, specIndex, specName } = input;
   const parent = new Set(parentTools);
-  const granted = new Set<string>();
+  // Grants are collected per requested entry so the result keeps the author's order across the passes.
+  const grants = new Map<string, string[]>();
   const entries: BuildReportEntry[] = [];
   let unverified = 0;
   const report = (code: BuildReportCode, value: unknown, message: string) =>
@@ -67,7 +68,7 @@ export function resolveSpecTools(input: SpecToolsInput): SpecToolsResult {
   for (const pattern of names.filter(isPattern)) {
     const matched = parentTools.filter((tool) => matchesToolPattern(pattern, tool));
     const kept = matched.filter(grantable);
-    for (const tool of kept) granted.add(tool);
+    grants.set(pattern, kept);
     if (matched.length === 0) {
       unresolved(pattern, `pattern "${pattern}" matches none of the parent's tools`);
     } else if (kept.length === 0) {
@@ -83,8 +84,9 @@ export function resolveSpecTools(input: SpecToolsInput): SpecToolsResult {
     } else if (disabledTools.has(name)) {
       report('disabled_tool', name, `Spec "${specName}": "${name}" is not available to subagents in this approval mode (only with always_trust)`);
     } else {
-      granted.add(name);
+      grants.set(name, [name]);
     }
   }
-  return { tools: [...granted], entries, unverified };
+  const tools = new Set(names.flatMap((name) => grants.get(name) ?? []));
+  return { tools: [...tools], entries, unverified };
 }

@@ -1,5 +1,10 @@
 import { z } from 'zod';
+import type { Agent } from '../../core/records/agent.js';
+import type { User } from '../../core/records/user.js';
+import { agentConfigSchema } from '../../runtime/agent-config-schema.js';
 import { createAgentInputSchema, updateAgentInputSchema } from '../../runtime/agent-input-schemas.js';
+import { createBuildReportService } from '../../runtime/build-report/build-report-service.js';
+import { createWorkdirTools } from '../../runtime/tools/workdir/create-workdir-tools.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';
@@ -8,8 +13,20 @@ const listQuerySchema = z.object({
   include_subagents: z.stringbool().default(false).describe('Also list subagents (management views)'),
 });
 
+const draftReportSchema = z.object({ config: agentConfigSchema }).strict();
+
 export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependencies): void {
   const { agents } = deps;
+  const reports =
+    deps.buildReports ??
+    createBuildReportService({
+      storage: deps.storage,
+      agents,
+      catalogue: createWorkdirTools().map((tool) => tool.name),
+      defaultModel: deps.config.defaultModel,
+    });
+  // Authoring is loud (SPEC §5): a save answers with what the spec builder would drop, never fails on it.
+  const warningsFor = async (actor: User, agent: Agent) => ({ agent, warnings: (await reports.forRecord(actor, agent)).report });
 
   registry.add({
     method: 'get',
@@ -25,12 +42,22 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
   registry.add({
     method: 'post',
     path: '/api/agent',
-    summary: 'Create an agent (owner gets a `created` grant)',
+    summary: 'Create an agent (owner gets a `created` grant); `warnings` is its subagent build report',
     tag: 'agents',
     access: 'user',
     status: 201,
     body: createAgentInputSchema,
-    handler: async ({ c, actor, body }) => c.json({ agent: await agents.create(actor, body) }, 201),
+    handler: async ({ c, actor, body }) => c.json(await warningsFor(actor, await agents.create(actor, body)), 201),
+  });
+
+  registry.add({
+    method: 'post',
+    path: '/api/agent/build-report',
+    summary: 'Build report of a draft config (live editor): resolved subagents and every dropped spec or tool',
+    tag: 'agents',
+    access: 'user',
+    body: draftReportSchema,
+    handler: async ({ c, actor, body }) => c.json(await reports.forDraft(actor, body.config)),
   });
 
   // Before `/api/agent/{id}`: the first matching handler answers, and "default" is a reserved slug.
@@ -54,15 +81,25 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
   });
 
   registry.add({
+    method: 'get',
+    path: '/api/agent/{id}/build-report',
+    summary: 'Build report of an agent: resolved subagents and every dropped spec or tool (same access as detail)',
+    tag: 'agents',
+    access: 'user',
+    params: idParamsSchema,
+    handler: async ({ c, actor, params }) => c.json(await reports.forAgent(actor, params.id)),
+  });
+
+  registry.add({
     method: 'put',
     path: '/api/agent/{id}',
-    summary: 'Update an agent (partial; owner or admin; backend is immutable)',
+    summary: 'Update an agent (partial; owner or admin; backend is immutable); `warnings` is its build report',
     tag: 'agents',
     access: 'user',
     params: idParamsSchema,
     body: updateAgentInputSchema,
     handler: async ({ c, actor, params, body }) =>
-      c.json({ agent: await agents.update(actor, params.id, body) }),
+      c.json(await warningsFor(actor, await agents.update(actor, params.id, body))),
   });
 
   registry.add({

@@ -14,6 +14,7 @@ export function registerRunTreeRoutes(registry: RouteRegistry, deps: AppDependen
     tag: 'runs',
     access: 'user',
     params: idParamsSchema,
-    handler: async ({ c, actor, params }) => c.json({ tree: await buildRunTree(deps.storage, actor, params.id) }),
+    handler: async ({ c, actor, params }) =>
+      c.json({ tree: await buildRunTree(deps.storage, actor, params.id) }),
   });
 }

@@ -14,6 +14,8 @@ import type { AuthService } from '../../runtime/auth-service.js';
 import { createAuthService } from '../../runtime/auth-service.js';
 import type { ConversationService } from '../../runtime/conversation-service.js';
 import { createConversationService } from '../../runtime/conversation-service.js';
+import { createClientDelegationService } from '../../runtime/delegation/client-delegation-service.js';
+import type { DelegationRunService } from '../../runtime/delegation/delegation-run-service.js';
 import type { ProjectService } from '../../runtime/project-service.js';
 import { createProjectService } from '../../runtime/project-service.js';
 import type { RunServiceApi } from '../../runtime/run-service-api.js';
@@ -32,6 +34,8 @@ export interface TestContextOptions {
   storage?: { storage: Storage; filename: string };
   /** The run service behind the run routes; default: one that fails every call with `internal`. */
   runs?: RunServiceApi;
+  /** Delegation runs behind `POST /api/delegate` (e.g. the runtime harness's); default: not wired. */
+  delegationRuns?: DelegationRunService;
   config?: Partial<TroupeConfig>;
   consoleDir?: string;
   sseHeartbeatMs?: number;
@@ -112,6 +116,9 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     projects,
     conversations,
     runs: options.runs ?? unwiredRuns,
+    ...(options.delegationRuns
+      ? { delegation: createClientDelegationService({ storage, runs: options.delegationRuns, projects }) }
+      : {}),
     consoleDir: options.consoleDir,
     sseHeartbeatMs: options.sseHeartbeatMs,
     logger: options.logger ?? silentLogger,

@@ -1,11 +1,13 @@
 import type { Clock } from '../../core/clock.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Storage } from '../../core/ports/storage.js';
+import { buildAgentSubagents } from '../../core/subagent-specs/build-agent-subagents.js';
 import { resolveAllowedSubagents } from '../../core/subagents/allowed-subagents.js';
 import type { RunLimits } from '../../config.js';
 import type { MiddlewareFactory } from '../run-executor.js';
 import { subagentPromptSection } from './subagent-prompt.js';
 import type { SubagentRunService } from './subagent-run-service.js';
+import { subagentNamespace } from './subagent-namespace.js';
 import { createSubagentTools } from './subagent-tools.js';
 
 export interface SubagentMiddlewareDeps {
@@ -17,22 +19,30 @@ export interface SubagentMiddlewareDeps {
 }
 
 /**
- * Mounts `task` and the lifecycle tools plus the prompt section on main-agent runs. The allowed list is
- * recomputed for every run from the user's current visibility; no subagents means no tools and no prompt.
+ * Mounts `task` and the lifecycle tools plus the prompt section on main-agent runs. The namespace is
+ * recomputed for every run: built-ins and inline specs (rebuilt against this run's tools), then the
+ * registered subagents the user can currently see. No subagents means no tools and no prompt.
  */
 export function createSubagentMiddleware(deps: SubagentMiddlewareDeps): MiddlewareFactory {
-  return async ({ run, agent }) => {
+  return async ({ run, agent, tools }) => {
     if (run.run_type === 'subagent' || agent.is_subagent) return [];
     const user = await deps.storage.users.get(run.user_id);
     if (!user) return [];
     const visible = await deps.storage.agents.listUsable(user, { include_subagents: true });
-    const allowed = resolveAllowedSubagents(visible, agent.config.subagents);
+    const registered = resolveAllowedSubagents(visible, agent.config.subagents);
+    const { subagents } = buildAgentSubagents({
+      config: agent.config,
+      parentTools: tools.map((tool) => tool.name),
+      parentModel: run.model_spec,
+      approvalMode: run.tool_approval_mode,
+    });
+    const { entries: allowed, inline } = subagentNamespace(agent, subagents, registered);
     if (allowed.length === 0) return [];
     const section = subagentPromptSection(allowed);
     return [
       {
         name: 'subagents',
-        tools: createSubagentTools({ ...deps, allowed }),
+        tools: createSubagentTools({ ...deps, allowed, inline }),
         wrapModelCall(request, next) {
           return next({ ...request, system: request.system ? `${request.system}\n\n${section}` : section });
         },

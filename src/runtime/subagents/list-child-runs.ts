@@ -2,6 +2,7 @@ import { TroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Run, RunError, TokenUsage } from '../../core/records/run.js';
 import { isAdmin, type Actor } from '../../core/records/user.js';
+import { inlineSubagentName } from './inline-subagent-agent.js';
 import { readProgress, type RunProgress } from './subagent-progress.js';
 
 /** One card of the console's status panel. */
@@ -46,11 +47,13 @@ export async function listChildRuns(storage: Storage, actor: Actor, conversation
   for (const run of children.sort((a, b) => a.created_at.localeCompare(b.created_at))) {
     if (!agents.has(run.agent_id)) agents.set(run.agent_id, await storage.agents.get(run.agent_id));
     const agent = agents.get(run.agent_id);
+    // An inline spec runs as its parent agent; the card shows the spec's name.
+    const inlineName = inlineSubagentName(run);
     entries.push({
       run_id: run.id,
       kind: run.run_type === 'delegation' ? 'delegation' : 'subagent',
-      slug: agent?.slug ?? null,
-      name: agent?.name ?? null,
+      slug: inlineName ?? agent?.slug ?? null,
+      name: inlineName ?? agent?.name ?? null,
       status: run.status,
       child_thread_id: run.thread_id,
       child_conversation_id: run.conversation_id,

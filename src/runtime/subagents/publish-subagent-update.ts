@@ -2,6 +2,7 @@ import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Storage } from '../../core/ports/storage.js';
 import { isTerminalStatus, type Run } from '../../core/records/run.js';
 import { appendAndPublish, lineageOf } from '../run-emitter.js';
+import { inlineSubagentName } from './inline-subagent-agent.js';
 
 const PREVIEW_CHARS = 500;
 
@@ -19,8 +20,8 @@ export async function publishSubagentUpdate(storage: Storage, bus: EventBus, chi
       ...lineageOf(parent),
       run_id: child.id,
       kind: child.run_type === 'delegation' ? 'delegation' : 'subagent',
-      slug: agent?.slug ?? null,
-      name: agent?.name ?? null,
+      slug: inlineSubagentName(child) ?? agent?.slug ?? null,
+      name: inlineSubagentName(child) ?? agent?.name ?? null,
       status: child.status,
       child_thread_id: child.thread_id,
       child_conversation_id: child.conversation_id,

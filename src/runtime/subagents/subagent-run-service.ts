@@ -19,6 +19,8 @@ export interface SubagentStartInput {
   /** Continue this child thread instead of starting a new one. */
   threadId?: string | null;
   toolCallId: string;
+  /** Set for built-in and inline subagents: `subagent` is then the parent agent playing this spec. */
+  inlineSubagent?: string;
 }
 
 export type SubagentStartOutcome =
@@ -116,7 +118,12 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
         // Approval mode is inherited; model and tools come from the subagent's own config.
         tool_approval_mode: creator.tool_approval_mode,
         model_spec: input.subagent.config.model ?? creator.model_spec,
-        input: { message: description, parent_tool_call_id: input.toolCallId, subagent_slug: input.subagent.slug },
+        input: {
+          message: description,
+          parent_tool_call_id: input.toolCallId,
+          subagent_slug: input.subagent.slug,
+          ...(input.inlineSubagent === undefined ? {} : { inline_subagent: input.inlineSubagent }),
+        },
       });
       await tx.messages.append(childThreadId, runId, 0, [{ role: 'user', content: description }]);
       return { kind: 'started', run, relation, continuing };

@@ -119,7 +119,8 @@ describe('task: a blocking subagent call', () => {
     const { run } = await h.runs.postMessage(user, conversation.id, { content: 'x' });
     await h.runs.await(user, run.id, 15_000);
     const [result] = toolResults(await h.storage.messages.list(conversation.thread_id), 'task');
-    expect(result).toMatchObject({ isError: true, text: 'Cannot call subagent nobody; the available subagents are: `helper`' });
+    // The built-in general-purpose subagent comes first in the namespace (SPEC §5).
+    expect(result).toMatchObject({ isError: true, text: 'Cannot call subagent nobody; the available subagents are: `general-purpose`, `helper`' });
     expect(await h.storage.runs.listChildren(run.id)).toEqual([]);
   });
 
@@ -192,7 +193,8 @@ describe('allowed subagents', () => {
     const seen = await seenByModel({});
     expect(seen.tools).toEqual(expect.arrayContaining(['task', 'subagent_start', 'subagent_status', 'subagent_await', 'subagent_cancel', 'subagent_steer']));
     expect(seen.system).toContain('## `task` (subagent tools)');
-    expect(seen.system).toContain('Available subagent slugs:\n\n- helper: Helps with investigations');
+    expect(seen.system).toContain('Available subagent slugs:\n\n- general-purpose: ');
+    expect(seen.system).toContain('\n- helper: Helps with investigations');
   });
 
   it('fails closed: an explicit list with only invisible entries mounts nothing', async () => {

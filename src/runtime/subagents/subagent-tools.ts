@@ -19,8 +19,10 @@ export interface SubagentToolDeps {
   clock: Clock;
   limits: RunLimits;
   service: SubagentRunService;
-  /** The subagents this run may call, in prompt order. */
+  /** The subagents this run may call, in prompt order (built-ins, inline specs, registered). */
   allowed: readonly Agent[];
+  /** Names in `allowed` that are built-in or inline: their child runs play the parent agent. */
+  inline?: ReadonlySet<string>;
 }
 
 const eventsUrl = (runId: string) => `/api/agent/runs/${runId}/events`;
@@ -66,6 +68,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       creatorRunId: context.run.id,
       userId: context.run.user_id,
       subagent: pick(input.subagent_slug),
+      ...(deps.inline?.has(input.subagent_slug) ? { inlineSubagent: input.subagent_slug } : {}),
       description: input.description,
       threadId: input.thread_id ?? null,
       toolCallId: context.toolCallId,

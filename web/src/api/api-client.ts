@@ -4,9 +4,9 @@ import type { ApiErrorBody } from './types.ts';
 export interface ApiClientOptions {
   /** Origin of the server; empty for the console served by the server itself. */
   baseUrl?: string;
-  getToken(): string | null;
+  getToken: () => string | null;
   /** A 401 on any call: the console goes back to the login page. */
-  onUnauthorized(): void;
+  onUnauthorized: () => void;
   fetch?: typeof fetch;
 }
 
@@ -18,16 +18,16 @@ export interface RequestOptions {
 
 export interface ApiClient {
   readonly baseUrl: string;
-  request<T>(method: string, path: string, options?: RequestOptions): Promise<T>;
+  request: <T>(method: string, path: string, options?: RequestOptions) => Promise<T>;
   /** A raw authorised fetch (SSE): the caller reads the body. 401 still goes to `onUnauthorized`. */
-  raw(path: string, init?: RequestInit): Promise<Response>;
-  token(): string | null;
-  unauthorized(): void;
+  raw: (path: string, init?: RequestInit) => Promise<Response>;
+  token: () => string | null;
+  unauthorized: () => void;
 }
 
 function isErrorBody(value: unknown): value is ApiErrorBody {
   if (typeof value !== 'object' || value === null || !('error' in value)) return false;
-  const error = (value as { error: unknown }).error;
+  const error = value.error;
   return typeof error === 'object' && error !== null && 'code' in error && 'message' in error;
 }
 

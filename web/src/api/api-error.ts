@@ -19,7 +19,9 @@ export function isApiError(value: unknown): value is ApiError {
 
 /** The route is not on this server (yet): features built on it degrade instead of failing. */
 export function isUnavailable(error: unknown): boolean {
-  return isApiError(error) && (error.status === 404 || error.status === 405) && error.code === 'route_not_found';
+  return (
+    isApiError(error) && (error.status === 404 || error.status === 405) && error.code === 'route_not_found'
+  );
 }
 
 /** `code: message`, what the console shows for any failure. */

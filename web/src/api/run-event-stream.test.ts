@@ -3,7 +3,11 @@ import type { ApiClient } from './api-client.ts';
 import { backoffDelay, openRunEventStream, type StreamState } from './run-event-stream.ts';
 import type { RunEvent, RunEventType } from './types.ts';
 
-function event(seq: number, type: RunEventType = 'message_delta', payload: Record<string, unknown> = { text: `t${seq}` }): RunEvent {
+function event(
+  seq: number,
+  type: RunEventType = 'message_delta',
+  payload: Record<string, unknown> = { text: `t${seq}` },
+): RunEvent {
   return { run_id: 'run_1', seq, type, payload, created_at: '2030-01-01T00:00:00.000Z' };
 }
 
@@ -28,7 +32,11 @@ interface Call {
 }
 
 /** A client whose `raw` answers each connection from a script and records the resume header. */
-function scriptedClient(responses: (() => Response)[], calls: Call[], onUnauthorized: () => void = () => undefined): ApiClient {
+function scriptedClient(
+  responses: (() => Response)[],
+  calls: Call[],
+  onUnauthorized: () => void = () => undefined,
+): ApiClient {
   let index = 0;
   return {
     baseUrl: '',
@@ -55,7 +63,17 @@ describe('openRunEventStream', () => {
     const calls: Call[] = [];
     const seen: number[] = [];
     const handle = openRunEventStream({
-      client: scriptedClient([() => sseResponse([frame(event(1, 'metadata')), frame(event(2)), frame(event(3, 'end', { status: 'completed' }))])], calls),
+      client: scriptedClient(
+        [
+          () =>
+            sseResponse([
+              frame(event(1, 'metadata')),
+              frame(event(2)),
+              frame(event(3, 'end', { status: 'completed' })),
+            ]),
+        ],
+        calls,
+      ),
       runId: 'run_1',
       onEvent: (item) => seen.push(item.seq),
       sleep: noSleep,
@@ -72,9 +90,11 @@ describe('openRunEventStream', () => {
       client: scriptedClient(
         [
           // Cut mid-frame after seq 2.
-          () => sseResponse([frame(event(1, 'metadata')), frame(event(2)), 'event: message_delta\ndata: {"se']),
+          () =>
+            sseResponse([frame(event(1, 'metadata')), frame(event(2)), 'event: message_delta\ndata: {"se']),
           // The server replays from an earlier point than asked: nothing is delivered twice.
-          () => sseResponse([frame(event(2)), frame(event(3)), frame(event(4, 'end', { status: 'completed' }))]),
+          () =>
+            sseResponse([frame(event(2)), frame(event(3)), frame(event(4, 'end', { status: 'completed' }))]),
         ],
         calls,
       ),
@@ -107,8 +127,13 @@ describe('openRunEventStream', () => {
     const handle = openRunEventStream({
       client: scriptedClient(
         [
-          () => sseResponse([frame(event(1)), 'event: error\ndata: {"type":"error","payload":{"code":"internal"}}\n\n']),
-          () => new Response(JSON.stringify({ error: { code: 'internal', message: 'boom' } }), { status: 503 }),
+          () =>
+            sseResponse([
+              frame(event(1)),
+              'event: error\ndata: {"type":"error","payload":{"code":"internal"}}\n\n',
+            ]),
+          () =>
+            new Response(JSON.stringify({ error: { code: 'internal', message: 'boom' } }), { status: 503 }),
           () => sseResponse([frame(event(2, 'end', { status: 'completed' }))]),
         ],
         calls,
@@ -145,7 +170,15 @@ describe('openRunEventStream', () => {
 
     const fatal: string[] = [];
     const missing = openRunEventStream({
-      client: scriptedClient([() => new Response(JSON.stringify({ error: { code: 'run_not_found', message: 'no' } }), { status: 404 })], []),
+      client: scriptedClient(
+        [
+          () =>
+            new Response(JSON.stringify({ error: { code: 'run_not_found', message: 'no' } }), {
+              status: 404,
+            }),
+        ],
+        [],
+      ),
       runId: 'nope',
       onEvent: () => undefined,
       onFatal: (error) => fatal.push(error.code),
@@ -160,7 +193,8 @@ describe('openRunEventStream', () => {
       client: scriptedClient([], []),
       runId: 'run_1',
       onEvent: () => undefined,
-      sleep: (_ms, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
+      sleep: (_ms, signal) =>
+        new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
     });
     await new Promise((resolve) => setTimeout(resolve, 10));
     handle.close();

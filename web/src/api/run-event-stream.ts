@@ -19,26 +19,30 @@ export interface RunStreamOptions {
   runId: string;
   /** Resume after this seq (sent as `Last-Event-ID`); 0 or unset replays from the first event. */
   afterSeq?: number;
-  onEvent(event: RunEvent): void;
-  onState?(state: StreamState): void;
+  onEvent: (event: RunEvent) => void;
+  onState?: (state: StreamState) => void;
   /** A refusal that retrying cannot fix (unknown or foreign run, bad cursor): the stream stops. */
-  onFatal?(error: ApiError): void;
+  onFatal?: (error: ApiError) => void;
   backoff?: BackoffOptions;
   /** Injected in tests; resolves after `ms` unless `signal` aborts first. */
-  sleep?(ms: number, signal: AbortSignal): Promise<void>;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 export interface RunStreamHandle {
-  close(): void;
+  close: () => void;
   /** Resolves when the stream stops for good. */
   done: Promise<StreamOutcome>;
-  lastSeq(): number;
+  lastSeq: () => number;
 }
 
 export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 500, maxMs: 10_000 };
 
 /** Delay before reconnect attempt `attempt` (1-based): doubling from `initialMs`, capped, never below half. */
-export function backoffDelay(attempt: number, options: BackoffOptions, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  options: BackoffOptions,
+  random: () => number = Math.random,
+): number {
   const exponential = Math.min(options.maxMs, options.initialMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(exponential / 2 + (random() * exponential) / 2);
 }
@@ -115,10 +119,13 @@ export function openRunEventStream(options: RunStreamOptions): RunStreamHandle {
       try {
         const headers: Record<string, string> = { accept: 'text/event-stream' };
         if (lastSeq > 0) headers['last-event-id'] = String(lastSeq);
-        const response = await options.client.raw(`/api/agent/runs/${encodeURIComponent(options.runId)}/events`, {
-          headers,
-          signal,
-        });
+        const response = await options.client.raw(
+          `/api/agent/runs/${encodeURIComponent(options.runId)}/events`,
+          {
+            headers,
+            signal,
+          },
+        );
         if (response.status === 401) {
           setState('failed');
           return 'unauthorized';

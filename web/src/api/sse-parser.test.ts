@@ -6,7 +6,8 @@ function parseAll(chunks: string[]): SseFrame[] {
   return chunks.flatMap((chunk) => parser.push(chunk));
 }
 
-const STREAM = 'event: metadata\ndata: {"seq":1}\nid: 1\n\n: heartbeat\n\nevent: end\ndata: {"seq":2}\nid: 2\n\n';
+const STREAM =
+  'event: metadata\ndata: {"seq":1}\nid: 1\n\n: heartbeat\n\nevent: end\ndata: {"seq":2}\nid: 2\n\n';
 
 describe('SseParser', () => {
   it('parses frames in the order the Troupe server writes fields, skipping heartbeat comments', () => {
@@ -32,7 +33,9 @@ describe('SseParser', () => {
   });
 
   it('joins multi-line data with newlines and defaults the event name to "message"', () => {
-    expect(parseAll(['data: first\ndata:second\ndata\n\n'])).toEqual([{ id: undefined, event: 'message', data: 'first\nsecond\n' }]);
+    expect(parseAll(['data: first\ndata:second\ndata\n\n'])).toEqual([
+      { id: undefined, event: 'message', data: 'first\nsecond\n' },
+    ]);
   });
 
   it('does not dispatch a block without data, nor a trailing block without its blank line', () => {
@@ -47,7 +50,9 @@ describe('SseParser', () => {
 
   it('reads retry, ignores unknown fields and ids containing NUL', () => {
     const parser = new SseParser();
-    expect(parser.push('retry: 1500\nfoo: bar\nid: a\u0000b\ndata: x\n\n')).toEqual([{ id: undefined, event: 'message', data: 'x' }]);
+    expect(parser.push('retry: 1500\nfoo: bar\nid: a\u0000b\ndata: x\n\n')).toEqual([
+      { id: undefined, event: 'message', data: 'x' },
+    ]);
     expect(parser.retryMs).toBe(1500);
   });
 });

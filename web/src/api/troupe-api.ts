@@ -34,7 +34,8 @@ export function createTroupeApi(client: ApiClient) {
 
     // agents
     listAgents: async (includeSubagents: boolean, signal?: AbortSignal) =>
-      (await get<{ agents: Agent[] }>(`/api/agent?include_subagents=${String(includeSubagents)}`, signal)).agents,
+      (await get<{ agents: Agent[] }>(`/api/agent?include_subagents=${String(includeSubagents)}`, signal))
+        .agents,
     getAgent: async (id: string) => (await get<{ agent: Agent }>(`/api/agent/${enc(id)}`)).agent,
     /** `warnings`: the build report of the saved config, once issue 4 adds it to the response. */
     createAgent: (body: NewAgentBody) => send<SavedAgent>('POST', '/api/agent', body),
@@ -46,7 +47,8 @@ export function createTroupeApi(client: ApiClient) {
 
     // conversations
     listConversations: async (status: 'active' | 'archived' = 'active', signal?: AbortSignal) =>
-      (await get<{ conversations: Conversation[] }>(`/api/conversations?status=${status}`, signal)).conversations,
+      (await get<{ conversations: Conversation[] }>(`/api/conversations?status=${status}`, signal))
+        .conversations,
     getConversation: async (id: string, signal?: AbortSignal) =>
       (await get<{ conversation: Conversation }>(`/api/conversations/${enc(id)}`, signal)).conversation,
     createConversation: async (agentId: string, title?: string) =>
@@ -57,7 +59,8 @@ export function createTroupeApi(client: ApiClient) {
         })
       ).conversation,
     patchConversation: async (id: string, patch: { title?: string; status?: 'active' | 'archived' }) =>
-      (await send<{ conversation: Conversation }>('PATCH', `/api/conversations/${enc(id)}`, patch)).conversation,
+      (await send<{ conversation: Conversation }>('PATCH', `/api/conversations/${enc(id)}`, patch))
+        .conversation,
     listMessages: async (conversationId: string, signal?: AbortSignal) =>
       (await get<{ messages: ThreadMessage[] }>(`/api/conversations/${enc(conversationId)}/messages`, signal))
         .messages,
@@ -70,8 +73,12 @@ export function createTroupeApi(client: ApiClient) {
       (await get<{ runs: Run[] }>(`/api/conversations/${enc(conversationId)}/runs`, signal)).runs,
     /** Issue 3's status panel data; `route_not_found` until that endpoint exists. */
     listSubagentRuns: async (conversationId: string, signal?: AbortSignal) =>
-      (await get<{ subagents: SubagentRunEntry[] }>(`/api/conversations/${enc(conversationId)}/subagents`, signal))
-        .subagents,
+      (
+        await get<{ subagents: SubagentRunEntry[] }>(
+          `/api/conversations/${enc(conversationId)}/subagents`,
+          signal,
+        )
+      ).subagents,
 
     // runs
     getRun: async (runId: string, signal?: AbortSignal) =>
@@ -85,9 +92,11 @@ export function createTroupeApi(client: ApiClient) {
 
     // settings
     listTokens: async () => (await get<{ tokens: PublicToken[] }>('/api/me/tokens')).tokens,
-    createToken: (name: string) => send<{ token: string; record: PublicToken }>('POST', '/api/me/tokens', { name }),
+    createToken: (name: string) =>
+      send<{ token: string; record: PublicToken }>('POST', '/api/me/tokens', { name }),
     revokeToken: (id: string) => send<undefined>('DELETE', `/api/me/tokens/${enc(id)}`),
-    getDelegationPolicy: (signal?: AbortSignal) => get<DelegationPolicySettings>('/api/me/delegation-policy', signal),
+    getDelegationPolicy: (signal?: AbortSignal) =>
+      get<DelegationPolicySettings>('/api/me/delegation-policy', signal),
     putDelegationPolicy: (settings: { policy: DelegationPolicySettings['policy']; whitelist: string[] }) =>
       send<DelegationPolicySettings>('PUT', '/api/me/delegation-policy', settings),
   };

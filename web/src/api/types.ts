@@ -2,7 +2,12 @@
  * Wire types of the Troupe API. The records are the server's own (type-only imports: nothing from `src/`
  * ends up in the bundle), so the console cannot drift from what the API sends.
  */
-import type { Agent, AgentConfig, AgentVisibility, ToolApprovalMode } from '../../../src/core/records/agent.ts';
+import type {
+  Agent,
+  AgentConfig,
+  AgentVisibility,
+  ToolApprovalMode,
+} from '../../../src/core/records/agent.ts';
 import type { Conversation } from '../../../src/core/records/conversation.ts';
 import type { Run, RunStatus, TokenUsage } from '../../../src/core/records/run.ts';
 import type { RunEvent, RunEventType } from '../../../src/core/records/run-event.ts';
@@ -153,7 +158,7 @@ export interface DelegationPolicySettings {
   [key: string]: unknown;
 }
 
-export type NewAgentBody = {
+export interface NewAgentBody {
   slug?: string;
   name: string;
   description?: string;
@@ -164,6 +169,6 @@ export type NewAgentBody = {
   status?: Agent['status'];
   delegatable?: boolean;
   delegation_brief?: string | null;
-};
+}
 
 export type AgentPatchBody = Partial<Omit<NewAgentBody, 'backend' | 'is_subagent'>>;

@@ -25,7 +25,10 @@ export function useBuildReport(config: AgentConfig | null, delayMs = 400): Build
       return undefined;
     }
     const controller = new AbortController();
-    setState((current) => ({ status: 'loading', previous: current.status === 'ready' ? current.report : null }));
+    setState((current) => ({
+      status: 'loading',
+      previous: current.status === 'ready' ? current.report : null,
+    }));
     api.buildReport(JSON.parse(debounced) as AgentConfig, controller.signal).then(
       (body) => {
         if (!controller.signal.aborted) setState({ status: 'ready', report: normaliseBuildReport(body) });

@@ -8,16 +8,18 @@ import { useSession } from './use-session.ts';
 
 export interface UseRunStreamOptions {
   /** Every new event, in seq order, once (e.g. `subagent_update` for the status panel). */
-  onEvent?(event: RunEvent, view: LiveRun): void;
+  onEvent?: (event: RunEvent, view: LiveRun) => void;
+  /** A view saved by an earlier page was restored; the stream resumes after its last seq. */
+  onRestore?: (view: LiveRun) => void;
   /** The run's `end` arrived; the view is final. */
-  onEnd?(view: LiveRun): void;
+  onEnd?: (view: LiveRun) => void;
 }
 
 export interface RunStream {
   view: LiveRun | null;
   state: StreamState | 'idle';
   fatal: ApiError | null;
-  dismissApproval(toolCallId: string): void;
+  dismissApproval: (toolCallId: string) => void;
 }
 
 const store = createRunStreamStore(browserSessionStorage());
@@ -45,9 +47,10 @@ export function useRunStream(runId: string | null, options: UseRunStreamOptions 
     }
     // A stored view that already ended is stale (the page only follows active runs): start over.
     const stored = store.load(runId);
-    const initial = stored && stored.end === null ? stored : emptyLiveRun(runId);
+    const initial = stored?.end === null ? stored : emptyLiveRun(runId);
     viewRef.current = initial;
     setView(initial);
+    if (initial.lastSeq > 0) optionsRef.current.onRestore?.(initial);
     const handle = openRunEventStream({
       client: api.client,
       runId,

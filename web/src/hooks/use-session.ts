@@ -5,7 +5,7 @@ import type { User } from '../api/types.ts';
 export interface Session {
   api: TroupeApi;
   user: User;
-  logout(): void;
+  logout: () => void;
 }
 
 export const SessionContext = createContext<Session | null>(null);

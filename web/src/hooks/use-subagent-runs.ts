@@ -24,9 +24,9 @@ export interface SubagentRuns {
   /** false when the server has no status panel endpoint yet (issue 3); null while unknown. */
   available: boolean | null;
   error: unknown;
-  reload(): void;
-  applyUpdate(payload: SubagentUpdatePayload, parentRunId: string | null): void;
-  cancel(runId: string): Promise<void>;
+  reload: () => void;
+  applyUpdate: (payload: SubagentUpdatePayload, parentRunId: string | null) => void;
+  cancel: (runId: string) => Promise<void>;
 }
 
 export function useSubagentRuns(conversationId: string | null): SubagentRuns {
@@ -121,7 +121,9 @@ export function useSubagentRuns(conversationId: string | null): SubagentRuns {
   const cancel = useCallback(
     async (runId: string) => {
       const run = await api.cancelRun(runId);
-      setEntries((current) => applySubagentUpdate(current, { run_id: runId, status: run.status }, run.created_by_run_id));
+      setEntries((current) =>
+        applySubagentUpdate(current, { run_id: runId, status: run.status }, run.created_by_run_id),
+      );
     },
     [api],
   );

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../api/types.ts';
-import { agentKind, configFromForm, createBody, emptyFormState, formStateFromAgent, parseToolList, patchBody } from './agent-form-state.ts';
+import {
+  agentKind,
+  configFromForm,
+  createBody,
+  emptyFormState,
+  formStateFromAgent,
+  parseToolList,
+  patchBody,
+} from './agent-form-state.ts';
 
 describe('agent form state', () => {
   it('parses comma and space separated tool lists, without duplicates', () => {
@@ -8,7 +16,14 @@ describe('agent form state', () => {
   });
 
   it('builds a subagent body: is_subagent matches the backend, no allow-list, specs or expert fields', () => {
-    const state = { ...emptyFormState('subagent'), name: ' Critic ', slug: 'critic', tools: ['read_file'], subagents: ['x'], specsText: '[{"name":"a"}]' };
+    const state = {
+      ...emptyFormState('subagent'),
+      name: ' Critic ',
+      slug: 'critic',
+      tools: ['read_file'],
+      subagents: ['x'],
+      specsText: '[{"name":"a"}]',
+    };
     const { config, specsError } = configFromForm(state);
     expect(specsError).toBeNull();
     expect(config).toEqual({ tools: ['read_file'] });
@@ -33,12 +48,21 @@ describe('agent form state', () => {
       status: 'published',
       delegatable: false,
       delegation_brief: null,
-      config: { model: 'scripted:demo', mcp_servers: [{ name: 'gh', transport: 'http', url: 'http://x' }], max_steps: 7, subagent_specs: [{ name: 'a' }] },
+      config: {
+        model: 'scripted:demo',
+        mcp_servers: [{ name: 'gh', transport: 'http', url: 'http://x' }],
+        max_steps: 7,
+        subagent_specs: [{ name: 'a' }],
+      },
     } as unknown as Agent;
     const state = formStateFromAgent(agent);
     expect(agentKind(agent)).toBe('expert');
     const { config } = configFromForm({ ...state, model: '' }, agent.config);
-    expect(config).toEqual({ mcp_servers: agent.config.mcp_servers, max_steps: 7, subagent_specs: [{ name: 'a' }] });
+    expect(config).toEqual({
+      mcp_servers: agent.config.mcp_servers,
+      max_steps: 7,
+      subagent_specs: [{ name: 'a' }],
+    });
     const patch = patchBody(state, config);
     expect(patch).not.toHaveProperty('slug');
     expect(patch).not.toHaveProperty('backend');

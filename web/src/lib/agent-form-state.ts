@@ -55,7 +55,10 @@ export function formStateFromAgent(agent: Agent): AgentFormState {
     status: agent.status,
     delegatable: agent.delegatable,
     delegationBrief: agent.delegation_brief ?? '',
-    specsText: config.subagent_specs && config.subagent_specs.length > 0 ? JSON.stringify(config.subagent_specs, null, 2) : '',
+    specsText:
+      config.subagent_specs && config.subagent_specs.length > 0
+        ? JSON.stringify(config.subagent_specs, null, 2)
+        : '',
   };
 }
 
@@ -72,7 +75,11 @@ export function parseToolList(text: string): string[] {
   return [...seen];
 }
 
-function setOrDelete<K extends keyof AgentConfig>(config: AgentConfig, key: K, value: AgentConfig[K] | undefined): void {
+function setOrDelete<K extends keyof AgentConfig>(
+  config: AgentConfig,
+  key: K,
+  value: AgentConfig[K] | undefined,
+): void {
   if (value === undefined) delete config[key];
   else config[key] = value;
 }
@@ -81,17 +88,28 @@ function setOrDelete<K extends keyof AgentConfig>(config: AgentConfig, key: K, v
  * The config the form describes, on top of `base` (the stored config) so fields the form does not edit
  * (MCP servers, skills, limits…) survive an edit: the API replaces the whole config.
  */
-export function configFromForm(state: AgentFormState, base: AgentConfig = {}): { config: AgentConfig; specsError: string | null } {
+export function configFromForm(
+  state: AgentFormState,
+  base: AgentConfig = {},
+): { config: AgentConfig; specsError: string | null } {
   const config: AgentConfig = { ...base };
   setOrDelete(config, 'system_prompt', state.systemPrompt.trim() === '' ? undefined : state.systemPrompt);
   setOrDelete(config, 'model', state.model.trim() === '' ? undefined : state.model.trim());
-  setOrDelete(config, 'tools', state.tools.length === 0 ? (base.tools && base.tools.length === 0 ? [] : undefined) : state.tools);
+  setOrDelete(
+    config,
+    'tools',
+    state.tools.length === 0 ? (base.tools?.length === 0 ? [] : undefined) : state.tools,
+  );
   setOrDelete(config, 'tool_approval_mode', state.approvalMode === '' ? undefined : state.approvalMode);
   const isChat = state.backend === 'chat';
   // Subagents cannot call subagents: the allow-list and inline specs belong to main agents only.
   setOrDelete(config, 'subagents', isChat && state.subagents.length > 0 ? state.subagents : undefined);
   const { specs, error } = parseSpecsText(state.specsText);
-  setOrDelete(config, 'subagent_specs', isChat && specs !== undefined && specs.length > 0 ? specs : undefined);
+  setOrDelete(
+    config,
+    'subagent_specs',
+    isChat && specs !== undefined && specs.length > 0 ? specs : undefined,
+  );
   return { config, specsError: isChat ? error : null };
 }
 

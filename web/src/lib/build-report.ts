@@ -26,15 +26,16 @@ function render(value: unknown): string {
   if (value === undefined) return '';
   if (typeof value === 'string') return value;
   try {
-    return JSON.stringify(value);
+    return JSON.stringify(value) ?? '';
   } catch {
-    return String(value);
+    return Object.prototype.toString.call(value);
   }
 }
 
 function toWarning(entry: unknown): BuildWarning {
   if (typeof entry === 'string') return { reason: 'warning', value: entry, spec: null, message: null };
-  if (typeof entry !== 'object' || entry === null) return { reason: 'warning', value: render(entry), spec: null, message: null };
+  if (typeof entry !== 'object' || entry === null)
+    return { reason: 'warning', value: render(entry), spec: null, message: null };
   const record = entry as Record<string, unknown>;
   const spec = pick(record, SPEC_KEYS);
   const message = record.message;
@@ -54,29 +55,32 @@ function listIn(record: Record<string, unknown>): unknown[] | undefined {
 }
 
 /**
- * The build report endpoint (issue 4) is being written alongside the console; this accepts the plausible
- * shapes (`{report: {warnings|dropped: [...]}}`, `{warnings: [...]}`, a bare list) and reads a reason code
- * and an offending value from each entry, so the panel works whichever field names land.
+ * Reads the build report: the server's `{report: [{code, spec_index, spec_name?, value, message}],
+ * subagents: [{name, …}]}` (also the bare `warnings` list of a create/update response), and tolerates a few
+ * other plausible shapes, so the panel keeps working if the field names move.
  */
 export function normaliseBuildReport(body: unknown): NormalisedReport {
   let node: unknown = body;
+  let survivors: unknown;
   if (node && typeof node === 'object' && !Array.isArray(node)) {
     const record = node as Record<string, unknown>;
+    survivors = record.resolved ?? record.subagents;
     node = record.report ?? record.build_report ?? record;
   }
   let list: unknown[] = [];
-  let resolved: string[] | null = null;
   if (Array.isArray(node)) list = node;
   else if (node && typeof node === 'object') {
     const record = node as Record<string, unknown>;
     list = listIn(record) ?? [];
-    const survivors = record.resolved ?? record.subagents;
-    if (Array.isArray(survivors)) {
-      resolved = survivors.map((item) =>
-        typeof item === 'object' && item !== null && 'name' in item ? render((item as { name: unknown }).name) : render(item),
-      );
-    }
+    survivors = record.resolved ?? record.subagents ?? survivors;
   }
+  const resolved = Array.isArray(survivors)
+    ? survivors.map((item) =>
+        typeof item === 'object' && item !== null && 'name' in item
+          ? render((item as { name: unknown }).name)
+          : render(item),
+      )
+    : null;
   return { warnings: list.map(toWarning), resolved };
 }
 
@@ -85,9 +89,13 @@ export function parseSpecsText(text: string): { specs: unknown[] | undefined; er
   if (text.trim() === '') return { specs: undefined, error: null };
   try {
     const parsed: unknown = JSON.parse(text);
-    if (!Array.isArray(parsed)) return { specs: undefined, error: 'subagent_specs must be a JSON array of specs' };
+    if (!Array.isArray(parsed))
+      return { specs: undefined, error: 'subagent_specs must be a JSON array of specs' };
     return { specs: parsed, error: null };
   } catch (error) {
-    return { specs: undefined, error: `Invalid JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      specs: undefined,
+      error: `Invalid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }

@@ -22,7 +22,14 @@ function helloThread(): ThreadMessage[] {
     }),
     row('r1', 1, {
       role: 'tool',
-      content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'write_file', output: { type: 'text', value: 'Created' } }],
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'c1',
+          toolName: 'write_file',
+          output: { type: 'text', value: 'Created' },
+        },
+      ],
     }),
     row('r1', 2, { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }),
   ];
@@ -38,7 +45,13 @@ describe('buildTranscript', () => {
     expect(turns.map((turn) => turn.role)).toEqual(['user', 'assistant']);
     expect(turns[1]?.items).toEqual([
       { kind: 'text', text: 'Writing.' },
-      { kind: 'tool', toolCallId: 'c1', name: 'write_file', args: { path: 'a.md' }, result: { output: 'Created', isError: false } },
+      {
+        kind: 'tool',
+        toolCallId: 'c1',
+        name: 'write_file',
+        args: { path: 'a.md' },
+        result: { output: 'Created', isError: false },
+      },
       { kind: 'text', text: 'Done.' },
     ]);
   });
@@ -47,10 +60,20 @@ describe('buildTranscript', () => {
     seq = 0;
     const turns = buildTranscript({
       messages: [
-        row('r1', 1, { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c9', toolName: 'read_file', input: {} }] }),
+        row('r1', 1, {
+          role: 'assistant',
+          content: [{ type: 'tool-call', toolCallId: 'c9', toolName: 'read_file', input: {} }],
+        }),
         row('r1', 1, {
           role: 'tool',
-          content: [{ type: 'tool-result', toolCallId: 'c9', toolName: 'read_file', output: { type: 'error-text', value: 'nope' } }],
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: 'c9',
+              toolName: 'read_file',
+              output: { type: 'error-text', value: 'nope' },
+            },
+          ],
         }),
       ],
     });
@@ -73,11 +96,20 @@ describe('buildTranscript', () => {
       ...emptyLiveRun('r1'),
       lastSeq: 5,
       items: [{ kind: 'text', text: 'partial' }],
-      end: { status: 'cancelled', output: null, error: { type: 'cancelled', message: 'The run was cancelled' }, usage: null },
+      end: {
+        status: 'cancelled',
+        output: null,
+        error: { type: 'cancelled', message: 'The run was cancelled' },
+        usage: null,
+      },
     };
     const turns = buildTranscript({ messages, liveRuns: new Map([['r1', ended]]) });
     expect(turns.map((turn) => turn.key)).toEqual(['msg:1', 'live:r1', 'msg:5']);
-    expect(turns[1]?.items.at(-1)).toMatchObject({ kind: 'notice', code: 'cancelled', text: 'Run cancelled: The run was cancelled' });
+    expect(turns[1]?.items.at(-1)).toMatchObject({
+      kind: 'notice',
+      code: 'cancelled',
+      text: 'Run cancelled: The run was cancelled',
+    });
   });
 
   it('adds a notice after a failed, cancelled or interrupted run, never for a completed one', () => {
@@ -87,12 +119,20 @@ describe('buildTranscript', () => {
       runs: [run('r2', 'failed', { type: 'model_call_failed', message: 'boom' }), run('r1', 'completed')],
     });
     expect(turns.map((turn) => turn.role)).toEqual(['user', 'assistant', 'user', 'notice']);
-    expect(turns[3]?.items[0]).toMatchObject({ code: 'model_call_failed', text: 'Run failed: boom', tone: 'error' });
+    expect(turns[3]?.items[0]).toMatchObject({
+      code: 'model_call_failed',
+      text: 'Run failed: boom',
+      tone: 'error',
+    });
   });
 
   it('shows a just-posted message before its stream when the messages are not reloaded yet', () => {
     const live = emptyLiveRun('r3');
-    const turns = buildTranscript({ messages: helloThread(), liveRuns: new Map([['r3', live]]), liveInputs: new Map([['r3', 'third']]) });
+    const turns = buildTranscript({
+      messages: helloThread(),
+      liveRuns: new Map([['r3', live]]),
+      liveInputs: new Map([['r3', 'third']]),
+    });
     expect(turns.slice(-2).map((turn) => turn.key)).toEqual(['input:r3', 'live:r3']);
   });
 });

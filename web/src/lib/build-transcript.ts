@@ -5,7 +5,9 @@ import type { ChatTurn, ToolItem, TranscriptItem } from './transcript-items.ts';
 function textOf(content: string | ContentPart[]): string {
   if (typeof content === 'string') return content;
   return content
-    .filter((part): part is { type: 'text'; text: string } => part.type === 'text' && typeof part.text === 'string')
+    .filter(
+      (part): part is { type: 'text'; text: string } => part.type === 'text' && typeof part.text === 'string',
+    )
     .map((part) => part.text)
     .join('');
 }
@@ -46,7 +48,9 @@ function runErrorOf(view: LiveRun): Run['error'] {
 
 function endNotice(run: Pick<Run, 'id' | 'status' | 'error'>): ChatTurn | undefined {
   if (run.status !== 'failed' && run.status !== 'cancelled' && run.status !== 'interrupted') return undefined;
-  const label = { failed: 'Run failed', cancelled: 'Run cancelled', interrupted: 'Run interrupted' }[run.status];
+  const label = { failed: 'Run failed', cancelled: 'Run cancelled', interrupted: 'Run interrupted' }[
+    run.status
+  ];
   return {
     key: `notice:${run.id}`,
     role: 'notice',
@@ -77,7 +81,9 @@ export function buildTranscript(input: BuildTranscriptInput): ChatTurn[] {
   const placedNotices = new Set<string>();
 
   const liveTurn = (view: LiveRun): ChatTurn => {
-    const ending = view.end ? endNotice({ id: view.runId, status: view.end.status, error: runErrorOf(view) }) : undefined;
+    const ending = view.end
+      ? endNotice({ id: view.runId, status: view.end.status, error: runErrorOf(view) })
+      : undefined;
     return {
       key: `live:${view.runId}`,
       role: 'assistant',
@@ -113,7 +119,12 @@ export function buildTranscript(input: BuildTranscriptInput): ChatTurn[] {
     if (row.run_id !== null && liveRuns.has(row.run_id) && row.step >= 1) continue;
     const message = row.message;
     if (message.role === 'user') {
-      turns.push({ key: `msg:${row.seq}`, role: 'user', runId: row.run_id, items: [{ kind: 'text', text: textOf(message.content) }] });
+      turns.push({
+        key: `msg:${row.seq}`,
+        role: 'user',
+        runId: row.run_id,
+        items: [{ kind: 'text', text: textOf(message.content) }],
+      });
     } else if (message.role === 'assistant') {
       const items = assistantItems(message.content).map((item) => {
         if (item.kind !== 'tool') return item;
@@ -122,7 +133,7 @@ export function buildTranscript(input: BuildTranscriptInput): ChatTurn[] {
         return copy;
       });
       const last = turns.at(-1);
-      if (last && last.role === 'assistant' && !last.live && last.runId === row.run_id) last.items.push(...items);
+      if (last?.role === 'assistant' && !last.live && last.runId === row.run_id) last.items.push(...items);
       else turns.push({ key: `msg:${row.seq}`, role: 'assistant', runId: row.run_id, items });
     } else if (message.role === 'tool') {
       for (const part of message.content) {
@@ -140,7 +151,12 @@ export function buildTranscript(input: BuildTranscriptInput): ChatTurn[] {
     if (placedLive.has(view.runId)) continue;
     const text = input.liveInputs?.get(view.runId);
     if (text !== undefined) {
-      turns.push({ key: `input:${view.runId}`, role: 'user', runId: view.runId, items: [{ kind: 'text', text }] });
+      turns.push({
+        key: `input:${view.runId}`,
+        role: 'user',
+        runId: view.runId,
+        items: [{ kind: 'text', text }],
+      });
     }
     turns.push(liveTurn(view));
   }

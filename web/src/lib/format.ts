@@ -1,7 +1,11 @@
 import type { TokenUsage } from '../api/types.ts';
 
 /** `1.2 s`, `3 min 4 s`, `2 h 5 min`; from two ISO timestamps (the end defaults to `now`). */
-export function formatDuration(startIso: string | null, endIso: string | null, now: number = Date.now()): string {
+export function formatDuration(
+  startIso: string | null,
+  endIso: string | null,
+  now: number = Date.now(),
+): string {
   if (startIso === null) return '—';
   const start = Date.parse(startIso);
   const end = endIso === null ? now : Date.parse(endIso);

@@ -24,7 +24,8 @@ function demoEvents(): RunEvent[] {
   ];
 }
 
-const fold = (events: RunEvent[], from: LiveRun = emptyLiveRun('run_1')): LiveRun => events.reduce(applyRunEvent, from);
+const fold = (events: RunEvent[], from: LiveRun = emptyLiveRun('run_1')): LiveRun =>
+  events.reduce(applyRunEvent, from);
 
 class MapStorage implements KeyValueStorage {
   readonly map = new Map<string, string>();
@@ -65,9 +66,33 @@ describe('applyRunEvent', () => {
 
   it('records error events as notices with their code and a failed end with its error', () => {
     seq = 0;
-    const view = fold([ev('error', { code: 'model_call_failed', message: 'boom' }), ev('end', { status: 'failed', error: { type: 'model_call_failed', message: 'boom' } })]);
+    const view = fold([
+      ev('error', { code: 'model_call_failed', message: 'boom' }),
+      ev('end', { status: 'failed', error: { type: 'model_call_failed', message: 'boom' } }),
+    ]);
     expect(view.items).toEqual([{ kind: 'notice', tone: 'error', code: 'model_call_failed', text: 'boom' }]);
-    expect(view.end).toMatchObject({ status: 'failed', error: { type: 'model_call_failed', message: 'boom' } });
+    expect(view.end).toMatchObject({
+      status: 'failed',
+      error: { type: 'model_call_failed', message: 'boom' },
+    });
+  });
+});
+
+describe('subagent updates in the live view', () => {
+  it('keeps the latest update per child, so a restored view can rebuild the status panel', () => {
+    seq = 0;
+    const view = fold([
+      ev('subagent_update', { run_id: 'c1', status: 'pending', slug: 'researcher' }),
+      ev('subagent_update', { run_id: 'c2', status: 'running', slug: 'analyst' }),
+      ev('subagent_update', { run_id: 'c1', status: 'running', slug: 'researcher' }),
+    ]);
+    expect(Object.values(view.subagents).map((update) => [update.run_id, update.status])).toEqual([
+      ['c1', 'running'],
+      ['c2', 'running'],
+    ]);
+    const storage = new MapStorage();
+    createRunStreamStore(storage).save(view);
+    expect(createRunStreamStore(storage).load('run_1')?.subagents).toEqual(view.subagents);
   });
 });
 
@@ -105,7 +130,10 @@ describe('stream resume bookkeeping (sessionStorage per run)', () => {
     expect(store.load('run_c')).toBeUndefined();
     storage.setItem('troupe.run-stream.run_d', JSON.stringify({ ...emptyLiveRun('run_other'), lastSeq: 2 }));
     expect(store.load('run_d')).toBeUndefined();
-    storage.setItem('troupe.run-stream.run_e', JSON.stringify({ runId: 'run_e', lastSeq: -1, items: [], approvals: [] }));
+    storage.setItem(
+      'troupe.run-stream.run_e',
+      JSON.stringify({ runId: 'run_e', lastSeq: -1, items: [], approvals: [] }),
+    );
     expect(store.load('run_e')).toBeUndefined();
 
     const broken: KeyValueStorage = {

@@ -1,4 +1,4 @@
-import type { RunEvent, RunStatus, TokenUsage } from '../api/types.ts';
+import type { RunEvent, RunStatus, SubagentUpdatePayload, TokenUsage } from '../api/types.ts';
 import type { TranscriptItem } from './transcript-items.ts';
 
 export interface PendingApproval {
@@ -25,13 +25,22 @@ export interface LiveRun {
   approvals: PendingApproval[];
   model: string | null;
   end: RunEnd | null;
+  /**
+   * The latest `subagent_update` per child run: a reloaded page resumes after them, so the status panel is
+   * rebuilt from here (and from the panel endpoint, when the server has it).
+   */
+  subagents: Record<string, SubagentUpdatePayload>;
 }
 
 export function emptyLiveRun(runId: string): LiveRun {
-  return { runId, lastSeq: 0, items: [], approvals: [], model: null, end: null };
+  return { runId, lastSeq: 0, items: [], approvals: [], model: null, end: null, subagents: {} };
 }
 
-const str = (value: unknown): string => (typeof value === 'string' ? value : value == null ? '' : String(value));
+const str = (value: unknown): string => {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return '';
+};
 
 function runError(value: unknown): RunEnd['error'] {
   if (value == null) return null;
@@ -81,7 +90,10 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
         return { ...item, result };
       });
       if (!matched) {
-        next.items = [...next.items, { kind: 'tool', toolCallId: id, name: str(payload.name), args: undefined, result }];
+        next.items = [
+          ...next.items,
+          { kind: 'tool', toolCallId: id, name: str(payload.name), args: undefined, result },
+        ];
       }
       next.approvals = view.approvals.filter((approval) => approval.toolCallId !== id);
       break;
@@ -113,8 +125,12 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
       };
       next.approvals = [];
       break;
+    case 'subagent_update': {
+      const update = payload as unknown as SubagentUpdatePayload;
+      if (typeof update.run_id === 'string') next.subagents = { ...view.subagents, [update.run_id]: update };
+      break;
+    }
     case 'step':
-    case 'subagent_update':
       break;
   }
   return next;
@@ -135,6 +151,8 @@ export function isLiveRun(value: unknown): value is LiveRun {
     Number.isInteger(record.lastSeq) &&
     record.lastSeq >= 0 &&
     Array.isArray(record.items) &&
-    Array.isArray(record.approvals)
+    Array.isArray(record.approvals) &&
+    typeof record.subagents === 'object' &&
+    record.subagents !== null
   );
 }

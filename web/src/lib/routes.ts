@@ -28,7 +28,8 @@ export function matchRoute(pathname: string, search: string): AppRoute {
 }
 
 export const paths = {
-  chat: (conversationId?: string) => (conversationId ? `/chat/${encodeURIComponent(conversationId)}` : '/chat'),
+  chat: (conversationId?: string) =>
+    conversationId ? `/chat/${encodeURIComponent(conversationId)}` : '/chat',
   agents: () => '/agents',
   newAgent: (kind: 'agent' | 'subagent' | 'expert') => `/agents/new?kind=${kind}`,
   editAgent: (id: string) => `/agents/${encodeURIComponent(id)}/edit`,

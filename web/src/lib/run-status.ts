@@ -2,7 +2,7 @@ import type { RunStatus } from '../api/types.ts';
 
 export interface StatusPresentation {
   label: string;
-  /** A text glyph: no icon font is loaded (the console makes no external requests). */
+  /** A text glyph found in common system fonts (DejaVu included): no icon font is loaded, no external requests. */
   icon: string;
   tone: 'idle' | 'busy' | 'attention' | 'ok' | 'bad' | 'muted';
 }
@@ -11,8 +11,8 @@ export interface StatusPresentation {
 export const RUN_STATUS_PRESENTATION: Record<RunStatus, StatusPresentation> = {
   pending: { label: 'Pending', icon: '◌', tone: 'idle' },
   running: { label: 'Running', icon: '◐', tone: 'busy' },
-  input_required: { label: 'Input required', icon: '✋', tone: 'attention' },
-  cancel_requested: { label: 'Cancelling', icon: '⏳', tone: 'attention' },
+  input_required: { label: 'Input required', icon: '⚑', tone: 'attention' },
+  cancel_requested: { label: 'Cancelling', icon: '⋯', tone: 'attention' },
   completed: { label: 'Completed', icon: '✓', tone: 'ok' },
   failed: { label: 'Failed', icon: '✕', tone: 'bad' },
   cancelled: { label: 'Cancelled', icon: '⊘', tone: 'muted' },

@@ -2,16 +2,16 @@ import { isLiveRun, type LiveRun } from './live-run.ts';
 
 /** The subset of `Storage` used here, so tests can pass a Map-backed fake. */
 export interface KeyValueStorage {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
+  getItem: (key: string) => string | null;
+  setItem: (key: string, value: string) => void;
+  removeItem: (key: string) => void;
 }
 
 export interface RunStreamStore {
   /** The view saved for this run, or undefined (never saved, malformed, or another run's). */
-  load(runId: string): LiveRun | undefined;
-  save(view: LiveRun): void;
-  clear(runId: string): void;
+  load: (runId: string) => LiveRun | undefined;
+  save: (view: LiveRun) => void;
+  clear: (runId: string) => void;
 }
 
 const PREFIX = 'troupe.run-stream.';

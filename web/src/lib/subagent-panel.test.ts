@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventType, SubagentRunEntry } from '../api/types.ts';
-import { applyChildEvent, applySubagentUpdate, mergeApiList, panelEntryFromApi, type PanelEntry } from './subagent-panel.ts';
+import {
+  applyChildEvent,
+  applySubagentUpdate,
+  mergeApiList,
+  panelEntryFromApi,
+  type PanelEntry,
+} from './subagent-panel.ts';
 import { textLine, toolCallLine } from './text.ts';
 
 function apiEntry(overrides: Partial<SubagentRunEntry> = {}): SubagentRunEntry {
@@ -32,12 +38,31 @@ function childEvent(seq: number, type: RunEventType, payload: Record<string, unk
 describe('status panel state', () => {
   it('creates a card from a subagent_update and moves it through statuses', () => {
     let entries: PanelEntry[] = [];
-    entries = applySubagentUpdate(entries, { run_id: 'child_1', status: 'pending', slug: 'researcher', name: 'Researcher', description: 'Find', child_thread_id: 'subagent_abc' }, 'parent');
+    entries = applySubagentUpdate(
+      entries,
+      {
+        run_id: 'child_1',
+        status: 'pending',
+        slug: 'researcher',
+        name: 'Researcher',
+        description: 'Find',
+        child_thread_id: 'subagent_abc',
+      },
+      'parent',
+    );
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ status: 'pending', parent_run_id: 'parent', result: null });
     entries = applySubagentUpdate(entries, { run_id: 'child_1', status: 'running' }, 'parent');
-    entries = applySubagentUpdate(entries, { run_id: 'child_1', status: 'failed', error: { type: 'model_call_failed', message: 'boom' } }, 'parent');
-    expect(entries[0]).toMatchObject({ status: 'failed', result: { error: { message: 'boom' } }, slug: 'researcher' });
+    entries = applySubagentUpdate(
+      entries,
+      { run_id: 'child_1', status: 'failed', error: { type: 'model_call_failed', message: 'boom' } },
+      'parent',
+    );
+    expect(entries[0]).toMatchObject({
+      status: 'failed',
+      result: { error: { message: 'boom' } },
+      slug: 'researcher',
+    });
     expect(entries[0]?.finished_at).not.toBeNull();
   });
 
@@ -62,22 +87,47 @@ describe('status panel state', () => {
     entries = applyChildEvent(entries, 'child_1', childEvent(3, 'tool_call', { name: 'old', args: {} }));
     expect(entries[0]?.latest).toBe('Calling ls({})');
     const longArgs = { path: 'notes/'.repeat(30) };
-    entries = applyChildEvent(entries, 'child_1', childEvent(5, 'tool_call', { name: 'read_file', args: longArgs }));
+    entries = applyChildEvent(
+      entries,
+      'child_1',
+      childEvent(5, 'tool_call', { name: 'read_file', args: longArgs }),
+    );
     expect(entries[0]?.latest).toBe(toolCallLine('read_file', longArgs));
     expect(entries[0]?.latest?.length).toBeLessThanOrEqual(80);
     expect(entries[0]?.latest).toMatch(/^read_file\(\{"path":"notes.*…\)$/);
     entries = applyChildEvent(entries, 'child_1', childEvent(6, 'message_delta', { text: 'I found ' }));
-    entries = applyChildEvent(entries, 'child_1', childEvent(7, 'message_delta', { text: 'three notes '.repeat(10) }));
+    entries = applyChildEvent(
+      entries,
+      'child_1',
+      childEvent(7, 'message_delta', { text: 'three notes '.repeat(10) }),
+    );
     expect(entries[0]?.latest).toBe(textLine(`I found ${'three notes '.repeat(10)}`));
     expect(entries[0]?.latest?.length).toBeLessThanOrEqual(80);
-    entries = applyChildEvent(entries, 'child_1', childEvent(8, 'end', { status: 'completed', output: 'Three notes.' }));
-    expect(entries[0]).toMatchObject({ status: 'completed', result: { output: 'Three notes.', error: null } });
+    entries = applyChildEvent(
+      entries,
+      'child_1',
+      childEvent(8, 'end', { status: 'completed', output: 'Three notes.' }),
+    );
+    expect(entries[0]).toMatchObject({
+      status: 'completed',
+      result: { output: 'Three notes.', error: null },
+    });
   });
 
   it('a cancelled child ends as cancelled, not completed', () => {
     let entries = [panelEntryFromApi(apiEntry())];
-    entries = applyChildEvent(entries, 'child_1', childEvent(9, 'end', { status: 'cancelled', error: { type: 'cancelled', message: 'Cancelled by the user' } }));
-    expect(entries[0]).toMatchObject({ status: 'cancelled', result: { error: { message: 'Cancelled by the user' } } });
+    entries = applyChildEvent(
+      entries,
+      'child_1',
+      childEvent(9, 'end', {
+        status: 'cancelled',
+        error: { type: 'cancelled', message: 'Cancelled by the user' },
+      }),
+    );
+    expect(entries[0]).toMatchObject({
+      status: 'cancelled',
+      result: { error: { message: 'Cancelled by the user' } },
+    });
   });
 });
 

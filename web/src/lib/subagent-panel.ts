@@ -33,11 +33,19 @@ function mergeStatus(current: RunStatus, incoming: RunStatus): RunStatus {
 }
 
 export function panelEntryFromApi(entry: SubagentRunEntry): PanelEntry {
-  return { ...entry, latest: lineFromProgress(entry), liveSeq: entry.progress?.last_seq ?? 0, pendingText: '' };
+  return {
+    ...entry,
+    latest: lineFromProgress(entry),
+    liveSeq: entry.progress?.last_seq ?? 0,
+    pendingText: '',
+  };
 }
 
 /** The list endpoint is the base; cards it does not know yet (live updates racing it) are kept. */
-export function mergeApiList(current: readonly PanelEntry[], list: readonly SubagentRunEntry[]): PanelEntry[] {
+export function mergeApiList(
+  current: readonly PanelEntry[],
+  list: readonly SubagentRunEntry[],
+): PanelEntry[] {
   const byId = new Map(current.map((entry) => [entry.run_id, entry]));
   const merged: PanelEntry[] = list.map((apiEntry) => {
     const fresh = panelEntryFromApi(apiEntry);
@@ -128,7 +136,11 @@ export function applySubagentUpdate(
 }
 
 /** One event of the child's own stream: the progress line, and the outcome on `end`. */
-export function applyChildEvent(current: readonly PanelEntry[], runId: string, event: RunEvent): PanelEntry[] {
+export function applyChildEvent(
+  current: readonly PanelEntry[],
+  runId: string,
+  event: RunEvent,
+): PanelEntry[] {
   return current.map((entry) => {
     if (entry.run_id !== runId || event.seq <= entry.liveSeq) return entry;
     const next: PanelEntry = { ...entry, liveSeq: event.seq };
@@ -162,7 +174,8 @@ export function applyChildEvent(current: readonly PanelEntry[], runId: string, e
           error: errorOf(payload.error as SubagentUpdatePayload['error']) ?? entry.result?.error ?? null,
         };
         next.finished_at = entry.finished_at ?? event.created_at;
-        if (payload.usage && typeof payload.usage === 'object') next.usage = payload.usage as PanelEntry['usage'];
+        if (payload.usage && typeof payload.usage === 'object')
+          next.usage = payload.usage as PanelEntry['usage'];
         break;
       }
       case 'tool_result':

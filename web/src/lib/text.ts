@@ -19,9 +19,9 @@ export function truncateStart(text: string, max: number): string {
 export function compactJson(value: unknown): string {
   if (value === undefined) return '';
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(value) ?? '';
   } catch {
-    return String(value);
+    return Object.prototype.toString.call(value);
   }
 }
 

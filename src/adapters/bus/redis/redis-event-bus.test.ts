@@ -46,6 +46,9 @@ describe('compareStreamIds', () => {
 });
 
 if (REDIS_URL === undefined || REDIS_URL === '') {
+  // The default reporter shows only a skip count; say why, once per file.
+  // eslint-disable-next-line no-console -- the reason a gated suite did not run must be visible
+  console.warn(SKIP_REASON);
   describe.skip(SKIP_REASON, () => {
     it('needs a Redis server', () => undefined);
   });
@@ -53,9 +56,27 @@ if (REDIS_URL === undefined || REDIS_URL === '') {
   const url = REDIS_URL;
   const freshPrefix = (): string => `troupe-test:${randomUUID().slice(0, 8)}:`;
 
+  /** Deletes a test bus's streams, so repeated local runs leave nothing behind (they would expire anyway). */
+  async function deleteKeys(keyPrefix: string): Promise<void> {
+    const redis = new Redis(url);
+    try {
+      const keys = await redis.keys(`${keyPrefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+    } finally {
+      await redis.quit();
+    }
+  }
+
   describeEventBusContract('redis', async () => {
-    const bus = await createRedisEventBus({ url, keyPrefix: freshPrefix() });
-    return { bus, close: () => bus.close() };
+    const keyPrefix = freshPrefix();
+    const bus = await createRedisEventBus({ url, keyPrefix });
+    return {
+      bus,
+      async close() {
+        await bus.close();
+        await deleteKeys(keyPrefix);
+      },
+    };
   });
 
   describe('Redis event bus specifics', () => {
@@ -66,9 +87,18 @@ if (REDIS_URL === undefined || REDIS_URL === '') {
       await Promise.all(raw.splice(0).map((client) => client.quit()));
     });
 
-    async function open(keyPrefix: string, extra: { maxLenPerRun?: number; ttlSeconds?: number } = {}): Promise<EventBus> {
+    const prefixes: string[] = [];
+    afterEach(async () => {
+      for (const prefix of prefixes.splice(0)) await deleteKeys(prefix);
+    });
+
+    async function open(
+      keyPrefix: string,
+      extra: { maxLenPerRun?: number; ttlSeconds?: number } = {},
+    ): Promise<EventBus> {
       const bus = await createRedisEventBus({ url, keyPrefix, ...extra });
       opened.push(bus);
+      prefixes.push(keyPrefix);
       return bus;
     }
 
@@ -167,8 +197,13 @@ if (REDIS_URL === undefined || REDIS_URL === '') {
     it('ignores entries that are not run events and keeps delivering', async () => {
       const prefix = freshPrefix();
       const errors: unknown[] = [];
-      const bus = await createRedisEventBus({ url, keyPrefix: prefix, onError: (error) => errors.push(error) });
+      const bus = await createRedisEventBus({
+        url,
+        keyPrefix: prefix,
+        onError: (error) => errors.push(error),
+      });
       opened.push(bus);
+      prefixes.push(prefix);
       const runId = randomUUID();
       const received: number[] = [];
       await bus.subscribe(runId, (event) => received.push(event.seq));

@@ -68,7 +68,10 @@ export function jobIdFor(runId: string): string {
 export async function createBullmqRunQueue(options: BullmqRunQueueOptions): Promise<RunQueue> {
   const { concurrency } = options;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new TroupeError('config_invalid', `Run queue concurrency must be a positive integer, got ${concurrency}`);
+    throw new TroupeError(
+      'config_invalid',
+      `Run queue concurrency must be a positive integer, got ${concurrency}`,
+    );
   }
   const queueName = options.queueName ?? DEFAULT_QUEUE_NAME;
   const prefix = options.prefix ?? DEFAULT_PREFIX;
@@ -102,7 +105,10 @@ export async function createBullmqRunQueue(options: BullmqRunQueueOptions): Prom
       new Promise<never>((_, reject) => {
         failStartup = reject;
         connection.once('error', failStartup);
-        timer = setTimeout(() => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS} ms`)),
+          CONNECT_TIMEOUT_MS,
+        );
       }),
     ]);
   } catch (error) {

@@ -76,7 +76,10 @@ function validate(options: PostgresStorageOptions): { schema: string | undefined
   }
   const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
   if (!Number.isInteger(poolSize) || poolSize < 2) {
-    throw new TroupeError('config_invalid', `PostgreSQL pool size must be an integer of at least 2, got ${poolSize}`);
+    throw new TroupeError(
+      'config_invalid',
+      `PostgreSQL pool size must be an integer of at least 2, got ${poolSize}`,
+    );
   }
   return { schema, poolSize };
 }
@@ -113,7 +116,9 @@ async function migrateExclusively(
       // Naming the schema keeps Kysely from finding another Troupe schema's bookkeeping tables.
       await migrateToLatest(db, { migrationTableSchema: tableSchema });
     } finally {
-      await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockKey]).catch(() => undefined);
+      await client
+        .query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockKey])
+        .catch(() => undefined);
     }
   } finally {
     client.release();
@@ -154,5 +159,9 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
       { cause: error },
     );
   }
-  return createSqlStorage(db, postgresSqlDialect, options.clock === undefined ? {} : { clock: options.clock });
+  return createSqlStorage(
+    db,
+    postgresSqlDialect,
+    options.clock === undefined ? {} : { clock: options.clock },
+  );
 }

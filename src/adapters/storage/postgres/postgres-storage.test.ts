@@ -37,6 +37,9 @@ function dropSchema(url: string, schema: string): Promise<void> {
 }
 
 if (DATABASE_URL === undefined || DATABASE_URL === '') {
+  // The default reporter shows only a skip count; say why, once per file.
+  // eslint-disable-next-line no-console -- the reason a gated suite did not run must be visible
+  console.warn(SKIP_REASON);
   describe.skip(SKIP_REASON, () => {
     it('needs a PostgreSQL server', () => undefined);
   });
@@ -85,9 +88,11 @@ if (DATABASE_URL === undefined || DATABASE_URL === '') {
               [schema],
             )
           ).rows.map((row) => row.table_name),
-          applied: (await client.query<{ name: string }>(`SELECT name FROM "${schema}".troupe_migration ORDER BY name`)).rows.map(
-            (row) => row.name,
-          ),
+          applied: (
+            await client.query<{ name: string }>(
+              `SELECT name FROM "${schema}".troupe_migration ORDER BY name`,
+            )
+          ).rows.map((row) => row.name),
         }));
         expect(tables).toEqual(expect.arrayContaining(['runs', 'run_events', 'users', 'troupe_migration']));
         expect(applied).toEqual(Object.keys(MIGRATIONS).sort());
@@ -116,7 +121,9 @@ if (DATABASE_URL === undefined || DATABASE_URL === '') {
     it('lets several processes open and migrate the same fresh schema at once', async () => {
       await withSchema(async (schema) => {
         const opened = await Promise.all(
-          Array.from({ length: 4 }, () => createPostgresStorage({ connectionString: url, schema, poolSize: 2 })),
+          Array.from({ length: 4 }, () =>
+            createPostgresStorage({ connectionString: url, schema, poolSize: 2 }),
+          ),
         );
         try {
           const [first, ...others] = opened;
@@ -181,9 +188,14 @@ if (DATABASE_URL === undefined || DATABASE_URL === '') {
 
 describe('postgresSqlDialect.uniqueViolation', () => {
   it('names the key from SQLSTATE 23505 and the constraint field', () => {
-    const violation = (constraint: string) => Object.assign(new Error('duplicate key'), { code: '23505', constraint });
-    expect(postgresSqlDialect.uniqueViolation(violation('runs_active_thread_uq'))).toBe('runs_active_thread_uq');
+    const violation = (constraint: string) =>
+      Object.assign(new Error('duplicate key'), { code: '23505', constraint });
+    expect(postgresSqlDialect.uniqueViolation(violation('runs_active_thread_uq'))).toBe(
+      'runs_active_thread_uq',
+    );
     expect(postgresSqlDialect.uniqueViolation(violation('not_ours'))).toBeUndefined();
-    expect(postgresSqlDialect.uniqueViolation(Object.assign(new Error('fk'), { code: '23503' }))).toBeUndefined();
+    expect(
+      postgresSqlDialect.uniqueViolation(Object.assign(new Error('fk'), { code: '23503' })),
+    ).toBeUndefined();
   });
 });

@@ -4,7 +4,14 @@ import { newId } from '../../../core/ids.js';
 import type { Agent, AgentConfig } from '../../../core/records/agent.js';
 import { isAdmin } from '../../../core/records/user.js';
 import type { Actor } from '../../../core/records/user.js';
-import type { AgentListOptions, AgentPatch, AgentRepository, NewAgent } from '../../../core/ports/storage.js';
+import type {
+  AgentListOptions,
+  AgentPatch,
+  AgentRepository,
+  DelegatableExpert,
+  DelegatableFilter,
+  NewAgent,
+} from '../../../core/ports/storage.js';
 import type { AgentsTable, DatabaseSchema } from './database-schema.js';
 import {
   atomically,
@@ -217,5 +224,48 @@ export class SqlAgentRepository implements AgentRepository {
       .orderBy('agents.id')
       .execute();
     return rows.map(agentFromRow);
+  }
+
+  async listDelegatable(actor: Actor, filter: DelegatableFilter = {}): Promise<DelegatableExpert[]> {
+    const restricted = filter.ids !== undefined || filter.slugs !== undefined;
+    const ids = filter.ids ?? [];
+    const slugs = filter.slugs ?? [];
+    // `in ()` is not SQL; an explicit empty list simply matches nothing.
+    if (restricted && ids.length === 0 && slugs.length === 0) return [];
+    let query = this.ctx.db
+      .selectFrom('agents')
+      .selectAll('agents')
+      .select((eb) => eb.fn.coalesce('agents.delegation_brief', 'agents.description', eb.val('')).as('roster_brief'))
+      // The four conditions of SPEC §6, all in this one statement (access is the fourth, below).
+      .where('agents.delegatable', '=', 1)
+      .where('agents.status', '=', 'published')
+      .where('agents.deleted_at', 'is', null)
+      .where('agents.is_subagent', '=', 0);
+    if (filter.exclude_id) query = query.where('agents.id', '<>', filter.exclude_id);
+    if (restricted) {
+      query = query.where((eb) =>
+        eb.or([
+          ...(ids.length > 0 ? [eb('agents.id', 'in', [...ids])] : []),
+          ...(slugs.length > 0 ? [eb('agents.slug', 'in', [...slugs])] : []),
+        ]),
+      );
+    }
+    if (!isAdmin(actor)) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('agents.owner_id', '=', actor.id),
+          eb('agents.visibility', '=', 'public'),
+          eb.exists(
+            eb
+              .selectFrom('agent_access')
+              .select(eb.lit(1).as('granted'))
+              .where('agent_access.user_id', '=', actor.id)
+              .whereRef('agent_access.agent_id', '=', 'agents.id'),
+          ),
+        ]),
+      );
+    }
+    const rows = await query.orderBy('agents.name').orderBy('agents.id').execute();
+    return rows.map((row) => ({ agent: agentFromRow(row), brief: String(row.roster_brief) }));
   }
 }

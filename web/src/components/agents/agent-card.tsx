@@ -9,7 +9,7 @@ import { ErrorMessage } from '../common/error-message.tsx';
 
 export interface AgentCardProps {
   agent: Agent;
-  onDeleted(id: string): void;
+  onDeleted: (id: string) => void;
 }
 
 export function AgentCard({ agent, onDeleted }: AgentCardProps) {
@@ -82,7 +82,11 @@ export function AgentCard({ agent, onDeleted }: AgentCardProps) {
         ) : null}
         {canManage ? (
           <>
-            <button type="button" onClick={() => navigate(paths.editAgent(agent.id))} aria-label={`Edit ${agent.name}`}>
+            <button
+              type="button"
+              onClick={() => navigate(paths.editAgent(agent.id))}
+              aria-label={`Edit ${agent.name}`}
+            >
               Edit
             </button>
             <button

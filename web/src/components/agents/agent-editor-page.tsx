@@ -27,7 +27,10 @@ export function AgentEditorPage({ mode }: { mode: EditorMode }) {
   // After a create that came back with warnings the page stays, now editing the created agent.
   const [createdId, setCreatedId] = useState<string | null>(null);
   const agentId = mode.kind === 'edit' ? mode.agentId : createdId;
-  const agent = useAsync((_signal) => (agentId === null ? Promise.resolve(null) : api.getAgent(agentId)), [api, agentId]);
+  const agent = useAsync(
+    (_signal) => (agentId === null ? Promise.resolve(null) : api.getAgent(agentId)),
+    [api, agentId],
+  );
   const subagents = useAsync(
     async (signal) => (await api.listAgents(true, signal)).filter((candidate) => candidate.is_subagent),
     [api],
@@ -36,7 +39,9 @@ export function AgentEditorPage({ mode }: { mode: EditorMode }) {
 
   const save = async (state: AgentFormState, config: AgentConfig) => {
     const saved =
-      agentId === null ? await api.createAgent(createBody(state, config)) : await api.updateAgent(agentId, patchBody(state, config));
+      agentId === null
+        ? await api.createAgent(createBody(state, config))
+        : await api.updateAgent(agentId, patchBody(state, config));
     const warnings = saved.warnings === undefined ? [] : normaliseBuildReport(saved.warnings).warnings;
     if (warnings.length === 0) {
       navigate(paths.agents());
@@ -52,7 +57,11 @@ export function AgentEditorPage({ mode }: { mode: EditorMode }) {
     return (
       <main className="page">
         <h1>Edit agent</h1>
-        {agent.error ? <ErrorMessage error={agent.error} context="Could not load the agent" /> : <p role="status">Loading…</p>}
+        {agent.error ? (
+          <ErrorMessage error={agent.error} context="Could not load the agent" />
+        ) : (
+          <p role="status">Loading…</p>
+        )}
       </main>
     );
   }
@@ -66,7 +75,7 @@ export function AgentEditorPage({ mode }: { mode: EditorMode }) {
       <h1>{title}</h1>
       {savedWarnings ? (
         <section className="saved-warnings" aria-label="Saved with warnings">
-          <p role="status">Saved. The server dropped parts of the config:</p>
+          <p role="status">Saved. The build report of the saved config:</p>
           <BuildWarningList warnings={savedWarnings} />
         </section>
       ) : null}

@@ -14,8 +14,8 @@ export interface AgentFormProps {
   /** The stored config: keys the form does not edit (MCP servers, skills, limits) are kept. */
   baseConfig: AgentConfig;
   subagents: Agent[];
-  onSubmit(state: AgentFormState, config: AgentConfig): Promise<void>;
-  onCancel(): void;
+  onSubmit: (state: AgentFormState, config: AgentConfig) => Promise<void>;
+  onCancel: () => void;
 }
 
 /** Create or edit an agent, a subagent or an expert: one form, fields shown by backend. */
@@ -43,11 +43,21 @@ export function AgentForm({ isCreate, initial, baseConfig, subagents, onSubmit, 
   };
 
   return (
-    <form className="agent-form" onSubmit={(event) => void submit(event)} aria-label={isCreate ? 'Create agent' : 'Edit agent'}>
+    <form
+      className="agent-form"
+      onSubmit={(event) => void submit(event)}
+      aria-label={isCreate ? 'Create agent' : 'Edit agent'}
+    >
       <div className="form-grid">
         <div className="field">
           <label htmlFor="agent-name">Name</label>
-          <input id="agent-name" value={state.name} onChange={(event) => set('name', event.target.value)} required maxLength={200} />
+          <input
+            id="agent-name"
+            value={state.name}
+            onChange={(event) => set('name', event.target.value)}
+            required
+            maxLength={200}
+          />
         </div>
         <div className="field">
           <label htmlFor="agent-slug">Slug</label>
@@ -78,7 +88,8 @@ export function AgentForm({ isCreate, initial, baseConfig, subagents, onSubmit, 
             <option value="subagent">subagent</option>
           </select>
           <small id="agent-backend-help" className="help">
-            A subagent is only reachable through a main agent&apos;s task tools. The backend cannot change later.
+            A subagent is only reachable through a main agent&apos;s task tools. The backend cannot change
+            later.
           </small>
         </div>
         <div className="field">
@@ -111,7 +122,12 @@ export function AgentForm({ isCreate, initial, baseConfig, subagents, onSubmit, 
 
       <div className="field">
         <label htmlFor="agent-prompt">System prompt</label>
-        <textarea id="agent-prompt" rows={5} value={state.systemPrompt} onChange={(event) => set('systemPrompt', event.target.value)} />
+        <textarea
+          id="agent-prompt"
+          rows={5}
+          value={state.systemPrompt}
+          onChange={(event) => set('systemPrompt', event.target.value)}
+        />
       </div>
 
       <div className="form-grid">
@@ -126,9 +142,11 @@ export function AgentForm({ isCreate, initial, baseConfig, subagents, onSubmit, 
           />
           <small id="agent-model-help" className="help">
             <code>provider:model</code>: <code>openai:…</code>, <code>anthropic:…</code>,{' '}
-            <code>openai-compatible:NAME:model</code>. <code>scripted:NAME</code> is <strong>not an LLM</strong>: it
-            plays the scenario file NAME. Empty: the server default.
-            {isScriptedModel(state.model) ? <strong className="scripted-note"> This agent is scripted.</strong> : null}
+            <code>openai-compatible:NAME:model</code>. <code>scripted:NAME</code> is{' '}
+            <strong>not an LLM</strong>: it plays the scenario file NAME. Empty: the server default.
+            {isScriptedModel(state.model) ? (
+              <strong className="scripted-note"> This agent is scripted.</strong>
+            ) : null}
           </small>
         </div>
         <div className="field">
@@ -154,7 +172,11 @@ export function AgentForm({ isCreate, initial, baseConfig, subagents, onSubmit, 
 
       {isChat ? (
         <>
-          <SubagentAllowList subagents={subagents} selected={state.subagents} onChange={(slugs) => set('subagents', slugs)} />
+          <SubagentAllowList
+            subagents={subagents}
+            selected={state.subagents}
+            onChange={(slugs) => set('subagents', slugs)}
+          />
           <ExpertFields
             status={state.status}
             delegatable={state.delegatable}

@@ -6,7 +6,7 @@ export interface AgentGroupProps {
   title: string;
   hint: string;
   agents: Agent[];
-  onDeleted(id: string): void;
+  onDeleted: (id: string) => void;
 }
 
 export function AgentGroup({ title, hint, agents, onDeleted }: AgentGroupProps) {

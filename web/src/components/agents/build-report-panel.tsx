@@ -8,7 +8,12 @@ export function BuildReportPanel({ config }: { config: AgentConfig | null }) {
   const state = useBuildReport(config);
   const report = state.status === 'ready' ? state.report : state.status === 'loading' ? state.previous : null;
   return (
-    <section className="build-report" aria-label="Build report" aria-live="polite" aria-busy={state.status === 'loading'}>
+    <section
+      className="build-report"
+      aria-label="Build report"
+      aria-live="polite"
+      aria-busy={state.status === 'loading'}
+    >
       <h3>Build report</h3>
       {state.status === 'idle' ? <p className="muted">No inline specs to check.</p> : null}
       {state.status === 'loading' && report === null ? <p className="muted">Checking…</p> : null}
@@ -22,7 +27,9 @@ export function BuildReportPanel({ config }: { config: AgentConfig | null }) {
         report.warnings.length === 0 ? (
           <p className="ok-text">
             No warnings: every spec resolves.
-            {report.resolved && report.resolved.length > 0 ? ` Subagents: ${report.resolved.join(', ')}.` : ''}
+            {report.resolved && report.resolved.length > 0
+              ? ` Subagents: ${report.resolved.join(', ')}.`
+              : ''}
           </p>
         ) : (
           <>

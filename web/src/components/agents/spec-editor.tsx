@@ -3,7 +3,7 @@ import { BuildReportPanel } from './build-report-panel.tsx';
 
 export interface SpecEditorProps {
   text: string;
-  onChange(text: string): void;
+  onChange: (text: string) => void;
   parseError: string | null;
   /** The config as the form would save it; the live build report checks it. */
   config: AgentConfig;
@@ -43,9 +43,9 @@ export function SpecEditor({ text, onChange, parseError, config }: SpecEditorPro
             aria-invalid={parseError !== null}
           />
           <small id="agent-specs-help" className="help">
-            A JSON array of <code>{'{name, description, system_prompt, tools?, model?}'}</code>. Bad entries are
-            dropped silently at run time; the report on the right says which and why. A missing <code>model</code>{' '}
-            inherits this agent&apos;s.{' '}
+            A JSON array of <code>{'{name, description, system_prompt, tools?, model?}'}</code>. Bad entries
+            are dropped silently at run time; the report on the right says which and why. A missing{' '}
+            <code>model</code> inherits this agent&apos;s.{' '}
             {text.trim() === '' ? (
               <button type="button" className="link-button" onClick={() => onChange(EXAMPLE)}>
                 Insert an example

@@ -3,7 +3,7 @@ import type { Agent } from '../../api/types.ts';
 export interface SubagentAllowListProps {
   subagents: Agent[];
   selected: string[];
-  onChange(slugs: string[]): void;
+  onChange: (slugs: string[]) => void;
 }
 
 /** Which registered subagents this agent may call. Nothing checked means every visible subagent. */
@@ -16,10 +16,12 @@ export function SubagentAllowList({ subagents, selected, onChange }: SubagentAll
     <fieldset className="fieldset" aria-describedby="allow-list-help">
       <legend>Subagent allow-list</legend>
       <small id="allow-list-help" className="help">
-        Nothing checked: every subagent visible to the user at run time. A list whose subagents have all become
-        invisible allows none (it fails closed).
+        Nothing checked: every subagent visible to the user at run time. A list whose subagents have all
+        become invisible allows none (it fails closed).
       </small>
-      {subagents.length === 0 && unknown.length === 0 ? <p className="empty">No subagents visible to you.</p> : null}
+      {subagents.length === 0 && unknown.length === 0 ? (
+        <p className="empty">No subagents visible to you.</p>
+      ) : null}
       <ul className="checkbox-list">
         {subagents.map((agent) => (
           <li key={agent.id}>

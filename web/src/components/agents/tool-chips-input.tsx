@@ -3,7 +3,7 @@ import { parseToolList } from '../../lib/agent-form-state.ts';
 
 export interface ToolChipsInputProps {
   tools: string[];
-  onChange(tools: string[]): void;
+  onChange: (tools: string[]) => void;
 }
 
 /** Tool names and patterns as chips; typing a comma, a space or Enter adds what was typed. */
@@ -32,7 +32,11 @@ export function ToolChipsInput({ tools, onChange }: ToolChipsInputProps) {
         {tools.map((tool) => (
           <span key={tool} className="chip">
             <code>{tool}</code>
-            <button type="button" aria-label={`Remove tool ${tool}`} onClick={() => onChange(tools.filter((item) => item !== tool))}>
+            <button
+              type="button"
+              aria-label={`Remove tool ${tool}`}
+              onClick={() => onChange(tools.filter((item) => item !== tool))}
+            >
               ×
             </button>
           </span>
@@ -53,9 +57,9 @@ export function ToolChipsInput({ tools, onChange }: ToolChipsInputProps) {
       </div>
       <small id="agent-tools-help" className="help">
         Tool names separated by commas. <code>*</code> selects every tool available;{' '}
-        <code>mcp__server__*</code> (any prefix ending in <code>*</code>) selects every tool whose name starts with it,
-        e.g. all tools of one MCP server. No tools listed: every built-in tool. Inline specs resolve their tools against
-        this agent&apos;s own set: a subagent never gets a tool its parent lacks.
+        <code>mcp__server__*</code> (any prefix ending in <code>*</code>) selects every tool whose name starts
+        with it, e.g. all tools of one MCP server. No tools listed: every built-in tool. Inline specs resolve
+        their tools against this agent&apos;s own set: a subagent never gets a tool its parent lacks.
       </small>
     </div>
   );

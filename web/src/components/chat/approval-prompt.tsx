@@ -8,7 +8,7 @@ import { ErrorMessage } from '../common/error-message.tsx';
 export interface ApprovalPromptProps {
   runId: string;
   approval: PendingApproval;
-  onDecided(toolCallId: string): void;
+  onDecided: (toolCallId: string) => void;
 }
 
 /** The run waits (`input_required`) until the user approves or rejects this tool call. */

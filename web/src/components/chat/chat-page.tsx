@@ -20,7 +20,11 @@ export function ChatPage({ conversationId }: { conversationId: string | null }) 
           <p className="muted">Pick a conversation on the left, or start one with an agent.</p>
         </section>
       ) : (
-        <ConversationView key={conversationId} conversationId={conversationId} onChanged={conversations.reload} />
+        <ConversationView
+          key={conversationId}
+          conversationId={conversationId}
+          onChanged={conversations.reload}
+        />
       )}
     </main>
   );

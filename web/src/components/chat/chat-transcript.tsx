@@ -7,10 +7,16 @@ export interface ChatTranscriptProps {
   /** The run being streamed: its turn shows a typing cursor. */
   activeRunId?: string | null;
   label?: string;
+  userLabel?: string;
 }
 
 /** The messages, oldest first; keeps the newest in view while the user has not scrolled up. */
-export function ChatTranscript({ turns, activeRunId = null, label = 'Messages' }: ChatTranscriptProps) {
+export function ChatTranscript({
+  turns,
+  activeRunId = null,
+  label = 'Messages',
+  userLabel,
+}: ChatTranscriptProps) {
   const ref = useRef<HTMLOListElement>(null);
   const pinned = useRef(true);
   useEffect(() => {
@@ -30,7 +36,12 @@ export function ChatTranscript({ turns, activeRunId = null, label = 'Messages' }
     >
       {turns.length === 0 ? <li className="empty">No messages yet.</li> : null}
       {turns.map((turn) => (
-        <ChatTurnView key={turn.key} turn={turn} streaming={turn.live === true && turn.runId === activeRunId} />
+        <ChatTurnView
+          key={turn.key}
+          turn={turn}
+          streaming={turn.live === true && turn.runId === activeRunId}
+          userLabel={userLabel}
+        />
       ))}
     </ol>
   );

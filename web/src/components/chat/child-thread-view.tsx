@@ -11,7 +11,7 @@ import { ChatTranscript } from './chat-transcript.tsx';
 const REFRESH_MS = 2_000;
 
 /** A child's thread, read-only; refreshed while the child is still running. */
-export function ChildThreadView({ entry, onClose }: { entry: PanelEntry; onClose(): void }) {
+export function ChildThreadView({ entry, onClose }: { entry: PanelEntry; onClose: () => void }) {
   const { api } = useSession();
   const conversationId = entry.child_conversation_id;
   const messages = useAsync(
@@ -39,9 +39,15 @@ export function ChildThreadView({ entry, onClose }: { entry: PanelEntry; onClose
       <p className="muted small">
         Read-only. Thread <code>{entry.child_thread_id ?? '—'}</code>
       </p>
-      {conversationId === null ? <p className="empty">The server did not say which conversation holds this thread.</p> : null}
+      {conversationId === null ? (
+        <p className="empty">The server did not say which conversation holds this thread.</p>
+      ) : null}
       <ErrorMessage error={messages.error} context="Could not load the thread" />
-      <ChatTranscript turns={buildTranscript({ messages: messages.data ?? [] })} label={`${name} messages`} />
+      <ChatTranscript
+        turns={buildTranscript({ messages: messages.data ?? [] })}
+        label={`${name} messages`}
+        userLabel="Task from the parent agent"
+      />
     </section>
   );
 }

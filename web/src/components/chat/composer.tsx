@@ -10,15 +10,23 @@ export interface ComposerProps {
   running: boolean;
   runStatus: RunStatus | null;
   cancelling: boolean;
-  onSend(content: string, requestId: string): Promise<void>;
-  onCancel(): void;
+  onSend: (content: string, requestId: string) => Promise<void>;
+  onCancel: () => void;
 }
 
 /**
  * The message box. Each message gets a client `request_id`; a retry after a failed send reuses it, so a
  * request that did reach the server is not run twice.
  */
-export function Composer({ disabled, disabledReason, running, runStatus, cancelling, onSend, onCancel }: ComposerProps) {
+export function Composer({
+  disabled,
+  disabledReason,
+  running,
+  runStatus,
+  cancelling,
+  onSend,
+  onCancel,
+}: ComposerProps) {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
@@ -61,15 +69,29 @@ export function Composer({ disabled, disabledReason, running, runStatus, cancell
         disabled={disabled}
         onChange={(event) => setDraft(event.target.value)}
         onKeyDown={onKeyDown}
-        placeholder={disabledReason ?? (running ? 'The agent is working… you can type the next message.' : 'Message (Enter to send, Shift+Enter for a new line)')}
+        placeholder={
+          disabledReason ??
+          (running
+            ? 'The agent is working… you can type the next message.'
+            : 'Message (Enter to send, Shift+Enter for a new line)')
+        }
       />
       <div className="composer-actions">
         {running ? (
-          <button type="button" className="danger" onClick={onCancel} disabled={cancelling || runStatus === 'cancel_requested'}>
+          <button
+            type="button"
+            className="danger"
+            onClick={onCancel}
+            disabled={cancelling || runStatus === 'cancel_requested'}
+          >
             {cancelling || runStatus === 'cancel_requested' ? 'Cancelling…' : 'Cancel run'}
           </button>
         ) : null}
-        <button type="submit" className="primary" disabled={disabled || busy || running || draft.trim() === ''}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={disabled || busy || running || draft.trim() === ''}
+        >
           Send
         </button>
       </div>

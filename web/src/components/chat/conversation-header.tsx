@@ -14,7 +14,7 @@ export interface ConversationHeaderProps {
   /** The followed run's status as the stream shows it; null when no run is followed. */
   liveStatus: RunStatus | null;
   streamState: StreamState | 'idle';
-  onArchive(): void;
+  onArchive: () => void;
 }
 
 const STREAM_NOTES: Partial<Record<StreamState, string>> = {

@@ -20,7 +20,7 @@ const DEFAULT_TITLE = 'New conversation';
 
 export interface ConversationViewProps {
   conversationId: string;
-  onChanged(): void;
+  onChanged: () => void;
 }
 
 /**
@@ -29,7 +29,10 @@ export interface ConversationViewProps {
  */
 export function ConversationView({ conversationId, onChanged }: ConversationViewProps) {
   const { api } = useSession();
-  const conversation = useAsync((signal) => api.getConversation(conversationId, signal), [api, conversationId]);
+  const conversation = useAsync(
+    (signal) => api.getConversation(conversationId, signal),
+    [api, conversationId],
+  );
   const messages = useAsync((signal) => api.listMessages(conversationId, signal), [api, conversationId]);
   const runs = useAsync((signal) => api.listConversationRuns(conversationId, signal), [api, conversationId]);
   const agentId = conversation.data?.agent_id;
@@ -73,7 +76,8 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
         if (freshMessages) messages.setData(() => freshMessages);
         if (freshRuns) runs.setData(() => freshRuns);
         // A completed run is fully persisted; one that stopped early keeps its partial stream on screen.
-        if (view.end?.status !== 'completed' || !freshMessages) setEnded((current) => new Map(current).set(view.runId, view));
+        if (view.end?.status !== 'completed' || !freshMessages)
+          setEnded((current) => new Map(current).set(view.runId, view));
         setActiveRunId((current) => (current === view.runId ? null : current));
         setCancelling(false);
         panel.reload();
@@ -83,11 +87,19 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
     [api, conversationId, messages, runs, panel, onChanged],
   );
 
-  const stream = useRunStream(activeRunId, { onEvent, onEnd });
+  // Updates before the resume point are not sent again: the saved view carries the latest one per child.
+  const onRestore = useCallback(
+    (view: LiveRun) => {
+      for (const update of Object.values(view.subagents)) panel.applyUpdate(update, view.runId);
+    },
+    [panel],
+  );
+
+  const stream = useRunStream(activeRunId, { onEvent, onEnd, onRestore });
 
   const liveRuns = useMemo(() => {
     const map = new Map(ended);
-    if (stream.view && stream.view.runId === activeRunId) map.set(stream.view.runId, stream.view);
+    if (stream.view?.runId === activeRunId && stream.view) map.set(stream.view.runId, stream.view);
     return map;
   }, [ended, stream.view, activeRunId]);
 
@@ -168,11 +180,19 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
           streamState={stream.state}
           onArchive={() => void archive()}
         />
-        <ErrorMessage error={conversation.error ?? messages.error} context="Could not load the conversation" />
+        <ErrorMessage
+          error={conversation.error ?? messages.error}
+          context="Could not load the conversation"
+        />
         <ChatTranscript turns={turns} activeRunId={activeRunId} />
         {stream.view && activeRunId !== null
           ? stream.view.approvals.map((approval) => (
-              <ApprovalPrompt key={approval.toolCallId} runId={activeRunId} approval={approval} onDecided={stream.dismissApproval} />
+              <ApprovalPrompt
+                key={approval.toolCallId}
+                runId={activeRunId}
+                approval={approval}
+                onDecided={stream.dismissApproval}
+              />
             ))
           : null}
         <ErrorMessage error={stream.fatal} context="Live stream stopped" />
@@ -180,7 +200,11 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
         <Composer
           key={conversationId}
           disabled={isChild}
-          disabledReason={isChild ? `This conversation is ${conversation.data?.status ?? ''}; it takes no new messages.` : null}
+          disabledReason={
+            isChild
+              ? `This conversation is ${conversation.data?.status ?? ''}; it takes no new messages.`
+              : null
+          }
           running={activeRunId !== null}
           runStatus={liveStatus}
           cancelling={cancelling}

@@ -7,7 +7,7 @@ import { paths } from '../../lib/routes.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
 
 /** Start a conversation with a main agent or an expert (subagents are not chattable). */
-export function NewConversationForm({ onCreated }: { onCreated(): void }) {
+export function NewConversationForm({ onCreated }: { onCreated: () => void }) {
   const { api } = useSession();
   const agents = useAsync((signal) => api.listAgents(false, signal), [api]);
   const [agentId, setAgentId] = useState('');

@@ -11,7 +11,9 @@ import { SubagentCard } from './subagent-card.tsx';
 export function StatusPanel({ panel }: { panel: SubagentRuns }) {
   const [openRunId, setOpenRunId] = useState<string | null>(null);
   const open = panel.entries.find((entry) => entry.run_id === openRunId) ?? null;
-  const active = panel.entries.filter((entry) => !['completed', 'failed', 'cancelled', 'interrupted'].includes(entry.status)).length;
+  const active = panel.entries.filter(
+    (entry) => !['completed', 'failed', 'cancelled', 'interrupted'].includes(entry.status),
+  ).length;
 
   return (
     <aside className="status-panel" aria-label="Subagent status">
@@ -23,8 +25,9 @@ export function StatusPanel({ panel }: { panel: SubagentRuns }) {
       </header>
       {panel.available === false ? (
         <p className="muted small" role="status">
-          This server has no status panel endpoint yet (<code>GET /api/conversations/&#123;id&#125;/subagents</code>);
-          live updates from the run stream still appear here.
+          This server has no status panel endpoint yet (
+          <code>GET /api/conversations/&#123;id&#125;/subagents</code>); live updates from the run stream
+          still appear here.
         </p>
       ) : null}
       <ErrorMessage error={panel.error} context="Could not load subagent runs" />
@@ -36,7 +39,11 @@ export function StatusPanel({ panel }: { panel: SubagentRuns }) {
         <ul className="subagent-cards" aria-label="Subagent runs">
           {panel.entries.map((entry) => (
             <li key={entry.run_id}>
-              <SubagentCard entry={entry} onOpen={() => setOpenRunId(entry.run_id)} onCancel={() => panel.cancel(entry.run_id)} />
+              <SubagentCard
+                entry={entry}
+                onOpen={() => setOpenRunId(entry.run_id)}
+                onCancel={() => panel.cancel(entry.run_id)}
+              />
             </li>
           ))}
         </ul>

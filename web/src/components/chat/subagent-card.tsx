@@ -10,8 +10,8 @@ import { StatusBadge } from '../common/status-badge.tsx';
 
 export interface SubagentCardProps {
   entry: PanelEntry;
-  onOpen(): void;
-  onCancel(): Promise<void>;
+  onOpen: () => void;
+  onCancel: () => Promise<void>;
 }
 
 export function SubagentCard({ entry, onOpen, onCancel }: SubagentCardProps) {
@@ -74,7 +74,13 @@ export function SubagentCard({ entry, onOpen, onCancel }: SubagentCardProps) {
       <ErrorMessage error={error} />
       <div className="button-row">
         {canCancel ? (
-          <button type="button" className="danger small" disabled={busy} onClick={() => void cancel()} aria-label={`Cancel ${name}`}>
+          <button
+            type="button"
+            className="danger small"
+            disabled={busy}
+            onClick={() => void cancel()}
+            aria-label={`Cancel ${name}`}
+          >
             Cancel
           </button>
         ) : null}

@@ -6,12 +6,17 @@ export function ToolCallCard({ item }: { item: ToolItem }) {
   const state = item.result === undefined ? 'running' : item.result.isError ? 'error' : 'done';
   const stateLabel = { running: 'running…', error: 'error', done: 'done' }[state];
   return (
-    <details className={`tool-card tool-${state}`} aria-label={`Tool call ${item.name}`} data-tool={item.name}>
+    <details
+      className={`tool-card tool-${state}`}
+      aria-label={`Tool call ${item.name}`}
+      data-tool={item.name}
+    >
       <summary>
         <span className="tool-glyph" aria-hidden="true">
           ⚙
         </span>{' '}
-        <code>{toolCallLine(item.name, item.args, 90)}</code> <span className={`tool-state tool-state-${state}`}>{stateLabel}</span>
+        <code>{toolCallLine(item.name, item.args, 90)}</code>{' '}
+        <span className={`tool-state tool-state-${state}`}>{stateLabel}</span>
       </summary>
       <div className="tool-body">
         <h4>Arguments</h4>

@@ -6,7 +6,7 @@ import { AppLink } from './app-link.tsx';
 export interface AppHeaderProps {
   route: AppRoute;
   user: User;
-  onLogout(): void;
+  onLogout: () => void;
 }
 
 const SECTIONS = [

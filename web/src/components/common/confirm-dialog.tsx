@@ -5,12 +5,19 @@ export interface ConfirmDialogProps {
   message: string;
   confirmLabel: string;
   busy?: boolean;
-  onConfirm(): void;
-  onCancel(): void;
+  onConfirm: () => void;
+  onCancel: () => void;
 }
 
 /** A modal confirmation (native `<dialog>`: focus trap and Escape come with it). */
-export function ConfirmDialog({ title, message, confirmLabel, busy, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  message,
+  confirmLabel,
+  busy,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const messageId = useId();

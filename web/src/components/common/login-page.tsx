@@ -6,7 +6,7 @@ import { ErrorMessage } from './error-message.tsx';
 
 export interface LoginPageProps {
   notice: string | null;
-  onSignedIn(token: string, user: User): void;
+  onSignedIn: (token: string, user: User) => void;
 }
 
 /** Token sign-in: the token is checked with `GET /api/me` before it is stored. */
@@ -22,7 +22,9 @@ export function LoginPage({ notice, onSignedIn }: LoginPageProps) {
     setBusy(true);
     setError(undefined);
     try {
-      const api = createTroupeApi(createApiClient({ getToken: () => candidate, onUnauthorized: () => undefined }));
+      const api = createTroupeApi(
+        createApiClient({ getToken: () => candidate, onUnauthorized: () => undefined }),
+      );
       onSignedIn(candidate, await api.me());
     } catch (thrown) {
       setError(thrown);
@@ -36,8 +38,8 @@ export function LoginPage({ notice, onSignedIn }: LoginPageProps) {
       <form className="login-card" onSubmit={(event) => void submit(event)} aria-labelledby="login-title">
         <h1 id="login-title">Troupe console</h1>
         <p className="muted">
-          Sign in with an API token. <code>troupe serve</code> prints one at start-up; <code>troupe tokens</code>{' '}
-          creates more.
+          Sign in with an API token. <code>troupe serve</code> prints one at start-up;{' '}
+          <code>troupe tokens</code> creates more.
         </p>
         {notice ? (
           <p className="notice" role="status">

@@ -56,7 +56,7 @@ export function RunTreeNodeView({ node, agentsById, highlight }: RunTreeNodeView
           </dd>
         </dl>
         {run.error ? (
-          <p className="error-message">
+          <p className={run.status === 'cancelled' ? 'run-notice tone-info' : 'error-message'}>
             <code className="error-code">{run.error.type}</code> {run.error.message}
           </p>
         ) : null}

@@ -11,7 +11,10 @@ import { RunTreeNodeView } from './run-tree-node-view.tsx';
 export function RunTreePage({ runId }: { runId: string | null }) {
   const { api } = useSession();
   const [draft, setDraft] = useState(runId ?? '');
-  const tree = useAsync((signal) => (runId === null ? Promise.resolve(null) : api.runTree(runId, signal)), [api, runId]);
+  const tree = useAsync(
+    (signal) => (runId === null ? Promise.resolve(null) : api.runTree(runId, signal)),
+    [api, runId],
+  );
   const agents = useAsync((signal) => api.listAgents(true, signal).catch(() => [] as Agent[]), [api]);
   const agentsById = new Map((agents.data ?? []).map((agent) => [agent.id, agent]));
 
@@ -26,7 +29,12 @@ export function RunTreePage({ runId }: { runId: string | null }) {
         <h1>Run tree</h1>
         <form className="inline-form" onSubmit={open} aria-label="Open a run">
           <label htmlFor="run-tree-id">Run id</label>
-          <input id="run-tree-id" value={draft} onChange={(event) => setDraft(event.target.value)} size={40} />
+          <input
+            id="run-tree-id"
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+            size={40}
+          />
           <button type="submit">Open</button>
           {runId !== null ? (
             <button type="button" onClick={tree.reload}>
@@ -35,7 +43,9 @@ export function RunTreePage({ runId }: { runId: string | null }) {
           ) : null}
         </form>
       </div>
-      {runId === null ? <p className="muted">Open a run from a conversation (“Run tree”) or paste its id.</p> : null}
+      {runId === null ? (
+        <p className="muted">Open a run from a conversation (“Run tree”) or paste its id.</p>
+      ) : null}
       <ErrorMessage error={tree.error} context="Could not load the run tree" />
       {tree.loading && !tree.data && runId !== null ? <p role="status">Loading…</p> : null}
       {tree.data ? (

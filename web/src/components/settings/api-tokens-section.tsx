@@ -51,7 +51,13 @@ export function ApiTokensSection() {
       <h2 id="tokens-title">API tokens</h2>
       <form className="inline-form" onSubmit={(event) => void create(event)} aria-label="Create a token">
         <label htmlFor="token-name">Token name</label>
-        <input id="token-name" value={name} onChange={(event) => setName(event.target.value)} maxLength={100} required />
+        <input
+          id="token-name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          maxLength={100}
+          required
+        />
         <button type="submit" className="primary" disabled={busy || name.trim() === ''}>
           Create token
         </button>
@@ -99,7 +105,12 @@ export function ApiTokensSection() {
               <td>{token.revoked_at ? `revoked ${formatTime(token.revoked_at)}` : 'active'}</td>
               <td>
                 {token.revoked_at ? null : (
-                  <button type="button" className="danger small" onClick={() => setRevoking(token)} aria-label={`Revoke ${token.name}`}>
+                  <button
+                    type="button"
+                    className="danger small"
+                    onClick={() => setRevoking(token)}
+                    aria-label={`Revoke ${token.name}`}
+                  >
                     Revoke
                   </button>
                 )}

@@ -8,14 +8,23 @@ import { ErrorMessage } from '../common/error-message.tsx';
 const MAX_WHITELIST = 10;
 
 /** Reads `{policy, whitelist}` whatever the server's exact field names turn out to be. */
-function normalise(body: DelegationPolicySettings | Record<string, unknown>): { policy: DelegationPolicy; whitelist: string[]; notes: string[] } {
+function normalise(body: DelegationPolicySettings | Record<string, unknown>): {
+  policy: DelegationPolicy;
+  whitelist: string[];
+  notes: string[];
+} {
   const record = body as Record<string, unknown>;
-  const inner = (record.delegation_policy && typeof record.delegation_policy === 'object' ? record.delegation_policy : record) as Record<string, unknown>;
+  const inner = (
+    record.delegation_policy && typeof record.delegation_policy === 'object'
+      ? record.delegation_policy
+      : record
+  ) as Record<string, unknown>;
   const policy = (inner.policy ?? inner.delegation_policy ?? 'none') as DelegationPolicy;
   const list = inner.whitelist ?? inner.delegation_whitelist;
   const dropped = inner.dropped ?? inner.excess ?? record.dropped;
   const notes: string[] = [];
-  if (Array.isArray(dropped) && dropped.length > 0) notes.push(`Dropped (over the limit of ${MAX_WHITELIST}): ${dropped.join(', ')}`);
+  if (Array.isArray(dropped) && dropped.length > 0)
+    notes.push(`Dropped (over the limit of ${MAX_WHITELIST}): ${dropped.join(', ')}`);
   if (Array.isArray(inner.warnings)) notes.push(...inner.warnings.map(String));
   return { policy, whitelist: Array.isArray(list) ? list.map(String) : [], notes };
 }
@@ -72,19 +81,32 @@ export function DelegationPolicySection() {
   };
 
   const known = new Set((experts.data ?? []).map((agent) => agent.slug));
-  const toggle = (slug: string, on: boolean) => setWhitelist((list) => (on ? [...list, slug] : list.filter((item) => item !== slug)));
+  const toggle = (slug: string, on: boolean) =>
+    setWhitelist((list) => (on ? [...list, slug] : list.filter((item) => item !== slug)));
 
   return (
     <section className="settings-section" aria-labelledby="delegation-title">
       <h2 id="delegation-title">Delegation policy</h2>
-      <p className="muted">Which experts your agents may hand tasks to. Experts you @mention in a message are added for that run.</p>
+      <p className="muted">
+        Which experts your agents may hand tasks to. Experts you @mention in a message are added for that run.
+      </p>
       <ErrorMessage error={current.error} context="Could not load the policy" />
       <fieldset className="fieldset">
         <legend>Policy</legend>
         {(['none', 'all', 'whitelist'] as const).map((value) => (
           <label key={value} className="radio">
-            <input type="radio" name="delegation-policy" value={value} checked={policy === value} onChange={() => setPolicy(value)} />
-            {value === 'none' ? 'None: no delegation' : value === 'all' ? 'All experts I can use' : `Whitelist (at most ${MAX_WHITELIST})`}
+            <input
+              type="radio"
+              name="delegation-policy"
+              value={value}
+              checked={policy === value}
+              onChange={() => setPolicy(value)}
+            />
+            {value === 'none'
+              ? 'None: no delegation'
+              : value === 'all'
+                ? 'All experts I can use'
+                : `Whitelist (at most ${MAX_WHITELIST})`}
           </label>
         ))}
       </fieldset>
@@ -95,7 +117,11 @@ export function DelegationPolicySection() {
             {(experts.data ?? []).map((agent) => (
               <li key={agent.id}>
                 <label>
-                  <input type="checkbox" checked={whitelist.includes(agent.slug)} onChange={(event) => toggle(agent.slug, event.target.checked)} />
+                  <input
+                    type="checkbox"
+                    checked={whitelist.includes(agent.slug)}
+                    onChange={(event) => toggle(agent.slug, event.target.checked)}
+                  />
                   {agent.name} <code>{agent.slug}</code>
                 </label>
               </li>
@@ -123,7 +149,12 @@ export function DelegationPolicySection() {
       ))}
       <ErrorMessage error={error} context="Could not save the policy" />
       <div className="button-row">
-        <button type="button" className="primary" disabled={busy || current.loading} onClick={() => void save()}>
+        <button
+          type="button"
+          className="primary"
+          disabled={busy || current.loading}
+          onClick={() => void save()}
+        >
           Save policy
         </button>
         {saved ? (

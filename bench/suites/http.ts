@@ -1,0 +1,188 @@
+/**
+ * Benchmark 4: run-start throughput and latency over loopback with autocannon, against
+ * `POST /api/conversations/{id}/messages`. Each new-run request has a conversation of its own (one active run
+ * per thread) and a unique request_id; the replay phase re-sends exactly those (conversation, request_id)
+ * pairs, which must return the existing runs and create none.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { readLines, spawnTs, stopChild, type LineReader } from '../lib/child.js';
+import { round } from '../lib/stats.js';
+import { progress, runSuite } from '../lib/suite.js';
+
+interface Histogram {
+  average: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+interface AutocannonResult {
+  requests: Histogram;
+  latency: Histogram;
+  duration: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  '2xx': number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+
+interface RawRequest {
+  method?: string;
+  path?: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+
+/** From bench/node_modules; a computed specifier keeps the root typecheck independent of it. */
+const AUTOCANNON = 'autocannon';
+
+interface ServerHandle {
+  child: ChildProcess;
+  lines: LineReader;
+  url: string;
+  token: string;
+  conversations: string[];
+}
+
+async function startServer(role: 'api' | 'all', conversations: number): Promise<ServerHandle> {
+  const child = spawnTs('suites/http-server.ts', ['--role', role, '--conversations', String(conversations)]);
+  const lines = readLines(child);
+  const ready = JSON.parse(await lines.waitFor((line) => line.startsWith('{"url"'), 120_000)) as Omit<
+    ServerHandle,
+    'child' | 'lines'
+  >;
+  return { child, lines, ...ready };
+}
+
+interface ServerState {
+  counts: Record<string, number>;
+  /** CPU time the server process has used so far (user + system). */
+  cpu_ms: number;
+}
+
+async function serverState(server: ServerHandle): Promise<ServerState> {
+  const answer = server.lines.waitForNext((line) => line.startsWith('{"counts"'));
+  server.child.stdin?.write('count\n');
+  return JSON.parse(await answer) as ServerState;
+}
+
+function summarizeRun(result: AutocannonResult, expectedStatus: number) {
+  const total = result['2xx'] + result.non2xx;
+  return {
+    requests: total,
+    duration_s: round(result.duration),
+    req_per_s: round(total / result.duration),
+    latency_ms: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      mean: round(result.latency.average),
+    },
+    status_codes: Object.fromEntries(
+      Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count]),
+    ),
+    unexpected_status: total - (result.statusCodeStats[String(expectedStatus)]?.count ?? 0),
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+await runSuite('http', async ({ quick }) => {
+  const autocannon = (await import(AUTOCANNON)) as { default: Autocannon };
+  const amount = quick ? 300 : 3000;
+  const withWorker = quick ? 200 : 1000;
+  const connections = 20;
+  const results: Record<string, unknown> = { connections, pipelining: 1 };
+
+  const run = async (
+    server: ServerHandle,
+    requests: number,
+    pick: (index: number) => { conversation: string; requestId: string },
+  ) => {
+    let index = 0;
+    return autocannon.default({
+      url: server.url,
+      connections,
+      amount: requests,
+      // Generous: under a saturated loopback a slow answer is data for the histogram, not a dropped request.
+      timeout: 60,
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      requests: [
+        {
+          method: 'POST',
+          setupRequest(request: RawRequest): RawRequest {
+            const { conversation, requestId } = pick(index++);
+            return {
+              ...request,
+              path: `/api/conversations/${conversation}/messages`,
+              body: JSON.stringify({ content: `hello ${requestId}`, request_id: requestId }),
+            };
+          },
+        },
+      ],
+    });
+  };
+
+  // 1 and 2: API process without a worker — the run-start path alone, then replays of the same requests.
+  progress('http', `api-only server: ${amount} new runs, then ${amount} replays, ${connections} connections`);
+  const api = await startServer('api', amount);
+  try {
+    const pair = (index: number) => {
+      const conversation = api.conversations[index % api.conversations.length] ?? '';
+      return { conversation, requestId: `bench-${index % api.conversations.length}` };
+    };
+    const before = await serverState(api);
+    const fresh = await run(api, amount, pair);
+    const afterFresh = await serverState(api);
+    const replay = await run(api, amount, pair);
+    const afterReplay = await serverState(api);
+    results.new_runs_api_only = {
+      ...summarizeRun(fresh, 202),
+      server_cpu_ms_per_request: round((afterFresh.cpu_ms - before.cpu_ms) / amount),
+      runs_created: afterFresh.counts.total ?? 0,
+    };
+    results.replays = {
+      ...summarizeRun(replay, 202),
+      server_cpu_ms_per_request: round((afterReplay.cpu_ms - afterFresh.cpu_ms) / amount),
+      runs_created: (afterReplay.counts.total ?? 0) - (afterFresh.counts.total ?? 0),
+    };
+  } finally {
+    api.child.stdin?.write('exit\n');
+    await stopChild(api.child, 10_000);
+  }
+
+  // 3: a server that also executes every run it starts (one-step scripted answer), as `npm start` does.
+  progress('http', `server with worker: ${withWorker} new runs executed as they arrive`);
+  const full = await startServer('all', withWorker);
+  try {
+    const before = await serverState(full);
+    const started = performance.now();
+    const fresh = await run(full, withWorker, (index) => ({
+      conversation: full.conversations[index] ?? '',
+      requestId: `bench-${index}`,
+    }));
+    const allEnded = full.lines.waitForNext((line) => line.startsWith('{"ended"'), 300_000);
+    full.child.stdin?.write(`wait ${withWorker}\n`);
+    await allEnded;
+    const drained = performance.now() - started;
+    const state = await serverState(full);
+    const counts = state.counts;
+    results.new_runs_with_worker = {
+      ...summarizeRun(fresh, 202),
+      server_cpu_ms_per_run: round((state.cpu_ms - before.cpu_ms) / withWorker),
+      runs_completed: counts.completed ?? 0,
+      runs_failed: counts.failed ?? 0,
+      all_done_after_s: round(drained / 1000),
+      completed_runs_per_s: round((counts.completed ?? 0) / (drained / 1000)),
+    };
+  } finally {
+    full.child.stdin?.write('exit\n');
+    await stopChild(full.child, 10_000);
+  }
+  return results;
+});

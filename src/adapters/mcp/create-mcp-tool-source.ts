@@ -1,0 +1,149 @@
+import type { ToolSource, ToolSourceProbe } from '../../core/ports/tool-source.js';
+import type { Agent, McpServerConfig } from '../../core/records/agent.js';
+import { defineTool, type AnyTroupeTool } from '../../runtime/tools/troupe-tool.js';
+import { createMcpConnection, type McpConnection, type McpToolInfo } from './mcp-connection.js';
+import { mcpInputSchema } from './mcp-input-schema.js';
+import { mcpToolName, mcpToolPrefix } from './mcp-tool-name.js';
+import { renderMcpResult } from './render-mcp-result.js';
+
+export interface McpToolSourceOptions {
+  /**
+   * Whether this agent may start stdio servers. A stdio server is a command run on the server host, so
+   * the composition root decides (e.g. only for agents owned by an admin); HTTP servers are always allowed.
+   */
+  allowStdio(agent: Agent): boolean | Promise<boolean>;
+  /** Per-call deadline for servers without `timeout_ms`; default 30 s. */
+  defaultTimeoutMs?: number;
+  /**
+   * Deadline to connect and list tools; default 15 s (a stdio server may need a while to start). A
+   * server's `timeout_ms` bounds each call, not the start-up, so it can be short without losing the server.
+   */
+  connectTimeoutMs?: number;
+  /** Connections unused for this long are closed; default 10 min. */
+  idleMs?: number;
+  /** Where listing failures go (a run goes on without that server's tools). */
+  warn?(message: string): void;
+}
+
+export type McpToolSource = ToolSource<AnyTroupeTool> & Required<Pick<ToolSource<AnyTroupeTool>, 'probe'>>;
+
+const STDIO_REFUSED = 'stdio MCP servers run a command on the server host; only agents owned by an admin may use them';
+
+/** Servers of an agent, first of each name: two servers with one name would fight over one tool prefix. */
+function serversOf(agent: Agent): McpServerConfig[] {
+  const seen = new Set<string>();
+  return (agent.config.mcp_servers ?? []).filter((server) => !seen.has(server.name) && seen.add(server.name));
+}
+
+/** Everything that makes two configs talk to a different server; equal keys share one connection. */
+function keyOf(server: McpServerConfig): string {
+  const { name, transport, command, args, env, url, headers } = server;
+  return JSON.stringify([name, transport, command, args, env, url, headers]);
+}
+
+/**
+ * MCP servers as a tool source (SPEC §1 config `mcp_servers`): one lazily opened connection per server
+ * config, shared by every agent and run that uses it, closed on shutdown or after a long idle spell.
+ */
+export function createMcpToolSource(options: McpToolSourceOptions): McpToolSource {
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? 30_000;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 15_000;
+  const idleMs = options.idleMs ?? 10 * 60_000;
+  const connections = new Map<string, { connection: McpConnection; usedAt: number }>();
+
+  function sweepIdle(now: number): void {
+    for (const [key, entry] of connections) {
+      if (entry.connection.busy === 0 && now - entry.usedAt > idleMs) {
+        connections.delete(key);
+        void entry.connection.close();
+      }
+    }
+  }
+
+  function connectionFor(server: McpServerConfig): McpConnection {
+    const now = Date.now();
+    sweepIdle(now);
+    const key = keyOf(server);
+    let entry = connections.get(key);
+    if (!entry) {
+      entry = { connection: createMcpConnection(server), usedAt: now };
+      connections.set(key, entry);
+    }
+    entry.usedAt = now;
+    return entry.connection;
+  }
+
+  async function allowed(agent: Agent, server: McpServerConfig): Promise<boolean> {
+    return server.transport !== 'stdio' || (await options.allowStdio(agent));
+  }
+
+  function toTool(connection: McpConnection, info: McpToolInfo): AnyTroupeTool {
+    const { server } = connection;
+    const name = mcpToolName(server.name, info.name);
+    return defineTool({
+      name,
+      description: info.description ?? `Tool ${info.name} of the MCP server ${server.name}`,
+      inputSchema: mcpInputSchema(info.inputSchema),
+      async execute(input, context) {
+        const timeoutMs = server.timeout_ms ?? defaultTimeoutMs;
+        const result = await connection.callTool(info.name, input, { signal: context.abortSignal, timeoutMs, connectTimeoutMs });
+        return renderMcpResult(name, result);
+      },
+    });
+  }
+
+  return {
+    async toolsFor(agent) {
+      const perServer = await Promise.all(
+        serversOf(agent).map(async (server) => {
+          if (!(await allowed(agent, server))) {
+            options.warn?.(`MCP server "${server.name}" of agent ${agent.slug} skipped: ${STDIO_REFUSED}`);
+            return [];
+          }
+          const connection = connectionFor(server);
+          let listing: McpToolInfo[];
+          try {
+            listing = await connection.listTools(Math.max(connectTimeoutMs, server.timeout_ms ?? 0));
+          } catch (error) {
+            // Offer what the server had last time: calls then answer with a clear error until it is back.
+            listing = connection.lastListing ?? [];
+            options.warn?.(`${error instanceof Error ? error.message : String(error)} (agent ${agent.slug})`);
+          }
+          return listing.map((info) => toTool(connection, info));
+        }),
+      );
+      return perServer.flat();
+    },
+
+    async probe(agent, probeOptions): Promise<ToolSourceProbe> {
+      const result: ToolSourceProbe = { tool_names: [], unreachable: [], refused: [] };
+      await Promise.all(
+        serversOf(agent).map(async (server) => {
+          const prefix = mcpToolPrefix(server.name);
+          if (!(await allowed(agent, server))) {
+            result.refused.push({ server: server.name, prefix, message: STDIO_REFUSED });
+            return;
+          }
+          // Drafts change on every keystroke: reuse a live connection, but never keep one for a probe.
+          const live = connections.get(keyOf(server))?.connection;
+          const connection = live ?? createMcpConnection(server);
+          try {
+            const listing = await connection.listTools(probeOptions.timeoutMs);
+            result.tool_names.push(...listing.map((info) => mcpToolName(server.name, info.name)));
+          } catch (error) {
+            result.unreachable.push({ server: server.name, prefix, message: error instanceof Error ? error.message : String(error) });
+          } finally {
+            if (!live) await connection.close();
+          }
+        }),
+      );
+      return result;
+    },
+
+    async close() {
+      const all = [...connections.values()];
+      connections.clear();
+      await Promise.all(all.map((entry) => entry.connection.close()));
+    },
+  };
+}

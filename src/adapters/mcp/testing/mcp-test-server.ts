@@ -1,0 +1,67 @@
+/**
+ * A real MCP server for the test suite. `stdio` by default; `--http` listens on 127.0.0.1 (random port,
+ * printed as `LISTENING <port>`) with the Streamable HTTP transport. Run with `node --import tsx`.
+ */
+import { createServer } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+
+function buildServer(): McpServer {
+  const server = new McpServer({ name: 'troupe-test', version: '1.0.0' });
+  server.registerTool(
+    'echo',
+    { description: 'Echoes the text back', inputSchema: { text: z.string() } },
+    ({ text }) => ({ content: [{ type: 'text', text: `echo: ${text}` }] }),
+  );
+  server.registerTool(
+    'add',
+    { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number().optional() } },
+    ({ a, b }) => ({ content: [{ type: 'text', text: String(a + (b ?? 0)) }] }),
+  );
+  server.registerTool(
+    'slow',
+    { description: 'Answers after ms milliseconds', inputSchema: { ms: z.number().int() } },
+    async ({ ms }) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { content: [{ type: 'text', text: `slept ${ms}` }] };
+    },
+  );
+  server.registerTool('fail', { description: 'Always reports an error' }, () => ({
+    isError: true,
+    content: [{ type: 'text', text: 'the tool says no' }],
+  }));
+  server.registerTool('pid', { description: 'The server process id' }, () => ({
+    content: [{ type: 'text', text: String(process.pid) }],
+  }));
+  server.registerTool('crash', { description: 'Exits the server process' }, () => {
+    setTimeout(() => process.exit(3), 5);
+    return new Promise(() => undefined);
+  });
+  return server;
+}
+
+if (process.argv.includes('--http')) {
+  // Stateless: a fresh server and transport per request, as the SDK recommends for simple servers.
+  const http = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      void (async () => {
+        const server = buildServer();
+        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        res.on('close', () => void transport.close().then(() => server.close()));
+        await server.connect(transport);
+        const body = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown) : undefined;
+        await transport.handleRequest(req, res, body);
+      })();
+    });
+  });
+  http.listen(0, '127.0.0.1', () => {
+    const address = http.address();
+    if (address && typeof address === 'object') process.stdout.write(`LISTENING ${address.port}\n`);
+  });
+} else {
+  await buildServer().connect(new StdioServerTransport());
+}

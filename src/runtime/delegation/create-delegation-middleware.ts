@@ -1,0 +1,43 @@
+import type { Storage } from '../../core/ports/storage.js';
+import type { RunLimits } from '../../config.js';
+import type { MiddlewareFactory } from '../run-executor.js';
+import { createDelegateTool } from './delegate-tool.js';
+import type { DelegationRunService } from './delegation-run-service.js';
+import { delegationPromptSection } from './delegation-prompt.js';
+import { buildRoster } from './roster.js';
+
+export interface DelegationMiddlewareDeps {
+  storage: Storage;
+  limits: RunLimits;
+  service: DelegationRunService;
+}
+
+/**
+ * Mounts `delegate` and the roster section on main-agent runs — chat and delegation runs alike, so a
+ * delegated expert may delegate further within the depth limit — and never on subagent runs (SPEC §4/§6:
+ * permissions must not escape through nesting). The roster is recomputed for every run; empty means no
+ * tool and no prompt section.
+ */
+export function createDelegationMiddleware(deps: DelegationMiddlewareDeps): MiddlewareFactory {
+  return async ({ run, agent }) => {
+    if (run.run_type === 'subagent' || agent.is_subagent) return [];
+    const user = await deps.storage.users.get(run.user_id);
+    if (!user) return [];
+    const roster = await buildRoster(deps.storage, {
+      user,
+      currentAgentId: agent.id,
+      message: run.input.message,
+    });
+    if (roster.length === 0) return [];
+    const section = delegationPromptSection(roster);
+    return [
+      {
+        name: 'delegation',
+        tools: [createDelegateTool({ service: deps.service, limits: deps.limits, actor: user, roster })],
+        wrapModelCall(request, next) {
+          return next({ ...request, system: request.system ? `${request.system}\n\n${section}` : section });
+        },
+      },
+    ];
+  };
+}

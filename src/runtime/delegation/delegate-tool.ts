@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { DELEGATION_TEXTS } from '../../core/delegation/delegation-texts.js';
+import { TroupeError } from '../../core/errors.js';
+import type { DelegatableExpert } from '../../core/ports/storage.js';
+import { isTerminalStatus } from '../../core/records/run.js';
+import type { Actor } from '../../core/records/user.js';
+import type { RunLimits } from '../../config.js';
+import { defineTool, type AnyTroupeTool } from '../tools/troupe-tool.js';
+import type { DelegationRunService } from './delegation-run-service.js';
+import { rosterListing } from './delegation-prompt.js';
+import { formatDelegationResult } from './format-delegation-result.js';
+
+export interface DelegateToolDeps {
+  service: DelegationRunService;
+  limits: RunLimits;
+  /** The user of the run: the expert runs as them. */
+  actor: Actor;
+  /** The roster the model was shown; the call is checked again regardless. */
+  roster: readonly DelegatableExpert[];
+}
+
+/**
+ * The model names experts the way it read them: `analyst`, `@analyst`, the id, or the display name of a
+ * roster entry. Anything else is passed on as typed and answered by the checks.
+ */
+export function resolveExpertRef(raw: string, roster: readonly DelegatableExpert[]): string {
+  const ref = raw.trim().replace(/^@/, '');
+  const lower = ref.toLowerCase();
+  const entry = roster.find(
+    ({ agent }) => agent.id === ref || agent.slug === lower || agent.name.trim().toLowerCase() === lower,
+  );
+  return entry ? entry.agent.id : lower;
+}
+
+/** `delegate(expert, task)`: runs another expert as the same user and returns its final text. */
+export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
+  const { service, limits, actor, roster } = deps;
+  return defineTool({
+    name: 'delegate',
+    description: [
+      'Delegate a task to another expert and wait for its final answer. The expert works for the same user in',
+      'its own conversation and cannot see this one: put the goal, the needed context and the expected output in',
+      '`task`. Failures (not delegatable, not found or access denied, depth limit, cycle) come back as errors.',
+      '',
+      'Available experts:',
+      '',
+      rosterListing(roster),
+    ].join('\n'),
+    inputSchema: z.object({
+      expert: z
+        .string()
+        .min(1)
+        .describe('The expert to delegate to: the identifier in brackets in the list.'),
+      task: z.string().min(1).describe('The whole brief for the expert: goal, context and expected output.'),
+    }),
+    async execute(input, context) {
+      const started = await service.start({
+        actor,
+        expert: resolveExpertRef(input.expert, roster),
+        task: input.task,
+        parent: context.run,
+        toolCallId: context.toolCallId,
+        channel: 'internal',
+      });
+      if (started.kind === 'refused') throw new TroupeError('validation_failed', started.error);
+      const { run, wait_timed_out } = await service.awaitRun(
+        started.run.id,
+        limits.waitTimeoutMs,
+        context.abortSignal,
+      );
+      if (wait_timed_out || !isTerminalStatus(run.status))
+        return DELEGATION_TEXTS.stillRunning(run.status, run.id);
+      const result = await formatDelegationResult(run, context.workdir, limits.childResultCapBytes);
+      if (result.isError) throw new TroupeError('validation_failed', result.text);
+      return result.text;
+    },
+  });
+}

@@ -1,0 +1,65 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse, stringify } from 'yaml';
+import { DEFAULT_LIMITS, type TroupeConfig } from '../../../src/config.js';
+import { startTestServer, type TestServer } from '../../helpers/start-test-server.js';
+
+const REPO_SCENARIOS = path.resolve(import.meta.dirname, '../../../scenarios');
+
+function withoutDelays(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutDelays);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== 'delay_ms')
+        .map(([key, item]) => [key, withoutDelays(item)]),
+    );
+  }
+  return value;
+}
+
+/** Copies the shipped scenarios (demo "team", researcher, summarizer…) with every `delay_ms` removed. */
+export function zeroDelayScenarioDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'troupe-load-scenarios-'));
+  mkdirSync(dir, { recursive: true });
+  for (const file of readdirSync(REPO_SCENARIOS)) {
+    if (!/\.ya?ml$/.test(file)) continue;
+    const scenario = withoutDelays(parse(readFileSync(path.join(REPO_SCENARIOS, file), 'utf8')));
+    writeFileSync(path.join(dir, file), stringify(scenario));
+  }
+  return dir;
+}
+
+export interface LoadServer extends TestServer {
+  scenarioDir: string;
+}
+
+/**
+ * The real server (`createTroupe` + `listen`, demo data seeded) on loopback with the shipped scenarios at
+ * zero delay. `concurrentParents` sizes the worker: a parent blocked in `subagent_await`/`task` keeps its
+ * queue slot, so the worker needs more slots than parents waiting at once, or their children never run.
+ */
+export async function startLoadServer(
+  concurrentParents: number,
+  overrides: Partial<TroupeConfig> = {},
+): Promise<LoadServer> {
+  const scenarioDir = zeroDelayScenarioDir();
+  const server = await startTestServer({
+    scenarioDir,
+    workerConcurrency: concurrentParents * 2 + 16,
+    limits: {
+      ...DEFAULT_LIMITS,
+      maxActiveChildrenPerUser: Math.max(DEFAULT_LIMITS.maxActiveChildrenPerUser, concurrentParents * 4),
+    },
+    ...overrides,
+  });
+  return {
+    ...server,
+    scenarioDir,
+    async close() {
+      await server.close();
+      rmSync(scenarioDir, { recursive: true, force: true });
+    },
+  };
+}
