@@ -114,6 +114,21 @@ describe('status panel state', () => {
     });
   });
 
+  it('continues the text the list summarised when the child stream resumes mid-message', () => {
+    const resumed = apiEntry({
+      progress: {
+        last_seq: 10,
+        items: [{ seq: 10, kind: 'assistant_message', content: 'Research notes on: the t' }],
+      },
+    });
+    const entries = applyChildEvent(
+      [panelEntryFromApi(resumed)],
+      'child_1',
+      childEvent(11, 'message_delta', { text: 'eam notes' }),
+    );
+    expect(entries[0]?.latest).toBe('Research notes on: the team notes');
+  });
+
   it('a cancelled child ends as cancelled, not completed', () => {
     let entries = [panelEntryFromApi(apiEntry())];
     entries = applyChildEvent(

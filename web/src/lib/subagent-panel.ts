@@ -33,11 +33,13 @@ function mergeStatus(current: RunStatus, incoming: RunStatus): RunStatus {
 }
 
 export function panelEntryFromApi(entry: SubagentRunEntry): PanelEntry {
+  const last = entry.progress?.items.at(-1);
   return {
     ...entry,
     latest: lineFromProgress(entry),
     liveSeq: entry.progress?.last_seq ?? 0,
-    pendingText: '',
+    // The child stream resumes after the summarised events: its next deltas continue this text.
+    pendingText: last?.kind === 'assistant_message' ? last.content : '',
   };
 }
 
@@ -58,7 +60,7 @@ export function mergeApiList(
       result: fresh.result ?? existing.result,
       latest: liveIsNewer ? existing.latest : (fresh.latest ?? existing.latest),
       liveSeq: Math.max(existing.liveSeq, fresh.liveSeq),
-      pendingText: liveIsNewer ? existing.pendingText : '',
+      pendingText: liveIsNewer ? existing.pendingText : fresh.pendingText,
     };
   });
   const listed = new Set(list.map((entry) => entry.run_id));

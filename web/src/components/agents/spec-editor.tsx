@@ -38,7 +38,7 @@ export function SpecEditor({ text, onChange, parseError, config }: SpecEditorPro
             spellCheck={false}
             value={text}
             onChange={(event) => onChange(event.target.value)}
-            placeholder={EXAMPLE}
+            placeholder='[{"name": "…", "description": "…", "system_prompt": "…", "tools": ["read_file"]}]'
             aria-describedby="agent-specs-help"
             aria-invalid={parseError !== null}
           />
