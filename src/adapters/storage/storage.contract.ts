@@ -575,7 +575,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
       it('allows one conversation per thread', async () => {
         const { conversation } = await seedWorld(storage);
         const error = await expectCode(storage.conversations.create({ ...conversation }), 'internal');
-        expect(error.details?.['constraint']).toBe('conversations_thread_uq');
+        expect(error.details?.constraint).toBe('conversations_thread_uq');
       });
     });
 
@@ -659,7 +659,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await storage.subagentThreads.listForParent(conversation.id)).toEqual([relation]);
         const duplicate = await expectCode(storage.subagentThreads.create({ ...relation }), 'internal');
         expect(['subagent_threads_child_thread_uq', 'subagent_threads_child_conversation_uq']).toContain(
-          duplicate.details?.['constraint'],
+          duplicate.details?.constraint,
         );
       });
     });
@@ -695,7 +695,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         const { conversation } = await seedWorld(storage);
         const first = await storage.runs.insert(runInput(conversation));
         const error = await expectCode(storage.runs.insert(runInput(conversation)), 'run_busy');
-        expect(error.details?.['thread_id']).toBe(conversation.thread_id);
+        expect(error.details?.thread_id).toBe(conversation.thread_id);
         expect((await storage.runs.getActiveForThread(conversation.thread_id))?.id).toBe(first.id);
       });
 
@@ -981,8 +981,8 @@ export function describeStorageContract(adapterName: string, open: () => Promise
             }),
           );
         const [a, , c] = [await spawn(), await spawn(), await spawn()];
-        await storage.runs.update(a!.id, {}, { status: 'running' });
-        await storage.runs.update(c!.id, {}, { status: 'completed' });
+        await storage.runs.update(a.id, {}, { status: 'running' });
+        await storage.runs.update(c.id, {}, { status: 'completed' });
         expect(await storage.runs.countActive({ created_by_run_id: root.id })).toBe(2);
         expect(await storage.runs.countActive({ user_id: conversation.user_id })).toBe(3);
         expect(
@@ -1042,7 +1042,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         }
         expect(pages.map((page) => page.length)).toEqual([10, 10, 5]);
         expect(pages.flat()).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
-        expect((await storage.events.list(run.id, 20, 100)).map((e) => e.payload['i'])).toEqual([
+        expect((await storage.events.list(run.id, 20, 100)).map((e) => e.payload.i)).toEqual([
           20, 21, 22, 23, 24,
         ]);
         expect(await storage.events.list(run.id, 25, 10)).toEqual([]);

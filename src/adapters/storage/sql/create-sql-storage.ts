@@ -63,9 +63,9 @@ class SqlStorage implements Storage {
   async transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T> {
     if (this.ctx.inTransaction) return work(this);
     return this.ctx.db.transaction().execute((trx) => {
-      const tx = new SqlStorage({ ...this.ctx, db: trx, inTransaction: true }, async () => {
-        throw new TroupeError('internal', 'A transaction-bound storage cannot close the database');
-      });
+      const tx = new SqlStorage({ ...this.ctx, db: trx, inTransaction: true }, () =>
+        Promise.reject(new TroupeError('internal', 'A transaction-bound storage cannot close the database')),
+      );
       return work(tx);
     });
   }

@@ -262,7 +262,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0002_approvals_and_inbox': approvalsAndInbox,
 };
 
-const migrationProvider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };
+const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };
 
 export interface MigrateOptions {
   /**
@@ -293,7 +293,7 @@ export async function migrateToLatest(
   if (error !== undefined) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     const which = failed === undefined ? 'Database migration' : `Database migration ${failed}`;
-    throw new Error(`${which} failed: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new Error(`${which} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`, {
       cause: error,
     });
   }

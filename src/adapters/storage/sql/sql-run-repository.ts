@@ -158,7 +158,7 @@ export class SqlRunRepository implements RunRepository {
 
   async update(id: string, expect: RunExpectation, patch: RunPatch): Promise<Run | undefined> {
     // `status IN ()` is invalid on PostgreSQL; an empty list can never match anyway.
-    if (expect.status !== undefined && expect.status.length === 0) return undefined;
+    if (expect.status?.length === 0) return undefined;
     let query = this.ctx.db
       .updateTable('runs')
       .set({ ...patchToRow(patch), updated_at: nowIso(this.ctx) })

@@ -1,7 +1,7 @@
 import type { DatabaseSchema } from './database-schema.js';
 
 interface UniqueConstraintSpec {
-  table: keyof DatabaseSchema & string;
+  table: keyof DatabaseSchema;
   columns: readonly string[];
 }
 
