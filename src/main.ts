@@ -122,10 +122,17 @@ async function openStorage(config: TroupeConfig, clock: Clock, log: Logger): Pro
   return createSqliteStorage({ filename: path.join(config.dataDir, 'troupe.db'), clock });
 }
 
+/**
+ * Queue handlers in flight per process. Deliberately far above `workerConcurrency`: the executor's worker
+ * slots are the real limit, and a parent waiting on its children gives its slot back but keeps its handler,
+ * so a queue limited to `workerConcurrency` would let waiting parents starve their own children.
+ */
+const QUEUE_HANDLERS = 1000;
+
 /** Redis Streams + BullMQ when `redisUrl` is set, else the in-process bus and queue. */
 async function openMessaging(config: TroupeConfig, log: Logger): Promise<{ bus: EventBus; queue: RunQueue }> {
   if (!config.redisUrl) {
-    return { bus: createMemoryEventBus(), queue: createMemoryRunQueue({ concurrency: config.workerConcurrency }) };
+    return { bus: createMemoryEventBus(), queue: createMemoryRunQueue({ concurrency: QUEUE_HANDLERS }) };
   }
   const bus = await createRedisEventBus({
     url: config.redisUrl,
@@ -134,7 +141,7 @@ async function openMessaging(config: TroupeConfig, log: Logger): Promise<{ bus: 
   try {
     const queue = await createBullmqRunQueue({
       url: config.redisUrl,
-      concurrency: config.workerConcurrency,
+      concurrency: QUEUE_HANDLERS,
       onError: (runId, error) => log.error('Run handler failed', { run_id: runId, ...describeError(error) }),
       onConnectionError: (error) => log.error('Redis run queue error', describeError(error)),
     });
@@ -188,6 +195,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     ),
     limits: config.limits,
     leaseMs: config.leaseMs,
+    concurrency: config.workerConcurrency,
     workerId,
     clock,
   });

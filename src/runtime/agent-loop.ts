@@ -22,6 +22,8 @@ export interface AgentLoopOptions {
   emitter: RunEmitter;
   abortSignal: AbortSignal;
   workdir: string;
+  /** Lets tools wait on other runs without holding the executor slot (see WorkerSlots). */
+  suspend?: <T>(work: () => Promise<T>) => Promise<T>;
   /** First step to execute: 1 for a new run, last checkpointed step + 1 when resuming. */
   firstStep: number;
   /** Tool calls of a checkpointed step that have no result yet (a resume after a crash or an approval). */
@@ -143,6 +145,7 @@ async function executeToolCall(options: AgentLoopOptions, call: ModelToolCall): 
       await options.emitter.emit(type, { tool_call_id: call.toolCallId, ...payload });
     },
     workdir: options.workdir,
+    ...(options.suspend ? { suspend: options.suspend } : {}),
   };
   try {
     return await options.chain.callTool({

@@ -23,6 +23,7 @@ import { publishSubagentUpdate } from './subagents/publish-subagent-update.js';
 import { resolveRunAgent } from './subagents/resolve-run-agent.js';
 import type { ThreadMessage } from '../core/records/thread-message.js';
 import { streamModelCall } from './stream-model-call.js';
+import { createWorkerSlots } from './worker-slots.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
 
 /** Everything a middleware factory may need to build the per-run middleware stack. */
@@ -47,6 +48,8 @@ export interface RunExecutorDeps {
   middleware?: MiddlewareFactory;
   limits: RunLimits;
   leaseMs: number;
+  /** Runs doing work at once in this process; runs that only wait on other runs do not count. */
+  concurrency: number;
   workerId: string;
   clock: Clock;
   /** Called after a run reached a terminal status (e.g. cascade decisions that need the agent config). */
@@ -64,6 +67,7 @@ export interface RunExecutor {
 
 export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   const { storage, bus, clock } = deps;
+  const slots = createWorkerSlots(deps.concurrency);
   const inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
   let signals: Subscription | undefined;
 
@@ -73,6 +77,17 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   };
 
   async function execute(runId: string): Promise<void> {
+    if (inFlight.has(runId)) return;
+    // A slot first, the claim after: a run waiting for a slot holds no lease and stays pending.
+    await slots.acquire();
+    try {
+      await claimAndExecute(runId);
+    } finally {
+      slots.release();
+    }
+  }
+
+  async function claimAndExecute(runId: string): Promise<void> {
     if (inFlight.has(runId)) return;
     const existing = await storage.runs.get(runId);
     if (existing?.status !== 'pending') return;
@@ -203,6 +218,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       emitter,
       abortSignal: signal,
       workdir: project.workdir,
+      suspend: (work) => slots.outside(work),
       firstStep: Math.max(1, lastStep + 1),
       pending,
       maxSteps: agent.config.max_steps ?? deps.limits.maxSteps,

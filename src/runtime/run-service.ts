@@ -204,6 +204,7 @@ export async function awaitTerminal(
     if (event.type === 'end') settle();
   });
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   try {
     const current = await storage.runs.get(runId);
     if (!current) throw new TroupeError('run_not_found', `Run ${runId} not found`);
@@ -213,14 +214,18 @@ export async function awaitTerminal(
     const aborted = new Promise<never>((_resolve, reject) => {
       if (!signal) return;
       if (signal.aborted) reject(signal.reason as Error);
-      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+      onAbort = () => reject(signal.reason as Error);
+      signal.addEventListener('abort', onAbort, { once: true });
     });
+    // A settled race leaves `aborted` pending forever; it must not count as an unhandled rejection later.
+    aborted.catch(() => undefined);
     const outcome = await Promise.race([ended.then(() => 'ended' as const), timedOut, aborted]);
     const latest = await storage.runs.get(runId);
     if (!latest) throw new TroupeError('run_not_found', `Run ${runId} not found`);
     return { run: latest, wait_timed_out: outcome === 'timeout' && !isTerminalStatus(latest.status) };
   } finally {
     if (timer) clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
     await subscription.unsubscribe();
   }
 }

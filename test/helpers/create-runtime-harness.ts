@@ -37,6 +37,8 @@ export interface RuntimeHarnessOptions {
   leasePolicy?: 'resume' | 'fail';
   /** Start the worker (default true); false leaves runs pending, to test what happens before a worker. */
   startWorker?: boolean;
+  /** Executor worker slots (default 16). */
+  concurrency?: number;
   workerId?: string;
 }
 
@@ -66,7 +68,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
   }
   const storage = await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
   const bus = createMemoryEventBus();
-  const queue = createMemoryRunQueue({ concurrency: 16 });
+  const queue = createMemoryRunQueue({ concurrency: 1000 });
   const leaseMs = options.leaseMs ?? 30_000;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const subagents = createSubagentRunService({ storage, bus, queue, clock: systemClock, limits });
@@ -87,6 +89,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
     ],
     limits,
     leaseMs,
+    concurrency: options.concurrency ?? 16,
     workerId: options.workerId ?? 'wrk_test',
     clock: systemClock,
   });

@@ -5,7 +5,7 @@ import type { DelegatableExpert } from '../../core/ports/storage.js';
 import { isTerminalStatus } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
 import type { RunLimits } from '../../config.js';
-import { defineTool, type AnyTroupeTool } from '../tools/troupe-tool.js';
+import { defineTool, type AnyTroupeTool, waitOutsideSlot } from '../tools/troupe-tool.js';
 import type { DelegationRunService } from './delegation-run-service.js';
 import { rosterListing } from './delegation-prompt.js';
 import { formatDelegationResult } from './format-delegation-result.js';
@@ -63,10 +63,8 @@ export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
         channel: 'internal',
       });
       if (started.kind === 'refused') throw new TroupeError('validation_failed', started.error);
-      const { run, wait_timed_out } = await service.awaitRun(
-        started.run.id,
-        limits.waitTimeoutMs,
-        context.abortSignal,
+      const { run, wait_timed_out } = await waitOutsideSlot(context, () =>
+        service.awaitRun(started.run.id, limits.waitTimeoutMs, context.abortSignal),
       );
       if (wait_timed_out || !isTerminalStatus(run.status))
         return DELEGATION_TEXTS.stillRunning(run.status, run.id);

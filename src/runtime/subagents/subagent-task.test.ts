@@ -95,6 +95,14 @@ describe('task: a blocking subagent call', () => {
     expect(childThread[0]?.message).toEqual({ role: 'user', content: 'Investigate: the logs' });
   });
 
+  it('completes with a single worker slot: a parent waiting in `task` gives its slot to the child', async () => {
+    const { h, user, conversation } = await setup({ main: TASK_MAIN, harness: { concurrency: 1 } });
+    const { run } = await h.runs.postMessage(user, conversation.id, { content: 'one slot' });
+    const done = await h.runs.await(user, run.id, 15_000);
+    expect(done.run.status).toBe('completed');
+    expect(done.run.output).toContain('Helper report on <Investigate: one slot>');
+  });
+
   it('inherits the parent model when the subagent configures none', async () => {
     const { h, user, conversation } = await setup({
       main: TASK_MAIN,

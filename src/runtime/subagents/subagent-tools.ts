@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import type { Storage } from '../../core/ports/storage.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
@@ -8,7 +9,7 @@ import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import type { RunLimits } from '../../config.js';
 import { CANCELLED, closeSubtree, requestCancel } from '../run-finalizer.js';
 import { awaitTerminal } from '../run-service.js';
-import { defineTool, type AnyTroupeTool, type ToolContext, type ToolOutput } from '../tools/troupe-tool.js';
+import { defineTool, waitOutsideSlot, type AnyTroupeTool, type ToolContext, type ToolOutput } from '../tools/troupe-tool.js';
 import { formatChildResult } from './format-child-result.js';
 import { readProgress } from './subagent-progress.js';
 import { refusal, type SubagentRunService, type SubagentStartOutcome } from './subagent-run-service.js';
@@ -101,7 +102,9 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
     async execute(input, context) {
       const outcome = await start(context, input);
       if (outcome.kind === 'busy') return busyPayload(outcome);
-      const { run: awaited, wait_timed_out } = await awaitTerminal(storage, bus, outcome.run.id, limits.waitTimeoutMs, context.abortSignal);
+      const { run: awaited, wait_timed_out } = await waitOutsideSlot(context, () =>
+        awaitTerminal(storage, bus, outcome.run.id, limits.waitTimeoutMs, context.abortSignal),
+      );
       const prefix = SUBAGENT_TEXTS.threadPrefix(outcome.run.thread_id);
       if (wait_timed_out || !isTerminalStatus(awaited.status)) return prefix + SUBAGENT_TEXTS.stillRunning(awaited.status, awaited.id);
       const { text, isError } = await formatChildResult(awaited, context.workdir, limits.childResultCapBytes);
@@ -183,14 +186,30 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       const timeoutMs = Math.min(input.timeout_ms ?? limits.waitTimeoutMs, limits.waitTimeoutMs);
       const ids = input.run_ids ?? [input.run_id ?? ''];
       for (const runId of ids) await owned(context, runId);
-      const waits = ids.map((runId) => awaitTerminal(storage, bus, runId, timeoutMs, context.abortSignal));
-      if (input.run_id !== undefined) {
+      // One suspension for the whole wait: the slot is given back once, not once per awaited run.
+      return waitOutsideSlot(context, () => awaitRuns(ids, input.run_id !== undefined ? 'one' : (input.mode ?? 'all'), timeoutMs, context.abortSignal));
+    },
+  });
+
+  /** Waits on owned runs; in `any` mode the waits still pending are stopped once the first run ends. */
+  async function awaitRuns(ids: string[], mode: 'one' | 'all' | 'any', timeoutMs: number, signal: AbortSignal): Promise<ToolOutput> {
+    const local = new AbortController();
+    // Each awaited run listens on this signal; up to 100 are allowed, so lift Node's leak warning (10).
+    setMaxListeners(ids.length + 10, local.signal);
+    const stop = (): void => local.abort(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      const waits = ids.map((runId) => awaitTerminal(storage, bus, runId, timeoutMs, local.signal));
+      if (mode === 'one') {
         const waited = await waits[0];
         if (!waited) throw refusal(SUBAGENT_TEXTS.notOwned);
         return awaitPayload(waited.run, waited.wait_timed_out);
       }
-      if (input.mode === 'any') {
+      if (mode === 'any') {
         const first = await Promise.race(waits);
+        local.abort(new Error('another awaited run finished first'));
+        await Promise.allSettled(waits);
+        signal.throwIfAborted();
         const runs = await Promise.all(ids.map((runId) => storage.runs.get(runId)));
         return {
           mode: 'any',
@@ -205,8 +224,10 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
         wait_timed_out: all.some((waited) => waited.wait_timed_out),
         runs: all.map((waited) => awaitPayload(waited.run, waited.wait_timed_out)),
       };
-    },
-  });
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
+  }
 
   const subagentCancel = defineTool({
     name: 'subagent_cancel',

@@ -11,6 +11,16 @@ export interface ToolContext {
   emit(type: RunEventType, payload: Record<string, unknown>): Promise<void>;
   /** Absolute path of the run's project workdir (shared by the whole run tree). */
   workdir: string;
+  /**
+   * Runs a wait on other runs without holding this worker's execution slot, so the runs waited for can use
+   * it. Absent outside an executor (tests): then `work` simply runs.
+   */
+  suspend?: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
+/** Waits through `context.suspend` when the executor offers it. */
+export function waitOutsideSlot<T>(context: ToolContext, work: () => Promise<T>): Promise<T> {
+  return context.suspend ? context.suspend(work) : work();
 }
 
 /** JSON-serialisable tool output: a string is shown to the model as is, anything else as JSON. */

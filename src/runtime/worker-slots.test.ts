@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { createWorkerSlots } from './worker-slots.js';
+
+describe('worker slots', () => {
+  it('admits at most `capacity` holders and hands slots over in FIFO order', async () => {
+    const slots = createWorkerSlots(1);
+    const order: string[] = [];
+    await slots.acquire();
+    const second = slots.acquire().then(() => order.push('second'));
+    const third = slots.acquire().then(() => order.push('third'));
+    expect(slots.inUse).toBe(1);
+    slots.release();
+    await second;
+    slots.release();
+    await third;
+    expect(order).toEqual(['second', 'third']);
+    slots.release();
+    expect(slots.inUse).toBe(0);
+  });
+
+  it('lets a waiting holder give its slot to others and take one back afterwards', async () => {
+    const slots = createWorkerSlots(1);
+    await slots.acquire();
+    let childRan = false;
+    let finishChild: () => void = () => undefined;
+    const childDone = new Promise<void>((resolve) => (finishChild = resolve));
+    // The parent waits for a child that needs the only slot: without `outside` this would deadlock.
+    const parent = slots.outside(async () => {
+      await childDone;
+      return 'parent resumed';
+    });
+    await slots.acquire();
+    childRan = true;
+    slots.release();
+    finishChild();
+    expect(await parent).toBe('parent resumed');
+    expect(childRan).toBe(true);
+    expect(slots.inUse).toBe(1);
+  });
+});
