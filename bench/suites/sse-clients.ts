@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { readSseFrames } from '../lib/sse.js';
+import { readSseFrames } from '../../test/helpers/read-sse-frames.js';
 import { epochMs } from '../lib/stats.js';
 
 interface Plan {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { loadConfig, type TroupeConfig } from '../../src/config.js';
 import { createTroupe, listen, type Troupe } from '../../src/main.js';
 import { seedDemo } from '../../src/runtime/seed-demo.js';
+import { readSseFrames, type SseFrame } from './read-sse-frames.js';
 
 export interface TestServer {
   url: string;
@@ -52,43 +53,17 @@ export async function startTestServer(overrides: Partial<TroupeConfig> = {}): Pr
   };
 }
 
-export interface SseFrame {
-  id: string | undefined;
-  event: string | undefined;
-  data: string;
-}
+export type { SseFrame } from './read-sse-frames.js';
 
 /** Reads an SSE response to its end (the server closes after `end`), parsing frames as a browser would. */
 export async function readSse(response: Response, onFrame?: (frame: SseFrame) => void): Promise<SseFrame[]> {
   if (!response.body) throw new Error('no body');
   const frames: SseFrame[] = [];
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let boundary: number;
-    while ((boundary = buffer.indexOf('\n\n')) !== -1) {
-      const block = buffer.slice(0, boundary);
-      buffer = buffer.slice(boundary + 2);
-      const frame: SseFrame = { id: undefined, event: undefined, data: '' };
-      let hasData = false;
-      for (const line of block.split('\n')) {
-        if (line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const field = colon === -1 ? line : line.slice(0, colon);
-        const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'id') frame.id = value;
-        else if (field === 'event') frame.event = value;
-        else if (field === 'data') {
-          frame.data += (hasData ? '\n' : '') + value;
-          hasData = true;
-        }
-      }
-      if (hasData) {
-        frames.push(frame);
-        onFrame?.(frame);
-      }
+  await readSseFrames(response.body, (chunk) => {
+    for (const frame of chunk) {
+      frames.push(frame);
+      onFrame?.(frame);
     }
-  }
+  });
   return frames;
 }
