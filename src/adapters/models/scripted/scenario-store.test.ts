@@ -75,6 +75,23 @@ describe('scenario file validation', () => {
 });
 
 describe('ScenarioStore', () => {
+  it('shares one read and parse between concurrent first loads, and does not cache a broken file', async () => {
+    const dir = tempDir();
+    try {
+      writeFileSync(path.join(dir, 'busy.yaml'), 'rules: [{ steps: [{ text: hi }] }]');
+      const store = new ScenarioStore(dir);
+      const loaded = await Promise.all(Array.from({ length: 20 }, () => store.load('busy')));
+      expect(new Set(loaded).size).toBe(1);
+      writeFileSync(path.join(dir, 'broken.yaml'), 'rules: [');
+      await expect(store.load('broken')).rejects.toBeInstanceOf(TroupeError);
+      writeFileSync(path.join(dir, 'broken.yaml'), 'rules: [{ steps: [{ text: fixed }] }]');
+      utimesSync(path.join(dir, 'broken.yaml'), new Date(), new Date(Date.now() + 5000));
+      expect((await store.load('broken')).rules[0]?.steps[0]?.text).toBe('fixed');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('re-reads a file when its mtime changes and caches it otherwise', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'live.yaml');

@@ -15,7 +15,8 @@ interface CachedScenario {
   filePath: string;
   mtimeMs: number;
   size: number;
-  scenario: Scenario;
+  /** A promise, so concurrent first loads of one file share a single read and parse. */
+  scenario: Promise<Scenario>;
 }
 
 /**
@@ -81,8 +82,13 @@ export class ScenarioStore {
     if (cached?.filePath === filePath && cached.mtimeMs === info.mtimeMs && cached.size === info.size) {
       return cached.scenario;
     }
-    const scenario = await loadScenarioFile(filePath);
-    this.#cache.set(name, { filePath, mtimeMs: info.mtimeMs, size: info.size, scenario });
+    const scenario = loadScenarioFile(filePath);
+    const entry = { filePath, mtimeMs: info.mtimeMs, size: info.size, scenario };
+    this.#cache.set(name, entry);
+    // A file that fails to parse is not cached: the next call reads it again (it may have been fixed).
+    scenario.catch(() => {
+      if (this.#cache.get(name) === entry) this.#cache.delete(name);
+    });
     return scenario;
   }
 }
