@@ -3,7 +3,7 @@ import { canUseAgent } from '../core/agent-access-policy.js';
 import { isoAfter, isoNow, type Clock } from '../core/clock.js';
 import { TroupeError, toTroupeError } from '../core/errors.js';
 import type { EventBus, Subscription } from '../core/ports/event-bus.js';
-import type { ModelProvider } from '../core/ports/model-provider.js';
+import type { ModelProvider, ResolvedModel } from '../core/ports/model-provider.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { Agent } from '../core/records/agent.js';
 import type { Run } from '../core/records/run.js';
@@ -156,7 +156,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         created_by_run_id: run.created_by_run_id,
         subagent_slug: agent.is_subagent ? agent.slug : null,
       });
-      const outcome = await runLoop(run, agent, tools, emitter, meter, signal);
+      const outcome = await runLoop(run, agent, model, tools, emitter, meter, signal);
       await emitter.flush();
       await finishCompleted(run, outcome, meter.usage);
     } catch (thrown) {
@@ -179,6 +179,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   async function runLoop(
     run: Run,
     agent: Agent,
+    model: ResolvedModel,
     tools: AnyTroupeTool[],
     emitter: RunEmitter,
     meter: AgentMiddleware,
@@ -202,7 +203,8 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     });
     const thread = await storage.messages.list(run.thread_id);
     const messages: ModelMessage[] = thread.map((entry) => entry.message);
-    const lastStep = await storage.messages.lastStep(run.id);
+    // The run's own checkpoints are in the thread already; the highest step is where to continue from.
+    const lastStep = thread.reduce((highest, entry) => (entry.run_id === run.id ? Math.max(highest, entry.step) : highest), 0);
     const pending = unansweredToolCalls(thread, run.id);
     // A run that checkpointed its final answer and died before recording it is complete, not re-asked.
     const answered = finalAnswerOf(thread, run.id);
@@ -210,7 +212,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     return runAgentLoop({
       run,
       agent,
-      model: deps.models.resolve(run.model_spec),
+      model,
       system: agent.config.system_prompt ?? '',
       messages,
       tools: registry,
@@ -219,7 +221,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       abortSignal: signal,
       workdir: project.workdir,
       suspend: (work) => slots.outside(work),
-      firstStep: Math.max(1, lastStep + 1),
+      firstStep: lastStep + 1,
       pending,
       maxSteps: agent.config.max_steps ?? deps.limits.maxSteps,
       checkpoint: async (step, stepMessages) => {

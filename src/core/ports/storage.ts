@@ -192,8 +192,6 @@ export interface MessageRepository {
   /** Appends messages to a thread in one write (a checkpoint); returns them with their sequence numbers. */
   append(threadId: string, runId: string | null, step: number, messages: ModelMessage[]): Promise<ThreadMessage[]>;
   list(threadId: string): Promise<ThreadMessage[]>;
-  /** Highest step number a run has checkpointed, or -1 when it has none. */
-  lastStep(runId: string): Promise<number>;
 }
 
 export interface NewSubagentThread {

@@ -71,13 +71,4 @@ export class SqlMessageRepository implements MessageRepository {
       .execute();
     return rows.map(threadMessageFromRow);
   }
-
-  async lastStep(runId: string): Promise<number> {
-    const row = await this.ctx.db
-      .selectFrom('thread_messages')
-      .select((eb) => eb.fn.max('step').as('last_step'))
-      .where('run_id', '=', runId)
-      .executeTakeFirst();
-    return toNumber(row?.last_step, -1);
-  }
 }
