@@ -4,9 +4,9 @@ import type { ConversationPatch, Storage } from '../core/ports/storage.js';
 import type { Conversation } from '../core/records/conversation.js';
 import type { ThreadMessage } from '../core/records/thread-message.js';
 import type { Actor } from '../core/records/user.js';
-import { isAdmin } from '../core/records/user.js';
 import type { AgentService } from './agent-service.js';
 import type { ProjectService } from './project-service.js';
+import { getReadableConversation } from './readable-conversation.js';
 
 export const DEFAULT_CONVERSATION_TITLE = 'New conversation';
 const MAX_TITLE_LENGTH = 500;
@@ -56,14 +56,8 @@ export function createConversationService(
 ): ConversationService {
   const { storage, agents, projects } = dependencies;
 
-  async function get(actor: Actor, conversationId: string): Promise<Conversation> {
-    const conversation = await storage.conversations.get(conversationId);
-    // Admins may read everything (SPEC §1); everyone else sees a foreign id as missing, never forbidden.
-    if (conversation === undefined || (conversation.user_id !== actor.id && !isAdmin(actor))) {
-      throw new TroupeError('conversation_not_found', `Conversation "${conversationId}" not found`);
-    }
-    return conversation;
-  }
+  const get = (actor: Actor, conversationId: string): Promise<Conversation> =>
+    getReadableConversation(storage, actor, conversationId);
 
   return {
     async create(actor, input) {

@@ -13,6 +13,7 @@ import { CANCELLED, closeSubtree, requestCancel } from './run-finalizer.js';
 import type { AwaitedRun, PostMessageInput, RunResult, RunServiceApi, StartedRun } from './run-service-api.js';
 import { streamRunEvents } from './stream-run-events.js';
 import { listChildRuns } from './subagents/list-child-runs.js';
+import { getReadableConversation } from './readable-conversation.js';
 
 export interface RunServiceDeps {
   storage: Storage;
@@ -158,11 +159,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
     cancel,
     await: awaitRun,
     async listRunsOfConversation(actor, conversationId) {
-      const conversation = await storage.conversations.get(conversationId);
-      if (!conversation || (conversation.user_id !== actor.id && !isAdmin(actor))) {
-        throw new TroupeError('conversation_not_found', `Conversation ${conversationId} not found`);
-      }
-      return storage.runs.listByConversation(conversationId);
+      const conversation = await getReadableConversation(storage, actor, conversationId);
+      return storage.runs.listByConversation(conversation.id);
     },
     streamEvents,
     listChildRuns: (actor, conversationId) => listChildRuns(storage, actor, conversationId),

@@ -1,7 +1,7 @@
-import { TroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Run, RunError, TokenUsage } from '../../core/records/run.js';
-import { isAdmin, type Actor } from '../../core/records/user.js';
+import type { Actor } from '../../core/records/user.js';
+import { getReadableConversation } from '../readable-conversation.js';
 import { inlineSubagentName } from './inline-subagent-agent.js';
 import { readProgress, type RunProgress } from './subagent-progress.js';
 
@@ -28,10 +28,7 @@ export interface ChildRunEntry {
 
 /** Every subagent and delegation run started from a conversation, oldest first. */
 export async function listChildRuns(storage: Storage, actor: Actor, conversationId: string): Promise<ChildRunEntry[]> {
-  const conversation = await storage.conversations.get(conversationId);
-  if (!conversation || (conversation.user_id !== actor.id && !isAdmin(actor))) {
-    throw new TroupeError('conversation_not_found', `Conversation ${conversationId} not found`);
-  }
+  const conversation = await getReadableConversation(storage, actor, conversationId);
   const parentRunIds = new Set((await storage.runs.listByConversation(conversation.id)).map((run) => run.id));
   const children: Run[] = [];
   for (const relation of await storage.subagentThreads.listForParent(conversation.id)) {
