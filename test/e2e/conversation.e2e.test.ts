@@ -61,39 +61,23 @@ describe('a conversation over real HTTP on loopback', () => {
   });
 
   it('resumes the SSE stream from Last-Event-ID without gaps', async () => {
-    const { conversation } = (await (
-      await server.api('/api/conversations', { method: 'POST', body: JSON.stringify({ agent_id: 'assistant' }) })
-    ).json()) as { conversation: { id: string } };
-    const { run } = (await (
-      await server.api(`/api/conversations/${conversation.id}/messages`, {
-        method: 'POST',
-        body: JSON.stringify({ content: 'resume me' }),
-      })
-    ).json()) as { run: { id: string } };
-    const all = await readSse(await server.api(`/api/agent/runs/${run.id}/events`));
+    const { runId } = await server.chat('resume me');
+    const all = await readSse(await server.api(`/api/agent/runs/${runId}/events`));
     const resumed = await readSse(
-      await server.api(`/api/agent/runs/${run.id}/events`, { headers: { 'last-event-id': '4' } }),
+      await server.api(`/api/agent/runs/${runId}/events`, { headers: { 'last-event-id': '4' } }),
     );
     expect(resumed.map((frame) => frame.id)).toEqual(all.slice(4).map((frame) => frame.id));
-    const viaQuery = await readSse(await server.api(`/api/agent/runs/${run.id}/events?after_seq=2`));
+    const viaQuery = await readSse(await server.api(`/api/agent/runs/${runId}/events?after_seq=2`));
     expect(viaQuery.map((frame) => frame.id)).toEqual(all.slice(2).map((frame) => frame.id));
   });
 
   it('cancels a slow run over HTTP and the stream ends with cancelled', async () => {
-    const { conversation } = (await (
-      await server.api('/api/conversations', { method: 'POST', body: JSON.stringify({ agent_id: 'assistant' }) })
-    ).json()) as { conversation: { id: string } };
-    const { run } = (await (
-      await server.api(`/api/conversations/${conversation.id}/messages`, {
-        method: 'POST',
-        body: JSON.stringify({ content: 'please be slow' }),
-      })
-    ).json()) as { run: { id: string } };
+    const { runId } = await server.chat('please be slow');
     let cancelSent = false;
-    const frames = await readSse(await server.api(`/api/agent/runs/${run.id}/events`), (frame) => {
+    const frames = await readSse(await server.api(`/api/agent/runs/${runId}/events`), (frame) => {
       if (frame.event === 'message_delta' && !cancelSent) {
         cancelSent = true;
-        void server.api(`/api/agent/runs/${run.id}/cancel`, { method: 'POST' });
+        void server.api(`/api/agent/runs/${runId}/cancel`, { method: 'POST' });
       }
     });
     expect(frames.at(-1)?.event).toBe('end');

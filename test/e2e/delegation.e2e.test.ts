@@ -17,25 +17,9 @@ interface Update {
   child_conversation_id: string;
 }
 
-async function chat(content: string): Promise<{ conversationId: string; runId: string }> {
-  const { conversation } = (await (
-    await server.api('/api/conversations', {
-      method: 'POST',
-      body: JSON.stringify({ agent_id: 'assistant' }),
-    })
-  ).json()) as { conversation: { id: string } };
-  const { run } = (await (
-    await server.api(`/api/conversations/${conversation.id}/messages`, {
-      method: 'POST',
-      body: JSON.stringify({ content }),
-    })
-  ).json()) as { run: { id: string } };
-  return { conversationId: conversation.id, runId: run.id };
-}
-
 describe('delegation over real HTTP: the demo assistant delegates to the analyst expert', () => {
   it("shows B's run on A's stream as subagent_update (kind delegation) and in A's status panel", async () => {
-    const { conversationId, runId } = await chat('What would the analyst recommend for our pricing?');
+    const { conversationId, runId } = await server.chat('What would the analyst recommend for our pricing?');
     const frames = await readSse(await server.api(`/api/agent/runs/${runId}/events`));
     const updates = frames
       .filter((frame) => frame.event === 'subagent_update')
@@ -149,7 +133,7 @@ describe('delegation over real HTTP: the demo assistant delegates to the analyst
       body: JSON.stringify({ policy: 'none' }),
     });
     expect(await put.json()).toEqual({ policy: 'none', whitelist: [], max_whitelist: 10, dropped: [] });
-    const { runId } = await chat('Please ask @analyst about the launch plan');
+    const { runId } = await server.chat('Please ask @analyst about the launch plan');
     const result = (await (await server.api(`/api/agent/runs/${runId}/await?timeout_ms=20000`)).json()) as {
       run: { status: string; output: string };
     };

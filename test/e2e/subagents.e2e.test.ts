@@ -20,17 +20,9 @@ interface PanelEntry {
 
 describe('subagents over real HTTP: the demo "team" conversation', () => {
   it('streams subagent_update events on the parent stream and fills the status panel', async () => {
-    const { conversation } = (await (
-      await server.api('/api/conversations', { method: 'POST', body: JSON.stringify({ agent_id: 'assistant' }) })
-    ).json()) as { conversation: { id: string } };
-    const { run } = (await (
-      await server.api(`/api/conversations/${conversation.id}/messages`, {
-        method: 'POST',
-        body: JSON.stringify({ content: 'Ask the team about release risks' }),
-      })
-    ).json()) as { run: { id: string } };
+    const { conversationId, runId } = await server.chat('Ask the team about release risks');
 
-    const frames = await readSse(await server.api(`/api/agent/runs/${run.id}/events`));
+    const frames = await readSse(await server.api(`/api/agent/runs/${runId}/events`));
     const updates = frames
       .filter((frame) => frame.event === 'subagent_update')
       .map((frame) => (JSON.parse(frame.data) as { payload: { slug: string; status: string } }).payload);
@@ -44,7 +36,7 @@ describe('subagents over real HTTP: the demo "team" conversation', () => {
     expect(end.payload.status).toBe('completed');
     expect(end.payload.output).toContain('The team is done');
 
-    const panel = (await (await server.api(`/api/conversations/${conversation.id}/subagents`)).json()) as {
+    const panel = (await (await server.api(`/api/conversations/${conversationId}/subagents`)).json()) as {
       subagents: PanelEntry[];
     };
     expect(panel.subagents.map((entry) => entry.slug).sort()).toEqual(['researcher', 'summarizer']);
@@ -56,21 +48,13 @@ describe('subagents over real HTTP: the demo "team" conversation', () => {
     }
     // The child thread is readable as a conversation of its own, hidden from the chat list.
     const list = (await (await server.api('/api/conversations')).json()) as { conversations: { id: string }[] };
-    expect(list.conversations.map((entry) => entry.id)).toEqual([conversation.id]);
+    expect(list.conversations.map((entry) => entry.id)).toEqual([conversationId]);
   });
 
   it('cancels a child from the API while the parent keeps going', async () => {
-    const { conversation } = (await (
-      await server.api('/api/conversations', { method: 'POST', body: JSON.stringify({ agent_id: 'assistant' }) })
-    ).json()) as { conversation: { id: string } };
-    const { run } = (await (
-      await server.api(`/api/conversations/${conversation.id}/messages`, {
-        method: 'POST',
-        body: JSON.stringify({ content: 'team, please look at the backlog' }),
-      })
-    ).json()) as { run: { id: string } };
+    const { conversationId, runId } = await server.chat('team, please look at the backlog');
     let cancelled: Promise<Response> | undefined;
-    const frames = await readSse(await server.api(`/api/agent/runs/${run.id}/events`), (frame) => {
+    const frames = await readSse(await server.api(`/api/agent/runs/${runId}/events`), (frame) => {
       if (frame.event !== 'subagent_update' || cancelled) return;
       const update = (JSON.parse(frame.data) as { payload: { run_id: string; slug: string; status: string } }).payload;
       if (update.slug === 'researcher' && update.status === 'running') {
@@ -80,7 +64,7 @@ describe('subagents over real HTTP: the demo "team" conversation', () => {
     expect((await cancelled)?.status).toBe(200);
     const end = JSON.parse(frames.at(-1)?.data ?? '{}') as { payload: { status: string } };
     expect(end.payload.status).toBe('completed');
-    const panel = (await (await server.api(`/api/conversations/${conversation.id}/subagents`)).json()) as {
+    const panel = (await (await server.api(`/api/conversations/${conversationId}/subagents`)).json()) as {
       subagents: PanelEntry[];
     };
     expect(panel.subagents.find((entry) => entry.slug === 'researcher')?.status).toBe('cancelled');

@@ -13,6 +13,8 @@ export interface TestServer {
   dataDir: string;
   /** `fetch` against the server with the demo admin's bearer token. */
   api(pathname: string, init?: RequestInit): Promise<Response>;
+  /** A new conversation with `agentId` and its first message: the ids of both. */
+  chat(content: string, agentId?: string): Promise<{ conversationId: string; runId: string }>;
   close(): Promise<void>;
 }
 
@@ -31,20 +33,30 @@ export async function startTestServer(overrides: Partial<TroupeConfig> = {}): Pr
   if (!user) throw new Error('demo seed did not create the demo user');
   const { token } = await troupe.auth.issueToken(user.id, 'e2e');
   const server = await listen(troupe);
+  const api = (pathname: string, init: RequestInit = {}): Promise<Response> =>
+    fetch(`${server.url}${pathname}`, {
+      ...init,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(init.headers as Record<string, string> | undefined),
+      },
+    });
   return {
     url: server.url,
     token,
     troupe,
     dataDir,
-    api: (pathname, init = {}) =>
-      fetch(`${server.url}${pathname}`, {
-        ...init,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...(init.headers as Record<string, string> | undefined),
-        },
-      }),
+    api,
+    async chat(content, agentId = 'assistant') {
+      const { conversation } = (await (
+        await api('/api/conversations', { method: 'POST', body: JSON.stringify({ agent_id: agentId }) })
+      ).json()) as { conversation: { id: string } };
+      const { run } = (await (
+        await api(`/api/conversations/${conversation.id}/messages`, { method: 'POST', body: JSON.stringify({ content }) })
+      ).json()) as { run: { id: string } };
+      return { conversationId: conversation.id, runId: run.id };
+    },
     async close() {
       await server.close();
       await troupe.close();
