@@ -1,10 +1,9 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { isTroupeError, TroupeError } from '../../../core/errors.js';
 import { defineTool } from '../troupe-tool.js';
 import { compileGlob, hasGlobSyntax } from './compile-glob.js';
-import { realWorkdirOf, resolveInWorkdir, workdirRelativePath } from './resolve-in-workdir.js';
+import { openInWorkdir, type OpenedInWorkdir } from './open-in-workdir.js';
 import { compareNames, walkWorkdir, type WalkEntry } from './walk-workdir.js';
 import { displayPath } from './workdir-fs-error.js';
 import { SKIPPED_DIRECTORY_NAMES, WORKDIR_TOOL_LIMITS } from './workdir-tool-limits.js';
@@ -38,33 +37,43 @@ export const globTool = defineTool<GlobInput>({
   inputSchema: globInputSchema,
   async execute(input, context) {
     const pattern = normalizePattern(input.pattern);
-    const realWorkdir = await realWorkdirOf(context.workdir);
-    const root = await resolveInWorkdir(context.workdir, input.path ?? '.');
-    if (!(await stat(root)).isDirectory()) {
-      throw new TroupeError('tool_input_invalid', `${displayPath(input.path ?? '.')} is not a directory`);
-    }
+    const requested = input.path ?? '.';
     const { prefix, rest } = splitStaticPrefix(pattern);
-    const base = await resolveBase(context.workdir, root, prefix);
-    if (base === undefined) return noMatch(input.pattern);
+    const root = await openInWorkdir(context.workdir, requested, 'any');
+    let base: OpenedInWorkdir | undefined;
+    try {
+      if (!root.stats.isDirectory()) {
+        throw new TroupeError('tool_input_invalid', `${displayPath(requested)} is not a directory`);
+      }
+      base = prefix === '' ? root : await openBase(context.workdir, path.posix.join(root.shownPath, prefix));
+      if (base === undefined) return noMatch(input.pattern);
 
-    const matcher = compileGlob(rest);
-    const crossesDirectories = rest.includes('**') || rest.includes('{');
-    const matches: string[] = [];
-    const walk = walkWorkdir(base, {
-      signal: context.abortSignal,
-      skipDirectoryNames: SKIPPED_DIRECTORY_NAMES,
-      ...(crossesDirectories ? {} : { maxDepth: rest.split('/').length }),
-    });
-    for await (const entry of walk) {
-      if (!matcher.test(entry.relativePath) || !(await isFileInside(context.workdir, entry))) continue;
-      matches.push(workdirRelativePath(realWorkdir, entry.absolutePath));
-      if (matches.length > MAX_RESULTS) break;
+      const matcher = compileGlob(rest);
+      const crossesDirectories = rest.includes('**') || rest.includes('{');
+      const matches: string[] = [];
+      const walk = walkWorkdir(base.handle, {
+        signal: context.abortSignal,
+        realWorkdir: base.realWorkdir,
+        skipDirectoryNames: SKIPPED_DIRECTORY_NAMES,
+        ...(crossesDirectories ? {} : { maxDepth: rest.split('/').length }),
+      });
+      const baseShown = base.shownPath;
+      for await (const entry of walk) {
+        if (!matcher.test(entry.relativePath)) continue;
+        const shown = baseShown === '.' ? entry.relativePath : `${baseShown}/${entry.relativePath}`;
+        if (!(await isFileInside(context.workdir, entry, shown))) continue;
+        matches.push(shown);
+        if (matches.length > MAX_RESULTS) break;
+      }
+      if (matches.length === 0) return noMatch(input.pattern);
+      const truncated = matches.length > MAX_RESULTS;
+      const lines = matches.slice(0, MAX_RESULTS).sort(compareNames);
+      if (truncated) lines.push(`(stopped at ${MAX_RESULTS} files; use a narrower pattern or path)`);
+      return lines.join('\n');
+    } finally {
+      if (base !== undefined && base !== root) await base.handle.close();
+      await root.handle.close();
     }
-    if (matches.length === 0) return noMatch(input.pattern);
-    const truncated = matches.length > MAX_RESULTS;
-    const lines = matches.slice(0, MAX_RESULTS).sort(compareNames);
-    if (truncated) lines.push(`(stopped at ${MAX_RESULTS} files; use a narrower pattern or path)`);
-    return lines.join('\n');
   },
 });
 
@@ -90,25 +99,35 @@ function splitStaticPrefix(pattern: string): { prefix: string; rest: string } {
   return { prefix: segments.slice(0, literal).join('/'), rest: segments.slice(literal).join('/') };
 }
 
-/** The directory to walk, or undefined when the literal prefix is missing or leads outside (nothing to match). */
-async function resolveBase(workdir: string, root: string, prefix: string): Promise<string | undefined> {
-  if (prefix === '') return root;
+/**
+ * The directory to walk, opened and checked, or undefined when the literal prefix is missing, not a directory
+ * or leads outside (nothing to match).
+ */
+async function openBase(workdir: string, relative: string): Promise<OpenedInWorkdir | undefined> {
   try {
-    const base = await resolveInWorkdir(workdir, path.join(root, prefix));
-    return (await stat(base)).isDirectory() ? base : undefined;
+    return await openInWorkdir(workdir, relative, 'directory');
   } catch (error) {
-    if (isTroupeError(error, 'file_not_found') || isTroupeError(error, 'path_outside_workdir'))
+    if (
+      isTroupeError(error, 'file_not_found') ||
+      isTroupeError(error, 'path_outside_workdir') ||
+      isTroupeError(error, 'tool_input_invalid')
+    )
       return undefined;
     throw error;
   }
 }
 
-/** Regular files match; a symlink matches only when it leads to a file inside the workdir. */
-async function isFileInside(workdir: string, entry: WalkEntry): Promise<boolean> {
+/**
+ * Regular files match; a symlink matches only when it leads to a file inside the workdir, which is found out
+ * by opening it the checked way (by its workdir path; the walk itself never follows it).
+ */
+async function isFileInside(workdir: string, entry: WalkEntry, shown: string): Promise<boolean> {
   if (entry.kind === 'file') return true;
   if (entry.kind !== 'symlink') return false;
   try {
-    return (await stat(await resolveInWorkdir(workdir, entry.absolutePath))).isFile();
+    const opened = await openInWorkdir(workdir, shown, 'any');
+    await opened.handle.close();
+    return opened.stats.isFile();
   } catch {
     return false;
   }

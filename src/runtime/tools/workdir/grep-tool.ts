@@ -1,14 +1,14 @@
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { TroupeError } from '../../../core/errors.js';
 import { defineTool } from '../troupe-tool.js';
 import { compileGlob } from './compile-glob.js';
 import { isBinary } from './is-binary.js';
-import { READ_NO_FOLLOW_FLAGS } from './open-in-workdir.js';
+import { openInWorkdir } from './open-in-workdir.js';
 import { readAtMost } from './read-at-most.js';
-import { realWorkdirOf, resolveInWorkdir, workdirRelativePath } from './resolve-in-workdir.js';
-import { walkWorkdir } from './walk-workdir.js';
+import { openWalkedFile, walkWorkdir } from './walk-workdir.js';
+import { displayPath } from './workdir-fs-error.js';
 import { SKIPPED_DIRECTORY_NAMES, WORKDIR_TOOL_LIMITS } from './workdir-tool-limits.js';
 
 const grepInputSchema = z
@@ -49,31 +49,50 @@ export const grepTool = defineTool<GrepInput>({
     const signal = context.abortSignal;
     const regex = compileRegex(input.pattern, input.ignore_case ?? false);
     const fileFilter = input.glob === undefined ? undefined : compileFileFilter(input.glob);
-    const realWorkdir = await realWorkdirOf(context.workdir);
-    const root = await resolveInWorkdir(context.workdir, input.path ?? '.');
+    const requested = input.path ?? '.';
+    const root = await openInWorkdir(context.workdir, requested, 'any');
 
     const matches: string[] = [];
     let skippedLarge = 0;
-    const searchOne = async (absolutePath: string): Promise<void> => {
-      const result = await searchFile(absolutePath, regex, signal, LIMITS.grepMatches + 1 - matches.length);
+    /** Searches an open, checked file; its opener closes it. */
+    const searchOne = async (handle: FileHandle, shown: string): Promise<void> => {
+      const result = await searchFile(handle, regex, signal, LIMITS.grepMatches + 1 - matches.length);
       if (result === 'too_large') {
         skippedLarge += 1;
         return;
       }
-      const shown = workdirRelativePath(realWorkdir, absolutePath);
       for (const { line, text } of result) matches.push(`${shown}:${line}: ${text}`);
     };
 
-    if ((await stat(root)).isFile()) {
-      await searchOne(root);
-    } else {
-      const walk = walkWorkdir(root, { signal, skipDirectoryNames: SKIPPED_DIRECTORY_NAMES });
-      for await (const entry of walk) {
-        if (entry.kind !== 'file') continue;
-        if (fileFilter && !fileFilter(entry.relativePath)) continue;
-        await searchOne(entry.absolutePath);
-        if (matches.length > LIMITS.grepMatches) break;
+    try {
+      if (root.stats.isFile()) {
+        await searchOne(root.handle, root.shownPath);
+      } else if (!root.stats.isDirectory()) {
+        throw new TroupeError('tool_input_invalid', `${displayPath(requested)} is not a file or directory`);
+      } else {
+        const walk = walkWorkdir(root.handle, {
+          signal,
+          realWorkdir: root.realWorkdir,
+          skipDirectoryNames: SKIPPED_DIRECTORY_NAMES,
+        });
+        for await (const entry of walk) {
+          if (entry.kind !== 'file') continue;
+          if (fileFilter && !fileFilter(entry.relativePath)) continue;
+          const handle = await openWalkedFile(entry, root.realWorkdir);
+          if (handle === undefined) continue;
+          try {
+            await searchOne(
+              handle,
+              root.shownPath === '.' ? entry.relativePath : `${root.shownPath}/${entry.relativePath}`,
+            );
+          } finally {
+            await handle.close();
+          }
+          if (matches.length > LIMITS.grepMatches) break;
+        }
       }
+    } finally {
+      await root.handle.close();
     }
 
     const lines =
@@ -111,32 +130,19 @@ interface LineMatch {
 }
 
 /**
- * Matching lines of one file, at most `maxMatches`; 'too_large' past the size cap. Binary and unreadable files
- * give no matches: one odd file should not fail a search of the whole tree.
+ * Matching lines of an open file, at most `maxMatches`; 'too_large' past the size cap. Binary files give no
+ * matches: one odd file should not fail a search of the whole tree.
  */
 async function searchFile(
-  absolutePath: string,
+  handle: FileHandle,
   regex: RegExp,
   signal: AbortSignal,
   maxMatches: number,
 ): Promise<LineMatch[] | 'too_large'> {
   signal.throwIfAborted();
-  let handle: FileHandle;
-  try {
-    // A walked file may have been swapped for a symlink since readdir; O_NOFOLLOW refuses it.
-    handle = await open(absolutePath, READ_NO_FOLLOW_FLAGS);
-  } catch {
-    return [];
-  }
-  let bytes: Buffer | undefined;
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) return [];
-    if (stats.size > LIMITS.grepFileBytes) return 'too_large';
-    bytes = await readAtMost(handle, LIMITS.grepFileBytes, signal);
-  } finally {
-    await handle.close();
-  }
+  const stats = await handle.stat();
+  if (stats.size > LIMITS.grepFileBytes) return 'too_large';
+  const bytes = await readAtMost(handle, LIMITS.grepFileBytes, signal);
   if (bytes === undefined) return 'too_large';
   if (isBinary(bytes)) return [];
 

@@ -3,9 +3,10 @@ import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type ToolOutput } from '../troupe-tool.js';
-import { realWorkdirOf, resolveInWorkdir, workdirRelativePath } from './resolve-in-workdir.js';
+import { openInWorkdir } from './open-in-workdir.js';
 import { compareNames } from './walk-workdir.js';
 import { workdirFsError } from './workdir-fs-error.js';
+import { descriptorPath } from './workdir-root.js';
 import { WORKDIR_TOOL_LIMITS } from './workdir-tool-limits.js';
 
 const lsInputSchema = z
@@ -30,35 +31,41 @@ export const lsTool = defineTool<LsInput>({
   inputSchema: lsInputSchema,
   async execute(input, context) {
     const requested = input.path ?? '.';
-    const resolved = await resolveInWorkdir(context.workdir, requested);
-    const shownPath = workdirRelativePath(await realWorkdirOf(context.workdir), resolved);
-    let stats: Stats;
-    let dirents: Dirent[];
+    const opened = await openInWorkdir(context.workdir, requested, 'any');
     try {
-      stats = await lstat(resolved);
-      if (!stats.isDirectory()) {
-        return { path: shownPath, entries: [describeEntry(path.basename(resolved), stats)] };
+      if (!opened.stats.isDirectory()) {
+        return {
+          path: opened.shownPath,
+          entries: [describeEntry(path.basename(opened.realPath), opened.stats)],
+        };
       }
-      dirents = await readdir(resolved, { withFileTypes: true });
-    } catch (error) {
-      throw workdirFsError(error, requested);
-    }
-    dirents.sort((left, right) => compareNames(left.name, right.name));
-    const entries: ToolOutput[] = [];
-    for (const dirent of dirents.slice(0, WORKDIR_TOOL_LIMITS.lsEntries)) {
-      context.abortSignal.throwIfAborted();
+      let dirents: Dirent[];
       try {
-        entries.push(describeEntry(dirent.name, await lstat(path.join(resolved, dirent.name))));
-      } catch {
-        // Removed between readdir and lstat: it is simply no longer there.
+        // Listed through the checked descriptor, so the names are those of the directory that was checked.
+        dirents = await readdir(descriptorPath(opened.handle), { withFileTypes: true });
+      } catch (error) {
+        throw workdirFsError(error, requested);
       }
+      dirents.sort((left, right) => compareNames(left.name, right.name));
+      const entries: ToolOutput[] = [];
+      for (const dirent of dirents.slice(0, WORKDIR_TOOL_LIMITS.lsEntries)) {
+        context.abortSignal.throwIfAborted();
+        try {
+          // lstat through the descriptor: a symlink is described, never followed.
+          entries.push(describeEntry(dirent.name, await lstat(descriptorPath(opened.handle, dirent.name))));
+        } catch {
+          // Removed between readdir and lstat: it is simply no longer there.
+        }
+      }
+      const listing: Record<string, ToolOutput> = { path: opened.shownPath, entries };
+      if (dirents.length > WORKDIR_TOOL_LIMITS.lsEntries) {
+        listing.truncated = true;
+        listing.total_entries = dirents.length;
+      }
+      return listing;
+    } finally {
+      await opened.handle.close();
     }
-    const listing: Record<string, ToolOutput> = { path: shownPath, entries };
-    if (dirents.length > WORKDIR_TOOL_LIMITS.lsEntries) {
-      listing.truncated = true;
-      listing.total_entries = dirents.length;
-    }
-    return listing;
   },
 });
 

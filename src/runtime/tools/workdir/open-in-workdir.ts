@@ -1,98 +1,294 @@
 import { constants, type Stats } from 'node:fs';
-import { mkdir, open, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { TroupeError } from '../../../core/errors.js';
-import { realWorkdirOf, relativeInside, resolveInWorkdir } from './resolve-in-workdir.js';
+import {
+  componentsBelow,
+  resolveInWorkdir,
+  splitComponents,
+  workdirRelativePath,
+} from './resolve-in-workdir.js';
 import { displayPath, fsErrorCode, workdirFsError } from './workdir-fs-error.js';
+import {
+  assertDescriptorInside,
+  descriptorPath,
+  escapesWorkdir,
+  openWorkdirRoot,
+  type WorkdirRoot,
+} from './workdir-root.js';
 
 /**
- * `read` and `edit` need an existing regular file; `write` creates it (and its missing parent directories).
- * None truncates: a writer truncates only once the opened file has been checked.
+ * `read` and `edit` need an existing regular file; `write` creates it (and its missing parent directories);
+ * `directory` needs a directory; `any` takes what is there (a file, a directory or something else). None
+ * truncates: a writer truncates only once the opened file has been checked.
  */
-export type OpenInWorkdirMode = 'read' | 'edit' | 'write';
+export type OpenInWorkdirMode = 'read' | 'edit' | 'write' | 'directory' | 'any';
 
-export interface OpenedWorkdirFile {
+export interface OpenedInWorkdir {
   handle: FileHandle;
   /** Stats of the opened descriptor, not of the path: they describe the file actually opened. */
   stats: Stats;
   /** The file did not exist and was created by this open (`write` only). */
   created: boolean;
+  /** Where the descriptor was when it was checked, and the same relative to the workdir for display. */
+  realPath: string;
+  shownPath: string;
+  realWorkdir: string;
 }
 
-// Windows has no O_NOFOLLOW; there the post-open identity check below is the only guard. O_NONBLOCK keeps a
-// named pipe planted in the workdir from hanging the open; it changes nothing for regular files.
-const SAFE_OPEN_FLAGS = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+// O_NONBLOCK keeps a named pipe planted in the workdir from hanging the open; it changes nothing for files.
+const NO_FOLLOW = constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** Read-only, refusing a symlink at the final component. */
+const READ_NO_FOLLOW_FLAGS = constants.O_RDONLY | NO_FOLLOW;
+const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+const FINAL_FLAGS: Record<Exclude<OpenInWorkdirMode, 'write'>, number> = {
+  read: READ_NO_FOLLOW_FLAGS,
+  edit: constants.O_RDWR | NO_FOLLOW,
+  directory: DIRECTORY_FLAGS,
+  any: READ_NO_FOLLOW_FLAGS,
+};
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW;
+const OVERWRITE_FLAGS = constants.O_WRONLY | NO_FOLLOW;
 
-/** For files found by a walk (never through a symlink): read-only, and refusing a symlink swapped in since. */
-export const READ_NO_FOLLOW_FLAGS = constants.O_RDONLY | SAFE_OPEN_FLAGS;
+/** Linux gives up after 40 symlink hops (ELOOP); links are followed by hand here, so bound them the same. */
+const MAX_SYMLINK_HOPS = 40;
+/** A component that keeps changing kind under us (another process swapping it) is given up on after this. */
+const MAX_RETRIES = 40;
 
 /**
- * Opens a regular file inside the workdir, closing the gap between `resolveInWorkdir`'s check and the open:
- * the final component is opened with O_NOFOLLOW (a symlink swapped in meanwhile fails with ELOOP), and the
- * descriptor is then matched (device + inode) against a fresh resolution of the path, which catches a parent
- * directory swapped for a symlink. The caller must close `handle`.
+ * Opens a path of the workdir without ever trusting a path check. From the workdir's own descriptor, each
+ * component is opened with O_NOFOLLOW relative to the descriptor of the directory before it, so no symlink is
+ * ever followed by the kernel. A symlink met on the way is followed by hand, only into the workdir: its target
+ * is read and walked the same way (`..` goes back to the directory descriptor it came from, an absolute target
+ * must lie in the workdir). The final descriptor's real location is then checked to be in the workdir (a
+ * directory could have been moved out meanwhile), and that descriptor is what the caller reads or writes.
+ * Missing directories of a `write` are created one by one inside checked directory descriptors, the file with
+ * O_CREAT|O_EXCL|O_NOFOLLOW. The caller must close `handle`.
  */
 export async function openInWorkdir(
   workdir: string,
   requestedPath: string,
   mode: OpenInWorkdirMode,
-): Promise<OpenedWorkdirFile> {
-  const forWrite = mode === 'write';
-  const resolved = await resolveInWorkdir(workdir, requestedPath, { forWrite });
-  const { handle, created } = await openNoFollow(resolved, requestedPath, mode);
+): Promise<OpenedInWorkdir> {
+  if (requestedPath.includes('\0')) {
+    // Some C layers stop at NUL, so the path checked and the path opened could differ.
+    throw escapesWorkdir(requestedPath, 'contains a NUL byte');
+  }
+  const root = await openWorkdirRoot(path.resolve(workdir));
   try {
-    const stats = await handle.stat();
-    if (stats.isDirectory()) {
-      throw new TroupeError('tool_input_invalid', `${displayPath(requestedPath)} is a directory, not a file`);
-    }
-    if (!stats.isFile()) {
-      throw new TroupeError('tool_input_invalid', `${displayPath(requestedPath)} is not a regular file`);
-    }
-    await assertStillInside(workdir, resolved, stats, requestedPath);
-    return { handle, stats, created };
+    const relative = resolveInWorkdir(root.configuredPath, root.realPath, requestedPath);
+    if (relative === undefined) throw escapesWorkdir(requestedPath);
+    return await new DescriptorWalk(root, requestedPath, mode).open(splitComponents(relative));
   } catch (error) {
-    await handle.close();
     throw workdirFsError(error, requestedPath);
+  } finally {
+    await root.handle.close();
   }
 }
 
-async function openNoFollow(
-  resolved: string,
-  requestedPath: string,
-  mode: OpenInWorkdirMode,
-): Promise<{ handle: FileHandle; created: boolean }> {
-  try {
-    if (mode === 'read') return { handle: await open(resolved, READ_NO_FOLLOW_FLAGS), created: false };
-    if (mode === 'edit')
-      return { handle: await open(resolved, constants.O_RDWR | SAFE_OPEN_FLAGS), created: false };
-    await mkdir(path.dirname(resolved), { recursive: true });
+type ChildOutcome =
+  | { kind: 'opened'; handle: FileHandle; created: boolean }
+  | { kind: 'symlink'; target: string }
+  | { kind: 'retry' };
+
+class DescriptorWalk {
+  /** Directories opened below the root, outermost first; the last one is where the next name is looked up. */
+  private readonly stack: FileHandle[] = [];
+  private hops = 0;
+  private retries = 0;
+
+  constructor(
+    private readonly root: WorkdirRoot,
+    private readonly requestedPath: string,
+    private readonly mode: OpenInWorkdirMode,
+  ) {}
+
+  async open(components: string[]): Promise<OpenedInWorkdir> {
     try {
-      // O_EXCL also refuses any symlink at the final component, dangling or not.
-      const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | SAFE_OPEN_FLAGS;
-      return { handle: await open(resolved, flags, 0o666), created: true };
-    } catch (error) {
-      if (fsErrorCode(error) !== 'EEXIST') throw error;
-      return { handle: await open(resolved, constants.O_WRONLY | SAFE_OPEN_FLAGS), created: false };
+      const pending = [...components];
+      for (let name = pending.shift(); name !== undefined; name = pending.shift()) {
+        if (name === '..') {
+          // Only a symlink target can bring `..` here; the request's own were collapsed on the string.
+          const left = this.stack.pop();
+          if (left === undefined) throw escapesWorkdir(this.requestedPath);
+          await left.close();
+          continue;
+        }
+        const last = pending.length === 0;
+        const outcome = last ? await this.openFinal(name) : await this.openDirectory(name);
+        if (outcome.kind === 'retry') {
+          this.countRetry();
+          pending.unshift(name);
+        } else if (outcome.kind === 'symlink') {
+          pending.unshift(...(await this.linkComponents(outcome.target)));
+        } else if (last) {
+          return await this.finish(outcome.handle, outcome.created);
+        } else {
+          this.stack.push(outcome.handle);
+        }
+      }
+      // The path ends on a directory already open (the workdir itself, or a link to a directory).
+      if (this.mode !== 'directory' && this.mode !== 'any') throw this.notAFile();
+      // Reopened through its /proc link, which the kernel follows to this very directory.
+      const reopened = await open(descriptorPath(this.current()), constants.O_RDONLY | constants.O_DIRECTORY);
+      return await this.finish(reopened, false);
+    } finally {
+      await Promise.all(this.stack.map((handle) => handle.close()));
     }
-  } catch (error) {
-    throw workdirFsError(error, requestedPath);
+  }
+
+  private current(): FileHandle {
+    return this.stack.at(-1) ?? this.root.handle;
+  }
+
+  private async openDirectory(name: string): Promise<ChildOutcome> {
+    const parent = this.current();
+    const childPath = descriptorPath(parent, name);
+    try {
+      return { kind: 'opened', handle: await open(childPath, DIRECTORY_FLAGS), created: false };
+    } catch (error) {
+      const code = fsErrorCode(error);
+      if (code === 'ENOTDIR' || code === 'ELOOP') {
+        const entry = await inspectAt(parent, name);
+        if (entry.kind === 'symlink') return entry;
+        // It changed kind since the open (another process swapping it): look again.
+        if (entry.kind !== 'other') return { kind: 'retry' };
+        // A file where a directory should be: nothing to find below it, nothing can be created there.
+        if (this.mode === 'write') {
+          throw new TroupeError(
+            'tool_input_invalid',
+            `Cannot create ${displayPath(this.requestedPath)}: a file is in the way`,
+          );
+        }
+        throw this.notFound();
+      }
+      if (code !== 'ENOENT' || this.mode !== 'write') throw error;
+      await assertDescriptorInside(this.root, parent, this.requestedPath);
+      try {
+        await mkdir(childPath);
+        return { kind: 'opened', handle: await open(childPath, DIRECTORY_FLAGS), created: false };
+      } catch (mkdirError) {
+        // Created or replaced meanwhile by someone else: the next attempt sees by what.
+        const mkdirCode = fsErrorCode(mkdirError);
+        if (mkdirCode !== 'EEXIST' && mkdirCode !== 'ENOENT' && mkdirCode !== 'ENOTDIR') throw mkdirError;
+        return { kind: 'retry' };
+      }
+    }
+  }
+
+  private async openFinal(name: string): Promise<ChildOutcome> {
+    const parent = this.current();
+    const childPath = descriptorPath(parent, name);
+    try {
+      if (this.mode !== 'write')
+        return { kind: 'opened', handle: await open(childPath, FINAL_FLAGS[this.mode]), created: false };
+      await assertDescriptorInside(this.root, parent, this.requestedPath);
+      try {
+        return { kind: 'opened', handle: await open(childPath, CREATE_FLAGS, 0o666), created: true };
+      } catch (error) {
+        // O_EXCL refuses any existing name, a symlink (dangling or not) included: open what is there instead.
+        if (fsErrorCode(error) !== 'EEXIST') throw error;
+      }
+      try {
+        return { kind: 'opened', handle: await open(childPath, OVERWRITE_FLAGS), created: false };
+      } catch (error) {
+        // Removed between the two opens: create it on the next attempt.
+        if (fsErrorCode(error) === 'ENOENT') return { kind: 'retry' };
+        throw error;
+      }
+    } catch (error) {
+      const code = fsErrorCode(error);
+      const refusedLink = code === 'ELOOP' || (code === 'ENOTDIR' && this.mode === 'directory');
+      if (!refusedLink) throw error;
+      const entry = await inspectAt(parent, name);
+      if (entry.kind === 'symlink') return entry;
+      if (entry.kind !== 'other' || code === 'ELOOP') return { kind: 'retry' };
+      throw new TroupeError('tool_input_invalid', `${displayPath(this.requestedPath)} is not a directory`);
+    }
+  }
+
+  /** The components to walk instead of a symlink: relative ones from where it sits, absolute ones from the root. */
+  private async linkComponents(target: string): Promise<string[]> {
+    this.hops += 1;
+    if (this.hops > MAX_SYMLINK_HOPS) {
+      throw new TroupeError(
+        'tool_input_invalid',
+        `Path ${displayPath(this.requestedPath)} is a symbolic link loop`,
+      );
+    }
+    if (!path.isAbsolute(target)) return splitComponents(target);
+    const below = componentsBelow(this.root.configuredPath, this.root.realPath, target);
+    if (below === undefined) throw escapesWorkdir(this.requestedPath);
+    await Promise.all(this.stack.splice(0).map((handle) => handle.close()));
+    return below;
+  }
+
+  private async finish(handle: FileHandle, created: boolean): Promise<OpenedInWorkdir> {
+    try {
+      const stats = await handle.stat();
+      if (this.mode === 'read' || this.mode === 'edit' || this.mode === 'write') {
+        if (stats.isDirectory()) throw this.notAFile();
+        if (!stats.isFile()) {
+          throw new TroupeError(
+            'tool_input_invalid',
+            `${displayPath(this.requestedPath)} is not a regular file`,
+          );
+        }
+      }
+      const realPath = await assertDescriptorInside(this.root, handle, this.requestedPath);
+      const shownPath = workdirRelativePath(this.root.realPath, realPath);
+      return { handle, stats, created, realPath, shownPath, realWorkdir: this.root.realPath };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  private countRetry(): void {
+    this.retries += 1;
+    if (this.retries > MAX_RETRIES) {
+      throw new TroupeError(
+        'tool_input_invalid',
+        `Path ${displayPath(this.requestedPath)} kept changing while it was being opened; try again`,
+      );
+    }
+  }
+
+  private notFound(): TroupeError {
+    return new TroupeError('file_not_found', `File not found: ${displayPath(this.requestedPath)}`);
+  }
+
+  private notAFile(): TroupeError {
+    return new TroupeError(
+      'tool_input_invalid',
+      `${displayPath(this.requestedPath)} is a directory, not a file`,
+    );
   }
 }
 
-async function assertStillInside(
-  workdir: string,
-  resolved: string,
-  opened: Stats,
-  requestedPath: string,
-): Promise<void> {
-  const realWorkdir = await realWorkdirOf(workdir);
-  const current = await realpath(resolved);
-  const currentStats = await stat(current);
-  const inside = relativeInside(realWorkdir, current) !== undefined;
-  if (!inside || currentStats.dev !== opened.dev || currentStats.ino !== opened.ino) {
-    throw new TroupeError(
-      'path_outside_workdir',
-      `Path ${displayPath(requestedPath)} changed while it was being opened and now leads outside the workdir`,
-    );
+type InspectedEntry = { kind: 'symlink'; target: string } | { kind: 'directory' | 'other' | 'gone' };
+
+/**
+ * What `name` in `directory` is after an open refused it: a symlink (with its target, read without following
+ * it), a directory, something else, or nothing stable (gone, or changing kind under us). Only a hint for what to try next: every answer is re-checked
+ * by the next no-follow open.
+ */
+async function inspectAt(directory: FileHandle, name: string): Promise<InspectedEntry> {
+  const entryPath = descriptorPath(directory, name);
+  try {
+    return { kind: 'symlink', target: await readlink(entryPath) };
+  } catch (error) {
+    const code = fsErrorCode(error);
+    if (code === 'ENOENT') return { kind: 'gone' };
+    if (code !== 'EINVAL') throw error;
+  }
+  try {
+    const stats = await lstat(entryPath);
+    // A symlink now, though not at the readlink just before: it is being swapped, so look again.
+    if (stats.isSymbolicLink()) return { kind: 'gone' };
+    return { kind: stats.isDirectory() ? 'directory' : 'other' };
+  } catch (error) {
+    if (fsErrorCode(error) === 'ENOENT') return { kind: 'gone' };
+    throw error;
   }
 }

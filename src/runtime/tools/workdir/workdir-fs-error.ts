@@ -15,10 +15,10 @@ export function workdirFsError(error: unknown, requestedPath: string): TroupeErr
     case 'EISDIR':
       return new TroupeError('tool_input_invalid', `${shown} is a directory, not a file`, { cause: error });
     case 'ELOOP':
-      // With O_NOFOLLOW this means the final component became a symlink after the path was checked.
+      // Opens use O_NOFOLLOW: a symlink the descriptor walk did not resolve itself is never followed.
       return new TroupeError(
         'path_outside_workdir',
-        `Path ${shown} is a symbolic link that was not checked`,
+        `Path ${shown} is a symbolic link; symlinks are not followed`,
         {
           cause: error,
         },

@@ -16,6 +16,11 @@ export const WORKDIR_TOOL_LIMITS = {
   lsEntries: 1000,
   /** Bytes sniffed for a NUL byte to call a file binary (the heuristic of git and grep). */
   binarySniffBytes: 8000,
+  /**
+   * Deepest directory level `glob` and `grep` enter: a walk holds one open descriptor per level, so a
+   * pathologically deep tree must not exhaust them.
+   */
+  walkDepth: 64,
 } as const;
 
 /** Directory names `glob` and `grep` never enter: vendored or VCS data, large and rarely what is asked. */
