@@ -55,14 +55,16 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   args.push('--ro-bind', '/usr', '/usr');
   for (const link of layout.links) args.push('--symlink', link.target, link.path);
   for (const dir of layout.dirs) args.push('--ro-bind', dir, dir);
+  args.push('--perms', '0755', '--dir', '/etc');
   for (const entry of layout.etc) args.push('--ro-bind-try', entry, entry);
   args.push('--perms', '0644', '--ro-bind-data', String(BWRAP_FD.passwd), '/etc/passwd');
   args.push('--perms', '0644', '--ro-bind-data', String(BWRAP_FD.group), '/etc/group');
   args.push('--proc', '/proc', '--dev', '/dev');
+  // Every tmpfs is memory: each writable one has a size, the rest (root, /dev) become read-only below.
+  args.push('--size', String(limits.tmpBytes), '--perms', '1777', '--tmpfs', '/dev/shm');
   args.push('--size', String(limits.tmpBytes), '--perms', '1777', '--tmpfs', '/tmp');
   args.push('--bind', plan.workdir, SANDBOX_WORKDIR, '--chdir', SANDBOX_WORKDIR);
-  // bubblewrap's root is a tmpfs; read-only, it cannot become unbounded memory.
-  args.push('--remount-ro', '/');
+  args.push('--remount-ro', '/dev', '--remount-ro', '/');
   if (plan.seccomp) args.push('--seccomp', String(BWRAP_FD.seccomp));
 
   const limited = [
@@ -81,7 +83,8 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   // Namespace root only long enough for setpriv to become the sandbox user and drop everything else.
   const caps = KEPT_CAPS.map((cap) => `+${cap}`).join(',');
   args.push('--cap-drop', 'ALL');
-  for (const cap of ['CAP_SETUID', 'CAP_SETGID', 'CAP_SETPCAP', 'CAP_DAC_OVERRIDE', 'CAP_FOWNER']) args.push('--cap-add', cap);
+  for (const cap of ['CAP_SETUID', 'CAP_SETGID', 'CAP_SETPCAP', 'CAP_DAC_OVERRIDE', 'CAP_FOWNER'])
+    args.push('--cap-add', cap);
   return [
     ...args,
     '--',

@@ -6,7 +6,14 @@ import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBwrapSandbox } from './bwrap-sandbox.js';
 import type { Sandbox, SandboxLimits, SandboxRequest } from './sandbox.js';
-import { hostProcessesOfUid, hostProcessesWith, SANDBOX_SKIP_REASON, SANDBOX_TOOLS, TEST_LIMITS, until } from './testing/sandbox-fixture.js';
+import {
+  hostProcessesOfUid,
+  hostProcessesWith,
+  SANDBOX_SKIP_REASON,
+  SANDBOX_TOOLS,
+  TEST_LIMITS,
+  until,
+} from './testing/sandbox-fixture.js';
 
 // A uid of this file's own, so the process counts below see no other suite's sandboxes.
 const SANDBOX_UID = 100_000 + 4242;
@@ -32,12 +39,21 @@ function run(command: string, limits: Partial<SandboxLimits> = {}, extra: Partia
 describe.skipIf(!SANDBOX_TOOLS)(`the bubblewrap sandbox${SANDBOX_SKIP_REASON}`, () => {
   it('reports the exit code, stdout and stderr of the command', async () => {
     const result = await run('echo out; echo err >&2; exit 7');
-    expect(result).toEqual({ exitCode: 7, signal: null, stdout: 'out\n', stderr: 'err\n', omitted: { stdout: 0, stderr: 0 }, timedOut: false });
+    expect(result).toEqual({
+      exitCode: 7,
+      signal: null,
+      stdout: 'out\n',
+      stderr: 'err\n',
+      omitted: { stdout: 0, stderr: 0 },
+      timedOut: false,
+    });
   });
 
   it('runs in the workdir as an unprivileged user; what it writes there persists, root-owned files stay writable', async () => {
     writeFileSync(path.join(workdir, 'owned-by-root.txt'), 'one\n');
-    const result = await run('pwd; id -u; echo made > made.txt; mkdir -p out/deep && echo deep > out/deep/file; echo two >> owned-by-root.txt');
+    const result = await run(
+      'pwd; id -u; echo made > made.txt; mkdir -p out/deep && echo deep > out/deep/file; echo two >> owned-by-root.txt',
+    );
     expect(result.stdout).toBe('/workspace\n1000\n');
     expect(result.exitCode).toBe(0);
     expect(readFileSync(path.join(workdir, 'made.txt'), 'utf8')).toBe('made\n');
@@ -59,7 +75,9 @@ describe.skipIf(!SANDBOX_TOOLS)(`the bubblewrap sandbox${SANDBOX_SKIP_REASON}`, 
       'echo x > /evil',
       'mkdir /root/evil',
     ];
-    const result = await run(`${attempts.map((attempt) => `(${attempt}) 2>/dev/null && echo WROTE`).join('; ')}; echo tmp > /tmp/${marker} && cat /tmp/${marker}`);
+    const result = await run(
+      `${attempts.map((attempt) => `(${attempt}) 2>/dev/null && echo WROTE`).join('; ')}; echo tmp > /tmp/${marker} && cat /tmp/${marker}`,
+    );
     expect(result.stdout).toBe('tmp\n');
     expect(existsSync(path.join(sibling, 'x'))).toBe(false);
     expect(existsSync(path.join(root, 'escaped'))).toBe(false);
@@ -70,7 +88,9 @@ describe.skipIf(!SANDBOX_TOOLS)(`the bubblewrap sandbox${SANDBOX_SKIP_REASON}`, 
 
   it('cannot read /etc/shadow, /root or the server data next to the workdir', async () => {
     writeFileSync(path.join(root, 'troupe.db'), 'secret');
-    const result = await run(`cat /etc/shadow; cat /etc/gshadow; ls /root; cat ${root}/troupe.db; cat ../troupe.db; echo done`);
+    const result = await run(
+      `cat /etc/shadow; cat /etc/gshadow; ls /root; cat ${root}/troupe.db; cat ../troupe.db; echo done`,
+    );
     expect(result.stdout).toBe('done\n');
     expect(result.stderr).not.toContain('secret');
     expect(result.stderr).toContain('/etc/shadow: No such file or directory');
@@ -98,7 +118,10 @@ describe.skipIf(!SANDBOX_TOOLS)(`the bubblewrap sandbox${SANDBOX_SKIP_REASON}`, 
     let highest = 0;
     const sampler = setInterval(() => (highest = Math.max(highest, hostProcessesOfUid(SANDBOX_UID))), 25);
     try {
-      const result = await run('bomb() { bomb | bomb & }; bomb; sleep 2; echo survived', { maxProcesses: 24, timeoutMs: 5_000 });
+      const result = await run('bomb() { bomb | bomb & }; bomb; sleep 2; echo survived', {
+        maxProcesses: 24,
+        timeoutMs: 5_000,
+      });
       expect(result.stderr).toContain('fork: ');
       expect(result.exitCode === 0 || result.timedOut).toBe(true);
     } finally {
@@ -131,7 +154,11 @@ describe.skipIf(!SANDBOX_TOOLS)(`the bubblewrap sandbox${SANDBOX_SKIP_REASON}`, 
     const marker = `${4000 + (process.pid % 1000)}.${Date.now() % 100000}`;
     const controller = new AbortController();
     // `started` appears once both sleeps exist; one is in the background with its output closed.
-    const running = run(`sleep ${marker} >/dev/null 2>&1 & echo $! > started; sleep ${marker}`, {}, { signal: controller.signal });
+    const running = run(
+      `sleep ${marker} >/dev/null 2>&1 & echo $! > started; sleep ${marker}`,
+      {},
+      { signal: controller.signal },
+    );
     await until(() => existsSync(path.join(workdir, 'started')), 'the command to start');
     expect(hostProcessesWith(marker).length).toBeGreaterThanOrEqual(1);
     controller.abort(new Error('run cancelled'));
@@ -146,14 +173,23 @@ describe.skipIf(!SANDBOX_TOOLS)(`the bubblewrap sandbox${SANDBOX_SKIP_REASON}`, 
   });
 
   it('limits memory, file size and /tmp', async () => {
-    const memory = await run("v=$(head -c 100000000 /dev/zero | tr '\\0' a); echo ${#v}", { memoryBytes: 64 * 1024 * 1024 });
+    const memory = await run("v=$(head -c 100000000 /dev/zero | tr '\\0' a); echo ${#v}", {
+      memoryBytes: 64 * 1024 * 1024,
+    });
     expect(memory.stdout).not.toContain('100000000');
     const file = await run('head -c 3000000 /dev/zero > big', { fileBytes: 1024 * 1024 });
     expect(file.exitCode).not.toBe(0);
     expect(statSync(path.join(workdir, 'big')).size).toBeLessThanOrEqual(1024 * 1024);
-    const tmp = await run('head -c 3000000 /dev/zero > /tmp/big', { tmpBytes: 1024 * 1024 });
-    expect(tmp.exitCode).not.toBe(0);
-    expect(tmp.stderr).toContain('No space left on device');
+    for (const target of ['/tmp/big', '/dev/shm/big']) {
+      const tmp = await run(`head -c 3000000 /dev/zero > ${target}`, { tmpBytes: 1024 * 1024 });
+      expect(tmp.exitCode).not.toBe(0);
+      expect(tmp.stderr).toContain('No space left on device');
+    }
+    // The other in-memory file systems (the root, /dev, /etc) take nothing at all.
+    const readOnly = await run(
+      'for target in /big /dev/big /etc/big; do echo x > $target || echo refused; done; echo ok > /dev/null && echo devnull',
+    );
+    expect(readOnly.stdout).toBe('refused\nrefused\nrefused\ndevnull\n');
   });
 
   it('refuses nested user namespaces and keeps only a clean environment', async () => {
@@ -168,9 +204,14 @@ describe.skipIf(!SANDBOX_TOOLS)(`the bubblewrap sandbox${SANDBOX_SKIP_REASON}`, 
 // `user` mode is what a non-root server gets: bubblewrap maps the sandbox user to the caller.
 describe.skipIf(!SANDBOX_TOOLS)(`the bubblewrap sandbox in user mode${SANDBOX_SKIP_REASON}`, () => {
   it('isolates the same way: workdir writable, nothing else, no shadow, no network', async () => {
-    const userSandbox = createBwrapSandbox({ tools: SANDBOX_TOOLS as NonNullable<typeof SANDBOX_TOOLS>, sandboxUid: SANDBOX_UID, mode: 'user' });
+    const userSandbox = createBwrapSandbox({
+      tools: SANDBOX_TOOLS as NonNullable<typeof SANDBOX_TOOLS>,
+      sandboxUid: SANDBOX_UID,
+      mode: 'user',
+    });
     const result = await userSandbox.run({
-      command: 'id -u; echo kept > kept.txt; echo x > /usr/evil || echo ro; cat /etc/shadow || echo noshadow; exec 3<>/dev/tcp/127.0.0.1/9 || echo nonet',
+      command:
+        'id -u; echo kept > kept.txt; echo x > /usr/evil || echo ro; cat /etc/shadow || echo noshadow; exec 3<>/dev/tcp/127.0.0.1/9 || echo nonet',
       workdir,
       network: false,
       limits: TEST_LIMITS,

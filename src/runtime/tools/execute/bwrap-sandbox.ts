@@ -2,7 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { realpath, writeFile } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { TroupeError } from '../../../core/errors.js';
-import { BWRAP_FD, bwrapArgs, SANDBOX_GROUP, SANDBOX_PASSWD, sandboxIdMap, type SandboxMode } from './bwrap-args.js';
+import {
+  BWRAP_FD,
+  bwrapArgs,
+  SANDBOX_GROUP,
+  SANDBOX_PASSWD,
+  sandboxIdMap,
+  type SandboxMode,
+} from './bwrap-args.js';
 import { createCappedOutput } from './capped-output.js';
 import { readHostLayout, type HostLayout } from './host-layout.js';
 import type { SandboxTools } from './locate-sandbox-tools.js';
@@ -51,10 +58,28 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   async function run(request: SandboxRequest): Promise<SandboxResult> {
     request.signal?.throwIfAborted();
     const workdir = await realpath(request.workdir);
-    const args = bwrapArgs({ mode, tools: options.tools, layout, workdir, command: request.command, network: request.network, limits: request.limits, seccomp: seccomp !== undefined });
+    const args = bwrapArgs({
+      mode,
+      tools: options.tools,
+      layout,
+      workdir,
+      command: request.command,
+      network: request.network,
+      limits: request.limits,
+      seccomp: seccomp !== undefined,
+    });
     const mapped = mode === 'mapped';
     const child = spawn(options.tools.bwrap, args, {
-      stdio: ['ignore', 'pipe', 'pipe', mapped ? 'pipe' : 'ignore', mapped ? 'pipe' : 'ignore', 'pipe', 'pipe', seccomp ? 'pipe' : 'ignore'],
+      stdio: [
+        'ignore',
+        'pipe',
+        'pipe',
+        mapped ? 'pipe' : 'ignore',
+        mapped ? 'pipe' : 'ignore',
+        'pipe',
+        'pipe',
+        seccomp ? 'pipe' : 'ignore',
+      ],
       // Its own process group, so one kill reaches bubblewrap and the namespace's init (whose death ends the
       // whole pid namespace); the command itself runs in a new session inside.
       detached: true,
@@ -102,7 +127,9 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       const { code, signal } = await closed;
       if (aborted) throw request.signal?.reason ?? new Error('aborted');
       if (setupError && !timedOut) {
-        throw new TroupeError('sandbox_failed', `the sandbox could not start: ${setupError.message}`, { cause: setupError });
+        throw new TroupeError('sandbox_failed', `the sandbox could not start: ${setupError.message}`, {
+          cause: setupError,
+        });
       }
       return {
         exitCode: code,
@@ -114,7 +141,11 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       };
     } catch (error) {
       if (error instanceof Error && 'code' in error && error.code === 'ENOENT') {
-        throw new TroupeError('sandbox_failed', `the sandbox could not start: ${options.tools.bwrap} not found`, { cause: error });
+        throw new TroupeError(
+          'sandbox_failed',
+          `the sandbox could not start: ${options.tools.bwrap} not found`,
+          { cause: error },
+        );
       }
       throw error;
     } finally {

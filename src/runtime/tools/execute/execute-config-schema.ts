@@ -22,4 +22,7 @@ type Same<TLeft, TRight> = [TLeft, keyof TLeft] extends [TRight, keyof TRight]
   : false;
 
 /** Fails to compile when the schema and the record type drift apart. */
-export const EXECUTE_CONFIG_SCHEMA_MATCHES_RECORD: Same<z.output<typeof executeConfigSchema>, AgentExecuteConfig> = true;
+export const EXECUTE_CONFIG_SCHEMA_MATCHES_RECORD: Same<
+  z.output<typeof executeConfigSchema>,
+  AgentExecuteConfig
+> = true;

@@ -13,12 +13,19 @@ export interface ExecutePolicy {
 const MB = 1024 * 1024;
 
 /** The server's settings, lowered (never raised) by the agent's `config.execute`. */
-export function executeLimits(settings: ExecuteSettings, config: AgentExecuteConfig | undefined): SandboxLimits {
-  const lower = (ceiling: number, wanted: number | undefined) => (wanted === undefined ? ceiling : Math.min(ceiling, wanted));
+export function executeLimits(
+  settings: ExecuteSettings,
+  config: AgentExecuteConfig | undefined,
+): SandboxLimits {
+  const lower = (ceiling: number, wanted: number | undefined) =>
+    wanted === undefined ? ceiling : Math.min(ceiling, wanted);
   return {
     timeoutMs: lower(settings.timeoutMs, config?.timeout_ms),
     cpuSeconds: lower(settings.cpuSeconds, config?.cpu_seconds),
-    memoryBytes: lower(settings.memoryBytes, config?.memory_mb === undefined ? undefined : config.memory_mb * MB),
+    memoryBytes: lower(
+      settings.memoryBytes,
+      config?.memory_mb === undefined ? undefined : config.memory_mb * MB,
+    ),
     maxProcesses: lower(settings.maxProcesses, config?.max_processes),
     outputBytes: lower(settings.outputBytes, config?.output_bytes),
     fileBytes: settings.fileBytes,
@@ -35,7 +42,10 @@ export function networkAllowed(policy: ExecuteNetworkPolicy, ownerIsAdmin: boole
 }
 
 /** Reads the run's agent (an inline subagent runs under its parent's record) and the agent owner's role. */
-export function createExecutePolicyResolver(deps: { storage: Storage; settings: ExecuteSettings }): (run: Run) => Promise<ExecutePolicy> {
+export function createExecutePolicyResolver(deps: {
+  storage: Storage;
+  settings: ExecuteSettings;
+}): (run: Run) => Promise<ExecutePolicy> {
   return async (run) => {
     const agent = await deps.storage.agents.get(run.agent_id);
     const config = agent?.config.execute;

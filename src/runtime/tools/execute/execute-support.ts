@@ -27,7 +27,9 @@ export interface ExecuteReportInput {
 /** Pure: what an author should know about `execute` for this config on this server. */
 export function executeReportEntries(input: ExecuteReportInput): BuildReportEntry[] {
   const entries: BuildReportEntry[] = [];
-  const selected = selectByPatterns([{ name: 'execute' }], input.config.tools).length > 0;
+  // Only an agent that names its tools asked for execute; "every tool" means every tool this server offers.
+  const tools = input.config.tools;
+  const selected = tools !== undefined && selectByPatterns([{ name: 'execute' }], tools).length > 0;
   if (selected && input.unavailableReason !== undefined) {
     entries.push({
       code: 'tool_unavailable',
@@ -44,7 +46,7 @@ export function executeReportEntries(input: ExecuteReportInput): BuildReportEntr
       message:
         input.networkPolicy === 'off'
           ? 'execute.network is ignored: this server gives execute no network (TROUPE_EXECUTE_NETWORK=off)'
-          : "execute.network is ignored: only agents owned by an admin get the host network (TROUPE_EXECUTE_NETWORK=admin)",
+          : 'execute.network is ignored: only agents owned by an admin get the host network (TROUPE_EXECUTE_NETWORK=admin)',
     });
   }
   return entries;
@@ -60,18 +62,26 @@ export async function createExecuteSupport(deps: {
   warn?: (message: string) => void;
   probe?: (settings: ExecuteSettings) => Promise<SandboxAvailability>;
 }): Promise<ExecuteSupport> {
-  const probe = deps.probe ?? ((settings) => probeSandbox({ bwrapPath: settings.bwrapPath, sandboxUid: settings.sandboxUid }));
+  const probe =
+    deps.probe ??
+    ((settings) => probeSandbox({ bwrapPath: settings.bwrapPath, sandboxUid: settings.sandboxUid }));
   const availability = await probe(deps.settings);
   const unavailableReason = availability.available ? undefined : availability.reason;
   if (unavailableReason !== undefined) deps.warn?.(`execute is unavailable: ${unavailableReason}`);
   const tools = availability.available
-    ? [createExecuteTool({ sandbox: availability.sandbox, policyFor: createExecutePolicyResolver({ storage: deps.storage, settings: deps.settings }) })]
+    ? [
+        createExecuteTool({
+          sandbox: availability.sandbox,
+          policyFor: createExecutePolicyResolver({ storage: deps.storage, settings: deps.settings }),
+        }),
+      ]
     : [];
   return {
     tools,
     unavailableReason,
     async reportEntries(agent) {
-      const owner = agent.config.execute?.network === true ? await deps.storage.users.get(agent.owner_id) : undefined;
+      const owner =
+        agent.config.execute?.network === true ? await deps.storage.users.get(agent.owner_id) : undefined;
       return executeReportEntries({
         config: agent.config,
         unavailableReason,

@@ -7,7 +7,11 @@ import { SANDBOX_WORKDIR, type Sandbox } from './sandbox.js';
 
 const executeInputSchema = z
   .object({
-    command: z.string().min(1).max(100_000).describe('The shell command, run with bash -c in the project workdir.'),
+    command: z
+      .string()
+      .min(1)
+      .max(100_000)
+      .describe('The shell command, run with bash -c in the project workdir.'),
     timeout_ms: z
       .number()
       .int()
@@ -38,7 +42,10 @@ export function createExecuteTool(deps: ExecuteToolDeps): TroupeTool<ExecuteInpu
     async execute(input, context) {
       context.abortSignal.throwIfAborted();
       const policy = await deps.policyFor(context.run);
-      const limits = { ...policy.limits, timeoutMs: Math.min(policy.limits.timeoutMs, input.timeout_ms ?? Infinity) };
+      const limits = {
+        ...policy.limits,
+        timeoutMs: Math.min(policy.limits.timeoutMs, input.timeout_ms ?? Infinity),
+      };
       const result = await deps.sandbox.run({
         command: input.command,
         workdir: context.workdir,

@@ -2,7 +2,10 @@ import type { SandboxResult } from './sandbox.js';
 
 function section(name: string, text: string, omitted: number): string {
   const body = text === '' && omitted === 0 ? '(empty)' : text;
-  const note = omitted > 0 ? `${body.endsWith('\n') || body === '' ? '' : '\n'}[output truncated: ${omitted} bytes omitted]` : '';
+  const note =
+    omitted > 0
+      ? `${body.endsWith('\n') || body === '' ? '' : '\n'}[output truncated: ${omitted} bytes omitted]`
+      : '';
   return `${name}:\n${body}${note}`;
 }
 

@@ -25,7 +25,9 @@ function find(name: string): string | undefined {
 }
 
 /** The binaries, or why the sandbox cannot work here (shown in the start-up log and build reports). */
-export function locateSandboxTools(bwrapPath: string | undefined): { tools: SandboxTools } | { reason: string } {
+export function locateSandboxTools(
+  bwrapPath: string | undefined,
+): { tools: SandboxTools } | { reason: string } {
   const bwrap = bwrapPath !== undefined ? (isExecutable(bwrapPath) ? bwrapPath : undefined) : find('bwrap');
   if (bwrap === undefined) {
     return {
@@ -38,6 +40,7 @@ export function locateSandboxTools(bwrapPath: string | undefined): { tools: Sand
   const setpriv = find('setpriv');
   const prlimit = find('prlimit');
   const missing = [setpriv ? undefined : 'setpriv', prlimit ? undefined : 'prlimit'].filter(Boolean);
-  if (!setpriv || !prlimit) return { reason: `${missing.join(' and ')} not found (install the Debian package util-linux)` };
+  if (!setpriv || !prlimit)
+    return { reason: `${missing.join(' and ')} not found (install the Debian package util-linux)` };
   return { tools: { bwrap, setpriv, prlimit } };
 }

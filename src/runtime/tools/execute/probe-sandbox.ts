@@ -6,7 +6,8 @@ import { createBwrapSandbox, defaultSandboxMode } from './bwrap-sandbox.js';
 import { locateSandboxTools } from './locate-sandbox-tools.js';
 import type { Sandbox } from './sandbox.js';
 
-export type SandboxAvailability = { available: true; sandbox: Sandbox } | { available: false; reason: string };
+export type SandboxAvailability =
+  { available: true; sandbox: Sandbox } | { available: false; reason: string };
 
 export interface ProbeOptions {
   /** TROUPE_BWRAP_PATH; unset looks for `bwrap` in the system directories. */
@@ -49,15 +50,26 @@ async function runProbe(options: ProbeOptions): Promise<SandboxAvailability> {
   try {
     const result = await sandbox.run({ command: 'exit 0', workdir, network: false, limits: PROBE_LIMITS });
     if (result.exitCode === 0) return { available: true, sandbox };
-    const detail = firstLine(result.stderr) ?? (result.timedOut ? 'timed out' : `exit code ${result.exitCode ?? result.signal}`);
-    return { available: false, reason: `the bubblewrap sandbox does not start here (${detail}); user namespaces may be disabled` };
+    const detail =
+      firstLine(result.stderr) ??
+      (result.timedOut ? 'timed out' : `exit code ${result.exitCode ?? result.signal}`);
+    return {
+      available: false,
+      reason: `the bubblewrap sandbox does not start here (${detail}); user namespaces may be disabled`,
+    };
   } catch (error) {
-    return { available: false, reason: `the bubblewrap sandbox does not start here (${toTroupeError(error).message})` };
+    return {
+      available: false,
+      reason: `the bubblewrap sandbox does not start here (${toTroupeError(error).message})`,
+    };
   } finally {
     await rm(workdir, { recursive: true, force: true });
   }
 }
 
 function firstLine(text: string): string | undefined {
-  return text.split('\n').find((line) => line.trim() !== '')?.trim();
+  return text
+    .split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim();
 }

@@ -8,7 +8,9 @@ export const SANDBOX_TOOLS: SandboxTools | undefined = (() => {
   return 'tools' in located ? located.tools : undefined;
 })();
 
-export const SANDBOX_SKIP_REASON = SANDBOX_TOOLS ? '' : ' (skipped: bubblewrap is not installed; apt-get install bubblewrap)';
+export const SANDBOX_SKIP_REASON = SANDBOX_TOOLS
+  ? ''
+  : ' (skipped: bubblewrap is not installed; apt-get install bubblewrap)';
 
 export const TEST_LIMITS: SandboxLimits = {
   timeoutMs: 30_000,
