@@ -57,7 +57,9 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
 
   async function run(request: SandboxRequest): Promise<SandboxResult> {
     request.signal?.throwIfAborted();
-    const workdir = await realpath(request.workdir);
+    const workdir = await realpath(request.workdir).catch((error: unknown) => {
+      throw new TroupeError('sandbox_failed', 'the project workdir does not exist', { cause: error });
+    });
     const args = bwrapArgs({
       mode,
       tools: options.tools,
@@ -102,6 +104,8 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       kill();
     };
     request.signal?.addEventListener('abort', onAbort, { once: true });
+    // Aborted while the workdir was resolved: the listener above would never fire.
+    if (request.signal?.aborted) onAbort();
 
     const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
       child.once('error', reject);
