@@ -25,6 +25,8 @@ export interface TroupeConfig {
   anthropicBaseUrl: string | undefined;
   anthropicApiKey: string | undefined;
   limits: RunLimits;
+  /** The sandboxed `execute` tool (README "Sandboxed `execute`"). */
+  execute: ExecuteSettings;
 }
 
 export interface RunLimits {
@@ -46,6 +48,44 @@ export const DEFAULT_LIMITS: RunLimits = {
   maxActiveChildrenPerUser: 20,
   childResultCapBytes: 32 * 1024,
   waitTimeoutMs: 30 * 60 * 1000,
+};
+
+/** Who may give `execute` the host network with `config.execute.network: true`. */
+export const EXECUTE_NETWORK_POLICIES = ['off', 'admin', 'any'] as const;
+export type ExecuteNetworkPolicy = (typeof EXECUTE_NETWORK_POLICIES)[number];
+
+/** Server-wide ceilings of the `execute` sandbox; an agent's `config.execute` may only lower them. */
+export interface ExecuteSettings {
+  /** The bubblewrap binary; unset means `bwrap` on PATH. */
+  bwrapPath: string | undefined;
+  timeoutMs: number;
+  cpuSeconds: number;
+  /** Address space per process (RLIMIT_AS). */
+  memoryBytes: number;
+  /** Processes of the sandbox user at once (RLIMIT_NPROC, counted per sandbox). */
+  maxProcesses: number;
+  /** stdout + stderr kept for the result; the rest is discarded and counted. */
+  outputBytes: number;
+  /** Largest file a command may write (RLIMIT_FSIZE). */
+  fileBytes: number;
+  /** Size of the sandbox's private /tmp (a tmpfs, so it is memory). */
+  tmpBytes: number;
+  network: ExecuteNetworkPolicy;
+  /** Host uid and gid the sandboxed processes run as when Troupe runs as root. */
+  sandboxUid: number;
+}
+
+export const DEFAULT_EXECUTE_SETTINGS: ExecuteSettings = {
+  bwrapPath: undefined,
+  timeoutMs: 60_000,
+  cpuSeconds: 60,
+  memoryBytes: 1024 * 1024 * 1024,
+  maxProcesses: 64,
+  outputBytes: 32 * 1024,
+  fileBytes: 1024 * 1024 * 1024,
+  tmpBytes: 256 * 1024 * 1024,
+  network: 'admin',
+  sandboxUid: 100_000,
 };
 
 type Env = Record<string, string | undefined>;
@@ -100,5 +140,33 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
       childResultCapBytes: integer(env, 'TROUPE_CHILD_RESULT_CAP_BYTES', DEFAULT_LIMITS.childResultCapBytes),
       waitTimeoutMs: integer(env, 'TROUPE_WAIT_TIMEOUT_MS', DEFAULT_LIMITS.waitTimeoutMs),
     },
+    execute: loadExecuteSettings(env),
+  };
+}
+
+function positive(env: Env, name: string, fallback: number, unit = 1): number {
+  const value = integer(env, name, fallback / unit) * unit;
+  if (value === 0) throw new TroupeError('config_invalid', `${name} must be a positive integer`);
+  return value;
+}
+
+function loadExecuteSettings(env: Env): ExecuteSettings {
+  const defaults = DEFAULT_EXECUTE_SETTINGS;
+  const network = env.TROUPE_EXECUTE_NETWORK || defaults.network;
+  if (!(EXECUTE_NETWORK_POLICIES as readonly string[]).includes(network)) {
+    throw new TroupeError('config_invalid', `TROUPE_EXECUTE_NETWORK must be one of ${EXECUTE_NETWORK_POLICIES.join(', ')}, got "${network}"`);
+  }
+  const mb = 1024 * 1024;
+  return {
+    bwrapPath: env.TROUPE_BWRAP_PATH || undefined,
+    timeoutMs: positive(env, 'TROUPE_EXECUTE_TIMEOUT_MS', defaults.timeoutMs),
+    cpuSeconds: positive(env, 'TROUPE_EXECUTE_CPU_SECONDS', defaults.cpuSeconds),
+    memoryBytes: positive(env, 'TROUPE_EXECUTE_MEMORY_MB', defaults.memoryBytes, mb),
+    maxProcesses: positive(env, 'TROUPE_EXECUTE_MAX_PROCESSES', defaults.maxProcesses),
+    outputBytes: positive(env, 'TROUPE_EXECUTE_OUTPUT_BYTES', defaults.outputBytes),
+    fileBytes: positive(env, 'TROUPE_EXECUTE_FILE_MB', defaults.fileBytes, mb),
+    tmpBytes: positive(env, 'TROUPE_EXECUTE_TMP_MB', defaults.tmpBytes, mb),
+    network: network as ExecuteNetworkPolicy,
+    sandboxUid: positive(env, 'TROUPE_EXECUTE_SANDBOX_UID', defaults.sandboxUid),
   };
 }

@@ -41,6 +41,7 @@ import { createClientDelegationService } from './runtime/delegation/client-deleg
 import { createDelegationMiddleware } from './runtime/delegation/create-delegation-middleware.js';
 import { createDelegationRunService } from './runtime/delegation/delegation-run-service.js';
 import { combineMiddlewareFactories } from './runtime/middleware/combine-middleware-factories.js';
+import { createExecuteSupport } from './runtime/tools/execute/execute-support.js';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -180,7 +181,9 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     allowStdio: async (agent) => (await storage.users.get(agent.owner_id))?.role === 'admin',
     warn: (message) => log.warn(message),
   });
-  const workdirTools = createWorkdirTools();
+  // `execute` joins the catalogue only when the sandbox works here; otherwise the log says why.
+  const execute = await createExecuteSupport({ settings: config.execute, storage, warn: (message) => log.warn(message) });
+  const workdirTools = [...createWorkdirTools(), ...execute.tools];
   const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits });
   const delegations = createDelegationRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
   const executor = createRunExecutor({
@@ -220,6 +223,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
       catalogue: workdirTools.map((tool) => tool.name),
       toolSource: mcp,
       defaultModel: config.defaultModel,
+      agentEntries: (agent) => execute.reportEntries(agent),
     }),
     consoleDir: path.resolve(import.meta.dirname, '../web/dist'),
   });

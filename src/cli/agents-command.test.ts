@@ -22,8 +22,13 @@ function write(name: string, content: string): string {
 
 /** The real CLI, as a user runs it. */
 function troupe(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return troupeWith({}, ...args);
+}
+
+function troupeWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
+    const options = { cwd: ROOT, timeout: 60_000, env: { ...process.env, ...env } };
+    execFile(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], options, (error, stdout, stderr) => {
       const code = error && typeof error.code === 'number' ? error.code : error ? -1 : 0;
       resolve({ code, stdout, stderr });
     });
@@ -114,5 +119,15 @@ describe('troupe agents check FILE', { timeout: 60_000 }, () => {
     expect(report.subagents.find((subagent) => subagent.name === 'scanner')?.tools).toEqual(['mcp__test__echo']);
     expect(report.subagents.find((subagent) => subagent.name === 'web')?.tools).toContain('mcp__test__add');
     expect(result.code).toBe(1);
+  });
+
+  it('warns, without failing, that execute is not offered on a machine without a working sandbox', async () => {
+    const file = write('execute.json', JSON.stringify({ tools: ['read_file', 'execute'] }));
+    const result = await troupeWith({ TROUPE_BWRAP_PATH: '/nonexistent/bwrap' }, 'agents', 'check', '--json', file);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as BuildReport;
+    expect(report.parent_tools).toEqual(['read_file']);
+    expect(report.report).toEqual([expect.objectContaining({ code: 'tool_unavailable', value: 'execute' })]);
+    expect(report.report[0]?.message).toContain('bubblewrap not found at /nonexistent/bwrap');
   });
 });

@@ -7,6 +7,8 @@ import { agentConfigSchema } from '../runtime/agent-config-schema.js';
 import { computeBuildReport } from '../runtime/build-report/compute-build-report.js';
 import { toValidationError } from '../runtime/to-validation-error.js';
 import { createWorkdirTools } from '../runtime/tools/workdir/create-workdir-tools.js';
+import { executeReportEntries } from '../runtime/tools/execute/execute-support.js';
+import { probeSandbox } from '../runtime/tools/execute/probe-sandbox.js';
 import { formatBuildReport } from './format-build-report.js';
 import { CliUsageError, type CliDeps } from './run-cli.js';
 
@@ -101,11 +103,21 @@ export async function agentsCommand(deps: Pick<CliDeps, 'loadConfig'>, argv: str
       (config.mcp_servers ?? []).length > 0
         ? await mcp.probe(draftAgent(config), { timeoutMs })
         : { tool_names: [], unreachable: [], refused: [] };
+    const settings = deps.loadConfig();
+    // The sandbox of this machine: `execute` is in the catalogue only where it would be offered.
+    const sandbox = await probeSandbox({ bwrapPath: settings.execute.bwrapPath, sandboxUid: settings.execute.sandboxUid });
     const report = computeBuildReport({
       config,
-      catalogue: createWorkdirTools().map((tool) => tool.name),
+      catalogue: [...createWorkdirTools().map((tool) => tool.name), ...(sandbox.available ? ['execute'] : [])],
       probe,
-      defaultModel: deps.loadConfig().defaultModel,
+      defaultModel: settings.defaultModel,
+      agentEntries: executeReportEntries({
+        config,
+        unavailableReason: sandbox.available ? undefined : sandbox.reason,
+        networkPolicy: settings.execute.network,
+        // Like stdio MCP servers above: the operator's own machine, judged as an admin's agent.
+        ownerIsAdmin: true,
+      }),
     });
     console.log(values.json ? JSON.stringify(report, null, 2) : formatBuildReport(`Agent: ${definition.name}`, report));
     return report.dropped ? 1 : 0;

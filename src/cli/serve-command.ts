@@ -60,7 +60,7 @@ export async function serveCommand(deps: CliDeps, options: ServeOptions): Promis
     const token = await issueStartupToken(troupe, seeded.user);
     if (seeded.seeded)
       console.log(
-        `Seeded the demo user "${seeded.user.name}" (admin) and agents assistant, researcher, summarizer, analyst.`,
+        `Seeded the demo user "${seeded.user.name}" (admin) and agents assistant, researcher, summarizer, analyst, builder.`,
       );
     console.log(`Token for "${seeded.user.name}" (shown once; a restart issues a new one): ${token}`);
     console.log(`Try:\n  curl -s -H "Authorization: Bearer ${token}" ${server.url}/api/agent`);

@@ -48,6 +48,7 @@ export const ERROR_CODES = [
   'mcp_server_unavailable',
   'mcp_tool_failed',
   'mcp_tool_timeout',
+  'sandbox_failed',
   // configuration
   'config_invalid',
   // anything else is a bug or an infrastructure failure

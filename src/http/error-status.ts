@@ -47,6 +47,7 @@ export const ERROR_STATUS = {
   mcp_server_unavailable: 502,
   mcp_tool_failed: 502,
   mcp_tool_timeout: 504,
+  sandbox_failed: 500,
   // Server configuration is the operator's problem, never the client's.
   config_invalid: 500,
   internal: 500,

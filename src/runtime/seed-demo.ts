@@ -3,7 +3,7 @@ import type { User } from '../core/records/user.js';
 
 export const DEMO_USER_NAME = 'demo';
 
-/** The agents `npm start` shows on a fresh data dir: a main agent, two subagents and one expert. */
+/** The agents `npm start` shows on a fresh data dir: two main agents, two subagents and one expert. */
 export function demoAgents(ownerId: string): NewAgent[] {
   const base = {
     owner_id: ownerId,
@@ -69,6 +69,21 @@ export function demoAgents(ownerId: string): NewAgent[] {
         system_prompt: 'You are an analyst. Recommend one course of action and say why.',
         model: 'scripted:analyst',
         tools: ['read_file', 'ls'],
+      },
+    },
+    {
+      ...base,
+      slug: 'builder',
+      name: 'Builder',
+      description: 'Builds the project with sandboxed shell commands, each one after your approval.',
+      backend: 'chat',
+      is_subagent: false,
+      config: {
+        system_prompt: 'You build the project by running shell commands with execute. Keep answers short.',
+        model: 'scripted:builder',
+        tools: ['read_file', 'ls', 'glob', 'execute'],
+        // Unlike the assistant, every sensitive call (each command) waits for the user's approval.
+        tool_approval_mode: 'default',
       },
     },
   ];

@@ -41,6 +41,18 @@ export interface AgentConfig {
   tool_approval_mode?: ToolApprovalMode;
   keep_background_runs?: boolean;
   max_steps?: number;
+  /** Narrows the server's `execute` sandbox limits for this agent; `network` asks for the host network. */
+  execute?: AgentExecuteConfig;
+}
+
+/** Per-agent `execute` settings: limits may only lower the server's (README "Sandboxed `execute`"). */
+export interface AgentExecuteConfig {
+  network?: boolean;
+  timeout_ms?: number;
+  cpu_seconds?: number;
+  memory_mb?: number;
+  max_processes?: number;
+  output_bytes?: number;
 }
 
 export interface Agent {

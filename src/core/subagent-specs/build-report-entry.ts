@@ -24,6 +24,8 @@ export const BUILD_REPORT_CODES = [
   'unverified_tool',
   'mcp_unreachable',
   'mcp_not_allowed',
+  'tool_unavailable',
+  'execute_network_denied',
 ] as const;
 
 export type BuildReportCode = (typeof BUILD_REPORT_CODES)[number];
@@ -34,6 +36,8 @@ const WARNING_CODES: ReadonlySet<BuildReportCode> = new Set([
   'unverified_tool',
   'mcp_unreachable',
   'mcp_not_allowed',
+  'tool_unavailable',
+  'execute_network_denied',
 ]);
 
 const SPEC_DROP_CODES: ReadonlySet<BuildReportCode> = new Set([

@@ -6,6 +6,7 @@ import { resolveAllowedSubagents } from '../../core/subagents/allowed-subagents.
 import type { AgentService } from '../agent-service.js';
 import { agentConfigSchema } from '../agent-config-schema.js';
 import { parseOrThrow } from '../to-validation-error.js';
+import type { BuildReportEntry } from '../../core/subagent-specs/build-report-entry.js';
 import { computeBuildReport, type BuildReport } from './compute-build-report.js';
 
 export interface BuildReportServiceDeps {
@@ -18,6 +19,8 @@ export interface BuildReportServiceDeps {
   defaultModel: string;
   /** How long a report waits for an MCP server to list its tools; default 3 s. */
   probeTimeoutMs?: number;
+  /** Agent-level entries from other parts of the server (e.g. why `execute` is not offered). */
+  agentEntries?: (agent: Agent) => Promise<BuildReportEntry[]>;
 }
 
 export interface BuildReportService {
@@ -39,7 +42,11 @@ export function createBuildReportService(deps: BuildReportServiceDeps): BuildRep
       // No source that can list tools: the report says the MCP names are unverified.
       return deps.toolSource?.probe?.(agent, { timeoutMs: probeTimeoutMs });
     };
-    const [probe, visible] = await Promise.all([probeServers(), deps.storage.agents.listUsable(actor, { include_subagents: true })]);
+    const [probe, visible, agentEntries] = await Promise.all([
+      probeServers(),
+      deps.storage.agents.listUsable(actor, { include_subagents: true }),
+      deps.agentEntries?.(agent),
+    ]);
     return computeBuildReport({
       config: agent.config,
       catalogue: deps.catalogue,
@@ -47,6 +54,7 @@ export function createBuildReportService(deps: BuildReportServiceDeps): BuildRep
       // The registered subagents this caller would see next to the specs at run time.
       registeredSlugs: resolveAllowedSubagents(visible, agent.config.subagents).map((subagent) => subagent.slug),
       defaultModel: deps.defaultModel,
+      agentEntries,
     });
   }
 

@@ -26,6 +26,8 @@ export interface BuildReportInput {
   registeredSlugs?: readonly string[];
   /** Inherited by specs without a model when the agent names none either. */
   defaultModel: string;
+  /** Further agent-level entries (e.g. a catalogue tool this server cannot offer), after the MCP ones. */
+  agentEntries?: readonly BuildReportEntry[];
 }
 
 /** Pure: the same builder as the run time, loud instead of silent. */
@@ -47,6 +49,7 @@ export function computeBuildReport(input: BuildReportInput): BuildReport {
       value: server.server,
       message: `MCP server "${server.server}" is not started for this agent: ${server.message}`,
     })),
+    ...(input.agentEntries ?? []),
   ];
   // Without a listing at all, MCP names cannot be checked: unverified, not dropped.
   const unverified = input.probe ? probe.unreachable.map((server) => server.prefix) : ['mcp__'];
