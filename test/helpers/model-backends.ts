@@ -106,15 +106,15 @@ function fromServer(spec: string, server: FakeModelServer, models: ScriptedBacke
   return { spec, scenarios: {}, models, requests: server.requests, close: () => server.close() };
 }
 
-/** Starts `backend` playing `rules` as the model of the agent under test. */
-export async function startBackend(backend: BackendName, rules: readonly ScriptRule[]): Promise<ScriptedBackend> {
+/** Starts `backend` playing `rules` as the model of the agent under test (`scenario`: its scripted name). */
+export async function startBackend(backend: BackendName, rules: readonly ScriptRule[], scenario = 'main'): Promise<ScriptedBackend> {
   const responses = scriptResponder(rules);
   switch (backend) {
     case 'scripted':
       // JSON is YAML: the scenario file is the script itself.
       return {
-        spec: 'scripted:main',
-        scenarios: { main: JSON.stringify({ rules }) },
+        spec: `scripted:${scenario}`,
+        scenarios: { [scenario]: JSON.stringify({ rules }) },
         models: {},
         requests: [],
         close: () => Promise.resolve(),
