@@ -44,8 +44,7 @@ export async function streamRunEvents(
   if (await resumesAtOrPastEnd(storage, runId, afterSeq)) {
     return {
       ended: true,
-      // eslint-disable-next-line @typescript-eslint/require-await -- an empty stream has nothing to wait for
-      async *[Symbol.asyncIterator]() {},
+      [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }),
     };
   }
   const live: RunEvent[] = [];

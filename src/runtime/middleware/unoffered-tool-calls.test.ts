@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMcpToolSource, type McpToolSource } from '../../adapters/mcp/create-mcp-tool-source.js';
 import type { Agent, AgentConfig } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
 import type { ThreadMessage } from '../../core/records/thread-message.js';
@@ -34,28 +33,23 @@ const byName = <T extends { name: string }>(items: T[]): T[] => [...items].sort(
 
 let harness: RuntimeHarness | undefined;
 let backend: ScriptedBackend | undefined;
-let source: McpToolSource | undefined;
 afterEach(async () => {
   await harness?.close();
   await backend?.close();
-  await source?.close();
   harness = undefined;
   backend = undefined;
-  source = undefined;
 });
 
 async function runAgent(
   name: BackendName,
   rules: ScriptRule[],
   config: Partial<AgentConfig>,
-  options: { asSubagent?: boolean; mcp?: boolean } = {},
+  options: { asSubagent?: boolean } = {},
 ): Promise<{ run: Run; thread: ThreadMessage[]; h: RuntimeHarness }> {
   backend = await startBackend(name, rules, 'under_test');
-  if (options.mcp) source = createMcpToolSource({ allowStdio: () => false, connectTimeoutMs: 2_000 });
   const h = await createRuntimeHarness({
     scenarios: { ...backend.scenarios, parent: PARENT },
     models: backend.models,
-    ...(source ? { toolSources: [source] } : {}),
   });
   harness = h;
   const alice = await h.createUser('alice');
@@ -127,28 +121,6 @@ describe.each(BACKENDS)('calls to tools the model was not offered (%s)', (name) 
     expect(toolResults(thread).map((result) => result.text).sort()).toEqual([
       'tool execute is not available to this agent',
       'tool write_file is not available to this agent',
-    ]);
-  });
-
-  it('an MCP tool whose server is down: a clear tool error through the same path', async () => {
-    const rules: ScriptRule[] = [
-      { steps: [{ tool_calls: [{ name: 'mcp__web__echo', args: { text: 'hi' }, unoffered: true }] }, { text: 'main done' }] },
-    ];
-    const { run, thread } = await runAgent(
-      name,
-      rules,
-      { tools: ['ls'], mcp_servers: [{ name: 'web', transport: 'http', url: 'http://127.0.0.1:9/mcp', timeout_ms: 2_000 }] },
-      { mcp: true },
-    );
-    expect(run).toMatchObject({ status: 'completed', output: 'main done' });
-    expect(toolResults(thread)).toEqual([
-      {
-        name: 'mcp__web__echo',
-        text:
-          'tool mcp__web__echo is not available to this agent: its MCP server "web" did not offer it for this run ' +
-          '(the server may be down or no longer have this tool)',
-        isError: true,
-      },
     ]);
   });
 });

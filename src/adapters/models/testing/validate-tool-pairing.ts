@@ -5,9 +5,7 @@
  * sends a dangling call fails against them as it would in production.
  */
 
-interface Loose {
-  [key: string]: unknown;
-}
+type Loose = Record<string, unknown>;
 
 function isObject(value: unknown): value is Loose {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
