@@ -169,7 +169,10 @@ function toAssistantMessage(text: string, toolCalls: ModelToolCall[]): Assistant
   const content: Exclude<AssistantModelMessage['content'], string> = [];
   if (text !== '') content.push({ type: 'text', text });
   for (const call of toolCalls) {
-    content.push({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
+    // Arguments that did not parse as an object are kept out of the thread: providers such as Anthropic
+    // refuse a tool call whose input is not an object (the call's result tells the model what was wrong).
+    const input = typeof call.input === 'object' && call.input !== null && !Array.isArray(call.input) ? call.input : {};
+    content.push({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input });
   }
   return { role: 'assistant', content };
 }

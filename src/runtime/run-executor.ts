@@ -14,6 +14,7 @@ import { executeTool } from './execute-tool.js';
 import type { AgentMiddleware, ModelToolCall } from './middleware/agent-middleware.js';
 import { createApprovalMiddleware } from './middleware/approval-middleware.js';
 import { createSubagentToolFilterMiddleware } from './middleware/subagent-tool-filter-middleware.js';
+import { createToolAvailabilityMiddleware } from './middleware/tool-availability-middleware.js';
 import { composeMiddleware } from './middleware/compose-middleware.js';
 import { createTokenUsageMiddleware } from './middleware/token-usage-middleware.js';
 import { abortKindOf, RunAbortError } from './run-abort.js';
@@ -23,6 +24,7 @@ import { publishSubagentUpdate } from './subagents/publish-subagent-update.js';
 import { resolveRunAgent } from './subagents/resolve-run-agent.js';
 import type { ThreadMessage } from '../core/records/thread-message.js';
 import { streamModelCall } from './stream-model-call.js';
+import { repairToolCallPairs } from '../core/thread/tool-call-pairs.js';
 import { createWorkerSlots } from './worker-slots.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
 
@@ -189,12 +191,14 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     const project = conversation ? await storage.projects.get(conversation.project_id) : undefined;
     if (!conversation || !project) throw new TroupeError('project_not_found', 'The run has no project workdir');
     const extra = deps.middleware ? await deps.middleware({ run, agent, emitter, tools }) : [];
-    // Accounting outermost; the guard innermost, so it sees every tool any other layer added.
-    const guard =
+    // Accounting outermost; the guards innermost, so they see every tool any other layer added. The
+    // subagent filter answers first (its refusal is the more specific one), then calls the model was not
+    // offered are refused, and only calls that would really execute may wait for an approval.
+    const guards =
       run.run_type === 'subagent'
-        ? createSubagentToolFilterMiddleware(run.tool_approval_mode)
-        : createApprovalMiddleware(storage);
-    const middleware = [meter, ...extra, guard];
+        ? [createSubagentToolFilterMiddleware(run.tool_approval_mode), createToolAvailabilityMiddleware()]
+        : [createToolAvailabilityMiddleware(), createApprovalMiddleware(storage)];
+    const middleware = [meter, ...extra, ...guards];
     const registry = new Map<string, AnyTroupeTool>();
     for (const tool of [...tools, ...middleware.flatMap((layer) => layer.tools ?? [])]) registry.set(tool.name, tool);
     const chain = composeMiddleware(middleware, {
@@ -202,10 +206,15 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       callTool: executeTool,
     });
     const thread = await storage.messages.list(run.thread_id);
-    const messages: ModelMessage[] = thread.map((entry) => entry.message);
     // The run's own checkpoints are in the thread already; the highest step is where to continue from.
     const lastStep = thread.reduce((highest, entry) => (entry.run_id === run.id ? Math.max(highest, entry.step) : highest), 0);
     const pending = unansweredToolCalls(thread, run.id);
+    // Threads stored before runs closed their calls on ending may hold calls without results; providers
+    // refuse such prompts, so they are answered here (in memory) — except the calls this run will execute.
+    const messages: ModelMessage[] = repairToolCallPairs(
+      thread.map((entry) => entry.message),
+      new Set(pending?.calls.map((call) => call.toolCallId)),
+    );
     // A run that checkpointed its final answer and died before recording it is complete, not re-asked.
     const answered = finalAnswerOf(thread, run.id);
     if (answered !== undefined) return { kind: 'completed', output: answered };

@@ -2,6 +2,7 @@ import { isoNow, type Clock } from '../core/clock.js';
 import type { EventBus } from '../core/ports/event-bus.js';
 import type { RunExpectation, Storage } from '../core/ports/storage.js';
 import type { Run, RunError, TerminalRunStatus, TokenUsage } from '../core/records/run.js';
+import { closeOpenToolCalls } from './close-open-tool-calls.js';
 import { lineageOf, publishQuietly } from './run-emitter.js';
 import { publishSubagentUpdate } from './subagents/publish-subagent-update.js';
 
@@ -13,8 +14,10 @@ export interface TerminalWrite {
 }
 
 /**
- * Moves a run to a terminal status and appends its `end` event in ONE transaction, so no reader can see a
- * finished run without its `end` (SSE and await rely on it). Returns undefined when the guard failed.
+ * Moves a run to a terminal status, closes the tool calls it left without a result (SPEC §2) and appends
+ * its `end` event in ONE transaction, so no reader can see a finished run without its `end` (SSE and
+ * await rely on it) or a thread its conversation's next run could not send to a model. Returns undefined
+ * when the guard failed.
  */
 export async function finishRun(
   storage: Storage,
@@ -35,15 +38,16 @@ export async function finishRun(
       finished_at: isoNow(clock),
     });
     if (!run) return undefined;
+    const closed = await closeOpenToolCalls(tx, { ...run, status: write.status });
     const end = await tx.events.append({
       run_id: run.id,
       type: 'end',
       payload: { ...lineageOf(run), status: run.status, output: run.output, error: run.error, usage: run.usage },
     });
-    return { run, end };
+    return { run, events: [...closed, end] };
   });
   if (!finished) return undefined;
-  await publishQuietly(bus, finished.end);
+  for (const event of finished.events) await publishQuietly(bus, event);
   await publishSubagentUpdate(storage, bus, finished.run);
   return finished.run;
 }

@@ -1,5 +1,5 @@
 import type { Conversation } from '../core/records/conversation.js';
-import type { RunEvent } from '../core/records/run-event.js';
+import type { RunEventStream } from './stream-run-events.js';
 import type { Actor } from '../core/records/user.js';
 import type { Run, RunChannel, RunError, TokenUsage, ToolApproval } from '../core/records/run.js';
 import type { ChildRunEntry } from './subagents/list-child-runs.js';
@@ -54,9 +54,10 @@ export interface RunServiceApi {
   decideApproval(actor: Actor, runId: string, toolCallId: string, decision: ApprovalDecision): Promise<{ approval: ToolApproval; run: Run }>;
   /**
    * Events after `afterSeq`, then live ones, in order without gaps or duplicates; ends after `end`
-   * or when `signal` aborts. Throws `run_not_found` up front for a run the actor cannot see.
+   * or when `signal` aborts. Throws `run_not_found` up front for a run the actor cannot see. `ended` is
+   * true when `afterSeq` is at or past the run's `end` (nothing will be yielded).
    */
-  streamEvents(actor: Actor, runId: string, afterSeq: number, signal: AbortSignal): Promise<AsyncIterable<RunEvent>>;
+  streamEvents(actor: Actor, runId: string, afterSeq: number, signal: AbortSignal): Promise<RunEventStream>;
 }
 
 export type { Conversation };

@@ -6,12 +6,11 @@ import type { RunQueue } from '../core/ports/run-queue.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { Run, RunChannel } from '../core/records/run.js';
 import { isTerminalStatus } from '../core/records/run.js';
-import type { RunEvent } from '../core/records/run-event.js';
 import { isAdmin, type Actor } from '../core/records/user.js';
 import { canUseAgent } from '../core/agent-access-policy.js';
 import { CANCELLED, closeSubtree, requestCancel } from './run-finalizer.js';
 import type { AwaitedRun, PostMessageInput, RunResult, RunServiceApi, StartedRun } from './run-service-api.js';
-import { streamRunEvents } from './stream-run-events.js';
+import { streamRunEvents, type RunEventStream } from './stream-run-events.js';
 import { listChildRuns } from './subagents/list-child-runs.js';
 import { getReadableConversation } from './readable-conversation.js';
 
@@ -147,7 +146,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
     return awaitTerminal(storage, bus, runId, timeoutMs);
   }
 
-  async function streamEvents(actor: Actor, runId: string, afterSeq: number, signal: AbortSignal): Promise<AsyncIterable<RunEvent>> {
+  async function streamEvents(actor: Actor, runId: string, afterSeq: number, signal: AbortSignal): Promise<RunEventStream> {
     await visibleRun(actor, runId);
     return streamRunEvents(storage, bus, runId, afterSeq, signal);
   }

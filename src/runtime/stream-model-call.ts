@@ -1,4 +1,4 @@
-import { streamText, tool, type ToolSet } from 'ai';
+import { NoSuchToolError, streamText, tool, type ToolSet } from 'ai';
 import { TroupeError, isTroupeError } from '../core/errors.js';
 import type { ModelCallRequest, ModelCallResult, ModelToolCall } from './middleware/agent-middleware.js';
 
@@ -36,11 +36,14 @@ export async function streamModelCall(
       text += part.text;
       onTextDelta(part.text);
     } else if (part.type === 'tool-call') {
+      // A call to a tool the model was not offered is still a call: it goes through the tool middleware,
+      // whose guards refuse it with SPEC §4's texts. Only a schema failure of an offered tool is "invalid".
+      const invalid = part.invalid === true && !NoSuchToolError.isInstance(part.error);
       toolCalls.set(part.toolCallId, {
         toolCallId: part.toolCallId,
         toolName: part.toolName,
         input: part.input,
-        ...(part.invalid ? { invalidInput: describeError(part.error) } : {}),
+        ...(invalid ? { invalidInput: describeError(part.error) } : {}),
       });
     } else if (part.type === 'error') {
       streamError ??= part.error;

@@ -1,9 +1,32 @@
 import type { EventBus } from '../core/ports/event-bus.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { RunEvent } from '../core/records/run-event.js';
+import { isTerminalStatus } from '../core/records/run.js';
 
 const PAGE_SIZE = 500;
 const SAFETY_RECHECK_MS = 10_000;
+
+/** The events of a run from a resume point; `ended` says up front that there is nothing to wait for. */
+export interface RunEventStream extends AsyncIterable<RunEvent> {
+  /**
+   * The resume point is at or past the run's `end`: the iterable yields nothing and ends at once (SSE
+   * answers 204 so a standard EventSource stops reconnecting).
+   */
+  readonly ended: boolean;
+}
+
+/**
+ * Whether a reader resuming after `afterSeq` has already seen the run's `end`. A terminal run always has
+ * its `end` (it is written with the status), so no `end` after the cursor means it is at or before it.
+ */
+async function resumesAtOrPastEnd(storage: Storage, runId: string, afterSeq: number): Promise<boolean> {
+  const run = await storage.runs.get(runId);
+  if (!run || !isTerminalStatus(run.status)) return false;
+  const after = await storage.events.list(runId, afterSeq, PAGE_SIZE);
+  if (after.some((event) => event.type === 'end')) return false;
+  // A full page without `end`: it comes later, and the stream will serve it.
+  return after.length < PAGE_SIZE;
+}
 
 /**
  * Every event of a run after `afterSeq`, in seq order, each exactly once, ending after `end`.
@@ -17,7 +40,13 @@ export async function streamRunEvents(
   runId: string,
   afterSeq: number,
   signal: AbortSignal,
-): Promise<AsyncIterable<RunEvent>> {
+): Promise<RunEventStream> {
+  if (await resumesAtOrPastEnd(storage, runId, afterSeq)) {
+    return {
+      ended: true,
+      [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }),
+    };
+  }
   const live: RunEvent[] = [];
   let wake: (() => void) | undefined;
   const subscription = await bus.subscribe(runId, (event) => {
@@ -55,7 +84,11 @@ export async function streamRunEvents(
           if (!woken && !signal.aborted) live.push(...(await storage.events.list(runId, cursor, PAGE_SIZE)));
           continue;
         }
-        if (next.seq <= cursor) continue;
+        if (next.seq <= cursor) {
+          // The run ended at or before where the reader resumed: nothing more will come.
+          if (next.type === 'end') return;
+          continue;
+        }
         if (next.seq > cursor + 1) {
           // A hole: storage has every event before it (events are committed before they are published).
           const missing = await storage.events.list(runId, cursor, PAGE_SIZE);
@@ -79,5 +112,6 @@ export async function streamRunEvents(
     }
   }
 
-  return iterate();
+  const iterator = iterate();
+  return { ended: false, [Symbol.asyncIterator]: () => iterator };
 }

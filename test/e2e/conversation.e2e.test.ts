@@ -71,6 +71,36 @@ describe('a conversation over real HTTP on loopback', () => {
     expect(viaQuery.map((frame) => frame.id)).toEqual(all.slice(2).map((frame) => frame.id));
   });
 
+  it('answers 204 to a resume at or past `end`, so a standard EventSource stops reconnecting', async () => {
+    const { runId } = await server.chat('resume me to the end');
+    const url = `/api/agent/runs/${runId}/events`;
+    const all = await readSse(await server.api(url));
+    expect(all.at(-1)?.event).toBe('end');
+    const endSeq = Number(all.at(-1)?.id);
+    // What an EventSource sends when it reconnects after the stream closed, and the query equivalent.
+    for (const [suffix, lastEventId] of [
+      ['', String(endSeq)],
+      ['', String(endSeq + 50)],
+      [`?after_seq=${endSeq}`, undefined],
+    ] as const) {
+      const response = await server.api(`${url}${suffix}`, lastEventId ? { headers: { 'last-event-id': lastEventId } } : {});
+      expect(response.status).toBe(204);
+      expect(await response.text()).toBe('');
+    }
+    // One short of `end` still gets `end`, and the stream closes after it.
+    const tail = await readSse(await server.api(url, { headers: { 'last-event-id': String(endSeq - 1) } }));
+    expect(tail.map((frame) => frame.event)).toEqual(['end']);
+  });
+
+  it('closes a stream resumed past the last event of a live run once the run ends', async () => {
+    const { runId } = await server.chat('please be slow');
+    const stream = await server.api(`/api/agent/runs/${runId}/events?after_seq=100000`);
+    expect(stream.status).toBe(200);
+    await server.api(`/api/agent/runs/${runId}/cancel`, { method: 'POST' });
+    // The run's `end` lies before the cursor: nothing is sent, but the stream must end rather than idle.
+    expect(await readSse(stream)).toEqual([]);
+  });
+
   it('cancels a slow run over HTTP and the stream ends with cancelled', async () => {
     const { runId } = await server.chat('please be slow');
     let cancelSent = false;

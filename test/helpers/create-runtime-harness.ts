@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createMemoryEventBus } from '../../src/adapters/bus/memory/create-memory-event-bus.js';
-import { createModelProvider } from '../../src/adapters/models/create-model-provider.js';
+import { createModelProvider, type ModelProviderOptions } from '../../src/adapters/models/create-model-provider.js';
 import { createMemoryRunQueue } from '../../src/adapters/queue/memory/create-memory-run-queue.js';
 import { createSqliteStorage } from '../../src/adapters/storage/sqlite/create-sqlite-storage.js';
 import { DEFAULT_LIMITS, type RunLimits } from '../../src/config.js';
@@ -40,6 +40,8 @@ export interface RuntimeHarnessOptions {
   /** Executor worker slots (default 16). */
   concurrency?: number;
   workerId?: string;
+  /** Model provider settings besides the scenario folder (e.g. base URLs of fake OpenAI/Anthropic servers). */
+  models?: Partial<Omit<ModelProviderOptions, 'scenarioDir'>>;
 }
 
 export interface RuntimeHarness {
@@ -79,7 +81,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
   const executor = createRunExecutor({
     storage,
     bus,
-    models: createModelProvider({ scenarioDir, openaiCompatible: {} }),
+    models: createModelProvider({ scenarioDir, openaiCompatible: {}, ...options.models }),
     tools: [...createWorkdirTools(), ...(options.extraTools ?? [])],
     toolSources: options.toolSources,
     middleware: async (setup) => [

@@ -227,6 +227,49 @@ describe('fake servers', () => {
     expect(body.trim().endsWith('data: [DONE]')).toBe(true);
   });
 
+  it('refuse, like the real APIs, a prompt whose tool calls are not answered right after their turn', async () => {
+    const cases = [
+      {
+        start: startFakeOpenAiServer,
+        path: '/chat/completions',
+        turn: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{}' } }] },
+        result: { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+        stray: { role: 'tool', tool_call_id: 'c9', content: 'ok' },
+        missing: /did not have response messages: c1/,
+      },
+      {
+        start: startFakeAnthropicServer,
+        path: '/messages',
+        turn: { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'ls', input: {} }] },
+        result: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: 'ok' }] },
+        stray: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c9', content: 'ok' }] },
+        missing: /`tool_use` ids were found without `tool_result` blocks immediately after: c1/,
+      },
+    ];
+    for (const wire of cases) {
+      const fake = await wire.start({ responses: [{ text: 'fine' }] });
+      server = fake;
+      const send = async (messages: unknown[]) => {
+        const response = await fetch(`${fake.baseURL}${wire.path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'm', max_tokens: 16, messages }),
+        });
+        return { status: response.status, text: await response.text() };
+      };
+      const dangling = await send([{ role: 'user', content: 'a' }, wire.turn, { role: 'user', content: 'b' }]);
+      expect(dangling.status).toBe(400);
+      expect(dangling.text).toMatch(wire.missing);
+      expect((await send([{ role: 'user', content: 'a' }, wire.turn])).status).toBe(400);
+      expect((await send([{ role: 'user', content: 'a' }, wire.stray])).text).toMatch(/c9/);
+      // The refusals used no scripted response: the valid prompt still gets the first one.
+      const valid = await send([{ role: 'user', content: 'a' }, wire.turn, wire.result]);
+      expect(valid).toMatchObject({ status: 200, text: expect.stringContaining('fine') as string });
+      await fake.close();
+      server = undefined;
+    }
+  });
+
   it('answer 400 once the scripted responses run out and 404 off the endpoint', async () => {
     const fake = await startFakeAnthropicServer({ responses: [] });
     server = fake;

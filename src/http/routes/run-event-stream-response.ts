@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { toTroupeError, TroupeError } from '../../core/errors.js';
-import type { RunEvent } from '../../core/records/run-event.js';
 import type { Actor } from '../../core/records/user.js';
 import type { RunServiceApi } from '../../runtime/run-service-api.js';
+import type { RunEventStream } from '../../runtime/stream-run-events.js';
 import type { AppEnv } from '../app-env.js';
 import type { Logger } from '../logger.js';
 
@@ -39,7 +39,8 @@ function resumeCursor(lastEventId: string | undefined, afterSeq: number | undefi
 /**
  * `GET /api/agent/runs/{id}/events`. Visibility is checked before the stream opens, so an unknown or
  * foreign run is a plain JSON 404. Frames are `id: <seq>`, `event: <type>`, `data: <the event as JSON>`;
- * the stream closes after `end`, and a client disconnect aborts the run-service iteration.
+ * the stream closes after `end`, and a client disconnect aborts the run-service iteration. A resume at or
+ * past `end` answers 204 No Content at once.
  */
 export async function createRunEventStreamResponse(options: RunEventStreamOptions): Promise<Response> {
   const { c, actor, runId, runs, logger } = options;
@@ -50,13 +51,20 @@ export async function createRunEventStreamResponse(options: RunEventStreamOption
   const abort = (): void => controller.abort();
   requestSignal.addEventListener('abort', abort, { once: true });
 
-  let events: AsyncIterable<RunEvent>;
+  let events: RunEventStream;
   try {
     events = await runs.streamEvents(actor, runId, afterSeq, controller.signal);
   } catch (error) {
     requestSignal.removeEventListener('abort', abort);
     controller.abort();
     throw error;
+  }
+  if (events.ended) {
+    // The client has seen `end` already (an EventSource reconnecting after the stream closed): 204 is
+    // what makes a standard EventSource stop reconnecting, instead of an open stream of heartbeats.
+    requestSignal.removeEventListener('abort', abort);
+    controller.abort();
+    return c.body(null, 204);
   }
 
   // Without this, nginx buffers the stream and the client sees nothing until the run ends.

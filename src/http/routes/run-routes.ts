@@ -105,6 +105,9 @@ export function registerRunRoutes(registry: RouteRegistry, deps: AppDependencies
     method: 'get',
     path: '/api/agent/runs/{id}/events',
     summary: 'Server-sent events of a run: resumable, gapless, closes after `end`',
+    description:
+      'Resume with `Last-Event-ID` or `after_seq`. A resume at or past the run\'s `end` event answers 204 No Content ' +
+      'at once, so a standard EventSource stops reconnecting.',
     tag: 'runs',
     access: 'user',
     produces: 'text/event-stream',

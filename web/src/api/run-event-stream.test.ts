@@ -107,6 +107,22 @@ describe('openRunEventStream', () => {
     expect(calls.map((call) => call.lastEventId)).toEqual([null, '2']);
   });
 
+  it('stops on 204 (the server says the resume point is at or past end) instead of reconnecting', async () => {
+    const calls: Call[] = [];
+    const states: StreamState[] = [];
+    const handle = openRunEventStream({
+      client: scriptedClient([() => new Response(null, { status: 204 })], calls),
+      runId: 'run_1',
+      afterSeq: 8,
+      onEvent: () => undefined,
+      onState: (state) => states.push(state),
+      sleep: noSleep,
+    });
+    expect(await handle.done).toBe('ended');
+    expect(calls).toHaveLength(1);
+    expect(states.at(-1)).toBe('ended');
+  });
+
   it('resumes from afterSeq on the first connection (a reloaded page)', async () => {
     const calls: Call[] = [];
     const handle = openRunEventStream({

@@ -73,7 +73,7 @@ function parseRunEvent(data: string): RunEvent | undefined {
  * Streams `GET /api/agent/runs/{id}/events` with `fetch` (EventSource cannot send the Authorization header).
  * Resumes with `Last-Event-ID` = the last seq it delivered, after a dropped connection or a server-side
  * stream error (an `error` frame without an id), with exponential backoff; never delivers a seq twice or
- * out of order. Stops after `end`, on `close()`, on a 401 (the client's `onUnauthorized` already ran) and on
+ * out of order. Stops after `end`, on a 204 (resumed at or past `end`), on `close()`, on a 401 (the client's `onUnauthorized` already ran) and on
  * a 4xx that retrying cannot fix.
  */
 export function openRunEventStream(options: RunStreamOptions): RunStreamHandle {
@@ -129,6 +129,11 @@ export function openRunEventStream(options: RunStreamOptions): RunStreamHandle {
         if (response.status === 401) {
           setState('failed');
           return 'unauthorized';
+        }
+        // The server says we resumed at or past `end`: nothing more will come, so stop (as an EventSource does).
+        if (response.status === 204) {
+          setState('ended');
+          return 'ended';
         }
         if (!response.ok) {
           const error = await errorFromResponse(response);

@@ -91,11 +91,13 @@ export function planScriptedTurn(
       const promptKey = JSON.stringify(options.prompt);
       toolCalls = (step.tool_calls ?? []).map((call, callIndex) => {
         const args = renderArg(call.args, facts);
-        validateScriptedToolCall(options.tools, call.name, args, {
-          scenario: name,
-          rule: ruleLabel,
-          step: facts.stepIndex,
-        });
+        validateScriptedToolCall(
+          options.tools,
+          call.name,
+          args,
+          { scenario: name, rule: ruleLabel, step: facts.stepIndex },
+          call.unoffered === true,
+        );
         return {
           toolCallId: hashId('call_', `${name}\n${callIndex}\n${promptKey}`, 29),
           toolName: call.name,

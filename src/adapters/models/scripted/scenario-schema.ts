@@ -61,6 +61,11 @@ const matcherSchema = z
 const toolCallSchema = z.strictObject({
   name: z.string().min(1),
   args: z.record(z.string(), jsonArg).default({}),
+  /**
+   * Plays a model that calls a tool it was NOT offered (to exercise the runtime's refusal). The tool must
+   * then really be absent from the call's offered tools, so the scenario cannot pass by accident.
+   */
+  unoffered: z.boolean().optional(),
 });
 
 const stepSchema = z

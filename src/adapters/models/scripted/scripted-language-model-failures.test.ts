@@ -139,6 +139,28 @@ rules:
   });
 });
 
+describe('scripted calls marked unoffered', () => {
+  const UNOFFERED = `
+rules:
+  - steps:
+      - tool_calls: [{ name: write_file, args: { anything: 1 }, unoffered: true }]
+`;
+
+  it('emits a call to a tool that is not offered, which the SDK reports as unavailable', async () => {
+    const result = streamText({ model: scenarioModel(UNOFFERED, 'unoffered'), prompt: 'x', tools: { read_file: tools.read_file } });
+    const calls: { toolName: string; input: unknown; invalid?: boolean; error?: unknown }[] = [];
+    for await (const part of result.fullStream) if (part.type === 'tool-call') calls.push(part);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ toolName: 'write_file', input: { anything: 1 }, invalid: true });
+    expect(String(calls[0]?.error)).toMatch(/unavailable tool 'write_file'/);
+  });
+
+  it('refuses the mark when the tool is offered after all, so a test cannot pass by accident', async () => {
+    const promise = generateText({ model: scenarioModel(UNOFFERED, 'unoffered'), prompt: 'x', tools });
+    await expect(promise).rejects.toThrow(/tool "write_file": the call is marked `unoffered` but the tool is offered/);
+  });
+});
+
 describe('scripted model and its file', () => {
   it('plays an edited scenario on the next call and reports a broken one as scenario_invalid', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'troupe-scripted-'));

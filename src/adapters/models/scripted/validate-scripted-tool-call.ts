@@ -41,6 +41,7 @@ export function validateScriptedToolCall(
   toolName: string,
   args: unknown,
   location: ScriptLocation,
+  unoffered = false,
 ): void {
   const functionTools = (tools ?? []).filter((t): t is LanguageModelV3FunctionTool => t.type === 'function');
   const tool = functionTools.find((t) => t.name === toolName);
@@ -50,6 +51,14 @@ export function validateScriptedToolCall(
     step: location.step + 1,
     tool: toolName,
   };
+  if (unoffered) {
+    if (!tool) return;
+    throw new TroupeError(
+      'scenario_invalid',
+      `${where(location, toolName)}: the call is marked \`unoffered\` but the tool is offered to the model in this call`,
+      { details },
+    );
+  }
   if (!tool) {
     const offered = functionTools.map((t) => t.name);
     throw new TroupeError(

@@ -7,6 +7,7 @@ import {
   type FakeResponses,
   type ReplyContext,
 } from './fake-model-server.js';
+import { validateAnthropicToolPairing } from './validate-tool-pairing.js';
 
 export type {
   FakeModelResponse,
@@ -101,13 +102,15 @@ function replyStream(context: ReplyContext): void {
 
 /**
  * A fake Anthropic Messages server (`POST {baseURL}/messages`), JSON and SSE streaming, for `anthropic:`
- * specs with `anthropicBaseUrl`. Replies with `responses` in order.
+ * specs with `anthropicBaseUrl`. Replies with `responses` in order; like the real API, it answers 400 to
+ * a prompt whose `tool_use` blocks lack their `tool_result` in the next message.
  */
 export function startFakeAnthropicServer(options: { responses: FakeResponses }): Promise<FakeModelServer> {
   return startFakeModelServer({
     endpoint: '/messages',
     responses: options.responses,
     reply: (context) => (context.request.body.stream === true ? replyStream(context) : replyJson(context)),
+    validate: validateAnthropicToolPairing,
     errorBody: (message) => ({ type: 'error', error: { type: 'invalid_request_error', message } }),
   });
 }

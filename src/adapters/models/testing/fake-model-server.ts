@@ -103,6 +103,8 @@ export async function startFakeModelServer(options: {
   responses: FakeResponses;
   reply: (context: ReplyContext) => void;
   errorBody: (message: string) => unknown;
+  /** The provider's own checks of a request (e.g. tool call pairing); a message means 400. */
+  validate?: (body: RecordedBody) => string | undefined;
 }): Promise<FakeModelServer> {
   const requests: RecordedRequest[] = [];
   let answered = 0;
@@ -131,6 +133,12 @@ export async function startFakeModelServer(options: {
         body: body as RecordedBody,
       };
       requests.push(request);
+      // Refused before a scripted response is used, as a provider refuses before generating anything.
+      const invalid = options.validate?.(request.body);
+      if (invalid !== undefined) {
+        sendJson(res, 400, options.errorBody(invalid));
+        return;
+      }
       const index = answered++;
       const response = Array.isArray(options.responses)
         ? options.responses[index]

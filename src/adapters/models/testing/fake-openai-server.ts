@@ -7,6 +7,7 @@ import {
   type FakeResponses,
   type ReplyContext,
 } from './fake-model-server.js';
+import { validateOpenAiToolPairing } from './validate-tool-pairing.js';
 
 export type {
   FakeModelResponse,
@@ -107,13 +108,16 @@ function replyStream(context: ReplyContext): void {
 
 /**
  * A fake OpenAI Chat Completions server (`POST {baseURL}/chat/completions`), JSON and SSE streaming, for
- * `openai:` (with `openaiBaseUrl`) and `openai-compatible:` specs. Replies with `responses` in order.
+ * `openai:` (with `openaiBaseUrl`) and `openai-compatible:` specs. Replies with `responses` in order;
+ * like the real API, it answers 400 to a prompt whose assistant `tool_calls` are not all answered by the
+ * `tool` messages right after them.
  */
 export function startFakeOpenAiServer(options: { responses: FakeResponses }): Promise<FakeModelServer> {
   return startFakeModelServer({
     endpoint: '/chat/completions',
     responses: options.responses,
     reply: (context) => (context.request.body.stream === true ? replyStream(context) : replyJson(context)),
+    validate: validateOpenAiToolPairing,
     errorBody: (message) => ({ error: { message, type: 'invalid_request_error', param: null, code: null } }),
   });
 }

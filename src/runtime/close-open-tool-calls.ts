@@ -1,0 +1,39 @@
+import type { Storage } from '../core/ports/storage.js';
+import type { RunEvent } from '../core/records/run-event.js';
+import type { Run, TerminalRunStatus } from '../core/records/run.js';
+import { toolCallClosingReason } from '../core/thread/tool-call-closing-reason.js';
+import { closingToolMessage, openToolCallsAtEnd } from '../core/thread/tool-call-pairs.js';
+import { lineageOf } from './run-emitter.js';
+
+/**
+ * Gives every tool call the run left without a result an error result saying why, with a `tool_result`
+ * event each. Called inside the transaction that makes the run terminal, so no reader ever sees an ended
+ * run whose thread would make the conversation's next prompt invalid. Returns the events to publish.
+ */
+export async function closeOpenToolCalls(tx: Storage, run: Run & { status: TerminalRunStatus }): Promise<RunEvent[]> {
+  const own = (await tx.messages.list(run.thread_id)).filter((entry) => entry.run_id === run.id);
+  const open = openToolCallsAtEnd(own.map((entry) => entry.message));
+  if (open.length === 0) return [];
+  const step = [...own].reverse().find((entry) => entry.message.role === 'assistant')?.step ?? 0;
+  const reason = toolCallClosingReason(run.status, run.error);
+  await tx.messages.append(run.thread_id, run.id, step, [closingToolMessage(open, reason)]);
+  const events: RunEvent[] = [];
+  for (const call of open) {
+    events.push(
+      await tx.events.append({
+        run_id: run.id,
+        type: 'tool_result',
+        payload: {
+          ...lineageOf(run),
+          step,
+          tool_call_id: call.toolCallId,
+          name: call.toolName,
+          output: reason,
+          is_error: true,
+          closed_by_run_end: true,
+        },
+      }),
+    );
+  }
+  return events;
+}
