@@ -35,6 +35,14 @@ function buildServer(): McpServer {
   server.registerTool('pid', { description: 'The server process id' }, () => ({
     content: [{ type: 'text', text: String(process.pid) }],
   }));
+  server.registerTool(
+    'header',
+    { description: 'A request header as the server received it (http only)', inputSchema: { name: z.string() } },
+    ({ name }, extra) => {
+      const value = extra.requestInfo?.headers[name.toLowerCase()];
+      return { content: [{ type: 'text', text: typeof value === 'string' ? value : '(none)' }] };
+    },
+  );
   server.registerTool('crash', { description: 'Exits the server process' }, () => {
     setTimeout(() => process.exit(3), 5);
     return new Promise(() => undefined);
