@@ -110,7 +110,7 @@ export function createEgressFetch(options: EgressFetchOptions): EgressFetch {
   }
 
   return {
-    fetch: egressFetch as typeof fetch,
+    fetch: egressFetch,
     close() {
       agents.http.destroy();
       agents.https.destroy();

@@ -93,13 +93,10 @@ describe('MCP http servers behind the egress policy (SPEC §12)', SLOW, () => {
     const probe = await guarded.probe(member, { timeoutMs: 5_000 });
     expect(probe.tool_names).toEqual([]);
     expect(probe.unreachable).toEqual([]);
-    expect(probe.refused).toEqual([
-      {
-        server: 'web',
-        prefix: 'mcp__web__',
-        message: expect.stringMatching(/^egress_denied: 127\.0\.0\.1 is a loopback address/),
-      },
+    expect(probe.refused.map(({ server, prefix }) => ({ server, prefix }))).toEqual([
+      { server: 'web', prefix: 'mcp__web__' },
     ]);
+    expect(probe.refused[0]?.message).toMatch(/^egress_denied: 127\.0\.0\.1 is a loopback address/);
   });
 
   it.each(['http://2130706433', 'http://0x7f.1', 'http://localhost', 'http://[::ffff:127.0.0.1]'])(
@@ -120,15 +117,12 @@ describe('MCP http servers behind the egress policy (SPEC §12)', SLOW, () => {
     const probe = await guarded.probe(agentOf(MEMBER, [{ name: 'web', transport: 'http', url }]), {
       timeoutMs: 10_000,
     });
-    expect(probe.refused).toEqual([
-      {
-        server: 'web',
-        prefix: 'mcp__web__',
-        message: expect.stringMatching(
-          /^egress_denied: mcp\.looks-public\.example resolves to a loopback address/,
-        ),
-      },
+    expect(probe.refused.map(({ server, prefix }) => ({ server, prefix }))).toEqual([
+      { server: 'web', prefix: 'mcp__web__' },
     ]);
+    expect(probe.refused[0]?.message).toMatch(
+      /^egress_denied: mcp\.looks-public\.example resolves to a loopback address/,
+    );
     expect(await guarded.toolsFor(agentOf(MEMBER, [{ name: 'web', transport: 'http', url }]))).toEqual([]);
   });
 
