@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -145,7 +146,7 @@ describe('MCP http servers behind the egress policy (SPEC §12)', SLOW, () => {
       isError: false,
     });
     expect(await call(tools, 'mcp__web__header', { name: 'x-api-key' })).toEqual({
-      output: 'k-123',
+      output: `sha256:${createHash('sha256').update('k-123').digest('hex')}`,
       isError: false,
     });
   });
