@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseEgressAllowEntry } from './core/egress/egress-policy.js';
 import { TroupeError } from './core/errors.js';
 
 /** Server settings. `loadConfig` is the only place that reads `process.env`. */
@@ -27,6 +28,13 @@ export interface TroupeConfig {
   limits: RunLimits;
   /** The sandboxed `execute` tool (README "Sandboxed `execute`"). */
   execute: ExecuteSettings;
+  /** `TROUPE_EGRESS_ALLOW`: hosts and CIDR blocks that agents of non-admin users may reach anyway (SPEC §12). */
+  egressAllow: string[];
+  /** Failed bearer attempts per client address and window before 429; 0 turns the throttle off. */
+  authFailureLimit: number;
+  authFailureWindowMs: number;
+  /** Take the client address from `X-Forwarded-For` (only behind a proxy that sets it). */
+  trustProxy: boolean;
 }
 
 export interface RunLimits {
@@ -100,6 +108,23 @@ function integer(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+function egressAllowList(env: Env): string[] {
+  const entries = (env.TROUPE_EGRESS_ALLOW ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const entry of entries) {
+    if (!parseEgressAllowEntry(entry)) {
+      throw new TroupeError('config_invalid', `TROUPE_EGRESS_ALLOW entries must be host names, *.domains, addresses or CIDR blocks, got "${entry}"`);
+    }
+  }
+  return entries;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
+  if (raw === '1' || raw === 'true' || raw === 'yes') return true;
+  throw new TroupeError('config_invalid', `${name} must be true or false, got "${env[name]}"`);
+}
+
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeConfig {
   const dataDir = path.resolve(cwd, env.TROUPE_DATA_DIR ?? 'data');
   const leaseExpiry = env.TROUPE_LEASE_EXPIRY ?? 'resume';
@@ -141,6 +166,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
       waitTimeoutMs: integer(env, 'TROUPE_WAIT_TIMEOUT_MS', DEFAULT_LIMITS.waitTimeoutMs),
     },
     execute: loadExecuteSettings(env),
+    egressAllow: egressAllowList(env),
+    authFailureLimit: integer(env, 'TROUPE_AUTH_FAILURE_LIMIT', 10),
+    authFailureWindowMs: integer(env, 'TROUPE_AUTH_FAILURE_WINDOW_MS', 60_000),
+    trustProxy: flag(env, 'TROUPE_TRUST_PROXY'),
   };
 }
 

@@ -22,6 +22,7 @@ import { runCli } from './cli/run-cli.js';
 import { loadConfig, type TroupeConfig } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { TroupeError } from './core/errors.js';
+import { createEgressPolicy } from './core/egress/egress-policy.js';
 import type { EventBus } from './core/ports/event-bus.js';
 import type { RunQueue } from './core/ports/run-queue.js';
 import type { Storage } from './core/ports/storage.js';
@@ -180,6 +181,11 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   const mcp = createMcpToolSource({
     allowStdio: async (agent) => (await storage.users.get(agent.owner_id))?.role === 'admin',
     warn: (message) => log.warn(message),
+    // What a non-admin's agent may reach over http (SPEC §12); an admin's agents are the operator's own.
+    egress: {
+      policy: createEgressPolicy(config.egressAllow),
+      appliesTo: async (agent) => (await storage.users.get(agent.owner_id))?.role !== 'admin',
+    },
   });
   // `execute` joins the catalogue only when the sandbox works here; otherwise the log says why.
   const execute = await createExecuteSupport({ settings: config.execute, storage, warn: (message) => log.warn(message) });

@@ -53,6 +53,9 @@ export const ERROR_CODES = [
   'config_invalid',
   // anything else is a bug or an infrastructure failure
   'internal',
+  // outbound calls and authentication (SPEC §12)
+  'egress_denied',
+  'too_many_requests',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -17,6 +17,7 @@ import { registerRunTreeRoutes } from './routes/run-tree-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { registerUserRoutes } from './routes/user-routes.js';
 import { serveConsole } from './serve-console.js';
+import { createAuthThrottle } from '../runtime/auth-throttle.js';
 
 export type { AppDependencies } from './app-dependencies.js';
 
@@ -31,7 +32,10 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
 
   const registry = createRouteRegistry({
     app,
-    authenticate: createAuthMiddleware(deps.auth),
+    authenticate: createAuthMiddleware(deps.auth, {
+      throttle: createAuthThrottle({ maxFailures: deps.config.authFailureLimit, windowMs: deps.config.authFailureWindowMs }),
+      trustProxy: deps.config.trustProxy,
+    }),
     maxBodyBytes: deps.config.maxBodyBytes,
   });
   registerSystemRoutes(registry);

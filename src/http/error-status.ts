@@ -51,6 +51,9 @@ export const ERROR_STATUS = {
   // Server configuration is the operator's problem, never the client's.
   config_invalid: 500,
   internal: 500,
+  // The agent's owner may not reach that address: a policy refusal, like forbidden.
+  egress_denied: 403,
+  too_many_requests: 429,
 } as const satisfies Record<ErrorCode, ContentfulStatusCode>;
 
 export function errorStatus(code: ErrorCode): ContentfulStatusCode {

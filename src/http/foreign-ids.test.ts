@@ -111,6 +111,13 @@ const ATTEMPTS: Attempt[] = [
     code: 'agent_not_found',
   },
   {
+    name: 'draft build report with stored secrets',
+    method: 'POST',
+    url: () => '/api/agent/build-report',
+    body: () => ({ config: {}, agent_id: mine.agent.id }),
+    code: 'agent_not_found',
+  },
+  {
     name: 'update agent',
     method: 'PUT',
     url: () => `/api/agent/${mine.agent.id}`,

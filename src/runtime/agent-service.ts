@@ -2,6 +2,7 @@ import { canManageAgent, canUseAgent, isAgentId, slugify } from '../core/agent-a
 import type { Clock } from '../core/clock.js';
 import { isoNow, systemClock } from '../core/clock.js';
 import { isTroupeError, TroupeError } from '../core/errors.js';
+import { keepRedactedSecrets } from '../core/mcp-secrets.js';
 import type { AgentPatch, Storage } from '../core/ports/storage.js';
 import type { Agent, AgentBackend } from '../core/records/agent.js';
 import type { Actor } from '../core/records/user.js';
@@ -154,7 +155,8 @@ export function createAgentService(storage: Storage, options: AgentServiceOption
           is_subagent: backend === 'subagent',
           owner_id: actor.id,
           visibility: input.visibility,
-          config: input.config,
+          // A new agent has no stored secrets, so the read-side placeholder is refused, never stored.
+          config: keepRedactedSecrets(input.config, undefined),
           status: input.status,
           delegatable: input.delegatable,
           delegation_brief: input.delegation_brief,
@@ -185,7 +187,8 @@ export function createAgentService(storage: Storage, options: AgentServiceOption
         if (input.name !== undefined) patch.name = input.name;
         if (input.description !== undefined) patch.description = input.description;
         if (input.visibility !== undefined) patch.visibility = input.visibility;
-        if (input.config !== undefined) patch.config = input.config;
+        // Secrets are write-only (SPEC §12): the placeholder a read showed keeps the stored value.
+        if (input.config !== undefined) patch.config = keepRedactedSecrets(input.config, agent.config);
         if (input.status !== undefined) patch.status = input.status;
         if (input.delegatable !== undefined) patch.delegatable = input.delegatable;
         if (input.delegation_brief !== undefined) patch.delegation_brief = input.delegation_brief;

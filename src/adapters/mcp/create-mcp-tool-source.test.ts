@@ -89,7 +89,7 @@ describe('MCP over stdio: one shared server process', SLOW, () => {
 
   it('lists the tools as mcp__{server}__{tool} with their schemas, and calls them', async () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['add', 'crash', 'echo', 'fail', 'pid', 'slow'].map((name) => `mcp__test__${name}`),
+      ['add', 'crash', 'echo', 'fail', 'header', 'pid', 'slow'].map((name) => `mcp__test__${name}`),
     );
     expect(tools.find((tool) => tool.name === 'mcp__test__echo')?.description).toBe('Echoes the text back');
     expect(await call(tools, 'mcp__test__echo', { text: 'hi' })).toEqual({ output: 'echo: hi', isError: false });

@@ -1,6 +1,10 @@
+import type { EgressPolicy } from '../../core/egress/egress-policy.js';
+import { isTroupeError } from '../../core/errors.js';
 import type { ToolSource, ToolSourceProbe } from '../../core/ports/tool-source.js';
 import type { Agent, McpServerConfig } from '../../core/records/agent.js';
 import { defineTool, type AnyTroupeTool } from '../../runtime/tools/troupe-tool.js';
+import type { Resolver } from '../egress/create-egress-fetch.js';
+import { egressDenied } from '../egress/create-egress-fetch.js';
 import { createMcpConnection, type McpConnection, type McpToolInfo } from './mcp-connection.js';
 import { mcpInputSchema } from './mcp-input-schema.js';
 import { mcpToolName, mcpToolPrefix } from './mcp-tool-name.js';
@@ -23,6 +27,16 @@ export interface McpToolSourceOptions {
   idleMs?: number;
   /** Where listing failures go (a run goes on without that server's tools). */
   warn?(message: string): void;
+  /**
+   * The egress policy of http servers (SPEC §12) and the agents it binds (e.g. those of non-admin
+   * owners); without it nothing is checked, which suits only the operator's own CLI.
+   */
+  egress?: {
+    policy: EgressPolicy;
+    appliesTo(agent: Agent): boolean | Promise<boolean>;
+    /** DNS for the check (tests); the system resolver by default. */
+    resolve?: Resolver;
+  };
 }
 
 export type McpToolSource = ToolSource<AnyTroupeTool> & Required<Pick<ToolSource<AnyTroupeTool>, 'probe'>>;
@@ -35,10 +49,14 @@ function serversOf(agent: Agent): McpServerConfig[] {
   return (agent.config.mcp_servers ?? []).filter((server) => !seen.has(server.name) && seen.add(server.name));
 }
 
-/** Everything that makes two configs talk to a different server; equal keys share one connection. */
-function keyOf(server: McpServerConfig): string {
+/**
+ * Everything that makes two configs talk to a different server; equal keys share one connection. The
+ * egress policy is part of it: an unchecked connection opened for an admin's agent is never lent to a
+ * member's agent with the same config.
+ */
+function keyOf(server: McpServerConfig, guarded: boolean): string {
   const { name, transport, command, args, env, url, headers } = server;
-  return JSON.stringify([name, transport, command, args, env, url, headers]);
+  return JSON.stringify([name, transport, command, args, env, url, headers, guarded]);
 }
 
 /**
@@ -60,13 +78,18 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
     }
   }
 
-  function connectionFor(server: McpServerConfig): McpConnection {
+  function open(server: McpServerConfig, guarded: boolean): McpConnection {
+    const egress = options.egress;
+    return createMcpConnection(server, guarded && egress ? { egress: egress.policy, ...(egress.resolve ? { resolve: egress.resolve } : {}) } : {});
+  }
+
+  function connectionFor(server: McpServerConfig, guarded: boolean): McpConnection {
     const now = Date.now();
     sweepIdle(now);
-    const key = keyOf(server);
+    const key = keyOf(server, guarded);
     let entry = connections.get(key);
     if (!entry) {
-      entry = { connection: createMcpConnection(server), usedAt: now };
+      entry = { connection: open(server, guarded), usedAt: now };
       connections.set(key, entry);
     }
     entry.usedAt = now;
@@ -75,6 +98,23 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
 
   async function allowed(agent: Agent, server: McpServerConfig): Promise<boolean> {
     return server.transport !== 'stdio' || (await options.allowStdio(agent));
+  }
+
+  async function isGuarded(agent: Agent, server: McpServerConfig): Promise<boolean> {
+    return server.transport === 'http' && options.egress !== undefined && (await options.egress.appliesTo(agent));
+  }
+
+  /** A URL refused as written (an address literal, localhost, a metadata name): no need to try it. */
+  function plainRefusal(server: McpServerConfig): string | undefined {
+    if (!options.egress || server.url === undefined) return undefined;
+    let url: URL;
+    try {
+      url = new URL(server.url);
+    } catch {
+      return undefined;
+    }
+    const verdict = options.egress.policy.checkUrl(url);
+    return verdict === 'resolve' || verdict.allowed ? undefined : egressDenied(verdict).message;
   }
 
   function toTool(connection: McpConnection, info: McpToolInfo): AnyTroupeTool {
@@ -100,7 +140,13 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
             options.warn?.(`MCP server "${server.name}" of agent ${agent.slug} skipped: ${STDIO_REFUSED}`);
             return [];
           }
-          const connection = connectionFor(server);
+          const guarded = await isGuarded(agent, server);
+          const refusal = guarded ? plainRefusal(server) : undefined;
+          if (refusal) {
+            options.warn?.(`MCP server "${server.name}" of agent ${agent.slug} skipped: ${refusal}`);
+            return [];
+          }
+          const connection = connectionFor(server, guarded);
           let listing: McpToolInfo[];
           try {
             listing = await connection.listTools(Math.max(connectTimeoutMs, server.timeout_ms ?? 0));
@@ -124,13 +170,25 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
             result.refused.push({ server: server.name, prefix, message: STDIO_REFUSED });
             return;
           }
+          const guarded = await isGuarded(agent, server);
+          const refusal = guarded ? plainRefusal(server) : undefined;
+          if (refusal) {
+            result.refused.push({ server: server.name, prefix, message: refusal });
+            return;
+          }
           // Drafts change on every keystroke: reuse a live connection, but never keep one for a probe.
-          const live = connections.get(keyOf(server))?.connection;
-          const connection = live ?? createMcpConnection(server);
+          const live = connections.get(keyOf(server, guarded))?.connection;
+          const connection = live ?? open(server, guarded);
           try {
             const listing = await connection.listTools(probeOptions.timeoutMs);
             result.tool_names.push(...listing.map((info) => mcpToolName(server.name, info.name)));
           } catch (error) {
+            // A name that resolved to a refused address is a policy answer, not a server being down.
+            if (isTroupeError(error, 'egress_denied')) {
+              const reason = error.details?.reason;
+              result.refused.push({ server: server.name, prefix, message: typeof reason === 'string' ? reason : error.message });
+              return;
+            }
             result.unreachable.push({ server: server.name, prefix, message: error instanceof Error ? error.message : String(error) });
           } finally {
             if (!live) await connection.close();

@@ -3,8 +3,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { EgressPolicy } from '../../core/egress/egress-policy.js';
 import { TroupeError } from '../../core/errors.js';
 import type { McpServerConfig } from '../../core/records/agent.js';
+import { createEgressFetch, type EgressFetch, type Resolver } from '../egress/create-egress-fetch.js';
+import { describeMcpFailure, egressRefusal } from './describe-mcp-failure.js';
 import type { McpCallResult } from './render-mcp-result.js';
 
 /** One tool as the server lists it. */
@@ -34,12 +37,19 @@ export interface McpConnection {
   close(): Promise<void>;
 }
 
+export interface McpConnectionOptions {
+  /** When set, an http server is reached only through this policy (agents of non-admin users). */
+  egress?: EgressPolicy;
+  /** DNS for the egress check (tests); the system resolver by default. */
+  resolve?: Resolver;
+}
+
 const MAX_LIST_PAGES = 20;
 // McpError.code is a plain number; compare it with the protocol's numbers, not the enum type.
 const REQUEST_TIMEOUT: number = ErrorCode.RequestTimeout;
 const CONNECTION_CLOSED: number = ErrorCode.ConnectionClosed;
 
-function transportFor(server: McpServerConfig): Transport {
+function transportFor(server: McpServerConfig, guarded: EgressFetch | undefined): Transport {
   if (server.transport === 'stdio') {
     return new StdioClientTransport({
       command: server.command ?? '',
@@ -51,15 +61,17 @@ function transportFor(server: McpServerConfig): Transport {
   }
   return new StreamableHTTPClientTransport(new URL(server.url ?? ''), {
     requestInit: { headers: { ...server.headers } },
+    ...(guarded ? { fetch: guarded.fetch } : {}),
   });
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** A lazily opened, reusable client for one server config; it reconnects on the next use after a crash. */
-export function createMcpConnection(server: McpServerConfig): McpConnection {
+export function createMcpConnection(server: McpServerConfig, options: McpConnectionOptions = {}): McpConnection {
+  // One guarded fetch (and socket pool) per connection: sockets are never shared across policies.
+  const guarded =
+    options.egress && server.transport === 'http'
+      ? createEgressFetch({ policy: options.egress, ...(options.resolve ? { resolve: options.resolve } : {}) })
+      : undefined;
   let current: Promise<Client> | undefined;
   let generation = 0;
   let lastListing: McpToolInfo[] | undefined;
@@ -68,17 +80,26 @@ export function createMcpConnection(server: McpServerConfig): McpConnection {
 
   const unavailable = (why: string) =>
     new TroupeError('mcp_server_unavailable', `MCP server "${server.name}" is unavailable: ${why}`);
+  /** Never the remote's own words (SPEC §12); an egress refusal keeps its code so reports can tell it apart. */
+  const failed = (error: unknown) => {
+    const refusal = egressRefusal(error);
+    if (refusal) {
+      const message = `MCP server "${server.name}" is unavailable: ${refusal.message}`;
+      return new TroupeError('egress_denied', message, { details: { ...refusal.details, reason: refusal.message } });
+    }
+    return unavailable(describeMcpFailure(error));
+  };
 
   async function open(timeoutMs: number, onClosed: () => void): Promise<Client> {
     const client = new Client({ name: 'troupe', version: '0.1.0' });
     const opening = (async () => {
       try {
-        await client.connect(transportFor(server), { timeout: timeoutMs });
+        await client.connect(transportFor(server, guarded), { timeout: timeoutMs });
         return client;
       } catch (error) {
         // A process that started but never answered must not linger.
         await client.close().catch(() => undefined);
-        throw unavailable(describe(error));
+        throw failed(error);
       }
     })();
     // A crashed process or a dropped HTTP session: forget the client, the next use opens a fresh one.
@@ -123,7 +144,7 @@ export function createMcpConnection(server: McpServerConfig): McpConnection {
           if (!cursor) break;
         }
       } catch (error) {
-        throw unavailable(describe(error));
+        throw failed(error);
       }
       lastListing = tools;
       return tools;
@@ -146,7 +167,7 @@ export function createMcpConnection(server: McpServerConfig): McpConnection {
         if (error instanceof McpError && error.code !== CONNECTION_CLOSED) {
           throw new TroupeError('mcp_tool_failed', `MCP tool "${name}" on server "${server.name}" failed: ${error.message}`);
         }
-        throw unavailable(describe(error));
+        throw failed(error);
       } finally {
         busy -= 1;
       }
@@ -157,6 +178,7 @@ export function createMcpConnection(server: McpServerConfig): McpConnection {
       const client = current;
       current = undefined;
       if (client) await (await client.catch(() => undefined))?.close().catch(() => undefined);
+      guarded?.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redactAgent } from '../../core/mcp-secrets.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { User } from '../../core/records/user.js';
 import { agentConfigSchema } from '../../runtime/agent-config-schema.js';
@@ -13,7 +14,17 @@ const listQuerySchema = z.object({
   include_subagents: z.stringbool().default(false).describe('Also list subagents (management views)'),
 });
 
-const draftReportSchema = z.object({ config: agentConfigSchema }).strict();
+const draftReportSchema = z
+  .object({
+    config: agentConfigSchema,
+    agent_id: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Agent (id or slug, owner or admin) whose stored MCP secrets fill the redacted placeholders of the draft'),
+  })
+  .strict();
 
 export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependencies): void {
   const { agents } = deps;
@@ -26,7 +37,11 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
       defaultModel: deps.config.defaultModel,
     });
   // Authoring is loud (SPEC §5): a save answers with what the spec builder would drop, never fails on it.
-  const warningsFor = async (actor: User, agent: Agent) => ({ agent, warnings: (await reports.forRecord(actor, agent)).report });
+  // Every agent leaves through here with its MCP secrets redacted (SPEC §12); the report reads the real ones.
+  const warningsFor = async (actor: User, agent: Agent) => ({
+    agent: redactAgent(agent),
+    warnings: (await reports.forRecord(actor, agent)).report,
+  });
 
   registry.add({
     method: 'get',
@@ -36,7 +51,7 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
     access: 'user',
     query: listQuerySchema,
     handler: async ({ c, actor, query }) =>
-      c.json({ agents: await agents.list(actor, { include_subagents: query.include_subagents }) }),
+      c.json({ agents: (await agents.list(actor, { include_subagents: query.include_subagents })).map(redactAgent) }),
   });
 
   registry.add({
@@ -57,7 +72,7 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
     tag: 'agents',
     access: 'user',
     body: draftReportSchema,
-    handler: async ({ c, actor, body }) => c.json(await reports.forDraft(actor, body.config)),
+    handler: async ({ c, actor, body }) => c.json(await reports.forDraft(actor, body.config, body.agent_id)),
   });
 
   // Before `/api/agent/{id}`: the first matching handler answers, and "default" is a reserved slug.
@@ -67,7 +82,7 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
     summary: 'The default agent',
     tag: 'agents',
     access: 'user',
-    handler: async ({ c, actor }) => c.json({ agent: await agents.getDefault(actor) }),
+    handler: async ({ c, actor }) => c.json({ agent: redactAgent(await agents.getDefault(actor)) }),
   });
 
   registry.add({
@@ -77,7 +92,7 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
     tag: 'agents',
     access: 'user',
     params: idParamsSchema,
-    handler: async ({ c, actor, params }) => c.json({ agent: await agents.get(actor, params.id) }),
+    handler: async ({ c, actor, params }) => c.json({ agent: redactAgent(await agents.get(actor, params.id)) }),
   });
 
   registry.add({
@@ -123,6 +138,6 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
     tag: 'agents',
     access: 'admin',
     params: idParamsSchema,
-    handler: async ({ c, actor, params }) => c.json({ agent: await agents.setDefault(actor, params.id) }),
+    handler: async ({ c, actor, params }) => c.json({ agent: redactAgent(await agents.setDefault(actor, params.id)) }),
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redactAgent } from '../../core/mcp-secrets.js';
 import { createExpertService } from '../../runtime/expert-service.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
@@ -27,7 +28,7 @@ export function registerExpertRoutes(registry: RouteRegistry, deps: AppDependenc
     tag: 'experts',
     access: 'user',
     params: idParamsSchema,
-    handler: async ({ c, actor, params }) => c.json({ agent: await experts.publish(actor, params.id) }),
+    handler: async ({ c, actor, params }) => c.json({ agent: redactAgent(await experts.publish(actor, params.id)) }),
   });
 
   registry.add({
@@ -37,7 +38,7 @@ export function registerExpertRoutes(registry: RouteRegistry, deps: AppDependenc
     tag: 'experts',
     access: 'user',
     params: idParamsSchema,
-    handler: async ({ c, actor, params }) => c.json({ agent: await experts.unpublish(actor, params.id) }),
+    handler: async ({ c, actor, params }) => c.json({ agent: redactAgent(await experts.unpublish(actor, params.id)) }),
   });
 
   registry.add({

@@ -1,3 +1,6 @@
+import { canManageAgent } from '../../core/agent-access-policy.js';
+import { TroupeError } from '../../core/errors.js';
+import { keepRedactedSecrets } from '../../core/mcp-secrets.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { ToolSource } from '../../core/ports/tool-source.js';
 import type { Agent } from '../../core/records/agent.js';
@@ -28,8 +31,11 @@ export interface BuildReportService {
   forAgent(actor: Actor, idOrSlug: string): Promise<BuildReport>;
   /** For an agent the caller already holds (create and update responses). */
   forRecord(actor: Actor, agent: Agent): Promise<BuildReport>;
-  /** A draft config (the console's live editor), validated like an agent's config; nothing is stored. */
-  forDraft(actor: Actor, config: unknown): Promise<BuildReport>;
+  /**
+   * A draft config (the console's live editor), validated like an agent's config; nothing is stored.
+   * With `agentId` (an agent the actor may change), redacted MCP secrets take that agent's stored values.
+   */
+  forDraft(actor: Actor, config: unknown, agentId?: string): Promise<BuildReport>;
 }
 
 export function createBuildReportService(deps: BuildReportServiceDeps): BuildReportService {
@@ -58,13 +64,25 @@ export function createBuildReportService(deps: BuildReportServiceDeps): BuildRep
     });
   }
 
+  /** Only those who may change an agent (owner, admin) may have a draft probed with its stored secrets. */
+  async function manageable(actor: Actor, idOrSlug: string): Promise<Agent> {
+    const agent = await deps.agents.get(actor, idOrSlug);
+    if (!canManageAgent(actor, agent)) {
+      throw new TroupeError('forbidden', `Only the owner or an admin can check drafts of agent "${agent.slug}"`);
+    }
+    return agent;
+  }
+
   return {
     forRecord,
     async forAgent(actor, idOrSlug) {
       return forRecord(actor, await deps.agents.get(actor, idOrSlug));
     },
-    async forDraft(actor, rawConfig) {
-      const config = parseOrThrow(agentConfigSchema, rawConfig, 'config');
+    async forDraft(actor, rawConfig, agentId) {
+      const parsed = parseOrThrow(agentConfigSchema, rawConfig, 'config');
+      const stored = agentId === undefined ? undefined : await manageable(actor, agentId);
+      // A placeholder with nothing behind it is no secret: it may go to the server as it is.
+      const config = keepRedactedSecrets(parsed, stored?.config, { unmatched: 'leave' });
       const now = new Date(0).toISOString();
       // A stand-in record: owned by the caller, so the MCP policy judges the draft as the caller's own agent.
       const draft: Agent = {

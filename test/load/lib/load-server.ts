@@ -52,6 +52,9 @@ export async function startLoadServer(
       ...DEFAULT_LIMITS,
       maxActiveChildrenPerUser: Math.max(DEFAULT_LIMITS.maxActiveChildrenPerUser, concurrentParents * 4),
     },
+    // The malformed-input sweep sends hundreds of bad tokens from loopback; throttled, every later probe
+    // would be a 429 and reach no validation at all. The throttle has its own tests.
+    authFailureLimit: 0,
     ...overrides,
   });
   return {

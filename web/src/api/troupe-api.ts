@@ -42,8 +42,14 @@ export function createTroupeApi(client: ApiClient) {
     updateAgent: (id: string, body: AgentPatchBody) => send<SavedAgent>('PUT', `/api/agent/${enc(id)}`, body),
     deleteAgent: (id: string) => send<undefined>('DELETE', `/api/agent/${enc(id)}`),
     /** Issue 4's live build report; `route_not_found` until that endpoint exists. */
-    buildReport: (config: AgentConfig, signal?: AbortSignal) =>
-      send<unknown>('POST', '/api/agent/build-report', { config }, signal),
+    /** With `agentId`, redacted MCP secrets in the draft take that agent's stored values (SPEC §12). */
+    buildReport: (config: AgentConfig, signal?: AbortSignal, agentId?: string) =>
+      send<unknown>(
+        'POST',
+        '/api/agent/build-report',
+        agentId ? { config, agent_id: agentId } : { config },
+        signal,
+      ),
 
     // conversations
     listConversations: async (status: 'active' | 'archived' = 'active', signal?: AbortSignal) =>

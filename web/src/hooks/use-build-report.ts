@@ -13,7 +13,11 @@ export type BuildReportState =
   | { status: 'error'; error: unknown };
 
 /** The live build report of an agent config, asked for once the user pauses typing. */
-export function useBuildReport(config: AgentConfig | null, delayMs = 400): BuildReportState {
+export function useBuildReport(
+  config: AgentConfig | null,
+  delayMs = 400,
+  agentId?: string,
+): BuildReportState {
   const { api } = useSession();
   const serialised = config === null ? null : JSON.stringify(config);
   const debounced = useDebouncedValue(serialised, delayMs);
@@ -29,7 +33,7 @@ export function useBuildReport(config: AgentConfig | null, delayMs = 400): Build
       status: 'loading',
       previous: current.status === 'ready' ? current.report : null,
     }));
-    api.buildReport(JSON.parse(debounced) as AgentConfig, controller.signal).then(
+    api.buildReport(JSON.parse(debounced) as AgentConfig, controller.signal, agentId).then(
       (body) => {
         if (!controller.signal.aborted) setState({ status: 'ready', report: normaliseBuildReport(body) });
       },
@@ -39,7 +43,7 @@ export function useBuildReport(config: AgentConfig | null, delayMs = 400): Build
       },
     );
     return () => controller.abort();
-  }, [api, debounced]);
+  }, [api, debounced, agentId]);
 
   return state;
 }

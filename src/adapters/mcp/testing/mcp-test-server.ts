@@ -2,6 +2,7 @@
  * A real MCP server for the test suite. `stdio` by default; `--http` listens on 127.0.0.1 (random port,
  * printed as `LISTENING <port>`) with the Streamable HTTP transport. Run with `node --import tsx`.
  */
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -35,6 +36,16 @@ function buildServer(): McpServer {
   server.registerTool('pid', { description: 'The server process id' }, () => ({
     content: [{ type: 'text', text: String(process.pid) }],
   }));
+  // A digest, not the value: tests prove the real secret arrived without it landing in run events.
+  server.registerTool(
+    'header',
+    { description: 'sha256 of a request header as the server received it (http only)', inputSchema: { name: z.string() } },
+    ({ name }, extra) => {
+      const value = extra.requestInfo?.headers[name.toLowerCase()];
+      const text = typeof value === 'string' ? `sha256:${createHash('sha256').update(value).digest('hex')}` : '(none)';
+      return { content: [{ type: 'text', text }] };
+    },
+  );
   server.registerTool('crash', { description: 'Exits the server process' }, () => {
     setTimeout(() => process.exit(3), 5);
     return new Promise(() => undefined);

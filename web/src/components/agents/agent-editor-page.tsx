@@ -84,6 +84,7 @@ export function AgentEditorPage({ mode }: { mode: EditorMode }) {
         isCreate={loaded === null}
         initial={initial}
         baseConfig={loaded?.config ?? {}}
+        agentId={loaded?.id}
         subagents={subagents.data ?? []}
         onSubmit={save}
         onCancel={() => navigate(paths.agents())}

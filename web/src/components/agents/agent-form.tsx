@@ -16,10 +16,20 @@ export interface AgentFormProps {
   subagents: Agent[];
   onSubmit: (state: AgentFormState, config: AgentConfig) => Promise<void>;
   onCancel: () => void;
+  /** The agent being edited, if it is stored already (its MCP secrets come back redacted). */
+  agentId?: string;
 }
 
 /** Create or edit an agent, a subagent or an expert: one form, fields shown by backend. */
-export function AgentForm({ isCreate, initial, baseConfig, subagents, onSubmit, onCancel }: AgentFormProps) {
+export function AgentForm({
+  isCreate,
+  initial,
+  baseConfig,
+  subagents,
+  onSubmit,
+  onCancel,
+  agentId,
+}: AgentFormProps) {
   const [state, setState] = useState(initial);
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
@@ -190,6 +200,7 @@ export function AgentForm({ isCreate, initial, baseConfig, subagents, onSubmit, 
             onChange={(text) => set('specsText', text)}
             parseError={specsError}
             config={config}
+            agentId={agentId}
           />
         </>
       ) : null}

@@ -4,8 +4,9 @@ import { ErrorMessage } from '../common/error-message.tsx';
 import { BuildWarningList } from './build-warning-list.tsx';
 
 /** Live warnings from `POST /api/agent/build-report`, asked for as the user pauses typing. */
-export function BuildReportPanel({ config }: { config: AgentConfig | null }) {
-  const state = useBuildReport(config);
+export function BuildReportPanel({ config, agentId }: { config: AgentConfig | null; agentId?: string }) {
+  // The stored agent's id lets the server fill redacted MCP secrets, so its servers can be listed.
+  const state = useBuildReport(config, undefined, agentId);
   const report = state.status === 'ready' ? state.report : state.status === 'loading' ? state.previous : null;
   return (
     <section

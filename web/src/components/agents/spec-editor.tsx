@@ -7,6 +7,8 @@ export interface SpecEditorProps {
   parseError: string | null;
   /** The config as the form would save it; the live build report checks it. */
   config: AgentConfig;
+  /** The agent being edited, if it is stored already. */
+  agentId?: string;
 }
 
 const EXAMPLE = JSON.stringify(
@@ -23,7 +25,7 @@ const EXAMPLE = JSON.stringify(
 );
 
 /** `config.subagent_specs` as JSON, with the server's build report shown live as you type. */
-export function SpecEditor({ text, onChange, parseError, config }: SpecEditorProps) {
+export function SpecEditor({ text, onChange, parseError, config, agentId }: SpecEditorProps) {
   const hasSpecs = (config.subagent_specs?.length ?? 0) > 0;
   return (
     <fieldset className="fieldset spec-editor">
@@ -58,7 +60,7 @@ export function SpecEditor({ text, onChange, parseError, config }: SpecEditorPro
             </p>
           ) : null}
         </div>
-        <BuildReportPanel config={hasSpecs && parseError === null ? config : null} />
+        <BuildReportPanel config={hasSpecs && parseError === null ? config : null} agentId={agentId} />
       </div>
     </fieldset>
   );
