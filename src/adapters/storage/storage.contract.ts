@@ -482,6 +482,19 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           const found = await storage.agents.listDelegatable({ id: admin.id, role: 'admin' });
           expect(found.map((entry) => entry.agent.slug)).toEqual(['e-granted', 'e-no-access', 'e-open', 'e-own']);
         });
+
+        it('orders by slug and matches slugs exactly, never display names', async () => {
+          const { alice, bob } = await seedWorld(storage);
+          const member = { id: alice.id, role: 'member' } as const;
+          const published = { visibility: 'public', status: 'published' } as const;
+          await storage.agents.create(agentInput(alice.id, { slug: 'a-analyst', name: 'Analyst', ...published }));
+          await storage.agents.create(agentInput(bob.id, { slug: 'z-lookalike', name: 'ANALYST', ...published }));
+          const slugsOf = async (filter: Parameters<typeof storage.agents.listDelegatable>[1]) =>
+            (await storage.agents.listDelegatable(member, filter)).map((entry) => entry.agent.slug);
+          expect(await slugsOf({})).toEqual(['a-analyst', 'z-lookalike']);
+          expect(await slugsOf({ slugs: ['Analyst', 'analyst', 'ANALYST', 'A-analyst'] })).toEqual([]);
+          expect(await slugsOf({ slugs: ['a-analyst'] })).toEqual(['a-analyst']);
+        });
       });
     });
 

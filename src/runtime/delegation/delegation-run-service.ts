@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { delegationDepth, findCycle, type ChainLink } from '../../core/delegation/delegation-chain.js';
+import { isExpertRef } from '../../core/delegation/delegation-policy.js';
 import { splitExpertRefs } from '../../core/delegation/delegation-roster.js';
 import { DELEGATION_TEXTS } from '../../core/delegation/delegation-texts.js';
 import { isTroupeError } from '../../core/errors.js';
@@ -102,7 +103,8 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
     }
     const currentAgentId = parent?.agent_id ?? input.origin?.agent_id ?? null;
     const ref = input.expert.trim();
-    if (ref === '') return refused(DELEGATION_TEXTS.notFound);
+    // Only a slug or an id names an expert (SPEC §6); a display name or anything else is simply not found.
+    if (!isExpertRef(ref)) return refused(DELEGATION_TEXTS.notFound);
     // The decision is this one four-condition query; the diagnosis after it only words the refusal.
     const [target] = await storage.agents.listDelegatable(actor, {
       ...splitExpertRefs([ref]),
