@@ -84,7 +84,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
     requestId: string | undefined,
   ): Promise<Run | undefined> {
     if (!requestId || !input.parent) return undefined;
-    const replay = await storage.runs.getByRequestId(requestId);
+    const replay = await storage.runs.getByRequestId(input.actor.id, requestId);
     return replay?.created_by_run_id === input.parent.id && replay.user_id === input.actor.id
       ? replay
       : undefined;

@@ -52,7 +52,7 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
       if (creator.depth + 1 > limits.subagentMaxDepth) throw refusal(SUBAGENT_TEXTS.depthExceeded(limits.subagentMaxDepth));
 
       const requestId = subagentRequestId(creator.id, childThreadId, input.toolCallId);
-      const replay = await tx.runs.getByRequestId(requestId);
+      const replay = await tx.runs.getByRequestId(creator.user_id, requestId);
       if (replay) return replayOf(tx, replay, creator, continuing);
 
       if ((await tx.runs.countActive({ created_by_run_id: creator.id })) >= limits.maxActiveChildrenPerRun) {
