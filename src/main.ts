@@ -202,7 +202,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   const reconciler = createLeaseReconciler({ storage, bus, queue, clock, leaseMs: config.leaseMs, policy: config.leaseExpiry });
   const runs = createRunService({ storage, bus, queue, clock, defaultModel: config.defaultModel });
   const auth = createAuthService(storage);
-  const agents = createAgentService(storage);
+  const agents = createAgentService(storage, { limits: config.limits });
   const projects = createProjectService(storage, { workdirRoot: path.join(config.dataDir, 'workdirs') });
   const conversations = createConversationService({ storage, agents, projects });
   const app = createApp({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentConfig, McpServerConfig } from '../core/records/agent.js';
 import { TOOL_APPROVAL_MODES } from '../core/records/agent.js';
+import { agentLimitsSchema } from './agent-limits.js';
 
 const nameList = z.array(z.string().min(1).max(200)).max(500);
 
@@ -45,6 +46,7 @@ export const agentConfigSchema = z
     tool_approval_mode: z.enum(TOOL_APPROVAL_MODES).optional(),
     keep_background_runs: z.boolean().optional(),
     max_steps: z.number().int().positive().max(10_000).optional(),
+    limits: agentLimitsSchema.optional(),
   })
   .strict();
 

@@ -25,6 +25,7 @@ import type { ThreadMessage } from '../core/records/thread-message.js';
 import { streamModelCall } from './stream-model-call.js';
 import { createWorkerSlots } from './worker-slots.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
+import { effectiveLimits } from './agent-limits.js';
 
 /** Everything a middleware factory may need to build the per-run middleware stack. */
 export interface RunSetup {
@@ -223,7 +224,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       suspend: (work) => slots.outside(work),
       firstStep: lastStep + 1,
       pending,
-      maxSteps: agent.config.max_steps ?? deps.limits.maxSteps,
+      maxSteps: effectiveLimits(deps.limits, agent.config).maxSteps,
       checkpoint: async (step, stepMessages) => {
         await storage.messages.append(run.thread_id, run.id, step, stepMessages);
       },

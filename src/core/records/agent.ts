@@ -41,6 +41,19 @@ export interface AgentConfig {
   tool_approval_mode?: ToolApprovalMode;
   keep_background_runs?: boolean;
   max_steps?: number;
+  /** Per-agent limits (SPEC §4): each narrows the server's setting of the same name, never raises it. */
+  limits?: AgentLimits;
+}
+
+/** The server's run limits an agent may narrow for its own runs (see `src/runtime/agent-limits.ts`). */
+export interface AgentLimits {
+  max_steps?: number;
+  subagent_max_depth?: number;
+  delegation_max_depth?: number;
+  max_children_per_run?: number;
+  max_children_per_user?: number;
+  child_result_cap_bytes?: number;
+  wait_timeout_ms?: number;
 }
 
 export interface Agent {

@@ -14,6 +14,7 @@ import type { Actor } from '../../core/records/user.js';
 import type { RunLimits } from '../../config.js';
 import type { AwaitedRun } from '../run-service-api.js';
 import { awaitTerminal } from '../run-service.js';
+import { effectiveLimits } from '../agent-limits.js';
 import { publishSubagentUpdate } from '../subagents/publish-subagent-update.js';
 import { diagnoseRefusal } from './diagnose-refusal.js';
 
@@ -61,7 +62,14 @@ const refused = (error: string): DelegationStart => ({ kind: 'refused', error })
  * in the chain above. Refusals are results (`kind: 'refused'`) with the text the caller shows.
  */
 export function createDelegationRunService(deps: DelegationRunServiceDeps) {
-  const { storage, limits } = deps;
+  const { storage } = deps;
+
+  /** The delegating agent's own limits narrow the server's; a top-level API delegation has the server's. */
+  async function limitsFor(input: DelegationStartInput): Promise<RunLimits> {
+    const agentId = input.parent?.agent_id ?? input.origin?.agent_id;
+    const agent = agentId === undefined ? undefined : await storage.agents.get(agentId);
+    return effectiveLimits(deps.limits, agent?.config ?? {});
+  }
 
   async function ancestry(parent: Run): Promise<ChainLink[]> {
     const links: ChainLink[] = [];
@@ -93,6 +101,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
   async function check(
     input: DelegationStartInput,
     task: string,
+    limits: RunLimits,
   ): Promise<DelegationStart | { target: DelegatableExpert }> {
     const { parent, actor } = input;
     if (task === '') return refused(DELEGATION_TEXTS.emptyTask);
@@ -127,6 +136,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
     task: string,
     requestId: string | undefined,
     fallbackProjectId: string | undefined,
+    limits: RunLimits,
   ): Promise<DelegationStart> {
     const { parent, actor } = input;
     return storage.transaction(async (tx): Promise<DelegationStart> => {
@@ -205,13 +215,14 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
       // A replayed tool call (a resumed parent) waits for the run it already started.
       const replay = await replayOf(input, requestId);
       if (replay) return { kind: 'existing', run: replay };
-      const checked = await check(input, task);
+      const limits = await limitsFor(input);
+      const checked = await check(input, task, limits);
       if (!('target' in checked)) return checked;
       const fallbackProjectId =
         input.parent || input.origin || !input.project ? undefined : await input.project();
       let started: DelegationStart;
       try {
-        started = await insert(input, checked.target, task, requestId, fallbackProjectId);
+        started = await insert(input, checked.target, task, requestId, fallbackProjectId, limits);
       } catch (error) {
         const winner = isTroupeError(error, 'request_id_conflict')
           ? await replayOf(input, requestId)

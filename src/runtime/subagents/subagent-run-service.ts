@@ -9,6 +9,7 @@ import type { SubagentThread } from '../../core/records/conversation.js';
 import type { Run } from '../../core/records/run.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import type { RunLimits } from '../../config.js';
+import { effectiveLimits } from '../agent-limits.js';
 import { publishSubagentUpdate } from './publish-subagent-update.js';
 
 export interface SubagentStartInput {
@@ -41,7 +42,7 @@ export interface SubagentRunServiceDeps {
  * TroupeErrors whose message is what the model is told.
  */
 export function createSubagentRunService(deps: SubagentRunServiceDeps) {
-  const { storage, limits } = deps;
+  const { storage } = deps;
 
   async function startOnce(input: SubagentStartInput, description: string, childThreadId: string, continuing: boolean) {
     return storage.transaction(async (tx): Promise<SubagentStartOutcome> => {
@@ -49,6 +50,8 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
       if (creator?.user_id !== input.userId) throw refusal('The parent run does not exist');
       if (creator.run_type === 'subagent') throw refusal(SUBAGENT_TEXTS.subagentCannotStart);
       if (creator.status !== 'running') throw refusal(SUBAGENT_TEXTS.creatorNotRunning);
+      // The creating agent's own limits narrow the server's (SPEC §4: every limit is also an agent setting).
+      const limits = effectiveLimits(deps.limits, (await tx.agents.get(creator.agent_id))?.config ?? {});
       if (creator.depth + 1 > limits.subagentMaxDepth) throw refusal(SUBAGENT_TEXTS.depthExceeded(limits.subagentMaxDepth));
 
       const requestId = subagentRequestId(creator.id, childThreadId, input.toolCallId);
