@@ -181,7 +181,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     warn: (message) => log.warn(message),
   });
   const workdirTools = createWorkdirTools();
-  const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits });
+  const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
   const delegations = createDelegationRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
   const executor = createRunExecutor({
     storage,

@@ -34,6 +34,8 @@ export interface SubagentRunServiceDeps {
   queue: RunQueue;
   clock: Clock;
   limits: RunLimits;
+  /** The server default model: a registered subagent without its own model uses it, never the parent's. */
+  defaultModel: string;
 }
 
 /**
@@ -118,9 +120,13 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
         depth: creator.depth + 1,
         subagent_thread_relation_id: relation.id,
         runtime_scope_id: creator.runtime_scope_id,
-        // Approval mode is inherited; model and tools come from the subagent's own config.
+        // Approval mode is inherited; model and tools come from the subagent's own config. A registered
+        // subagent without a model gets the server default (SPEC §4), never the parent's; built-in and inline
+        // specs already carry their resolved model (their own, else the parent's: SPEC §5).
         tool_approval_mode: creator.tool_approval_mode,
-        model_spec: input.subagent.config.model ?? creator.model_spec,
+        model_spec:
+          input.subagent.config.model ??
+          (input.inlineSubagent === undefined ? deps.defaultModel : creator.model_spec),
         input: {
           message: description,
           parent_tool_call_id: input.toolCallId,
