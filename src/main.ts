@@ -190,7 +190,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   // `execute` joins the catalogue only when the sandbox works here; otherwise the log says why.
   const execute = await createExecuteSupport({ settings: config.execute, storage, warn: (message) => log.warn(message) });
   const workdirTools = [...createWorkdirTools(), ...execute.tools];
-  const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits });
+  const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
   const delegations = createDelegationRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
   const executor = createRunExecutor({
     storage,
@@ -211,7 +211,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   const reconciler = createLeaseReconciler({ storage, bus, queue, clock, leaseMs: config.leaseMs, policy: config.leaseExpiry });
   const runs = createRunService({ storage, bus, queue, clock, defaultModel: config.defaultModel });
   const auth = createAuthService(storage);
-  const agents = createAgentService(storage);
+  const agents = createAgentService(storage, { limits: config.limits });
   const projects = createProjectService(storage, { workdirRoot: path.join(config.dataDir, 'workdirs') });
   const conversations = createConversationService({ storage, agents, projects });
   const app = createApp({

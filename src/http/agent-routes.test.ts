@@ -45,6 +45,40 @@ describe('POST /api/agent', () => {
     expect(ctx.rawRows('agent_access')).toHaveLength(2);
   });
 
+  it('takes per-agent limits up to the server value, and refuses a higher one with 400 naming the setting', async () => {
+    const limits = { max_children_per_run: 2, subagent_max_depth: 0, wait_timeout_ms: 60_000, max_steps: 5 };
+    const agent = await createAgent(alice, { name: 'Narrow', slug: 'narrow', config: { limits } });
+    expect(agent.config.limits).toEqual(limits);
+    const before = ctx.countRows();
+    const refused = await ctx.request('POST', '/api/agent', {
+      token: alice.token,
+      body: { name: 'Wide', slug: 'wide', config: { limits: { max_children_per_run: 6 } } },
+    });
+    const error = await expectError(refused, 400, 'validation_failed');
+    expect(error.error.message).toContain(
+      "config.limits.max_children_per_run: must be at most 5, the server's TROUPE_MAX_CHILDREN_PER_RUN",
+    );
+    await expectError(
+      await ctx.request('POST', '/api/agent', {
+        token: alice.token,
+        body: { name: 'Typo', slug: 'typo', config: { limits: { max_children: 1 } } },
+      }),
+      400,
+      'validation_failed',
+    );
+    expect(ctx.countRows()).toEqual(before);
+    const raised = await ctx.request('PUT', `/api/agent/${agent.id}`, {
+      token: alice.token,
+      body: { config: { limits: { wait_timeout_ms: 24 * 60 * 60 * 1000 } } },
+    });
+    expect((await expectError(raised, 400, 'validation_failed')).error.message).toContain('TROUPE_WAIT_TIMEOUT_MS');
+    const narrowed = await ctx.request('PUT', `/api/agent/${agent.id}`, {
+      token: alice.token,
+      body: { config: { limits: { max_children_per_user: 1 } } },
+    });
+    expect((await json<{ agent: Agent }>(narrowed, 200)).agent.config.limits).toEqual({ max_children_per_user: 1 });
+  });
+
   it('answers 400 agent_backend_mismatch and persists nothing', async () => {
     const before = ctx.countRows();
     const response = await ctx.request('POST', '/api/agent', {

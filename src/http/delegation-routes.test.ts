@@ -170,6 +170,36 @@ describe('POST /api/delegate', () => {
     expect(ctx.countRows()).toEqual(before);
   });
 
+  it('names experts by slug or id only: a look-alike of another user never receives the delegation', async () => {
+    // Bob publishes an expert named like alice's Analyst (public, delegatable): names are not identifiers.
+    const lookalike = await ctx.agents.create(bob.user, {
+      name: 'ANALYST',
+      slug: 'analyst-pro',
+      status: 'published',
+      visibility: 'public',
+      config: { model: 'scripted:analyst' },
+    });
+    const before = ctx.countRows();
+    for (const expert of ['Analyst', 'ANALYST', '@Analyst', 'Analyst-pro']) {
+      expect(await json(await delegate(alice, { expert, task: 'x' }), 200)).toMatchObject({
+        status: 'failed',
+        run_id: null,
+        error: DELEGATION_TEXTS.notFound,
+      });
+    }
+    expect(ctx.countRows()).toEqual(before);
+    for (const expert of ['analyst', analyst.id]) {
+      const result = await json<DelegateResponse>(await delegate(alice, { expert, task: 'numbers' }), 200);
+      expect(result.status).toBe('completed');
+      expect((await harness.storage.runs.get(result.run_id ?? ''))?.agent_id).toBe(analyst.id);
+    }
+    const viaLookalike = await json<DelegateResponse>(
+      await delegate(alice, { expert: 'analyst-pro', task: 'numbers' }),
+      200,
+    );
+    expect((await harness.storage.runs.get(viaLookalike.run_id ?? ''))?.agent_id).toBe(lookalike.id);
+  });
+
   it('treats a draft expert and the conversation expert itself as failed delegations too', async () => {
     await ctx.agents.create(alice.user, { name: 'Draft', slug: 'draft-expert' });
     expect(await json(await delegate(alice, { expert: 'draft-expert', task: 'x' }), 200)).toMatchObject({

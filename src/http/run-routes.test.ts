@@ -147,6 +147,43 @@ describe('posting messages and reading runs', () => {
     expect(messages.messages.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('keys request_id per user: two users with the same id each get their own run and replay', async () => {
+    const s = await setup(QUICK);
+    const bob = await s.ctx.createUser('bob');
+    await s.ctx.agents.create(bob.user, { name: 'Bob main', slug: 'bob-main', config: { model: 'scripted:main' } });
+    const bobs = await s.ctx.conversations.create(bob.user, { agent_id: 'bob-main' });
+    const postAs = async (user: TestUser, conversationId: string) =>
+      json<StartedRun>(
+        await s.ctx.request('POST', `/api/conversations/${conversationId}/messages`, {
+          token: user.token,
+          body: { content: 'hello', request_id: 'req-shared' },
+        }),
+        202,
+      );
+    const alicesRun = await postAs(s.alice, s.conversation.id);
+    // Before 0003 this was 409 request_id_conflict: it told bob the id was taken and blocked him.
+    const bobsRun = await postAs(bob, bobs.id);
+    expect(alicesRun.status).toBe('started');
+    expect(bobsRun.status).toBe('started');
+    expect(bobsRun.run.id).not.toBe(alicesRun.run.id);
+    expect(bobsRun.run).toMatchObject({ user_id: bob.user.id, conversation_id: bobs.id, request_id: 'req-shared' });
+    // A replay answers `existing` with the replaying user's own run only.
+    expect(await postAs(bob, bobs.id)).toMatchObject({ status: 'existing', run: { id: bobsRun.run.id } });
+    expect(await postAs(s.alice, s.conversation.id)).toMatchObject({
+      status: 'existing',
+      run: { id: alicesRun.run.id },
+    });
+    // Bob cannot reach alice's conversation with her id either: that stays a plain 404.
+    await expectError(
+      await s.ctx.request('POST', `/api/conversations/${s.conversation.id}/messages`, {
+        token: bob.token,
+        body: { content: 'hello', request_id: 'req-shared' },
+      }),
+      404,
+      'conversation_not_found',
+    );
+  });
+
   it('answers 409 run_busy while the conversation has an active run, and cancels on request', async () => {
     const s = await setup(SLOW);
     const started = await post(s, 'go');

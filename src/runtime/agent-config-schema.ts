@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AgentConfig, McpServerConfig } from '../core/records/agent.js';
 import { TOOL_APPROVAL_MODES } from '../core/records/agent.js';
 import { executeConfigSchema } from './tools/execute/execute-config-schema.js';
+import { agentLimitsSchema } from './agent-limits.js';
 
 const nameList = z.array(z.string().min(1).max(200)).max(500);
 
@@ -47,6 +48,7 @@ export const agentConfigSchema = z
     keep_background_runs: z.boolean().optional(),
     max_steps: z.number().int().positive().max(10_000).optional(),
     execute: executeConfigSchema.optional(),
+    limits: agentLimitsSchema.optional(),
   })
   .strict();
 

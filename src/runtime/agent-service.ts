@@ -7,7 +7,9 @@ import type { AgentPatch, Storage } from '../core/ports/storage.js';
 import type { Agent, AgentBackend } from '../core/records/agent.js';
 import type { Actor } from '../core/records/user.js';
 import { isAdmin } from '../core/records/user.js';
+import { DEFAULT_LIMITS, type RunLimits } from '../config.js';
 import type { CreateAgentInput, UpdateAgentInput } from './agent-input-schemas.js';
+import { assertLimitsWithinServer } from './agent-limits.js';
 import { createAgentInputSchema, updateAgentInputSchema } from './agent-input-schemas.js';
 import { parseOrThrow } from './to-validation-error.js';
 
@@ -30,6 +32,8 @@ export interface AgentService {
 
 export interface AgentServiceOptions {
   clock?: Clock;
+  /** The server's run limits: an agent's `config.limits` may narrow them, never raise them. */
+  limits?: RunLimits;
 }
 
 function notFound(idOrSlug: string): TroupeError {
@@ -55,6 +59,7 @@ function resolveBackend(backend: AgentBackend | undefined, isSubagent: boolean |
 
 export function createAgentService(storage: Storage, options: AgentServiceOptions = {}): AgentService {
   const clock = options.clock ?? systemClock;
+  const serverLimits = options.limits ?? DEFAULT_LIMITS;
 
   async function find(store: Storage, idOrSlug: string): Promise<Agent | undefined> {
     return isAgentId(idOrSlug) ? store.agents.get(idOrSlug) : store.agents.getBySlug(idOrSlug);
@@ -136,6 +141,7 @@ export function createAgentService(storage: Storage, options: AgentServiceOption
 
     async create(actor, rawInput) {
       const input = parseOrThrow(createAgentInputSchema, rawInput);
+      assertLimitsWithinServer(serverLimits, input.config);
       const backend = resolveBackend(input.backend, input.is_subagent);
       if (input.is_default && backend === 'subagent') {
         throw new TroupeError('subagent_cannot_be_default', 'A subagent cannot be the default agent');
@@ -170,6 +176,7 @@ export function createAgentService(storage: Storage, options: AgentServiceOption
 
     async update(actor, idOrSlug, rawInput) {
       const input = parseOrThrow(updateAgentInputSchema, rawInput);
+      if (input.config !== undefined) assertLimitsWithinServer(serverLimits, input.config);
       return storage.transaction(async (tx) => {
         const agent = await resolveManageable(tx, actor, idOrSlug);
         if (input.backend !== undefined && input.backend !== agent.backend) {

@@ -27,6 +27,7 @@ import { streamModelCall } from './stream-model-call.js';
 import { repairToolCallPairs } from '../core/thread/tool-call-pairs.js';
 import { createWorkerSlots } from './worker-slots.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
+import { effectiveLimits } from './agent-limits.js';
 
 /** Everything a middleware factory may need to build the per-run middleware stack. */
 export interface RunSetup {
@@ -232,7 +233,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       suspend: (work) => slots.outside(work),
       firstStep: lastStep + 1,
       pending,
-      maxSteps: agent.config.max_steps ?? deps.limits.maxSteps,
+      maxSteps: effectiveLimits(deps.limits, agent.config).maxSteps,
       checkpoint: async (step, stepMessages) => {
         await storage.messages.append(run.thread_id, run.id, step, stepMessages);
       },

@@ -50,7 +50,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
           throw new TroupeError('conversation_archived', `Conversation ${conversationId} is ${conversation.status}; it takes no new messages`);
         }
         if (input.request_id !== undefined) {
-          const replay = await tx.runs.getByRequestId(input.request_id);
+          const replay = await tx.runs.getByRequestId(actor.id, input.request_id);
           if (replay) return { replay: resolveReplay(actor, replay, conversationId), created: replay };
         }
         const agent = await tx.agents.get(conversation.agent_id);
@@ -105,7 +105,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
   ): Promise<StartedRun> {
     if (isTroupeError(error, 'request_id_conflict') && input.request_id !== undefined) {
       // Two identical requests raced: the loser answers with the winner's run.
-      const replay = await storage.runs.getByRequestId(input.request_id);
+      const replay = await storage.runs.getByRequestId(actor.id, input.request_id);
       if (replay) return { status: 'existing', run: resolveReplay(actor, replay, conversationId) };
     }
     if (isTroupeError(error, 'run_busy')) {

@@ -7,10 +7,18 @@ const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 export const CONSOLE_DIST = path.join(REPO_ROOT, 'web/dist');
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-artifacts/console');
 
-/** Debian's chromium unless `TROUPE_TEST_CHROMIUM` names another binary; undefined when it is missing. */
+/**
+ * Debian's chromium unless `TROUPE_TEST_CHROMIUM` names another binary; undefined when the default is
+ * missing. A binary named explicitly must exist: asking for browser tests and silently skipping them
+ * would make them a test that cannot fail.
+ */
 export function chromiumPath(): string | undefined {
-  const candidate = process.env.TROUPE_TEST_CHROMIUM || '/usr/bin/chromium';
-  return existsSync(candidate) ? candidate : undefined;
+  const named = process.env.TROUPE_TEST_CHROMIUM;
+  if (named) {
+    if (!existsSync(named)) throw new Error(`TROUPE_TEST_CHROMIUM=${named} does not exist`);
+    return named;
+  }
+  return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 }
 
 /** Flags for CI containers: no sandbox, no GPU, and nothing that phones home. */

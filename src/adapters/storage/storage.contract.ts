@@ -482,6 +482,19 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           const found = await storage.agents.listDelegatable({ id: admin.id, role: 'admin' });
           expect(found.map((entry) => entry.agent.slug)).toEqual(['e-granted', 'e-no-access', 'e-open', 'e-own']);
         });
+
+        it('orders by slug and matches slugs exactly, never display names', async () => {
+          const { alice, bob } = await seedWorld(storage);
+          const member = { id: alice.id, role: 'member' } as const;
+          const published = { visibility: 'public', status: 'published' } as const;
+          await storage.agents.create(agentInput(alice.id, { slug: 'a-analyst', name: 'Analyst', ...published }));
+          await storage.agents.create(agentInput(bob.id, { slug: 'z-lookalike', name: 'ANALYST', ...published }));
+          const slugsOf = async (filter: Parameters<typeof storage.agents.listDelegatable>[1]) =>
+            (await storage.agents.listDelegatable(member, filter)).map((entry) => entry.agent.slug);
+          expect(await slugsOf({})).toEqual(['a-analyst', 'z-lookalike']);
+          expect(await slugsOf({ slugs: ['Analyst', 'analyst', 'ANALYST', 'A-analyst'] })).toEqual([]);
+          expect(await slugsOf({ slugs: ['a-analyst'] })).toEqual(['a-analyst']);
+        });
       });
     });
 
@@ -682,10 +695,10 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           updated_at: run.created_at,
         });
         expect(await storage.runs.get(run.id)).toEqual(run);
-        expect(await storage.runs.getByRequestId(input.request_id)).toEqual(run);
+        expect(await storage.runs.getByRequestId(input.user_id, input.request_id)).toEqual(run);
         expect(await storage.runs.getActiveForThread(conversation.thread_id)).toEqual(run);
         expect(await storage.runs.get(newRunId())).toBeUndefined();
-        expect(await storage.runs.getByRequestId('req:missing')).toBeUndefined();
+        expect(await storage.runs.getByRequestId(input.user_id, 'req:missing')).toBeUndefined();
         expect(await storage.runs.getActiveForThread('thr_missing')).toBeUndefined();
       });
 
@@ -706,7 +719,33 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         );
         const elsewhere = runInput(conversation, { request_id: 'req:same', thread_id: newId('thr') });
         await expectCode(storage.runs.insert(elsewhere), 'request_id_conflict');
-        expect((await storage.runs.getByRequestId('req:same'))?.id).toBe(first.id);
+        expect((await storage.runs.getByRequestId(first.user_id, 'req:same'))?.id).toBe(first.id);
+      });
+
+      it('keys request ids per user: another user may use the same id and never sees the first run', async () => {
+        const { alice, bob, conversation } = await seedWorld(storage);
+        const bobsAgent = await storage.agents.create(agentInput(bob.id, { slug: 'bobs-assistant' }));
+        const bobsProject = await storage.projects.create({ user_id: bob.id, name: 'default', workdir: '/tmp/bob' });
+        const bobsConversation = await storage.conversations.create({
+          user_id: bob.id,
+          agent_id: bobsAgent.id,
+          thread_id: newId('thr'),
+          project_id: bobsProject.id,
+          status: 'active',
+          title: 'Bob chat',
+          metadata: {},
+        });
+        const alices = await storage.runs.insert(runInput(conversation, { request_id: 'req:shared' }));
+        const bobs = await storage.runs.insert(runInput(bobsConversation, { request_id: 'req:shared' }));
+        expect(bobs.id).not.toBe(alices.id);
+        expect((await storage.runs.getByRequestId(alice.id, 'req:shared'))?.id).toBe(alices.id);
+        expect((await storage.runs.getByRequestId(bob.id, 'req:shared'))?.id).toBe(bobs.id);
+        expect(await storage.runs.getByRequestId(bob.id, 'req:missing')).toBeUndefined();
+        // Still one run per (user, request id).
+        await expectCode(
+          storage.runs.insert(runInput(bobsConversation, { request_id: 'req:shared', thread_id: newId('thr') })),
+          'request_id_conflict',
+        );
       });
 
       it('lets exactly one of 50 concurrent inserts on one thread win', async () => {
@@ -730,7 +769,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         );
         expect(ok).toHaveLength(1);
         expect(codesOf(errors)).toEqual(Array.from({ length: 49 }, () => 'request_id_conflict'));
-        expect((await storage.runs.getByRequestId('req:replayed'))?.id).toBe(ok[0]!.id);
+        expect((await storage.runs.getByRequestId(conversation.user_id, 'req:replayed'))?.id).toBe(ok[0]!.id);
       });
 
       it('reports replays on one busy thread as request_id_conflict under concurrency', async () => {

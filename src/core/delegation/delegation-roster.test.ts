@@ -10,10 +10,15 @@ import {
 } from './delegation-roster.js';
 
 describe('extractMentions', () => {
-  it('finds @slug and @id mentions, lowercased and de-duplicated, ignoring e-mail addresses', () => {
+  it('finds @slug and @id mentions, de-duplicated, ignoring e-mail addresses', () => {
     const text =
-      'Ask @Analyst and (@legal-team), again @analyst. Mail bob@analyst.com; id @agt_0123456789abcdef0123';
+      'Ask @analyst and (@legal-team), again @analyst. Mail bob@analyst.com; id @agt_0123456789abcdef0123';
     expect(extractMentions(text)).toEqual(['analyst', 'legal-team', 'agt_0123456789abcdef0123']);
+  });
+
+  it('never folds case: a mention written like a display name is no slug and names nobody', () => {
+    expect(extractMentions('Ask @Analyst, @ANALYST, @anaLyst or @analyst-Team')).toEqual([]);
+    expect(extractMentions('Ask @analyst.')).toEqual(['analyst']);
   });
 
   it('ignores trailing punctuation and single letters, and stops at the mention cap', () => {
@@ -49,10 +54,10 @@ describe('rosterFilter', () => {
 });
 
 describe('roster entries', () => {
-  it('render as `name: brief`, with the identifier the tool takes', () => {
+  it('render as `slug: brief`: the identifier the tool takes, never the display name', () => {
     const expert = { agent: { name: 'Analyst', slug: 'analyst' } as Agent, brief: 'Analyses things.' };
-    expect(formatRosterEntry(expert)).toBe('Analyst: Analyses things.');
-    expect(rosterLine(expert)).toBe('- Analyst: Analyses things. [expert: analyst]');
+    expect(formatRosterEntry(expert)).toBe('analyst: Analyses things.');
+    expect(rosterLine(expert)).toBe('- analyst: Analyses things.');
   });
 });
 

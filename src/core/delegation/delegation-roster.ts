@@ -6,13 +6,15 @@ import type { DelegationPolicy } from '../records/user.js';
 export const MAX_MENTIONS = 20;
 
 /**
- * `@slug` (or `@agt_…` id) mentions in a message, lowercased, first occurrence first. An `@` glued to a word
- * (`bob@analyst.com`) is an e-mail address, not a mention.
+ * `@slug` (or `@agt_…` id) mentions in a message, first occurrence first. An `@` glued to a word
+ * (`bob@analyst.com`) is an e-mail address, not a mention. Matched exactly, never case-folded: slugs are
+ * lowercase, so `@Analyst` names no expert — folding it would let whoever owns the slug `analyst` capture
+ * a mention written after another expert's display name (SPEC §6: display names are never identifiers).
  */
 export function extractMentions(message: string): string[] {
   const found: string[] = [];
-  for (const match of message.matchAll(/(?<![\w@.-])@([A-Za-z][A-Za-z0-9_-]{1,62})/g)) {
-    const ref = (match[1] ?? '').toLowerCase().replace(/[-_]+$/, '');
+  for (const match of message.matchAll(/(?<![\w@.-])@([a-z][a-z0-9_-]{1,62})(?![A-Za-z0-9_-])/g)) {
+    const ref = (match[1] ?? '').replace(/[-_]+$/, '');
     if (ref.length >= 2 && !found.includes(ref)) found.push(ref);
     if (found.length === MAX_MENTIONS) break;
   }
@@ -40,12 +42,16 @@ export function rosterFilter(
   return { ...splitExpertRefs(refs), exclude_id: currentAgentId };
 }
 
-/** How an expert is shown to the model (SPEC §6): `name: coalesce(delegation_brief, description, '')`. */
+/**
+ * How an expert is shown to the model (SPEC §6): `slug: coalesce(delegation_brief, description, '')`. The
+ * display name is left out on purpose: names are not unique, and a name shown next to the identifier invites
+ * the model to pass it, or to confuse it with another expert's slug.
+ */
 export function formatRosterEntry(expert: DelegatableExpert): string {
-  return `${expert.agent.name}: ${expert.brief}`;
+  return `${expert.agent.slug}: ${expert.brief}`;
 }
 
-/** One roster line: the SPEC entry plus the identifier the `delegate` tool takes. */
+/** One roster line, led by the slug the `delegate` tool takes. */
 export function rosterLine(expert: DelegatableExpert): string {
-  return `- ${formatRosterEntry(expert)} [expert: ${expert.agent.slug}]`;
+  return `- ${formatRosterEntry(expert)}`;
 }

@@ -13,7 +13,8 @@ import type { Actor, DelegationPolicy, User, UserRole } from '../records/user.js
  * contract suite. Repositories return plain records; ids and timestamps are assigned by the repository.
  *
  * Integrity rules live in the schema, not in check-then-insert code:
- * - `runs.request_id` is unique: `runs.insert` throws `TroupeError('request_id_conflict')` on a duplicate;
+ * - `runs (user_id, request_id)` is unique: `runs.insert` throws `TroupeError('request_id_conflict')` on a
+ *   duplicate of the same user; another user's equal `request_id` is no conflict;
  * - one active run per thread (partial unique index): `runs.insert` throws `TroupeError('run_busy')`;
  * - `agents.slug` is unique: `agents.create`/`update` throw `TroupeError('agent_slug_taken')`;
  * - `run_events (run_id, seq)` is unique and `seq` is assigned gaplessly by `events.append`.
@@ -126,7 +127,7 @@ export interface AgentRepository {
    * Experts `actor` may delegate to, in ONE query enforcing all four conditions of SPEC §6 — the actor
    * has access (admin, owner, grant, public), `delegatable`, `published`, not deleted — plus: not a
    * subagent, not `exclude_id`. Each comes with `brief = coalesce(delegation_brief, description, '')`,
-   * computed in SQL. Ordered by name.
+   * computed in SQL. Ordered by slug (display names are not identifiers).
    */
   listDelegatable(actor: Actor, filter?: DelegatableFilter): Promise<DelegatableExpert[]>;
 }
@@ -236,7 +237,8 @@ export interface RunExpectation {
 export interface RunRepository {
   insert(run: NewRun): Promise<Run>;
   get(id: string): Promise<Run | undefined>;
-  getByRequestId(requestId: string): Promise<Run | undefined>;
+  /** Request ids are unique per user: another user's run with the same id is never returned. */
+  getByRequestId(userId: string, requestId: string): Promise<Run | undefined>;
   getActiveForThread(threadId: string): Promise<Run | undefined>;
   /**
    * Compare-and-set: applies `patch` only if `expect` holds, atomically; returns the new row, or undefined

@@ -43,6 +43,8 @@ export interface AgentConfig {
   max_steps?: number;
   /** Narrows the server's `execute` sandbox limits for this agent; `network` asks for the host network. */
   execute?: AgentExecuteConfig;
+  /** Per-agent limits (SPEC §4): each narrows the server's setting of the same name, never raises it. */
+  limits?: AgentLimits;
 }
 
 /** Per-agent `execute` settings: limits may only lower the server's (README "Sandboxed `execute`"). */
@@ -53,6 +55,17 @@ export interface AgentExecuteConfig {
   memory_mb?: number;
   max_processes?: number;
   output_bytes?: number;
+}
+
+/** The server's run limits an agent may narrow for its own runs (see `src/runtime/agent-limits.ts`). */
+export interface AgentLimits {
+  max_steps?: number;
+  subagent_max_depth?: number;
+  delegation_max_depth?: number;
+  max_children_per_run?: number;
+  max_children_per_user?: number;
+  child_result_cap_bytes?: number;
+  wait_timeout_ms?: number;
 }
 
 export interface Agent {

@@ -38,13 +38,16 @@ describe('buildSubagentSpecs: a valid spec', () => {
     expect(build([spec()]).subagents[0]?.model).toBe('scripted:parent');
   });
 
-  it("inherits the parent's tools minus reserved and disabled ones when tools is absent", () => {
-    const result = build([spec({ tools: undefined })], {
-      parentTools: [...PARENT_TOOLS, 'task', 'delegate', 'subagent_start', 'plan_write'],
-      disabledTools: ['write_file'],
-    });
-    expect(result.report).toEqual([]);
-    expect(result.subagents[0]?.tools).toEqual(['read_file', 'ls', 'grep', 'mcp__docs__search', 'mcp__docs__fetch', 'mcp__git__log']);
+  it('has no tools when tools is absent: the spec is dropped as no_tools, telling to add at least one', () => {
+    const { tools: _omitted, ...withoutTools } = spec();
+    for (const raw of [withoutTools, spec({ tools: undefined })]) {
+      const result = build([raw], { parentTools: [...PARENT_TOOLS, 'task', 'delegate'] });
+      expect(result.subagents).toEqual([]);
+      expect(result.report).toHaveLength(1);
+      expect(result.report[0]).toMatchObject({ code: 'no_tools', spec_index: 0, spec_name: 'scanner', value: 'scanner' });
+      expect(result.report[0]?.message).toContain('add at least one tool');
+      expect(result.report.every(dropsSpec)).toBe(true);
+    }
   });
 });
 
@@ -205,8 +208,9 @@ describe('buildSubagentSpecs: the three-pass tool whitelist', () => {
 describe('buildSubagentSpecs: warnings', () => {
   it('warns about unknown fields, which would otherwise hide a typo such as "tool"', () => {
     const result = build([spec({ tools: undefined, tool: ['read_file'] })]);
-    expect(result.report).toEqual([expect.objectContaining({ code: 'unknown_field', value: 'tool' })]);
-    expect(result.subagents).toHaveLength(1);
+    expect(codes(result.report)).toEqual(['unknown_field', 'no_tools']);
+    expect(result.report[0]).toMatchObject({ code: 'unknown_field', value: 'tool' });
+    expect(result.subagents).toEqual([]);
   });
 
   it('drops an unusable model and inherits the parent one', () => {

@@ -1,5 +1,4 @@
 import type { BuildReportEntry } from './build-report-entry.js';
-import { isReservedTool } from './reserved-names.js';
 import type { ResolvedSubagent } from './resolved-subagent.js';
 import { resolveSpecTools } from './resolve-spec-tools.js';
 import { validateSpec } from './validate-spec.js';
@@ -57,23 +56,27 @@ export function buildSubagentSpecs(input: BuildSubagentSpecsInput): BuildSubagen
       });
       return;
     }
-    let tools: string[];
-    let unverified = 0;
+    // No `tools` means an empty list (SPEC §5, the Profy seed), never "all the parent's tools": a spec that
+    // forgot the field must not quietly get every tool. It is then dropped for having none, reported below.
     if (spec.tools === undefined) {
-      tools = parentTools.filter((tool) => !isReservedTool(tool) && !disabledTools.has(tool));
-    } else {
-      const resolved = resolveSpecTools({
-        requested: spec.tools,
-        parentTools,
-        disabledTools,
-        unverifiedPrefixes: input.unverifiedPrefixes ?? [],
-        specIndex: index,
-        specName: spec.name,
+      report.push({
+        code: 'no_tools',
+        ...where,
+        value: spec.name,
+        message: `Spec "${spec.name}": no "tools" list, so it has no tools and is dropped; add at least one tool, e.g. "tools": ["read_file"] (general-purpose covers pure reasoning)`,
       });
-      report.push(...resolved.entries);
-      tools = resolved.tools;
-      unverified = resolved.unverified;
+      return;
     }
+    const resolved = resolveSpecTools({
+      requested: spec.tools,
+      parentTools,
+      disabledTools,
+      unverifiedPrefixes: input.unverifiedPrefixes ?? [],
+      specIndex: index,
+      specName: spec.name,
+    });
+    report.push(...resolved.entries);
+    const { tools, unverified } = resolved;
     // A spec whose only tools could not be listed is not known to be empty; it is checked again at run time.
     if (tools.length === 0 && unverified === 0) {
       report.push({

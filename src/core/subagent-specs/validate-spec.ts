@@ -6,7 +6,7 @@ export interface ValidSpec {
   name: string;
   description: string;
   system_prompt: string;
-  /** Undefined when the spec names no tools (it then inherits the parent's). */
+  /** Undefined when the spec names no tools: it then has none and is dropped (SPEC §5). */
   tools: readonly unknown[] | undefined;
   /** Undefined when missing or unusable (it then inherits the parent's model). */
   model: string | undefined;

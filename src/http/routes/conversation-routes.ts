@@ -31,7 +31,9 @@ export const postMessageBodySchema = z
       .min(1)
       .max(200)
       .optional()
-      .describe('Idempotency key: a replay returns the same run'),
+      .describe(
+        "Idempotency key, unique per user: a replay returns the same run; another user's equal key never conflicts",
+      ),
   })
   .strict();
 

@@ -1,5 +1,6 @@
 import type { Storage } from '../../core/ports/storage.js';
 import type { RunLimits } from '../../config.js';
+import { effectiveLimits } from '../agent-limits.js';
 import type { MiddlewareFactory } from '../run-executor.js';
 import { createDelegateTool } from './delegate-tool.js';
 import type { DelegationRunService } from './delegation-run-service.js';
@@ -33,7 +34,14 @@ export function createDelegationMiddleware(deps: DelegationMiddlewareDeps): Midd
     return [
       {
         name: 'delegation',
-        tools: [createDelegateTool({ service: deps.service, limits: deps.limits, actor: user, roster })],
+        tools: [
+          createDelegateTool({
+            service: deps.service,
+            limits: effectiveLimits(deps.limits, agent.config),
+            actor: user,
+            roster,
+          }),
+        ],
         wrapModelCall(request, next) {
           return next({ ...request, system: request.system ? `${request.system}\n\n${section}` : section });
         },

@@ -196,9 +196,10 @@ describe('delegate: expert A hands a task to expert B', () => {
     // The roster reached the model twice: in the system prompt and in the tool description.
     const first = world.systems.find((line) => line.startsWith(`${a.slug}|`)) ?? '';
     expect(first).toContain('delegate');
-    expect(first).toContain('- Expert B: Answers B questions. [expert: expert-b]');
-    expect(first).not.toContain('[expert: expert-a]');
-    expect(first).not.toContain('[expert: closed]');
+    expect(first).toContain('- expert-b: Answers B questions.');
+    expect(first).not.toContain('Expert B');
+    expect(first).not.toContain('- expert-a:');
+    expect(first).not.toContain('- closed:');
 
     const panel = await h.runs.listChildRuns(alice, world.conversationId);
     expect(panel).toMatchObject([

@@ -20,16 +20,13 @@ export interface DelegateToolDeps {
 }
 
 /**
- * The model names experts the way it read them: `analyst`, `@analyst`, the id, or the display name of a
- * roster entry. Anything else is passed on as typed and answered by the checks.
+ * What the model passed as `expert`, as an identifier: a slug (`analyst`, also written `@analyst`) or an id,
+ * matched exactly by the delegation service. Display names are never resolved, nor is the case folded: names
+ * are not unique, so a look-alike expert of another user must not be reachable by writing a name (SPEC §6).
+ * Anything that is not exactly a slug or id of an expert the user may delegate to is "not found".
  */
-export function resolveExpertRef(raw: string, roster: readonly DelegatableExpert[]): string {
-  const ref = raw.trim().replace(/^@/, '');
-  const lower = ref.toLowerCase();
-  const entry = roster.find(
-    ({ agent }) => agent.id === ref || agent.slug === lower || agent.name.trim().toLowerCase() === lower,
-  );
-  return entry ? entry.agent.id : lower;
+export function resolveExpertRef(raw: string): string {
+  return raw.trim().replace(/^@/, '');
 }
 
 /** `delegate(expert, task)`: runs another expert as the same user and returns its final text. */
@@ -50,13 +47,13 @@ export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
       expert: z
         .string()
         .min(1)
-        .describe('The expert to delegate to: the identifier in brackets in the list.'),
+        .describe('The slug of the expert to delegate to, exactly as it leads its line in the list.'),
       task: z.string().min(1).describe('The whole brief for the expert: goal, context and expected output.'),
     }),
     async execute(input, context) {
       const started = await service.start({
         actor,
-        expert: resolveExpertRef(input.expert, roster),
+        expert: resolveExpertRef(input.expert),
         task: input.task,
         parent: context.run,
         toolCallId: context.toolCallId,

@@ -2,7 +2,7 @@ import { rosterLine } from '../../core/delegation/delegation-roster.js';
 import { DELEGATION_PROMPT_HEADING } from '../../core/delegation/delegation-texts.js';
 import type { DelegatableExpert } from '../../core/ports/storage.js';
 
-/** The roster as the model reads it, one `name: brief [expert: slug]` line per expert. */
+/** The roster as the model reads it, one `- slug: brief` line per expert. */
 export function rosterListing(roster: readonly DelegatableExpert[]): string {
   return roster.map(rosterLine).join('\n');
 }
@@ -17,7 +17,7 @@ export function delegationPromptSection(roster: readonly DelegatableExpert[]): s
     'How to delegate:',
     '- Delegate only what clearly belongs to one of the experts below; do simple work yourself.',
     '- The expert cannot see this conversation: put the goal, the context it needs and the output you expect in `task`.',
-    '- Pass the identifier in brackets as `expert`.',
+    '- Pass the slug that leads each line below as `expert`, exactly; display names are not identifiers.',
     '- A refusal (not delegatable, not found or access denied, depth limit, cycle) is final for that expert; do not retry it unchanged.',
     '- Never reach other experts through shell, curl, HTTP or a CLI.',
     '',

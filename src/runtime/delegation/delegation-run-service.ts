@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { delegationDepth, findCycle, type ChainLink } from '../../core/delegation/delegation-chain.js';
+import { isExpertRef } from '../../core/delegation/delegation-policy.js';
 import { splitExpertRefs } from '../../core/delegation/delegation-roster.js';
 import { DELEGATION_TEXTS } from '../../core/delegation/delegation-texts.js';
 import { isTroupeError } from '../../core/errors.js';
@@ -13,6 +14,7 @@ import type { Actor } from '../../core/records/user.js';
 import type { RunLimits } from '../../config.js';
 import type { AwaitedRun } from '../run-service-api.js';
 import { awaitTerminal } from '../run-service.js';
+import { effectiveLimits } from '../agent-limits.js';
 import { publishSubagentUpdate } from '../subagents/publish-subagent-update.js';
 import { diagnoseRefusal } from './diagnose-refusal.js';
 
@@ -60,7 +62,14 @@ const refused = (error: string): DelegationStart => ({ kind: 'refused', error })
  * in the chain above. Refusals are results (`kind: 'refused'`) with the text the caller shows.
  */
 export function createDelegationRunService(deps: DelegationRunServiceDeps) {
-  const { storage, limits } = deps;
+  const { storage } = deps;
+
+  /** The delegating agent's own limits narrow the server's; a top-level API delegation has the server's. */
+  async function limitsFor(input: DelegationStartInput): Promise<RunLimits> {
+    const agentId = input.parent?.agent_id ?? input.origin?.agent_id;
+    const agent = agentId === undefined ? undefined : await storage.agents.get(agentId);
+    return effectiveLimits(deps.limits, agent?.config ?? {});
+  }
 
   async function ancestry(parent: Run): Promise<ChainLink[]> {
     const links: ChainLink[] = [];
@@ -83,7 +92,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
     requestId: string | undefined,
   ): Promise<Run | undefined> {
     if (!requestId || !input.parent) return undefined;
-    const replay = await storage.runs.getByRequestId(requestId);
+    const replay = await storage.runs.getByRequestId(input.actor.id, requestId);
     return replay?.created_by_run_id === input.parent.id && replay.user_id === input.actor.id
       ? replay
       : undefined;
@@ -92,6 +101,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
   async function check(
     input: DelegationStartInput,
     task: string,
+    limits: RunLimits,
   ): Promise<DelegationStart | { target: DelegatableExpert }> {
     const { parent, actor } = input;
     if (task === '') return refused(DELEGATION_TEXTS.emptyTask);
@@ -102,7 +112,8 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
     }
     const currentAgentId = parent?.agent_id ?? input.origin?.agent_id ?? null;
     const ref = input.expert.trim();
-    if (ref === '') return refused(DELEGATION_TEXTS.notFound);
+    // Only a slug or an id names an expert (SPEC §6); a display name or anything else is simply not found.
+    if (!isExpertRef(ref)) return refused(DELEGATION_TEXTS.notFound);
     // The decision is this one four-condition query; the diagnosis after it only words the refusal.
     const [target] = await storage.agents.listDelegatable(actor, {
       ...splitExpertRefs([ref]),
@@ -125,6 +136,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
     task: string,
     requestId: string | undefined,
     fallbackProjectId: string | undefined,
+    limits: RunLimits,
   ): Promise<DelegationStart> {
     const { parent, actor } = input;
     return storage.transaction(async (tx): Promise<DelegationStart> => {
@@ -203,13 +215,14 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
       // A replayed tool call (a resumed parent) waits for the run it already started.
       const replay = await replayOf(input, requestId);
       if (replay) return { kind: 'existing', run: replay };
-      const checked = await check(input, task);
+      const limits = await limitsFor(input);
+      const checked = await check(input, task, limits);
       if (!('target' in checked)) return checked;
       const fallbackProjectId =
         input.parent || input.origin || !input.project ? undefined : await input.project();
       let started: DelegationStart;
       try {
-        started = await insert(input, checked.target, task, requestId, fallbackProjectId);
+        started = await insert(input, checked.target, task, requestId, fallbackProjectId, limits);
       } catch (error) {
         const winner = isTroupeError(error, 'request_id_conflict')
           ? await replayOf(input, requestId)

@@ -4,6 +4,7 @@ import type { Storage } from '../../core/ports/storage.js';
 import { buildAgentSubagents } from '../../core/subagent-specs/build-agent-subagents.js';
 import { resolveAllowedSubagents } from '../../core/subagents/allowed-subagents.js';
 import type { RunLimits } from '../../config.js';
+import { effectiveLimits } from '../agent-limits.js';
 import type { MiddlewareFactory } from '../run-executor.js';
 import { subagentPromptSection } from './subagent-prompt.js';
 import type { SubagentRunService } from './subagent-run-service.js';
@@ -42,7 +43,8 @@ export function createSubagentMiddleware(deps: SubagentMiddlewareDeps): Middlewa
     return [
       {
         name: 'subagents',
-        tools: createSubagentTools({ ...deps, allowed, inline }),
+        // The parent agent's own limits (wait timeout, result cap) narrow the server's for its tools.
+        tools: createSubagentTools({ ...deps, limits: effectiveLimits(deps.limits, agent.config), allowed, inline }),
         wrapModelCall(request, next) {
           return next({ ...request, system: request.system ? `${request.system}\n\n${section}` : section });
         },

@@ -23,6 +23,7 @@ export function inlineSubagentAgent(parent: Agent, subagent: ResolvedSubagent): 
       tools: [...subagent.tools],
       ...(parent.config.tool_approval_mode ? { tool_approval_mode: parent.config.tool_approval_mode } : {}),
       ...(parent.config.max_steps ? { max_steps: parent.config.max_steps } : {}),
+      ...(parent.config.limits ? { limits: { ...parent.config.limits } } : {}),
     },
   };
 }

@@ -130,18 +130,35 @@ describe('inline subagent specs at run time', () => {
     expect(updates.every((event) => event.payload.slug === 'scanner' && event.payload.name === 'scanner')).toBe(true);
   });
 
-  it("inherits the parent's model and tools (minus reserved and, outside always_trust, sensitive ones)", async () => {
+  it("inherits the parent's model; `*` gives the parent's tools minus reserved and, outside always_trust, sensitive ones", async () => {
     const { h, user, conversation, seen } = await setup({
       main: taskCall('inheritor').replace('rules:\n', 'rules:\n  - when: { contains: "Look into" }\n    steps:\n      - text: "played by the parent model"\n'),
       mainConfig: {
         tools: ['read_file', 'write_file', 'ls'],
-        subagent_specs: [{ name: 'inheritor', description: 'Inherits', system_prompt: 'Inherit.' }],
+        subagent_specs: [{ name: 'inheritor', description: 'Inherits', system_prompt: 'Inherit.', tools: ['*'] }],
       },
     });
     const { child } = await runTurn(h, user, conversation.id);
     expect(child?.model_spec).toBe('scripted:main');
     expect(child?.output).toBe('played by the parent model');
     expect(seen.child.tools).toEqual(['ls', 'read_file']);
+  });
+
+  it('a spec without `tools` gets none, so it does not exist at run time (never all the parent tools)', async () => {
+    const { h, user, conversation, seen } = await setup({
+      main: taskCall('toolless'),
+      mainConfig: {
+        tools: ['read_file', 'ls'],
+        subagent_specs: [{ name: 'toolless', description: 'Forgot its tools', system_prompt: 'Hi.' }, SCANNER_SPEC],
+      },
+    });
+    const { run, child } = await runTurn(h, user, conversation.id);
+    expect(child).toBeUndefined();
+    expect(seen.main.system).toContain('- scanner: Lists files');
+    expect(seen.main.system).not.toContain('toolless');
+    const [result] = toolResults(await h.storage.messages.list(run.thread_id), 'task');
+    expect(result?.isError).toBe(true);
+    expect(result?.text).toContain('Cannot call subagent toolless');
   });
 
   it('lists the namespace in order: general-purpose, inline specs, registered subagents', async () => {

@@ -225,6 +225,27 @@ rules:
     await expect(h.runs.listChildRuns(mallory, conversation.id)).rejects.toMatchObject({ code: 'conversation_not_found' });
   });
 
+  it('answers subagent_status of an active child without `result` (only a terminal run has one)', async () => {
+    const main = `
+rules:
+  - steps:
+      - tool_calls: [{ name: subagent_start, args: { subagent_slug: helper, description: "take your time" } }]
+      - tool_calls: [{ name: subagent_status, args: { run_id: "{{run_id}}" } }]
+      - text: "checked"
+`;
+    const { h, user, conversation } = await setup({ main, helper: SLOW });
+    const { run } = await h.runs.postMessage(user, conversation.id, { content: 'go' });
+    expect((await h.runs.await(user, run.id, 20_000)).run.status).toBe('completed');
+    const thread = await h.storage.messages.list(conversation.thread_id);
+    const status = JSON.parse(toolResults(thread, 'subagent_status')[0]?.text ?? '{}') as Record<string, unknown>;
+    expect(Object.keys(status).sort()).toEqual(
+      ['error', 'events_url', 'progress', 'result_url', 'run_id', 'status', 'subagent_slug', 'thread_id'].sort(),
+    );
+    expect(['pending', 'running']).toContain(status.status);
+    expect(Object.keys(status.progress as object).sort()).toEqual(['last_seq', 'messages']);
+    expect((status.progress as { messages: unknown[] }).messages).toEqual([]);
+  });
+
   it('reports status with readable progress and steers a running child', async () => {
     const main = `
 rules:
@@ -258,13 +279,32 @@ rules:
     const thread = await h.storage.messages.list(conversation.thread_id);
     const status = JSON.parse(toolResults(thread, 'subagent_status')[0]?.text ?? '{}') as {
       status: string;
-      progress: { items: { kind: string; content: string }[] };
+      progress: { last_seq: number; messages: { seq: number; tool_call_id?: string; kind: string; content: string }[] };
       result: { output: string };
     };
-    expect(status.status).toBe('completed');
+    // Yuxi §3.3 field names, exactly; `result` because the run is terminal.
+    expect(Object.keys(status).sort()).toEqual(
+      ['error', 'events_url', 'progress', 'result', 'result_url', 'run_id', 'status', 'subagent_slug', 'thread_id'].sort(),
+    );
+    expect(status).toMatchObject({
+      status: 'completed',
+      run_id: child?.id,
+      thread_id: child?.thread_id,
+      subagent_slug: 'helper',
+      error: null,
+      events_url: `/api/agent/runs/${child?.id ?? ''}/events`,
+      result_url: `/api/agent/runs/${child?.id ?? ''}/result`,
+    });
+    expect(Object.keys(status.progress).sort()).toEqual(['last_seq', 'messages']);
+    expect(status.progress.last_seq).toBeGreaterThan(0);
+    for (const message of status.progress.messages) {
+      expect(Object.keys(message).every((key) => ['seq', 'message_id', 'tool_call_id', 'kind', 'content'].includes(key))).toBe(true);
+    }
     expect(status.result.output).toBe('steered: change of plan: stop counting');
-    expect(status.progress.items.at(-1)).toMatchObject({ kind: 'assistant_message', content: 'steered: change of plan: stop counting' });
-    expect(status.progress.items.some((item) => item.kind === 'tool_call' && item.content.startsWith('Calling ls('))).toBe(true);
+    expect(status.progress.messages.at(-1)).toMatchObject({ kind: 'assistant_message', content: 'steered: change of plan: stop counting' });
+    const call = status.progress.messages.find((message) => message.kind === 'tool_call');
+    expect(call?.content.startsWith('Calling ls(')).toBe(true);
+    expect(call?.tool_call_id).toEqual(expect.any(String));
   });
 });
 

@@ -3,8 +3,15 @@ import type { RunEvent } from '../../core/records/run-event.js';
 
 export interface ProgressItem {
   seq: number;
+  /** The tool call a `tool_call` or `tool_result` item belongs to (Yuxi §3.3 `tool_call_id`). */
+  tool_call_id?: string;
   kind: 'assistant_message' | 'tool_call' | 'tool_result';
   content: string;
+}
+
+function toolCallId(event: RunEvent): { tool_call_id?: string } {
+  const id = event.payload.tool_call_id;
+  return typeof id === 'string' && id !== '' ? { tool_call_id: id } : {};
 }
 
 export interface RunProgress {
@@ -37,12 +44,12 @@ export function summariseProgress(events: readonly RunEvent[], limit = 3): RunPr
       textSeq = event.seq;
     } else if (event.type === 'tool_call') {
       flushText();
-      items.push({ seq: event.seq, kind: 'tool_call', content: clip(`Calling ${String(event.payload.name)}(${JSON.stringify(event.payload.args ?? {})})`) });
+      items.push({ seq: event.seq, ...toolCallId(event), kind: 'tool_call', content: clip(`Calling ${String(event.payload.name)}(${JSON.stringify(event.payload.args ?? {})})`) });
     } else if (event.type === 'tool_result') {
       flushText();
       const output = event.payload.output;
       const rendered = typeof output === 'string' ? output : JSON.stringify(output);
-      items.push({ seq: event.seq, kind: 'tool_result', content: clip(`${String(event.payload.name)} → ${rendered}`) });
+      items.push({ seq: event.seq, ...toolCallId(event), kind: 'tool_result', content: clip(`${String(event.payload.name)} → ${rendered}`) });
     } else if (event.type === 'step' || event.type === 'end') {
       flushText();
     }

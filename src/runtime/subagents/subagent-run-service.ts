@@ -9,6 +9,7 @@ import type { SubagentThread } from '../../core/records/conversation.js';
 import type { Run } from '../../core/records/run.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import type { RunLimits } from '../../config.js';
+import { effectiveLimits } from '../agent-limits.js';
 import { publishSubagentUpdate } from './publish-subagent-update.js';
 
 export interface SubagentStartInput {
@@ -33,6 +34,8 @@ export interface SubagentRunServiceDeps {
   queue: RunQueue;
   clock: Clock;
   limits: RunLimits;
+  /** The server default model: a registered subagent without its own model uses it, never the parent's. */
+  defaultModel: string;
 }
 
 /**
@@ -41,7 +44,7 @@ export interface SubagentRunServiceDeps {
  * TroupeErrors whose message is what the model is told.
  */
 export function createSubagentRunService(deps: SubagentRunServiceDeps) {
-  const { storage, limits } = deps;
+  const { storage } = deps;
 
   async function startOnce(input: SubagentStartInput, description: string, childThreadId: string, continuing: boolean) {
     return storage.transaction(async (tx): Promise<SubagentStartOutcome> => {
@@ -49,10 +52,12 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
       if (creator?.user_id !== input.userId) throw refusal('The parent run does not exist');
       if (creator.run_type === 'subagent') throw refusal(SUBAGENT_TEXTS.subagentCannotStart);
       if (creator.status !== 'running') throw refusal(SUBAGENT_TEXTS.creatorNotRunning);
+      // The creating agent's own limits narrow the server's (SPEC §4: every limit is also an agent setting).
+      const limits = effectiveLimits(deps.limits, (await tx.agents.get(creator.agent_id))?.config ?? {});
       if (creator.depth + 1 > limits.subagentMaxDepth) throw refusal(SUBAGENT_TEXTS.depthExceeded(limits.subagentMaxDepth));
 
       const requestId = subagentRequestId(creator.id, childThreadId, input.toolCallId);
-      const replay = await tx.runs.getByRequestId(requestId);
+      const replay = await tx.runs.getByRequestId(creator.user_id, requestId);
       if (replay) return replayOf(tx, replay, creator, continuing);
 
       if ((await tx.runs.countActive({ created_by_run_id: creator.id })) >= limits.maxActiveChildrenPerRun) {
@@ -115,9 +120,13 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
         depth: creator.depth + 1,
         subagent_thread_relation_id: relation.id,
         runtime_scope_id: creator.runtime_scope_id,
-        // Approval mode is inherited; model and tools come from the subagent's own config.
+        // Approval mode is inherited; model and tools come from the subagent's own config. A registered
+        // subagent without a model gets the server default (SPEC §4), never the parent's; built-in and inline
+        // specs already carry their resolved model (their own, else the parent's: SPEC §5).
         tool_approval_mode: creator.tool_approval_mode,
-        model_spec: input.subagent.config.model ?? creator.model_spec,
+        model_spec:
+          input.subagent.config.model ??
+          (input.inlineSubagent === undefined ? deps.defaultModel : creator.model_spec),
         input: {
           message: description,
           parent_tool_call_id: input.toolCallId,

@@ -103,22 +103,24 @@ describe('task: a blocking subagent call', () => {
     expect(done.run.output).toContain('Helper report on <Investigate: one slot>');
   });
 
-  it('inherits the parent model when the subagent configures none', async () => {
+  it("uses the server default model, never the parent's, when the registered subagent configures none", async () => {
     const { h, user, conversation } = await setup({
       main: TASK_MAIN,
       helperConfig: { model: undefined },
-      // The parent's model plays the child too: its rule answers the child's message.
       harness: {
         scenarios: {
+          // Were the parent's model to play the child, this rule would answer the child's message.
           main: TASK_MAIN.replace('rules:\n', 'rules:\n  - when: { contains: Investigate }\n    steps:\n      - text: "played by the parent model"\n'),
+          // The harness's server default model.
+          demo: 'rules:\n  - steps:\n      - text: "played by the server default"\n',
         },
       },
     });
     const { run } = await h.runs.postMessage(user, conversation.id, { content: 'the logs' });
     await h.runs.await(user, run.id, 15_000);
     const [child] = await h.storage.runs.listChildren(run.id);
-    expect(child?.model_spec).toBe('scripted:main');
-    expect(child?.output).toBe('played by the parent model');
+    expect(child?.model_spec).toBe('scripted:demo');
+    expect(child?.output).toBe('played by the server default');
   });
 
   it('answers an unknown slug with the list of available subagents, as an error result', async () => {

@@ -160,7 +160,8 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
         thread_id: run.thread_id,
         subagent_slug: relation.subagent_slug,
         error: run.error?.message ?? null,
-        progress: { last_seq: progress.last_seq, items: progress.items.map((item) => ({ ...item })) },
+        // Yuxi §3.3 names: `progress.messages`, each `{seq, message_id?, tool_call_id?, kind, content}`.
+        progress: { last_seq: progress.last_seq, messages: progress.items.map((item) => ({ ...item })) },
         events_url: eventsUrl(run.id),
         result_url: resultUrl(run.id),
         ...(isTerminalStatus(run.status) ? { result: runResult(run) } : {}),

@@ -2,7 +2,7 @@ import { Migrator } from 'kysely';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
 import type { DatabaseSchema } from './database-schema.js';
-import type { UniqueConstraintName } from './unique-constraints.js';
+import type { RetiredUniqueConstraintName, UniqueConstraintName } from './unique-constraints.js';
 
 /*
  * One migration set for SQLite and PostgreSQL: only types and DDL both accept (text, integer, partial
@@ -15,7 +15,12 @@ import type { UniqueConstraintName } from './unique-constraints.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely's documented type for migrations
 type AnyDb = Kysely<any>;
 
-function uniqueIndex(db: AnyDb, name: UniqueConstraintName, table: string, columns: string[]) {
+function uniqueIndex(
+  db: AnyDb,
+  name: UniqueConstraintName | RetiredUniqueConstraintName,
+  table: string,
+  columns: string[],
+) {
   return db.schema.createIndex(name).unique().on(table).columns(columns);
 }
 
@@ -256,10 +261,27 @@ const approvalsAndInbox: Migration = {
   },
 };
 
+/**
+ * `request_id` is unique per user, not globally (SPEC §2): with one global key, user B sending user A's id got
+ * 409 `request_id_conflict`, which told B the id was taken and let anyone block another user's ids.
+ */
+const requestIdPerUser: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.dropIndex('runs_request_id_uq').execute();
+    await uniqueIndex(db, 'runs_user_request_id_uq', 'runs', ['user_id', 'request_id']).execute();
+  },
+
+  async down(db: AnyDb) {
+    await db.schema.dropIndex('runs_user_request_id_uq').execute();
+    await uniqueIndex(db, 'runs_request_id_uq', 'runs', ['request_id']).execute();
+  },
+};
+
 /** Versioned migrations by name; names sort in application order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial_schema': initialSchema,
   '0002_approvals_and_inbox': approvalsAndInbox,
+  '0003_request_id_per_user': requestIdPerUser,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };

@@ -265,7 +265,8 @@ export class SqlAgentRepository implements AgentRepository {
         ]),
       );
     }
-    const rows = await query.orderBy('agents.name').orderBy('agents.id').execute();
+    // By slug, the identifier the roster shows: display names are not unique and never order or pick.
+    const rows = await query.orderBy('agents.slug').execute();
     return rows.map((row) => ({ agent: agentFromRow(row), brief: String(row.roster_brief) }));
   }
 }

@@ -113,12 +113,12 @@ export class SqlRunRepository implements RunRepository {
       updated_at: now,
     };
     try {
-      // Naming request_id as the conflict target makes both engines check it before the one-active-run
-      // index, so a replay on a busy thread is reported as the replay it is.
+      // Naming the (user, request_id) key as the conflict target makes both engines check it before the
+      // one-active-run index, so a replay on a busy thread is reported as the replay it is.
       const inserted = await this.ctx.db
         .insertInto('runs')
         .values(row)
-        .onConflict((oc) => oc.column('request_id').doNothing())
+        .onConflict((oc) => oc.columns(['user_id', 'request_id']).doNothing())
         .returningAll()
         .executeTakeFirst();
       if (inserted === undefined) throw requestIdConflict(run.request_id);
@@ -127,7 +127,7 @@ export class SqlRunRepository implements RunRepository {
       return translateUniqueViolation(this.ctx, error, {
         runs_active_thread_uq: () =>
           runBusy(`Thread ${run.thread_id} already has an active run`, run.thread_id),
-        runs_request_id_uq: () => requestIdConflict(run.request_id),
+        runs_user_request_id_uq: () => requestIdConflict(run.request_id),
       });
     }
   }
@@ -137,10 +137,11 @@ export class SqlRunRepository implements RunRepository {
     return row && runFromRow(row);
   }
 
-  async getByRequestId(requestId: string): Promise<Run | undefined> {
+  async getByRequestId(userId: string, requestId: string): Promise<Run | undefined> {
     const row = await this.ctx.db
       .selectFrom('runs')
       .selectAll()
+      .where('user_id', '=', userId)
       .where('request_id', '=', requestId)
       .executeTakeFirst();
     return row && runFromRow(row);

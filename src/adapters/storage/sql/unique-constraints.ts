@@ -29,13 +29,20 @@ export const UNIQUE_CONSTRAINTS = {
   subagent_threads_child_thread_uq: { table: 'subagent_threads', columns: ['child_thread_id'] },
   subagent_threads_child_conversation_uq: { table: 'subagent_threads', columns: ['child_conversation_id'] },
   runs_pkey: { table: 'runs', columns: ['id'] },
-  runs_request_id_uq: { table: 'runs', columns: ['request_id'] },
   /** Partial: one active run per thread. */
   runs_active_thread_uq: { table: 'runs', columns: ['thread_id'] },
   run_events_run_seq_uq: { table: 'run_events', columns: ['run_id', 'seq'] },
   tool_approvals_pkey: { table: 'tool_approvals', columns: ['run_id', 'tool_call_id'] },
   run_inbox_run_seq_uq: { table: 'run_inbox', columns: ['run_id', 'seq'] },
+  /** Idempotency keys are per user (SPEC §2): another user's `request_id` never conflicts (0003). */
+  runs_user_request_id_uq: { table: 'runs', columns: ['user_id', 'request_id'] },
 } as const satisfies Record<string, UniqueConstraintSpec>;
+
+/**
+ * Keys an earlier migration created and a later one dropped: still named by the shipped migrations that
+ * create them, never reported by an up-to-date database.
+ */
+export type RetiredUniqueConstraintName = 'runs_request_id_uq';
 
 export type UniqueConstraintName = keyof typeof UNIQUE_CONSTRAINTS;
 

@@ -228,9 +228,9 @@ describe('sqliteSqlDialect.uniqueViolation', () => {
     expect(sqliteSqlDialect.uniqueViolation(violation('UNIQUE constraint failed: runs.thread_id'))).toBe(
       'runs_active_thread_uq',
     );
-    expect(sqliteSqlDialect.uniqueViolation(violation('UNIQUE constraint failed: runs.request_id'))).toBe(
-      'runs_request_id_uq',
-    );
+    expect(
+      sqliteSqlDialect.uniqueViolation(violation('UNIQUE constraint failed: runs.user_id, runs.request_id')),
+    ).toBe('runs_user_request_id_uq');
     expect(
       sqliteSqlDialect.uniqueViolation(
         violation('UNIQUE constraint failed: run_events.run_id, run_events.seq'),
