@@ -20,6 +20,7 @@ import { createTokenUsageMiddleware } from './middleware/token-usage-middleware.
 import { abortKindOf, RunAbortError } from './run-abort.js';
 import { createRunEmitter, type RunEmitter } from './run-emitter.js';
 import { closeSubtree, finishRun } from './run-finalizer.js';
+import { parkForInput } from './park-for-input.js';
 import { publishSubagentUpdate } from './subagents/publish-subagent-update.js';
 import { resolveRunAgent } from './subagents/resolve-run-agent.js';
 import type { ThreadMessage } from '../core/records/thread-message.js';
@@ -72,6 +73,9 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   const { storage, bus, clock } = deps;
   const slots = createWorkerSlots(deps.concurrency);
   const inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** Runs whose decisions all landed before they parked: executed again once their slot is free. */
+  const decidedBeforePark = new Set<string>();
+  let stopping = false;
   let signals: Subscription | undefined;
 
   const abort = (runId: string, kind: RunAbortError['kind']): void => {
@@ -88,6 +92,8 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     } finally {
       slots.release();
     }
+    // A stopping executor leaves it pending: the reconciler re-enqueues stale pending runs.
+    if (decidedBeforePark.delete(runId) && !stopping) await execute(runId);
   }
 
   async function claimAndExecute(runId: string): Promise<void> {
@@ -252,14 +258,11 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
 
   async function finishCompleted(run: Run, outcome: AgentLoopOutcome, usage: Run['usage']): Promise<void> {
     if (outcome.kind === 'input_required') {
-      // Parked: no worker holds a run that waits for a human; the decision re-enqueues it.
-      const parked = await storage.runs.update(run.id, { status: ['running'], ...owned() }, {
-        status: 'input_required',
-        worker_id: null,
-        lease_expires_at: null,
-        usage,
-      });
+      // Parked: no worker holds a run that waits for a human; the decision re-enqueues it, or, when every
+      // decision came in before the park, the park hands it back as pending and this worker carries on.
+      const parked = await parkForInput(storage, run.id, deps.workerId, usage);
       if (parked) {
+        if (parked.status === 'pending') decidedBeforePark.add(run.id);
         await publishSubagentUpdate(storage, bus, parked);
         return;
       }
@@ -339,11 +342,13 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   return {
     execute,
     async start() {
+      stopping = false;
       signals ??= await bus.subscribeSignals((signal) => {
         if (signal.type === 'cancel') abort(signal.run_id, 'cancel');
       });
     },
     async stop() {
+      stopping = true;
       await signals?.unsubscribe();
       signals = undefined;
       const waiting = [...inFlight.entries()].map(([runId, entry]) => {

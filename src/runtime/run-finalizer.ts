@@ -3,6 +3,7 @@ import type { EventBus } from '../core/ports/event-bus.js';
 import type { RunExpectation, Storage } from '../core/ports/storage.js';
 import type { Run, RunError, TerminalRunStatus, TokenUsage } from '../core/records/run.js';
 import { closeOpenToolCalls } from './close-open-tool-calls.js';
+import { keepPartialAnswer } from './keep-partial-answer.js';
 import { lineageOf, publishQuietly } from './run-emitter.js';
 import { publishSubagentUpdate } from './subagents/publish-subagent-update.js';
 
@@ -14,8 +15,8 @@ export interface TerminalWrite {
 }
 
 /**
- * Moves a run to a terminal status, closes the tool calls it left without a result (SPEC §2) and appends
- * its `end` event in ONE transaction, so no reader can see a finished run without its `end` (SSE and
+ * Moves a run to a terminal status, closes the tool calls it left without a result (SPEC §2), keeps the
+ * text of a model call it left unfinished (`keepPartialAnswer`) and appends its `end` event in ONE transaction, so no reader can see a finished run without its `end` (SSE and
  * await rely on it) or a thread its conversation's next run could not send to a model. Returns undefined
  * when the guard failed.
  */
@@ -39,6 +40,7 @@ export async function finishRun(
     });
     if (!run) return undefined;
     const closed = await closeOpenToolCalls(tx, { ...run, status: write.status });
+    await keepPartialAnswer(tx, { ...run, status: write.status });
     const end = await tx.events.append({
       run_id: run.id,
       type: 'end',

@@ -512,6 +512,12 @@ describe.skipIf(!executable)('web console in chromium', () => {
         await server.api(`/api/conversations/${conversationId}/runs`),
       );
       expect(runs[0]?.status).toBe('cancelled');
+
+      // After a reload the partial answer comes from the stored thread, marked as cancelled.
+      await page.reload();
+      const partial = page.getByRole('log', { name: 'Messages' }).locator('.turn-text.partial');
+      await poll(() => partial.innerText()).toMatch(/^You asked for[\s\S]* — cancelled$/);
+      await screenshot(page, '07-chat-cancelled-reloaded');
     },
     E2E_TIMEOUT,
   );

@@ -86,7 +86,12 @@ export interface ThreadMessage {
 export type ModelMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string | ContentPart[] }
-  | { role: 'assistant'; content: string | ContentPart[] }
+  | {
+      role: 'assistant';
+      content: string | ContentPart[];
+      /** `troupe.partial`: the text a run streamed before it ended mid-answer (`troupe.run_status` says how). */
+      providerOptions?: { troupe?: { partial?: boolean; run_status?: string } } & Record<string, unknown>;
+    }
   | { role: 'tool'; content: ContentPart[] };
 
 export type ContentPart =

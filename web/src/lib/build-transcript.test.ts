@@ -126,6 +126,24 @@ describe('buildTranscript', () => {
     });
   });
 
+  it('marks the text a cancelled run stored before it ended mid-answer', () => {
+    seq = 0;
+    const turns = buildTranscript({
+      messages: [
+        row('r1', 0, { role: 'user', content: 'slow please' }),
+        row('r1', 1, {
+          role: 'assistant',
+          content: [{ type: 'text', text: 'You asked for some' }],
+          providerOptions: { troupe: { partial: true, run_status: 'cancelled' } },
+        }),
+      ],
+      runs: [run('r1', 'cancelled', { type: 'cancelled', message: 'The run was cancelled' })],
+    });
+    expect(turns.map((turn) => turn.role)).toEqual(['user', 'assistant', 'notice']);
+    expect(turns[1]?.items).toEqual([{ kind: 'text', text: 'You asked for some', partial: 'cancelled' }]);
+    expect(buildTranscript({ messages: helloThread() })[1]?.items[0]).not.toHaveProperty('partial');
+  });
+
   it('shows a just-posted message before its stream when the messages are not reloaded yet', () => {
     const live = emptyLiveRun('r3');
     const turns = buildTranscript({

@@ -17,12 +17,13 @@ function resultValue(output: ToolResultOutput | undefined): { output: unknown; i
   return { output: 'value' in output ? output.value : output, isError: output.type.startsWith('error') };
 }
 
-function assistantItems(content: string | ContentPart[]): TranscriptItem[] {
-  if (typeof content === 'string') return content === '' ? [] : [{ kind: 'text', text: content }];
+function assistantItems(content: string | ContentPart[], partial?: string): TranscriptItem[] {
+  const marker = partial !== undefined ? { partial } : {};
+  if (typeof content === 'string') return content === '' ? [] : [{ kind: 'text', text: content, ...marker }];
   const items: TranscriptItem[] = [];
   for (const part of content) {
     if (part.type === 'text' && typeof part.text === 'string' && part.text !== '') {
-      items.push({ kind: 'text', text: part.text });
+      items.push({ kind: 'text', text: part.text, ...marker });
     } else if (part.type === 'tool-call') {
       const call = part as { toolCallId: string; toolName: string; input: unknown };
       items.push({ kind: 'tool', toolCallId: call.toolCallId, name: call.toolName, args: call.input });
@@ -126,7 +127,9 @@ export function buildTranscript(input: BuildTranscriptInput): ChatTurn[] {
         items: [{ kind: 'text', text: textOf(message.content) }],
       });
     } else if (message.role === 'assistant') {
-      const items = assistantItems(message.content).map((item) => {
+      const troupe = message.providerOptions?.troupe;
+      const partial = troupe?.partial === true ? (troupe.run_status ?? 'cancelled') : undefined;
+      const items = assistantItems(message.content, partial).map((item) => {
         if (item.kind !== 'tool') return item;
         const copy = { ...item };
         toolsById.set(copy.toolCallId, copy);

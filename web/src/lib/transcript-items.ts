@@ -4,6 +4,8 @@ export type TranscriptItem = TextItem | ToolItem | NoticeItem;
 export interface TextItem {
   kind: 'text';
   text: string;
+  /** Stored when its run ended mid-answer: how the run ended ("cancelled", "failed"). */
+  partial?: string;
 }
 
 export interface ToolItem {

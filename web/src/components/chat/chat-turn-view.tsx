@@ -27,8 +27,9 @@ export function ChatTurnView({ turn, streaming, userLabel }: ChatTurnViewProps) 
           switch (item.kind) {
             case 'text':
               return (
-                <p key={index} className="turn-text">
+                <p key={index} className={`turn-text${item.partial ? ' partial' : ''}`}>
                   {item.text}
+                  {item.partial ? <span className="partial-marker">{` — ${item.partial}`}</span> : null}
                 </p>
               );
             case 'tool':
