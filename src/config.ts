@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { TroupeError } from './core/errors.js';
+import { DEFAULT_SKILL_LIMITS, type SkillLimits } from './core/skills/skill-limits.js';
 
 /** Server settings. `loadConfig` is the only place that reads `process.env`. */
 export interface TroupeConfig {
@@ -25,6 +26,8 @@ export interface TroupeConfig {
   anthropicBaseUrl: string | undefined;
   anthropicApiKey: string | undefined;
   limits: RunLimits;
+  /** Caps on skill uploads and installs (archive bytes, unpacked bytes, file count). */
+  skillLimits: SkillLimits;
 }
 
 export interface RunLimits {
@@ -99,6 +102,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
       maxActiveChildrenPerUser: integer(env, 'TROUPE_MAX_CHILDREN_PER_USER', DEFAULT_LIMITS.maxActiveChildrenPerUser),
       childResultCapBytes: integer(env, 'TROUPE_CHILD_RESULT_CAP_BYTES', DEFAULT_LIMITS.childResultCapBytes),
       waitTimeoutMs: integer(env, 'TROUPE_WAIT_TIMEOUT_MS', DEFAULT_LIMITS.waitTimeoutMs),
+    },
+    skillLimits: {
+      ...DEFAULT_SKILL_LIMITS,
+      maxArchiveBytes: integer(env, 'TROUPE_SKILL_MAX_ARCHIVE_BYTES', DEFAULT_SKILL_LIMITS.maxArchiveBytes),
+      maxTotalBytes: integer(env, 'TROUPE_SKILL_MAX_BYTES', DEFAULT_SKILL_LIMITS.maxTotalBytes),
+      maxFiles: integer(env, 'TROUPE_SKILL_MAX_FILES', DEFAULT_SKILL_LIMITS.maxFiles),
     },
   };
 }

@@ -41,6 +41,9 @@ import { createClientDelegationService } from './runtime/delegation/client-deleg
 import { createDelegationMiddleware } from './runtime/delegation/create-delegation-middleware.js';
 import { createDelegationRunService } from './runtime/delegation/delegation-run-service.js';
 import { combineMiddlewareFactories } from './runtime/middleware/combine-middleware-factories.js';
+import { createSkillsMiddleware } from './runtime/skills/create-skills-middleware.js';
+import { createInstallSkillTool } from './runtime/skills/install-skill-tool.js';
+import { createSkillService, type SkillService } from './runtime/skills/skill-service.js';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -58,6 +61,7 @@ export interface Troupe {
   executor: RunExecutor;
   reconciler: LeaseReconciler;
   app: Hono<AppEnv>;
+  skills: SkillService;
   close(): Promise<void>;
 }
 
@@ -181,17 +185,20 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     warn: (message) => log.warn(message),
   });
   const workdirTools = createWorkdirTools();
+  const skills = createSkillService({ storage, limits: config.skillLimits, clock });
+  const catalogueTools = [...workdirTools, createInstallSkillTool({ storage, skills })];
   const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits });
   const delegations = createDelegationRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
   const executor = createRunExecutor({
     storage,
     bus,
     models,
-    tools: workdirTools,
+    tools: catalogueTools,
     toolSources: [mcp],
     middleware: combineMiddlewareFactories(
       createSubagentMiddleware({ storage, bus, clock, limits: config.limits, service: subagents }),
       createDelegationMiddleware({ storage, limits: config.limits, service: delegations }),
+      createSkillsMiddleware({ storage }),
     ),
     limits: config.limits,
     leaseMs: config.leaseMs,
@@ -217,11 +224,12 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     buildReports: createBuildReportService({
       storage,
       agents,
-      catalogue: workdirTools.map((tool) => tool.name),
+      catalogue: catalogueTools.map((tool) => tool.name),
       toolSource: mcp,
       defaultModel: config.defaultModel,
     }),
     consoleDir: path.resolve(import.meta.dirname, '../web/dist'),
+    skills,
   });
 
   // `api` serves HTTP only: it enqueues runs and reads them, but executes none, consumes no queue and
@@ -248,6 +256,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     executor,
     reconciler,
     app,
+    skills,
     async close() {
       reconciler.stop();
       await executor.stop();

@@ -6,6 +6,7 @@ import type { Agent, AgentConfig } from '../core/records/agent.js';
 import { agentConfigSchema } from '../runtime/agent-config-schema.js';
 import { computeBuildReport } from '../runtime/build-report/compute-build-report.js';
 import { toValidationError } from '../runtime/to-validation-error.js';
+import { INSTALL_SKILL_TOOL_NAME } from '../runtime/skills/install-skill-tool.js';
 import { createWorkdirTools } from '../runtime/tools/workdir/create-workdir-tools.js';
 import { formatBuildReport } from './format-build-report.js';
 import { CliUsageError, type CliDeps } from './run-cli.js';
@@ -103,7 +104,7 @@ export async function agentsCommand(deps: Pick<CliDeps, 'loadConfig'>, argv: str
         : { tool_names: [], unreachable: [], refused: [] };
     const report = computeBuildReport({
       config,
-      catalogue: createWorkdirTools().map((tool) => tool.name),
+      catalogue: [...createWorkdirTools().map((tool) => tool.name), INSTALL_SKILL_TOOL_NAME],
       probe,
       defaultModel: deps.loadConfig().defaultModel,
     });

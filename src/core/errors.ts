@@ -50,6 +50,11 @@ export const ERROR_CODES = [
   'mcp_tool_timeout',
   // configuration
   'config_invalid',
+  // skills
+  'skill_not_found',
+  'skill_name_taken',
+  'skill_invalid',
+  'skill_too_large',
   // anything else is a bug or an infrastructure failure
   'internal',
 ] as const;

@@ -49,6 +49,10 @@ export const ERROR_STATUS = {
   mcp_tool_timeout: 504,
   // Server configuration is the operator's problem, never the client's.
   config_invalid: 500,
+  skill_not_found: 404,
+  skill_name_taken: 409,
+  skill_invalid: 400,
+  skill_too_large: 413,
   internal: 500,
 } as const satisfies Record<ErrorCode, ContentfulStatusCode>;
 

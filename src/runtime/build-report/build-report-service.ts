@@ -39,7 +39,11 @@ export function createBuildReportService(deps: BuildReportServiceDeps): BuildRep
       // No source that can list tools: the report says the MCP names are unverified.
       return deps.toolSource?.probe?.(agent, { timeoutMs: probeTimeoutMs });
     };
-    const [probe, visible] = await Promise.all([probeServers(), deps.storage.agents.listUsable(actor, { include_subagents: true })]);
+    const [probe, visible, skills] = await Promise.all([
+      probeServers(),
+      deps.storage.agents.listUsable(actor, { include_subagents: true }),
+      deps.storage.skills.listUsable(actor),
+    ]);
     return computeBuildReport({
       config: agent.config,
       catalogue: deps.catalogue,
@@ -47,6 +51,7 @@ export function createBuildReportService(deps: BuildReportServiceDeps): BuildRep
       // The registered subagents this caller would see next to the specs at run time.
       registeredSlugs: resolveAllowedSubagents(visible, agent.config.subagents).map((subagent) => subagent.slug),
       defaultModel: deps.defaultModel,
+      visibleSkills: skills.map((skill) => skill.name),
     });
   }
 

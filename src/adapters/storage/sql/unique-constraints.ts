@@ -35,6 +35,10 @@ export const UNIQUE_CONSTRAINTS = {
   run_events_run_seq_uq: { table: 'run_events', columns: ['run_id', 'seq'] },
   tool_approvals_pkey: { table: 'tool_approvals', columns: ['run_id', 'tool_call_id'] },
   run_inbox_run_seq_uq: { table: 'run_inbox', columns: ['run_id', 'seq'] },
+  skills_pkey: { table: 'skills', columns: ['id'] },
+  skills_name_uq: { table: 'skills', columns: ['name'] },
+  skill_files_pkey: { table: 'skill_files', columns: ['skill_id', 'path'] },
+  skill_access_pkey: { table: 'skill_access', columns: ['user_id', 'skill_id'] },
 } as const satisfies Record<string, UniqueConstraintSpec>;
 
 export type UniqueConstraintName = keyof typeof UNIQUE_CONSTRAINTS;
