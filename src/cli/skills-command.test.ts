@@ -17,8 +17,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function troupe(...args: string[]): Promise<{ code: number | undefined; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void err.push(parts.join(' ')));
+  const log = vi
+    .spyOn(console, 'log')
+    .mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ')));
+  const error = vi
+    .spyOn(console, 'error')
+    .mockImplementation((...parts: unknown[]) => void err.push(parts.join(' ')));
   try {
     const code = await runCli(args, {
       loadConfig: () => loadConfig({ TROUPE_DATA_DIR: path.join(dir, 'data') }, dir),
@@ -41,19 +45,37 @@ describe('troupe skills', { timeout: 60_000 }, () => {
     writeFileSync(path.join(folder, 'ref/notes.md'), 'notes');
     const added = await troupe('skills', 'add', folder, '--user', 'carol');
     expect(added).toMatchObject({ code: 0, err: '' });
-    expect(added.out).toMatch(/^Added skill "folder-skill" for carol \(skl_[0-9a-f]{20}, 2 files, private\)\.$/);
+    expect(added.out).toMatch(
+      /^Added skill "folder-skill" for carol \(skl_[0-9a-f]{20}, 2 files, private\)\.$/,
+    );
 
     const archive = path.join(dir, 'zipped.tar.gz');
-    writeFileSync(archive, tarGzOf([{ path: 'zipped/SKILL.md', content: skillMd('zipped', 'From an archive') }]));
-    expect((await troupe('skills', 'add', archive, '--user', 'carol', '--visibility', 'public')).code).toBe(0);
+    writeFileSync(
+      archive,
+      tarGzOf([{ path: 'zipped/SKILL.md', content: skillMd('zipped', 'From an archive') }]),
+    );
+    expect((await troupe('skills', 'add', archive, '--user', 'carol', '--visibility', 'public')).code).toBe(
+      0,
+    );
     expect((await troupe('skills', 'add', archive, '--user', 'carol')).err).toContain('skill_name_taken');
-    expect((await troupe('skills', 'add', archive, '--user', 'carol', '--replace')).out).toContain('Updated skill "zipped"');
+    expect((await troupe('skills', 'add', archive, '--user', 'carol', '--replace')).out).toContain(
+      'Updated skill "zipped"',
+    );
 
     const listed = await troupe('skills', 'list', '--user', 'carol');
-    expect(listed.out.split('\n')).toEqual(['folder-skill\tprivate\t2 files\tFrom a folder', 'zipped\tpublic\t1 files\tFrom an archive']);
+    expect(listed.out.split('\n')).toEqual([
+      'folder-skill\tprivate\t2 files\tFrom a folder',
+      'zipped\tpublic\t1 files\tFrom an archive',
+    ]);
 
     const hostile = path.join(dir, 'hostile.zip');
-    writeFileSync(hostile, zipOf([{ path: 'SKILL.md', content: skillMd('hostile') }, { path: '../../escape', content: 'x' }]));
+    writeFileSync(
+      hostile,
+      zipOf([
+        { path: 'SKILL.md', content: skillMd('hostile') },
+        { path: '../../escape', content: 'x' },
+      ]),
+    );
     const refused = await troupe('skills', 'add', hostile, '--user', 'carol');
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/climbs out with "\.\."\s+\(skill_invalid\)/);

@@ -23,7 +23,9 @@ export function skillsCommand(deps: CliDeps, argv: string[]): Promise<number> {
     },
   });
   const [action, source, ...extra] = positionals;
-  if (action === 'list' ? source !== undefined : action !== 'add' || source === undefined || extra.length > 0) {
+  if (
+    action === 'list' ? source !== undefined : action !== 'add' || source === undefined || extra.length > 0
+  ) {
     throw new CliUsageError('skills takes "add DIR|FILE" or "list"');
   }
   const visibility = values.visibility;
@@ -42,17 +44,26 @@ export function skillsCommand(deps: CliDeps, argv: string[]): Promise<number> {
     const stats = await stat(target).catch(() => {
       throw new TroupeError('file_not_found', `No such file or folder: ${target}`);
     });
-    const options = { replace: values.replace, ...(visibility ? { visibility: visibility as AgentVisibility } : {}) };
+    const options = {
+      replace: values.replace,
+      ...(visibility ? { visibility: visibility as AgentVisibility } : {}),
+    };
     let result: SavedSkill;
     if (stats.isDirectory()) {
       result = await troupe.skills.createFromFolder(user, target, '.', options);
     } else {
       const limit = troupe.config.skillLimits.maxArchiveBytes;
-      if (stats.size > limit) throw new TroupeError('payload_too_large', `${target} is larger than the ${limit}-byte archive limit`);
+      if (stats.size > limit)
+        throw new TroupeError(
+          'payload_too_large',
+          `${target} is larger than the ${limit}-byte archive limit`,
+        );
       result = await troupe.skills.createFromArchive(user, new Uint8Array(await readFile(target)), options);
     }
     const { skill, created } = result;
-    console.log(`${created ? 'Added' : 'Updated'} skill "${skill.name}" for ${user.name} (${skill.id}, ${skill.file_count} files, ${skill.visibility}).`);
+    console.log(
+      `${created ? 'Added' : 'Updated'} skill "${skill.name}" for ${user.name} (${skill.id}, ${skill.file_count} files, ${skill.visibility}).`,
+    );
     return 0;
   });
 }

@@ -18,7 +18,9 @@ afterAll(async () => {
 describe('skills over real HTTP with the demo data', () => {
   it('the demo researcher reads its citation-style skill, projected into the shared workdir', async () => {
     const listed = (await (await server.api('/api/skills')).json()) as { skills: Skill[] };
-    expect(listed.skills.map((skill) => [skill.name, skill.visibility, skill.file_count])).toEqual([['citation-style', 'public', 2]]);
+    expect(listed.skills.map((skill) => [skill.name, skill.visibility, skill.file_count])).toEqual([
+      ['citation-style', 'public', 2],
+    ]);
 
     const { conversationId, runId } = await server.chat('research how we cite sources');
     const done = (await (await server.api(`/api/agent/runs/${runId}/await?timeout_ms=30000`)).json()) as {
@@ -49,11 +51,21 @@ describe('skills over real HTTP with the demo data', () => {
     });
     expect(raw.status).toBe(201);
     const form = new FormData();
-    form.set('file', new Blob([zipOf([{ path: 'multi/SKILL.md', content: skillMd('multipart-upload') }])]), 'multi.zip');
-    const multipart = await fetch(`${server.url}/api/skills`, { method: 'POST', headers: { authorization: `Bearer ${server.token}` }, body: form });
+    form.set(
+      'file',
+      new Blob([zipOf([{ path: 'multi/SKILL.md', content: skillMd('multipart-upload') }])]),
+      'multi.zip',
+    );
+    const multipart = await fetch(`${server.url}/api/skills`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}` },
+      body: form,
+    });
     expect(multipart.status).toBe(201);
     expect((await server.api('/api/skills/raw-upload', { method: 'DELETE' })).status).toBe(204);
-    const names = ((await (await server.api('/api/skills')).json()) as { skills: Skill[] }).skills.map((skill) => skill.name);
+    const names = ((await (await server.api('/api/skills')).json()) as { skills: Skill[] }).skills.map(
+      (skill) => skill.name,
+    );
     expect(names).toEqual(['citation-style', 'multipart-upload']);
   });
 });

@@ -57,7 +57,13 @@ export function describeSkillStorageContract(adapterName: string, open: () => Pr
       const { alice } = await people();
       const input = skillInput(alice.id, 'citations');
       const skill = await storage.skills.create(input);
-      expect(skill).toMatchObject({ name: 'citations', owner_id: alice.id, file_count: 2, total_bytes: skill.total_bytes, deleted_at: null });
+      expect(skill).toMatchObject({
+        name: 'citations',
+        owner_id: alice.id,
+        file_count: 2,
+        total_bytes: skill.total_bytes,
+        deleted_at: null,
+      });
       expect(skill.id).toMatch(/^skl_[0-9a-f]{20}$/);
       expect(await storage.skills.get(skill.id)).toEqual(skill);
       expect(await storage.skills.getByName('citations')).toEqual(skill);
@@ -103,12 +109,26 @@ export function describeSkillStorageContract(adapterName: string, open: () => Pr
       expect(await storage.skills.listUsable(alice)).toEqual([]);
       const revived = await storage.skills.replaceContent(
         skill.id,
-        { description: 'new', digest: 'd2', total_bytes: 1, files: [{ path: 'SKILL.md', content: bytes('x') }] },
+        {
+          description: 'new',
+          digest: 'd2',
+          total_bytes: 1,
+          files: [{ path: 'SKILL.md', content: bytes('x') }],
+        },
         'public',
       );
-      expect(revived).toMatchObject({ id: skill.id, deleted_at: null, description: 'new', visibility: 'public', file_count: 1 });
+      expect(revived).toMatchObject({
+        id: skill.id,
+        deleted_at: null,
+        description: 'new',
+        visibility: 'public',
+        file_count: 1,
+      });
       expect(await storage.skills.listFiles(skill.id)).toEqual([{ path: 'SKILL.md', size: 1 }]);
-      await expectCode(storage.skills.softDelete('skl_00000000000000000000', '2030-01-01T00:00:00.000Z'), 'skill_not_found');
+      await expectCode(
+        storage.skills.softDelete('skl_00000000000000000000', '2030-01-01T00:00:00.000Z'),
+        'skill_not_found',
+      );
     });
 
     it('lists usable skills in SQL: owner, public, grant holder, admin; filtered by name', async () => {
@@ -122,7 +142,10 @@ export function describeSkillStorageContract(adapterName: string, open: () => Pr
       expect(await names(alice)).toEqual(['a-private', 'b-public', 'c-shared']);
       expect(await names(bob)).toEqual(['b-public', 'd-bob']);
       await storage.skills.grant(bob.id, shared.id);
-      expect(await storage.skills.grant(bob.id, shared.id)).toMatchObject({ user_id: bob.id, skill_id: shared.id });
+      expect(await storage.skills.grant(bob.id, shared.id)).toMatchObject({
+        user_id: bob.id,
+        skill_id: shared.id,
+      });
       expect(await names(bob)).toEqual(['b-public', 'c-shared', 'd-bob']);
       expect(await names(admin)).toEqual(['a-private', 'b-public', 'c-shared', 'd-bob']);
       expect(await names(bob, { names: ['a-private', 'c-shared', 'nope'] })).toEqual(['c-shared']);

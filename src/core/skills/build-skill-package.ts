@@ -40,7 +40,8 @@ export function buildSkillPackage(entries: readonly RawSkillEntry[], limits: Ski
   const files: SkillFile[] = [];
   for (const entry of entries) {
     const normalized = normalizeSkillPath(entry.path, limits);
-    if ('problem' in normalized) throw invalid(`Entry ${JSON.stringify(entry.path.slice(0, 200))} ${normalized.problem}`);
+    if ('problem' in normalized)
+      throw invalid(`Entry ${JSON.stringify(entry.path.slice(0, 200))} ${normalized.problem}`);
     if (isArchiverJunk(normalized.path)) continue;
     files.push({ path: normalized.path, content: entry.content });
   }
@@ -48,16 +49,25 @@ export function buildSkillPackage(entries: readonly RawSkillEntry[], limits: Ski
   rooted.sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
   checkTree(rooted);
   if (rooted.length > limits.maxFiles) {
-    throw tooLarge(`A skill may hold at most ${limits.maxFiles} files; this one has ${rooted.length}`, { maxFiles: limits.maxFiles });
+    throw tooLarge(`A skill may hold at most ${limits.maxFiles} files; this one has ${rooted.length}`, {
+      maxFiles: limits.maxFiles,
+    });
   }
   const totalBytes = rooted.reduce((sum, file) => sum + file.content.byteLength, 0);
   if (totalBytes > limits.maxTotalBytes) {
-    throw tooLarge(`A skill may hold at most ${limits.maxTotalBytes} bytes; this one has ${totalBytes}`, { maxTotalBytes: limits.maxTotalBytes });
+    throw tooLarge(`A skill may hold at most ${limits.maxTotalBytes} bytes; this one has ${totalBytes}`, {
+      maxTotalBytes: limits.maxTotalBytes,
+    });
   }
   const skillMd = rooted.find((file) => file.path === SKILL_MD);
-  if (!skillMd) throw invalid('SKILL.md is missing: put it at the root of the skill folder (or of the one folder the archive holds)');
+  if (!skillMd)
+    throw invalid(
+      'SKILL.md is missing: put it at the root of the skill folder (or of the one folder the archive holds)',
+    );
   if (skillMd.content.byteLength > limits.maxSkillMdBytes) {
-    throw tooLarge(`SKILL.md may be at most ${limits.maxSkillMdBytes} bytes`, { maxSkillMdBytes: limits.maxSkillMdBytes });
+    throw tooLarge(`SKILL.md may be at most ${limits.maxSkillMdBytes} bytes`, {
+      maxSkillMdBytes: limits.maxSkillMdBytes,
+    });
   }
   let text: string;
   try {
@@ -80,7 +90,8 @@ function stripSingleTopFolder(files: SkillFile[]): SkillFile[] {
   if (files.some((file) => file.path === SKILL_MD)) return files;
   const tops = new Set(files.map((file) => file.path.split('/')[0]));
   const [top] = tops;
-  if (tops.size !== 1 || top === undefined || !files.every((file) => file.path.startsWith(`${top}/`))) return files;
+  if (tops.size !== 1 || top === undefined || !files.every((file) => file.path.startsWith(`${top}/`)))
+    return files;
   return files.map((file) => ({ path: file.path.slice(top.length + 1), content: file.content }));
 }
 

@@ -29,7 +29,9 @@ export function parseSkillMd(text: string): SkillManifest {
   try {
     data = parseYaml(match[1] ?? '', { maxAliasCount: 10 });
   } catch (error) {
-    throw invalid(`the front matter is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : 'unparseable'})`);
+    throw invalid(
+      `the front matter is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : 'unparseable'})`,
+    );
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw invalid('the front matter must be a mapping with "name" and "description"');
@@ -44,6 +46,7 @@ export function parseSkillMd(text: string): SkillManifest {
     throw invalid('"description" is missing or not a string');
   }
   const trimmed = description.trim().replace(/\s+/g, ' ');
-  if (trimmed.length > MAX_DESCRIPTION_CHARS) throw invalid(`"description" is longer than ${MAX_DESCRIPTION_CHARS} characters`);
+  if (trimmed.length > MAX_DESCRIPTION_CHARS)
+    throw invalid(`"description" is longer than ${MAX_DESCRIPTION_CHARS} characters`);
   return { name, description: trimmed, body: normalized.slice(match[0].length) };
 }

@@ -1,7 +1,13 @@
 import type { SkillLimits } from './skill-limits.js';
 
-// C0 controls and DEL: never part of a file name a model or a console should have to show.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/u;
+/** C0 controls and DEL: never part of a file name a model or a console should have to show. */
+function hasControlCharacter(value: string): boolean {
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
 const DRIVE_LETTER = /^[a-zA-Z]:/;
 
 /**
@@ -11,17 +17,22 @@ const DRIVE_LETTER = /^[a-zA-Z]:/;
  * is dropped; any other `.` or empty component is refused rather than normalised, so what is checked is what
  * is stored.
  */
-export function normalizeSkillPath(raw: string, limits: Pick<SkillLimits, 'maxPathChars' | 'maxDepth'>): { path: string } | { problem: string } {
+export function normalizeSkillPath(
+  raw: string,
+  limits: Pick<SkillLimits, 'maxPathChars' | 'maxDepth'>,
+): { path: string } | { problem: string } {
   if (raw.includes('\\')) return { problem: 'contains a backslash' };
-  if (CONTROL_CHARACTERS.test(raw)) return { problem: 'contains a control character' };
+  if (hasControlCharacter(raw)) return { problem: 'contains a control character' };
   if (raw.startsWith('/')) return { problem: 'is an absolute path' };
   if (DRIVE_LETTER.test(raw)) return { problem: 'starts with a drive letter' };
   let path = raw;
   while (path.startsWith('./')) path = path.slice(2);
   if (path === '' || path === '.') return { problem: 'is empty' };
-  if (path.length > limits.maxPathChars) return { problem: `is longer than ${limits.maxPathChars} characters` };
+  if (path.length > limits.maxPathChars)
+    return { problem: `is longer than ${limits.maxPathChars} characters` };
   const components = path.split('/');
-  if (components.length > limits.maxDepth) return { problem: `is nested deeper than ${limits.maxDepth} levels` };
+  if (components.length > limits.maxDepth)
+    return { problem: `is nested deeper than ${limits.maxDepth} levels` };
   for (const component of components) {
     if (component === '..') return { problem: 'climbs out with ".."' };
     if (component === '' || component === '.') return { problem: 'has an empty or "." component' };

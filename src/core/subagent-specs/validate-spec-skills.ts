@@ -11,12 +11,17 @@ export function validateSpecSkills(
   report: (value: unknown, message: string) => BuildReportEntry,
 ): { names: string[] | undefined; entries: BuildReportEntry[] } {
   if (raw === undefined) return { names: undefined, entries: [] };
-  if (!Array.isArray(raw)) return { names: undefined, entries: [report(raw, '"skills" must be an array of skill names; it is ignored')] };
+  if (!Array.isArray(raw))
+    return {
+      names: undefined,
+      entries: [report(raw, '"skills" must be an array of skill names; it is ignored')],
+    };
   const names: string[] = [];
   const entries: BuildReportEntry[] = [];
   for (const value of raw as unknown[]) {
     const problem = typeof value === 'string' ? skillNameProblem(value) : 'not a string';
-    if (problem !== undefined) entries.push(report(value, `skill ${JSON.stringify(value)} is dropped: ${problem}`));
+    if (problem !== undefined)
+      entries.push(report(value, `skill ${JSON.stringify(value)} is dropped: ${problem}`));
     else if (!names.includes(value as string)) names.push(value as string);
   }
   return { names, entries };

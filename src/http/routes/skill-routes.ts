@@ -12,13 +12,20 @@ import type { RouteRegistry } from '../route-registry.js';
 const visibilitySchema = z.enum(AGENT_VISIBILITIES);
 
 const uploadQuerySchema = z.object({
-  visibility: visibilitySchema.optional().describe('Visibility of a new skill (default private); for raw and multipart uploads'),
+  visibility: visibilitySchema
+    .optional()
+    .describe('Visibility of a new skill (default private); for raw and multipart uploads'),
   replace: z.stringbool().default(false).describe('Publish a new version of your skill of the same name'),
 });
 
 const workdirFolderSchema = z
   .object({
-    conversation_id: z.string().min(1).max(200).optional().describe('A conversation of yours: its project workdir'),
+    conversation_id: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('A conversation of yours: its project workdir'),
     project_id: z.string().min(1).max(200).optional().describe('A project of yours'),
     path: z.string().min(1).max(1000).describe('Folder in that workdir holding SKILL.md'),
   })
@@ -34,7 +41,9 @@ const fromWorkdirBodySchema = z
 
 const patchBodySchema = z.object({ visibility: visibilitySchema }).strict();
 const grantBodySchema = z.object({ user_id: z.string().min(1).max(200) }).strict();
-const grantParamsSchema = idParamsSchema.extend({ user_id: z.string().min(1).max(200).describe('The user whose grant is revoked') });
+const grantParamsSchema = idParamsSchema.extend({
+  user_id: z.string().min(1).max(200).describe('The user whose grant is revoked'),
+});
 
 /** Archive media types taken as raw bytes; the kind is then read from the magic bytes, not from this. */
 const ARCHIVE_MEDIA_TYPES: ReadonlySet<string> = new Set([
@@ -57,20 +66,26 @@ async function multipartArchive(c: Context<AppEnv>, maxBytes: number): Promise<U
   const bytes = await readLimited(c.req.raw, maxBytes + MULTIPART_OVERHEAD_BYTES);
   let form: FormData;
   try {
-    form = await new Response(bytes, { headers: { 'content-type': c.req.header('content-type') ?? '' } }).formData();
+    form = await new Response(bytes, {
+      headers: { 'content-type': c.req.header('content-type') ?? '' },
+    }).formData();
   } catch {
     throw new TroupeError('validation_failed', 'The multipart body could not be parsed');
   }
   const file = form.get('file');
   if (file === null || typeof file === 'string') {
-    throw new TroupeError('validation_failed', 'The multipart body needs a "file" part holding the .zip or .tar.gz archive');
+    throw new TroupeError(
+      'validation_failed',
+      'The multipart body needs a "file" part holding the .zip or .tar.gz archive',
+    );
   }
   return new Uint8Array(await file.arrayBuffer());
 }
 
 /** Skills (SPEC §9): upload, list, read, change visibility, delete, and access grants like agents'. */
 export function registerSkillRoutes(registry: RouteRegistry, deps: AppDependencies): void {
-  const skills = deps.skills ?? createSkillService({ storage: deps.storage, limits: deps.config.skillLimits });
+  const skills =
+    deps.skills ?? createSkillService({ storage: deps.storage, limits: deps.config.skillLimits });
   const limits = deps.config.skillLimits;
   const saved = (c: Context<AppEnv>, result: SavedSkill) =>
     c.json({ skill: result.skill, files: result.files }, result.created ? 201 : 200);
@@ -87,7 +102,8 @@ export function registerSkillRoutes(registry: RouteRegistry, deps: AppDependenci
   registry.add({
     method: 'post',
     path: '/api/skills',
-    summary: 'Create a skill from a .zip/.tar.gz archive (raw body or multipart "file") or from a workdir folder (JSON)',
+    summary:
+      'Create a skill from a .zip/.tar.gz archive (raw body or multipart "file") or from a workdir folder (JSON)',
     description:
       'The archive holds SKILL.md (front matter name and description) at its root or in its one top folder. ' +
       'Refused: paths with "..", absolute paths, drive letters or backslashes, links and special files, more ' +
@@ -107,19 +123,29 @@ export function registerSkillRoutes(registry: RouteRegistry, deps: AppDependenci
       const mediaType = mediaTypeOf(c);
       if (mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType)) {
         const body = await readJsonBody(c, fromWorkdirBodySchema, deps.config.maxBodyBytes);
-        const options = { visibility: body.visibility ?? query.visibility, replace: body.replace ?? query.replace };
+        const options = {
+          visibility: body.visibility ?? query.visibility,
+          replace: body.replace ?? query.replace,
+        };
         return saved(c, await skills.createFromWorkdir(actor, body.from_workdir, options));
       }
       let archive: Uint8Array;
       if (mediaType === 'multipart/form-data') archive = await multipartArchive(c, limits.maxArchiveBytes);
-      else if (ARCHIVE_MEDIA_TYPES.has(mediaType)) archive = await readLimited(c.req.raw, limits.maxArchiveBytes);
+      else if (ARCHIVE_MEDIA_TYPES.has(mediaType))
+        archive = await readLimited(c.req.raw, limits.maxArchiveBytes);
       else {
         throw new TroupeError(
           'unsupported_media_type',
           'Send a .zip or .tar.gz archive (application/zip, application/gzip, application/octet-stream or multipart/form-data), or JSON {"from_workdir": {...}}',
         );
       }
-      return saved(c, await skills.createFromArchive(actor, archive, { visibility: query.visibility, replace: query.replace }));
+      return saved(
+        c,
+        await skills.createFromArchive(actor, archive, {
+          visibility: query.visibility,
+          replace: query.replace,
+        }),
+      );
     },
   });
 
@@ -141,7 +167,8 @@ export function registerSkillRoutes(registry: RouteRegistry, deps: AppDependenci
     access: 'user',
     params: idParamsSchema,
     body: patchBodySchema,
-    handler: async ({ c, actor, params, body }) => c.json({ skill: await skills.setVisibility(actor, params.id, body.visibility) }),
+    handler: async ({ c, actor, params, body }) =>
+      c.json({ skill: await skills.setVisibility(actor, params.id, body.visibility) }),
   });
 
   registry.add({

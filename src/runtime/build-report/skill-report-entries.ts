@@ -3,7 +3,8 @@ import { reportValue, type BuildReportEntry } from '../../core/subagent-specs/bu
 import type { ResolvedSubagent } from '../../core/subagent-specs/resolved-subagent.js';
 import { skillNameProblem } from '../../core/skills/skill-name.js';
 
-const unknown = (name: string) => `skill "${name}" does not exist or is not visible to you; it is not projected at run time`;
+const unknown = (name: string) =>
+  `skill "${name}" does not exist or is not visible to you; it is not projected at run time`;
 
 /**
  * Build report entries for `config.skills` and the skills of inline specs (SPEC §9): a malformed name is
@@ -20,9 +21,19 @@ export function skillReportEntries(
   for (const name of config.skills ?? []) {
     const problem = skillNameProblem(name);
     if (problem !== undefined) {
-      entries.push({ code: 'invalid_skill', spec_index: null, value: reportValue(name), message: `Agent skill ${JSON.stringify(name)} is dropped: ${problem}` });
+      entries.push({
+        code: 'invalid_skill',
+        spec_index: null,
+        value: reportValue(name),
+        message: `Agent skill ${JSON.stringify(name)} is dropped: ${problem}`,
+      });
     } else if (known !== undefined && !known.has(name)) {
-      entries.push({ code: 'unknown_skill', spec_index: null, value: name, message: `Agent ${unknown(name)}` });
+      entries.push({
+        code: 'unknown_skill',
+        spec_index: null,
+        value: name,
+        message: `Agent ${unknown(name)}`,
+      });
     }
   }
   if (known === undefined) return entries;

@@ -23,16 +23,26 @@ export function createSkillsMiddleware(deps: SkillsMiddlewareDeps): MiddlewareFa
     const guard = createSkillsWriteGuard();
     const names = [...new Set((agent.config.skills ?? []).filter(isValidSkillName))];
     if (names.length === 0) return [guard];
-    const [user, conversation] = await Promise.all([storage.users.get(run.user_id), storage.conversations.get(run.conversation_id)]);
+    const [user, conversation] = await Promise.all([
+      storage.users.get(run.user_id),
+      storage.conversations.get(run.conversation_id),
+    ]);
     const project = conversation && (await storage.projects.get(conversation.project_id));
     if (!user || !project) return [guard];
     const visible = await storage.skills.listUsable(user, { names });
     const byName = new Map(visible.map((skill) => [skill.name, skill]));
-    const skills = names.map((name) => byName.get(name)).filter((skill): skill is Skill => skill !== undefined);
+    const skills = names
+      .map((name) => byName.get(name))
+      .filter((skill): skill is Skill => skill !== undefined);
     await projectSkills({
       workdir: project.workdir,
-      skills: skills.map((skill) => ({ name: skill.name, digest: skill.digest, loadFiles: () => storage.skills.readFiles(skill.id) })),
-      stillVisible: async (others) => new Set((await storage.skills.listUsable(user, { names: others })).map((skill) => skill.name)),
+      skills: skills.map((skill) => ({
+        name: skill.name,
+        digest: skill.digest,
+        loadFiles: () => storage.skills.readFiles(skill.id),
+      })),
+      stillVisible: async (others) =>
+        new Set((await storage.skills.listUsable(user, { names: others })).map((skill) => skill.name)),
     });
     if (skills.length === 0) return [guard];
     const section = skillsPromptSection(skills);

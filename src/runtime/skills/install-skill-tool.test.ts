@@ -15,7 +15,8 @@ import { createInstallSkillTool } from './install-skill-tool.js';
 import { createSkillService } from './skill-service.js';
 import { skillMd } from './testing/skill-archives.js';
 
-const REFUSAL = 'tool install_skill is not available to subagents in this approval mode; hand the result back to the main agent';
+const REFUSAL =
+  'tool install_skill is not available to subagents in this approval mode; hand the result back to the main agent';
 
 let opened: TestStorage;
 let storage: Storage;
@@ -37,15 +38,32 @@ afterEach(async () => {
 function request(runType: Run['run_type']): ToolCallRequest {
   const tool = createInstallSkillTool({ storage, skills: createSkillService({ storage }) });
   const run = { id: 'run-1', user_id: user.id, run_type: runType, tool_approval_mode: 'always_trust' } as Run;
-  const context: ToolContext = { run, toolCallId: 'call-1', abortSignal: new AbortController().signal, emit: () => Promise.resolve(), workdir };
-  return { run, agent: {} as never, toolCallId: 'call-1', toolName: 'install_skill', input: { path: 'draft' }, tool, context };
+  const context: ToolContext = {
+    run,
+    toolCallId: 'call-1',
+    abortSignal: new AbortController().signal,
+    emit: () => Promise.resolve(),
+    workdir,
+  };
+  return {
+    run,
+    agent: {} as never,
+    toolCallId: 'call-1',
+    toolName: 'install_skill',
+    input: { path: 'draft' },
+    tool,
+    context,
+  };
 }
 
 describe('install_skill', () => {
   it('installs the folder for the run user from a main agent run', async () => {
     const result = await executeTool(request('chat'));
     const bytes = Buffer.byteLength(skillMd('drafted'));
-    expect(result).toEqual({ output: `Installed skill "drafted" (1 files, ${bytes} bytes, private): The drafted skill`, isError: false });
+    expect(result).toEqual({
+      output: `Installed skill "drafted" (1 files, ${bytes} bytes, private): The drafted skill`,
+      isError: false,
+    });
     expect((await storage.skills.getByName('drafted'))?.owner_id).toBe(user.id);
   });
 

@@ -9,8 +9,17 @@ export const INSTALL_SKILL_TOOL_NAME = 'install_skill';
 
 const installSkillInputSchema = z
   .object({
-    path: z.string().min(1).max(1000).describe('Folder in the project workdir that holds SKILL.md (name and description in its front matter) and the skill files.'),
-    replace: z.boolean().optional().describe('Publish a new version when you already have a skill of that name (default false).'),
+    path: z
+      .string()
+      .min(1)
+      .max(1000)
+      .describe(
+        'Folder in the project workdir that holds SKILL.md (name and description in its front matter) and the skill files.',
+      ),
+    replace: z
+      .boolean()
+      .optional()
+      .describe('Publish a new version when you already have a skill of that name (default false).'),
   })
   .strict();
 

@@ -1,4 +1,15 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -84,7 +95,11 @@ describe('projectSkills', () => {
     const outside = mkdtempSync(path.join(os.tmpdir(), 'troupe-outside-'));
     try {
       symlinkSync(outside, path.join(workdir, '.skills'));
-      await projectSkills({ workdir, skills: [skill('citations', { 'SKILL.md': 'cite' })], stillVisible: everyoneVisible });
+      await projectSkills({
+        workdir,
+        skills: [skill('citations', { 'SKILL.md': 'cite' })],
+        stillVisible: everyoneVisible,
+      });
       expect(lstatSync(path.join(workdir, '.skills')).isDirectory()).toBe(true);
       expect(existsSync(path.join(outside, 'citations'))).toBe(false);
       expect(readFileSync(at('citations/SKILL.md'), 'utf8')).toBe('cite');
@@ -95,7 +110,9 @@ describe('projectSkills', () => {
 
   it('survives concurrent projections of the same skills (one copy, complete)', async () => {
     const skills = [skill('one', { 'SKILL.md': '1', 'a/b.md': 'ab' }), skill('two', { 'SKILL.md': '2' })];
-    await Promise.all(Array.from({ length: 8 }, () => projectSkills({ workdir, skills, stillVisible: everyoneVisible })));
+    await Promise.all(
+      Array.from({ length: 8 }, () => projectSkills({ workdir, skills, stillVisible: everyoneVisible })),
+    );
     expect(readFileSync(at('one/a/b.md'), 'utf8')).toBe('ab');
     expect(readFileSync(at('two/SKILL.md'), 'utf8')).toBe('2');
   });

@@ -71,8 +71,12 @@ async function prune(root: string, input: ProjectSkillsInput): Promise<void> {
   // Leftovers of an interrupted swap are ours to remove.
   const leftovers = entries.filter((entry) => entry.name.startsWith('.trash-'));
   const others = entries.filter((entry) => !entry.name.startsWith('.') && !wanted.has(entry.name));
-  const keep = others.length > 0 ? await input.stillVisible(others.map((entry) => entry.name)) : new Set<string>();
-  const doomed: Dirent[] = [...leftovers, ...others.filter((entry) => !keep.has(entry.name) || !entry.isDirectory())];
+  const keep =
+    others.length > 0 ? await input.stillVisible(others.map((entry) => entry.name)) : new Set<string>();
+  const doomed: Dirent[] = [
+    ...leftovers,
+    ...others.filter((entry) => !keep.has(entry.name) || !entry.isDirectory()),
+  ];
   await Promise.all(doomed.map((entry) => rm(path.join(root, entry.name), { recursive: true, force: true })));
 }
 

@@ -23,13 +23,18 @@ function inside(base: string, target: string): boolean {
  * as it would in an archive. Each file is opened without following links and the opened descriptor is
  * checked to still be under `root`, so a folder swapped for a link mid-read cannot pull in outside files.
  */
-export async function readSkillFolder(root: string, requested: string, limits: SkillLimits): Promise<RawSkillEntry[]> {
+export async function readSkillFolder(
+  root: string,
+  requested: string,
+  limits: SkillLimits,
+): Promise<RawSkillEntry[]> {
   if (requested.includes('\0')) throw invalid('The folder path contains a NUL byte');
   const realRoot = await realpath(root).catch(() => {
     throw new TroupeError('file_not_found', 'The folder to install from does not exist');
   });
   const target = path.resolve(realRoot, requested);
-  if (!inside(realRoot, target)) throw new TroupeError('path_outside_workdir', `Path ${requested} is outside the workdir`);
+  if (!inside(realRoot, target))
+    throw new TroupeError('path_outside_workdir', `Path ${requested} is outside the workdir`);
   await refuseLinksOnTheWay(realRoot, target, requested);
   const stats = await lstat(target).catch(() => undefined);
   if (!stats) throw new TroupeError('file_not_found', `Folder not found: ${requested}`);
@@ -46,7 +51,8 @@ async function refuseLinksOnTheWay(realRoot: string, target: string, requested: 
     current = path.join(current, component);
     const stats = await lstat(current).catch(() => undefined);
     if (!stats) throw new TroupeError('file_not_found', `Folder not found: ${requested}`);
-    if (stats.isSymbolicLink()) throw invalid(`${requested} goes through a symbolic link; links are not allowed in a skill`);
+    if (stats.isSymbolicLink())
+      throw invalid(`${requested} goes through a symbolic link; links are not allowed in a skill`);
   }
 }
 
@@ -65,7 +71,8 @@ async function walk(
   for (const dirent of dirents) {
     const entryPath = relative === '' ? dirent.name : `${relative}/${dirent.name}`;
     const absolute = path.join(directory, dirent.name);
-    if (dirent.isSymbolicLink()) throw invalid(`${entryPath} is a symbolic link; links are not allowed in a skill`);
+    if (dirent.isSymbolicLink())
+      throw invalid(`${entryPath} is a symbolic link; links are not allowed in a skill`);
     if (dirent.isDirectory()) {
       await walk(realRoot, absolute, entryPath, entries, budget, limits);
     } else if (dirent.isFile()) {
@@ -77,7 +84,12 @@ async function walk(
   }
 }
 
-async function readFileInside(realRoot: string, absolute: string, entryPath: string, budget: UnpackBudget): Promise<Uint8Array> {
+async function readFileInside(
+  realRoot: string,
+  absolute: string,
+  entryPath: string,
+  budget: UnpackBudget,
+): Promise<Uint8Array> {
   const handle = await open(absolute, NO_FOLLOW_READ).catch((error: unknown) => {
     throw invalid(`${entryPath} cannot be read (${(error as { code?: string }).code ?? 'error'})`);
   });
@@ -95,9 +107,17 @@ async function readFileInside(realRoot: string, absolute: string, entryPath: str
 }
 
 /** Linux names the file an open descriptor really is in /proc; elsewhere the path is re-resolved. */
-async function assertDescriptorInside(realRoot: string, fd: number, absolute: string, entryPath: string): Promise<void> {
+async function assertDescriptorInside(
+  realRoot: string,
+  fd: number,
+  absolute: string,
+  entryPath: string,
+): Promise<void> {
   const opened = await readlink(`/proc/self/fd/${fd}`).catch(() => realpath(absolute));
   if (!inside(realRoot, opened)) {
-    throw new TroupeError('path_outside_workdir', `${entryPath} changed while it was read and now leads outside the folder`);
+    throw new TroupeError(
+      'path_outside_workdir',
+      `${entryPath} changed while it was read and now leads outside the folder`,
+    );
   }
 }

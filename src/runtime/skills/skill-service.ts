@@ -5,7 +5,12 @@ import type { Storage } from '../../core/ports/storage.js';
 import type { Skill, SkillAccess, SkillFileInfo, SkillVisibility } from '../../core/records/skill.js';
 import type { Actor } from '../../core/records/user.js';
 import { isAdmin } from '../../core/records/user.js';
-import { buildSkillPackage, SKILL_MD, type RawSkillEntry, type SkillPackage } from '../../core/skills/build-skill-package.js';
+import {
+  buildSkillPackage,
+  SKILL_MD,
+  type RawSkillEntry,
+  type SkillPackage,
+} from '../../core/skills/build-skill-package.js';
 import { canGrantSkill, canManageSkill, canUseSkill } from '../../core/skills/skill-access-policy.js';
 import { DEFAULT_SKILL_LIMITS, type SkillLimits } from '../../core/skills/skill-limits.js';
 import { isSkillId } from '../../core/skills/skill-name.js';
@@ -49,7 +54,12 @@ export interface SkillService {
   createFromArchive(actor: Actor, archive: Uint8Array, options?: SaveSkillOptions): Promise<SavedSkill>;
   createFromWorkdir(actor: Actor, folder: WorkdirFolder, options?: SaveSkillOptions): Promise<SavedSkill>;
   /** A folder under `root` (a run's workdir for `install_skill`, or a local folder for the CLI). */
-  createFromFolder(actor: Actor, root: string, folderPath: string, options?: SaveSkillOptions): Promise<SavedSkill>;
+  createFromFolder(
+    actor: Actor,
+    root: string,
+    folderPath: string,
+    options?: SaveSkillOptions,
+  ): Promise<SavedSkill>;
   setVisibility(actor: Actor, idOrName: string, visibility: SkillVisibility): Promise<Skill>;
   delete(actor: Actor, idOrName: string): Promise<void>;
   listGrants(actor: Actor, idOrName: string): Promise<SkillAccess[]>;
@@ -73,7 +83,9 @@ export function createSkillService(deps: SkillServiceDeps): SkillService {
   const clock = deps.clock ?? systemClock;
 
   async function resolveUsable(store: Storage, actor: Actor, idOrName: string): Promise<Skill> {
-    const skill = isSkillId(idOrName) ? await store.skills.get(idOrName) : await store.skills.getByName(idOrName);
+    const skill = isSkillId(idOrName)
+      ? await store.skills.get(idOrName)
+      : await store.skills.getByName(idOrName);
     if (skill === undefined) throw notFound(idOrName);
     const needsGrant = !isAdmin(actor) && skill.owner_id !== actor.id && skill.visibility !== 'public';
     const hasGrant = needsGrant && (await store.skills.hasGrant(actor.id, skill.id));
@@ -84,42 +96,71 @@ export function createSkillService(deps: SkillServiceDeps): SkillService {
   async function resolveManageable(store: Storage, actor: Actor, idOrName: string): Promise<Skill> {
     const skill = await resolveUsable(store, actor, idOrName);
     // Forbidden is safe: the actor can already see this skill.
-    if (!canManageSkill(actor, skill)) throw new TroupeError('forbidden', `Only the owner or an admin can change skill "${skill.name}"`);
+    if (!canManageSkill(actor, skill))
+      throw new TroupeError('forbidden', `Only the owner or an admin can change skill "${skill.name}"`);
     return skill;
   }
 
   async function resolveGrantable(actor: Actor, idOrName: string): Promise<Skill> {
     const skill = await resolveUsable(storage, actor, idOrName);
     if (!canGrantSkill(actor, skill)) {
-      throw new TroupeError('forbidden', `Only the owner of a shared skill or an admin can grant access to "${skill.name}"`);
+      throw new TroupeError(
+        'forbidden',
+        `Only the owner of a shared skill or an admin can grant access to "${skill.name}"`,
+      );
     }
     return skill;
   }
 
   /** One transaction: the name check and the write cannot be split by a concurrent upload. */
-  async function save(actor: Actor, entries: RawSkillEntry[], options: SaveSkillOptions): Promise<SavedSkill> {
+  async function save(
+    actor: Actor,
+    entries: RawSkillEntry[],
+    options: SaveSkillOptions,
+  ): Promise<SavedSkill> {
     const pkg: SkillPackage = buildSkillPackage(entries, limits);
     const { skill, created } = await storage.transaction(async (tx) => {
       const existing = await tx.skills.getByName(pkg.name);
       if (existing === undefined) {
-        const fresh = await tx.skills.create({ ...pkg, owner_id: actor.id, visibility: options.visibility ?? 'private' });
+        const fresh = await tx.skills.create({
+          ...pkg,
+          owner_id: actor.id,
+          visibility: options.visibility ?? 'private',
+        });
         return { skill: fresh, created: true };
       }
       const ownsName = existing.owner_id === actor.id;
       // A deleted skill's name stays with its owner; a live one is managed by its owner and admins.
       const mayReplace = existing.deleted_at === null ? canManageSkill(actor, existing) : ownsName;
-      if (!mayReplace) throw new TroupeError('skill_name_taken', `The skill name "${pkg.name}" is taken by another user; rename the skill in its SKILL.md`);
+      if (!mayReplace)
+        throw new TroupeError(
+          'skill_name_taken',
+          `The skill name "${pkg.name}" is taken by another user; rename the skill in its SKILL.md`,
+        );
       if (existing.deleted_at === null && options.replace !== true) {
-        throw new TroupeError('skill_name_taken', `A skill named "${pkg.name}" already exists; upload with replace=true to publish a new version`);
+        throw new TroupeError(
+          'skill_name_taken',
+          `A skill named "${pkg.name}" already exists; upload with replace=true to publish a new version`,
+        );
       }
-      return { skill: await tx.skills.replaceContent(existing.id, pkg, options.visibility), created: existing.deleted_at !== null };
+      return {
+        skill: await tx.skills.replaceContent(existing.id, pkg, options.visibility),
+        created: existing.deleted_at !== null,
+      };
     });
-    return { skill, files: pkg.files.map((file) => ({ path: file.path, size: file.content.byteLength })), created };
+    return {
+      skill,
+      files: pkg.files.map((file) => ({ path: file.path, size: file.content.byteLength })),
+      created,
+    };
   }
 
   async function workdirOf(actor: Actor, folder: WorkdirFolder): Promise<string> {
     if ((folder.conversation_id === undefined) === (folder.project_id === undefined)) {
-      throw new TroupeError('validation_failed', 'from_workdir needs exactly one of conversation_id or project_id');
+      throw new TroupeError(
+        'validation_failed',
+        'from_workdir needs exactly one of conversation_id or project_id',
+      );
     }
     const projectId =
       folder.conversation_id !== undefined
@@ -137,12 +178,16 @@ export function createSkillService(deps: SkillServiceDeps): SkillService {
 
     async get(actor, idOrName) {
       const skill = await resolveUsable(storage, actor, idOrName);
-      const [files, content] = await Promise.all([storage.skills.listFiles(skill.id), storage.skills.readFiles(skill.id)]);
+      const [files, content] = await Promise.all([
+        storage.skills.listFiles(skill.id),
+        storage.skills.readFiles(skill.id),
+      ]);
       const skillMd = content.find((file) => file.path === SKILL_MD);
       return { skill, files, skill_md: skillMd ? new TextDecoder().decode(skillMd.content) : '' };
     },
 
-    createFromArchive: (actor, archive, options = {}) => save(actor, readSkillArchive(archive, limits), options),
+    createFromArchive: (actor, archive, options = {}) =>
+      save(actor, readSkillArchive(archive, limits), options),
 
     async createFromWorkdir(actor, folder, options = {}) {
       return save(actor, await readSkillFolder(await workdirOf(actor, folder), folder.path, limits), options);
@@ -169,7 +214,8 @@ export function createSkillService(deps: SkillServiceDeps): SkillService {
 
     async grant(actor, idOrName, userId) {
       const skill = await resolveGrantable(actor, idOrName);
-      if ((await storage.users.get(userId)) === undefined) throw new TroupeError('user_not_found', `User "${userId}" not found`);
+      if ((await storage.users.get(userId)) === undefined)
+        throw new TroupeError('user_not_found', `User "${userId}" not found`);
       const existed = await storage.skills.hasGrant(userId, skill.id);
       return { grant: await storage.skills.grant(userId, skill.id), created: !existed };
     },

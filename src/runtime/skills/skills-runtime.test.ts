@@ -28,7 +28,10 @@ function probe(seen: Seen): MiddlewareFactory {
       {
         name: 'probe',
         wrapModelCall(request, next) {
-          seen.set(request.agent.slug, { system: request.system, tools: request.tools.map((tool) => tool.name).sort() });
+          seen.set(request.agent.slug, {
+            system: request.system,
+            tools: request.tools.map((tool) => tool.name).sort(),
+          });
           return next(request);
         },
       },
@@ -55,7 +58,10 @@ async function world(scenarios: Record<string, string>) {
         },
       }),
     ],
-    middleware: async (setup) => [...(await createSkillsMiddleware({ storage: must(late.storage) })(setup)), ...(await probe(seen)(setup))],
+    middleware: async (setup) => [
+      ...(await createSkillsMiddleware({ storage: must(late.storage) })(setup)),
+      ...(await probe(seen)(setup)),
+    ],
   });
   harness = h;
   const skills = createSkillService({ storage: h.storage });
@@ -63,7 +69,11 @@ async function world(scenarios: Record<string, string>) {
   const alice = await h.createUser('alice');
   const bob = await h.createUser('bob');
   const add = (owner: User, name: string, visibility: 'private' | 'public' = 'private') =>
-    skills.createFromArchive(owner, zipOf([{ path: `${name}/SKILL.md`, content: skillMd(name, `Use ${name} well`) }]), { visibility });
+    skills.createFromArchive(
+      owner,
+      zipOf([{ path: `${name}/SKILL.md`, content: skillMd(name, `Use ${name} well`) }]),
+      { visibility },
+    );
   return { h, seen, alice, bob, add, skills };
 }
 
@@ -123,16 +133,30 @@ describe('skills at run time', () => {
     for (const name of ['alpha', 'beta', 'gamma']) await add(alice, name);
     await add(bob, 'bobs-secret');
     await add(bob, 'bobs-public', 'public');
-    await h.createAgent(alice, 'helper', { model: 'scripted:helper', tools: ['read_file', 'write_file', 'install_skill'], skills: ['beta'] }, {
-      backend: 'subagent',
-      is_subagent: true,
-    });
+    await h.createAgent(
+      alice,
+      'helper',
+      { model: 'scripted:helper', tools: ['read_file', 'write_file', 'install_skill'], skills: ['beta'] },
+      {
+        backend: 'subagent',
+        is_subagent: true,
+      },
+    );
     const config: AgentConfig = {
       model: 'scripted:main',
       tools: ['read_file', 'write_file', 'ls', 'install_skill'],
       skills: ['alpha', 'bobs-secret', 'bobs-public', 'missing'],
       subagents: ['helper'],
-      subagent_specs: [{ name: 'scanner', description: 'Scans', system_prompt: 'Scan.', tools: ['read_file'], model: 'scripted:scanner', skills: ['gamma'] }],
+      subagent_specs: [
+        {
+          name: 'scanner',
+          description: 'Scans',
+          system_prompt: 'Scan.',
+          tools: ['read_file'],
+          model: 'scripted:scanner',
+          skills: ['gamma'],
+        },
+      ],
       tool_approval_mode: 'always_trust',
     };
     const main = await h.createAgent(alice, 'main', config);
@@ -144,7 +168,8 @@ describe('skills at run time', () => {
     expect((await h.runs.await(alice, run.id, 30_000)).run.status).toBe('completed');
 
     // Prompts: each run lists exactly its own usable skills.
-    const listed = (slug: string) => [...(seen.get(slug)?.system ?? '').matchAll(/^- ([a-z-]+): Use /gm)].map((match) => match[1]);
+    const listed = (slug: string) =>
+      [...(seen.get(slug)?.system ?? '').matchAll(/^- ([a-z-]+): Use /gm)].map((match) => match[1]);
     expect(listed('main')).toEqual(['alpha', 'bobs-public']);
     expect(listed('helper')).toEqual(['beta']);
     expect(listed('scanner')).toEqual(['gamma']);
@@ -153,24 +178,36 @@ describe('skills at run time', () => {
 
     // One shared .skills/ folder; bob's private skill and planted paths never appear.
     const skillsDir = path.join(workdir, '.skills');
-    for (const name of ['alpha', 'bobs-public', 'beta', 'gamma']) expect(existsSync(path.join(skillsDir, name, 'SKILL.md'))).toBe(true);
+    for (const name of ['alpha', 'bobs-public', 'beta', 'gamma'])
+      expect(existsSync(path.join(skillsDir, name, 'SKILL.md'))).toBe(true);
     expect(existsSync(path.join(skillsDir, 'bobs-secret'))).toBe(false);
     expect(existsSync(path.join(skillsDir, 'missing'))).toBe(false);
     expect(existsSync(path.join(skillsDir, 'planted'))).toBe(false);
-    expect(readFileSync(path.join(skillsDir, 'alpha/SKILL.md'), 'utf8')).toBe(skillMd('alpha', 'Use alpha well'));
-    expect(readFileSync(path.join(skillsDir, 'beta/SKILL.md'), 'utf8')).toBe(skillMd('beta', 'Use beta well'));
+    expect(readFileSync(path.join(skillsDir, 'alpha/SKILL.md'), 'utf8')).toBe(
+      skillMd('alpha', 'Use alpha well'),
+    );
+    expect(readFileSync(path.join(skillsDir, 'beta/SKILL.md'), 'utf8')).toBe(
+      skillMd('beta', 'Use beta well'),
+    );
 
     // Writes under .skills/ are refused for the parent and the child alike.
     const mainWrites = toolResults(await h.storage.messages.list(conversation.thread_id), 'write_file');
     expect(mainWrites.map((result) => result.isError)).toEqual([true, true]);
     expect(mainWrites.map((result) => result.text).sort()).toEqual(
-      [SKILLS_READ_ONLY_TEXT('.skills/alpha/SKILL.md'), SKILLS_READ_ONLY_TEXT('notes/../.skills/planted/SKILL.md')].sort(),
+      [
+        SKILLS_READ_ONLY_TEXT('.skills/alpha/SKILL.md'),
+        SKILLS_READ_ONLY_TEXT('notes/../.skills/planted/SKILL.md'),
+      ].sort(),
     );
     const [helperRun, scannerRun] = await h.storage.runs.listChildren(run.id);
     const helperThread = await h.storage.messages.list(helperRun?.thread_id ?? '');
-    expect(toolResults(helperThread, 'write_file')).toEqual([{ name: 'write_file', text: SKILLS_READ_ONLY_TEXT('.skills/beta/SKILL.md'), isError: true }]);
+    expect(toolResults(helperThread, 'write_file')).toEqual([
+      { name: 'write_file', text: SKILLS_READ_ONLY_TEXT('.skills/beta/SKILL.md'), isError: true },
+    ]);
     // The child reads the parent's projected skill: the folder is shared by the run tree.
-    const reads = toolResults(helperThread, 'read_file').map((result) => result.text).join('\n');
+    const reads = toolResults(helperThread, 'read_file')
+      .map((result) => result.text)
+      .join('\n');
     expect(reads).toContain('Use alpha well');
     expect(reads).toContain('Use beta well');
     const scannerReads = toolResults(await h.storage.messages.list(scannerRun?.thread_id ?? ''), 'read_file');
@@ -208,7 +245,10 @@ rules:
       - text: installed
 `;
     const { h, alice, bob, skills } = await world({ installer: INSTALL });
-    const agent = await h.createAgent(alice, 'installer', { model: 'scripted:installer', tool_approval_mode: 'always_trust' });
+    const agent = await h.createAgent(alice, 'installer', {
+      model: 'scripted:installer',
+      tool_approval_mode: 'always_trust',
+    });
     const conversation = await h.createConversation(alice, agent);
     const { run } = await h.runs.postMessage(alice, conversation.id, { content: 'install it' });
     expect((await h.runs.await(alice, run.id, 20_000)).run.status).toBe('completed');
@@ -237,7 +277,9 @@ rules:
     const conversation = await h.createConversation(alice, agent);
     const { run } = await h.runs.postMessage(alice, conversation.id, { content: 'go' });
     await untilEvent(h, alice, run.id, 'approval_required');
-    expect((await h.storage.approvals.listForRun(run.id)).map((approval) => approval.tool_name)).toEqual(['install_skill']);
+    expect((await h.storage.approvals.listForRun(run.id)).map((approval) => approval.tool_name)).toEqual([
+      'install_skill',
+    ]);
     expect(await h.storage.skills.listUsable(alice)).toEqual([]);
   });
 
@@ -259,8 +301,16 @@ rules:
       - text: sneaky done
 `;
     const { h, alice } = await world({ parent: PARENT, sneaky: SNEAKY });
-    await h.createAgent(alice, 'sneaky', { model: 'scripted:sneaky', tools: ['read_file', 'install_skill'] }, { backend: 'subagent', is_subagent: true });
-    const parent = await h.createAgent(alice, 'parent', { model: 'scripted:parent', tool_approval_mode: 'always_trust' });
+    await h.createAgent(
+      alice,
+      'sneaky',
+      { model: 'scripted:sneaky', tools: ['read_file', 'install_skill'] },
+      { backend: 'subagent', is_subagent: true },
+    );
+    const parent = await h.createAgent(alice, 'parent', {
+      model: 'scripted:parent',
+      tool_approval_mode: 'always_trust',
+    });
     const conversation = await h.createConversation(alice, parent);
     const { run } = await h.runs.postMessage(alice, conversation.id, { content: 'go' });
     expect((await h.runs.await(alice, run.id, 20_000)).run.status).toBe('completed');

@@ -34,18 +34,37 @@ describe('isUnderSkillsDir', () => {
     expect(await isUnderSkillsDir(workdir, path.join(workdir, '.skills/citations/SKILL.md'))).toBe(true);
   });
 
-  it.each(['notes/a.md', '.skillset/a.md', 'skills/a.md', 'notes/.skills/a.md', '../elsewhere'])('is false for %j', async (requested) => {
-    expect(await isUnderSkillsDir(workdir, requested)).toBe(false);
-  });
+  it.each(['notes/a.md', '.skillset/a.md', 'skills/a.md', 'notes/.skills/a.md', '../elsewhere'])(
+    'is false for %j',
+    async (requested) => {
+      expect(await isUnderSkillsDir(workdir, requested)).toBe(false);
+    },
+  );
 });
 
 describe('writtenPaths', () => {
   it('names the paths of writing tools and of sensitive tools, not of readers or install_skill', () => {
-    expect(writtenPaths({ toolName: 'write_file', tool: undefined, input: { path: 'a', content: '' } })).toEqual(['a']);
+    expect(
+      writtenPaths({ toolName: 'write_file', tool: undefined, input: { path: 'a', content: '' } }),
+    ).toEqual(['a']);
     expect(writtenPaths({ toolName: 'edit_file', tool: undefined, input: { path: 'b' } })).toEqual(['b']);
-    const sensitive = { name: 'mcp__fs__write', description: '', sensitive: true, inputSchema: undefined as never, execute: () => Promise.resolve('') };
-    expect(writtenPaths({ toolName: 'mcp__fs__write', tool: sensitive, input: { file_path: 'c' } })).toEqual(['c']);
+    const sensitive = {
+      name: 'mcp__fs__write',
+      description: '',
+      sensitive: true,
+      inputSchema: undefined as never,
+      execute: () => Promise.resolve(''),
+    };
+    expect(writtenPaths({ toolName: 'mcp__fs__write', tool: sensitive, input: { file_path: 'c' } })).toEqual([
+      'c',
+    ]);
     expect(writtenPaths({ toolName: 'read_file', tool: undefined, input: { path: 'a' } })).toEqual([]);
-    expect(writtenPaths({ toolName: 'install_skill', tool: { ...sensitive, name: 'install_skill' }, input: { path: '.skills/a' } })).toEqual([]);
+    expect(
+      writtenPaths({
+        toolName: 'install_skill',
+        tool: { ...sensitive, name: 'install_skill' },
+        input: { path: '.skills/a' },
+      }),
+    ).toEqual([]);
   });
 });

@@ -19,12 +19,17 @@ export function writtenPaths(request: Pick<ToolCallRequest, 'toolName' | 'tool' 
   if (!WRITING_TOOLS.has(request.toolName) && request.tool?.sensitive !== true) return [];
   const input = request.input;
   if (typeof input !== 'object' || input === null) return [];
-  return PATH_FIELDS.map((field) => (input as Record<string, unknown>)[field]).filter((value): value is string => typeof value === 'string');
+  return PATH_FIELDS.map((field) => (input as Record<string, unknown>)[field]).filter(
+    (value): value is string => typeof value === 'string',
+  );
 }
 
 function within(base: string, target: string): boolean {
   const relative = path.relative(base, target);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+  return (
+    relative === '' ||
+    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+  );
 }
 
 /** The real path `candidate` leads to: its longest existing prefix resolved, links at the leaf followed. */

@@ -2,7 +2,13 @@ import type { Kysely, Selectable } from 'kysely';
 import { TroupeError } from '../../../core/errors.js';
 import { newId } from '../../../core/ids.js';
 import type { NewSkill, SkillContent, SkillRepository } from '../../../core/ports/storage.js';
-import type { Skill, SkillAccess, SkillFile, SkillFileInfo, SkillVisibility } from '../../../core/records/skill.js';
+import type {
+  Skill,
+  SkillAccess,
+  SkillFile,
+  SkillFileInfo,
+  SkillVisibility,
+} from '../../../core/records/skill.js';
 import type { Actor } from '../../../core/records/user.js';
 import { isAdmin } from '../../../core/records/user.js';
 import type { DatabaseSchema, SkillFilesTable, SkillsTable } from './database-schema.js';
@@ -30,15 +36,24 @@ function fileRows(skillId: string, files: readonly SkillFile[]): SkillFilesTable
     skill_id: skillId,
     path: file.path,
     size: file.content.byteLength,
-    content: Buffer.from(file.content.buffer, file.content.byteOffset, file.content.byteLength).toString('base64'),
+    content: Buffer.from(file.content.buffer, file.content.byteOffset, file.content.byteLength).toString(
+      'base64',
+    ),
   }));
 }
 
 /** Inserted in slices: one statement per ~50 files keeps far below both engines' bound-parameter limits. */
-async function insertFiles(db: Kysely<DatabaseSchema>, skillId: string, files: readonly SkillFile[]): Promise<void> {
+async function insertFiles(
+  db: Kysely<DatabaseSchema>,
+  skillId: string,
+  files: readonly SkillFile[],
+): Promise<void> {
   const rows = fileRows(skillId, files);
   for (let start = 0; start < rows.length; start += 50) {
-    await db.insertInto('skill_files').values(rows.slice(start, start + 50)).execute();
+    await db
+      .insertInto('skill_files')
+      .values(rows.slice(start, start + 50))
+      .execute();
   }
 }
 
@@ -76,7 +91,8 @@ export class SqlSkillRepository implements SkillRepository {
       });
     } catch (error) {
       translateUniqueViolation(this.ctx, error, {
-        skills_name_uq: () => new TroupeError('skill_name_taken', `The skill name ${skill.name} is already taken`),
+        skills_name_uq: () =>
+          new TroupeError('skill_name_taken', `The skill name ${skill.name} is already taken`),
       });
     }
     return skillFromRow(row);
@@ -88,7 +104,11 @@ export class SqlSkillRepository implements SkillRepository {
   }
 
   async getByName(name: string): Promise<Skill | undefined> {
-    const row = await this.ctx.db.selectFrom('skills').selectAll().where('name', '=', name).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('skills')
+      .selectAll()
+      .where('name', '=', name)
+      .executeTakeFirst();
     return row && skillFromRow(row);
   }
 
@@ -133,7 +153,12 @@ export class SqlSkillRepository implements SkillRepository {
       // A second delete keeps the first deletion time.
       const result = await db
         .updateTable('skills')
-        .set((eb) => ({ deleted_at: eb.fn.coalesce('deleted_at', eb.val(at)), file_count: 0, total_bytes: 0, updated_at: at }))
+        .set((eb) => ({
+          deleted_at: eb.fn.coalesce('deleted_at', eb.val(at)),
+          file_count: 0,
+          total_bytes: 0,
+          updated_at: at,
+        }))
         .where('id', '=', id)
         .executeTakeFirst();
       if (toNumber(result.numUpdatedRows) === 0) throw notFound(id);
@@ -143,7 +168,7 @@ export class SqlSkillRepository implements SkillRepository {
   }
 
   async listUsable(actor: Actor, filter: { names?: readonly string[] } = {}): Promise<Skill[]> {
-    if (filter.names !== undefined && filter.names.length === 0) return [];
+    if (filter.names?.length === 0) return [];
     let query = this.ctx.db.selectFrom('skills').selectAll('skills').where('skills.deleted_at', 'is', null);
     if (filter.names !== undefined) query = query.where('skills.name', 'in', [...filter.names]);
     if (!isAdmin(actor)) {
@@ -162,7 +187,9 @@ export class SqlSkillRepository implements SkillRepository {
       );
     }
     const rows = await query.execute();
-    return rows.map(skillFromRow).sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+    return rows
+      .map(skillFromRow)
+      .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
   }
 
   async listFiles(skillId: string): Promise<SkillFileInfo[]> {
@@ -180,7 +207,9 @@ export class SqlSkillRepository implements SkillRepository {
       .select(['path', 'content'])
       .where('skill_id', '=', skillId)
       .execute();
-    return rows.map((row) => ({ path: row.path, content: new Uint8Array(Buffer.from(row.content, 'base64')) })).sort(byPath);
+    return rows
+      .map((row) => ({ path: row.path, content: new Uint8Array(Buffer.from(row.content, 'base64')) }))
+      .sort(byPath);
   }
 
   async grant(userId: string, skillId: string): Promise<SkillAccess> {

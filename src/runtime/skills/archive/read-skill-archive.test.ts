@@ -41,29 +41,48 @@ describe('zip skills', () => {
     ['C:/evil.dll', 'drive letter'],
     ['a\\..\\..\\evil', 'backslash'],
   ])('refuses the traversal entry %j', (path, reason) => {
-    const result = failure(zipOf([{ path: 'SKILL.md', content: skillMd('x1') }, { path, content: 'boom' }]));
+    const result = failure(
+      zipOf([
+        { path: 'SKILL.md', content: skillMd('x1') },
+        { path, content: 'boom' },
+      ]),
+    );
     expect(result).toMatch(/^skill_invalid: /);
     expect(result).toContain(reason);
   });
 
   it('refuses symlinks and other special files by their Unix mode', () => {
-    const link = zipOf([{ path: 'SKILL.md', content: skillMd('x1') }, { path: 'passwd', content: '/etc/passwd', mode: 0o120777 }]);
+    const link = zipOf([
+      { path: 'SKILL.md', content: skillMd('x1') },
+      { path: 'passwd', content: '/etc/passwd', mode: 0o120777 },
+    ]);
     expect(failure(link)).toMatch(/^skill_invalid: .*symbolic link/);
-    const fifo = zipOf([{ path: 'SKILL.md', content: skillMd('x1') }, { path: 'pipe', content: '', mode: 0o010644 }]);
+    const fifo = zipOf([
+      { path: 'SKILL.md', content: skillMd('x1') },
+      { path: 'pipe', content: '', mode: 0o010644 },
+    ]);
     expect(failure(fifo)).toMatch(/^skill_invalid: .*not a regular file/);
   });
 
   it('stops a zip bomb at the byte budget, even when its headers lie about the sizes', () => {
     // The bomb comes first in the central directory, so it is inflated before any other check can fail.
-    const bomb = zipOf([{ path: 'zeros.bin', content: zeros(8 * 1024 * 1024), level: 9 }, { path: 'SKILL.md', content: skillMd('x1') }]);
+    const bomb = zipOf([
+      { path: 'zeros.bin', content: zeros(8 * 1024 * 1024), level: 9 },
+      { path: 'SKILL.md', content: skillMd('x1') },
+    ]);
     expect(bomb.byteLength).toBeLessThan(64 * 1024);
     expect(failure(bomb)).toMatch(/^skill_too_large: /);
     // Declared sizes of 1 byte: the quick pre-check passes, the running count while inflating does not.
-    expect(failure(withDeclaredSizes(bomb, 1))).toMatch(/^skill_too_large: The skill unpacks to more than 1048576 bytes/);
+    expect(failure(withDeclaredSizes(bomb, 1))).toMatch(
+      /^skill_too_large: The skill unpacks to more than 1048576 bytes/,
+    );
   });
 
   it('refuses more files than the limit before inflating anything', () => {
-    const many = zipOf([{ path: 'SKILL.md', content: skillMd('x1') }, ...Array.from({ length: 25 }, (_, index) => ({ path: `f${index}`, content: 'x' }))]);
+    const many = zipOf([
+      { path: 'SKILL.md', content: skillMd('x1') },
+      ...Array.from({ length: 25 }, (_, index) => ({ path: `f${index}`, content: 'x' })),
+    ]);
     expect(failure(many)).toMatch(/^skill_too_large: A skill may hold at most 20 files/);
   });
 
@@ -89,7 +108,11 @@ describe('tar.gz skills', () => {
     ]);
     const pkg = buildSkillPackage(readSkillArchive(archive, LIMITS), LIMITS);
     expect(pkg.name).toBe('tarred');
-    expect(pkg.files.map((file) => file.path)).toEqual(['SKILL.md', longName, `${'p'.repeat(110)}/readme.md`]);
+    expect(pkg.files.map((file) => file.path)).toEqual([
+      'SKILL.md',
+      longName,
+      `${'p'.repeat(110)}/readme.md`,
+    ]);
   });
 
   it.each([
@@ -102,14 +125,34 @@ describe('tar.gz skills', () => {
   });
 
   it('refuses traversal through plain names and through pax paths', () => {
-    expect(failure(tarGzOf([{ path: 'SKILL.md', content: skillMd('x1') }, { path: '../../evil', content: 'x' }]))).toContain('climbs out');
-    expect(failure(tarGzOf([{ path: 'SKILL.md', content: skillMd('x1') }, paxPath('/root/.ssh/authorized_keys'), { path: 'ok', content: 'x' }]))).toContain(
-      'absolute path',
-    );
+    expect(
+      failure(
+        tarGzOf([
+          { path: 'SKILL.md', content: skillMd('x1') },
+          { path: '../../evil', content: 'x' },
+        ]),
+      ),
+    ).toContain('climbs out');
+    expect(
+      failure(
+        tarGzOf([
+          { path: 'SKILL.md', content: skillMd('x1') },
+          paxPath('/root/.ssh/authorized_keys'),
+          { path: 'ok', content: 'x' },
+        ]),
+      ),
+    ).toContain('absolute path');
   });
 
   it('stops a gzip bomb at the output cap', () => {
-    const bomb = new Uint8Array(gzipSync(tarOf([{ path: 'SKILL.md', content: skillMd('x1') }, { path: 'zeros', content: zeros(16 * 1024 * 1024) }])));
+    const bomb = new Uint8Array(
+      gzipSync(
+        tarOf([
+          { path: 'SKILL.md', content: skillMd('x1') },
+          { path: 'zeros', content: zeros(16 * 1024 * 1024) },
+        ]),
+      ),
+    );
     expect(bomb.byteLength).toBeLessThan(64 * 1024);
     expect(failure(bomb)).toMatch(/^skill_too_large: /);
   });
@@ -119,13 +162,17 @@ describe('tar.gz skills', () => {
     const corrupt = tar.slice();
     corrupt[10] = 0x41;
     expect(failure(new Uint8Array(gzipSync(corrupt)))).toContain('checksum');
-    expect(failure(new Uint8Array(gzipSync(tar.slice(0, 700))))).toMatch(/^skill_invalid: Tar archive: truncated/);
+    expect(failure(new Uint8Array(gzipSync(tar.slice(0, 700))))).toMatch(
+      /^skill_invalid: Tar archive: truncated/,
+    );
   });
 });
 
 describe('archive kind and size', () => {
   it('reads the kind from the magic bytes and refuses anything else', () => {
-    expect(failure(new TextEncoder().encode('{"not":"an archive"}'))).toBe('skill_invalid: The upload is neither a .zip nor a .tar.gz archive');
+    expect(failure(new TextEncoder().encode('{"not":"an archive"}'))).toBe(
+      'skill_invalid: The upload is neither a .zip nor a .tar.gz archive',
+    );
   });
 
   it('refuses an archive over the compressed size limit before reading it', () => {

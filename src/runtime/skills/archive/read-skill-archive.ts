@@ -14,16 +14,20 @@ export function archiveKind(bytes: Uint8Array): 'zip' | 'tar.gz' | undefined {
 /** Unpacks a `.zip` or `.tar.gz` skill archive into raw entries, under the skill limits. */
 export function readSkillArchive(bytes: Uint8Array, limits: SkillLimits): RawSkillEntry[] {
   if (bytes.byteLength > limits.maxArchiveBytes) {
-    throw new TroupeError('payload_too_large', `A skill archive may be at most ${limits.maxArchiveBytes} bytes`, {
-      details: { max_bytes: limits.maxArchiveBytes },
-    });
+    throw new TroupeError(
+      'payload_too_large',
+      `A skill archive may be at most ${limits.maxArchiveBytes} bytes`,
+      {
+        details: { max_bytes: limits.maxArchiveBytes },
+      },
+    );
   }
   switch (archiveKind(bytes)) {
     case 'zip':
       return readZipEntries(bytes, limits);
     case 'tar.gz':
       return readTarGzEntries(bytes, limits);
-    default:
+    case undefined:
       throw new TroupeError('skill_invalid', 'The upload is neither a .zip nor a .tar.gz archive');
   }
 }

@@ -24,9 +24,14 @@ export function readTarGzEntries(bytes: Uint8Array, limits: SkillLimits): RawSki
     tar = gunzipSync(bytes, { maxOutputLength: limits.maxTotalBytes + tarOverhead(limits) });
   } catch (error) {
     if (error instanceof RangeError || (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw tooLarge(`The archive unpacks to more than the ${limits.maxTotalBytes}-byte skill limit`, { maxTotalBytes: limits.maxTotalBytes });
+      throw tooLarge(`The archive unpacks to more than the ${limits.maxTotalBytes}-byte skill limit`, {
+        maxTotalBytes: limits.maxTotalBytes,
+      });
     }
-    throw new TroupeError('skill_invalid', `Gzip: ${error instanceof Error ? error.message : 'corrupt data'}`);
+    throw new TroupeError(
+      'skill_invalid',
+      `Gzip: ${error instanceof Error ? error.message : 'corrupt data'}`,
+    );
   }
   return readTarEntries(tar, limits);
 }
@@ -70,7 +75,9 @@ export function readTarEntries(tar: Uint8Array, limits: SkillLimits): RawSkillEn
         break;
       case '1':
       case '2':
-        throw invalid(`${JSON.stringify(name)} is a ${type === '1' ? 'hard' : 'symbolic'} link; links are not allowed in a skill`);
+        throw invalid(
+          `${JSON.stringify(name)} is a ${type === '1' ? 'hard' : 'symbolic'} link; links are not allowed in a skill`,
+        );
       case '3':
       case '4':
       case '6':
@@ -107,7 +114,9 @@ function headerName(header: Uint8Array): string {
 }
 
 function octal(header: Uint8Array, start: number, length: number): number {
-  const text = String.fromCharCode(...header.subarray(start, start + length)).replace(/[\0 ]+$/, '').replace(/^ +/, '');
+  const text = String.fromCharCode(...header.subarray(start, start + length))
+    .replace(/[\0 ]+$/, '')
+    .replace(/^ +/, '');
   if (text === '') return 0;
   if (!/^[0-7]+$/.test(text)) throw invalid('a header holds a malformed number');
   return parseInt(text, 8);
@@ -122,7 +131,8 @@ function readSize(header: Uint8Array): number {
 function verifyChecksum(header: Uint8Array): void {
   const stored = octal(header, 148, 8);
   let sum = 0;
-  for (let index = 0; index < BLOCK; index += 1) sum += index >= 148 && index < 156 ? 0x20 : (header[index] ?? 0);
+  for (let index = 0; index < BLOCK; index += 1)
+    sum += index >= 148 && index < 156 ? 0x20 : (header[index] ?? 0);
   if (sum !== stored) throw invalid('a header checksum does not match (not a tar archive, or corrupt)');
 }
 

@@ -61,7 +61,8 @@ function readCentralDirectory(bytes: Uint8Array, view: DataView): CentralEntry[]
   const size = view.getUint32(eocd + 12, true);
   const offset = view.getUint32(eocd + 16, true);
   if (disk !== 0 || centralDisk !== 0) throw invalid('multi-disk archives are not supported');
-  if (count === 0xffff || size === 0xffffffff || offset === 0xffffffff) throw invalid('ZIP64 archives are not supported');
+  if (count === 0xffff || size === 0xffffffff || offset === 0xffffffff)
+    throw invalid('ZIP64 archives are not supported');
   if (offset + size > eocd) throw invalid('the central directory lies outside the archive');
   const entries: CentralEntry[] = [];
   let cursor = offset;
@@ -79,9 +80,12 @@ function readCentralDirectory(bytes: Uint8Array, view: DataView): CentralEntry[]
     if (nameEnd > bytes.byteLength) throw invalid('the central directory is corrupt');
     const name = decodeName(bytes.subarray(cursor + CENTRAL_SIZE, nameEnd));
     const mode = madeBy === MADE_BY_UNIX ? (externalAttributes >>> 16) & S_IFMT : 0;
-    if (mode === S_IFLNK) throw invalid(`${JSON.stringify(name)} is a symbolic link; links are not allowed in a skill`);
+    if (mode === S_IFLNK)
+      throw invalid(`${JSON.stringify(name)} is a symbolic link; links are not allowed in a skill`);
     if (mode !== 0 && mode !== S_IFREG && mode !== S_IFDIR) {
-      throw invalid(`${JSON.stringify(name)} is not a regular file (devices, pipes and sockets are not allowed)`);
+      throw invalid(
+        `${JSON.stringify(name)} is not a regular file (devices, pipes and sockets are not allowed)`,
+      );
     }
     if (flags & 0x1) throw invalid(`${JSON.stringify(name)} is encrypted`);
     entries.push({
@@ -131,9 +135,12 @@ function readEntry(bytes: Uint8Array, view: DataView, entry: CentralEntry, budge
   } else if (entry.method === 8) {
     content = inflateCapped(data, budget, entry.name);
   } else {
-    throw invalid(`${JSON.stringify(entry.name)} uses compression method ${entry.method}; only stored and deflate are supported`);
+    throw invalid(
+      `${JSON.stringify(entry.name)} uses compression method ${entry.method}; only stored and deflate are supported`,
+    );
   }
-  if (content.byteLength !== entry.size) throw invalid(`${JSON.stringify(entry.name)} does not have its declared size`);
+  if (content.byteLength !== entry.size)
+    throw invalid(`${JSON.stringify(entry.name)} does not have its declared size`);
   if (crc32(content) !== entry.crc) throw invalid(`${JSON.stringify(entry.name)} fails its CRC check`);
   return content;
 }
@@ -155,7 +162,9 @@ function inflateCapped(data: Uint8Array, budget: UnpackBudget, name: string): Ui
     } while (offset < data.byteLength);
   } catch (error) {
     if (error instanceof TroupeError) throw error;
-    throw invalid(`${JSON.stringify(name)} does not inflate (${error instanceof Error ? error.message : 'corrupt data'})`);
+    throw invalid(
+      `${JSON.stringify(name)} does not inflate (${error instanceof Error ? error.message : 'corrupt data'})`,
+    );
   }
   const content = new Uint8Array(total);
   let position = 0;

@@ -19,14 +19,18 @@ export class UnpackBudget {
   addBytes(count: number): void {
     this.bytes += count;
     if (this.bytes > this.limits.maxTotalBytes) {
-      throw tooLarge(`The skill unpacks to more than ${this.limits.maxTotalBytes} bytes`, { maxTotalBytes: this.limits.maxTotalBytes });
+      throw tooLarge(`The skill unpacks to more than ${this.limits.maxTotalBytes} bytes`, {
+        maxTotalBytes: this.limits.maxTotalBytes,
+      });
     }
   }
 
   addFile(): void {
     this.files += 1;
     if (this.files > this.limits.maxFiles) {
-      throw tooLarge(`A skill may hold at most ${this.limits.maxFiles} files`, { maxFiles: this.limits.maxFiles });
+      throw tooLarge(`A skill may hold at most ${this.limits.maxFiles} files`, {
+        maxFiles: this.limits.maxFiles,
+      });
     }
   }
 }

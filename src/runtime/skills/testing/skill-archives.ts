@@ -5,7 +5,11 @@ import { zipSync, type Zippable } from 'fflate';
 
 export const text = (value: string) => new TextEncoder().encode(value);
 
-export function skillMd(name: string, description = `The ${name} skill`, body = `# ${name}\n\nDo it well.\n`): string {
+export function skillMd(
+  name: string,
+  description = `The ${name} skill`,
+  body = `# ${name}\n\nDo it well.\n`,
+): string {
   return `---\nname: ${name}\ndescription: ${description}\n---\n${body}`;
 }
 
@@ -74,8 +78,17 @@ function header(entry: TarEntry, size: number): Uint8Array {
 export function tarOf(entries: readonly TarEntry[]): Uint8Array {
   const parts: Uint8Array[] = [];
   for (const entry of entries) {
-    const content = entry.content === undefined ? new Uint8Array(0) : typeof entry.content === 'string' ? text(entry.content) : entry.content;
-    parts.push(header(entry, content.byteLength), content, new Uint8Array((512 - (content.byteLength % 512)) % 512));
+    const content =
+      entry.content === undefined
+        ? new Uint8Array(0)
+        : typeof entry.content === 'string'
+          ? text(entry.content)
+          : entry.content;
+    parts.push(
+      header(entry, content.byteLength),
+      content,
+      new Uint8Array((512 - (content.byteLength % 512)) % 512),
+    );
   }
   parts.push(new Uint8Array(1024));
   const total = parts.reduce((sum, part) => sum + part.byteLength, 0);
