@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import type { Agent, AgentConfig } from '../../api/types.ts';
+import type { Agent, AgentConfig, Skill } from '../../api/types.ts';
 import { configFromForm, type AgentFormState } from '../../lib/agent-form-state.ts';
 import { isScriptedModel } from '../../lib/format.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { ExpertFields } from './expert-fields.tsx';
+import { SkillPicker } from './skill-picker.tsx';
 import { SpecEditor } from './spec-editor.tsx';
 import { SubagentAllowList } from './subagent-allow-list.tsx';
 import { ToolChipsInput } from './tool-chips-input.tsx';
@@ -14,12 +15,14 @@ export interface AgentFormProps {
   /** The stored config: keys the form does not edit (MCP servers, skills, limits) are kept. */
   baseConfig: AgentConfig;
   subagents: Agent[];
+  /** Skills visible to the author, for the skill picker. */
+  skills?: Skill[];
   onSubmit: (state: AgentFormState, config: AgentConfig) => Promise<void>;
   onCancel: () => void;
 }
 
 /** Create or edit an agent, a subagent or an expert: one form, fields shown by backend. */
-export function AgentForm({ isCreate, initial, baseConfig, subagents, onSubmit, onCancel }: AgentFormProps) {
+export function AgentForm({ isCreate, initial, baseConfig, subagents, skills, onSubmit, onCancel }: AgentFormProps) {
   const [state, setState] = useState(initial);
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
@@ -169,6 +172,13 @@ export function AgentForm({ isCreate, initial, baseConfig, subagents, onSubmit, 
       </div>
 
       <ToolChipsInput tools={state.tools} onChange={(tools) => set('tools', tools)} />
+
+      <SkillPicker
+        skills={skills ?? []}
+        selected={state.skills}
+        onChange={(names) => set('skills', names)}
+        config={config}
+      />
 
       {isChat ? (
         <>
