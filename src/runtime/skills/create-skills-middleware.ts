@@ -1,3 +1,4 @@
+import { TroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Skill } from '../../core/records/skill.js';
 import { isValidSkillName } from '../../core/skills/skill-name.js';
@@ -34,16 +35,24 @@ export function createSkillsMiddleware(deps: SkillsMiddlewareDeps): MiddlewareFa
     const skills = names
       .map((name) => byName.get(name))
       .filter((skill): skill is Skill => skill !== undefined);
-    await projectSkills({
-      workdir: project.workdir,
-      skills: skills.map((skill) => ({
-        name: skill.name,
-        digest: skill.digest,
-        loadFiles: () => storage.skills.readFiles(skill.id),
-      })),
-      stillVisible: async (others) =>
-        new Set((await storage.skills.listUsable(user, { names: others })).map((skill) => skill.name)),
-    });
+    try {
+      await projectSkills({
+        workdir: project.workdir,
+        skills: skills.map((skill) => ({
+          name: skill.name,
+          digest: skill.digest,
+          loadFiles: () => storage.skills.readFiles(skill.id),
+        })),
+        stillVisible: async (others) =>
+          new Set((await storage.skills.listUsable(user, { names: others })).map((skill) => skill.name)),
+      });
+    } catch (error) {
+      // A run told to read skills that are not there would mislead the model: fail it, and say why.
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new TroupeError('internal', `Could not project skills into the workdir: ${reason}`, {
+        cause: error,
+      });
+    }
     if (skills.length === 0) return [guard];
     const section = skillsPromptSection(skills);
     const prompt: AgentMiddleware = {

@@ -84,6 +84,8 @@ async function projectOne(root: string, skill: ProjectedSkill): Promise<void> {
   const target = path.join(root, skill.name);
   if ((await digestOnDisk(target)) === skill.digest) return;
   const files = await skill.loadFiles();
+  // Deleted between the listing and now: nothing to project.
+  if (files.length === 0) return;
   const staging = await mkdtemp(path.join(root, '.staging-'));
   try {
     for (const file of files) {
