@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseEgressAllowEntry } from './core/egress/egress-policy.js';
 import { TroupeError } from './core/errors.js';
+import { DEFAULT_SKILL_LIMITS, type SkillLimits } from './core/skills/skill-limits.js';
 
 /** Server settings. `loadConfig` is the only place that reads `process.env`. */
 export interface TroupeConfig {
@@ -35,6 +36,8 @@ export interface TroupeConfig {
   authFailureWindowMs: number;
   /** Take the client address from `X-Forwarded-For` (only behind a proxy that sets it). */
   trustProxy: boolean;
+  /** Caps on skill uploads and installs (archive bytes, unpacked bytes, file count). */
+  skillLimits: SkillLimits;
 }
 
 export interface RunLimits {
@@ -170,6 +173,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
     authFailureLimit: integer(env, 'TROUPE_AUTH_FAILURE_LIMIT', 10),
     authFailureWindowMs: integer(env, 'TROUPE_AUTH_FAILURE_WINDOW_MS', 60_000),
     trustProxy: flag(env, 'TROUPE_TRUST_PROXY'),
+    skillLimits: {
+      ...DEFAULT_SKILL_LIMITS,
+      maxArchiveBytes: integer(env, 'TROUPE_SKILL_MAX_ARCHIVE_BYTES', DEFAULT_SKILL_LIMITS.maxArchiveBytes),
+      maxTotalBytes: integer(env, 'TROUPE_SKILL_MAX_BYTES', DEFAULT_SKILL_LIMITS.maxTotalBytes),
+      maxFiles: integer(env, 'TROUPE_SKILL_MAX_FILES', DEFAULT_SKILL_LIMITS.maxFiles),
+    },
   };
 }
 

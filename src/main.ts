@@ -43,6 +43,9 @@ import { createDelegationMiddleware } from './runtime/delegation/create-delegati
 import { createDelegationRunService } from './runtime/delegation/delegation-run-service.js';
 import { combineMiddlewareFactories } from './runtime/middleware/combine-middleware-factories.js';
 import { createExecuteSupport } from './runtime/tools/execute/execute-support.js';
+import { createSkillsMiddleware } from './runtime/skills/create-skills-middleware.js';
+import { createInstallSkillTool } from './runtime/skills/install-skill-tool.js';
+import { createSkillService, type SkillService } from './runtime/skills/skill-service.js';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -60,6 +63,7 @@ export interface Troupe {
   executor: RunExecutor;
   reconciler: LeaseReconciler;
   app: Hono<AppEnv>;
+  skills: SkillService;
   close(): Promise<void>;
 }
 
@@ -190,17 +194,20 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   // `execute` joins the catalogue only when the sandbox works here; otherwise the log says why.
   const execute = await createExecuteSupport({ settings: config.execute, storage, warn: (message) => log.warn(message) });
   const workdirTools = [...createWorkdirTools(), ...execute.tools];
+  const skills = createSkillService({ storage, limits: config.skillLimits, clock });
+  const catalogueTools = [...workdirTools, createInstallSkillTool({ storage, skills })];
   const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
   const delegations = createDelegationRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
   const executor = createRunExecutor({
     storage,
     bus,
     models,
-    tools: workdirTools,
+    tools: catalogueTools,
     toolSources: [mcp],
     middleware: combineMiddlewareFactories(
       createSubagentMiddleware({ storage, bus, clock, limits: config.limits, service: subagents }),
       createDelegationMiddleware({ storage, limits: config.limits, service: delegations }),
+      createSkillsMiddleware({ storage }),
     ),
     limits: config.limits,
     leaseMs: config.leaseMs,
@@ -226,12 +233,13 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     buildReports: createBuildReportService({
       storage,
       agents,
-      catalogue: workdirTools.map((tool) => tool.name),
+      catalogue: catalogueTools.map((tool) => tool.name),
       toolSource: mcp,
       defaultModel: config.defaultModel,
       agentEntries: (agent) => execute.reportEntries(agent),
     }),
     consoleDir: path.resolve(import.meta.dirname, '../web/dist'),
+    skills,
   });
 
   // `api` serves HTTP only: it enqueues runs and reads them, but executes none, consumes no queue and
@@ -258,6 +266,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     executor,
     reconciler,
     app,
+    skills,
     async close() {
       reconciler.stop();
       await executor.stop();

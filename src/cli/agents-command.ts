@@ -6,6 +6,7 @@ import type { Agent, AgentConfig } from '../core/records/agent.js';
 import { agentConfigSchema } from '../runtime/agent-config-schema.js';
 import { computeBuildReport } from '../runtime/build-report/compute-build-report.js';
 import { toValidationError } from '../runtime/to-validation-error.js';
+import { INSTALL_SKILL_TOOL_NAME } from '../runtime/skills/install-skill-tool.js';
 import { createWorkdirTools } from '../runtime/tools/workdir/create-workdir-tools.js';
 import { executeReportEntries } from '../runtime/tools/execute/execute-support.js';
 import { probeSandbox } from '../runtime/tools/execute/probe-sandbox.js';
@@ -108,7 +109,7 @@ export async function agentsCommand(deps: Pick<CliDeps, 'loadConfig'>, argv: str
     const sandbox = await probeSandbox({ bwrapPath: settings.execute.bwrapPath, sandboxUid: settings.execute.sandboxUid });
     const report = computeBuildReport({
       config,
-      catalogue: [...createWorkdirTools().map((tool) => tool.name), ...(sandbox.available ? ['execute'] : [])],
+      catalogue: [...createWorkdirTools().map((tool) => tool.name), ...(sandbox.available ? ['execute'] : []), INSTALL_SKILL_TOOL_NAME],
       probe,
       defaultModel: settings.defaultModel,
       agentEntries: executeReportEntries({

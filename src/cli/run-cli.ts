@@ -6,6 +6,7 @@ import { agentsCommand } from './agents-command.js';
 import { demoCommand } from './demo-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
+import { skillsCommand } from './skills-command.js';
 import { tokensCommand } from './tokens-command.js';
 import { usersCommand } from './users-command.js';
 
@@ -29,6 +30,9 @@ Commands:
                           every dropped subagent spec or tool. Exit 0 clean, 1 something dropped, 2 unreadable.
   users list | users create NAME [--admin]
   tokens create --user NAME [--name LABEL] | tokens list --user NAME | tokens revoke --user NAME TOKEN_ID
+  skills add DIR|FILE [--user NAME] [--visibility private|shared|public] [--replace]
+                          Add a skill from a folder or a .zip/.tar.gz archive (user default: demo).
+  skills list [--user NAME]
 
 Environment: TROUPE_DATA_DIR (./data), TROUPE_PORT (3000), TROUPE_HOST (127.0.0.1), TROUPE_SCENARIO_DIR,
 TROUPE_DEFAULT_MODEL, OPENAI_API_KEY / OPENAI_BASE_URL, ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL,
@@ -64,6 +68,8 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number | un
         return await usersCommand(deps, rest);
       case 'tokens':
         return await tokensCommand(deps, rest);
+      case 'skills':
+        return await skillsCommand(deps, rest);
       case undefined:
       case 'help':
       case '--help':

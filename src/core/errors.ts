@@ -51,6 +51,11 @@ export const ERROR_CODES = [
   'sandbox_failed',
   // configuration
   'config_invalid',
+  // skills
+  'skill_not_found',
+  'skill_name_taken',
+  'skill_invalid',
+  'skill_too_large',
   // anything else is a bug or an infrastructure failure
   'internal',
   // outbound calls and authentication (SPEC §12)

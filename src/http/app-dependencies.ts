@@ -7,6 +7,7 @@ import type { ConversationService } from '../runtime/conversation-service.js';
 import type { ClientDelegationService } from '../runtime/delegation/client-delegation-service.js';
 import type { ProjectService } from '../runtime/project-service.js';
 import type { RunServiceApi } from '../runtime/run-service-api.js';
+import type { SkillService } from '../runtime/skills/skill-service.js';
 import type { Logger } from './logger.js';
 
 /** Everything the HTTP layer needs; `main.ts` builds these, tests build them on a temp SQLite file. */
@@ -28,4 +29,6 @@ export interface AppDependencies {
   logger?: Logger;
   /** SSE heartbeat comment interval; default 15 s, shortened in tests. */
   sseHeartbeatMs?: number;
+  /** Skills (SPEC §9); default: a service over `storage` with `config.skillLimits`. */
+  skills?: SkillService;
 }

@@ -122,6 +122,28 @@ const BODY_ROUTES: BodyRoute[] = [
     wrongTypes: { expert: 5, task: [] },
     valid: { expert: 'main', task: 'x' },
   },
+  // Its JSON form (from a workdir folder); archives are raw bodies, covered in skill-routes.test.ts.
+  {
+    method: 'POST',
+    path: '/api/skills',
+    url: () => '/api/skills',
+    wrongTypes: { from_workdir: 'notes', replace: 'yes' },
+    valid: { from_workdir: { project_id: 'prj_missing', path: 'skill' } },
+  },
+  {
+    method: 'PATCH',
+    path: '/api/skills/{id}',
+    url: () => '/api/skills/some-skill',
+    wrongTypes: { visibility: 'everyone' },
+    valid: { visibility: 'public' },
+  },
+  {
+    method: 'POST',
+    path: '/api/skills/{id}/grants',
+    url: () => '/api/skills/some-skill/grants',
+    wrongTypes: { user_id: 7 },
+    valid: { user_id: 'usr_someone' },
+  },
 ];
 
 describe('bad input on every body route', () => {

@@ -14,6 +14,7 @@ import { registerMeRoutes } from './routes/me-routes.js';
 import { registerProjectRoutes } from './routes/project-routes.js';
 import { registerRunRoutes } from './routes/run-routes.js';
 import { registerRunTreeRoutes } from './routes/run-tree-routes.js';
+import { registerSkillRoutes } from './routes/skill-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { registerUserRoutes } from './routes/user-routes.js';
 import { serveConsole } from './serve-console.js';
@@ -49,6 +50,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   registerDelegationRoutes(registry, deps, logger);
   registerProjectRoutes(registry, deps);
   registerConversationRoutes(registry, deps);
+  registerSkillRoutes(registry, deps);
   serveConsole(app, deps.consoleDir);
   return app;
 }

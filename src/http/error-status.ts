@@ -50,6 +50,10 @@ export const ERROR_STATUS = {
   sandbox_failed: 500,
   // Server configuration is the operator's problem, never the client's.
   config_invalid: 500,
+  skill_not_found: 404,
+  skill_name_taken: 409,
+  skill_invalid: 400,
+  skill_too_large: 413,
   internal: 500,
   // The agent's owner may not reach that address: a policy refusal, like forbidden.
   egress_denied: 403,

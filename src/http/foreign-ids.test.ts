@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from '../core/records/agent.js';
 import type { Conversation } from '../core/records/conversation.js';
 import type { Project } from '../core/records/project.js';
+import type { Skill } from '../core/records/skill.js';
+import { createSkillService } from '../runtime/skills/skill-service.js';
+import { skillMd, zipOf } from '../runtime/skills/testing/skill-archives.js';
 import type { StartedRun } from '../runtime/run-service-api.js';
 import type { RuntimeHarness } from '../../test/helpers/create-runtime-harness.js';
 import { createRuntimeHarness } from '../../test/helpers/create-runtime-harness.js';
@@ -27,6 +30,8 @@ let mine: {
   conversation: Conversation;
   runId: string;
   tokenId: string;
+  skill: Skill;
+  sharedSkill: Skill;
 };
 
 beforeAll(async () => {
@@ -62,7 +67,11 @@ beforeAll(async () => {
     202,
   );
   const [token] = await ctx.storage.tokens.listForUser(alice.user.id);
-  mine = { agent, shared, project, conversation, runId: started.run.id, tokenId: token?.id ?? '' };
+  const skills = createSkillService({ storage: ctx.storage });
+  const skillArchive = (name: string) => zipOf([{ path: 'SKILL.md', content: skillMd(name) }]);
+  const skill = (await skills.createFromArchive(alice.user, skillArchive('alices-skill'))).skill;
+  const sharedSkill = (await skills.createFromArchive(alice.user, skillArchive('alices-shared-skill'), { visibility: 'shared' })).skill;
+  mine = { agent, shared, project, conversation, runId: started.run.id, tokenId: token?.id ?? '', skill, sharedSkill };
   // So that only the foreign project is at fault in the "use project" attempt.
   await ctx.agents.create(bob.user, { name: 'Public bot', slug: 'public-bot', visibility: 'public' });
   // Bob's first request stamps his token's last_used_at; do it before any snapshot.
@@ -279,6 +288,45 @@ const ATTEMPTS: Attempt[] = [
     body: () => ({ expert: 'public-bot', task: 'x', parent_run_id: mine.runId }),
     code: 'run_not_found',
   },
+  { name: 'get skill by id', method: 'GET', url: () => `/api/skills/${mine.skill.id}`, code: 'skill_not_found' },
+  { name: 'get skill by name', method: 'GET', url: () => '/api/skills/alices-skill', code: 'skill_not_found' },
+  { name: 'get shared skill', method: 'GET', url: () => `/api/skills/${mine.sharedSkill.id}`, code: 'skill_not_found' },
+  {
+    name: 'make a skill public',
+    method: 'PATCH',
+    url: () => `/api/skills/${mine.skill.id}`,
+    body: () => ({ visibility: 'public' }),
+    code: 'skill_not_found',
+  },
+  { name: 'delete skill', method: 'DELETE', url: () => `/api/skills/${mine.skill.id}`, code: 'skill_not_found' },
+  { name: 'list skill grants', method: 'GET', url: () => `/api/skills/${mine.sharedSkill.id}/grants`, code: 'skill_not_found' },
+  {
+    name: 'grant myself a skill',
+    method: 'POST',
+    url: () => `/api/skills/${mine.sharedSkill.id}/grants`,
+    body: () => ({ user_id: bob.user.id }),
+    code: 'skill_not_found',
+  },
+  {
+    name: 'revoke a skill grant',
+    method: 'DELETE',
+    url: () => `/api/skills/${mine.sharedSkill.id}/grants/${alice.user.id}`,
+    code: 'skill_not_found',
+  },
+  {
+    name: 'install a skill from a foreign conversation',
+    method: 'POST',
+    url: () => '/api/skills',
+    body: () => ({ from_workdir: { conversation_id: mine.conversation.id, path: '.' } }),
+    code: 'conversation_not_found',
+  },
+  {
+    name: 'install a skill from a foreign project',
+    method: 'POST',
+    url: () => '/api/skills',
+    body: () => ({ from_workdir: { project_id: mine.project.id, path: '.' } }),
+    code: 'project_not_found',
+  },
   {
     name: 'delegate to a foreign expert',
     method: 'POST',
@@ -300,7 +348,17 @@ describe("another member using the first member's ids", () => {
       .flatMap(([routePath, item]) =>
         Object.keys(item).map((method) => `${method.toUpperCase()} ${routePath}`),
       );
-    const ownIds = [mine.tokenId, mine.agent.id, mine.shared.id, mine.conversation.id, mine.runId, 'main'];
+    const ownIds = [
+      mine.tokenId,
+      mine.agent.id,
+      mine.shared.id,
+      mine.conversation.id,
+      mine.runId,
+      'main',
+      mine.skill.id,
+      mine.sharedSkill.id,
+      'alices-skill',
+    ];
     const tried = ATTEMPTS.map((attempt) => {
       let url = attempt.url().split('?')[0] ?? '';
       url = url.replace(`/grants/${alice.user.id}`, '/grants/{user_id}');

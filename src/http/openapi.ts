@@ -78,7 +78,21 @@ function operation(route: RegisteredRoute): JsonObject {
       content: { 'application/json': { schema: inputSchema(route.body) } },
     };
   }
+  if (route.rawBody !== undefined) result.requestBody = rawRequestBody(route.rawBody);
   return result;
+}
+
+const BINARY = { type: 'string', format: 'binary' } as const;
+
+function rawRequestBody(media: NonNullable<RegisteredRoute['rawBody']>): JsonObject {
+  const content: JsonObject = {};
+  for (const [type, schema] of Object.entries(media)) {
+    if (schema === 'binary') content[type] = { schema: BINARY };
+    else if (schema === 'multipart') {
+      content[type] = { schema: { type: 'object', required: ['file'], properties: { file: BINARY } } };
+    } else content[type] = { schema: inputSchema(schema) };
+  }
+  return { required: true, content };
 }
 
 /** OpenAPI 3.1 built from the route registry: every served route, and only those. */

@@ -22,6 +22,11 @@ interface RouteSpecBase {
   status?: number;
   /** Response media type when it is not JSON (SSE, HTML). */
   produces?: string;
+  /**
+   * A body the handler reads itself (uploads), by media type, for the OpenAPI document only: a zod schema for
+   * JSON, `binary` for raw bytes, `multipart` for a form with a `file` field. Never set together with `body`.
+   */
+  rawBody?: Readonly<Record<string, z.ZodType | 'binary' | 'multipart'>>;
 }
 
 interface RouteSchemas<TParams, TQuery, TBody> {

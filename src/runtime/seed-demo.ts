@@ -1,9 +1,28 @@
+import path from 'node:path';
 import type { NewAgent, Storage } from '../core/ports/storage.js';
 import type { User } from '../core/records/user.js';
+import { buildSkillPackage, type SkillPackage } from '../core/skills/build-skill-package.js';
+import { DEFAULT_SKILL_LIMITS } from '../core/skills/skill-limits.js';
+import { readSkillFolder } from './skills/read-skill-folder.js';
 
 export const DEMO_USER_NAME = 'demo';
 
-/** The agents `npm start` shows on a fresh data dir: two main agents, two subagents and one expert. */
+/** Skills shipped in the repository (`demo/skills/*`), seeded public and owned by the demo user. */
+export const DEMO_SKILLS_DIR = path.resolve(import.meta.dirname, '../../demo/skills');
+export const DEMO_SKILL_NAMES = ['citation-style'] as const;
+
+async function demoSkills(): Promise<SkillPackage[]> {
+  return Promise.all(
+    DEMO_SKILL_NAMES.map(async (name) =>
+      buildSkillPackage(await readSkillFolder(DEMO_SKILLS_DIR, name, DEFAULT_SKILL_LIMITS), DEFAULT_SKILL_LIMITS),
+    ),
+  );
+}
+
+/**
+ * The agents `npm start` shows on a fresh data dir: two main agents, two subagents and one expert. The
+ * researcher selects the `citation-style` skill, so its runs get it projected and listed in their prompt.
+ */
 export function demoAgents(ownerId: string): NewAgent[] {
   const base = {
     owner_id: ownerId,
@@ -41,6 +60,7 @@ export function demoAgents(ownerId: string): NewAgent[] {
         system_prompt: 'You research one question and report what you found.',
         model: 'scripted:researcher',
         tools: ['read_file', 'ls', 'glob', 'grep'],
+        skills: ['citation-style'],
       },
     },
     {
@@ -94,6 +114,8 @@ export function demoAgents(ownerId: string): NewAgent[] {
  * overwrites what an admin changed. Returns the demo user when it exists.
  */
 export async function seedDemo(storage: Storage): Promise<{ user: User | undefined; seeded: boolean }> {
+  // Read before the transaction: the files are on disk, and SQLite's one connection waits for no one.
+  const skills = await demoSkills();
   return storage.transaction(async (tx) => {
     if ((await tx.users.list()).length > 0) {
       return { user: await tx.users.getByName(DEMO_USER_NAME), seeded: false };
@@ -106,6 +128,7 @@ export async function seedDemo(storage: Storage): Promise<{ user: User | undefin
       await tx.access.grant(user.id, created.id, 'created');
       if (agent.is_default) await tx.agents.setDefault(created.id);
     }
+    for (const skill of skills) await tx.skills.create({ ...skill, owner_id: user.id, visibility: 'public' });
     return { user: withPolicy, seeded: true };
   });
 }

@@ -10,6 +10,7 @@ import { ErrorMessage } from './components/common/error-message.tsx';
 import { LoginPage } from './components/common/login-page.tsx';
 import { RunTreePage } from './components/runs/run-tree-page.tsx';
 import { SettingsPage } from './components/settings/settings-page.tsx';
+import { SkillsPage } from './components/skills/skills-page.tsx';
 import { useLocation } from './hooks/use-location.ts';
 import { SessionContext, type Session } from './hooks/use-session.ts';
 import { matchRoute, type AppRoute } from './lib/routes.ts';
@@ -31,6 +32,8 @@ function Page({ route }: { route: AppRoute }) {
       return <RunTreePage runId={route.runId} />;
     case 'settings':
       return <SettingsPage />;
+    case 'skills':
+      return <SkillsPage selected={route.skill} />;
     case 'not-found':
       return (
         <main className="page">

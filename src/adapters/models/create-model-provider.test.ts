@@ -169,12 +169,13 @@ describe('the demo scenarios', () => {
   });
 
   it.each(['researcher', 'summarizer', 'analyst'])('%s answers with text about the input', async (name) => {
-    // The researcher looks around with `ls` before it answers; the others answer at once.
+    // The researcher reads its skill and looks around with `ls` before it answers; the others answer at once.
     const ls = tool({ description: 'List files', inputSchema: z.object({ path: z.string().optional() }), execute: () => [] });
+    const readFile = tool({ description: 'Read a file', inputSchema: z.object({ path: z.string() }), execute: () => '' });
     const result = streamText({
       model: models.resolve(`scripted:${name}`).model,
       prompt: 'quarterly churn',
-      tools: { ls },
+      tools: { ls, read_file: readFile },
       stopWhen: stepCountIs(5),
     });
     expect(await result.text).toContain('quarterly churn');

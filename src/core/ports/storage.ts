@@ -3,6 +3,7 @@ import type { Agent, AgentAccess, AccessSource, AgentConfig, AgentBackend, Agent
 import type { ApiToken } from '../records/api-token.js';
 import type { Conversation, ConversationStatus, SubagentThread } from '../records/conversation.js';
 import type { Project } from '../records/project.js';
+import type { Skill, SkillAccess, SkillFile, SkillFileInfo, SkillVisibility } from '../records/skill.js';
 import type { NewRunEvent, RunEvent } from '../records/run-event.js';
 import type { ApprovalStatus, Run, RunStatus, ToolApproval } from '../records/run.js';
 import type { ThreadMessage } from '../records/thread-message.js';
@@ -32,6 +33,7 @@ export interface Storage {
   readonly events: RunEventRepository;
   readonly approvals: ApprovalRepository;
   readonly inbox: RunInboxRepository;
+  readonly skills: SkillRepository;
   /**
    * Runs `work` in one database transaction, with a Storage bound to it. A throw rolls everything back.
    * Calling `transaction` on a Storage that is already inside one joins the outer transaction.
@@ -293,4 +295,49 @@ export interface RunInboxRepository {
   push(runId: string, message: string): Promise<void>;
   /** Takes every unread message of the run, oldest first, marking them read atomically. */
   take(runId: string): Promise<string[]>;
+}
+
+/** What a skill holds: checked by `buildSkillPackage` before it reaches storage. */
+export interface SkillContent {
+  description: string;
+  digest: string;
+  total_bytes: number;
+  /** Sorted by path. */
+  files: SkillFile[];
+}
+
+export interface NewSkill extends SkillContent {
+  name: string;
+  owner_id: string;
+  visibility: SkillVisibility;
+}
+
+/**
+ * Skills and their files (SPEC §9). `skills.name` is unique over live and deleted skills alike:
+ * `create` throws `TroupeError('skill_name_taken')` on a duplicate. Every write of a skill and its files is
+ * one transaction.
+ */
+export interface SkillRepository {
+  create(skill: NewSkill): Promise<Skill>;
+  /** Deleted ones included: callers decide what a deleted skill means to them. */
+  get(id: string): Promise<Skill | undefined>;
+  getByName(name: string): Promise<Skill | undefined>;
+  /** Replaces description and files, and revives a deleted skill; visibility too when given. */
+  replaceContent(id: string, content: SkillContent, visibility?: SkillVisibility): Promise<Skill>;
+  setVisibility(id: string, visibility: SkillVisibility): Promise<Skill>;
+  /** Marks the skill deleted and drops its files; the row (and so the name) stays. */
+  softDelete(id: string, at: string): Promise<void>;
+  /**
+   * Live skills `actor` may use — admin, owner, grant holder, or public — filtered in SQL, ordered by name.
+   * With `names`, only those (an empty list matches nothing).
+   */
+  listUsable(actor: Actor, filter?: { names?: readonly string[] }): Promise<Skill[]>;
+  listFiles(skillId: string): Promise<SkillFileInfo[]>;
+  /** Every file with its bytes, sorted by path. */
+  readFiles(skillId: string): Promise<SkillFile[]>;
+  /** Idempotent: granting again keeps the first grant. */
+  grant(userId: string, skillId: string): Promise<SkillAccess>;
+  revoke(userId: string, skillId: string): Promise<boolean>;
+  hasGrant(userId: string, skillId: string): Promise<boolean>;
+  listGrants(skillId: string): Promise<SkillAccess[]>;
 }

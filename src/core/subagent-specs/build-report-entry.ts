@@ -18,6 +18,8 @@ export const BUILD_REPORT_CODES = [
   'disabled_tool',
   'unknown_tool',
   'invalid_model',
+  'invalid_skill',
+  'unknown_skill',
   // warnings: nothing is dropped
   'unknown_field',
   'shadows_registered',

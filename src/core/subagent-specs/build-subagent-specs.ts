@@ -104,6 +104,7 @@ export function buildSubagentSpecs(input: BuildSubagentSpecsInput): BuildSubagen
       model: spec.model ?? input.parentModel,
       source: 'inline',
       spec_index: index,
+      ...(spec.skills && spec.skills.length > 0 ? { skills: spec.skills } : {}),
     });
   });
   return { subagents, report };

@@ -10,4 +10,6 @@ export interface ResolvedSubagent {
   source: 'builtin' | 'inline';
   /** Index in `config.subagent_specs`; null for built-ins. */
   spec_index: number | null;
+  /** Skill names the spec selects (SPEC §9); absent when it selects none. Visibility is checked per run. */
+  skills?: string[];
 }

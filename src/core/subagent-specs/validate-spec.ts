@@ -1,5 +1,6 @@
 import { reportValue, type BuildReportCode, type BuildReportEntry } from './build-report-entry.js';
 import { isReservedName } from './reserved-names.js';
+import { validateSpecSkills } from './validate-spec-skills.js';
 
 /** A spec whose shape is right; its tools are not resolved yet. */
 export interface ValidSpec {
@@ -10,13 +11,15 @@ export interface ValidSpec {
   tools: readonly unknown[] | undefined;
   /** Undefined when missing or unusable (it then inherits the parent's model). */
   model: string | undefined;
+  /** Skill names as written and well-formed; undefined when the spec names none (it then has none). */
+  skills?: string[];
 }
 
 export type SpecValidation =
   | { ok: true; spec: ValidSpec; entries: BuildReportEntry[] }
   | { ok: false; entries: BuildReportEntry[] };
 
-const KNOWN_FIELDS: ReadonlySet<string> = new Set(['name', 'description', 'system_prompt', 'tools', 'model']);
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(['name', 'description', 'system_prompt', 'tools', 'model', 'skills']);
 const REQUIRED_FIELDS = ['name', 'description', 'system_prompt'] as const;
 // Whitespace and the characters that break out of the prompt's markup or a quoted attribute.
 const FORBIDDEN_NAME_CHARACTERS = /[\s"<>&']/u;
@@ -79,9 +82,11 @@ export function validateSpec(raw: unknown, index: number): SpecValidation {
   if (rawModel !== undefined && !modelUsable) {
     kept.push(entry('invalid_model', rawModel, `${label}: "model" must be a non-empty "provider:model" string; the parent's model is used`));
   }
+  const skills = validateSpecSkills(own(raw, 'skills'), (value, message) => entry('invalid_skill', value, `${label}: ${message}`));
+  kept.push(...skills.entries);
   for (const key of Object.keys(raw)) {
     if (!KNOWN_FIELDS.has(key)) {
-      kept.push(entry('unknown_field', key, `${label}: unknown field "${key}" is ignored (known: name, description, system_prompt, tools, model)`));
+      kept.push(entry('unknown_field', key, `${label}: unknown field "${key}" is ignored (known: name, description, system_prompt, tools, model, skills)`));
     }
   }
   if (dropped.length > 0) return { ok: false, entries: [...dropped, ...kept] };
@@ -98,6 +103,7 @@ export function validateSpec(raw: unknown, index: number): SpecValidation {
       system_prompt: text('system_prompt'),
       tools: Array.isArray(tools) ? (tools as unknown[]) : undefined,
       model: modelUsable ? rawModel : undefined,
+      ...(skills.names === undefined ? {} : { skills: skills.names }),
     },
   };
 }

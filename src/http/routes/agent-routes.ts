@@ -5,6 +5,7 @@ import type { User } from '../../core/records/user.js';
 import { agentConfigSchema } from '../../runtime/agent-config-schema.js';
 import { createAgentInputSchema, updateAgentInputSchema } from '../../runtime/agent-input-schemas.js';
 import { createBuildReportService } from '../../runtime/build-report/build-report-service.js';
+import { INSTALL_SKILL_TOOL_NAME } from '../../runtime/skills/install-skill-tool.js';
 import { createWorkdirTools } from '../../runtime/tools/workdir/create-workdir-tools.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
@@ -33,7 +34,7 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
     createBuildReportService({
       storage: deps.storage,
       agents,
-      catalogue: createWorkdirTools().map((tool) => tool.name),
+      catalogue: [...createWorkdirTools().map((tool) => tool.name), INSTALL_SKILL_TOOL_NAME],
       defaultModel: deps.config.defaultModel,
     });
   // Authoring is loud (SPEC §5): a save answers with what the spec builder would drop, never fails on it.

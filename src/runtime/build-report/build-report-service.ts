@@ -48,10 +48,11 @@ export function createBuildReportService(deps: BuildReportServiceDeps): BuildRep
       // No source that can list tools: the report says the MCP names are unverified.
       return deps.toolSource?.probe?.(agent, { timeoutMs: probeTimeoutMs });
     };
-    const [probe, visible, agentEntries] = await Promise.all([
+    const [probe, visible, agentEntries, skills] = await Promise.all([
       probeServers(),
       deps.storage.agents.listUsable(actor, { include_subagents: true }),
       deps.agentEntries?.(agent),
+      deps.storage.skills.listUsable(actor),
     ]);
     return computeBuildReport({
       config: agent.config,
@@ -61,6 +62,7 @@ export function createBuildReportService(deps: BuildReportServiceDeps): BuildRep
       registeredSlugs: resolveAllowedSubagents(visible, agent.config.subagents).map((subagent) => subagent.slug),
       defaultModel: deps.defaultModel,
       agentEntries,
+      visibleSkills: skills.map((skill) => skill.name),
     });
   }
 

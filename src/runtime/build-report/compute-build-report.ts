@@ -4,10 +4,11 @@ import { buildAgentSubagents } from '../../core/subagent-specs/build-agent-subag
 import { isDrop, type BuildReportEntry } from '../../core/subagent-specs/build-report-entry.js';
 import type { ResolvedSubagent } from '../../core/subagent-specs/resolved-subagent.js';
 import { selectByPatterns } from '../../core/tool-patterns.js';
+import { skillReportEntries } from './skill-report-entries.js';
 
 /** The authoring view of an agent's subagents (SPEC §5): what runs, and everything that was dropped. */
 export interface BuildReport {
-  /** Agent-level entries (MCP servers) first, then spec entries in spec order. */
+  /** Agent-level entries (MCP servers) first, then spec entries in spec order, then skill entries. */
   report: BuildReportEntry[];
   /** True when a spec or a value was dropped; warnings alone leave it false. */
   dropped: boolean;
@@ -28,6 +29,8 @@ export interface BuildReportInput {
   defaultModel: string;
   /** Further agent-level entries (e.g. a catalogue tool this server cannot offer), after the MCP ones. */
   agentEntries?: readonly BuildReportEntry[];
+  /** Skill names the author may use; without it skill names are checked for shape only. */
+  visibleSkills?: readonly string[];
 }
 
 /** Pure: the same builder as the run time, loud instead of silent. */
@@ -61,6 +64,6 @@ export function computeBuildReport(input: BuildReportInput): BuildReport {
     registeredSlugs: input.registeredSlugs,
     unverifiedPrefixes: unverified,
   });
-  const report = [...agentEntries, ...built.report];
+  const report = [...agentEntries, ...built.report, ...skillReportEntries(config, built.subagents, input.visibleSkills)];
   return { report, dropped: report.some(isDrop), subagents: built.subagents, parent_tools: parentTools };
 }

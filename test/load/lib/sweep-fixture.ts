@@ -3,7 +3,7 @@ import type { SweepOptions } from './malformed-sweep.js';
 
 /**
  * Real records for the sweep's path params: a conversation of the demo assistant with one finished run,
- * the assistant agent and the demo user. Requests that could change them never carry their ids.
+ * the assistant agent, the demo user and the demo skill. Requests that could change them never carry their ids.
  */
 export async function sweepFixture(server: TestServer): Promise<SweepOptions['realIds']> {
   const created = await server.api('/api/conversations', {
@@ -24,6 +24,8 @@ export async function sweepFixture(server: TestServer): Promise<SweepOptions['re
     if (path.startsWith('/api/agent/{id}'))
       return param === 'id' ? conversation.agent_id : param === 'user_id' ? conversation.user_id : undefined;
     if (path.startsWith('/api/conversations/{id}')) return param === 'id' ? conversation.id : undefined;
+    // The demo's public skill, owned by the demo user.
+    if (path.startsWith('/api/skills/{id}')) return param === 'id' ? 'citation-style' : undefined;
     return undefined;
   };
 }

@@ -1,4 +1,5 @@
 import type { ApiClient } from './api-client.ts';
+import { errorFromResponse } from './api-client.ts';
 import type {
   Agent,
   AgentConfig,
@@ -8,6 +9,9 @@ import type {
   NewAgentBody,
   PublicToken,
   Run,
+  SavedSkill,
+  Skill,
+  SkillDetail,
   RunTreeNode,
   StartedRun,
   SubagentRunEntry,
@@ -105,6 +109,24 @@ export function createTroupeApi(client: ApiClient) {
       get<DelegationPolicySettings>('/api/me/delegation-policy', signal),
     putDelegationPolicy: (settings: { policy: DelegationPolicySettings['policy']; whitelist: string[] }) =>
       send<DelegationPolicySettings>('PUT', '/api/me/delegation-policy', settings),
+
+    // skills
+    listSkills: async (signal?: AbortSignal) => (await get<{ skills: Skill[] }>('/api/skills', signal)).skills,
+    getSkill: (idOrName: string, signal?: AbortSignal) => get<SkillDetail>(`/api/skills/${enc(idOrName)}`, signal),
+    /** The archive goes as raw bytes: the server reads the kind (.zip or .tar.gz) from its magic bytes. */
+    uploadSkill: async (archive: Blob, options: { visibility: Skill['visibility']; replace: boolean }) => {
+      const query = new URLSearchParams({ visibility: options.visibility, replace: String(options.replace) });
+      const response = await client.raw(`/api/skills?${query.toString()}`, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/octet-stream' },
+        body: archive,
+      });
+      if (!response.ok) throw await errorFromResponse(response);
+      return (await response.json()) as SavedSkill;
+    },
+    setSkillVisibility: async (idOrName: string, visibility: Skill['visibility']) =>
+      (await send<{ skill: Skill }>('PATCH', `/api/skills/${enc(idOrName)}`, { visibility })).skill,
+    deleteSkill: (idOrName: string) => send<undefined>('DELETE', `/api/skills/${enc(idOrName)}`),
   };
 }
 

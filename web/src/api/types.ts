@@ -12,6 +12,7 @@ import type { Conversation } from '../../../src/core/records/conversation.ts';
 import type { Run, RunStatus, TokenUsage } from '../../../src/core/records/run.ts';
 import type { RunEvent, RunEventType } from '../../../src/core/records/run-event.ts';
 import type { DelegationPolicy, User } from '../../../src/core/records/user.ts';
+import type { Skill, SkillFileInfo } from '../../../src/core/records/skill.ts';
 
 export type {
   Agent,
@@ -26,6 +27,8 @@ export type {
   TokenUsage,
   ToolApprovalMode,
   User,
+  Skill,
+  SkillFileInfo,
 };
 
 export const RUN_STATUSES = [
@@ -177,3 +180,16 @@ export interface NewAgentBody {
 }
 
 export type AgentPatchBody = Partial<Omit<NewAgentBody, 'backend' | 'is_subagent'>>;
+
+/** `GET /api/skills/{id}`: the skill, its files and its SKILL.md. */
+export interface SkillDetail {
+  skill: Skill;
+  files: SkillFileInfo[];
+  skill_md: string;
+}
+
+/** `POST /api/skills`: 201 for a new skill, 200 for a new version. */
+export interface SavedSkill {
+  skill: Skill;
+  files: SkillFileInfo[];
+}

@@ -13,6 +13,8 @@ export interface AgentFormState {
   model: string;
   tools: string[];
   subagents: string[];
+  /** `config.skills`: skill names, for main agents and subagents alike. */
+  skills: string[];
   approvalMode: '' | 'default' | 'always_trust';
   status: 'draft' | 'published';
   delegatable: boolean;
@@ -31,6 +33,7 @@ export function emptyFormState(kind: AgentKind): AgentFormState {
     model: '',
     tools: [],
     subagents: [],
+    skills: [],
     approvalMode: '',
     status: kind === 'expert' ? 'published' : 'draft',
     delegatable: true,
@@ -51,6 +54,7 @@ export function formStateFromAgent(agent: Agent): AgentFormState {
     model: config.model ?? '',
     tools: config.tools ?? [],
     subagents: config.subagents ?? [],
+    skills: config.skills ?? [],
     approvalMode: config.tool_approval_mode ?? '',
     status: agent.status,
     delegatable: agent.delegatable,
@@ -104,6 +108,7 @@ export function configFromForm(
   const isChat = state.backend === 'chat';
   // Subagents cannot call subagents: the allow-list and inline specs belong to main agents only.
   setOrDelete(config, 'subagents', isChat && state.subagents.length > 0 ? state.subagents : undefined);
+  setOrDelete(config, 'skills', state.skills.length > 0 ? state.skills : undefined);
   const { specs, error } = parseSpecsText(state.specsText);
   setOrDelete(
     config,

@@ -15,6 +15,7 @@ import { SqlMessageRepository } from './sql-message-repository.js';
 import { SqlProjectRepository } from './sql-project-repository.js';
 import { SqlRunEventRepository } from './sql-run-event-repository.js';
 import { SqlRunRepository } from './sql-run-repository.js';
+import { SqlSkillRepository } from './sql-skill-repository.js';
 import { SqlSubagentThreadRepository } from './sql-subagent-thread-repository.js';
 import { SqlTokenRepository } from './sql-token-repository.js';
 import { SqlUserRepository } from './sql-user-repository.js';
@@ -37,6 +38,7 @@ class SqlStorage implements Storage {
   readonly events;
   readonly approvals;
   readonly inbox;
+  readonly skills;
 
   constructor(
     private readonly ctx: SqlContext,
@@ -54,6 +56,7 @@ class SqlStorage implements Storage {
     this.events = new SqlRunEventRepository(ctx);
     this.approvals = new SqlApprovalRepository(ctx);
     this.inbox = new SqlRunInboxRepository(ctx);
+    this.skills = new SqlSkillRepository(ctx);
   }
 
   /**

@@ -173,6 +173,34 @@ export interface RunInboxTable {
   read_at: string | null;
 }
 
+export interface SkillsTable {
+  id: string;
+  name: string;
+  description: string;
+  owner_id: string;
+  visibility: AgentVisibility;
+  digest: string;
+  file_count: number;
+  total_bytes: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface SkillFilesTable {
+  skill_id: string;
+  path: string;
+  size: number;
+  /** Base64 of the file's bytes. */
+  content: string;
+}
+
+export interface SkillAccessTable {
+  user_id: string;
+  skill_id: string;
+  created_at: string;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -186,4 +214,7 @@ export interface DatabaseSchema {
   run_events: RunEventsTable;
   tool_approvals: ToolApprovalsTable;
   run_inbox: RunInboxTable;
+  skills: SkillsTable;
+  skill_files: SkillFilesTable;
+  skill_access: SkillAccessTable;
 }

@@ -277,11 +277,63 @@ const requestIdPerUser: Migration = {
   },
 };
 
+/**
+ * Skills (issue 13, SPEC §9): the skill rows, their files and access grants. File contents are base64 text
+ * so one column type serves SQLite and PostgreSQL; a skill is capped at a few MiB, so the overhead is small,
+ * and every process of a scale-out deployment reads the same bytes from the database.
+ */
+const skills: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('skills')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('description', 'text', (c) => c.notNull())
+      .addColumn('owner_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('visibility', 'text', (c) => c.notNull())
+      .addColumn('digest', 'text', (c) => c.notNull())
+      .addColumn('file_count', 'integer', (c) => c.notNull())
+      .addColumn('total_bytes', 'integer', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addColumn('deleted_at', 'text')
+      .execute();
+    // Deleted skills keep their name: a name in `config.skills` never passes to another owner.
+    await uniqueIndex(db, 'skills_name_uq', 'skills', ['name']).execute();
+    await index(db, 'skills_owner_idx', 'skills', ['owner_id']);
+
+    await db.schema
+      .createTable('skill_files')
+      .addColumn('skill_id', 'text', (c) => c.notNull().references('skills.id'))
+      .addColumn('path', 'text', (c) => c.notNull())
+      .addColumn('size', 'integer', (c) => c.notNull())
+      .addColumn('content', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('skill_files_pkey', ['skill_id', 'path'])
+      .execute();
+
+    await db.schema
+      .createTable('skill_access')
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('skill_id', 'text', (c) => c.notNull().references('skills.id'))
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('skill_access_pkey', ['user_id', 'skill_id'])
+      .execute();
+    await index(db, 'skill_access_skill_idx', 'skill_access', ['skill_id']);
+  },
+
+  async down(db: AnyDb) {
+    await db.schema.dropTable('skill_access').execute();
+    await db.schema.dropTable('skill_files').execute();
+    await db.schema.dropTable('skills').execute();
+  },
+};
+
 /** Versioned migrations by name; names sort in application order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial_schema': initialSchema,
   '0002_approvals_and_inbox': approvalsAndInbox,
   '0003_request_id_per_user': requestIdPerUser,
+  '0005_skills': skills,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };

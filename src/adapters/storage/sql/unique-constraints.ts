@@ -36,6 +36,10 @@ export const UNIQUE_CONSTRAINTS = {
   run_inbox_run_seq_uq: { table: 'run_inbox', columns: ['run_id', 'seq'] },
   /** Idempotency keys are per user (SPEC §2): another user's `request_id` never conflicts (0003). */
   runs_user_request_id_uq: { table: 'runs', columns: ['user_id', 'request_id'] },
+  skills_pkey: { table: 'skills', columns: ['id'] },
+  skills_name_uq: { table: 'skills', columns: ['name'] },
+  skill_files_pkey: { table: 'skill_files', columns: ['skill_id', 'path'] },
+  skill_access_pkey: { table: 'skill_access', columns: ['user_id', 'skill_id'] },
 } as const satisfies Record<string, UniqueConstraintSpec>;
 
 /**

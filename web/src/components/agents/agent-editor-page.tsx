@@ -35,6 +35,7 @@ export function AgentEditorPage({ mode }: { mode: EditorMode }) {
     async (signal) => (await api.listAgents(true, signal)).filter((candidate) => candidate.is_subagent),
     [api],
   );
+  const skills = useAsync((signal) => api.listSkills(signal), [api]);
   const [savedWarnings, setSavedWarnings] = useState<BuildWarning[] | null>(null);
 
   const save = async (state: AgentFormState, config: AgentConfig) => {
@@ -86,6 +87,7 @@ export function AgentEditorPage({ mode }: { mode: EditorMode }) {
         baseConfig={loaded?.config ?? {}}
         agentId={loaded?.id}
         subagents={subagents.data ?? []}
+        skills={skills.data ?? []}
         onSubmit={save}
         onCancel={() => navigate(paths.agents())}
       />

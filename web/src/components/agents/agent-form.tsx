@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import type { Agent, AgentConfig } from '../../api/types.ts';
+import type { Agent, AgentConfig, Skill } from '../../api/types.ts';
 import { configFromForm, type AgentFormState } from '../../lib/agent-form-state.ts';
 import { isScriptedModel } from '../../lib/format.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { ExpertFields } from './expert-fields.tsx';
+import { SkillPicker } from './skill-picker.tsx';
 import { SpecEditor } from './spec-editor.tsx';
 import { SubagentAllowList } from './subagent-allow-list.tsx';
 import { ToolChipsInput } from './tool-chips-input.tsx';
@@ -14,6 +15,8 @@ export interface AgentFormProps {
   /** The stored config: keys the form does not edit (MCP servers, skills, limits) are kept. */
   baseConfig: AgentConfig;
   subagents: Agent[];
+  /** Skills visible to the author, for the skill picker. */
+  skills?: Skill[];
   onSubmit: (state: AgentFormState, config: AgentConfig) => Promise<void>;
   onCancel: () => void;
   /** The agent being edited, if it is stored already (its MCP secrets come back redacted). */
@@ -26,6 +29,7 @@ export function AgentForm({
   initial,
   baseConfig,
   subagents,
+  skills,
   onSubmit,
   onCancel,
   agentId,
@@ -179,6 +183,13 @@ export function AgentForm({
       </div>
 
       <ToolChipsInput tools={state.tools} onChange={(tools) => set('tools', tools)} />
+
+      <SkillPicker
+        skills={skills ?? []}
+        selected={state.skills}
+        onChange={(names) => set('skills', names)}
+        config={config}
+      />
 
       {isChat ? (
         <>

@@ -12,6 +12,7 @@ export interface AppHeaderProps {
 const SECTIONS = [
   { label: 'Chat', to: paths.chat(), pages: ['chat'] },
   { label: 'Agents', to: paths.agents(), pages: ['agents', 'agent-new', 'agent-edit'] },
+  { label: 'Skills', to: paths.skills(), pages: ['skills'] },
   { label: 'Runs', to: paths.runTree(), pages: ['run-tree'] },
   { label: 'Settings', to: paths.settings(), pages: ['settings'] },
 ] as const;

@@ -1,0 +1,24 @@
+/**
+ * Caps on a skill, checked on every way in (archive upload, workdir folder, CLI). They bound what one upload
+ * can make the server decompress, hold in memory and store, whatever the archive headers claim.
+ */
+export interface SkillLimits {
+  /** Largest archive body accepted (compressed bytes). */
+  maxArchiveBytes: number;
+  /** Largest sum of file sizes once unpacked. */
+  maxTotalBytes: number;
+  maxFiles: number;
+  /** `SKILL.md` must fit one `read_file` call. */
+  maxSkillMdBytes: number;
+  maxPathChars: number;
+  maxDepth: number;
+}
+
+export const DEFAULT_SKILL_LIMITS: SkillLimits = {
+  maxArchiveBytes: 5 * 1024 * 1024,
+  maxTotalBytes: 10 * 1024 * 1024,
+  maxFiles: 200,
+  maxSkillMdBytes: 256 * 1024,
+  maxPathChars: 255,
+  maxDepth: 12,
+};

@@ -1,0 +1,66 @@
+import { TroupeError } from '../../core/errors.js';
+import type { Storage } from '../../core/ports/storage.js';
+import type { Skill } from '../../core/records/skill.js';
+import { isValidSkillName } from '../../core/skills/skill-name.js';
+import type { AgentMiddleware } from '../middleware/agent-middleware.js';
+import type { MiddlewareFactory } from '../run-executor.js';
+import { projectSkills } from './project-skills.js';
+import { createSkillsWriteGuard } from './skills-write-guard.js';
+import { skillsPromptSection } from './skills-prompt.js';
+
+export interface SkillsMiddlewareDeps {
+  storage: Storage;
+}
+
+/**
+ * Skills at run time (SPEC §9). Every run gets the `.skills/` write guard. A run whose agent (or inline
+ * spec) names skills gets them projected into its workdir and listed in its system prompt — only the ones
+ * its user may use now, in config order; unknown and invisible names are skipped silently (the build report
+ * is where authors hear about them).
+ */
+export function createSkillsMiddleware(deps: SkillsMiddlewareDeps): MiddlewareFactory {
+  const { storage } = deps;
+  return async ({ run, agent }) => {
+    const guard = createSkillsWriteGuard();
+    const names = [...new Set((agent.config.skills ?? []).filter(isValidSkillName))];
+    if (names.length === 0) return [guard];
+    const [user, conversation] = await Promise.all([
+      storage.users.get(run.user_id),
+      storage.conversations.get(run.conversation_id),
+    ]);
+    const project = conversation && (await storage.projects.get(conversation.project_id));
+    if (!user || !project) return [guard];
+    const visible = await storage.skills.listUsable(user, { names });
+    const byName = new Map(visible.map((skill) => [skill.name, skill]));
+    const skills = names
+      .map((name) => byName.get(name))
+      .filter((skill): skill is Skill => skill !== undefined);
+    try {
+      await projectSkills({
+        workdir: project.workdir,
+        skills: skills.map((skill) => ({
+          name: skill.name,
+          digest: skill.digest,
+          loadFiles: () => storage.skills.readFiles(skill.id),
+        })),
+        stillVisible: async (others) =>
+          new Set((await storage.skills.listUsable(user, { names: others })).map((skill) => skill.name)),
+      });
+    } catch (error) {
+      // A run told to read skills that are not there would mislead the model: fail it, and say why.
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new TroupeError('internal', `Could not project skills into the workdir: ${reason}`, {
+        cause: error,
+      });
+    }
+    if (skills.length === 0) return [guard];
+    const section = skillsPromptSection(skills);
+    const prompt: AgentMiddleware = {
+      name: 'skills',
+      wrapModelCall(request, next) {
+        return next({ ...request, system: request.system ? `${request.system}\n\n${section}` : section });
+      },
+    };
+    return [prompt, guard];
+  };
+}
