@@ -50,6 +50,11 @@ export const ERROR_CODES = [
   'mcp_tool_timeout',
   // configuration
   'config_invalid',
+  // knowledge sources
+  'knowledge_source_not_found',
+  'knowledge_source_name_taken',
+  'knowledge_document_not_found',
+  'document_unreadable',
   // anything else is a bug or an infrastructure failure
   'internal',
 ] as const;

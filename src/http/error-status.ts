@@ -49,6 +49,11 @@ export const ERROR_STATUS = {
   mcp_tool_timeout: 504,
   // Server configuration is the operator's problem, never the client's.
   config_invalid: 500,
+  knowledge_source_not_found: 404,
+  knowledge_source_name_taken: 409,
+  knowledge_document_not_found: 404,
+  // The upload arrived whole but its content cannot be read as the document type it claims.
+  document_unreadable: 422,
   internal: 500,
 } as const satisfies Record<ErrorCode, ContentfulStatusCode>;
 

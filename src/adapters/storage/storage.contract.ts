@@ -7,6 +7,7 @@ import type { Conversation } from '../../core/records/conversation.js';
 import type { Run, RunStatus } from '../../core/records/run.js';
 import type { User } from '../../core/records/user.js';
 import type { NewAgent, NewRun, Storage } from '../../core/ports/storage.js';
+import { describeKnowledgeContract } from './knowledge.contract.js';
 
 export interface OpenedStorage {
   storage: Storage;
@@ -1143,4 +1144,5 @@ export function describeStorageContract(adapterName: string, open: () => Promise
       });
     });
   });
+  describeKnowledgeContract(adapterName, open);
 }

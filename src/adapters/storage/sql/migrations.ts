@@ -2,6 +2,7 @@ import { Migrator } from 'kysely';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
 import type { DatabaseSchema } from './database-schema.js';
+import { knowledgeMigration } from './knowledge-migration.js';
 import type { UniqueConstraintName } from './unique-constraints.js';
 
 /*
@@ -260,6 +261,7 @@ const approvalsAndInbox: Migration = {
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial_schema': initialSchema,
   '0002_approvals_and_inbox': approvalsAndInbox,
+  '0006_knowledge': knowledgeMigration,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };

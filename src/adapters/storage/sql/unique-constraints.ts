@@ -35,6 +35,13 @@ export const UNIQUE_CONSTRAINTS = {
   run_events_run_seq_uq: { table: 'run_events', columns: ['run_id', 'seq'] },
   tool_approvals_pkey: { table: 'tool_approvals', columns: ['run_id', 'tool_call_id'] },
   run_inbox_run_seq_uq: { table: 'run_inbox', columns: ['run_id', 'seq'] },
+  knowledge_sources_pkey: { table: 'knowledge_sources', columns: ['id'] },
+  knowledge_sources_name_uq: { table: 'knowledge_sources', columns: ['name'] },
+  knowledge_access_pkey: { table: 'knowledge_access', columns: ['user_id', 'source_id'] },
+  knowledge_documents_pkey: { table: 'knowledge_documents', columns: ['id'] },
+  knowledge_documents_source_name_uq: { table: 'knowledge_documents', columns: ['source_id', 'name'] },
+  knowledge_chunks_pkey: { table: 'knowledge_chunks', columns: ['id'] },
+  knowledge_chunks_document_seq_uq: { table: 'knowledge_chunks', columns: ['document_id', 'seq'] },
 } as const satisfies Record<string, UniqueConstraintSpec>;
 
 export type UniqueConstraintName = keyof typeof UNIQUE_CONSTRAINTS;
