@@ -25,6 +25,8 @@ export interface TroupeConfig {
   anthropicBaseUrl: string | undefined;
   anthropicApiKey: string | undefined;
   limits: RunLimits;
+  /** Largest knowledge upload request (every file of it together), in bytes. */
+  knowledgeMaxUploadBytes: number;
 }
 
 export interface RunLimits {
@@ -100,5 +102,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
       childResultCapBytes: integer(env, 'TROUPE_CHILD_RESULT_CAP_BYTES', DEFAULT_LIMITS.childResultCapBytes),
       waitTimeoutMs: integer(env, 'TROUPE_WAIT_TIMEOUT_MS', DEFAULT_LIMITS.waitTimeoutMs),
     },
+    knowledgeMaxUploadBytes: integer(env, 'TROUPE_KNOWLEDGE_MAX_UPLOAD_BYTES', 10 * 1024 * 1024),
   };
 }

@@ -41,6 +41,8 @@ import { createClientDelegationService } from './runtime/delegation/client-deleg
 import { createDelegationMiddleware } from './runtime/delegation/create-delegation-middleware.js';
 import { createDelegationRunService } from './runtime/delegation/delegation-run-service.js';
 import { combineMiddlewareFactories } from './runtime/middleware/combine-middleware-factories.js';
+import { createKnowledgeMiddleware } from './runtime/knowledge/create-knowledge-middleware.js';
+import { createKnowledgeService, type KnowledgeService } from './runtime/knowledge/knowledge-service.js';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -55,6 +57,7 @@ export interface Troupe {
   projects: ProjectService;
   conversations: ConversationService;
   runs: RunService;
+  knowledge: KnowledgeService;
   executor: RunExecutor;
   reconciler: LeaseReconciler;
   app: Hono<AppEnv>;
@@ -183,6 +186,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   const workdirTools = createWorkdirTools();
   const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits });
   const delegations = createDelegationRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
+  const knowledge = createKnowledgeService(storage, { limits: { maxUploadBytes: config.knowledgeMaxUploadBytes } });
   const executor = createRunExecutor({
     storage,
     bus,
@@ -192,6 +196,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     middleware: combineMiddlewareFactories(
       createSubagentMiddleware({ storage, bus, clock, limits: config.limits, service: subagents }),
       createDelegationMiddleware({ storage, limits: config.limits, service: delegations }),
+      createKnowledgeMiddleware({ storage, service: knowledge }),
     ),
     limits: config.limits,
     leaseMs: config.leaseMs,
@@ -222,6 +227,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
       defaultModel: config.defaultModel,
     }),
     consoleDir: path.resolve(import.meta.dirname, '../web/dist'),
+    knowledge,
   });
 
   // `api` serves HTTP only: it enqueues runs and reads them, but executes none, consumes no queue and
@@ -245,6 +251,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     projects,
     conversations,
     runs,
+    knowledge,
     executor,
     reconciler,
     app,

@@ -5,6 +5,7 @@ import type { AuthService } from '../runtime/auth-service.js';
 import type { BuildReportService } from '../runtime/build-report/build-report-service.js';
 import type { ConversationService } from '../runtime/conversation-service.js';
 import type { ClientDelegationService } from '../runtime/delegation/client-delegation-service.js';
+import type { KnowledgeService } from '../runtime/knowledge/knowledge-service.js';
 import type { ProjectService } from '../runtime/project-service.js';
 import type { RunServiceApi } from '../runtime/run-service-api.js';
 import type { Logger } from './logger.js';
@@ -28,4 +29,6 @@ export interface AppDependencies {
   logger?: Logger;
   /** SSE heartbeat comment interval; default 15 s, shortened in tests. */
   sseHeartbeatMs?: number;
+  /** Knowledge sources; default: one over `storage` with the upload limit of `config`. */
+  knowledge?: KnowledgeService;
 }

@@ -78,6 +78,12 @@ function operation(route: RegisteredRoute): JsonObject {
       content: { 'application/json': { schema: inputSchema(route.body) } },
     };
   }
+  if (route.consumes !== undefined) {
+    result.requestBody = {
+      required: true,
+      content: Object.fromEntries(Object.entries(route.consumes).map(([mediaType, schema]) => [mediaType, { schema }])),
+    };
+  }
   return result;
 }
 

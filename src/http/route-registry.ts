@@ -22,6 +22,8 @@ interface RouteSpecBase {
   status?: number;
   /** Response media type when it is not JSON (SSE, HTML). */
   produces?: string;
+  /** A body the handler reads itself (uploads): its JSON Schema by media type. JSON bodies use `body`. */
+  consumes?: Readonly<Record<string, Record<string, unknown>>>;
 }
 
 interface RouteSchemas<TParams, TQuery, TBody> {

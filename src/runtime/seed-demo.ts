@@ -1,5 +1,6 @@
 import type { NewAgent, Storage } from '../core/ports/storage.js';
 import type { User } from '../core/records/user.js';
+import { DEMO_KNOWLEDGE_SOURCE, seedDemoKnowledge } from './knowledge/seed-demo-knowledge.js';
 
 export const DEMO_USER_NAME = 'demo';
 
@@ -41,6 +42,8 @@ export function demoAgents(ownerId: string): NewAgent[] {
         system_prompt: 'You research one question and report what you found.',
         model: 'scripted:researcher',
         tools: ['read_file', 'ls', 'glob', 'grep'],
+        // Its own source: the assistant above has none, so only the researcher can search the handbook.
+        knowledge_sources: [DEMO_KNOWLEDGE_SOURCE],
       },
     },
     {
@@ -91,6 +94,7 @@ export async function seedDemo(storage: Storage): Promise<{ user: User | undefin
       await tx.access.grant(user.id, created.id, 'created');
       if (agent.is_default) await tx.agents.setDefault(created.id);
     }
+    await seedDemoKnowledge(tx, user.id);
     return { user: withPolicy, seeded: true };
   });
 }

@@ -3,6 +3,7 @@ import type { ToolSource } from '../../core/ports/tool-source.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { Actor } from '../../core/records/user.js';
 import { resolveAllowedSubagents } from '../../core/subagents/allowed-subagents.js';
+import { knowledgeSourceRefs, refFilter } from '../../core/knowledge/knowledge-source-refs.js';
 import type { AgentService } from '../agent-service.js';
 import { agentConfigSchema } from '../agent-config-schema.js';
 import { parseOrThrow } from '../to-validation-error.js';
@@ -39,7 +40,12 @@ export function createBuildReportService(deps: BuildReportServiceDeps): BuildRep
       // No source that can list tools: the report says the MCP names are unverified.
       return deps.toolSource?.probe?.(agent, { timeoutMs: probeTimeoutMs });
     };
-    const [probe, visible] = await Promise.all([probeServers(), deps.storage.agents.listUsable(actor, { include_subagents: true })]);
+    const refs = knowledgeSourceRefs(agent.config);
+    const [probe, visible, knowledgeSources] = await Promise.all([
+      probeServers(),
+      deps.storage.agents.listUsable(actor, { include_subagents: true }),
+      refs.length === 0 ? [] : deps.storage.knowledgeSources.listUsable(actor, refFilter(refs)),
+    ]);
     return computeBuildReport({
       config: agent.config,
       catalogue: deps.catalogue,
@@ -47,6 +53,7 @@ export function createBuildReportService(deps: BuildReportServiceDeps): BuildRep
       // The registered subagents this caller would see next to the specs at run time.
       registeredSlugs: resolveAllowedSubagents(visible, agent.config.subagents).map((subagent) => subagent.slug),
       defaultModel: deps.defaultModel,
+      knowledgeSources,
     });
   }
 

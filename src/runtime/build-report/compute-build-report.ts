@@ -4,6 +4,7 @@ import { buildAgentSubagents } from '../../core/subagent-specs/build-agent-subag
 import { isDrop, type BuildReportEntry } from '../../core/subagent-specs/build-report-entry.js';
 import type { ResolvedSubagent } from '../../core/subagent-specs/resolved-subagent.js';
 import { selectByPatterns } from '../../core/tool-patterns.js';
+import { knowledgeSourceRefs, knowledgeSourceReport } from '../../core/knowledge/knowledge-source-refs.js';
 
 /** The authoring view of an agent's subagents (SPEC §5): what runs, and everything that was dropped. */
 export interface BuildReport {
@@ -26,6 +27,8 @@ export interface BuildReportInput {
   registeredSlugs?: readonly string[];
   /** Inherited by specs without a model when the agent names none either. */
   defaultModel: string;
+  /** The configured knowledge sources the caller can read; when given, the others are reported. */
+  knowledgeSources?: readonly { id: string; name: string }[];
 }
 
 /** Pure: the same builder as the run time, loud instead of silent. */
@@ -48,6 +51,7 @@ export function computeBuildReport(input: BuildReportInput): BuildReport {
       message: `MCP server "${server.server}" is not started for this agent: ${server.message}`,
     })),
   ];
+  if (input.knowledgeSources) agentEntries.push(...knowledgeSourceReport(knowledgeSourceRefs(config), input.knowledgeSources));
   // Without a listing at all, MCP names cannot be checked: unverified, not dropped.
   const unverified = input.probe ? probe.unreachable.map((server) => server.prefix) : ['mcp__'];
   const built = buildAgentSubagents({
