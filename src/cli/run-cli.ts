@@ -4,6 +4,7 @@ import { isTroupeError } from '../core/errors.js';
 import type { CreateTroupeOptions, ProcessRole, RunningServer, Troupe } from '../main.js';
 import { agentsCommand } from './agents-command.js';
 import { demoCommand } from './demo-command.js';
+import { KNOWLEDGE_USAGE, knowledgeCommand } from './knowledge-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
 import { tokensCommand } from './tokens-command.js';
@@ -29,6 +30,7 @@ Commands:
                           every dropped subagent spec or tool. Exit 0 clean, 1 something dropped, 2 unreadable.
   users list | users create NAME [--admin]
   tokens create --user NAME [--name LABEL] | tokens list --user NAME | tokens revoke --user NAME TOKEN_ID
+  ${KNOWLEDGE_USAGE}
 
 Environment: TROUPE_DATA_DIR (./data), TROUPE_PORT (3000), TROUPE_HOST (127.0.0.1), TROUPE_SCENARIO_DIR,
 TROUPE_DEFAULT_MODEL, OPENAI_API_KEY / OPENAI_BASE_URL, ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL,
@@ -64,6 +66,8 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number | un
         return await usersCommand(deps, rest);
       case 'tokens':
         return await tokensCommand(deps, rest);
+      case 'knowledge':
+        return await knowledgeCommand(deps, rest);
       case undefined:
       case 'help':
       case '--help':

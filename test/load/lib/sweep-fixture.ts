@@ -24,6 +24,8 @@ export async function sweepFixture(server: TestServer): Promise<SweepOptions['re
     if (path.startsWith('/api/agent/{id}'))
       return param === 'id' ? conversation.agent_id : param === 'user_id' ? conversation.user_id : undefined;
     if (path.startsWith('/api/conversations/{id}')) return param === 'id' ? conversation.id : undefined;
+    // The demo knowledge source: reads and searches use it; uploads and deletes never carry a real id.
+    if (path.startsWith('/api/knowledge/{id}')) return param === 'id' ? 'ops-handbook' : undefined;
     return undefined;
   };
 }
