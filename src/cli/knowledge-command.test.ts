@@ -35,24 +35,69 @@ describe('troupe knowledge', { timeout: 30_000 }, () => {
     expect((await troupe('users', 'create', 'alice')).code).toBe(0);
     expect((await troupe('users', 'create', 'bob')).code).toBe(0);
 
-    const created = await troupe('knowledge', 'create', 'ops', '--description', 'Ops notes', '--user', 'alice');
+    const created = await troupe(
+      'knowledge',
+      'create',
+      'ops',
+      '--description',
+      'Ops notes',
+      '--user',
+      'alice',
+    );
     expect(created).toMatchObject({ code: 0, err: '' });
     expect(created.out).toMatch(/Created knowledge source ops \(kns_[0-9a-f]{20}, private\)/);
 
-    const added = await troupe('knowledge', 'add', 'ops', path.join(dir, 'tokens.md'), path.join(dir, 'ports.html'), '--user', 'alice');
+    const added = await troupe(
+      'knowledge',
+      'add',
+      'ops',
+      path.join(dir, 'tokens.md'),
+      path.join(dir, 'ports.html'),
+      '--user',
+      'alice',
+    );
     expect(added.code).toBe(0);
     expect(added.out).toContain('Added tokens.md (text/markdown): 1 chunk.');
     expect(added.out).toContain('Added ports.html (text/html): 1 chunk.');
 
-    expect((await troupe('knowledge', 'list', '--user', 'alice')).out).toMatch(/ops\tprivate\t2 documents\t2 chunks/);
-    expect((await troupe('knowledge', 'docs', 'ops', '--user', 'alice')).out).toMatch(/ports\.html\ttext\/html/);
+    expect((await troupe('knowledge', 'list', '--user', 'alice')).out).toMatch(
+      /ops\tprivate\t2 documents\t2 chunks/,
+    );
+    expect((await troupe('knowledge', 'docs', 'ops', '--user', 'alice')).out).toMatch(
+      /ports\.html\ttext\/html/,
+    );
 
-    const search = await troupe('knowledge', 'search', 'ops', 'how', 'often', 'to', 'rotate', 'tokens?', '--user', 'alice');
+    const search = await troupe(
+      'knowledge',
+      'search',
+      'ops',
+      'how',
+      'often',
+      'to',
+      'rotate',
+      'tokens?',
+      '--user',
+      'alice',
+    );
     expect(search.code).toBe(0);
-    expect(search.out).toMatch(/^\[1\] ops\/tokens\.md § Tokens > Rotation {2}\(chars \d+-\d+, score [\d.]+\)/);
-    const json = await troupe('knowledge', 'search', 'ops', 'port', '--json', '--top-k', '1', '--user', 'alice');
+    expect(search.out).toMatch(
+      /^\[1\] ops\/tokens\.md § Tokens > Rotation {2}\(chars \d+-\d+, score [\d.]+\)/,
+    );
+    const json = await troupe(
+      'knowledge',
+      'search',
+      'ops',
+      'port',
+      '--json',
+      '--top-k',
+      '1',
+      '--user',
+      'alice',
+    );
     const hits = JSON.parse(json.out) as { document_name: string; location: { heading_path: string[] } }[];
-    expect(hits.map((hit) => [hit.document_name, hit.location.heading_path])).toEqual([['ports.html', ['Ports']]]);
+    expect(hits.map((hit) => [hit.document_name, hit.location.heading_path])).toEqual([
+      ['ports.html', ['Ports']],
+    ]);
   });
 
   it("keeps another user's private source out of reach", async () => {
@@ -70,6 +115,8 @@ describe('troupe knowledge', { timeout: 30_000 }, () => {
     const refused = await troupe('knowledge', 'add', 'ops', path.join(dir, 'data.zip'), '--user', 'alice');
     expect(refused).toMatchObject({ code: 1 });
     expect(refused.err).toContain('(unsupported_media_type)');
-    expect((await troupe('knowledge', 'delete', 'ops', '--user', 'alice')).out).toBe('Deleted knowledge source ops.');
+    expect((await troupe('knowledge', 'delete', 'ops', '--user', 'alice')).out).toBe(
+      'Deleted knowledge source ops.',
+    );
   });
 });

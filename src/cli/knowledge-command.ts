@@ -19,7 +19,10 @@ async function readFiles(files: readonly string[], maxBytes: number): Promise<Up
     total += (await stat(file)).size;
     // Checked before reading: the same bound as an HTTP upload of these files together.
     if (total > maxBytes) {
-      throw new TroupeError('payload_too_large', `The files add up to more than ${maxBytes} bytes (TROUPE_KNOWLEDGE_MAX_UPLOAD_BYTES)`);
+      throw new TroupeError(
+        'payload_too_large',
+        `The files add up to more than ${maxBytes} bytes (TROUPE_KNOWLEDGE_MAX_UPLOAD_BYTES)`,
+      );
     }
     uploads.push({ name: path.basename(file), bytes: new Uint8Array(await readFile(file)) });
   }
@@ -38,10 +41,17 @@ const SHAPES: Record<Action, { target: boolean; rest: boolean; usage: string }> 
   search: { target: true, rest: true, usage: 'search takes SOURCE QUERY' },
 };
 
-function checkUsage(action: string | undefined, target: string | undefined, rest: string[], visibility: string): Action {
-  if (action === undefined || !Object.hasOwn(SHAPES, action)) throw new CliUsageError(`knowledge takes ${KNOWLEDGE_USAGE}`);
+function checkUsage(
+  action: string | undefined,
+  target: string | undefined,
+  rest: string[],
+  visibility: string,
+): Action {
+  if (action === undefined || !Object.hasOwn(SHAPES, action))
+    throw new CliUsageError(`knowledge takes ${KNOWLEDGE_USAGE}`);
   const shape = SHAPES[action as Action];
-  if ((target !== undefined) !== shape.target || (rest.length > 0) !== shape.rest) throw new CliUsageError(`knowledge ${shape.usage}`);
+  if ((target !== undefined) !== shape.target || rest.length > 0 !== shape.rest)
+    throw new CliUsageError(`knowledge ${shape.usage}`);
   if (action === 'create' && !(AGENT_VISIBILITIES as readonly string[]).includes(visibility)) {
     throw new CliUsageError('knowledge create --visibility must be private, shared or public');
   }
@@ -72,12 +82,18 @@ export function knowledgeCommand(deps: CliDeps, argv: string[]): Promise<number>
     switch (action) {
       case 'list':
         for (const entry of await knowledge.list(user)) {
-          console.log(`${entry.id}\t${entry.name}\t${entry.visibility}\t${entry.document_count} documents\t${entry.chunk_count} chunks`);
+          console.log(
+            `${entry.id}\t${entry.name}\t${entry.visibility}\t${entry.document_count} documents\t${entry.chunk_count} chunks`,
+          );
         }
         return 0;
       case 'create': {
         const visibility = values.visibility as AgentVisibility;
-        const created = await knowledge.create(user, { name: source, description: values.description, visibility });
+        const created = await knowledge.create(user, {
+          name: source,
+          description: values.description,
+          visibility,
+        });
         console.log(`Created knowledge source ${created.name} (${created.id}, ${created.visibility}).`);
         return 0;
       }
@@ -86,13 +102,17 @@ export function knowledgeCommand(deps: CliDeps, argv: string[]): Promise<number>
         for (const { document, replaced } of await knowledge.addDocuments(user, source, files)) {
           const pages = document.page_count === null ? '' : `, ${document.page_count} pages`;
           const chunks = `${document.chunk_count} chunk${document.chunk_count === 1 ? '' : 's'}`;
-          console.log(`${replaced ? 'Replaced' : 'Added'} ${document.name} (${document.media_type}${pages}): ${chunks}.`);
+          console.log(
+            `${replaced ? 'Replaced' : 'Added'} ${document.name} (${document.media_type}${pages}): ${chunks}.`,
+          );
         }
         return 0;
       }
       case 'docs':
         for (const document of await knowledge.listDocuments(user, source)) {
-          console.log(`${document.id}\t${document.name}\t${document.media_type}\t${document.bytes} bytes\t${document.chunk_count} chunks`);
+          console.log(
+            `${document.id}\t${document.name}\t${document.media_type}\t${document.bytes} bytes\t${document.chunk_count} chunks`,
+          );
         }
         return 0;
       case 'delete':
@@ -101,14 +121,19 @@ export function knowledgeCommand(deps: CliDeps, argv: string[]): Promise<number>
         return 0;
       case 'search': {
         const query = rest.join(' ');
-        const result = await knowledge.search(user, source, { query, ...(topK === undefined ? {} : { top_k: topK }) });
+        const result = await knowledge.search(user, source, {
+          query,
+          ...(topK === undefined ? {} : { top_k: topK }),
+        });
         if (values.json) {
           console.log(JSON.stringify(result.results, null, 2));
           return 0;
         }
         if (result.results.length === 0) console.log(`No passage matches "${query}".`);
         result.results.forEach((hit, index) => {
-          console.log(`[${index + 1}] ${citation(hit)}  (chars ${hit.location.start}-${hit.location.end}, score ${hit.score.toFixed(2)})`);
+          console.log(
+            `[${index + 1}] ${citation(hit)}  (chars ${hit.location.start}-${hit.location.end}, score ${hit.score.toFixed(2)})`,
+          );
           console.log(`    ${hit.text.replace(/\s+/g, ' ').slice(0, 300)}`);
         });
         return 0;

@@ -18,15 +18,23 @@ function malformed(message: string): TroupeError {
  * `multipart/form-data` with one or more file parts, or a raw body named by `filename` (the query
  * parameter) and typed by that name or by Content-Type.
  */
-export async function readUpload(c: Context, maxBytes: number, filename: string | undefined): Promise<UploadedFile[]> {
+export async function readUpload(
+  c: Context,
+  maxBytes: number,
+  filename: string | undefined,
+): Promise<UploadedFile[]> {
   const contentType = c.req.header('content-type');
   const mediaType = mediaTypeOf(contentType);
   if (mediaType === 'application/x-www-form-urlencoded') {
-    throw new TroupeError('unsupported_media_type', 'Upload documents as multipart/form-data or as a raw body with ?filename=NAME');
+    throw new TroupeError(
+      'unsupported_media_type',
+      'Upload documents as multipart/form-data or as a raw body with ?filename=NAME',
+    );
   }
   const bytes = await readLimited(c.req.raw, maxBytes);
   if (mediaType !== 'multipart/form-data') {
-    if (filename === undefined) throw malformed('A raw upload needs ?filename=NAME (or send multipart/form-data)');
+    if (filename === undefined)
+      throw malformed('A raw upload needs ?filename=NAME (or send multipart/form-data)');
     return [{ name: filename, bytes, ...(contentType === undefined ? {} : { contentType }) }];
   }
   let form: FormData;
@@ -34,7 +42,9 @@ export async function readUpload(c: Context, maxBytes: number, filename: string 
     // The body is already bounded; the platform's parser handles boundaries and part headers.
     form = await new Response(bytes, { headers: { 'content-type': contentType ?? '' } }).formData();
   } catch (error) {
-    throw malformed(`The multipart body cannot be parsed: ${error instanceof Error ? error.message : String(error)}`);
+    throw malformed(
+      `The multipart body cannot be parsed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const files: UploadedFile[] = [];
   for (const value of form.values()) {

@@ -18,7 +18,9 @@ interface Source {
 
 describe('knowledge sources over real HTTP: the demo handbook', () => {
   it('the researcher searches its knowledge source and cites the passage it found', async () => {
-    const { conversationId, runId } = await server.chat('Research the knowledge base: how do we rotate API tokens?');
+    const { conversationId, runId } = await server.chat(
+      'Research the knowledge base: how do we rotate API tokens?',
+    );
     const result = (await (await server.api(`/api/agent/runs/${runId}/await?timeout_ms=60000`)).json()) as {
       run: { status: string; output: string };
     };
@@ -48,7 +50,13 @@ describe('knowledge sources over real HTTP: the demo handbook', () => {
     expect(handbook?.document_count).toBe(4);
 
     const form = new FormData();
-    form.append('file', new Blob([Buffer.from(makePdf([['Cover page'], ['The escalation matrix lists the duty managers.']]))], { type: 'application/pdf' }), 'escalation.pdf');
+    form.append(
+      'file',
+      new Blob([Buffer.from(makePdf([['Cover page'], ['The escalation matrix lists the duty managers.']]))], {
+        type: 'application/pdf',
+      }),
+      'escalation.pdf',
+    );
     const upload = await fetch(`${server.url}/api/knowledge/ops-handbook/documents`, {
       method: 'POST',
       headers: { authorization: `Bearer ${server.token}` },
@@ -56,8 +64,13 @@ describe('knowledge sources over real HTTP: the demo handbook', () => {
     });
     expect(upload.status).toBe(201);
     const search = (await (
-      await server.api('/api/knowledge/ops-handbook/search', { method: 'POST', body: JSON.stringify({ query: 'escalation matrix', top_k: 1 }) })
+      await server.api('/api/knowledge/ops-handbook/search', {
+        method: 'POST',
+        body: JSON.stringify({ query: 'escalation matrix', top_k: 1 }),
+      })
     ).json()) as { results: { document_name: string; location: { page: number | null } }[] };
-    expect(search.results.map((hit) => [hit.document_name, hit.location.page])).toEqual([['escalation.pdf', 2]]);
+    expect(search.results.map((hit) => [hit.document_name, hit.location.page])).toEqual([
+      ['escalation.pdf', 2],
+    ]);
   });
 });

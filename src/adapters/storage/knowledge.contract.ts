@@ -72,37 +72,73 @@ export function describeKnowledgeContract(adapterName: string, open: () => Promi
       await opened.close();
     });
 
-    async function source(name: string, owner: User = alice, visibility: KnowledgeSource['visibility'] = 'private') {
-      return storage.knowledgeSources.create({ name, description: `${name} docs`, owner_id: owner.id, visibility });
+    async function source(
+      name: string,
+      owner: User = alice,
+      visibility: KnowledgeSource['visibility'] = 'private',
+    ) {
+      return storage.knowledgeSources.create({
+        name,
+        description: `${name} docs`,
+        owner_id: owner.id,
+        visibility,
+      });
     }
 
     async function loadCorpus(sourceId: string, names = Object.keys(CORPUS)): Promise<void> {
       for (const name of names) {
         const text = CORPUS[name] ?? '';
         await storage.knowledgeDocuments.put(
-          { source_id: sourceId, name, media_type: 'text/markdown', bytes: text.length, text_chars: text.length, page_count: null },
+          {
+            source_id: sourceId,
+            name,
+            media_type: 'text/markdown',
+            bytes: text.length,
+            text_chars: text.length,
+            page_count: null,
+          },
           chunksOf(text),
         );
       }
     }
 
     async function search(sourceIds: string[], query: string, limit = 5) {
-      return storage.knowledgeDocuments.search({ source_ids: sourceIds, terms: parseSearchTerms(query), limit });
+      return storage.knowledgeDocuments.search({
+        source_ids: sourceIds,
+        terms: parseSearchTerms(query),
+        limit,
+      });
     }
 
     describe('sources', () => {
       it('creates, reads, updates and counts documents and chunks', async () => {
         const created = await source('handbook');
-        expect(created).toMatchObject({ name: 'handbook', owner_id: alice.id, visibility: 'private', document_count: 0, chunk_count: 0 });
+        expect(created).toMatchObject({
+          name: 'handbook',
+          owner_id: alice.id,
+          visibility: 'private',
+          document_count: 0,
+          chunk_count: 0,
+        });
         expect(created.id).toMatch(/^kns_[0-9a-f]{20}$/);
         expect(await storage.knowledgeSources.get(created.id)).toEqual(created);
         expect(await storage.knowledgeSources.getByName('handbook')).toEqual(created);
         await loadCorpus(created.id, ['security.md', 'backups.md']);
         const counted = await storage.knowledgeSources.get(created.id);
         expect(counted?.document_count).toBe(2);
-        expect(counted?.chunk_count).toBe(chunksOf(CORPUS['security.md'] ?? '').length + chunksOf(CORPUS['backups.md'] ?? '').length);
-        const updated = await storage.knowledgeSources.update(created.id, { visibility: 'public', description: 'All of it' });
-        expect(updated).toMatchObject({ visibility: 'public', description: 'All of it', name: 'handbook', document_count: 2 });
+        expect(counted?.chunk_count).toBe(
+          chunksOf(CORPUS['security.md'] ?? '').length + chunksOf(CORPUS['backups.md'] ?? '').length,
+        );
+        const updated = await storage.knowledgeSources.update(created.id, {
+          visibility: 'public',
+          description: 'All of it',
+        });
+        expect(updated).toMatchObject({
+          visibility: 'public',
+          description: 'All of it',
+          name: 'handbook',
+          document_count: 2,
+        });
       });
 
       it('refuses a taken name with knowledge_source_name_taken, whoever owns it', async () => {
@@ -118,12 +154,17 @@ export function describeKnowledgeContract(adapterName: string, open: () => Promi
         const granted = await source('bob-shared', bob, 'shared');
         const hidden = await source('bob-private', bob);
         await storage.knowledgeSources.grant(alice.id, granted.id, 'granted');
-        const names = async (actor: User, filter?: Parameters<Storage['knowledgeSources']['listUsable']>[1]) =>
-          (await storage.knowledgeSources.listUsable(actor, filter)).map((entry) => entry.name);
+        const names = async (
+          actor: User,
+          filter?: Parameters<Storage['knowledgeSources']['listUsable']>[1],
+        ) => (await storage.knowledgeSources.listUsable(actor, filter)).map((entry) => entry.name);
         expect(await names(alice)).toEqual(['alice-own', 'bob-public', 'bob-shared']);
         expect(await names(admin)).toEqual(['alice-own', 'bob-private', 'bob-public', 'bob-shared']);
         expect(await names(alice, { names: ['bob-private', 'bob-public'] })).toEqual(['bob-public']);
-        expect(await names(alice, { ids: [own.id, hidden.id], names: ['bob-shared'] })).toEqual(['alice-own', 'bob-shared']);
+        expect(await names(alice, { ids: [own.id, hidden.id], names: ['bob-shared'] })).toEqual([
+          'alice-own',
+          'bob-shared',
+        ]);
         expect(await names(alice, { ids: [], names: [] })).toEqual([]);
         expect(open.visibility).toBe('public');
 
@@ -165,7 +206,12 @@ export function describeKnowledgeContract(adapterName: string, open: () => Promi
         const documents = await storage.knowledgeDocuments.list(handbook.id);
         expect(documents.map((document) => document.name)).toEqual(['backups.md', 'security.md']);
         const [backups] = documents;
-        expect(backups).toMatchObject({ source_id: handbook.id, media_type: 'text/markdown', page_count: null, chunk_count: 1 });
+        expect(backups).toMatchObject({
+          source_id: handbook.id,
+          media_type: 'text/markdown',
+          page_count: null,
+          chunk_count: 1,
+        });
         expect(backups?.id).toMatch(/^kdc_[0-9a-f]{20}$/);
         expect(await storage.knowledgeDocuments.get(backups?.id ?? '')).toEqual(backups);
       });
@@ -173,10 +219,20 @@ export function describeKnowledgeContract(adapterName: string, open: () => Promi
       it('replaces a document uploaded again under the same name, index included', async () => {
         const handbook = await source('handbook');
         const text = 'The old wording mentions zeppelins.';
-        const doc = { source_id: handbook.id, name: 'notes.txt', media_type: 'text/plain' as const, bytes: 1, text_chars: 1, page_count: null };
+        const doc = {
+          source_id: handbook.id,
+          name: 'notes.txt',
+          media_type: 'text/plain' as const,
+          bytes: 1,
+          text_chars: 1,
+          page_count: null,
+        };
         const first = await storage.knowledgeDocuments.put(doc, chunkText(text));
         expect(first.replaced).toBe(false);
-        const second = await storage.knowledgeDocuments.put(doc, chunkText('The new wording mentions submarines.'));
+        const second = await storage.knowledgeDocuments.put(
+          doc,
+          chunkText('The new wording mentions submarines.'),
+        );
         expect(second.replaced).toBe(true);
         expect(await storage.knowledgeDocuments.get(first.document.id)).toBeUndefined();
         expect(await storage.knowledgeDocuments.list(handbook.id)).toEqual([second.document]);
@@ -187,7 +243,9 @@ export function describeKnowledgeContract(adapterName: string, open: () => Promi
       it('deletes a document and its chunks from the index', async () => {
         const handbook = await source('handbook');
         await loadCorpus(handbook.id, ['security.md', 'backups.md']);
-        const security = (await storage.knowledgeDocuments.list(handbook.id)).find((document) => document.name === 'security.md');
+        const security = (await storage.knowledgeDocuments.list(handbook.id)).find(
+          (document) => document.name === 'security.md',
+        );
         expect(await storage.knowledgeDocuments.delete(security?.id ?? '')).toBe(true);
         expect(await storage.knowledgeDocuments.delete(security?.id ?? '')).toBe(false);
         expect(await search([handbook.id], 'rotate tokens')).toEqual([]);
@@ -199,7 +257,14 @@ export function describeKnowledgeContract(adapterName: string, open: () => Promi
         await expect(
           storage.transaction(async (tx) => {
             await tx.knowledgeDocuments.put(
-              { source_id: handbook.id, name: 'x.md', media_type: 'text/markdown', bytes: 1, text_chars: 1, page_count: null },
+              {
+                source_id: handbook.id,
+                name: 'x.md',
+                media_type: 'text/markdown',
+                bytes: 1,
+                text_chars: 1,
+                page_count: null,
+              },
               chunkText('Quokkas are small marsupials.'),
             );
             throw new Error('abort');
@@ -232,7 +297,11 @@ export function describeKnowledgeContract(adapterName: string, open: () => Promi
         for (const [index, hit] of hits.entries()) {
           const original = CORPUS[hit.document_name] ?? '';
           expect(original.slice(hit.location.start, hit.location.end)).toBe(hit.text);
-          expect(hit).toMatchObject({ source_id: handbook.id, source_name: 'handbook', location: { page: null } });
+          expect(hit).toMatchObject({
+            source_id: handbook.id,
+            source_name: 'handbook',
+            location: { page: null },
+          });
           expect(hit.score).toBeGreaterThan(0);
           if (index > 0) expect(hit.score).toBeLessThanOrEqual(hits[index - 1]?.score ?? Infinity);
         }
@@ -253,21 +322,43 @@ export function describeKnowledgeContract(adapterName: string, open: () => Promi
       it('answers nothing for no terms, no sources or no match', async () => {
         const handbook = await source('handbook');
         await loadCorpus(handbook.id);
-        expect(await storage.knowledgeDocuments.search({ source_ids: [handbook.id], terms: [], limit: 5 })).toEqual([]);
-        expect(await storage.knowledgeDocuments.search({ source_ids: [], terms: ['token'], limit: 5 })).toEqual([]);
+        expect(
+          await storage.knowledgeDocuments.search({ source_ids: [handbook.id], terms: [], limit: 5 }),
+        ).toEqual([]);
+        expect(
+          await storage.knowledgeDocuments.search({ source_ids: [], terms: ['token'], limit: 5 }),
+        ).toEqual([]);
         expect(await search([handbook.id], 'xylophone')).toEqual([]);
       });
 
       it('never lets a term be read as query syntax', async () => {
         const handbook = await source('handbook');
         await loadCorpus(handbook.id);
-        const hostile = ['he said "rotate', 'a OR b', 'NEAR(token port)', "o'brien", 'x:*', '!&|()', 'token*', '-port', '\\', 'AND', 'NOT'];
+        const hostile = [
+          'he said "rotate',
+          'a OR b',
+          'NEAR(token port)',
+          "o'brien",
+          'x:*',
+          '!&|()',
+          'token*',
+          '-port',
+          '\\',
+          'AND',
+          'NOT',
+        ];
         // Every engine must take them as plain words: `token*` and `-port` still find their passages.
-        const hits = await storage.knowledgeDocuments.search({ source_ids: [handbook.id], terms: hostile, limit: 10 });
+        const hits = await storage.knowledgeDocuments.search({
+          source_ids: [handbook.id],
+          terms: hostile,
+          limit: 10,
+        });
         expect(hits.length).toBeGreaterThan(0);
         expect(hits.every((hit) => hit.source_id === handbook.id)).toBe(true);
         for (const term of hostile) {
-          await expect(storage.knowledgeDocuments.search({ source_ids: [handbook.id], terms: [term], limit: 3 })).resolves.toBeInstanceOf(Array);
+          await expect(
+            storage.knowledgeDocuments.search({ source_ids: [handbook.id], terms: [term], limit: 3 }),
+          ).resolves.toBeInstanceOf(Array);
         }
       });
     });

@@ -56,7 +56,10 @@ describe('chunkText', () => {
   });
 
   it('splits a long section at paragraphs, with overlap, staying under the limit', () => {
-    const paragraphs = Array.from({ length: 12 }, (_, index) => `Paragraph ${index} ${'word '.repeat(20).trim()}.`);
+    const paragraphs = Array.from(
+      { length: 12 },
+      (_, index) => `Paragraph ${index} ${'word '.repeat(20).trim()}.`,
+    );
     const text = `# Long\n\n${paragraphs.join('\n\n')}`;
     const chunks = chunkText(text, { markdown: true, maxChars: 400, overlapChars: 100 });
     expect(chunks.length).toBeGreaterThan(3);
@@ -121,22 +124,27 @@ describe('chunkText', () => {
   it('always terminates with exact, bounded, ordered chunks that cover every word', () => {
     const word = fc.stringMatching(/^[a-z#.\n ]{1,12}$/);
     fc.assert(
-      fc.property(fc.array(word, { maxLength: 300 }), fc.integer({ min: 50, max: 400 }), fc.boolean(), (words, maxChars, markdown) => {
-        const text = words.join(' ');
-        const chunks = chunkText(text, { maxChars, overlapChars: 40, markdown });
-        let covered = 0;
-        let previousStart = -1;
-        for (const chunk of chunks) {
-          expect(text.slice(chunk.start, chunk.end)).toBe(chunk.text);
-          expect(chunk.text.length).toBeLessThanOrEqual(maxChars);
-          expect(chunk.start).toBeGreaterThan(previousStart);
-          previousStart = chunk.start;
-          // No gap: whatever lies between the text covered so far and this chunk is blank or a bare heading.
-          if (chunk.start > covered) expect(text.slice(covered, chunk.start)).toMatch(/^(\s|#[^\n]*)*$/);
-          covered = Math.max(covered, chunk.end);
-        }
-        expect(text.slice(covered)).toMatch(/^(\s|#[^\n]*)*$/);
-      }),
+      fc.property(
+        fc.array(word, { maxLength: 300 }),
+        fc.integer({ min: 50, max: 400 }),
+        fc.boolean(),
+        (words, maxChars, markdown) => {
+          const text = words.join(' ');
+          const chunks = chunkText(text, { maxChars, overlapChars: 40, markdown });
+          let covered = 0;
+          let previousStart = -1;
+          for (const chunk of chunks) {
+            expect(text.slice(chunk.start, chunk.end)).toBe(chunk.text);
+            expect(chunk.text.length).toBeLessThanOrEqual(maxChars);
+            expect(chunk.start).toBeGreaterThan(previousStart);
+            previousStart = chunk.start;
+            // No gap: whatever lies between the text covered so far and this chunk is blank or a bare heading.
+            if (chunk.start > covered) expect(text.slice(covered, chunk.start)).toMatch(/^(\s|#[^\n]*)*$/);
+            covered = Math.max(covered, chunk.end);
+          }
+          expect(text.slice(covered)).toMatch(/^(\s|#[^\n]*)*$/);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -39,10 +39,16 @@ const FENCE = /^ {0,3}(```|~~~)/;
 
 /** Splits a segment at its Markdown headings (outside code fences); each section keeps its heading path. */
 function sections(text: string, segment: TextSegment, markdown: boolean): Section[] {
-  if (!markdown) return [{ start: segment.start, end: segment.end, bodyStart: segment.start, headingPath: [] }];
+  if (!markdown)
+    return [{ start: segment.start, end: segment.end, bodyStart: segment.start, headingPath: [] }];
   const result: Section[] = [];
   const stack: { level: number; title: string }[] = [];
-  let current: Section = { start: segment.start, end: segment.end, bodyStart: segment.start, headingPath: [] };
+  let current: Section = {
+    start: segment.start,
+    end: segment.end,
+    bodyStart: segment.start,
+    headingPath: [],
+  };
   let fence: string | null = null;
   let lineStart = segment.start;
   while (lineStart < segment.end) {
@@ -106,7 +112,9 @@ function cutPoint(text: string, limit: number, minimum: number): number {
 /** Where the next chunk starts: the first unit start at or after `target`, before `cut`. */
 function overlapStart(text: string, target: number, cut: number): number {
   for (const pattern of [PARAGRAPH, SENTENCE, WORD]) {
-    const first = boundaries(text, Math.max(0, target - 1), cut, pattern).find((position) => position >= target);
+    const first = boundaries(text, Math.max(0, target - 1), cut, pattern).find(
+      (position) => position >= target,
+    );
     if (first !== undefined) return first;
   }
   return target;
@@ -127,13 +135,21 @@ function trimmed(text: string, start: number, end: number): { start: number; end
  */
 export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[] {
   const maxChars = Math.max(50, Math.trunc(options.maxChars ?? DEFAULT_CHUNK_CHARS));
-  const overlap = Math.max(0, Math.min(Math.trunc(options.overlapChars ?? DEFAULT_OVERLAP_CHARS), Math.floor(maxChars / 4)));
+  const overlap = Math.max(
+    0,
+    Math.min(Math.trunc(options.overlapChars ?? DEFAULT_OVERLAP_CHARS), Math.floor(maxChars / 4)),
+  );
   const segments = options.segments ?? [{ start: 0, end: text.length, page: null }];
   const chunks: TextChunk[] = [];
   const emit = (start: number, end: number, section: Section, page: number | null) => {
     const range = trimmed(text, start, end);
     if (range.end <= range.start) return;
-    chunks.push({ text: text.slice(range.start, range.end), heading_path: section.headingPath, page, ...range });
+    chunks.push({
+      text: text.slice(range.start, range.end),
+      heading_path: section.headingPath,
+      page,
+      ...range,
+    });
   };
   for (const segment of segments) {
     for (const section of sections(text, segment, options.markdown === true)) {

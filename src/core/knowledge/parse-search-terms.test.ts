@@ -4,7 +4,14 @@ import { MAX_SEARCH_TERMS, parseSearchTerms } from './parse-search-terms.js';
 
 describe('parseSearchTerms', () => {
   it('keeps the words, lowercased, once each, in order', () => {
-    expect(parseSearchTerms('How do we rotate API tokens? API!')).toEqual(['how', 'do', 'we', 'rotate', 'api', 'tokens']);
+    expect(parseSearchTerms('How do we rotate API tokens? API!')).toEqual([
+      'how',
+      'do',
+      'we',
+      'rotate',
+      'api',
+      'tokens',
+    ]);
   });
 
   it('turns FTS5 and tsquery syntax into plain words', () => {
@@ -27,7 +34,14 @@ describe('parseSearchTerms', () => {
   });
 
   it('keeps letters and digits of every script and splits on punctuation', () => {
-    expect(parseSearchTerms('café Zürich 東京 v2.1 ＡＢＣ')).toEqual(['café', 'zürich', '東京', 'v2', '1', 'abc']);
+    expect(parseSearchTerms('café Zürich 東京 v2.1 ＡＢＣ')).toEqual([
+      'café',
+      'zürich',
+      '東京',
+      'v2',
+      '1',
+      'abc',
+    ]);
   });
 
   it('answers nothing for text without words', () => {

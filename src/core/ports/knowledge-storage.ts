@@ -79,7 +79,10 @@ export interface KnowledgeDocumentRepository {
    * Stores a document and its chunks and indexes them, in one transaction. A document of the same name in
    * the source is replaced (its chunks leave the index in the same transaction).
    */
-  put(document: NewKnowledgeDocument, chunks: readonly NewKnowledgeChunk[]): Promise<{ document: KnowledgeDocument; replaced: boolean }>;
+  put(
+    document: NewKnowledgeDocument,
+    chunks: readonly NewKnowledgeChunk[],
+  ): Promise<{ document: KnowledgeDocument; replaced: boolean }>;
   get(id: string): Promise<KnowledgeDocument | undefined>;
   /** Ordered by name. */
   list(sourceId: string): Promise<KnowledgeDocument[]>;

@@ -12,17 +12,30 @@ import { grantBodySchema } from './expert-routes.js';
 
 const sourceId = z.string().min(1).max(200).describe('Knowledge source id or name');
 const sourceParams = z.object({ id: sourceId });
-const documentParams = z.object({ id: sourceId, document_id: z.string().min(1).max(200).describe('Document id') });
-const grantParams = z.object({ id: sourceId, user_id: z.string().min(1).max(200).describe('The user whose grant is revoked') });
+const documentParams = z.object({
+  id: sourceId,
+  document_id: z.string().min(1).max(200).describe('Document id'),
+});
+const grantParams = z.object({
+  id: sourceId,
+  user_id: z.string().min(1).max(200).describe('The user whose grant is revoked'),
+});
 const uploadQuery = z.object({
-  filename: z.string().min(1).max(500).optional().describe('File name of a raw (non-multipart) upload, e.g. guide.md'),
+  filename: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('File name of a raw (non-multipart) upload, e.g. guide.md'),
 });
 
 const BINARY = { type: 'string', format: 'binary' };
 const UPLOAD_BODY = {
   'multipart/form-data': {
     type: 'object',
-    properties: { file: { type: 'array', items: BINARY, description: 'One or more documents (.md, .txt, .html, .pdf)' } },
+    properties: {
+      file: { type: 'array', items: BINARY, description: 'One or more documents (.md, .txt, .html, .pdf)' },
+    },
   },
   'text/markdown': BINARY,
   'text/plain': BINARY,
@@ -34,12 +47,14 @@ const UPLOAD_BODY = {
 /** Knowledge sources (SPEC §9): sources, their documents, a search to try them, and access grants. */
 export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDependencies): void {
   const knowledge =
-    deps.knowledge ?? createKnowledgeService(deps.storage, { limits: { maxUploadBytes: deps.config.knowledgeMaxUploadBytes } });
+    deps.knowledge ??
+    createKnowledgeService(deps.storage, { limits: { maxUploadBytes: deps.config.knowledgeMaxUploadBytes } });
 
   registry.add({
     method: 'get',
     path: '/api/knowledge',
-    summary: 'Knowledge sources I can read (own, granted, public; admins: all), with document and chunk counts',
+    summary:
+      'Knowledge sources I can read (own, granted, public; admins: all), with document and chunk counts',
     tag: 'knowledge',
     access: 'user',
     handler: async ({ c, actor }) => c.json({ sources: await knowledge.list(actor) }),
@@ -74,7 +89,8 @@ export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDepend
     access: 'user',
     params: sourceParams,
     body: updateKnowledgeSourceInputSchema,
-    handler: async ({ c, actor, params, body }) => c.json({ source: await knowledge.update(actor, params.id, body) }),
+    handler: async ({ c, actor, params, body }) =>
+      c.json({ source: await knowledge.update(actor, params.id, body) }),
   });
 
   registry.add({
@@ -98,13 +114,15 @@ export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDepend
     tag: 'knowledge',
     access: 'user',
     params: sourceParams,
-    handler: async ({ c, actor, params }) => c.json({ documents: await knowledge.listDocuments(actor, params.id) }),
+    handler: async ({ c, actor, params }) =>
+      c.json({ documents: await knowledge.listDocuments(actor, params.id) }),
   });
 
   registry.add({
     method: 'post',
     path: '/api/knowledge/{id}/documents',
-    summary: 'Upload documents (Markdown, text, HTML, PDF): multipart/form-data, or a raw body with ?filename=NAME',
+    summary:
+      'Upload documents (Markdown, text, HTML, PDF): multipart/form-data, or a raw body with ?filename=NAME',
     description:
       'Each document is text-extracted, chunked and indexed; a document with the same name is replaced. All ' +
       'files of one upload are stored together or not at all. The request is limited to TROUPE_KNOWLEDGE_MAX_UPLOAD_BYTES (413).',
@@ -139,7 +157,8 @@ export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDepend
   registry.add({
     method: 'post',
     path: '/api/knowledge/{id}/search',
-    summary: 'Try a search: ranked passages with document, location (heading path, page, char range) and score',
+    summary:
+      'Try a search: ranked passages with document, location (heading path, page, char range) and score',
     tag: 'knowledge',
     access: 'user',
     params: sourceParams,

@@ -28,7 +28,9 @@ export function createKnowledgeMiddleware(deps: KnowledgeMiddlewareDeps): Middle
         : [
             '## Knowledge sources',
             `Search these with \`${KNOWLEDGE_SEARCH_TOOL}\` before answering questions they cover, and cite each passage you use by its document and section:`,
-            ...readable.map((source) => `- ${source.name}${source.description ? `: ${source.description}` : ''}`),
+            ...readable.map(
+              (source) => `- ${source.name}${source.description ? `: ${source.description}` : ''}`,
+            ),
           ].join('\n');
     return [
       {

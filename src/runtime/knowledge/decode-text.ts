@@ -6,7 +6,10 @@ import { TroupeError } from '../../core/errors.js';
  */
 export function decodeText(bytes: Uint8Array, fileName: string): string {
   if (bytes.includes(0)) {
-    throw new TroupeError('document_unreadable', `${fileName} looks binary (it contains NUL bytes), not text`);
+    throw new TroupeError(
+      'document_unreadable',
+      `${fileName} looks binary (it contains NUL bytes), not text`,
+    );
   }
   let text: string;
   try {

@@ -26,7 +26,10 @@ const BY_CONTENT_TYPE: Record<string, DocumentMediaType> = {
  * The document type of an upload: the file extension decides (browsers and curl often send a generic
  * content type), then the declared content type. Undefined: a format knowledge sources do not read.
  */
-export function detectMediaType(fileName: string, contentType: string | undefined): DocumentMediaType | undefined {
+export function detectMediaType(
+  fileName: string,
+  contentType: string | undefined,
+): DocumentMediaType | undefined {
   const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
   const byExtension = extension === undefined ? undefined : BY_EXTENSION[extension];
   if (byExtension !== undefined) return byExtension;
@@ -37,5 +40,8 @@ export function detectMediaType(fileName: string, contentType: string | undefine
 /** A document name from an uploaded file name: its last path segment, without control characters. */
 export function documentName(fileName: string): string {
   const base = fileName.split(/[/\\]/).pop() ?? '';
-  return base.replace(/\p{Cc}/gu, '').trim().slice(0, 200);
+  return base
+    .replace(/\p{Cc}/gu, '')
+    .trim()
+    .slice(0, 200);
 }

@@ -9,7 +9,10 @@ const LIMITS = { maxTextChars: 10_000, maxPdfPages: 5 };
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 async function failure(promise: Promise<unknown>): Promise<TroupeError> {
-  const error = await promise.then(() => undefined, (thrown: unknown) => thrown);
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
   expect(error).toBeInstanceOf(TroupeError);
   return error as TroupeError;
 }
@@ -22,7 +25,9 @@ describe('extractDocumentText', () => {
     ]);
     const extracted = await extractDocumentText(pdf, 'application/pdf', 'report.pdf', LIMITS);
     expect(extracted.page_count).toBe(2);
-    expect(extracted.text).toBe('Quarterly report\nRevenue grew in every region.\n\nAppendix (tables)\nChurn stayed below two percent.');
+    expect(extracted.text).toBe(
+      'Quarterly report\nRevenue grew in every region.\n\nAppendix (tables)\nChurn stayed below two percent.',
+    );
     const chunks = chunkText(extracted.text, { segments: extracted.segments });
     expect(chunks.map((chunk) => [chunk.page, chunk.text])).toEqual([
       [1, 'Quarterly report\nRevenue grew in every region.'],
@@ -31,13 +36,21 @@ describe('extractDocumentText', () => {
   });
 
   it('refuses what is not a PDF, and PDFs over the page or text limit', async () => {
-    expect((await failure(extractDocumentText(utf8('plain words'), 'application/pdf', 'fake.pdf', LIMITS))).code).toBe('document_unreadable');
+    expect(
+      (await failure(extractDocumentText(utf8('plain words'), 'application/pdf', 'fake.pdf', LIMITS))).code,
+    ).toBe('document_unreadable');
     const long = makePdf(Array.from({ length: 6 }, (_, index) => [`page ${index}`]));
-    expect((await failure(extractDocumentText(long, 'application/pdf', 'long.pdf', LIMITS))).code).toBe('payload_too_large');
+    expect((await failure(extractDocumentText(long, 'application/pdf', 'long.pdf', LIMITS))).code).toBe(
+      'payload_too_large',
+    );
     // Lines stay on the page (pdf.js leaves out text drawn outside it): 45 lines of 60 characters a page.
-    const page = Array.from({ length: 45 }, (_, line) => `${String(line).padStart(2, '0')} ${'words '.repeat(10).trim()}`.padEnd(60, '.'));
+    const page = Array.from({ length: 45 }, (_, line) =>
+      `${String(line).padStart(2, '0')} ${'words '.repeat(10).trim()}`.padEnd(60, '.'),
+    );
     const wordy = makePdf([page, page, page, page, page]);
-    expect((await failure(extractDocumentText(wordy, 'application/pdf', 'wordy.pdf', LIMITS))).code).toBe('payload_too_large');
+    expect((await failure(extractDocumentText(wordy, 'application/pdf', 'wordy.pdf', LIMITS))).code).toBe(
+      'payload_too_large',
+    );
   });
 
   it('strips HTML to Markdown-style text, without scripts or styles', async () => {
@@ -47,14 +60,30 @@ describe('extractDocumentText', () => {
   });
 
   it('decodes text (BOM, CRLF, Windows-1252) and refuses binary files', async () => {
-    const markdown = await extractDocumentText(utf8('\uFEFF# Title\r\n\r\nBody'), 'text/markdown', 'a.md', LIMITS);
-    expect(markdown).toMatchObject({ text: '# Title\n\nBody', markdown: true });
-    const latin = await extractDocumentText(new Uint8Array([0x63, 0x61, 0x66, 0xe9]), 'text/plain', 'b.txt', LIMITS);
-    expect(latin).toMatchObject({ text: 'café', markdown: false });
-    expect((await failure(extractDocumentText(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00]), 'text/plain', 'c.txt', LIMITS))).code).toBe(
-      'document_unreadable',
+    const markdown = await extractDocumentText(
+      utf8('\uFEFF# Title\r\n\r\nBody'),
+      'text/markdown',
+      'a.md',
+      LIMITS,
     );
-    expect((await failure(extractDocumentText(utf8('z'.repeat(10_001)), 'text/plain', 'd.txt', LIMITS))).code).toBe('payload_too_large');
+    expect(markdown).toMatchObject({ text: '# Title\n\nBody', markdown: true });
+    const latin = await extractDocumentText(
+      new Uint8Array([0x63, 0x61, 0x66, 0xe9]),
+      'text/plain',
+      'b.txt',
+      LIMITS,
+    );
+    expect(latin).toMatchObject({ text: 'café', markdown: false });
+    expect(
+      (
+        await failure(
+          extractDocumentText(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00]), 'text/plain', 'c.txt', LIMITS),
+        )
+      ).code,
+    ).toBe('document_unreadable');
+    expect(
+      (await failure(extractDocumentText(utf8('z'.repeat(10_001)), 'text/plain', 'd.txt', LIMITS))).code,
+    ).toBe('payload_too_large');
   });
 });
 

@@ -21,9 +21,13 @@ export interface ExtractLimits {
 
 function bounded(text: string, fileName: string, limits: ExtractLimits): string {
   if (text.length > limits.maxTextChars) {
-    throw new TroupeError('payload_too_large', `${fileName} holds more than ${limits.maxTextChars} characters of text`, {
-      details: { max_text_chars: limits.maxTextChars },
-    });
+    throw new TroupeError(
+      'payload_too_large',
+      `${fileName} holds more than ${limits.maxTextChars} characters of text`,
+      {
+        details: { max_text_chars: limits.maxTextChars },
+      },
+    );
   }
   return text;
 }
@@ -37,13 +41,28 @@ export async function extractDocumentText(
 ): Promise<ExtractedText> {
   switch (mediaType) {
     case 'text/markdown':
-      return { text: bounded(decodeText(bytes, fileName), fileName, limits), markdown: true, page_count: null };
+      return {
+        text: bounded(decodeText(bytes, fileName), fileName, limits),
+        markdown: true,
+        page_count: null,
+      };
     case 'text/plain':
-      return { text: bounded(decodeText(bytes, fileName), fileName, limits), markdown: false, page_count: null };
+      return {
+        text: bounded(decodeText(bytes, fileName), fileName, limits),
+        markdown: false,
+        page_count: null,
+      };
     case 'text/html':
-      return { text: bounded(htmlToText(decodeText(bytes, fileName)), fileName, limits), markdown: true, page_count: null };
+      return {
+        text: bounded(htmlToText(decodeText(bytes, fileName)), fileName, limits),
+        markdown: true,
+        page_count: null,
+      };
     case 'application/pdf': {
-      const { pages } = await pdfToText(bytes, fileName, { maxPages: limits.maxPdfPages, maxTextChars: limits.maxTextChars });
+      const { pages } = await pdfToText(bytes, fileName, {
+        maxPages: limits.maxPdfPages,
+        maxTextChars: limits.maxTextChars,
+      });
       const segments: TextSegment[] = [];
       let text = '';
       pages.forEach((page, index) => {

@@ -17,7 +17,11 @@ export function describeLocation(location: ChunkLocation): string {
  * The `knowledge_search` result as the model reads it: ranked passages, each headed by its citation,
  * its character range and its score, then how to cite. Plain text, so a quoted result stays readable.
  */
-export function formatKnowledgeResult(query: string, result: KnowledgeSearchResult, configured: readonly string[]): string {
+export function formatKnowledgeResult(
+  query: string,
+  result: KnowledgeSearchResult,
+  configured: readonly string[],
+): string {
   if (result.sources.length === 0) {
     return `No knowledge source is available: none of the configured sources (${configured.join(', ')}) exists or is visible to the user of this run.`;
   }
@@ -31,6 +35,8 @@ export function formatKnowledgeResult(query: string, result: KnowledgeSearchResu
   return [
     `${count} passage${count === 1 ? '' : 's'} from ${where} for "${query}", best first:`,
     ...passages,
-    'Cite the passages you use by source/document and section, e.g. "' + citation(result.results[0] as KnowledgeHit) + '".',
+    'Cite the passages you use by source/document and section, e.g. "' +
+      citation(result.results[0] as KnowledgeHit) +
+      '".',
   ].join('\n\n');
 }

@@ -38,8 +38,11 @@ describe('htmlToText', () => {
   });
 
   it('decodes entities, keeps <pre> as written and escapes a leading #', () => {
-    const html = '<p>Fish &amp; chips &lt;3 &#233;t&eacute; &#x1F600; &bogus; &#0;</p><pre>  two\n    lines</pre><p># not a heading</p>';
-    expect(htmlToText(html)).toBe('Fish & chips <3 été 😀 &bogus; \uFFFD\n\n  two\n    lines\n\n\\# not a heading');
+    const html =
+      '<p>Fish &amp; chips &lt;3 &#233;t&eacute; &#x1F600; &bogus; &#0;</p><pre>  two\n    lines</pre><p># not a heading</p>';
+    expect(htmlToText(html)).toBe(
+      'Fish & chips <3 été 😀 &bogus; \uFFFD\n\n  two\n    lines\n\n\\# not a heading',
+    );
   });
 
   it('reads malformed markup as text without throwing', () => {

@@ -1,31 +1,118 @@
 /** Elements whose content is never text for a reader: skipped whole, up to their closing tag. */
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'title', 'svg', 'math', 'iframe', 'object', 'canvas', 'select']);
+const SKIPPED = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'title',
+  'svg',
+  'math',
+  'iframe',
+  'object',
+  'canvas',
+  'select',
+]);
 /** Elements that end a paragraph before and after them. */
 const BLOCKS = new Set([
-  'p', 'div', 'section', 'article', 'header', 'footer', 'main', 'nav', 'aside', 'blockquote', 'figure',
-  'figcaption', 'table', 'form', 'fieldset', 'address', 'details', 'summary', 'dl', 'ul', 'ol', 'hr', 'pre',
-  'body', 'html', 'caption',
+  'p',
+  'div',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'main',
+  'nav',
+  'aside',
+  'blockquote',
+  'figure',
+  'figcaption',
+  'table',
+  'form',
+  'fieldset',
+  'address',
+  'details',
+  'summary',
+  'dl',
+  'ul',
+  'ol',
+  'hr',
+  'pre',
+  'body',
+  'html',
+  'caption',
 ]);
 const LINES = new Set(['tr', 'dt', 'dd', 'li', 'br']);
 
 const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', copy: '©', reg: '®', trade: '™', hellip: '…',
-  mdash: '—', ndash: '–', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', bull: '•',
-  middot: '·', deg: '°', euro: '€', pound: '£', yen: '¥', cent: '¢', sect: '§', para: '¶', times: '×',
-  divide: '÷', plusmn: '±', frac12: '½', eacute: 'é', egrave: 'è', ecirc: 'ê', agrave: 'à', aacute: 'á',
-  acirc: 'â', ccedil: 'ç', ouml: 'ö', uuml: 'ü', auml: 'ä', szlig: 'ß', ntilde: 'ñ', oacute: 'ó',
-  iacute: 'í', uacute: 'ú', shy: '', zwj: '', zwnj: '', ensp: ' ', emsp: ' ', thinsp: ' ',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  copy: '©',
+  reg: '®',
+  trade: '™',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+  laquo: '«',
+  raquo: '»',
+  bull: '•',
+  middot: '·',
+  deg: '°',
+  euro: '€',
+  pound: '£',
+  yen: '¥',
+  cent: '¢',
+  sect: '§',
+  para: '¶',
+  times: '×',
+  divide: '÷',
+  plusmn: '±',
+  frac12: '½',
+  eacute: 'é',
+  egrave: 'è',
+  ecirc: 'ê',
+  agrave: 'à',
+  aacute: 'á',
+  acirc: 'â',
+  ccedil: 'ç',
+  ouml: 'ö',
+  uuml: 'ü',
+  auml: 'ä',
+  szlig: 'ß',
+  ntilde: 'ñ',
+  oacute: 'ó',
+  iacute: 'í',
+  uacute: 'ú',
+  shy: '',
+  zwj: '',
+  zwnj: '',
+  ensp: ' ',
+  emsp: ' ',
+  thinsp: ' ',
 };
 
 function decodeEntities(text: string): string {
-  return text.replace(/&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});?/g, (whole, body: string) => {
-    if (body.startsWith('#')) {
-      const code = body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
-      const valid = code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
-      return valid ? String.fromCodePoint(code) : '\uFFFD';
-    }
-    return NAMED_ENTITIES[body.toLowerCase()] ?? whole;
-  });
+  return text.replace(
+    /&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});?/g,
+    (whole, body: string) => {
+      if (body.startsWith('#')) {
+        const code =
+          body[1] === 'x' || body[1] === 'X'
+            ? Number.parseInt(body.slice(2), 16)
+            : Number.parseInt(body.slice(1), 10);
+        const valid = code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
+        return valid ? String.fromCodePoint(code) : '\uFFFD';
+      }
+      return NAMED_ENTITIES[body.toLowerCase()] ?? whole;
+    },
+  );
 }
 
 /** Collects text with paragraph and line breaks, never more than one blank line in a row. */

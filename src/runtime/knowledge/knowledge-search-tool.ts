@@ -1,7 +1,12 @@
 import type { Actor } from '../../core/records/user.js';
 import { defineTool } from '../tools/troupe-tool.js';
 import { formatKnowledgeResult } from './format-knowledge-hits.js';
-import { DEFAULT_TOP_K, knowledgeSearchInputSchema, MAX_TOP_K, type KnowledgeSearchInput } from './knowledge-input-schemas.js';
+import {
+  DEFAULT_TOP_K,
+  knowledgeSearchInputSchema,
+  MAX_TOP_K,
+  type KnowledgeSearchInput,
+} from './knowledge-input-schemas.js';
 import type { KnowledgeService } from './knowledge-service.js';
 
 export const KNOWLEDGE_SEARCH_TOOL = 'knowledge_search';

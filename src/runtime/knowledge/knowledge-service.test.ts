@@ -13,7 +13,9 @@ let admin: User;
 
 beforeEach(async () => {
   store = await createTestStorage();
-  knowledge = createKnowledgeService(store.storage, { limits: { maxFilesPerUpload: 3, maxTextChars: 5_000 } });
+  knowledge = createKnowledgeService(store.storage, {
+    limits: { maxFilesPerUpload: 3, maxTextChars: 5_000 },
+  });
   alice = await store.storage.users.create({ name: 'alice', role: 'member' });
   bob = await store.storage.users.create({ name: 'bob', role: 'member' });
   admin = await store.storage.users.create({ name: 'root', role: 'admin' });
@@ -23,25 +25,34 @@ afterEach(async () => store.close());
 const file = (name: string, text: string): UploadedFile => ({ name, bytes: new TextEncoder().encode(text) });
 
 async function code(promise: Promise<unknown>): Promise<ErrorCode | undefined> {
-  const error = await promise.then(() => undefined, (thrown: unknown) => thrown);
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
   return error instanceof TroupeError ? error.code : undefined;
 }
 
 describe('knowledge sources: who may do what', () => {
-  it("hides a private source from other members: every operation is knowledge_source_not_found", async () => {
+  it('hides a private source from other members: every operation is knowledge_source_not_found', async () => {
     const source = await knowledge.create(alice, { name: 'secret-notes' });
     await knowledge.addDocuments(alice, source.id, [file('a.md', 'Hidden words.')]);
     for (const ref of [source.id, 'secret-notes']) {
       expect(await code(knowledge.get(bob, ref))).toBe('knowledge_source_not_found');
       expect(await code(knowledge.listDocuments(bob, ref))).toBe('knowledge_source_not_found');
       expect(await code(knowledge.search(bob, ref, { query: 'hidden' }))).toBe('knowledge_source_not_found');
-      expect(await code(knowledge.addDocuments(bob, ref, [file('b.md', 'x')]))).toBe('knowledge_source_not_found');
-      expect(await code(knowledge.update(bob, ref, { visibility: 'public' }))).toBe('knowledge_source_not_found');
+      expect(await code(knowledge.addDocuments(bob, ref, [file('b.md', 'x')]))).toBe(
+        'knowledge_source_not_found',
+      );
+      expect(await code(knowledge.update(bob, ref, { visibility: 'public' }))).toBe(
+        'knowledge_source_not_found',
+      );
       expect(await code(knowledge.delete(bob, ref))).toBe('knowledge_source_not_found');
       expect(await code(knowledge.listGrants(bob, ref))).toBe('knowledge_source_not_found');
       expect(await code(knowledge.grant(bob, ref, bob.id, 'granted'))).toBe('knowledge_source_not_found');
     }
-    expect((await knowledge.searchSources(bob, [source.id, 'secret-notes'], { query: 'hidden' })).results).toEqual([]);
+    expect(
+      (await knowledge.searchSources(bob, [source.id, 'secret-notes'], { query: 'hidden' })).results,
+    ).toEqual([]);
     expect(await knowledge.list(bob)).toEqual([]);
     // Admins see and search everything.
     expect((await knowledge.search(admin, 'secret-notes', { query: 'hidden' })).results).toHaveLength(1);
@@ -74,7 +85,9 @@ describe('knowledge sources: who may do what', () => {
 
   it('validates names and refuses a taken one', async () => {
     expect(await code(knowledge.create(alice, { name: 'Bad Name' }))).toBe('validation_failed');
-    expect(await code(knowledge.create(alice, { name: 'kns_0123456789abcdef0123' }))).toBe('validation_failed');
+    expect(await code(knowledge.create(alice, { name: 'kns_0123456789abcdef0123' }))).toBe(
+      'validation_failed',
+    );
     await knowledge.create(alice, { name: 'taken' });
     expect(await code(knowledge.create(bob, { name: 'taken' }))).toBe('knowledge_source_name_taken');
   });
@@ -89,14 +102,27 @@ describe('knowledge documents: uploads', () => {
       { name: 'page.html', bytes: new TextEncoder().encode('<h1>Page</h1><script>x()</script><p>Hello</p>') },
       { name: 'scan.pdf', bytes: pdf },
     ]);
-    expect(added.map(({ document, replaced }) => [document.name, document.media_type, document.page_count, replaced])).toEqual([
+    expect(
+      added.map(({ document, replaced }) => [
+        document.name,
+        document.media_type,
+        document.page_count,
+        replaced,
+      ]),
+    ).toEqual([
       ['guide.md', 'text/markdown', null, false],
       ['page.html', 'text/html', null, false],
       ['scan.pdf', 'application/pdf', 2, false],
     ]);
-    const [again] = await knowledge.addDocuments(alice, source.id, [file('guide.md', '# Guide\n\nNew text.')]);
+    const [again] = await knowledge.addDocuments(alice, source.id, [
+      file('guide.md', '# Guide\n\nNew text.'),
+    ]);
     expect(again?.replaced).toBe(true);
-    expect((await knowledge.listDocuments(alice, 'docs')).map((document) => document.name)).toEqual(['guide.md', 'page.html', 'scan.pdf']);
+    expect((await knowledge.listDocuments(alice, 'docs')).map((document) => document.name)).toEqual([
+      'guide.md',
+      'page.html',
+      'scan.pdf',
+    ]);
     const { results } = await knowledge.search(alice, 'docs', { query: 'lighthouse' });
     expect(results[0]).toMatchObject({ document_name: 'scan.pdf', location: { page: 2 } });
     expect((await knowledge.search(alice, 'docs', { query: 'x()' })).results).toEqual([]);
@@ -106,7 +132,10 @@ describe('knowledge documents: uploads', () => {
     const source = await knowledge.create(alice, { name: 'docs' });
     const before = await store.storage.knowledgeDocuments.list(source.id);
     const cases: [UploadedFile[], ErrorCode][] = [
-      [[file('ok.md', 'fine'), { name: 'bad.pdf', bytes: new TextEncoder().encode('not a pdf') }], 'document_unreadable'],
+      [
+        [file('ok.md', 'fine'), { name: 'bad.pdf', bytes: new TextEncoder().encode('not a pdf') }],
+        'document_unreadable',
+      ],
       [[file('ok.md', 'fine'), file('archive.zip', 'PK')], 'unsupported_media_type'],
       [[file('ok.md', 'fine'), file('empty.md', ' \n ')], 'document_unreadable'],
       [[file('ok.md', 'fine'), file('huge.txt', 'w '.repeat(3_000))], 'payload_too_large'],
@@ -137,6 +166,9 @@ describe('knowledge documents: uploads', () => {
     await knowledge.create(alice, { name: 'docs' });
     expect(await code(knowledge.search(alice, 'docs', { query: '' }))).toBe('validation_failed');
     expect(await code(knowledge.search(alice, 'docs', { query: 'x', top_k: 21 }))).toBe('validation_failed');
-    expect(await knowledge.search(alice, 'docs', { query: '"*()' })).toMatchObject({ terms: [], results: [] });
+    expect(await knowledge.search(alice, 'docs', { query: '"*()' })).toMatchObject({
+      terms: [],
+      results: [],
+    });
   });
 });

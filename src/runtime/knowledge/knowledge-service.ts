@@ -10,7 +10,12 @@ import { refFilter } from '../../core/knowledge/knowledge-source-refs.js';
 import { parseSearchTerms } from '../../core/knowledge/parse-search-terms.js';
 import type { NewKnowledgeChunk, NewKnowledgeDocument } from '../../core/ports/knowledge-storage.js';
 import type { Storage } from '../../core/ports/storage.js';
-import type { KnowledgeAccess, KnowledgeDocument, KnowledgeHit, KnowledgeSource } from '../../core/records/knowledge.js';
+import type {
+  KnowledgeAccess,
+  KnowledgeDocument,
+  KnowledgeHit,
+  KnowledgeSource,
+} from '../../core/records/knowledge.js';
 import { DOCUMENT_MEDIA_TYPES } from '../../core/records/knowledge.js';
 import type { Actor } from '../../core/records/user.js';
 import { isAdmin } from '../../core/records/user.js';
@@ -70,9 +75,18 @@ export interface KnowledgeService {
    * Searches the sources among `refs` (ids or names) that `actor` may use at this moment; the others are
    * left out silently. What `knowledge_search` calls on every use, so access is never cached.
    */
-  searchSources(actor: Actor, refs: readonly string[], input: KnowledgeSearchInput): Promise<KnowledgeSearchResult>;
+  searchSources(
+    actor: Actor,
+    refs: readonly string[],
+    input: KnowledgeSearchInput,
+  ): Promise<KnowledgeSearchResult>;
   listGrants(actor: Actor, ref: string): Promise<KnowledgeAccess[]>;
-  grant(actor: Actor, ref: string, userId: string, source: GrantableSource): Promise<{ grant: KnowledgeAccess; created: boolean }>;
+  grant(
+    actor: Actor,
+    ref: string,
+    userId: string,
+    source: GrantableSource,
+  ): Promise<{ grant: KnowledgeAccess; created: boolean }>;
   revokeGrant(actor: Actor, ref: string, userId: string): Promise<void>;
 }
 
@@ -84,11 +98,16 @@ function notFound(ref: string): TroupeError {
   return new TroupeError('knowledge_source_not_found', `Knowledge source "${ref}" not found`);
 }
 
-export function createKnowledgeService(storage: Storage, options: KnowledgeServiceOptions = {}): KnowledgeService {
+export function createKnowledgeService(
+  storage: Storage,
+  options: KnowledgeServiceOptions = {},
+): KnowledgeService {
   const limits: KnowledgeLimits = { ...DEFAULT_KNOWLEDGE_LIMITS, ...options.limits };
 
   async function resolveUsable(store: Storage, actor: Actor, ref: string): Promise<KnowledgeSource> {
-    const source = isKnowledgeSourceId(ref) ? await store.knowledgeSources.get(ref) : await store.knowledgeSources.getByName(ref);
+    const source = isKnowledgeSourceId(ref)
+      ? await store.knowledgeSources.get(ref)
+      : await store.knowledgeSources.getByName(ref);
     if (source === undefined) throw notFound(ref);
     // Only look the grant up when it can change the answer.
     const needsGrant = !isAdmin(actor) && source.owner_id !== actor.id && source.visibility !== 'public';
@@ -101,7 +120,10 @@ export function createKnowledgeService(storage: Storage, options: KnowledgeServi
     const source = await resolveUsable(store, actor, ref);
     // Forbidden is safe here: the actor can already see this source, so nothing leaks.
     if (!canManageSource(actor, source)) {
-      throw new TroupeError('forbidden', `Only the owner or an admin can change knowledge source "${source.name}"`);
+      throw new TroupeError(
+        'forbidden',
+        `Only the owner or an admin can change knowledge source "${source.name}"`,
+      );
     }
     return source;
   }
@@ -120,7 +142,10 @@ export function createKnowledgeService(storage: Storage, options: KnowledgeServi
   }
 
   /** Everything that can fail about a file, before anything is written. */
-  async function prepare(sourceId: string, file: UploadedFile): Promise<{ document: NewKnowledgeDocument; chunks: NewKnowledgeChunk[] }> {
+  async function prepare(
+    sourceId: string,
+    file: UploadedFile,
+  ): Promise<{ document: NewKnowledgeDocument; chunks: NewKnowledgeChunk[] }> {
     const name = documentName(file.name);
     if (name === '') {
       throw new TroupeError('validation_failed', 'Every uploaded document needs a file name', {
@@ -134,7 +159,10 @@ export function createKnowledgeService(storage: Storage, options: KnowledgeServi
         `${name}: knowledge sources read Markdown, text, HTML and PDF (${DOCUMENT_MEDIA_TYPES.join(', ')}); name the file .md, .txt, .html or .pdf`,
       );
     }
-    const extracted = await extractDocumentText(file.bytes, mediaType, name, { maxTextChars: limits.maxTextChars, maxPdfPages: limits.maxPdfPages });
+    const extracted = await extractDocumentText(file.bytes, mediaType, name, {
+      maxTextChars: limits.maxTextChars,
+      maxPdfPages: limits.maxPdfPages,
+    });
     const chunks = chunkText(extracted.text, { markdown: extracted.markdown, segments: extracted.segments });
     if (chunks.length === 0) {
       throw new TroupeError(
@@ -155,7 +183,10 @@ export function createKnowledgeService(storage: Storage, options: KnowledgeServi
     };
   }
 
-  async function searchIn(sources: KnowledgeSource[], input: KnowledgeSearchInput): Promise<KnowledgeSearchResult> {
+  async function searchIn(
+    sources: KnowledgeSource[],
+    input: KnowledgeSearchInput,
+  ): Promise<KnowledgeSearchResult> {
     const { query, top_k: topK } = parseOrThrow(knowledgeSearchInputSchema, input);
     const terms = parseSearchTerms(query);
     const results = await storage.knowledgeDocuments.search({
@@ -218,9 +249,13 @@ export function createKnowledgeService(storage: Storage, options: KnowledgeServi
         });
       }
       if (files.length > limits.maxFilesPerUpload) {
-        throw new TroupeError('validation_failed', `At most ${limits.maxFilesPerUpload} documents per upload, got ${files.length}`, {
-          details: { issues: [{ path: 'file', message: 'too many documents', code: 'custom' }] },
-        });
+        throw new TroupeError(
+          'validation_failed',
+          `At most ${limits.maxFilesPerUpload} documents per upload, got ${files.length}`,
+          {
+            details: { issues: [{ path: 'file', message: 'too many documents', code: 'custom' }] },
+          },
+        );
       }
       const prepared: { document: NewKnowledgeDocument; chunks: NewKnowledgeChunk[] }[] = [];
       for (const file of files) prepared.push(await prepare(source.id, file));
@@ -235,7 +270,10 @@ export function createKnowledgeService(storage: Storage, options: KnowledgeServi
         // Checked again inside the write: the source may have been deleted while the files were read.
         const current = await resolveManageable(tx, actor, source.id);
         const added: AddedDocument[] = [];
-        for (const entry of prepared) added.push(await tx.knowledgeDocuments.put({ ...entry.document, source_id: current.id }, entry.chunks));
+        for (const entry of prepared)
+          added.push(
+            await tx.knowledgeDocuments.put({ ...entry.document, source_id: current.id }, entry.chunks),
+          );
         return added;
       });
     },
@@ -245,7 +283,10 @@ export function createKnowledgeService(storage: Storage, options: KnowledgeServi
         const source = await resolveManageable(tx, actor, ref);
         const document = await tx.knowledgeDocuments.get(documentId);
         if (document?.source_id !== source.id) {
-          throw new TroupeError('knowledge_document_not_found', `Document ${documentId} not found in "${source.name}"`);
+          throw new TroupeError(
+            'knowledge_document_not_found',
+            `Document ${documentId} not found in "${source.name}"`,
+          );
         }
         await tx.knowledgeDocuments.delete(document.id);
       });
@@ -256,7 +297,8 @@ export function createKnowledgeService(storage: Storage, options: KnowledgeServi
     },
 
     async searchSources(actor, refs, input) {
-      const sources = refs.length === 0 ? [] : await storage.knowledgeSources.listUsable(actor, refFilter(refs));
+      const sources =
+        refs.length === 0 ? [] : await storage.knowledgeSources.listUsable(actor, refFilter(refs));
       return searchIn(sources, input);
     },
 
@@ -274,17 +316,23 @@ export function createKnowledgeService(storage: Storage, options: KnowledgeServi
         throw new TroupeError('user_not_found', `User "${userId}" not found`);
       }
       const existed = await storage.knowledgeSources.hasGrant(userId, source.id);
-      return { grant: await storage.knowledgeSources.grant(userId, source.id, grantSource), created: !existed };
+      return {
+        grant: await storage.knowledgeSources.grant(userId, source.id, grantSource),
+        created: !existed,
+      };
     },
 
     async revokeGrant(actor, ref, userId) {
       const source = await resolveGrantable(actor, ref);
-      const grant = (await storage.knowledgeSources.listGrants(source.id)).find((entry) => entry.user_id === userId);
+      const grant = (await storage.knowledgeSources.listGrants(source.id)).find(
+        (entry) => entry.user_id === userId,
+      );
       if (grant === undefined) {
         throw new TroupeError('grant_not_found', `User "${userId}" has no grant on "${source.name}"`);
       }
       // The creator's grant mirrors ownership; revoking it would change nothing but the record.
-      if (grant.source === 'created') throw new TroupeError('forbidden', "The creator's grant cannot be revoked");
+      if (grant.source === 'created')
+        throw new TroupeError('forbidden', "The creator's grant cannot be revoked");
       await storage.knowledgeSources.revoke(userId, source.id);
     },
   };

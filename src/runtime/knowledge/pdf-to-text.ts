@@ -53,9 +53,13 @@ export async function pdfToText(bytes: Uint8Array, fileName: string, limits: Pdf
   }
   try {
     if (document.numPages > limits.maxPages) {
-      throw new TroupeError('payload_too_large', `${fileName} has ${document.numPages} pages; the limit is ${limits.maxPages}`, {
-        details: { max_pages: limits.maxPages },
-      });
+      throw new TroupeError(
+        'payload_too_large',
+        `${fileName} has ${document.numPages} pages; the limit is ${limits.maxPages}`,
+        {
+          details: { max_pages: limits.maxPages },
+        },
+      );
     }
     const pages: string[] = [];
     let total = 0;
@@ -66,9 +70,13 @@ export async function pdfToText(bytes: Uint8Array, fileName: string, limits: Pdf
       page.cleanup();
       total += text.length;
       if (total > limits.maxTextChars) {
-        throw new TroupeError('payload_too_large', `${fileName} holds more than ${limits.maxTextChars} characters of text`, {
-          details: { max_text_chars: limits.maxTextChars },
-        });
+        throw new TroupeError(
+          'payload_too_large',
+          `${fileName} holds more than ${limits.maxTextChars} characters of text`,
+          {
+            details: { max_text_chars: limits.maxTextChars },
+          },
+        );
       }
       pages.push(text);
     }

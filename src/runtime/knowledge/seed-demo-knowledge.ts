@@ -14,7 +14,11 @@ const DEMO_KNOWLEDGE_DIR = path.resolve(import.meta.dirname, '../../../demo/know
  * Creates the demo knowledge source from `demo/knowledge/*.md`, inside the caller's transaction. Without the
  * folder (an install that left the demo out) there is nothing to seed.
  */
-export async function seedDemoKnowledge(tx: Storage, ownerId: string, dir = DEMO_KNOWLEDGE_DIR): Promise<KnowledgeSource | undefined> {
+export async function seedDemoKnowledge(
+  tx: Storage,
+  ownerId: string,
+  dir = DEMO_KNOWLEDGE_DIR,
+): Promise<KnowledgeSource | undefined> {
   if (!existsSync(dir)) return undefined;
   const source = await tx.knowledgeSources.create({
     name: DEMO_KNOWLEDGE_SOURCE,
@@ -27,7 +31,14 @@ export async function seedDemoKnowledge(tx: Storage, ownerId: string, dir = DEMO
   for (const file of files) {
     const text = (await readFile(path.join(dir, file), 'utf8')).replace(/\r\n?/g, '\n');
     await tx.knowledgeDocuments.put(
-      { source_id: source.id, name: file, media_type: 'text/markdown', bytes: Buffer.byteLength(text), text_chars: text.length, page_count: null },
+      {
+        source_id: source.id,
+        name: file,
+        media_type: 'text/markdown',
+        bytes: Buffer.byteLength(text),
+        text_chars: text.length,
+        page_count: null,
+      },
       chunkText(text, { markdown: true }),
     );
   }

@@ -12,6 +12,12 @@ import type { Conversation } from '../../../src/core/records/conversation.ts';
 import type { Run, RunStatus, TokenUsage } from '../../../src/core/records/run.ts';
 import type { RunEvent, RunEventType } from '../../../src/core/records/run-event.ts';
 import type { DelegationPolicy, User } from '../../../src/core/records/user.ts';
+import type {
+  ChunkLocation,
+  KnowledgeDocument,
+  KnowledgeHit,
+  KnowledgeSource,
+} from '../../../src/core/records/knowledge.ts';
 
 export type {
   Agent,
@@ -26,6 +32,10 @@ export type {
   TokenUsage,
   ToolApprovalMode,
   User,
+  ChunkLocation,
+  KnowledgeDocument,
+  KnowledgeHit,
+  KnowledgeSource,
 };
 
 export const RUN_STATUSES = [
@@ -172,3 +182,16 @@ export interface NewAgentBody {
 }
 
 export type AgentPatchBody = Partial<Omit<NewAgentBody, 'backend' | 'is_subagent'>>;
+
+/** `POST /api/knowledge/{id}/documents`: each stored document, and whether it replaced one of its name. */
+export interface AddedKnowledgeDocument {
+  document: KnowledgeDocument;
+  replaced: boolean;
+}
+
+/** `POST /api/knowledge/{id}/search`. */
+export interface KnowledgeSearchResponse {
+  query: string;
+  terms: string[];
+  results: KnowledgeHit[];
+}

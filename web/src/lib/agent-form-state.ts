@@ -18,6 +18,8 @@ export interface AgentFormState {
   delegatable: boolean;
   delegationBrief: string;
   specsText: string;
+  /** `config.knowledge_sources`: names of the sources the agent's `knowledge_search` reads. */
+  knowledgeSources: string[];
 }
 
 export function emptyFormState(kind: AgentKind): AgentFormState {
@@ -36,6 +38,7 @@ export function emptyFormState(kind: AgentKind): AgentFormState {
     delegatable: true,
     delegationBrief: '',
     specsText: '',
+    knowledgeSources: [],
   };
 }
 
@@ -59,6 +62,7 @@ export function formStateFromAgent(agent: Agent): AgentFormState {
       config.subagent_specs && config.subagent_specs.length > 0
         ? JSON.stringify(config.subagent_specs, null, 2)
         : '',
+    knowledgeSources: config.knowledge_sources ?? [],
   };
 }
 
@@ -104,6 +108,8 @@ export function configFromForm(
   const isChat = state.backend === 'chat';
   // Subagents cannot call subagents: the allow-list and inline specs belong to main agents only.
   setOrDelete(config, 'subagents', isChat && state.subagents.length > 0 ? state.subagents : undefined);
+  // Main agents and subagents alike: each searches only the sources of its own config.
+  setOrDelete(config, 'knowledge_sources', state.knowledgeSources.length > 0 ? state.knowledgeSources : undefined);
   const { specs, error } = parseSpecsText(state.specsText);
   setOrDelete(
     config,

@@ -5,6 +5,7 @@ export type AppRoute =
   | { page: 'agent-edit'; agentId: string }
   | { page: 'run-tree'; runId: string | null }
   | { page: 'settings' }
+  | { page: 'knowledge'; sourceId: string | null }
   | { page: 'not-found'; path: string };
 
 /** Client-side routes; the server answers `index.html` for every non-API path, so deep links work. */
@@ -24,6 +25,7 @@ export function matchRoute(pathname: string, search: string): AppRoute {
   }
   if (first === 'runs') return { page: 'run-tree', runId: second ?? null };
   if (first === 'settings') return { page: 'settings' };
+  if (first === 'knowledge') return { page: 'knowledge', sourceId: second ?? null };
   return { page: 'not-found', path: pathname };
 }
 
@@ -35,4 +37,5 @@ export const paths = {
   editAgent: (id: string) => `/agents/${encodeURIComponent(id)}/edit`,
   runTree: (runId?: string) => (runId ? `/runs/${encodeURIComponent(runId)}` : '/runs'),
   settings: () => '/settings',
+  knowledge: (sourceId?: string) => (sourceId ? `/knowledge/${encodeURIComponent(sourceId)}` : '/knowledge'),
 };

@@ -30,8 +30,17 @@ export const knowledgeMigration: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('knowledge_sources_name_uq').unique().on('knowledge_sources').column('name').execute();
-    await db.schema.createIndex('knowledge_sources_owner_idx').on('knowledge_sources').column('owner_id').execute();
+    await db.schema
+      .createIndex('knowledge_sources_name_uq')
+      .unique()
+      .on('knowledge_sources')
+      .column('name')
+      .execute();
+    await db.schema
+      .createIndex('knowledge_sources_owner_idx')
+      .on('knowledge_sources')
+      .column('owner_id')
+      .execute();
 
     await db.schema
       .createTable('knowledge_access')
@@ -41,7 +50,11 @@ export const knowledgeMigration: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addPrimaryKeyConstraint('knowledge_access_pkey', ['user_id', 'source_id'])
       .execute();
-    await db.schema.createIndex('knowledge_access_source_idx').on('knowledge_access').column('source_id').execute();
+    await db.schema
+      .createIndex('knowledge_access_source_idx')
+      .on('knowledge_access')
+      .column('source_id')
+      .execute();
 
     await db.schema
       .createTable('knowledge_documents')
@@ -64,7 +77,9 @@ export const knowledgeMigration: Migration = {
 
     await db.schema
       .createTable('knowledge_chunks')
-      .addColumn('id', 'integer', (c) => (sqlite ? c.primaryKey() : c.primaryKey().generatedByDefaultAsIdentity()))
+      .addColumn('id', 'integer', (c) =>
+        sqlite ? c.primaryKey() : c.primaryKey().generatedByDefaultAsIdentity(),
+      )
       .addColumn('document_id', 'text', (c) => c.notNull().references('knowledge_documents.id'))
       .addColumn('source_id', 'text', (c) => c.notNull().references('knowledge_sources.id'))
       .addColumn('seq', 'integer', (c) => c.notNull())
@@ -80,7 +95,11 @@ export const knowledgeMigration: Migration = {
       .on('knowledge_chunks')
       .columns(['document_id', 'seq'])
       .execute();
-    await db.schema.createIndex('knowledge_chunks_source_idx').on('knowledge_chunks').column('source_id').execute();
+    await db.schema
+      .createIndex('knowledge_chunks_source_idx')
+      .on('knowledge_chunks')
+      .column('source_id')
+      .execute();
 
     if (sqlite) {
       await sql`CREATE VIRTUAL TABLE knowledge_chunks_fts USING fts5(
@@ -107,7 +126,12 @@ export const knowledgeMigration: Migration = {
 
   async down(db: AnyDb) {
     if (isSqlite(db)) await sql`DROP TABLE knowledge_chunks_fts`.execute(db);
-    for (const table of ['knowledge_chunks', 'knowledge_documents', 'knowledge_access', 'knowledge_sources']) {
+    for (const table of [
+      'knowledge_chunks',
+      'knowledge_documents',
+      'knowledge_access',
+      'knowledge_sources',
+    ]) {
       await db.schema.dropTable(table).execute();
     }
   },

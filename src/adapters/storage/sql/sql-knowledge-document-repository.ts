@@ -57,25 +57,35 @@ export class SqlKnowledgeDocumentRepository implements KnowledgeDocumentReposito
       }
       await db.insertInto('knowledge_documents').values(row).execute();
       for (let from = 0; from < chunks.length; from += CHUNK_BATCH) {
-        const values: Insertable<KnowledgeChunksTable>[] = chunks.slice(from, from + CHUNK_BATCH).map((chunk, index) => ({
-          document_id: row.id,
-          source_id: document.source_id,
-          seq: from + index,
-          text: chunk.text,
-          heading_path: toJson(chunk.heading_path),
-          page: chunk.page,
-          start_offset: chunk.start,
-          end_offset: chunk.end,
-        }));
+        const values: Insertable<KnowledgeChunksTable>[] = chunks
+          .slice(from, from + CHUNK_BATCH)
+          .map((chunk, index) => ({
+            document_id: row.id,
+            source_id: document.source_id,
+            seq: from + index,
+            text: chunk.text,
+            heading_path: toJson(chunk.heading_path),
+            page: chunk.page,
+            start_offset: chunk.start,
+            end_offset: chunk.end,
+          }));
         await db.insertInto('knowledge_chunks').values(values).execute();
       }
-      await db.updateTable('knowledge_sources').set({ updated_at: row.created_at }).where('id', '=', document.source_id).execute();
+      await db
+        .updateTable('knowledge_sources')
+        .set({ updated_at: row.created_at })
+        .where('id', '=', document.source_id)
+        .execute();
       return { document: documentFromRow(row), replaced: existing !== undefined };
     });
   }
 
   async get(id: string): Promise<KnowledgeDocument | undefined> {
-    const row = await this.ctx.db.selectFrom('knowledge_documents').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('knowledge_documents')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row && documentFromRow(row);
   }
 

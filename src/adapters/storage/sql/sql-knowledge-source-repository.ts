@@ -105,7 +105,11 @@ export class SqlKnowledgeSourceRepository implements KnowledgeSourceRepository {
     const values: Partial<KnowledgeSourcesTable> = { updated_at: nowIso(this.ctx) };
     if (patch.description !== undefined) values.description = patch.description;
     if (patch.visibility !== undefined) values.visibility = patch.visibility;
-    const result = await this.ctx.db.updateTable('knowledge_sources').set(values).where('id', '=', id).executeTakeFirst();
+    const result = await this.ctx.db
+      .updateTable('knowledge_sources')
+      .set(values)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (toNumber(result.numUpdatedRows) === 0) {
       throw new TroupeError('knowledge_source_not_found', `Knowledge source ${id} not found`);
     }

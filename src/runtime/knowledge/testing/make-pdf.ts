@@ -20,7 +20,8 @@ export function makePdf(pages: readonly (readonly string[])[]): Uint8Array {
     );
   }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObject} 0 R >>`;
-  objects[pagesObject - 1] = `<< /Type /Pages /Kids [${kids.map((kid) => `${kid} 0 R`).join(' ')}] /Count ${kids.length} >>`;
+  objects[pagesObject - 1] =
+    `<< /Type /Pages /Kids [${kids.map((kid) => `${kid} 0 R`).join(' ')}] /Count ${kids.length} >>`;
   let out = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((body, index) => {

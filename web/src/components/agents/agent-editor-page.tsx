@@ -35,6 +35,7 @@ export function AgentEditorPage({ mode }: { mode: EditorMode }) {
     async (signal) => (await api.listAgents(true, signal)).filter((candidate) => candidate.is_subagent),
     [api],
   );
+  const knowledgeSources = useAsync((signal) => api.listKnowledge(signal), [api]);
   const [savedWarnings, setSavedWarnings] = useState<BuildWarning[] | null>(null);
 
   const save = async (state: AgentFormState, config: AgentConfig) => {
@@ -85,6 +86,7 @@ export function AgentEditorPage({ mode }: { mode: EditorMode }) {
         initial={initial}
         baseConfig={loaded?.config ?? {}}
         subagents={subagents.data ?? []}
+        knowledgeSources={knowledgeSources.data ?? []}
         onSubmit={save}
         onCancel={() => navigate(paths.agents())}
       />

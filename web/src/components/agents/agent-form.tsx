@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import type { Agent, AgentConfig } from '../../api/types.ts';
+import type { Agent, AgentConfig, KnowledgeSource } from '../../api/types.ts';
 import { configFromForm, type AgentFormState } from '../../lib/agent-form-state.ts';
 import { isScriptedModel } from '../../lib/format.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { ExpertFields } from './expert-fields.tsx';
+import { KnowledgeSourcePicker } from './knowledge-source-picker.tsx';
 import { SpecEditor } from './spec-editor.tsx';
 import { SubagentAllowList } from './subagent-allow-list.tsx';
 import { ToolChipsInput } from './tool-chips-input.tsx';
@@ -14,12 +15,14 @@ export interface AgentFormProps {
   /** The stored config: keys the form does not edit (MCP servers, skills, limits) are kept. */
   baseConfig: AgentConfig;
   subagents: Agent[];
+  /** Knowledge sources the user can read, for the picker; default none. */
+  knowledgeSources?: KnowledgeSource[];
   onSubmit: (state: AgentFormState, config: AgentConfig) => Promise<void>;
   onCancel: () => void;
 }
 
 /** Create or edit an agent, a subagent or an expert: one form, fields shown by backend. */
-export function AgentForm({ isCreate, initial, baseConfig, subagents, onSubmit, onCancel }: AgentFormProps) {
+export function AgentForm({ isCreate, initial, baseConfig, subagents, knowledgeSources = [], onSubmit, onCancel }: AgentFormProps) {
   const [state, setState] = useState(initial);
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
@@ -169,6 +172,12 @@ export function AgentForm({ isCreate, initial, baseConfig, subagents, onSubmit, 
       </div>
 
       <ToolChipsInput tools={state.tools} onChange={(tools) => set('tools', tools)} />
+
+      <KnowledgeSourcePicker
+        sources={knowledgeSources}
+        selected={state.knowledgeSources}
+        onChange={(names) => set('knowledgeSources', names)}
+      />
 
       {isChat ? (
         <>

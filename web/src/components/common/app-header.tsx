@@ -14,6 +14,7 @@ const SECTIONS = [
   { label: 'Agents', to: paths.agents(), pages: ['agents', 'agent-new', 'agent-edit'] },
   { label: 'Runs', to: paths.runTree(), pages: ['run-tree'] },
   { label: 'Settings', to: paths.settings(), pages: ['settings'] },
+  { label: 'Knowledge', to: paths.knowledge(), pages: ['knowledge'] },
 ] as const;
 
 export function AppHeader({ route, user, onLogout }: AppHeaderProps) {
