@@ -66,7 +66,7 @@ export function KnowledgeSourcePanel({ source, onChanged, onDeleted }: Knowledge
       {source.description ? <p>{source.description}</p> : null}
       {canManage ? (
         <form className="inline-form" onSubmit={upload} aria-label="Upload documents">
-          <label htmlFor="knowledge-files">Documents</label>
+          <label htmlFor="knowledge-files">Files to upload</label>
           <input
             id="knowledge-files"
             type="file"
