@@ -119,7 +119,13 @@ interface HttpResult {
 interface KnowledgeResult {
   corpus: { documents: number; chunks: number; bytes: number };
   indexing: { wall_s: number; chunks_per_s: number; mib_per_s: number };
-  search: { queries: number; top_k: number; knowledge_search_tool_ms: Summary; index_query_ms: Summary };
+  search: {
+    queries: number;
+    top_k: number;
+    knowledge_search_tool_ms: Summary;
+    knowledge_search_tool_cpu_ms: Summary;
+    index_query_ms: Summary;
+  };
 }
 
 function printKnowledge(result: KnowledgeResult): void {
@@ -135,6 +141,7 @@ function printKnowledge(result: KnowledgeResult): void {
         ['indexing wall (s)', indexing.wall_s],
         [`knowledge_search median (ms, top_k ${search.top_k})`, search.knowledge_search_tool_ms.median],
         ['knowledge_search p99 (ms)', search.knowledge_search_tool_ms.p99],
+        ['knowledge_search CPU median (ms)', search.knowledge_search_tool_cpu_ms.median],
         ['index query alone median (ms)', search.index_query_ms.median],
         ['index query alone p99 (ms)', search.index_query_ms.p99],
       ],
