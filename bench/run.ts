@@ -4,7 +4,7 @@
  * `bench/results/<date>-<commit>.json` with the machine facts.
  *
  *   npm run bench                        # everything (~3–5 min on 2 cores)
- *   npm run bench -- --only dispatch     # one or more suites: dispatch, fanout, http
+ *   npm run bench -- --only dispatch     # one or more suites: dispatch, fanout, http, knowledge
  *   npm run bench -- --quick             # tiny sample counts, a smoke test of the bench (results to a temp dir)
  */
 import { execFileSync } from 'node:child_process';
@@ -18,7 +18,7 @@ import { REPO_DIR } from './lib/root-require.js';
 import { round } from './lib/stats.js';
 import { formatNumber, formatTable } from './lib/table.js';
 
-const SUITES = ['dispatch', 'fanout', 'http'] as const;
+const SUITES = ['dispatch', 'fanout', 'http', 'knowledge'] as const;
 type SuiteName = (typeof SUITES)[number];
 
 const BENCH_DIR = path.join(REPO_DIR, 'bench');
@@ -114,6 +114,39 @@ interface HttpResult {
   new_runs_api_only: HttpPhase;
   replays: HttpPhase;
   new_runs_with_worker: HttpPhase & { completed_runs_per_s: number };
+}
+
+interface KnowledgeResult {
+  corpus: { documents: number; chunks: number; bytes: number };
+  indexing: { wall_s: number; chunks_per_s: number; mib_per_s: number };
+  search: {
+    queries: number;
+    top_k: number;
+    knowledge_search_tool_ms: Summary;
+    knowledge_search_tool_cpu_ms: Summary;
+    index_query_ms: Summary;
+  };
+}
+
+function printKnowledge(result: KnowledgeResult): void {
+  const { corpus, indexing, search } = result;
+  console.log(
+    `\nKnowledge: ${formatNumber(corpus.chunks)} chunks from ${corpus.documents} Markdown documents (${formatNumber(corpus.bytes / 1024 / 1024)} MiB), SQLite FTS5`,
+  );
+  console.log(
+    formatTable(
+      ['metric', 'value'],
+      [
+        ['indexing throughput (chunks/s)', indexing.chunks_per_s],
+        ['indexing wall (s)', indexing.wall_s],
+        [`knowledge_search median (ms, top_k ${search.top_k})`, search.knowledge_search_tool_ms.median],
+        ['knowledge_search p99 (ms)', search.knowledge_search_tool_ms.p99],
+        ['knowledge_search CPU median (ms)', search.knowledge_search_tool_cpu_ms.median],
+        ['index query alone median (ms)', search.index_query_ms.median],
+        ['index query alone p99 (ms)', search.index_query_ms.p99],
+      ],
+    ),
+  );
 }
 
 function printDispatch(result: DispatchResult): void {
@@ -262,6 +295,7 @@ console.log(
 if (suites.dispatch) printDispatch(suites.dispatch as DispatchResult);
 if (suites.fanout) printFanout(suites.fanout as FanoutResult);
 if (suites.http) printHttp(suites.http as HttpResult);
+if (suites.knowledge) printKnowledge(suites.knowledge as KnowledgeResult);
 
 const report = {
   machine,

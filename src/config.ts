@@ -38,6 +38,8 @@ export interface TroupeConfig {
   trustProxy: boolean;
   /** Caps on skill uploads and installs (archive bytes, unpacked bytes, file count). */
   skillLimits: SkillLimits;
+  /** Largest knowledge upload request (every file of it together), in bytes. */
+  knowledgeMaxUploadBytes: number;
 }
 
 export interface RunLimits {
@@ -179,6 +181,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
       maxTotalBytes: integer(env, 'TROUPE_SKILL_MAX_BYTES', DEFAULT_SKILL_LIMITS.maxTotalBytes),
       maxFiles: integer(env, 'TROUPE_SKILL_MAX_FILES', DEFAULT_SKILL_LIMITS.maxFiles),
     },
+    knowledgeMaxUploadBytes: integer(env, 'TROUPE_KNOWLEDGE_MAX_UPLOAD_BYTES', 10 * 1024 * 1024),
   };
 }
 

@@ -46,6 +46,8 @@ import { createExecuteSupport } from './runtime/tools/execute/execute-support.js
 import { createSkillsMiddleware } from './runtime/skills/create-skills-middleware.js';
 import { createInstallSkillTool } from './runtime/skills/install-skill-tool.js';
 import { createSkillService, type SkillService } from './runtime/skills/skill-service.js';
+import { createKnowledgeMiddleware } from './runtime/knowledge/create-knowledge-middleware.js';
+import { createKnowledgeService, type KnowledgeService } from './runtime/knowledge/knowledge-service.js';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -60,6 +62,7 @@ export interface Troupe {
   projects: ProjectService;
   conversations: ConversationService;
   runs: RunService;
+  knowledge: KnowledgeService;
   executor: RunExecutor;
   reconciler: LeaseReconciler;
   app: Hono<AppEnv>;
@@ -198,6 +201,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   const catalogueTools = [...workdirTools, createInstallSkillTool({ storage, skills })];
   const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
   const delegations = createDelegationRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
+  const knowledge = createKnowledgeService(storage, { limits: { maxUploadBytes: config.knowledgeMaxUploadBytes } });
   const executor = createRunExecutor({
     storage,
     bus,
@@ -208,6 +212,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
       createSubagentMiddleware({ storage, bus, clock, limits: config.limits, service: subagents }),
       createDelegationMiddleware({ storage, limits: config.limits, service: delegations }),
       createSkillsMiddleware({ storage }),
+      createKnowledgeMiddleware({ storage, service: knowledge }),
     ),
     limits: config.limits,
     leaseMs: config.leaseMs,
@@ -240,6 +245,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     }),
     consoleDir: path.resolve(import.meta.dirname, '../web/dist'),
     skills,
+    knowledge,
   });
 
   // `api` serves HTTP only: it enqueues runs and reads them, but executes none, consumes no queue and
@@ -263,6 +269,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     projects,
     conversations,
     runs,
+    knowledge,
     executor,
     reconciler,
     app,

@@ -4,6 +4,7 @@ import { isTroupeError } from '../core/errors.js';
 import type { CreateTroupeOptions, ProcessRole, RunningServer, Troupe } from '../main.js';
 import { agentsCommand } from './agents-command.js';
 import { demoCommand } from './demo-command.js';
+import { KNOWLEDGE_USAGE, knowledgeCommand } from './knowledge-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
 import { skillsCommand } from './skills-command.js';
@@ -33,6 +34,7 @@ Commands:
   skills add DIR|FILE [--user NAME] [--visibility private|shared|public] [--replace]
                           Add a skill from a folder or a .zip/.tar.gz archive (user default: demo).
   skills list [--user NAME]
+  ${KNOWLEDGE_USAGE}
 
 Environment: TROUPE_DATA_DIR (./data), TROUPE_PORT (3000), TROUPE_HOST (127.0.0.1), TROUPE_SCENARIO_DIR,
 TROUPE_DEFAULT_MODEL, OPENAI_API_KEY / OPENAI_BASE_URL, ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL,
@@ -70,6 +72,8 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number | un
         return await tokensCommand(deps, rest);
       case 'skills':
         return await skillsCommand(deps, rest);
+      case 'knowledge':
+        return await knowledgeCommand(deps, rest);
       case undefined:
       case 'help':
       case '--help':

@@ -56,6 +56,11 @@ export const ERROR_CODES = [
   'skill_name_taken',
   'skill_invalid',
   'skill_too_large',
+  // knowledge sources
+  'knowledge_source_not_found',
+  'knowledge_source_name_taken',
+  'knowledge_document_not_found',
+  'document_unreadable',
   // anything else is a bug or an infrastructure failure
   'internal',
   // outbound calls and authentication (SPEC §12)

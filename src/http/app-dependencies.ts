@@ -5,6 +5,7 @@ import type { AuthService } from '../runtime/auth-service.js';
 import type { BuildReportService } from '../runtime/build-report/build-report-service.js';
 import type { ConversationService } from '../runtime/conversation-service.js';
 import type { ClientDelegationService } from '../runtime/delegation/client-delegation-service.js';
+import type { KnowledgeService } from '../runtime/knowledge/knowledge-service.js';
 import type { ProjectService } from '../runtime/project-service.js';
 import type { RunServiceApi } from '../runtime/run-service-api.js';
 import type { SkillService } from '../runtime/skills/skill-service.js';
@@ -31,4 +32,6 @@ export interface AppDependencies {
   sseHeartbeatMs?: number;
   /** Skills (SPEC §9); default: a service over `storage` with `config.skillLimits`. */
   skills?: SkillService;
+  /** Knowledge sources; default: one over `storage` with the upload limit of `config`. */
+  knowledge?: KnowledgeService;
 }

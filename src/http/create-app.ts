@@ -10,6 +10,7 @@ import { registerAgentRoutes } from './routes/agent-routes.js';
 import { registerConversationRoutes } from './routes/conversation-routes.js';
 import { registerDelegationRoutes } from './routes/delegation-routes.js';
 import { registerExpertRoutes } from './routes/expert-routes.js';
+import { registerKnowledgeRoutes } from './routes/knowledge-routes.js';
 import { registerMeRoutes } from './routes/me-routes.js';
 import { registerProjectRoutes } from './routes/project-routes.js';
 import { registerRunRoutes } from './routes/run-routes.js';
@@ -51,6 +52,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   registerProjectRoutes(registry, deps);
   registerConversationRoutes(registry, deps);
   registerSkillRoutes(registry, deps);
+  registerKnowledgeRoutes(registry, deps);
   serveConsole(app, deps.consoleDir);
   return app;
 }

@@ -54,6 +54,11 @@ export const ERROR_STATUS = {
   skill_name_taken: 409,
   skill_invalid: 400,
   skill_too_large: 413,
+  knowledge_source_not_found: 404,
+  knowledge_source_name_taken: 409,
+  knowledge_document_not_found: 404,
+  // The upload arrived whole but its content cannot be read as the document type it claims.
+  document_unreadable: 422,
   internal: 500,
   // The agent's owner may not reach that address: a policy refusal, like forbidden.
   egress_denied: 403,

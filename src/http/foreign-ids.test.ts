@@ -32,6 +32,8 @@ let mine: {
   tokenId: string;
   skill: Skill;
   sharedSkill: Skill;
+  sourceId: string;
+  documentId: string;
 };
 
 beforeAll(async () => {
@@ -71,7 +73,28 @@ beforeAll(async () => {
   const skillArchive = (name: string) => zipOf([{ path: 'SKILL.md', content: skillMd(name) }]);
   const skill = (await skills.createFromArchive(alice.user, skillArchive('alices-skill'))).skill;
   const sharedSkill = (await skills.createFromArchive(alice.user, skillArchive('alices-shared-skill'), { visibility: 'shared' })).skill;
-  mine = { agent, shared, project, conversation, runId: started.run.id, tokenId: token?.id ?? '', skill, sharedSkill };
+  const { source } = await json<{ source: { id: string } }>(
+    await ctx.request('POST', '/api/knowledge', { token: alice.token, body: { name: 'alice-notes', visibility: 'shared' } }),
+    201,
+  );
+  const uploaded = await ctx.app.request(`/api/knowledge/${source.id}/documents?filename=notes.md`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'text/markdown' },
+    body: '# Notes\n\nThe vault code is 1234.',
+  });
+  const { documents } = await json<{ documents: { document: { id: string } }[] }>(uploaded, 201);
+  mine = {
+    agent,
+    shared,
+    project,
+    conversation,
+    runId: started.run.id,
+    tokenId: token?.id ?? '',
+    sourceId: source.id,
+    documentId: documents[0]?.document.id ?? '',
+    skill,
+    sharedSkill,
+  };
   // So that only the foreign project is at fault in the "use project" attempt.
   await ctx.agents.create(bob.user, { name: 'Public bot', slug: 'public-bot', visibility: 'public' });
   // Bob's first request stamps his token's last_used_at; do it before any snapshot.
@@ -336,6 +359,61 @@ const ATTEMPTS: Attempt[] = [
     status: 200,
     answer: { status: 'failed', run_id: null, error: 'Expert not found or access denied' },
   },
+  { name: 'get knowledge source', method: 'GET', url: () => `/api/knowledge/${mine.sourceId}`, code: 'knowledge_source_not_found' },
+  { name: 'get knowledge source by name', method: 'GET', url: () => '/api/knowledge/alice-notes', code: 'knowledge_source_not_found' },
+  {
+    name: 'update knowledge source',
+    method: 'PUT',
+    url: () => `/api/knowledge/${mine.sourceId}`,
+    body: () => ({ visibility: 'public' }),
+    code: 'knowledge_source_not_found',
+  },
+  { name: 'delete knowledge source', method: 'DELETE', url: () => `/api/knowledge/${mine.sourceId}`, code: 'knowledge_source_not_found' },
+  {
+    name: 'list knowledge documents',
+    method: 'GET',
+    url: () => `/api/knowledge/${mine.sourceId}/documents`,
+    code: 'knowledge_source_not_found',
+  },
+  {
+    name: 'upload a knowledge document',
+    method: 'POST',
+    url: () => `/api/knowledge/${mine.sourceId}/documents?filename=pwned.md`,
+    body: () => ({ text: 'pwned' }),
+    code: 'knowledge_source_not_found',
+  },
+  {
+    name: 'delete a knowledge document',
+    method: 'DELETE',
+    url: () => `/api/knowledge/${mine.sourceId}/documents/${mine.documentId}`,
+    code: 'knowledge_source_not_found',
+  },
+  {
+    name: 'search a knowledge source',
+    method: 'POST',
+    url: () => `/api/knowledge/${mine.sourceId}/search`,
+    body: () => ({ query: 'vault code' }),
+    code: 'knowledge_source_not_found',
+  },
+  {
+    name: 'list knowledge grants',
+    method: 'GET',
+    url: () => `/api/knowledge/${mine.sourceId}/grants`,
+    code: 'knowledge_source_not_found',
+  },
+  {
+    name: 'grant myself a knowledge source',
+    method: 'POST',
+    url: () => `/api/knowledge/${mine.sourceId}/grants`,
+    body: () => ({ user_id: bob.user.id, source: 'granted' }),
+    code: 'knowledge_source_not_found',
+  },
+  {
+    name: 'revoke the knowledge owner grant',
+    method: 'DELETE',
+    url: () => `/api/knowledge/${mine.sourceId}/grants/${alice.user.id}`,
+    code: 'knowledge_source_not_found',
+  },
 ];
 
 describe("another member using the first member's ids", () => {
@@ -358,10 +436,12 @@ describe("another member using the first member's ids", () => {
       mine.skill.id,
       mine.sharedSkill.id,
       'alices-skill',
+      mine.sourceId,
     ];
     const tried = ATTEMPTS.map((attempt) => {
       let url = attempt.url().split('?')[0] ?? '';
       url = url.replace(`/grants/${alice.user.id}`, '/grants/{user_id}');
+      url = url.replace(`/documents/${mine.documentId}`, '/documents/{document_id}');
       for (const id of ownIds) url = url.replace(`/${id}`, '/{id}');
       url = url.replace('/approvals/call-1', '/approvals/{tool_call_id}');
       return `${attempt.method} ${url}`;

@@ -79,6 +79,12 @@ function operation(route: RegisteredRoute): JsonObject {
     };
   }
   if (route.rawBody !== undefined) result.requestBody = rawRequestBody(route.rawBody);
+  if (route.consumes !== undefined) {
+    result.requestBody = {
+      required: true,
+      content: Object.fromEntries(Object.entries(route.consumes).map(([mediaType, schema]) => [mediaType, { schema }])),
+    };
+  }
   return result;
 }
 

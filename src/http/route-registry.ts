@@ -27,6 +27,8 @@ interface RouteSpecBase {
    * JSON, `binary` for raw bytes, `multipart` for a form with a `file` field. Never set together with `body`.
    */
   rawBody?: Readonly<Record<string, z.ZodType | 'binary' | 'multipart'>>;
+  /** A body the handler reads itself (uploads): its JSON Schema by media type. JSON bodies use `body`. */
+  consumes?: Readonly<Record<string, Record<string, unknown>>>;
 }
 
 interface RouteSchemas<TParams, TQuery, TBody> {

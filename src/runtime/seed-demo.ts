@@ -4,6 +4,7 @@ import type { User } from '../core/records/user.js';
 import { buildSkillPackage, type SkillPackage } from '../core/skills/build-skill-package.js';
 import { DEFAULT_SKILL_LIMITS } from '../core/skills/skill-limits.js';
 import { readSkillFolder } from './skills/read-skill-folder.js';
+import { DEMO_KNOWLEDGE_SOURCE, seedDemoKnowledge } from './knowledge/seed-demo-knowledge.js';
 
 export const DEMO_USER_NAME = 'demo';
 
@@ -61,6 +62,8 @@ export function demoAgents(ownerId: string): NewAgent[] {
         model: 'scripted:researcher',
         tools: ['read_file', 'ls', 'glob', 'grep'],
         skills: ['citation-style'],
+        // Its own source: the assistant above has none, so only the researcher can search the handbook.
+        knowledge_sources: [DEMO_KNOWLEDGE_SOURCE],
       },
     },
     {
@@ -129,6 +132,7 @@ export async function seedDemo(storage: Storage): Promise<{ user: User | undefin
       if (agent.is_default) await tx.agents.setDefault(created.id);
     }
     for (const skill of skills) await tx.skills.create({ ...skill, owner_id: user.id, visibility: 'public' });
+    await seedDemoKnowledge(tx, user.id);
     return { user: withPolicy, seeded: true };
   });
 }

@@ -7,6 +7,7 @@ import { AgentsPage } from './components/agents/agents-page.tsx';
 import { ChatPage } from './components/chat/chat-page.tsx';
 import { AppHeader } from './components/common/app-header.tsx';
 import { ErrorMessage } from './components/common/error-message.tsx';
+import { KnowledgePage } from './components/knowledge/knowledge-page.tsx';
 import { LoginPage } from './components/common/login-page.tsx';
 import { RunTreePage } from './components/runs/run-tree-page.tsx';
 import { SettingsPage } from './components/settings/settings-page.tsx';
@@ -34,6 +35,8 @@ function Page({ route }: { route: AppRoute }) {
       return <SettingsPage />;
     case 'skills':
       return <SkillsPage selected={route.skill} />;
+    case 'knowledge':
+      return <KnowledgePage key={route.sourceId ?? 'none'} sourceId={route.sourceId} />;
     case 'not-found':
       return (
         <main className="page">

@@ -8,6 +8,7 @@ import type { Run, RunStatus } from '../../core/records/run.js';
 import type { User } from '../../core/records/user.js';
 import type { NewAgent, NewRun, Storage } from '../../core/ports/storage.js';
 import { describeSkillStorageContract } from './skill-storage.contract.js';
+import { describeKnowledgeContract } from './knowledge.contract.js';
 
 export interface OpenedStorage {
   storage: Storage;
@@ -1184,4 +1185,5 @@ export function describeStorageContract(adapterName: string, open: () => Promise
     });
   });
   describeSkillStorageContract(adapterName, open);
+  describeKnowledgeContract(adapterName, open);
 }

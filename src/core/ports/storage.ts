@@ -7,6 +7,7 @@ import type { Skill, SkillAccess, SkillFile, SkillFileInfo, SkillVisibility } fr
 import type { NewRunEvent, RunEvent } from '../records/run-event.js';
 import type { ApprovalStatus, Run, RunStatus, ToolApproval } from '../records/run.js';
 import type { ThreadMessage } from '../records/thread-message.js';
+import type { KnowledgeDocumentRepository, KnowledgeSourceRepository } from './knowledge-storage.js';
 import type { Actor, DelegationPolicy, User, UserRole } from '../records/user.js';
 
 /**
@@ -34,6 +35,8 @@ export interface Storage {
   readonly approvals: ApprovalRepository;
   readonly inbox: RunInboxRepository;
   readonly skills: SkillRepository;
+  readonly knowledgeSources: KnowledgeSourceRepository;
+  readonly knowledgeDocuments: KnowledgeDocumentRepository;
   /**
    * Runs `work` in one database transaction, with a Storage bound to it. A throw rolls everything back.
    * Calling `transaction` on a Storage that is already inside one joins the outer transaction.

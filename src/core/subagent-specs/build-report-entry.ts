@@ -28,6 +28,7 @@ export const BUILD_REPORT_CODES = [
   'mcp_not_allowed',
   'tool_unavailable',
   'execute_network_denied',
+  'unknown_knowledge_source',
 ] as const;
 
 export type BuildReportCode = (typeof BUILD_REPORT_CODES)[number];
@@ -40,6 +41,7 @@ const WARNING_CODES: ReadonlySet<BuildReportCode> = new Set([
   'mcp_not_allowed',
   'tool_unavailable',
   'execute_network_denied',
+  'unknown_knowledge_source',
 ]);
 
 const SPEC_DROP_CODES: ReadonlySet<BuildReportCode> = new Set([

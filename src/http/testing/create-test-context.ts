@@ -137,8 +137,12 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
 
   function rawRows(table: string): Record<string, unknown>[] {
     if (!tableNames().includes(table)) throw new Error(`No table ${table}`);
-    // rowid keeps the order stable between two dumps of the same data.
-    return reader.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).all() as Record<string, unknown>[];
+    // rowid keeps the order stable between two dumps of the same data; tables without one (FTS5's
+    // WITHOUT ROWID shadow tables) are read in primary-key order anyway.
+    const withoutRowid = /\bWITHOUT\s+ROWID\b/i.test(
+      (reader.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(table) as { sql: string | null } | undefined)?.sql ?? '',
+    );
+    return reader.prepare(`SELECT * FROM "${table}"${withoutRowid ? '' : ' ORDER BY rowid'}`).all() as Record<string, unknown>[];
   }
 
   return {

@@ -6,6 +6,7 @@ import type { ToolSource } from '../../core/ports/tool-source.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { Actor } from '../../core/records/user.js';
 import { resolveAllowedSubagents } from '../../core/subagents/allowed-subagents.js';
+import { knowledgeSourceRefs, refFilter } from '../../core/knowledge/knowledge-source-refs.js';
 import type { AgentService } from '../agent-service.js';
 import { agentConfigSchema } from '../agent-config-schema.js';
 import { parseOrThrow } from '../to-validation-error.js';
@@ -48,11 +49,13 @@ export function createBuildReportService(deps: BuildReportServiceDeps): BuildRep
       // No source that can list tools: the report says the MCP names are unverified.
       return deps.toolSource?.probe?.(agent, { timeoutMs: probeTimeoutMs });
     };
-    const [probe, visible, agentEntries, skills] = await Promise.all([
+    const refs = knowledgeSourceRefs(agent.config);
+    const [probe, visible, agentEntries, skills, knowledgeSources] = await Promise.all([
       probeServers(),
       deps.storage.agents.listUsable(actor, { include_subagents: true }),
       deps.agentEntries?.(agent),
       deps.storage.skills.listUsable(actor),
+      refs.length === 0 ? [] : deps.storage.knowledgeSources.listUsable(actor, refFilter(refs)),
     ]);
     return computeBuildReport({
       config: agent.config,
@@ -63,6 +66,7 @@ export function createBuildReportService(deps: BuildReportServiceDeps): BuildRep
       defaultModel: deps.defaultModel,
       agentEntries,
       visibleSkills: skills.map((skill) => skill.name),
+      knowledgeSources,
     });
   }
 

@@ -5,6 +5,7 @@ import { isDrop, type BuildReportEntry } from '../../core/subagent-specs/build-r
 import type { ResolvedSubagent } from '../../core/subagent-specs/resolved-subagent.js';
 import { selectByPatterns } from '../../core/tool-patterns.js';
 import { skillReportEntries } from './skill-report-entries.js';
+import { knowledgeSourceRefs, knowledgeSourceReport } from '../../core/knowledge/knowledge-source-refs.js';
 
 /** The authoring view of an agent's subagents (SPEC §5): what runs, and everything that was dropped. */
 export interface BuildReport {
@@ -31,6 +32,8 @@ export interface BuildReportInput {
   agentEntries?: readonly BuildReportEntry[];
   /** Skill names the author may use; without it skill names are checked for shape only. */
   visibleSkills?: readonly string[];
+  /** The configured knowledge sources the caller can read; when given, the others are reported. */
+  knowledgeSources?: readonly { id: string; name: string }[];
 }
 
 /** Pure: the same builder as the run time, loud instead of silent. */
@@ -54,6 +57,7 @@ export function computeBuildReport(input: BuildReportInput): BuildReport {
     })),
     ...(input.agentEntries ?? []),
   ];
+  if (input.knowledgeSources) agentEntries.push(...knowledgeSourceReport(knowledgeSourceRefs(config), input.knowledgeSources));
   // Without a listing at all, MCP names cannot be checked: unverified, not dropped.
   const unverified = input.probe ? probe.unreachable.map((server) => server.prefix) : ['mcp__'];
   const built = buildAgentSubagents({

@@ -26,6 +26,8 @@ export async function sweepFixture(server: TestServer): Promise<SweepOptions['re
     if (path.startsWith('/api/conversations/{id}')) return param === 'id' ? conversation.id : undefined;
     // The demo's public skill, owned by the demo user.
     if (path.startsWith('/api/skills/{id}')) return param === 'id' ? 'citation-style' : undefined;
+    // The demo knowledge source: reads and searches use it; uploads and deletes never carry a real id.
+    if (path.startsWith('/api/knowledge/{id}')) return param === 'id' ? 'ops-handbook' : undefined;
     return undefined;
   };
 }

@@ -1,11 +1,15 @@
 import type { ApiClient } from './api-client.ts';
 import { errorFromResponse } from './api-client.ts';
 import type {
+  AddedKnowledgeDocument,
   Agent,
   AgentConfig,
   AgentPatchBody,
   Conversation,
   DelegationPolicySettings,
+  KnowledgeDocument,
+  KnowledgeSearchResponse,
+  KnowledgeSource,
   NewAgentBody,
   PublicToken,
   Run,
@@ -127,6 +131,29 @@ export function createTroupeApi(client: ApiClient) {
     setSkillVisibility: async (idOrName: string, visibility: Skill['visibility']) =>
       (await send<{ skill: Skill }>('PATCH', `/api/skills/${enc(idOrName)}`, { visibility })).skill,
     deleteSkill: (idOrName: string) => send<undefined>('DELETE', `/api/skills/${enc(idOrName)}`),
+    // knowledge sources
+    listKnowledge: async (signal?: AbortSignal) =>
+      (await get<{ sources: KnowledgeSource[] }>('/api/knowledge', signal)).sources,
+    createKnowledge: async (body: { name: string; description?: string; visibility?: KnowledgeSource['visibility'] }) =>
+      (await send<{ source: KnowledgeSource }>('POST', '/api/knowledge', body)).source,
+    deleteKnowledge: (id: string) => send<undefined>('DELETE', `/api/knowledge/${enc(id)}`),
+    listKnowledgeDocuments: async (id: string, signal?: AbortSignal) =>
+      (await get<{ documents: KnowledgeDocument[] }>(`/api/knowledge/${enc(id)}/documents`, signal)).documents,
+    /** Multipart upload: the browser sets the boundary, so no JSON helper here. */
+    uploadKnowledgeDocuments: async (id: string, files: readonly File[]) => {
+      const form = new FormData();
+      for (const file of files) form.append('file', file, file.name);
+      const response = await client.raw(`/api/knowledge/${enc(id)}/documents`, { method: 'POST', body: form });
+      if (!response.ok) throw await errorFromResponse(response);
+      return ((await response.json()) as { documents: AddedKnowledgeDocument[] }).documents;
+    },
+    deleteKnowledgeDocument: (id: string, documentId: string) =>
+      send<undefined>('DELETE', `/api/knowledge/${enc(id)}/documents/${enc(documentId)}`),
+    searchKnowledge: (id: string, query: string, topK?: number) =>
+      send<KnowledgeSearchResponse>('POST', `/api/knowledge/${enc(id)}/search`, {
+        query,
+        ...(topK === undefined ? {} : { top_k: topK }),
+      }),
   };
 }
 

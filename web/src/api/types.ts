@@ -13,6 +13,12 @@ import type { Run, RunStatus, TokenUsage } from '../../../src/core/records/run.t
 import type { RunEvent, RunEventType } from '../../../src/core/records/run-event.ts';
 import type { DelegationPolicy, User } from '../../../src/core/records/user.ts';
 import type { Skill, SkillFileInfo } from '../../../src/core/records/skill.ts';
+import type {
+  ChunkLocation,
+  KnowledgeDocument,
+  KnowledgeHit,
+  KnowledgeSource,
+} from '../../../src/core/records/knowledge.ts';
 
 export type {
   Agent,
@@ -29,6 +35,10 @@ export type {
   User,
   Skill,
   SkillFileInfo,
+  ChunkLocation,
+  KnowledgeDocument,
+  KnowledgeHit,
+  KnowledgeSource,
 };
 
 export const RUN_STATUSES = [
@@ -192,4 +202,17 @@ export interface SkillDetail {
 export interface SavedSkill {
   skill: Skill;
   files: SkillFileInfo[];
+}
+
+/** `POST /api/knowledge/{id}/documents`: each stored document, and whether it replaced one of its name. */
+export interface AddedKnowledgeDocument {
+  document: KnowledgeDocument;
+  replaced: boolean;
+}
+
+/** `POST /api/knowledge/{id}/search`. */
+export interface KnowledgeSearchResponse {
+  query: string;
+  terms: string[];
+  results: KnowledgeHit[];
 }

@@ -72,4 +72,12 @@ describe('agent form state', () => {
   it('reports a specs box that is not a JSON array', () => {
     expect(configFromForm({ ...emptyFormState('agent'), specsText: '{' }).specsError).toMatch(/Invalid JSON/);
   });
+
+  it('keeps knowledge sources on subagents and main agents alike, and removes an emptied list', () => {
+    const subagent = { ...emptyFormState('subagent'), knowledgeSources: ['ops-handbook'] };
+    expect(configFromForm(subagent).config).toEqual({ knowledge_sources: ['ops-handbook'] });
+    const agent = { id: 'agt_1', backend: 'chat', status: 'draft', config: { knowledge_sources: ['a', 'b'] } } as unknown as Agent;
+    expect(formStateFromAgent(agent).knowledgeSources).toEqual(['a', 'b']);
+    expect(configFromForm({ ...formStateFromAgent(agent), knowledgeSources: [] }, agent.config).config).toEqual({});
+  });
 });

@@ -20,6 +20,8 @@ export interface AgentFormState {
   delegatable: boolean;
   delegationBrief: string;
   specsText: string;
+  /** `config.knowledge_sources`: names of the sources the agent's `knowledge_search` reads. */
+  knowledgeSources: string[];
 }
 
 export function emptyFormState(kind: AgentKind): AgentFormState {
@@ -39,6 +41,7 @@ export function emptyFormState(kind: AgentKind): AgentFormState {
     delegatable: true,
     delegationBrief: '',
     specsText: '',
+    knowledgeSources: [],
   };
 }
 
@@ -63,6 +66,7 @@ export function formStateFromAgent(agent: Agent): AgentFormState {
       config.subagent_specs && config.subagent_specs.length > 0
         ? JSON.stringify(config.subagent_specs, null, 2)
         : '',
+    knowledgeSources: config.knowledge_sources ?? [],
   };
 }
 
@@ -109,6 +113,8 @@ export function configFromForm(
   // Subagents cannot call subagents: the allow-list and inline specs belong to main agents only.
   setOrDelete(config, 'subagents', isChat && state.subagents.length > 0 ? state.subagents : undefined);
   setOrDelete(config, 'skills', state.skills.length > 0 ? state.skills : undefined);
+  // Main agents and subagents alike: each searches only the sources of its own config.
+  setOrDelete(config, 'knowledge_sources', state.knowledgeSources.length > 0 ? state.knowledgeSources : undefined);
   const { specs, error } = parseSpecsText(state.specsText);
   setOrDelete(
     config,

@@ -6,6 +6,7 @@ export type AppRoute =
   | { page: 'run-tree'; runId: string | null }
   | { page: 'settings' }
   | { page: 'skills'; skill: string | null }
+  | { page: 'knowledge'; sourceId: string | null }
   | { page: 'not-found'; path: string };
 
 /** Client-side routes; the server answers `index.html` for every non-API path, so deep links work. */
@@ -26,6 +27,7 @@ export function matchRoute(pathname: string, search: string): AppRoute {
   if (first === 'runs') return { page: 'run-tree', runId: second ?? null };
   if (first === 'settings') return { page: 'settings' };
   if (first === 'skills') return { page: 'skills', skill: second ?? null };
+  if (first === 'knowledge') return { page: 'knowledge', sourceId: second ?? null };
   return { page: 'not-found', path: pathname };
 }
 
@@ -38,4 +40,5 @@ export const paths = {
   runTree: (runId?: string) => (runId ? `/runs/${encodeURIComponent(runId)}` : '/runs'),
   settings: () => '/settings',
   skills: (name?: string) => (name ? `/skills/${encodeURIComponent(name)}` : '/skills'),
+  knowledge: (sourceId?: string) => (sourceId ? `/knowledge/${encodeURIComponent(sourceId)}` : '/knowledge'),
 };

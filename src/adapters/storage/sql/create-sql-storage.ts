@@ -19,6 +19,8 @@ import { SqlSkillRepository } from './sql-skill-repository.js';
 import { SqlSubagentThreadRepository } from './sql-subagent-thread-repository.js';
 import { SqlTokenRepository } from './sql-token-repository.js';
 import { SqlUserRepository } from './sql-user-repository.js';
+import { SqlKnowledgeDocumentRepository } from './sql-knowledge-document-repository.js';
+import { SqlKnowledgeSourceRepository } from './sql-knowledge-source-repository.js';
 
 export interface SqlStorageOptions {
   /** Source of every timestamp the repositories assign; tests pass a controllable one. */
@@ -39,6 +41,8 @@ class SqlStorage implements Storage {
   readonly approvals;
   readonly inbox;
   readonly skills;
+  readonly knowledgeSources;
+  readonly knowledgeDocuments;
 
   constructor(
     private readonly ctx: SqlContext,
@@ -57,6 +61,8 @@ class SqlStorage implements Storage {
     this.approvals = new SqlApprovalRepository(ctx);
     this.inbox = new SqlRunInboxRepository(ctx);
     this.skills = new SqlSkillRepository(ctx);
+    this.knowledgeSources = new SqlKnowledgeSourceRepository(ctx);
+    this.knowledgeDocuments = new SqlKnowledgeDocumentRepository(ctx);
   }
 
   /**

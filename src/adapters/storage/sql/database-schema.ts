@@ -9,6 +9,12 @@ import type { ConversationStatus } from '../../../core/records/conversation.js';
 import type { RunEventType } from '../../../core/records/run-event.js';
 import type { ApprovalStatus, RunChannel, RunStatus, RunType } from '../../../core/records/run.js';
 import type { DelegationPolicy, UserRole } from '../../../core/records/user.js';
+import type {
+  KnowledgeAccessTable,
+  KnowledgeChunksTable,
+  KnowledgeDocumentsTable,
+  KnowledgeSourcesTable,
+} from './knowledge-tables.js';
 
 /**
  * Kysely table types: the rows exactly as both engines store them. One column layout serves SQLite and
@@ -217,4 +223,8 @@ export interface DatabaseSchema {
   skills: SkillsTable;
   skill_files: SkillFilesTable;
   skill_access: SkillAccessTable;
+  knowledge_sources: KnowledgeSourcesTable;
+  knowledge_access: KnowledgeAccessTable;
+  knowledge_documents: KnowledgeDocumentsTable;
+  knowledge_chunks: KnowledgeChunksTable;
 }

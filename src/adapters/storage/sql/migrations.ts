@@ -3,6 +3,7 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
 import type { DatabaseSchema } from './database-schema.js';
 import type { RetiredUniqueConstraintName, UniqueConstraintName } from './unique-constraints.js';
+import { knowledgeMigration } from './knowledge-migration.js';
 
 /*
  * One migration set for SQLite and PostgreSQL: only types and DDL both accept (text, integer, partial
@@ -334,6 +335,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0002_approvals_and_inbox': approvalsAndInbox,
   '0003_request_id_per_user': requestIdPerUser,
   '0005_skills': skills,
+  '0006_knowledge': knowledgeMigration,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };

@@ -40,6 +40,13 @@ export const UNIQUE_CONSTRAINTS = {
   skills_name_uq: { table: 'skills', columns: ['name'] },
   skill_files_pkey: { table: 'skill_files', columns: ['skill_id', 'path'] },
   skill_access_pkey: { table: 'skill_access', columns: ['user_id', 'skill_id'] },
+  knowledge_sources_pkey: { table: 'knowledge_sources', columns: ['id'] },
+  knowledge_sources_name_uq: { table: 'knowledge_sources', columns: ['name'] },
+  knowledge_access_pkey: { table: 'knowledge_access', columns: ['user_id', 'source_id'] },
+  knowledge_documents_pkey: { table: 'knowledge_documents', columns: ['id'] },
+  knowledge_documents_source_name_uq: { table: 'knowledge_documents', columns: ['source_id', 'name'] },
+  knowledge_chunks_pkey: { table: 'knowledge_chunks', columns: ['id'] },
+  knowledge_chunks_document_seq_uq: { table: 'knowledge_chunks', columns: ['document_id', 'seq'] },
 } as const satisfies Record<string, UniqueConstraintSpec>;
 
 /**

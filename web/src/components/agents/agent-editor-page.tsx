@@ -36,6 +36,7 @@ export function AgentEditorPage({ mode }: { mode: EditorMode }) {
     [api],
   );
   const skills = useAsync((signal) => api.listSkills(signal), [api]);
+  const knowledgeSources = useAsync((signal) => api.listKnowledge(signal), [api]);
   const [savedWarnings, setSavedWarnings] = useState<BuildWarning[] | null>(null);
 
   const save = async (state: AgentFormState, config: AgentConfig) => {
@@ -88,6 +89,7 @@ export function AgentEditorPage({ mode }: { mode: EditorMode }) {
         agentId={loaded?.id}
         subagents={subagents.data ?? []}
         skills={skills.data ?? []}
+        knowledgeSources={knowledgeSources.data ?? []}
         onSubmit={save}
         onCancel={() => navigate(paths.agents())}
       />

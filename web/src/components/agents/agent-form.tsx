@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import type { Agent, AgentConfig, Skill } from '../../api/types.ts';
+import type { Agent, AgentConfig, KnowledgeSource } from '../../api/types.ts';
 import { configFromForm, type AgentFormState } from '../../lib/agent-form-state.ts';
 import { isScriptedModel } from '../../lib/format.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { ExpertFields } from './expert-fields.tsx';
 import { SkillPicker } from './skill-picker.tsx';
+import { KnowledgeSourcePicker } from './knowledge-source-picker.tsx';
 import { SpecEditor } from './spec-editor.tsx';
 import { SubagentAllowList } from './subagent-allow-list.tsx';
 import { ToolChipsInput } from './tool-chips-input.tsx';
@@ -17,6 +19,8 @@ export interface AgentFormProps {
   subagents: Agent[];
   /** Skills visible to the author, for the skill picker. */
   skills?: Skill[];
+  /** Knowledge sources the user can read, for the picker; default none. */
+  knowledgeSources?: KnowledgeSource[];
   onSubmit: (state: AgentFormState, config: AgentConfig) => Promise<void>;
   onCancel: () => void;
   /** The agent being edited, if it is stored already (its MCP secrets come back redacted). */
@@ -30,6 +34,7 @@ export function AgentForm({
   baseConfig,
   subagents,
   skills,
+  knowledgeSources,
   onSubmit,
   onCancel,
   agentId,
@@ -189,6 +194,10 @@ export function AgentForm({
         selected={state.skills}
         onChange={(names) => set('skills', names)}
         config={config}
+      <KnowledgeSourcePicker
+        sources={knowledgeSources}
+        selected={state.knowledgeSources}
+        onChange={(names) => set('knowledgeSources', names)}
       />
 
       {isChat ? (

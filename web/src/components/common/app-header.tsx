@@ -15,6 +15,7 @@ const SECTIONS = [
   { label: 'Skills', to: paths.skills(), pages: ['skills'] },
   { label: 'Runs', to: paths.runTree(), pages: ['run-tree'] },
   { label: 'Settings', to: paths.settings(), pages: ['settings'] },
+  { label: 'Knowledge', to: paths.knowledge(), pages: ['knowledge'] },
 ] as const;
 
 export function AppHeader({ route, user, onLogout }: AppHeaderProps) {

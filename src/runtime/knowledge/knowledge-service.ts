@@ -1,0 +1,339 @@
+import { TroupeError } from '../../core/errors.js';
+import { chunkText } from '../../core/knowledge/chunk-text.js';
+import {
+  canGrantSource,
+  canManageSource,
+  canUseSource,
+  isKnowledgeSourceId,
+} from '../../core/knowledge/knowledge-access-policy.js';
+import { refFilter } from '../../core/knowledge/knowledge-source-refs.js';
+import { parseSearchTerms } from '../../core/knowledge/parse-search-terms.js';
+import type { NewKnowledgeChunk, NewKnowledgeDocument } from '../../core/ports/knowledge-storage.js';
+import type { Storage } from '../../core/ports/storage.js';
+import type {
+  KnowledgeAccess,
+  KnowledgeDocument,
+  KnowledgeHit,
+  KnowledgeSource,
+} from '../../core/records/knowledge.js';
+import { DOCUMENT_MEDIA_TYPES } from '../../core/records/knowledge.js';
+import type { Actor } from '../../core/records/user.js';
+import { isAdmin } from '../../core/records/user.js';
+import type { GrantableSource } from '../expert-service.js';
+import { parseOrThrow } from '../to-validation-error.js';
+import { detectMediaType, documentName } from './detect-media-type.js';
+import { extractDocumentText } from './extract-document-text.js';
+import {
+  createKnowledgeSourceInputSchema,
+  DEFAULT_TOP_K,
+  knowledgeSearchInputSchema,
+  updateKnowledgeSourceInputSchema,
+  type CreateKnowledgeSourceInput,
+  type KnowledgeSearchInput,
+  type UpdateKnowledgeSourceInput,
+} from './knowledge-input-schemas.js';
+import { DEFAULT_KNOWLEDGE_LIMITS, type KnowledgeLimits } from './knowledge-limits.js';
+
+export interface UploadedFile {
+  /** The client's file name; only its last path segment is kept. */
+  name: string;
+  bytes: Uint8Array;
+  /** The declared content type, used when the extension says nothing. */
+  contentType?: string;
+}
+
+export interface AddedDocument {
+  document: KnowledgeDocument;
+  /** A document of the same name was there and is gone. */
+  replaced: boolean;
+}
+
+export interface KnowledgeSearchResult {
+  /** The words actually searched for. */
+  terms: string[];
+  /** The sources searched: those of the request the caller may use right now. */
+  sources: KnowledgeSource[];
+  results: KnowledgeHit[];
+}
+
+export interface KnowledgeService {
+  readonly limits: KnowledgeLimits;
+  list(actor: Actor): Promise<KnowledgeSource[]>;
+  /** By id or name; `knowledge_source_not_found` for anything the actor may not use, so ids never leak. */
+  get(actor: Actor, ref: string): Promise<KnowledgeSource>;
+  /** `get`, plus `forbidden` when the actor may read but not change it (uploads check this before reading). */
+  getManageable(actor: Actor, ref: string): Promise<KnowledgeSource>;
+  create(actor: Actor, input: CreateKnowledgeSourceInput): Promise<KnowledgeSource>;
+  update(actor: Actor, ref: string, input: UpdateKnowledgeSourceInput): Promise<KnowledgeSource>;
+  delete(actor: Actor, ref: string): Promise<void>;
+  listDocuments(actor: Actor, ref: string): Promise<KnowledgeDocument[]>;
+  /** Extracts, chunks and indexes every file, then stores them all in one transaction (all or nothing). */
+  addDocuments(actor: Actor, ref: string, files: readonly UploadedFile[]): Promise<AddedDocument[]>;
+  deleteDocument(actor: Actor, ref: string, documentId: string): Promise<void>;
+  search(actor: Actor, ref: string, input: KnowledgeSearchInput): Promise<KnowledgeSearchResult>;
+  /**
+   * Searches the sources among `refs` (ids or names) that `actor` may use at this moment; the others are
+   * left out silently. What `knowledge_search` calls on every use, so access is never cached.
+   */
+  searchSources(
+    actor: Actor,
+    refs: readonly string[],
+    input: KnowledgeSearchInput,
+  ): Promise<KnowledgeSearchResult>;
+  listGrants(actor: Actor, ref: string): Promise<KnowledgeAccess[]>;
+  grant(
+    actor: Actor,
+    ref: string,
+    userId: string,
+    source: GrantableSource,
+  ): Promise<{ grant: KnowledgeAccess; created: boolean }>;
+  revokeGrant(actor: Actor, ref: string, userId: string): Promise<void>;
+}
+
+export interface KnowledgeServiceOptions {
+  limits?: Partial<KnowledgeLimits>;
+}
+
+function notFound(ref: string): TroupeError {
+  return new TroupeError('knowledge_source_not_found', `Knowledge source "${ref}" not found`);
+}
+
+export function createKnowledgeService(
+  storage: Storage,
+  options: KnowledgeServiceOptions = {},
+): KnowledgeService {
+  const limits: KnowledgeLimits = { ...DEFAULT_KNOWLEDGE_LIMITS, ...options.limits };
+
+  async function resolveUsable(store: Storage, actor: Actor, ref: string): Promise<KnowledgeSource> {
+    const source = isKnowledgeSourceId(ref)
+      ? await store.knowledgeSources.get(ref)
+      : await store.knowledgeSources.getByName(ref);
+    if (source === undefined) throw notFound(ref);
+    // Only look the grant up when it can change the answer.
+    const needsGrant = !isAdmin(actor) && source.owner_id !== actor.id && source.visibility !== 'public';
+    const hasGrant = needsGrant && (await store.knowledgeSources.hasGrant(actor.id, source.id));
+    if (!canUseSource(actor, source, hasGrant)) throw notFound(ref);
+    return source;
+  }
+
+  async function resolveManageable(store: Storage, actor: Actor, ref: string): Promise<KnowledgeSource> {
+    const source = await resolveUsable(store, actor, ref);
+    // Forbidden is safe here: the actor can already see this source, so nothing leaks.
+    if (!canManageSource(actor, source)) {
+      throw new TroupeError(
+        'forbidden',
+        `Only the owner or an admin can change knowledge source "${source.name}"`,
+      );
+    }
+    return source;
+  }
+
+  async function resolveGrantable(actor: Actor, ref: string): Promise<KnowledgeSource> {
+    const source = await resolveUsable(storage, actor, ref);
+    if (!canGrantSource(actor, source)) {
+      throw new TroupeError(
+        'forbidden',
+        source.owner_id === actor.id
+          ? `Only an admin can grant access to a ${source.visibility} knowledge source; owners grant on shared ones`
+          : `Only the owner of a shared knowledge source or an admin can grant access to "${source.name}"`,
+      );
+    }
+    return source;
+  }
+
+  /** Everything that can fail about a file, before anything is written. */
+  async function prepare(
+    sourceId: string,
+    file: UploadedFile,
+  ): Promise<{ document: NewKnowledgeDocument; chunks: NewKnowledgeChunk[] }> {
+    const name = documentName(file.name);
+    if (name === '') {
+      throw new TroupeError('validation_failed', 'Every uploaded document needs a file name', {
+        details: { issues: [{ path: 'filename', message: 'missing file name', code: 'custom' }] },
+      });
+    }
+    const mediaType = detectMediaType(name, file.contentType);
+    if (mediaType === undefined) {
+      throw new TroupeError(
+        'unsupported_media_type',
+        `${name}: knowledge sources read Markdown, text, HTML and PDF (${DOCUMENT_MEDIA_TYPES.join(', ')}); name the file .md, .txt, .html or .pdf`,
+      );
+    }
+    const extracted = await extractDocumentText(file.bytes, mediaType, name, {
+      maxTextChars: limits.maxTextChars,
+      maxPdfPages: limits.maxPdfPages,
+    });
+    const chunks = chunkText(extracted.text, { markdown: extracted.markdown, segments: extracted.segments });
+    if (chunks.length === 0) {
+      throw new TroupeError(
+        'document_unreadable',
+        `${name} has no text to index${mediaType === 'application/pdf' ? ' (a scanned PDF needs OCR first)' : ''}`,
+      );
+    }
+    return {
+      document: {
+        source_id: sourceId,
+        name,
+        media_type: mediaType,
+        bytes: file.bytes.byteLength,
+        text_chars: extracted.text.length,
+        page_count: extracted.page_count,
+      },
+      chunks,
+    };
+  }
+
+  async function searchIn(
+    sources: KnowledgeSource[],
+    input: KnowledgeSearchInput,
+  ): Promise<KnowledgeSearchResult> {
+    const { query, top_k: topK } = parseOrThrow(knowledgeSearchInputSchema, input);
+    const terms = parseSearchTerms(query);
+    const results = await storage.knowledgeDocuments.search({
+      source_ids: sources.map((source) => source.id),
+      terms,
+      limit: topK ?? DEFAULT_TOP_K,
+    });
+    return { terms, sources, results };
+  }
+
+  return {
+    limits,
+
+    list: (actor) => storage.knowledgeSources.listUsable(actor),
+
+    get: (actor, ref) => resolveUsable(storage, actor, ref),
+
+    getManageable: (actor, ref) => resolveManageable(storage, actor, ref),
+
+    async create(actor, rawInput) {
+      const input = parseOrThrow(createKnowledgeSourceInputSchema, rawInput);
+      return storage.transaction(async (tx) => {
+        const source = await tx.knowledgeSources.create({
+          name: input.name,
+          description: input.description,
+          owner_id: actor.id,
+          visibility: input.visibility,
+        });
+        await tx.knowledgeSources.grant(actor.id, source.id, 'created');
+        return source;
+      });
+    },
+
+    async update(actor, ref, rawInput) {
+      const input = parseOrThrow(updateKnowledgeSourceInputSchema, rawInput);
+      return storage.transaction(async (tx) => {
+        const source = await resolveManageable(tx, actor, ref);
+        if (input.description === undefined && input.visibility === undefined) return source;
+        return tx.knowledgeSources.update(source.id, input);
+      });
+    },
+
+    async delete(actor, ref) {
+      await storage.transaction(async (tx) => {
+        const source = await resolveManageable(tx, actor, ref);
+        await tx.knowledgeSources.delete(source.id);
+      });
+    },
+
+    async listDocuments(actor, ref) {
+      const source = await resolveUsable(storage, actor, ref);
+      return storage.knowledgeDocuments.list(source.id);
+    },
+
+    async addDocuments(actor, ref, files) {
+      const source = await resolveManageable(storage, actor, ref);
+      if (files.length === 0) {
+        throw new TroupeError('validation_failed', 'Send at least one document', {
+          details: { issues: [{ path: 'file', message: 'no document in the upload', code: 'custom' }] },
+        });
+      }
+      if (files.length > limits.maxFilesPerUpload) {
+        throw new TroupeError(
+          'validation_failed',
+          `At most ${limits.maxFilesPerUpload} documents per upload, got ${files.length}`,
+          {
+            details: { issues: [{ path: 'file', message: 'too many documents', code: 'custom' }] },
+          },
+        );
+      }
+      const prepared: { document: NewKnowledgeDocument; chunks: NewKnowledgeChunk[] }[] = [];
+      for (const file of files) prepared.push(await prepare(source.id, file));
+      const names = prepared.map((entry) => entry.document.name);
+      const duplicate = names.find((name, index) => names.indexOf(name) !== index);
+      if (duplicate !== undefined) {
+        throw new TroupeError('validation_failed', `The upload holds two documents named ${duplicate}`, {
+          details: { issues: [{ path: 'file', message: `duplicate name ${duplicate}`, code: 'custom' }] },
+        });
+      }
+      return storage.transaction(async (tx) => {
+        // Checked again inside the write: the source may have been deleted while the files were read.
+        const current = await resolveManageable(tx, actor, source.id);
+        const added: AddedDocument[] = [];
+        for (const entry of prepared)
+          added.push(
+            await tx.knowledgeDocuments.put({ ...entry.document, source_id: current.id }, entry.chunks),
+          );
+        return added;
+      });
+    },
+
+    async deleteDocument(actor, ref, documentId) {
+      await storage.transaction(async (tx) => {
+        const source = await resolveManageable(tx, actor, ref);
+        const document = await tx.knowledgeDocuments.get(documentId);
+        if (document?.source_id !== source.id) {
+          throw new TroupeError(
+            'knowledge_document_not_found',
+            `Document ${documentId} not found in "${source.name}"`,
+          );
+        }
+        await tx.knowledgeDocuments.delete(document.id);
+      });
+    },
+
+    async search(actor, ref, input) {
+      return searchIn([await resolveUsable(storage, actor, ref)], input);
+    },
+
+    async searchSources(actor, refs, input) {
+      const sources =
+        refs.length === 0 ? [] : await storage.knowledgeSources.listUsable(actor, refFilter(refs));
+      return searchIn(sources, input);
+    },
+
+    async listGrants(actor, ref) {
+      const source = await resolveUsable(storage, actor, ref);
+      if (!canManageSource(actor, source)) {
+        throw new TroupeError('forbidden', `Only the owner or an admin can see who may use "${source.name}"`);
+      }
+      return storage.knowledgeSources.listGrants(source.id);
+    },
+
+    async grant(actor, ref, userId, grantSource) {
+      const source = await resolveGrantable(actor, ref);
+      if ((await storage.users.get(userId)) === undefined) {
+        throw new TroupeError('user_not_found', `User "${userId}" not found`);
+      }
+      const existed = await storage.knowledgeSources.hasGrant(userId, source.id);
+      return {
+        grant: await storage.knowledgeSources.grant(userId, source.id, grantSource),
+        created: !existed,
+      };
+    },
+
+    async revokeGrant(actor, ref, userId) {
+      const source = await resolveGrantable(actor, ref);
+      const grant = (await storage.knowledgeSources.listGrants(source.id)).find(
+        (entry) => entry.user_id === userId,
+      );
+      if (grant === undefined) {
+        throw new TroupeError('grant_not_found', `User "${userId}" has no grant on "${source.name}"`);
+      }
+      // The creator's grant mirrors ownership; revoking it would change nothing but the record.
+      if (grant.source === 'created')
+        throw new TroupeError('forbidden', "The creator's grant cannot be revoked");
+      await storage.knowledgeSources.revoke(userId, source.id);
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePdf } from '../../src/runtime/knowledge/testing/make-pdf.js';
+import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+interface Source {
+  id: string;
+  name: string;
+  document_count: number;
+}
+
+describe('knowledge sources over real HTTP: the demo handbook', () => {
+  it('the researcher searches its knowledge source and cites the passage it found', async () => {
+    const { conversationId, runId } = await server.chat(
+      'Research the knowledge base: how do we rotate API tokens?',
+    );
+    const result = (await (await server.api(`/api/agent/runs/${runId}/await?timeout_ms=60000`)).json()) as {
+      run: { status: string; output: string };
+    };
+    expect(result.run.status).toBe('completed');
+    // The main agent quotes the researcher, who quotes the best passage with its citation.
+    expect(result.run.output).toContain('Here is what the researcher found');
+    expect(result.run.output).toContain('[1] ops-handbook/security.md § Security > API tokens');
+    expect(result.run.output).toContain('troupe tokens revoke');
+
+    const panel = (await (await server.api(`/api/conversations/${conversationId}/subagents`)).json()) as {
+      subagents: { slug: string; child_thread_id: string }[];
+    };
+    const researcher = panel.subagents.find((entry) => entry.slug === 'researcher');
+    expect(researcher).toBeDefined();
+    const messages = await server.troupe.storage.messages.list(researcher?.child_thread_id ?? '');
+    const calls = messages.flatMap((entry) =>
+      entry.message.role === 'assistant' && typeof entry.message.content !== 'string'
+        ? entry.message.content.filter((part) => part.type === 'tool-call').map((part) => part.toolName)
+        : [],
+    );
+    expect(calls).toEqual(['knowledge_search']);
+  });
+
+  it('lists the seeded source, uploads a PDF and finds it by page', async () => {
+    const { sources } = (await (await server.api('/api/knowledge')).json()) as { sources: Source[] };
+    const handbook = sources.find((source) => source.name === 'ops-handbook');
+    expect(handbook?.document_count).toBe(4);
+
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([Buffer.from(makePdf([['Cover page'], ['The escalation matrix lists the duty managers.']]))], {
+        type: 'application/pdf',
+      }),
+      'escalation.pdf',
+    );
+    const upload = await fetch(`${server.url}/api/knowledge/ops-handbook/documents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}` },
+      body: form,
+    });
+    expect(upload.status).toBe(201);
+    const search = (await (
+      await server.api('/api/knowledge/ops-handbook/search', {
+        method: 'POST',
+        body: JSON.stringify({ query: 'escalation matrix', top_k: 1 }),
+      })
+    ).json()) as { results: { document_name: string; location: { page: number | null } }[] };
+    expect(search.results.map((hit) => [hit.document_name, hit.location.page])).toEqual([
+      ['escalation.pdf', 2],
+    ]);
+  });
+});
