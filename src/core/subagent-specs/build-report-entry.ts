@@ -24,6 +24,7 @@ export const BUILD_REPORT_CODES = [
   'unverified_tool',
   'mcp_unreachable',
   'mcp_not_allowed',
+  'replaces_dropped',
 ] as const;
 
 export type BuildReportCode = (typeof BUILD_REPORT_CODES)[number];
@@ -34,6 +35,7 @@ const WARNING_CODES: ReadonlySet<BuildReportCode> = new Set([
   'unverified_tool',
   'mcp_unreachable',
   'mcp_not_allowed',
+  'replaces_dropped',
 ]);
 
 const SPEC_DROP_CODES: ReadonlySet<BuildReportCode> = new Set([

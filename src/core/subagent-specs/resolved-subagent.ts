@@ -10,4 +10,9 @@ export interface ResolvedSubagent {
   source: 'builtin' | 'inline';
   /** Index in `config.subagent_specs`; null for built-ins. */
   spec_index: number | null;
+  /**
+   * An earlier spec with the same name was dropped, so this one holds the name: without that drop it
+   * would have been the duplicate. Only set when it happened.
+   */
+  replaces_dropped_spec_index?: number;
 }
