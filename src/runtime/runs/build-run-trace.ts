@@ -1,5 +1,4 @@
 import type { Storage } from '../../core/ports/storage.js';
-import type { Run } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
 import {
   addUsage,
@@ -8,33 +7,14 @@ import {
   ownUsage,
   zeroUsage,
   type RunTimeline,
-  type UsageTotals,
 } from '../../core/trace/run-timeline.js';
+import type { RunTrace, TraceNode } from '../../core/trace/run-trace.js';
 import { buildRunTree, type RunTreeNode } from '../run-tree.js';
 import { inlineSubagentName } from '../subagents/inline-subagent-agent.js';
 
+export type { RunTrace, TraceNode };
+
 const EVENT_PAGE = 1000;
-
-/** One run of a trace: the run, how it hangs in the tree, its timed spans and its token totals. */
-export interface TraceNode {
-  run: Run;
-  agent: { id: string; slug: string | null; name: string | null };
-  /** What the console shows: the inline spec's name, the agent's name, or its id. */
-  display_name: string;
-  parent_run_id: string | null;
-  /** Oldest first. */
-  child_run_ids: string[];
-  timeline: RunTimeline;
-  totals: { own: UsageTotals; children: UsageTotals; subtree: UsageTotals };
-}
-
-/** `GET /api/agent/runs/{id}/trace`: the whole tree of `{id}`'s root, depth first, parents before children. */
-export interface RunTrace {
-  root_run_id: string;
-  run_id: string;
-  generated_at: string;
-  nodes: TraceNode[];
-}
 
 async function readTimeline(storage: Storage, runId: string): Promise<RunTimeline> {
   let timeline = emptyTimeline();

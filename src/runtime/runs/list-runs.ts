@@ -1,9 +1,12 @@
 import type { RunListEntry, RunListFilter, Storage } from '../../core/ports/storage.js';
-import type { Run, RunError, RunStatus, RunType, TokenUsage } from '../../core/records/run.js';
+import type { Run, RunStatus, RunType } from '../../core/records/run.js';
+import type { RunListItem, RunListPage } from '../../core/records/run-list.js';
 import { isAdmin, type Actor } from '../../core/records/user.js';
 import { getReadableConversation } from '../readable-conversation.js';
 import { inlineSubagentName } from '../subagents/inline-subagent-agent.js';
 import { decodeRunListCursor, encodeRunListCursor } from './run-list-cursor.js';
+
+export type { RunListItem, RunListPage };
 
 export const MAX_RUN_LIST_LIMIT = 100;
 const PREVIEW_CHARS = 200;
@@ -23,40 +26,6 @@ export interface RunListQuery {
   user_id?: string;
   cursor?: string;
   limit: number;
-}
-
-/** One row of the runs explorer. */
-export interface RunListItem {
-  id: string;
-  status: RunStatus;
-  run_type: RunType;
-  agent: { id: string; slug: string | null; name: string | null };
-  /** The inline spec an inline subagent run plays (it runs as its parent agent). */
-  subagent_name: string | null;
-  user_id: string;
-  conversation_id: string;
-  thread_id: string;
-  root_run_id: string;
-  created_by_run_id: string | null;
-  depth: number;
-  model_spec: string;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  updated_at: string;
-  /** From start to finish; null until the run has both. */
-  duration_ms: number | null;
-  usage: TokenUsage | null;
-  child_count: number;
-  /** The input message on one line, cut at a word boundary. */
-  input_preview: string;
-  error: RunError | null;
-}
-
-export interface RunListPage {
-  runs: RunListItem[];
-  /** Pass as `cursor` for the next page; null on the last page. */
-  next_cursor: string | null;
 }
 
 export function previewOf(message: string, max = PREVIEW_CHARS): string {

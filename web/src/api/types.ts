@@ -12,6 +12,9 @@ import type { Conversation } from '../../../src/core/records/conversation.ts';
 import type { Run, RunStatus, TokenUsage } from '../../../src/core/records/run.ts';
 import type { RunEvent, RunEventType } from '../../../src/core/records/run-event.ts';
 import type { DelegationPolicy, User } from '../../../src/core/records/user.ts';
+import type { RunListItem, RunListPage } from '../../../src/core/records/run-list.ts';
+import type { RunTrace, TraceNode } from '../../../src/core/trace/run-trace.ts';
+import type { RunTimeline, TimelineSpan, UsageTotals } from '../../../src/core/trace/run-timeline.ts';
 
 export type {
   Agent,
@@ -22,6 +25,13 @@ export type {
   Run,
   RunEvent,
   RunEventType,
+  RunListItem,
+  RunListPage,
+  RunTimeline,
+  RunTrace,
+  TimelineSpan,
+  TraceNode,
+  UsageTotals,
   RunStatus,
   TokenUsage,
   ToolApprovalMode,
@@ -130,6 +140,8 @@ export interface SubagentRunEntry {
   started_at: string | null;
   finished_at: string | null;
   usage: TokenUsage | null;
+  /** Last change of the run (servers from issue 18 on). */
+  updated_at?: string;
 }
 
 /** Payload of a `subagent_update` event on the parent's stream. */
@@ -172,3 +184,27 @@ export interface NewAgentBody {
 }
 
 export type AgentPatchBody = Partial<Omit<NewAgentBody, 'backend' | 'is_subagent'>>;
+
+/** Filters of `GET /api/agent/runs`; lists are sent comma-separated. */
+export interface RunListQuery {
+  status?: RunStatus[];
+  kind?: Run['run_type'][];
+  agent?: string;
+  conversation_id?: string;
+  user_id?: string;
+  from?: string;
+  to?: string;
+  q?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+/** A subagent as the build report resolves it (`subagents` of the report body). */
+export interface ResolvedSubagentView {
+  name: string;
+  tools: string[];
+  model: string;
+  source: 'builtin' | 'inline';
+  spec_index: number | null;
+  replaces_dropped_spec_index?: number;
+}

@@ -3,7 +3,7 @@ export type AppRoute =
   | { page: 'agents' }
   | { page: 'agent-new'; kind: 'agent' | 'subagent' | 'expert' }
   | { page: 'agent-edit'; agentId: string }
-  | { page: 'run-tree'; runId: string | null }
+  | { page: 'run-tree'; runId: string | null; search: string }
   | { page: 'settings' }
   | { page: 'not-found'; path: string };
 
@@ -22,7 +22,7 @@ export function matchRoute(pathname: string, search: string): AppRoute {
     }
     if (third === 'edit') return { page: 'agent-edit', agentId: second };
   }
-  if (first === 'runs') return { page: 'run-tree', runId: second ?? null };
+  if (first === 'runs') return { page: 'run-tree', runId: second ?? null, search };
   if (first === 'settings') return { page: 'settings' };
   return { page: 'not-found', path: pathname };
 }
@@ -33,6 +33,9 @@ export const paths = {
   agents: () => '/agents',
   newAgent: (kind: 'agent' | 'subagent' | 'expert') => `/agents/new?kind=${kind}`,
   editAgent: (id: string) => `/agents/${encodeURIComponent(id)}/edit`,
+  /** `/runs` is the runs explorer; `/runs/{id}` the trace of that run's tree. */
   runTree: (runId?: string) => (runId ? `/runs/${encodeURIComponent(runId)}` : '/runs'),
+  runs: (search = '') => `/runs${search}`,
+  trace: (runId: string) => `/runs/${encodeURIComponent(runId)}`,
   settings: () => '/settings',
 };

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { ChatTurn } from '../../lib/transcript-items.ts';
 import { ChatTurnView } from './chat-turn-view.tsx';
 
@@ -10,6 +10,13 @@ export interface ChatTranscriptProps {
   userLabel?: string;
 }
 
+/** The last assistant turn of each run: it carries the run's footer (status, time, tokens, trace). */
+function footerTurns(turns: readonly ChatTurn[]): Set<string> {
+  const last = new Map<string, string>();
+  for (const turn of turns) if (turn.role === 'assistant' && turn.runId !== null) last.set(turn.runId, turn.key);
+  return new Set(last.values());
+}
+
 /** The messages, oldest first; keeps the newest in view while the user has not scrolled up. */
 export function ChatTranscript({
   turns,
@@ -19,6 +26,7 @@ export function ChatTranscript({
 }: ChatTranscriptProps) {
   const ref = useRef<HTMLOListElement>(null);
   const pinned = useRef(true);
+  const footers = useMemo(() => footerTurns(turns), [turns]);
   useEffect(() => {
     const list = ref.current;
     if (list && pinned.current) list.scrollTop = list.scrollHeight;
@@ -29,6 +37,8 @@ export function ChatTranscript({
       className="transcript"
       role="log"
       aria-label={label}
+      // A scrolling region must be reachable by keyboard to be read (axe: scrollable-region-focusable).
+      tabIndex={0}
       onScroll={(event) => {
         const list = event.currentTarget;
         pinned.current = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
@@ -41,6 +51,7 @@ export function ChatTranscript({
           turn={turn}
           streaming={turn.live === true && turn.runId === activeRunId}
           userLabel={userLabel}
+          footer={footers.has(turn.key)}
         />
       ))}
     </ol>

@@ -1,0 +1,28 @@
+import { useState } from 'react';
+
+/** Copies `value` to the clipboard; says "Copied" (politely, to screen readers too) once it did. */
+export function CopyButton({ value, label }: { value: string; label: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setState('copied');
+    } catch {
+      setState('failed');
+    }
+  };
+  return (
+    <button
+      type="button"
+      className="small copy-button"
+      onClick={() => void copy()}
+      aria-label={`Copy ${label}`}
+      data-copy-value={value}
+    >
+      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
+      <span className="visually-hidden" role="status">
+        {state === 'copied' ? `${label} copied` : ''}
+      </span>
+    </button>
+  );
+}
