@@ -16,7 +16,7 @@ export function AwaitResultCard({ item }: { item: ToolItem }) {
   return (
     <div className="await-card" role="group" aria-label="Awaited subagents" data-tool={item.name}>
       <p className="await-heading">
-        <span aria-hidden="true">⧗</span> {heading}
+        <span aria-hidden="true">⋯</span> {heading}
       </p>
       {summary ? (
         <ul className="await-children">

@@ -24,7 +24,7 @@ export function ChatTranscript({
   label = 'Messages',
   userLabel,
 }: ChatTranscriptProps) {
-  const ref = useRef<HTMLOListElement>(null);
+  const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const footers = useMemo(() => footerTurns(turns), [turns]);
   useEffect(() => {
@@ -32,7 +32,9 @@ export function ChatTranscript({
     if (list && pinned.current) list.scrollTop = list.scrollHeight;
   });
   return (
-    <ol
+    // The log is the scrolling box; the turns inside it stay a real list (a `log` role on the list itself
+    // would orphan its items).
+    <div
       ref={ref}
       className="transcript"
       role="log"
@@ -44,16 +46,18 @@ export function ChatTranscript({
         pinned.current = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
       }}
     >
-      {turns.length === 0 ? <li className="empty">No messages yet.</li> : null}
-      {turns.map((turn) => (
-        <ChatTurnView
-          key={turn.key}
-          turn={turn}
-          streaming={turn.live === true && turn.runId === activeRunId}
-          userLabel={userLabel}
-          footer={footers.has(turn.key)}
-        />
-      ))}
-    </ol>
+      {turns.length === 0 ? <p className="empty">No messages yet.</p> : null}
+      <ol className="transcript-items">
+        {turns.map((turn) => (
+          <ChatTurnView
+            key={turn.key}
+            turn={turn}
+            streaming={turn.live === true && turn.runId === activeRunId}
+            userLabel={userLabel}
+            footer={footers.has(turn.key)}
+          />
+        ))}
+      </ol>
+    </div>
   );
 }

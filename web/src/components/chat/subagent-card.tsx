@@ -89,7 +89,7 @@ export function SubagentCard({ entry, label, onOpen, onCancel }: SubagentCardPro
         </span>
         {' · '}
         <span className="card-usage">
-          {usage ?? 'no tokens yet'}
+          {usage ?? (terminal ? 'no usage reported' : 'no tokens yet')}
           {usage && !terminal ? ' so far' : ''}
         </span>
       </p>

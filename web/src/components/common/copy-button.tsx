@@ -12,17 +12,13 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
     }
   };
   return (
-    <button
-      type="button"
-      className="small copy-button"
-      onClick={() => void copy()}
-      aria-label={`Copy ${label}`}
-      data-copy-value={value}
-    >
-      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
+    <>
+      <button type="button" className="small copy-button" onClick={() => void copy()} aria-label={`Copy ${label}`}>
+        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
+      </button>
       <span className="visually-hidden" role="status">
-        {state === 'copied' ? `${label} copied` : ''}
+        {state === 'copied' ? `${label} copied` : state === 'failed' ? `Could not copy the ${label}` : ''}
       </span>
-    </button>
+    </>
   );
 }
