@@ -85,7 +85,13 @@ beforeAll(async () => {
   await event(child, 'metadata', { model: 'scripted:test' });
   await event(child, 'step', { step: 1, tool_calls: 0, usage: { input_tokens: 7, output_tokens: 3 } });
   await event(child, 'end', { status: 'completed' });
-  await event(root, 'tool_result', { step: 1, tool_call_id: 'c1', name: 'task', output: 'ok', is_error: false });
+  await event(root, 'tool_result', {
+    step: 1,
+    tool_call_id: 'c1',
+    name: 'task',
+    output: 'ok',
+    is_error: false,
+  });
   await storage.runs.update(
     child.id,
     {},
@@ -163,20 +169,40 @@ describe('GET /api/agent/runs', () => {
   });
 
   it('filters by status, kind, agent, conversation, time range and text', async () => {
-    expect(idsOf(await list(alice.token, '?status=failed,running'))).toEqual([runs.delegation.id, runs.root.id]);
-    expect(idsOf(await list(alice.token, '?kind=subagent,delegation'))).toEqual([runs.delegation.id, runs.child.id]);
+    expect(idsOf(await list(alice.token, '?status=failed,running'))).toEqual([
+      runs.delegation.id,
+      runs.root.id,
+    ]);
+    expect(idsOf(await list(alice.token, '?kind=subagent,delegation'))).toEqual([
+      runs.delegation.id,
+      runs.child.id,
+    ]);
     expect(idsOf(await list(alice.token, `?conversation_id=${second.id}`))).toEqual([runs.later.id]);
     expect(await list(alice.token, '?agent=main')).toMatchObject({ runs: { length: 4 } });
     expect(idsOf(await list(alice.token, '?agent=no-such-agent'))).toEqual([]);
     const from = encodeURIComponent(runs.child.created_at);
     const to = encodeURIComponent(runs.later.created_at);
-    expect(idsOf(await list(alice.token, `?from=${from}&to=${to}`))).toEqual([runs.delegation.id, runs.child.id]);
+    expect(idsOf(await list(alice.token, `?from=${from}&to=${to}`))).toEqual([
+      runs.delegation.id,
+      runs.child.id,
+    ]);
     expect(idsOf(await list(alice.token, '?q=LAUNCH'))).toEqual([runs.child.id, runs.root.id]);
   });
 
   it('refuses malformed filters with validation_failed', async () => {
-    for (const query of ['?status=done', '?kind=', '?limit=0', '?limit=101', '?from=yesterday', '?colour=red']) {
-      await expectError(await ctx.request('GET', `/api/agent/runs${query}`, { token: alice.token }), 400, 'validation_failed');
+    for (const query of [
+      '?status=done',
+      '?kind=',
+      '?limit=0',
+      '?limit=101',
+      '?from=yesterday',
+      '?colour=red',
+    ]) {
+      await expectError(
+        await ctx.request('GET', `/api/agent/runs${query}`, { token: alice.token }),
+        400,
+        'validation_failed',
+      );
     }
   });
 
@@ -192,7 +218,10 @@ describe('GET /api/agent/runs', () => {
 
   it("gives an admin everyone's runs, or one user's", async () => {
     expect(idsOf(await list(admin.token))).toHaveLength(4);
-    expect(idsOf(await list(admin.token, `?user_id=${alice.user.id}&kind=chat`))).toEqual([runs.later.id, runs.root.id]);
+    expect(idsOf(await list(admin.token, `?user_id=${alice.user.id}&kind=chat`))).toEqual([
+      runs.later.id,
+      runs.root.id,
+    ]);
     expect(idsOf(await list(admin.token, `?user_id=${bob.user.id}`))).toEqual([]);
   });
 
@@ -203,12 +232,22 @@ describe('GET /api/agent/runs', () => {
       200,
     );
     expect(one.tree.run.id).toBe(runs.root.id);
-    const document = await json<{ paths: Record<string, Record<string, { parameters?: { name: string }[] }>> }>(
-      await ctx.request('GET', '/api/openapi.json'),
-      200,
-    );
+    const document = await json<{
+      paths: Record<string, Record<string, { parameters?: { name: string }[] }>>;
+    }>(await ctx.request('GET', '/api/openapi.json'), 200);
     const names = document.paths['/api/agent/runs']?.get?.parameters?.map((parameter) => parameter.name);
-    expect(names).toEqual(['status', 'kind', 'agent', 'conversation_id', 'user_id', 'from', 'to', 'q', 'cursor', 'limit']);
+    expect(names).toEqual([
+      'status',
+      'kind',
+      'agent',
+      'conversation_id',
+      'user_id',
+      'from',
+      'to',
+      'q',
+      'cursor',
+      'limit',
+    ]);
     expect(Object.keys(document.paths)).toContain('/api/agent/runs/{id}/trace');
   });
 });
@@ -248,7 +287,11 @@ describe('GET /api/agent/runs/{id}/trace', () => {
       404,
       'run_not_found',
     );
-    await expectError(await ctx.request('GET', '/api/agent/runs/nope/trace', { token: alice.token }), 404, 'run_not_found');
+    await expectError(
+      await ctx.request('GET', '/api/agent/runs/nope/trace', { token: alice.token }),
+      404,
+      'run_not_found',
+    );
     const { trace } = await json<{ trace: RunTrace }>(
       await ctx.request('GET', `/api/agent/runs/${runs.root.id}/trace`, { token: admin.token }),
       200,

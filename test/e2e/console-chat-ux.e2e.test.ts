@@ -15,7 +15,14 @@ import {
   screenshot,
   type TestBrowser,
 } from '../helpers/browser.js';
-import { json, openSignedIn, poll } from '../helpers/console-page.js';
+import {
+  attributeOfAll,
+  computedStyle,
+  json,
+  openSignedIn,
+  poll,
+  selectedText,
+} from '../helpers/console-page.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
 import { syntheticRuns, USAGE_52 } from '../helpers/synthetic-runs.js';
 
@@ -37,7 +44,10 @@ if (executable) {
 
 async function newConversation(title: string, agentId = 'assistant'): Promise<string> {
   const { conversation } = await json<{ conversation: { id: string } }>(
-    await server.api('/api/conversations', { method: 'POST', body: JSON.stringify({ agent_id: agentId, title }) }),
+    await server.api('/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({ agent_id: agentId, title }),
+    }),
   );
   return conversation.id;
 }
@@ -122,9 +132,9 @@ describe.skipIf(!executable)('readable transcripts', () => {
       const team = await server.chat('team: research the notes and summarise them');
       await page.goto(`${server.url}/chat/${team.conversationId}`);
       const log = page.getByRole('log', { name: 'Messages' });
-      await poll(() => log.getByRole('group', { name: 'Run of this answer' }).innerText(), { timeout: 30_000 }).toContain(
-        'Completed',
-      );
+      await poll(() => log.getByRole('group', { name: 'Run of this answer' }).innerText(), {
+        timeout: 30_000,
+      }).toContain('Completed');
       const started = log.getByRole('group', { name: 'Started Researcher' });
       expect(await started.getAttribute('data-status')).toBe('completed');
       const line = await started.locator('.child-call-line').innerText();
@@ -133,6 +143,9 @@ describe.skipIf(!executable)('readable transcripts', () => {
       await started.getByRole('button', { name: 'Open Researcher transcript' }).click();
       const child = started.getByRole('log', { name: 'Researcher transcript' });
       await poll(() => child.innerText()).toContain('Research this for the team');
+      // Nested in the parent's answer, the task keeps its own (readable) bubble.
+      const task = child.getByRole('listitem', { name: 'Task message' }).locator('.turn-body');
+      expect(await computedStyle(task, 'backgroundColor')).toBe('rgb(47, 95, 208)');
       // The child's answer is Markdown too: its bullet list is a list.
       await poll(() => child.locator('.markdown li', { hasText: 'Scope:' }).count()).toBe(1);
 
@@ -147,7 +160,9 @@ describe.skipIf(!executable)('readable transcripts', () => {
 
       const analyst = await server.chat('Ask the analyst whether we should archive the notes');
       await page.goto(`${server.url}/chat/${analyst.conversationId}`);
-      const delegated = page.getByRole('log', { name: 'Messages' }).getByRole('group', { name: 'Delegated to Analyst' });
+      const delegated = page
+        .getByRole('log', { name: 'Messages' })
+        .getByRole('group', { name: 'Delegated to Analyst' });
       await poll(() => delegated.getAttribute('data-status'), { timeout: 30_000 }).toBe('completed');
       expect(await delegated.innerText()).toContain('⇢');
     },
@@ -162,13 +177,25 @@ describe.skipIf(!executable)('status panel', () => {
       const synthetic = syntheticRuns(server);
       const conversationId = await newConversation('Two turns');
       const first = await synthetic.parent(conversationId, 'first turn: research');
-      const early = await synthetic.child(first, { slug: 'researcher', kind: 'subagent', task: 'Early research' });
+      const early = await synthetic.child(first, {
+        slug: 'researcher',
+        kind: 'subagent',
+        task: 'Early research',
+      });
       await synthetic.setStatus(early.run.id, 'completed', { output: 'Found it.', usage: USAGE_52 });
       await synthetic.setStatus(first.id, 'completed');
       const second = await synthetic.parent(conversationId, 'second turn: research again');
-      const late = await synthetic.child(second, { slug: 'researcher', kind: 'subagent', task: 'Late research' });
+      const late = await synthetic.child(second, {
+        slug: 'researcher',
+        kind: 'subagent',
+        task: 'Late research',
+      });
       await synthetic.setStatus(late.run.id, 'running');
-      const summary = await synthetic.child(second, { slug: 'summarizer', kind: 'subagent', task: 'Summarise' });
+      const summary = await synthetic.child(second, {
+        slug: 'summarizer',
+        kind: 'subagent',
+        task: 'Summarise',
+      });
       await synthetic.setStatus(summary.run.id, 'running');
 
       await page.goto(`${server.url}/chat/${conversationId}`);
@@ -176,7 +203,12 @@ describe.skipIf(!executable)('status panel', () => {
       await poll(() => groups.count()).toBe(2);
       expect(await groups.nth(0).getAttribute('data-turn')).toBe('2');
       expect(await groups.nth(1).getAttribute('data-turn')).toBe('1');
-      expect(await groups.nth(0).getByRole('button', { name: /Turn 2/ }).getAttribute('aria-expanded')).toBe('true');
+      expect(
+        await groups
+          .nth(0)
+          .getByRole('button', { name: /Turn 2/ })
+          .getAttribute('aria-expanded'),
+      ).toBe('true');
       const turn1 = groups.nth(1).getByRole('button', { name: /Turn 1/ });
       expect(await turn1.getAttribute('aria-expanded')).toBe('false');
       expect(await groups.nth(1).locator('ul').isVisible()).toBe(false);
@@ -218,8 +250,8 @@ describe.skipIf(!executable)('status panel', () => {
     await page.getByRole('heading', { name: 'No children here' }).waitFor();
     await page.getByRole('log', { name: 'Messages' }).waitFor();
     expect(await page.getByRole('complementary', { name: 'Subagent status' }).count()).toBe(0);
-    const width = await page.getByRole('region', { name: 'Conversation' }).evaluate((el) => el.getBoundingClientRect().width);
-    expect(width).toBeGreaterThan(1360 - 250 - 40);
+    const box = await page.getByRole('region', { name: 'Conversation' }).boundingBox();
+    expect(box?.width).toBeGreaterThan(1360 - 250 - 40);
   });
 });
 
@@ -232,7 +264,11 @@ describe.skipIf(!executable)('states that tell the truth', () => {
           method: 'POST',
           body: JSON.stringify({
             name: 'Careful',
-            config: { model: 'scripted:demo', tools: ['write_file', 'read_file'], tool_approval_mode: 'default' },
+            config: {
+              model: 'scripted:demo',
+              tools: ['write_file', 'read_file'],
+              tool_approval_mode: 'default',
+            },
           }),
         }),
       );
@@ -263,7 +299,11 @@ describe.skipIf(!executable)('states that tell the truth', () => {
       const conversationId = await newConversation('States');
       const parent = await synthetic.parent(conversationId, 'states: cancel one, pause one');
       await synthetic.emit(parent, 'metadata', { model: 'scripted:demo' });
-      const cancelled = await synthetic.child(parent, { slug: 'researcher', kind: 'subagent', task: 'Cancelled task' });
+      const cancelled = await synthetic.child(parent, {
+        slug: 'researcher',
+        kind: 'subagent',
+        task: 'Cancelled task',
+      });
       await synthetic.emit(parent, 'tool_call', {
         step: 1,
         tool_call_id: cancelled.toolCallId,
@@ -274,8 +314,14 @@ describe.skipIf(!executable)('states that tell the truth', () => {
         error: { type: 'cancelled', message: 'Cancelled by the user' },
       });
       // Handed back by a worker that stopped (what a graceful restart leaves): pending, but started.
-      const paused = await synthetic.child(parent, { slug: 'summarizer', kind: 'subagent', task: 'Paused task' });
-      await synthetic.setStatus(paused.run.id, 'running', { started_at: new Date(Date.now() - 4200).toISOString() });
+      const paused = await synthetic.child(parent, {
+        slug: 'summarizer',
+        kind: 'subagent',
+        task: 'Paused task',
+      });
+      await synthetic.setStatus(paused.run.id, 'running', {
+        started_at: new Date(Date.now() - 4200).toISOString(),
+      });
       const handedBack = (await synthetic.storage.runs.update(
         paused.run.id,
         {},
@@ -290,20 +336,27 @@ describe.skipIf(!executable)('states that tell the truth', () => {
       await poll(() => cancelledCard.getAttribute('data-status')).toBe('cancelled');
       const outcome = cancelledCard.locator('.card-outcome');
       expect(await outcome.innerText()).toContain('Cancelled');
-      expect(await outcome.evaluate((el) => getComputedStyle(el).color)).not.toBe(DANGER);
-      const call = page.getByRole('log', { name: 'Messages' }).getByRole('group', { name: 'Task for Researcher' });
+      expect(await computedStyle(outcome, 'color')).not.toBe(DANGER);
+      const call = page
+        .getByRole('log', { name: 'Messages' })
+        .getByRole('group', { name: 'Task for Researcher' });
       await poll(() => call.getAttribute('class')).toContain('tone-neutral');
-      expect(await call.evaluate((el) => getComputedStyle(el).borderLeftColor)).not.toBe(DANGER);
+      expect(await computedStyle(call, 'borderLeftColor')).not.toBe(DANGER);
 
       // Waiting to be resumed: said so, and its clock stopped when it was handed back.
       const pausedCard = page.getByRole('article', { name: 'Summarizer run' });
       const expected = shownDuration(handedBack.started_at ?? '', handedBack.updated_at);
-      await poll(() => pausedCard.locator('[data-phase="resuming"]').innerText()).toContain('Waiting to resume');
+      await poll(() => pausedCard.locator('[data-phase="resuming"]').innerText()).toContain(
+        'Waiting to resume',
+      );
       expect(await pausedCard.locator('.card-time').innerText()).toBe(`${expected} (paused)`);
       await screenshot(page, 'state-cancelled-and-paused');
 
       // The child thread streams: text that exists only as live events shows up.
-      await page.getByRole('article', { name: 'Analyst run' }).getByRole('button', { name: 'Open Analyst thread' }).click();
+      await page
+        .getByRole('article', { name: 'Analyst run' })
+        .getByRole('button', { name: 'Open Analyst thread' })
+        .click();
       const thread = page.getByRole('log', { name: 'Analyst messages' });
       await poll(() => thread.innerText()).toContain('Live task');
       await synthetic.emit(live.run, 'metadata', { model: 'scripted:analyst' });
@@ -324,7 +377,11 @@ describe.skipIf(!executable)('states that tell the truth', () => {
       // A conversation whose own run was handed back says so in its header.
       const rootConversation = await newConversation('Paused turn');
       const root = await synthetic.parent(rootConversation, 'paused root', 'running');
-      await synthetic.storage.runs.update(root.id, {}, { status: 'pending', worker_id: null, lease_expires_at: null });
+      await synthetic.storage.runs.update(
+        root.id,
+        {},
+        { status: 'pending', worker_id: null, lease_expires_at: null },
+      );
       await page.goto(`${server.url}/chat/${rootConversation}`);
       await poll(() => page.getByLabel('Run status').locator('[data-phase="resuming"]').count()).toBe(1);
       expect(await page.getByLabel('Run status').innerText()).toContain('Waiting to resume');
@@ -344,7 +401,10 @@ describe.skipIf(!executable)('agents and the build report', () => {
   it('the agent card counts only the inline specs that survive', async () => {
     await server.api('/api/agent', {
       method: 'POST',
-      body: JSON.stringify({ name: 'Spec holder', config: { model: 'scripted:demo', tools: ['read_file'], subagent_specs: SPECS } }),
+      body: JSON.stringify({
+        name: 'Spec holder',
+        config: { model: 'scripted:demo', tools: ['read_file'], subagent_specs: SPECS },
+      }),
     });
     await page.goto(`${server.url}/agents`);
     const card = page.getByRole('article', { name: 'Spec holder' });
@@ -363,17 +423,17 @@ describe.skipIf(!executable)('agents and the build report', () => {
       const report = page.getByRole('region', { name: 'Build report' });
       const warnings = report.locator('.build-warning');
       await poll(() => warnings.count(), { timeout: 15_000 }).toBe(4);
-      const byCode = async (code: string) => report.locator(`.build-warning[data-code="${code}"]`).innerText();
+      const byCode = async (code: string) =>
+        report.locator(`.build-warning[data-code="${code}"]`).innerText();
       expect(await byCode('no_tools')).toContain('in spec #0 helper');
       expect(await byCode('invalid_name')).toContain('in spec #1 bad name');
       expect(await byCode('replaces_dropped')).toContain('in spec #2 helper');
       expect(await byCode('unknown_tool')).toContain('in spec #3 scout');
 
       const willRun = report.getByRole('list', { name: 'Subagents that will run' });
-      const items = await willRun.locator(':scope > li').evaluateAll((rows) =>
-        rows.map((row) => `${row.getAttribute('data-name')}@${row.getAttribute('data-spec-index') ?? '-'}`),
-      );
-      expect(items).toEqual(['general-purpose@-', 'helper@2', 'scout@3']);
+      const rows = willRun.locator(':scope > li');
+      expect(await attributeOfAll(rows, 'data-name')).toEqual(['general-purpose', 'helper', 'scout']);
+      expect(await attributeOfAll(rows, 'data-spec-index')).toEqual([null, '2', '3']);
       const flagged = willRun.locator('li.flagged');
       expect(await flagged.count()).toBe(1);
       expect(await flagged.innerText()).toContain('Runs only because spec #0 of the same name was dropped');
@@ -381,11 +441,14 @@ describe.skipIf(!executable)('agents and the build report', () => {
 
       // The offending value's line is marked in the gutter and one click selects it.
       const unknownLine = text.split('\n').findIndex((line) => line.includes('no_such_tool')) + 1;
-      expect(await page.locator(`.spec-gutter [data-line="${unknownLine}"]`).getAttribute('class')).toContain('marked');
-      await report.locator('.build-warning[data-code="unknown_tool"]').getByRole('button', { name: `line ${unknownLine}` }).click();
-      const selected = await page
-        .getByLabel('Inline subagent specs (JSON)')
-        .evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd));
+      expect(await page.locator(`.spec-gutter [data-line="${unknownLine}"]`).getAttribute('class')).toContain(
+        'marked',
+      );
+      await report
+        .locator('.build-warning[data-code="unknown_tool"]')
+        .getByRole('button', { name: `line ${unknownLine}` })
+        .click();
+      const selected = await selectedText(page.getByLabel('Inline subagent specs (JSON)'));
       expect(selected).toContain('no_such_tool');
       await screenshot(page, 'build-report-indexes');
 

@@ -52,7 +52,11 @@ async function seed(): Promise<typeof fixture> {
   await synthetic.emit(parent, 'message_delta', {
     text: 'Handing this to the team. A long sentence that wraps on a phone, to check nothing overflows sideways.',
   });
-  const research = await synthetic.child(parent, { slug: 'researcher', kind: 'subagent', task: 'List the notes' });
+  const research = await synthetic.child(parent, {
+    slug: 'researcher',
+    kind: 'subagent',
+    task: 'List the notes',
+  });
   await synthetic.emit(parent, 'tool_call', {
     step: 1,
     tool_call_id: research.toolCallId,
@@ -61,8 +65,15 @@ async function seed(): Promise<typeof fixture> {
   });
   await synthetic.setStatus(research.run.id, 'running');
   await synthetic.update(parent, research, 'running');
-  const analysis = await synthetic.child(parent, { slug: 'analyst', kind: 'delegation', task: 'Recommend what to do' });
-  await synthetic.setStatus(analysis.run.id, 'completed', { output: 'Archive the old notes.', usage: USAGE_52 });
+  const analysis = await synthetic.child(parent, {
+    slug: 'analyst',
+    kind: 'delegation',
+    task: 'Recommend what to do',
+  });
+  await synthetic.setStatus(analysis.run.id, 'completed', {
+    output: 'Archive the old notes.',
+    usage: USAGE_52,
+  });
   await synthetic.update(parent, analysis, 'completed', { output: 'Archive the old notes.' });
   const agent = await json<{ agent: { id: string } }>(
     await server.api('/api/agent', {
@@ -85,7 +96,8 @@ async function seed(): Promise<typeof fixture> {
 
 /** Every page of the console, each with what shows it is ready. */
 function pages(): { name: string; path: string; ready: (page: Page) => Promise<unknown> }[] {
-  const heading = (name: string | RegExp) => (p: Page) => p.getByRole('heading', { name, level: 1 }).first().waitFor();
+  const heading = (name: string | RegExp) => (p: Page) =>
+    p.getByRole('heading', { name, level: 1 }).first().waitFor();
   return [
     { name: 'chat-empty', path: '/chat', ready: heading('Chat') },
     {
@@ -94,12 +106,17 @@ function pages(): { name: string; path: string; ready: (page: Page) => Promise<u
       ready: (p) => p.getByRole('log', { name: 'Messages' }).getByText('Handing this to the team.').waitFor(),
     },
     { name: 'chat-no-children', path: `/chat/${fixture.emptyConversationId}`, ready: heading('Nothing yet') },
-    { name: 'agents', path: '/agents', ready: (p) => p.getByRole('article', { name: 'Assistant' }).waitFor() },
+    {
+      name: 'agents',
+      path: '/agents',
+      ready: (p) => p.getByRole('article', { name: 'Assistant' }).waitFor(),
+    },
     { name: 'agent-new', path: '/agents/new?kind=agent', ready: heading('New agent') },
     {
       name: 'agent-edit-specs',
       path: `/agents/${fixture.agentId}/edit`,
-      ready: (p) => p.getByRole('region', { name: 'Build report' }).locator('.build-warning').first().waitFor(),
+      ready: (p) =>
+        p.getByRole('region', { name: 'Build report' }).locator('.build-warning').first().waitFor(),
     },
     { name: 'runs', path: '/runs', ready: (p) => p.getByRole('table', { name: 'Runs' }).waitFor() },
     {
@@ -187,7 +204,9 @@ describe.skipIf(!executable)('console on a phone and for assistive technology', 
       await screenshot(page, 'phone-conversation-drawer');
       await page.keyboard.press('Escape');
       await poll(() => list.isVisible()).toBe(false);
-      expect(await page.evaluate('document.activeElement?.textContent?.includes("Conversations")')).toBe(true);
+      expect(await page.evaluate('document.activeElement?.textContent?.includes("Conversations")')).toBe(
+        true,
+      );
 
       // The status panel is a "Subagents (n)" sheet, not a column squeezing the messages.
       const sheetButton = page.getByRole('button', { name: /^Subagents \(2\)/ });
@@ -232,20 +251,24 @@ describe.skipIf(!executable)('console on a phone and for assistive technology', 
         for (const entry of pages()) {
           await visit(page, entry);
           for (const violation of await seriousAxeViolations(page)) {
-            found.push(`${viewport.width}px ${entry.name}: ${violation.id} (${violation.impact}) ${violation.targets.join(' | ')}`);
+            found.push(
+              `${viewport.width}px ${entry.name}: ${violation.id} (${violation.impact}) ${violation.targets.join(' | ')}`,
+            );
           }
         }
         // Opened states are pages too: the phone's sheet, a card's thread.
         if (viewport.width === PHONE.width) {
           await visit(page, pages()[1] as ReturnType<typeof pages>[number]);
           await page.getByRole('button', { name: /^Subagents \(2\)/ }).click();
-          for (const violation of await seriousAxeViolations(page)) found.push(`phone sheet: ${violation.id} ${violation.targets.join(' | ')}`);
+          for (const violation of await seriousAxeViolations(page))
+            found.push(`phone sheet: ${violation.id} ${violation.targets.join(' | ')}`);
         }
       }
       await page.evaluate('localStorage.removeItem("troupe.token")');
       await page.goto(server.url);
       await page.getByRole('heading', { name: 'Troupe console' }).waitFor();
-      for (const violation of await seriousAxeViolations(page)) found.push(`login: ${violation.id} ${violation.targets.join(' | ')}`);
+      for (const violation of await seriousAxeViolations(page))
+        found.push(`login: ${violation.id} ${violation.targets.join(' | ')}`);
       await openSignedIn(page, server, '/chat');
       expect(found).toEqual([]);
     },
@@ -262,13 +285,13 @@ describe.skipIf(!executable)('console on a phone and for assistive technology', 
       const rings: string[] = [];
       for (let step = 0; step < 9; step++) {
         await page.keyboard.press('Tab');
-        const ring = (await page.evaluate(`(() => {
+        const ring = await page.evaluate<string>(`(() => {
           const el = document.activeElement;
           if (!el || el === document.body) return 'body';
           const style = getComputedStyle(el);
           const visible = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
           return (visible ? 'ring ' : 'NO RING ') + el.tagName + ':' + (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 30);
-        })()`)) as string;
+        })()`);
         if (ring === 'body') break;
         rings.push(ring);
       }
@@ -282,7 +305,9 @@ describe.skipIf(!executable)('console on a phone and for assistive technology', 
       const toggle = page.getByRole('button', { name: /Unfold Analyst details/ });
       await toggle.focus();
       await page.keyboard.press('Enter');
-      await poll(() => page.getByRole('button', { name: /Fold Analyst details/ }).getAttribute('aria-expanded')).toBe('true');
+      await poll(() =>
+        page.getByRole('button', { name: /Fold Analyst details/ }).getAttribute('aria-expanded'),
+      ).toBe('true');
       await page.getByRole('button', { name: 'Open Researcher thread' }).focus();
       await page.keyboard.press('Enter');
       // The thread takes focus ("Back"), and Back returns to the cards.

@@ -15,7 +15,7 @@ import {
   screenshot,
   type TestBrowser,
 } from '../helpers/browser.js';
-import { json, openSignedIn, poll } from '../helpers/console-page.js';
+import { attributeOfAll, computedStyle, json, openSignedIn, poll } from '../helpers/console-page.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
 import { syntheticRuns } from '../helpers/synthetic-runs.js';
 
@@ -47,7 +47,9 @@ async function bulkRuns(): Promise<void> {
   const { conversationId } = await server.chat('bulk conversation');
   const conversation = await storage.conversations.get(conversationId);
   if (!conversation) throw new Error('no conversation');
-  await server.api(`/api/agent/runs/${(await storage.runs.listByConversation(conversationId))[0]?.id}/await?timeout_ms=60000`);
+  await server.api(
+    `/api/agent/runs/${(await storage.runs.listByConversation(conversationId))[0]?.id}/await?timeout_ms=60000`,
+  );
   for (let index = 0; index < 28; index++) {
     const id = newRunId();
     await storage.runs.insert({
@@ -87,14 +89,14 @@ async function apiRuns(query: string): Promise<RunListPage> {
 }
 
 const rowIds = () =>
-  page.getByRole('table', { name: 'Runs' }).locator('tbody tr').evaluateAll((rows) =>
-    rows.map((row) => row.getAttribute('data-run-id')),
-  );
+  attributeOfAll(page.getByRole('table', { name: 'Runs' }).locator('tbody tr'), 'data-run-id');
 
 beforeAll(async () => {
   if (!executable) return;
   browser = await launchChromium(executable);
-  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: new URL(server.url).origin,
+  });
   page = await browser.newPage();
   const [team, analyst] = await Promise.all([
     chatToTheEnd('team: research the notes and summarise them'),
@@ -151,7 +153,7 @@ describe.skipIf(!executable)('runs explorer and trace view', () => {
       await page.waitForURL(/status=failed/);
       const failed = await apiRuns('?status=failed&limit=25');
       await poll(rowIds).toEqual(failed.runs.map((run) => run.id));
-      expect(await table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-status')))).toEqual(
+      expect(await attributeOfAll(table.locator('tbody tr'), 'data-status')).toEqual(
         failed.runs.map(() => 'failed'),
       );
 
@@ -182,7 +184,10 @@ describe.skipIf(!executable)('runs explorer and trace view', () => {
     'opens a trace from a row: a waterfall of every run with its model and tool calls, subagent and delegation edges, subtree totals',
     async () => {
       await page.goto(`${server.url}/runs?kind=chat&q=team`);
-      await page.getByRole('table', { name: 'Runs' }).getByRole('link', { name: /team: research the notes/ }).click();
+      await page
+        .getByRole('table', { name: 'Runs' })
+        .getByRole('link', { name: /team: research the notes/ })
+        .click();
       await page.waitForURL(new RegExp(`/runs/${real.team}$`));
       const tree = page.getByRole('list', { name: 'Run tree' });
       const root = tree.getByRole('article', { name: 'chat run of Assistant' });
@@ -196,7 +201,9 @@ describe.skipIf(!executable)('runs explorer and trace view', () => {
         expect(await row.locator('.bar-span[data-span-kind="model"]').count()).toBeGreaterThanOrEqual(1);
       }
       // Totals per subtree: own and children's tokens, as the API sums them.
-      const { trace } = await json<{ trace: RunTrace }>(await server.api(`/api/agent/runs/${real.team}/trace`));
+      const { trace } = await json<{ trace: RunTrace }>(
+        await server.api(`/api/agent/runs/${real.team}/trace`),
+      );
       const totals = trace.nodes[0]?.totals;
       expect(totals?.children.total_tokens).toBeGreaterThan(0);
       expect(await root.innerText()).toContain(
@@ -212,12 +219,16 @@ describe.skipIf(!executable)('runs explorer and trace view', () => {
       await detail.getByRole('button', { name: 'Copy run id' }).click();
       await poll(() => detail.getByRole('button', { name: 'Copy run id' }).innerText()).toBe('Copied');
       expect(await page.evaluate('navigator.clipboard.readText()')).toBe(researcher?.run.id);
-      expect(await detail.getByRole('table', { name: 'Model calls of this run' }).locator('tbody tr').count()).toBe(2);
+      expect(
+        await detail.getByRole('table', { name: 'Model calls of this run' }).locator('tbody tr').count(),
+      ).toBe(2);
       expect(await detail.getByRole('table', { name: 'Tool calls of this run' }).innerText()).toContain('ls');
       await poll(() => detail.getByRole('log', { name: 'Researcher transcript' }).innerText()).toContain(
         'Research this for the team',
       );
-      expect(await detail.getByRole('region', { name: 'Final output' }).innerText()).toContain('Research notes on');
+      expect(await detail.getByRole('region', { name: 'Final output' }).innerText()).toContain(
+        'Research notes on',
+      );
       expect(new URL(page.url()).pathname).toBe(`/runs/${researcher?.run.id}`);
       await screenshot(page, 'trace-detail');
 
@@ -226,11 +237,11 @@ describe.skipIf(!executable)('runs explorer and trace view', () => {
       const delegation = page.getByRole('article', { name: 'delegation run of Analyst' });
       await delegation.waitFor();
       expect(await delegation.getAttribute('data-edge')).toBe('delegation');
-      expect(await delegation.locator('.trace-label').evaluate((el) => getComputedStyle(el).borderLeftStyle)).toBe('dashed');
+      expect(await computedStyle(delegation.locator('.trace-label'), 'borderLeftStyle')).toBe('dashed');
       await page.goto(`${server.url}/runs/${real.team}`);
       const subagent = page.getByRole('article', { name: 'subagent run of Researcher' });
       await subagent.waitFor();
-      expect(await subagent.locator('.trace-label').evaluate((el) => getComputedStyle(el).borderLeftStyle)).toBe('solid');
+      expect(await computedStyle(subagent.locator('.trace-label'), 'borderLeftStyle')).toBe('solid');
     },
     TIMEOUT,
   );
@@ -255,18 +266,31 @@ describe.skipIf(!executable)('runs explorer and trace view', () => {
       expect(await tools.count()).toBe(0);
 
       // A tool call starts: its bar appears without a reload, still running.
-      await synthetic.emit(parent, 'tool_call', { step: 1, tool_call_id: 'c_grep', name: 'grep', args: { pattern: 'x' } });
+      await synthetic.emit(parent, 'tool_call', {
+        step: 1,
+        tool_call_id: 'c_grep',
+        name: 'grep',
+        args: { pattern: 'x' },
+      });
       await poll(() => tools.count()).toBe(1);
       expect(await tools.first().getAttribute('data-span-status')).toBe('running');
 
       // A child starts: a new row, live too; its tokens roll up into the root's totals.
-      const child = await synthetic.child(parent, { slug: 'researcher', kind: 'subagent', task: 'Grep the notes' });
+      const child = await synthetic.child(parent, {
+        slug: 'researcher',
+        kind: 'subagent',
+        task: 'Grep the notes',
+      });
       await synthetic.setStatus(child.run.id, 'running');
       await synthetic.update(parent, child, 'running');
       const childRow = page.getByRole('article', { name: 'subagent run of Researcher' });
       await childRow.waitFor();
       await synthetic.emit(child.run, 'metadata', { model: 'scripted:researcher' });
-      await synthetic.emit(child.run, 'step', { step: 1, tool_calls: 0, usage: { input_tokens: 30, output_tokens: 7 } });
+      await synthetic.emit(child.run, 'step', {
+        step: 1,
+        tool_calls: 0,
+        usage: { input_tokens: 30, output_tokens: 7 },
+      });
       await poll(() => childRow.innerText()).toContain('37 tokens');
       await poll(() => root.innerText()).toContain('37 tokens (own 0 + children 37)');
       await screenshot(page, 'trace-live');
@@ -275,8 +299,19 @@ describe.skipIf(!executable)('runs explorer and trace view', () => {
       await page.reload();
       await root.waitFor();
       await poll(() => tools.count()).toBe(1);
-      await poll(() => page.getByRole('status').filter({ hasText: /Live · following/ }).count()).toBe(1);
-      await synthetic.emit(parent, 'tool_result', { step: 1, tool_call_id: 'c_grep', name: 'grep', output: 'none', is_error: false });
+      await poll(() =>
+        page
+          .getByRole('status')
+          .filter({ hasText: /Live · following/ })
+          .count(),
+      ).toBe(1);
+      await synthetic.emit(parent, 'tool_result', {
+        step: 1,
+        tool_call_id: 'c_grep',
+        name: 'grep',
+        output: 'none',
+        is_error: false,
+      });
       await poll(() => tools.first().getAttribute('data-span-status')).toBe('done');
       expect(await tools.count()).toBe(1);
 

@@ -11,7 +11,10 @@ import type { TestServer } from './start-test-server.js';
  * `running` is owned by a fake worker with a far lease, so neither the executor nor the reconciler touches
  * it: the test alone moves it, event by event.
  */
-export const FAKE_LEASE = { worker_id: 'wrk_fake_console_test', lease_expires_at: '2999-01-01T00:00:00.000Z' };
+export const FAKE_LEASE = {
+  worker_id: 'wrk_fake_console_test',
+  lease_expires_at: '2999-01-01T00:00:00.000Z',
+};
 
 export const USAGE_52: TokenUsage = { input_tokens: 40, output_tokens: 12, total_tokens: 52, model_calls: 1 };
 
@@ -59,7 +62,11 @@ export function syntheticRuns(server: TestServer) {
   }
 
   /** A root chat run of the conversation, with its user message; `running` unless told otherwise. */
-  async function parent(conversationId: string, message: string, status: Run['status'] = 'running'): Promise<Run> {
+  async function parent(
+    conversationId: string,
+    message: string,
+    status: Run['status'] = 'running',
+  ): Promise<Run> {
     const conversation = await conversationOf(conversationId);
     const id = newRunId();
     await storage.runs.insert(base(conversation, id, { input: { message } }));
@@ -129,7 +136,11 @@ export function syntheticRuns(server: TestServer) {
     const patch: Partial<Run> = { status, ...extra };
     if (status === 'running') Object.assign(patch, { started_at: extra.started_at ?? now, ...FAKE_LEASE });
     if (['completed', 'failed', 'cancelled', 'interrupted'].includes(status)) {
-      Object.assign(patch, { finished_at: extra.finished_at ?? now, worker_id: null, lease_expires_at: null });
+      Object.assign(patch, {
+        finished_at: extra.finished_at ?? now,
+        worker_id: null,
+        lease_expires_at: null,
+      });
     }
     const updated = await storage.runs.update(runId, {}, patch);
     if (!updated) throw new Error(`no run ${runId}`);
@@ -148,7 +159,12 @@ export function syntheticRuns(server: TestServer) {
   }
 
   /** The child's status change as its parent's stream carries it (`subagent_update`). */
-  async function update(parentRun: Run, which: SyntheticChild, status: Run['status'], extra: Record<string, unknown> = {}) {
+  async function update(
+    parentRun: Run,
+    which: SyntheticChild,
+    status: Run['status'],
+    extra: Record<string, unknown> = {},
+  ) {
     await emit(parentRun, 'subagent_update', {
       run_id: which.run.id,
       kind: which.kind,

@@ -154,7 +154,11 @@ export function describeRunListContract(store: () => Storage): void {
       const seen: string[] = [];
       let before: { created_at: string; id: string } | undefined;
       for (;;) {
-        const page = await storage.runs.listPage({ user_id: world.alice, limit: 3, ...(before ? { before } : {}) });
+        const page = await storage.runs.listPage({
+          user_id: world.alice,
+          limit: 3,
+          ...(before ? { before } : {}),
+        });
         seen.push(...ids(page));
         const last = page.at(-1);
         if (page.length < 3 || last === undefined) break;

@@ -37,7 +37,9 @@ describe('foldRunTimeline', () => {
       ['end', { status: 'completed' }],
     );
     const timeline = foldRunTimelineEvents(events);
-    expect(timeline.spans.map((span) => [span.kind, span.name, span.started_at, span.ended_at, span.status])).toEqual([
+    expect(
+      timeline.spans.map((span) => [span.kind, span.name, span.started_at, span.ended_at, span.status]),
+    ).toEqual([
       ['model', 'scripted:demo', at(0), at(2), 'done'],
       ['tool', 'write_file', at(2), at(5), 'done'],
       ['tool', 'read_file', at(3), at(4), 'error'],
@@ -49,7 +51,12 @@ describe('foldRunTimeline', () => {
       null,
       { input_tokens: 20, output_tokens: 6 },
     ]);
-    expect(timelineUsage(timeline)).toEqual({ input_tokens: 30, output_tokens: 10, total_tokens: 40, model_calls: 2 });
+    expect(timelineUsage(timeline)).toEqual({
+      input_tokens: 30,
+      output_tokens: 10,
+      total_tokens: 40,
+      model_calls: 2,
+    });
     expect(timeline.ended).toEqual({ status: 'completed', at: at(9) });
     expect(visibleSpans(timeline)).toEqual(timeline.spans);
   });
@@ -75,14 +82,24 @@ describe('foldRunTimeline', () => {
       ['model', 'done', at(0), at(1)],
       ['tool', 'done', at(1), at(5)],
     ]);
-    expect(visibleSpans(resumed).at(-1)).toMatchObject({ id: 'model-open', started_at: at(6), ended_at: null });
+    expect(visibleSpans(resumed).at(-1)).toMatchObject({
+      id: 'model-open',
+      started_at: at(6),
+      ended_at: null,
+    });
   });
 
   it('closes what was open when the run is cancelled, and records a model call a restart interrupted', () => {
     const cancelled = foldRunTimelineEvents(
-      script(['metadata', { model: 'm' }], ['message_delta', { text: 'Half an ans' }], ['end', { status: 'cancelled' }]),
+      script(
+        ['metadata', { model: 'm' }],
+        ['message_delta', { text: 'Half an ans' }],
+        ['end', { status: 'cancelled' }],
+      ),
     );
-    expect(cancelled.spans).toMatchObject([{ kind: 'model', status: 'cancelled', started_at: at(0), ended_at: at(2) }]);
+    expect(cancelled.spans).toMatchObject([
+      { kind: 'model', status: 'cancelled', started_at: at(0), ended_at: at(2) },
+    ]);
 
     const restarted = foldRunTimelineEvents(
       script(
@@ -100,7 +117,10 @@ describe('foldRunTimeline', () => {
   });
 
   it('ignores events at or below last_seq, so a resumed stream may overlap', () => {
-    const events = script(['metadata', { model: 'm' }], ['tool_call', { step: 1, tool_call_id: 'a', name: 'ls' }]);
+    const events = script(
+      ['metadata', { model: 'm' }],
+      ['tool_call', { step: 1, tool_call_id: 'a', name: 'ls' }],
+    );
     const once = foldRunTimelineEvents(events);
     expect(foldRunTimelineEvents(events, once)).toBe(once);
     expect(foldRunTimeline(emptyTimeline(), events[0] as RunEvent).last_seq).toBe(1);
@@ -108,9 +128,15 @@ describe('foldRunTimeline', () => {
 
   it('takes the larger of the stored usage and the reported one', () => {
     const timeline = foldRunTimelineEvents(
-      script(['metadata', {}], ['step', { step: 1, tool_calls: 0, usage: { input_tokens: 5, output_tokens: 5 } }]),
+      script(
+        ['metadata', {}],
+        ['step', { step: 1, tool_calls: 0, usage: { input_tokens: 5, output_tokens: 5 } }],
+      ),
     );
     expect(ownUsage(null, timeline).total_tokens).toBe(10);
-    expect(ownUsage({ input_tokens: 30, output_tokens: 3, total_tokens: 33, model_calls: 2 }, timeline).total_tokens).toBe(33);
+    expect(
+      ownUsage({ input_tokens: 30, output_tokens: 3, total_tokens: 33, model_calls: 2 }, timeline)
+        .total_tokens,
+    ).toBe(33);
   });
 });

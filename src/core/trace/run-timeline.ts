@@ -100,7 +100,11 @@ function modelSpan(
   };
 }
 
-function updateTool(spans: TimelineSpan[], id: string, change: (span: TimelineSpan) => TimelineSpan): boolean {
+function updateTool(
+  spans: TimelineSpan[],
+  id: string,
+  change: (span: TimelineSpan) => TimelineSpan,
+): boolean {
   const index = spans.findIndex((span) => span.kind === 'tool' && span.tool_call_id === id);
   const span = spans[index];
   if (span === undefined) return false;
@@ -238,7 +242,10 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
   return next;
 }
 
-export function foldRunTimelineEvents(events: readonly RunEvent[], from: RunTimeline = emptyTimeline()): RunTimeline {
+export function foldRunTimelineEvents(
+  events: readonly RunEvent[],
+  from: RunTimeline = emptyTimeline(),
+): RunTimeline {
   return events.reduce(foldRunTimeline, from);
 }
 

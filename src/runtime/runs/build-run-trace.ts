@@ -30,7 +30,12 @@ async function readTimeline(storage: Storage, runId: string): Promise<RunTimelin
  * `run_not_found`). Spans come from each run's stored events; a console then follows the live ones from
  * each node's `timeline.last_seq`.
  */
-export async function buildRunTrace(storage: Storage, actor: Actor, runId: string, now: Date = new Date()): Promise<RunTrace> {
+export async function buildRunTrace(
+  storage: Storage,
+  actor: Actor,
+  runId: string,
+  now: Date = new Date(),
+): Promise<RunTrace> {
   const tree = await buildRunTree(storage, actor, runId);
   const ordered: { node: RunTreeNode; parent: string | null }[] = [];
   const walk = (node: RunTreeNode, parent: string | null): void => {
@@ -41,7 +46,8 @@ export async function buildRunTrace(storage: Storage, actor: Actor, runId: strin
 
   const agents = new Map<string, { slug: string; name: string } | undefined>();
   for (const { node } of ordered) {
-    if (!agents.has(node.run.agent_id)) agents.set(node.run.agent_id, await storage.agents.get(node.run.agent_id));
+    if (!agents.has(node.run.agent_id))
+      agents.set(node.run.agent_id, await storage.agents.get(node.run.agent_id));
   }
   const nodes: TraceNode[] = [];
   for (const { node, parent } of ordered) {

@@ -75,7 +75,8 @@ function toItem(entry: RunListEntry): RunListItem {
  */
 export async function listRuns(storage: Storage, actor: Actor, query: RunListQuery): Promise<RunListPage> {
   const admin = isAdmin(actor);
-  if (!admin && query.user_id !== undefined && query.user_id !== actor.id) return { runs: [], next_cursor: null };
+  if (!admin && query.user_id !== undefined && query.user_id !== actor.id)
+    return { runs: [], next_cursor: null };
   const limit = Math.min(Math.max(1, query.limit), MAX_RUN_LIST_LIMIT);
   const filter: RunListFilter = { limit: limit + 1 };
   const userId = admin ? query.user_id : actor.id;

@@ -27,9 +27,15 @@ export function decodeRunListCursor(cursor: string): RunListPosition {
     parsed[1] === '' ||
     parsed[1].length > 200
   ) {
-    throw new TroupeError('validation_failed', 'Invalid input: query.cursor: not a cursor from a previous page', {
-      details: { issues: [{ path: 'query.cursor', message: 'not a cursor from a previous page', code: 'custom' }] },
-    });
+    throw new TroupeError(
+      'validation_failed',
+      'Invalid input: query.cursor: not a cursor from a previous page',
+      {
+        details: {
+          issues: [{ path: 'query.cursor', message: 'not a cursor from a previous page', code: 'custom' }],
+        },
+      },
+    );
   }
   return { created_at: parsed[0], id: parsed[1] };
 }

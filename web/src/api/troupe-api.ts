@@ -23,7 +23,7 @@ const enc = encodeURIComponent;
 /** `?status=a,b&kind=…`: only the filters that are set, lists comma-separated. */
 export function runListSearch(query: RunListQuery): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query) as [string, unknown][]) {
+  for (const [key, value] of Object.entries(query) as [string, string | number | string[] | undefined][]) {
     if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) continue;
     params.set(key, Array.isArray(value) ? value.join(',') : String(value));
   }

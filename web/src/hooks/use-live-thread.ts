@@ -43,7 +43,9 @@ export function useLiveThread(
   const stream = useRunStream(follow ? runId : null, { onEnd });
   const view = stream.view;
   const turns = useMemo(() => {
-    const saved = (messages.data ?? []).filter((row) => filterRunId === undefined || row.run_id === filterRunId);
+    const saved = (messages.data ?? []).filter(
+      (row) => filterRunId === undefined || row.run_id === filterRunId,
+    );
     const liveRuns = new Map<string, LiveRun>();
     // Once the saved messages hold the whole completed run (re-read after its end), they win; a run that
     // stopped early keeps what was streamed on screen.

@@ -1,7 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { openRunEventStream, type RunStreamHandle } from '../api/run-event-stream.ts';
 import type { RunTrace } from '../api/types.ts';
-import { applyTraceEvent, changesTree, isActiveNode, mergeSnapshot, streamCandidates } from '../lib/trace-model.ts';
+import {
+  applyTraceEvent,
+  changesTree,
+  isActiveNode,
+  mergeSnapshot,
+  streamCandidates,
+} from '../lib/trace-model.ts';
 import { useSession } from './use-session.ts';
 
 /**
@@ -44,20 +50,23 @@ export function useRunTrace(runId: string): RunTraceState {
       return;
     }
     inFlight.current = true;
-    api.runTrace(key).then(
-      (next) => {
-        loadedKey.current = key;
-        setTrace((current) => mergeSnapshot(current, next));
-        setError(undefined);
-      },
-      (thrown: unknown) => setError(thrown),
-    ).finally(() => {
-      inFlight.current = false;
-      if (again.current) {
-        again.current = false;
-        refetch();
-      }
-    });
+    api
+      .runTrace(key)
+      .then(
+        (next) => {
+          loadedKey.current = key;
+          setTrace((current) => mergeSnapshot(current, next));
+          setError(undefined);
+        },
+        (thrown: unknown) => setError(thrown),
+      )
+      .finally(() => {
+        inFlight.current = false;
+        if (again.current) {
+          again.current = false;
+          refetch();
+        }
+      });
   }, [api, key]);
 
   useEffect(() => {

@@ -41,7 +41,9 @@ export interface PanelGroup {
  * `runs` are the conversation's runs (any order); without them turns are still grouped, just not numbered.
  */
 export function groupByTurn(entries: readonly PanelEntry[], runs: readonly Run[] = []): PanelGroup[] {
-  const ordered = [...runs].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  const ordered = [...runs].sort(
+    (a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id),
+  );
   const turnOf = new Map(ordered.map((run, index) => [run.id, { run, turn: index + 1 }]));
   const groups = new Map<string, PanelGroup & { firstSeen: string }>();
   for (const entry of entries) {

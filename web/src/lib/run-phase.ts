@@ -27,7 +27,9 @@ export function clockEnd(run: RunClock): string | null {
 }
 
 /** `52 tokens · 1 model call`, or null without usage. */
-export function usageLine(usage: Pick<TokenUsage, 'total_tokens' | 'model_calls'> | null | undefined): string | null {
+export function usageLine(
+  usage: Pick<TokenUsage, 'total_tokens' | 'model_calls'> | null | undefined,
+): string | null {
   if (!usage) return null;
   return `${usage.total_tokens} tokens · ${usage.model_calls} model call${usage.model_calls === 1 ? '' : 's'}`;
 }

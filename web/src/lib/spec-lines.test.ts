@@ -4,7 +4,12 @@ import { lineOfOffset, specRanges, warningLine } from './spec-lines.ts';
 const TEXT = JSON.stringify(
   [
     { name: 'bad name', description: 'd', system_prompt: 'x' },
-    { name: 'helper', description: 'has, commas ] and "quotes" {', system_prompt: 'y', tools: ['read_file', 'no_such_tool'] },
+    {
+      name: 'helper',
+      description: 'has, commas ] and "quotes" {',
+      system_prompt: 'y',
+      tools: ['read_file', 'no_such_tool'],
+    },
     { name: 'helper', description: 'again', system_prompt: 'z', tools: [] },
   ],
   null,
@@ -23,8 +28,12 @@ describe('spec lines', () => {
   it('points a warning at its offending value, the tools key, or the spec start', () => {
     const lines = TEXT.split('\n');
     const at = (line: number | null) => (line === null ? null : lines[line - 1]?.trim());
-    expect(at(warningLine(TEXT, { specIndex: 1, reason: 'unknown_tool', value: 'no_such_tool' }))).toBe('"no_such_tool"');
-    expect(at(warningLine(TEXT, { specIndex: 0, reason: 'invalid_name', value: 'bad name' }))).toBe('"name": "bad name",');
+    expect(at(warningLine(TEXT, { specIndex: 1, reason: 'unknown_tool', value: 'no_such_tool' }))).toBe(
+      '"no_such_tool"',
+    );
+    expect(at(warningLine(TEXT, { specIndex: 0, reason: 'invalid_name', value: 'bad name' }))).toBe(
+      '"name": "bad name",',
+    );
     expect(at(warningLine(TEXT, { specIndex: 2, reason: 'no_tools', value: 'helper' }))).toBe('"tools": []');
     expect(at(warningLine(TEXT, { specIndex: 2, reason: 'missing_field', value: 'undefined' }))).toBe('{');
     expect(warningLine(TEXT, { specIndex: null, reason: 'mcp_unreachable', value: 'docs' })).toBeNull();

@@ -61,7 +61,10 @@ const TOOL_CODES = new Set(['no_tools', 'tools_not_array']);
  * The line a report entry points at: the offending value inside its spec (a tool name, a field value), the
  * `tools` key for tool-set problems, else the spec's first line. Null for agent-level entries.
  */
-export function warningLine(text: string, warning: Pick<BuildWarning, 'specIndex' | 'reason' | 'value'>): number | null {
+export function warningLine(
+  text: string,
+  warning: Pick<BuildWarning, 'specIndex' | 'reason' | 'value'>,
+): number | null {
   if (warning.specIndex === null) return null;
   const range = specRanges(text)[warning.specIndex];
   if (!range) return null;

@@ -1,6 +1,3 @@
-import type { RunStatus } from '../api/types.ts';
-import { RUN_STATUSES } from '../api/types.ts';
-
 /** Tool calls that start or steer a child run: shown as a link to that child, not as raw JSON. */
 export const CHILD_CALL_TOOLS = new Set([
   'task',
@@ -12,7 +9,9 @@ export const CHILD_CALL_TOOLS = new Set([
 ]);
 
 const record = (value: unknown): Record<string, unknown> | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
@@ -29,12 +28,20 @@ export function parseToolOutput(output: unknown): unknown {
 }
 
 /** Which child a call is about, and the name to show before the child's card is known. */
-export function childCallTarget(name: string, args: unknown, output: unknown): { runId: string | null; slug: string | null } {
+export function childCallTarget(
+  name: string,
+  args: unknown,
+  output: unknown,
+): { runId: string | null; slug: string | null } {
   const input = record(args) ?? {};
   const result = record(parseToolOutput(output)) ?? {};
   return {
     runId: str(input.run_id) ?? str(result.run_id),
-    slug: str(input.subagent_slug) ?? str(input.expert) ?? str(result.subagent_slug) ?? (name === 'delegate' ? 'expert' : null),
+    slug:
+      str(input.subagent_slug) ??
+      str(input.expert) ??
+      str(result.subagent_slug) ??
+      (name === 'delegate' ? 'expert' : null),
   };
 }
 
@@ -50,7 +57,8 @@ export const CHILD_CALL_VERBS: Record<string, string> = {
 /** One child in a `subagent_await` result. */
 export interface AwaitedChild {
   run_id: string;
-  status: RunStatus | string;
+  /** A run status, or whatever the tool said when it is not one. */
+  status: string;
   output: string;
   error: string | null;
   tokens: number | null;
@@ -73,7 +81,7 @@ function awaitedChild(value: unknown): AwaitedChild | null {
   const status = str(item.status) ?? str(result.status) ?? 'unknown';
   return {
     run_id: runId,
-    status: (RUN_STATUSES as readonly string[]).includes(status) ? (status as RunStatus) : status,
+    status,
     output: str(result.output) ?? '',
     error: error ? (str(error.message) ?? str(error.type)) : null,
     tokens: typeof usage?.total_tokens === 'number' ? usage.total_tokens : null,
@@ -87,7 +95,11 @@ export function summariseAwait(output: unknown): AwaitSummary | undefined {
   if (!parsed) return undefined;
   if (Array.isArray(parsed.runs)) {
     const children = parsed.runs.map(awaitedChild).filter((child): child is AwaitedChild => child !== null);
-    return { mode: parsed.mode === 'any' ? 'any' : 'all', timedOut: parsed.wait_timed_out === true, children };
+    return {
+      mode: parsed.mode === 'any' ? 'any' : 'all',
+      timedOut: parsed.wait_timed_out === true,
+      children,
+    };
   }
   const one = awaitedChild(parsed);
   return one ? { mode: 'one', timedOut: one.timedOut, children: [one] } : undefined;

@@ -1,12 +1,7 @@
 import type { RunEvent, RunStatus, RunTrace, TraceNode, TokenUsage } from '../api/types.ts';
 import { isTerminalStatus } from '../api/types.ts';
 // The same fold the server uses for stored events, applied here to the live ones (a pure core module).
-import {
-  addUsage,
-  foldRunTimeline,
-  ownUsage,
-  zeroUsage,
-} from '../../../src/core/trace/run-timeline.ts';
+import { addUsage, foldRunTimeline, ownUsage, zeroUsage } from '../../../src/core/trace/run-timeline.ts';
 import { clockEnd } from './run-phase.ts';
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
@@ -58,7 +53,7 @@ export function applyTraceEvent(trace: RunTrace, runId: string, event: RunEvent)
 
 /** A fresh snapshot, keeping any node's live timeline that is ahead of it (a stream saw more already). */
 export function mergeSnapshot(current: RunTrace | null, next: RunTrace): RunTrace {
-  if (current === null || current.root_run_id !== next.root_run_id) return next;
+  if (current?.root_run_id !== next.root_run_id) return next;
   const live = new Map(current.nodes.map((node) => [node.run.id, node]));
   const nodes = next.nodes.map((node) => {
     const seen = live.get(node.run.id);
@@ -107,7 +102,8 @@ export function traceWindow(trace: RunTrace, now: number): TimeWindow {
   for (const node of trace.nodes) {
     start = Math.min(start, ms(node.run.created_at));
     end = Math.max(end, nodeEnd(node, now));
-    for (const span of node.timeline.spans) if (span.ended_at !== null) end = Math.max(end, ms(span.ended_at));
+    for (const span of node.timeline.spans)
+      if (span.ended_at !== null) end = Math.max(end, ms(span.ended_at));
   }
   if (!Number.isFinite(start)) return { start: now, end: now + 1 };
   return { start, end: Math.max(end, start + 1) };
@@ -123,5 +119,8 @@ export function placeBar(window: TimeWindow, from: number, to: number): { left: 
 
 /** Axis ticks: offsets from the start at quarters of the window. */
 export function axisTicks(window: TimeWindow): { percent: number; offsetMs: number }[] {
-  return [0, 25, 50, 75, 100].map((percent) => ({ percent, offsetMs: ((window.end - window.start) * percent) / 100 }));
+  return [0, 25, 50, 75, 100].map((percent) => ({
+    percent,
+    offsetMs: ((window.end - window.start) * percent) / 100,
+  }));
 }

@@ -42,7 +42,9 @@ export async function listRunPage(ctx: SqlContext, filter: RunListFilter): Promi
       ctx.dialect.name === 'postgres'
         ? sql<string>`(runs.input::jsonb ->> 'message')`
         : sql<string>`json_extract(runs.input, '$.message')`;
-    query = query.where(sql<boolean>`lower(${message}) like lower(${likePattern(filter.search)}) escape '\\'`);
+    query = query.where(
+      sql<boolean>`lower(${message}) like lower(${likePattern(filter.search)}) escape '\\'`,
+    );
   }
   const before = filter.before;
   if (before !== undefined) {

@@ -8,7 +8,11 @@ import { useTranscriptContext } from './transcript-context.ts';
 export function AwaitResultCard({ item }: { item: ToolItem }) {
   const context = useTranscriptContext();
   const summary = item.result === undefined ? undefined : summariseAwait(item.result.output);
-  const count = summary?.children.length ?? (Array.isArray((item.args as { run_ids?: unknown })?.run_ids) ? (item.args as { run_ids: unknown[] }).run_ids.length : 1);
+  const count =
+    summary?.children.length ??
+    (Array.isArray((item.args as { run_ids?: unknown })?.run_ids)
+      ? (item.args as { run_ids: unknown[] }).run_ids.length
+      : 1);
   const heading =
     item.result === undefined
       ? `Waiting for ${count} subagent${count === 1 ? '' : 's'}…`
@@ -22,7 +26,8 @@ export function AwaitResultCard({ item }: { item: ToolItem }) {
         <ul className="await-children">
           {summary.children.map((child) => {
             const entry = context.childByRunId.get(child.run_id);
-            const name = context.childLabels.get(child.run_id) ?? entry?.name ?? entry?.slug ?? child.run_id.slice(0, 8);
+            const name =
+              context.childLabels.get(child.run_id) ?? entry?.name ?? entry?.slug ?? child.run_id.slice(0, 8);
             const text = child.error ?? child.output;
             return (
               <li key={child.run_id} data-run-id={child.run_id} data-status={child.status}>

@@ -31,7 +31,14 @@ export function ChildCallCard({ item, awaiting }: { item: ToolItem; awaiting: bo
   const resuming = entry ? isWaitingToResume(entry) : false;
   const ticking = status !== null && !isTerminalStatus(status) && !resuming;
   const now = useNow(ticking);
-  const callState = item.result === undefined ? (awaiting ? 'awaiting approval' : 'running…') : item.result.isError ? 'refused' : 'done';
+  const callState =
+    item.result === undefined
+      ? awaiting
+        ? 'awaiting approval'
+        : 'running…'
+      : item.result.isError
+        ? 'refused'
+        : 'done';
   const statusText = resuming
     ? 'Waiting to resume'
     : status !== null

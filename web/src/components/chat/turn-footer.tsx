@@ -12,7 +12,9 @@ export function TurnFooter({ run, liveStatus }: { run: Run; liveStatus?: RunStat
   const resuming = liveStatus === undefined && isWaitingToResume(run);
   const ticking = !isTerminalStatus(status) && !resuming;
   const now = useNow(ticking);
-  const end = ticking ? null : (clockEnd({ ...run, status }) ?? (isTerminalStatus(status) ? run.updated_at : null));
+  const end = ticking
+    ? null
+    : (clockEnd({ ...run, status }) ?? (isTerminalStatus(status) ? run.updated_at : null));
   return (
     <div className="turn-footer" role="group" aria-label="Run of this answer">
       <StatusBadge status={status} resuming={resuming} />

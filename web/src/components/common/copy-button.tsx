@@ -13,7 +13,12 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
   };
   return (
     <>
-      <button type="button" className="small copy-button" onClick={() => void copy()} aria-label={`Copy ${label}`}>
+      <button
+        type="button"
+        className="small copy-button"
+        onClick={() => void copy()}
+        aria-label={`Copy ${label}`}
+      >
         {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
       </button>
       <span className="visually-hidden" role="status">

@@ -4,7 +4,10 @@ import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 
 /** Links leave the console in a new tab, without handing it `window.opener` or the console's address. */
-function ExternalLink({ node: _node, ...props }: AnchorHTMLAttributes<HTMLAnchorElement> & { node?: unknown }) {
+function ExternalLink({
+  node: _node,
+  ...props
+}: AnchorHTMLAttributes<HTMLAnchorElement> & { node?: unknown }) {
   return <a {...props} target="_blank" rel="noopener noreferrer" />;
 }
 

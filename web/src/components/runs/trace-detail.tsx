@@ -31,7 +31,15 @@ function IdRow({ label, value }: { label: string; value: string | null }) {
 }
 
 /** One run of the trace: lineage, timings, usage per model call, tool calls, output and transcript. */
-export function TraceDetail({ node, now, onChanged }: { node: TraceNode; now: number; onChanged: () => void }) {
+export function TraceDetail({
+  node,
+  now,
+  onChanged,
+}: {
+  node: TraceNode;
+  now: number;
+  onChanged: () => void;
+}) {
   const { api } = useSession();
   const { run } = node;
   const [busy, setBusy] = useState(false);
@@ -42,7 +50,8 @@ export function TraceDetail({ node, now, onChanged }: { node: TraceNode; now: nu
   const spans = visibleSpans(node.timeline);
   const models = spans.filter((span) => span.kind === 'model');
   const tools = spans.filter((span) => span.kind === 'tool');
-  const spanMs = (start: string, end: string | null) => (end === null ? now : Date.parse(end)) - Date.parse(start);
+  const spanMs = (start: string, end: string | null) =>
+    (end === null ? now : Date.parse(end)) - Date.parse(start);
 
   const cancel = async () => {
     setBusy(true);
@@ -72,8 +81,8 @@ export function TraceDetail({ node, now, onChanged }: { node: TraceNode; now: nu
       <ErrorMessage error={error} context="Could not cancel" />
       {resuming ? (
         <p className="notice" role="status">
-          Waiting to be resumed: the worker that ran it stopped (a restart, or it was handed back). Its clock is
-          paused until a worker picks it up.
+          Waiting to be resumed: the worker that ran it stopped (a restart, or it was handed back). Its clock
+          is paused until a worker picks it up.
         </p>
       ) : null}
       <div className="trace-detail-grid">
@@ -128,7 +137,9 @@ export function TraceDetail({ node, now, onChanged }: { node: TraceNode; now: nu
             <tbody>
               {(['own', 'children', 'subtree'] as const).map((scope) => (
                 <tr key={scope}>
-                  <th scope="row">{scope === 'own' ? 'This run' : scope === 'children' ? 'Its children' : 'Subtree'}</th>
+                  <th scope="row">
+                    {scope === 'own' ? 'This run' : scope === 'children' ? 'Its children' : 'Subtree'}
+                  </th>
                   <td>{node.totals[scope].input_tokens}</td>
                   <td>{node.totals[scope].output_tokens}</td>
                   <td>{node.totals[scope].total_tokens}</td>

@@ -16,7 +16,8 @@ import { TraceWaterfall } from './trace-waterfall.tsx';
  */
 export function TracePage({ runId }: { runId: string }) {
   const { trace, error, streaming, reload } = useRunTrace(runId);
-  const ticking = trace?.nodes.some((node) => !isTerminalStatus(node.run.status) && !isWaitingToResume(node.run)) ?? false;
+  const ticking =
+    trace?.nodes.some((node) => !isTerminalStatus(node.run.status) && !isWaitingToResume(node.run)) ?? false;
   const now = useNow(ticking, 500);
   const selected = trace?.nodes.find((node) => node.run.id === runId) ?? trace?.nodes[0] ?? null;
   const root = trace?.nodes.find((node) => node.run.id === trace.root_run_id) ?? null;
@@ -28,7 +29,8 @@ export function TracePage({ runId }: { runId: string }) {
         <div className="button-row">
           {streaming.length > 0 ? (
             <span className="live-pill" role="status">
-              <span aria-hidden="true">●</span> Live · following {streaming.length} run{streaming.length === 1 ? '' : 's'}
+              <span aria-hidden="true">●</span> Live · following {streaming.length} run
+              {streaming.length === 1 ? '' : 's'}
             </span>
           ) : null}
           <button type="button" onClick={reload}>
@@ -43,9 +45,9 @@ export function TracePage({ runId }: { runId: string }) {
       {!trace && !error ? <p role="status">Loading…</p> : null}
       {trace && root ? (
         <p className="muted trace-summary">
-          {trace.nodes.length} run{trace.nodes.length === 1 ? '' : 's'} · {root.totals.subtree.total_tokens} tokens in
-          total ({root.totals.own.total_tokens} by the root, {root.totals.children.total_tokens} by its children) ·{' '}
-          {root.totals.subtree.model_calls} model calls
+          {trace.nodes.length} run{trace.nodes.length === 1 ? '' : 's'} · {root.totals.subtree.total_tokens}{' '}
+          tokens in total ({root.totals.own.total_tokens} by the root, {root.totals.children.total_tokens} by
+          its children) · {root.totals.subtree.model_calls} model calls
         </p>
       ) : null}
       {trace ? (

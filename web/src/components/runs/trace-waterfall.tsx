@@ -86,7 +86,9 @@ function TraceRow({
   const models = spans.filter((span) => span.kind === 'model').length;
   const tools = spans.filter((span) => span.kind === 'tool').length;
   const selected = run.id === props.selectedId;
-  const children = node.child_run_ids.map((id) => byId.get(id)).filter((child): child is TraceNode => !!child);
+  const children = node.child_run_ids
+    .map((id) => byId.get(id))
+    .filter((child): child is TraceNode => !!child);
   return (
     <li>
       <article
