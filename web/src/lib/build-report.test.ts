@@ -5,15 +5,40 @@ describe('normaliseBuildReport', () => {
   it('reads the server shape: entries with code, spec_index/spec_name, value, message; the subagents that run', () => {
     const body = {
       report: [
-        { code: 'invalid_name', spec_index: 0, spec_name: 'bad name', value: 'bad name', message: 'has whitespace' },
-        { code: 'unknown_tool', spec_index: 2, spec_name: 'helper', value: 'no_such_tool', message: 'not a parent tool' },
-        { code: 'replaces_dropped', spec_index: 3, spec_name: 'helper', value: 'helper', message: 'runs only because…' },
+        {
+          code: 'invalid_name',
+          spec_index: 0,
+          spec_name: 'bad name',
+          value: 'bad name',
+          message: 'has whitespace',
+        },
+        {
+          code: 'unknown_tool',
+          spec_index: 2,
+          spec_name: 'helper',
+          value: 'no_such_tool',
+          message: 'not a parent tool',
+        },
+        {
+          code: 'replaces_dropped',
+          spec_index: 3,
+          spec_name: 'helper',
+          value: 'helper',
+          message: 'runs only because…',
+        },
         { code: 'mcp_unreachable', spec_index: null, value: 'docs', message: 'no answer' },
       ],
       dropped: true,
       subagents: [
         { name: 'general-purpose', tools: ['read_file'], model: 'm', source: 'builtin', spec_index: null },
-        { name: 'helper', tools: ['read_file', 'ls'], model: 'm', source: 'inline', spec_index: 3, replaces_dropped_spec_index: 2 },
+        {
+          name: 'helper',
+          tools: ['read_file', 'ls'],
+          model: 'm',
+          source: 'inline',
+          spec_index: 3,
+          replaces_dropped_spec_index: 2,
+        },
       ],
       parent_tools: ['read_file', 'ls'],
     };
@@ -24,7 +49,12 @@ describe('normaliseBuildReport', () => {
       ['replaces_dropped', '#3 helper', false],
       ['mcp_unreachable', null, false],
     ]);
-    expect(report.warnings[1]).toMatchObject({ value: 'no_such_tool', specIndex: 2, specName: 'helper', message: 'not a parent tool' });
+    expect(report.warnings[1]).toMatchObject({
+      value: 'no_such_tool',
+      specIndex: 2,
+      specName: 'helper',
+      message: 'not a parent tool',
+    });
     expect(report.resolved).toEqual(['general-purpose', 'helper']);
     expect(report.subagents?.[1]).toEqual({
       name: 'helper',
@@ -37,7 +67,9 @@ describe('normaliseBuildReport', () => {
   });
 
   it('reads the bare entry list of a create/update response, and copes with nothing', () => {
-    expect(normaliseBuildReport([{ code: 'no_tools', spec_index: 1, value: 'x', message: 'm' }]).warnings[0]?.spec).toBe('#1');
+    expect(
+      normaliseBuildReport([{ code: 'no_tools', spec_index: 1, value: 'x', message: 'm' }]).warnings[0]?.spec,
+    ).toBe('#1');
     expect(normaliseBuildReport(null)).toEqual({ warnings: [], resolved: null, subagents: null });
   });
 
