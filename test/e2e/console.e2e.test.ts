@@ -693,11 +693,19 @@ describe.skipIf(!executable)('web console in chromium', () => {
           const status = (await card.getAttribute('data-status')) ?? '';
           seen.add(status);
           if (cancelled === null && active.includes(status)) {
-            const cancel = card.getByRole('button', { name: /^Cancel / });
+            // By run id, not position: cards move as others appear and finish.
+            const runId = await card.getAttribute('data-run-id');
+            const cancel = page
+              .locator(`article.subagent-card[data-run-id="${runId}"]`)
+              .getByRole('button', { name: /^Cancel / });
             if ((await cancel.count()) > 0) {
-              cancelled = await card.getAttribute('data-run-id');
               await screenshot(page, '15-status-panel-real');
-              await cancel.click();
+              try {
+                await cancel.click({ timeout: 5_000 });
+                cancelled = runId;
+              } catch {
+                // It finished before the click landed: try another active child.
+              }
             }
           }
         }
