@@ -60,15 +60,16 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
     if (active) setActiveRunId(active.id);
   }, [runs.data]);
 
+  const reloadRunList = runs.reload;
   const onEvent = useCallback(
     (event: RunEvent) => {
       if (event.type === 'subagent_update') {
         panel.applyUpdate(event.payload as unknown as SubagentUpdatePayload, event.run_id);
       }
       // A worker (re)started the run: its stored status moved on from "waiting to be resumed".
-      if (event.type === 'metadata') runs.reload();
+      if (event.type === 'metadata') reloadRunList();
     },
-    [panel, runs],
+    [panel, reloadRunList],
   );
 
   const onEnd = useCallback(
@@ -103,10 +104,9 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
   const stream = useRunStream(activeRunId, { onEvent, onEnd, onRestore });
 
   // A lost stream may mean the server restarted: re-read the runs, a run it handed back says so.
-  const reloadRuns = runs.reload;
   useEffect(() => {
-    if (stream.state === 'reconnecting') reloadRuns();
-  }, [stream.state, reloadRuns]);
+    if (stream.state === 'reconnecting') reloadRunList();
+  }, [stream.state, reloadRunList]);
 
   const liveRuns = useMemo(() => {
     const map = new Map(ended);
