@@ -14,6 +14,7 @@ import { registerKnowledgeRoutes } from './routes/knowledge-routes.js';
 import { registerMeRoutes } from './routes/me-routes.js';
 import { registerProjectRoutes } from './routes/project-routes.js';
 import { registerRunRoutes } from './routes/run-routes.js';
+import { registerRunExplorerRoutes } from './routes/run-explorer-routes.js';
 import { registerRunTreeRoutes } from './routes/run-tree-routes.js';
 import { registerSkillRoutes } from './routes/skill-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
@@ -46,6 +47,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   // Run routes live under /api/agent/runs/… and must win over /api/agent/{id}/… patterns.
   registerRunRoutes(registry, deps, logger);
   registerRunTreeRoutes(registry, deps);
+  registerRunExplorerRoutes(registry, deps);
   registerAgentRoutes(registry, deps);
   registerExpertRoutes(registry, deps);
   registerDelegationRoutes(registry, deps, logger);

@@ -414,6 +414,34 @@ const ATTEMPTS: Attempt[] = [
     url: () => `/api/knowledge/${mine.sourceId}/grants/${alice.user.id}`,
     code: 'knowledge_source_not_found',
   },
+  {
+    name: 'run trace',
+    method: 'GET',
+    url: () => `/api/agent/runs/${mine.runId}/trace`,
+    code: 'run_not_found',
+  },
+  {
+    name: 'list runs of a foreign conversation',
+    method: 'GET',
+    url: () => `/api/agent/runs?conversation_id=${mine.conversation.id}`,
+    code: 'conversation_not_found',
+  },
+  {
+    name: 'list runs of a foreign user',
+    method: 'GET',
+    url: () => `/api/agent/runs?user_id=${alice.user.id}`,
+    code: 'HTTP 200 nothing listed',
+    status: 200,
+    answer: { runs: [], next_cursor: null },
+  },
+  {
+    name: 'list runs by a foreign agent',
+    method: 'GET',
+    url: () => `/api/agent/runs?agent=${mine.agent.id}`,
+    code: 'HTTP 200 nothing listed',
+    status: 200,
+    answer: { runs: [], next_cursor: null },
+  },
 ];
 
 describe("another member using the first member's ids", () => {

@@ -56,15 +56,16 @@ async function json<T>(response: Response): Promise<T> {
 }
 
 /**
- * The server starts while the file is collected (top-level await), not in `beforeAll`, so the suite's
- * tests all share it. The console is built first if `web/dist` is missing, since the server decides at
- * start-up whether it has a console to serve. No feature probes: every endpoint the console uses must be
- * there, and a missing one fails the test that needs it.
+ * The server starts while the file is collected (top-level await): the console is built first if
+ * `web/dist` is missing, since the server decides at start-up whether it has a console to serve. No feature
+ * probes: every endpoint the console uses must be there, and a missing one fails the test that needs it.
  */
-if (executable) {
+async function startServer(): Promise<void> {
   await ensureConsoleBuilt();
   server = await startTestServer();
 }
+
+if (executable) await startServer();
 
 beforeAll(async () => {
   if (!executable) return;
@@ -531,13 +532,13 @@ describe.skipIf(!executable)('web console in chromium', () => {
       await poll(() => page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status'), {
         timeout: 15_000,
       }).toBe('completed');
-      await page.getByRole('link', { name: 'Run tree' }).first().click();
+      await page.getByRole('link', { name: 'Trace', exact: true }).first().click();
       const root = page.getByRole('list', { name: 'Run tree' }).getByRole('article').first();
       await root.waitFor();
       const text = await root.innerText();
       expect(text).toContain('Completed');
       expect(text).toMatch(/\d+ tokens/);
-      expect(text).toMatch(/Duration\s+[\d.]+ (ms|s)/);
+      expect(text).toMatch(/[\d.]+ (ms|s) ·/);
       await screenshot(page, '08-run-tree');
     },
     E2E_TIMEOUT,
@@ -731,11 +732,19 @@ describe.skipIf(!executable)('web console in chromium', () => {
           const status = (await card.getAttribute('data-status')) ?? '';
           seen.add(status);
           if (cancelled === null && active.includes(status)) {
-            const cancel = card.getByRole('button', { name: /^Cancel / });
+            // By run id, not position: cards move as others appear and finish.
+            const runId = await card.getAttribute('data-run-id');
+            const cancel = page
+              .locator(`article.subagent-card[data-run-id="${runId}"]`)
+              .getByRole('button', { name: /^Cancel / });
             if ((await cancel.count()) > 0) {
-              cancelled = await card.getAttribute('data-run-id');
               await screenshot(page, '15-status-panel-real');
-              await cancel.click();
+              try {
+                await cancel.click({ timeout: 5_000 });
+                cancelled = runId;
+              } catch {
+                // It finished before the click landed: try another active child.
+              }
             }
           }
         }

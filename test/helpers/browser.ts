@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -61,15 +61,63 @@ export async function launchChromium(executablePath: string): Promise<TestBrowse
   };
 }
 
+/** Newest modification time under `dir` (files only), 0 when it does not exist. */
+function newestMtime(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** The built console is older than its sources (the console also imports pure modules of `src/core`). */
+function consoleIsStale(index: string): boolean {
+  const built = statSync(index).mtimeMs;
+  return [path.join(REPO_ROOT, 'web/src'), path.join(REPO_ROOT, 'src/core')].some((dir) => newestMtime(dir) > built);
+}
+
+// Outside the repository (nothing to ignore), one per checkout.
+const BUILD_LOCK = path.join(os.tmpdir(), `troupe-console-build-${REPO_ROOT.replace(/[^a-zA-Z0-9]+/g, '_')}`);
+
+/** One build at a time across test workers: a second worker waits for the first one's build. */
+async function withBuildLock(work: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(BUILD_LOCK);
+      break;
+    } catch {
+      // A lock left by a crashed run is taken over after a few minutes.
+      const held = statSync(BUILD_LOCK, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > 300_000) rmSync(BUILD_LOCK, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`console build lock ${BUILD_LOCK} held too long`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  try {
+    await work();
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true });
+  }
+}
+
 /**
- * Builds the console with Vite when `web/dist` is missing (or `TROUPE_TEST_REBUILD_CONSOLE=1`), before the
- * server starts: the server decides at start-up whether it has a console to serve.
+ * Builds the console with Vite when `web/dist` is missing or older than its sources (or
+ * `TROUPE_TEST_REBUILD_CONSOLE=1`), before the server starts: the server decides at start-up whether it has
+ * a console to serve, and a stale build would test yesterday's console.
  */
 export async function ensureConsoleBuilt(): Promise<void> {
-  if (existsSync(path.join(CONSOLE_DIST, 'index.html')) && process.env.TROUPE_TEST_REBUILD_CONSOLE !== '1')
-    return;
-  const { build } = await import('vite');
-  await build({ configFile: path.join(REPO_ROOT, 'web/vite.config.ts'), logLevel: 'warn' });
+  const index = path.join(CONSOLE_DIST, 'index.html');
+  const needed = () => !existsSync(index) || consoleIsStale(index);
+  if (process.env.TROUPE_TEST_REBUILD_CONSOLE !== '1' && !needed()) return;
+  await withBuildLock(async () => {
+    // Another worker may have built it while this one waited.
+    if (process.env.TROUPE_TEST_REBUILD_CONSOLE !== '1' && !needed()) return;
+    const { build } = await import('vite');
+    await build({ configFile: path.join(REPO_ROOT, 'web/vite.config.ts'), logLevel: 'warn' });
+  });
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

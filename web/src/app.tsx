@@ -9,7 +9,8 @@ import { AppHeader } from './components/common/app-header.tsx';
 import { ErrorMessage } from './components/common/error-message.tsx';
 import { KnowledgePage } from './components/knowledge/knowledge-page.tsx';
 import { LoginPage } from './components/common/login-page.tsx';
-import { RunTreePage } from './components/runs/run-tree-page.tsx';
+import { RunsExplorerPage } from './components/runs/runs-explorer-page.tsx';
+import { TracePage } from './components/runs/trace-page.tsx';
 import { SettingsPage } from './components/settings/settings-page.tsx';
 import { SkillsPage } from './components/skills/skills-page.tsx';
 import { useLocation } from './hooks/use-location.ts';
@@ -30,7 +31,11 @@ function Page({ route }: { route: AppRoute }) {
         <AgentEditorPage key={`edit-${route.agentId}`} mode={{ kind: 'edit', agentId: route.agentId }} />
       );
     case 'run-tree':
-      return <RunTreePage runId={route.runId} />;
+      return route.runId === null ? (
+        <RunsExplorerPage search={route.search} />
+      ) : (
+        <TracePage runId={route.runId} />
+      );
     case 'settings':
       return <SettingsPage />;
     case 'skills':

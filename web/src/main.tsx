@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.tsx';
 import './styles.css';
+import './styles/console-ux.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');

@@ -9,6 +9,7 @@ import type { User } from '../../core/records/user.js';
 import type { NewAgent, NewRun, Storage } from '../../core/ports/storage.js';
 import { describeSkillStorageContract } from './skill-storage.contract.js';
 import { describeKnowledgeContract } from './knowledge.contract.js';
+import { describeRunListContract } from './run-list.contract.js';
 
 export interface OpenedStorage {
   storage: Storage;
@@ -1183,6 +1184,8 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await storage.users.list()).toEqual([]);
       });
     });
+
+    describeRunListContract(() => storage);
   });
   describeSkillStorageContract(adapterName, open);
   describeKnowledgeContract(adapterName, open);

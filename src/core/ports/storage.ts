@@ -5,7 +5,7 @@ import type { Conversation, ConversationStatus, SubagentThread } from '../record
 import type { Project } from '../records/project.js';
 import type { Skill, SkillAccess, SkillFile, SkillFileInfo, SkillVisibility } from '../records/skill.js';
 import type { NewRunEvent, RunEvent } from '../records/run-event.js';
-import type { ApprovalStatus, Run, RunStatus, ToolApproval } from '../records/run.js';
+import type { ApprovalStatus, Run, RunStatus, RunType, ToolApproval } from '../records/run.js';
 import type { ThreadMessage } from '../records/thread-message.js';
 import type { KnowledgeDocumentRepository, KnowledgeSourceRepository } from './knowledge-storage.js';
 import type { Actor, DelegationPolicy, User, UserRole } from '../records/user.js';
@@ -261,6 +261,38 @@ export interface RunRepository {
   listStalePending(before: string, limit: number): Promise<Run[]>;
   /** Active runs matching every given filter; `children_only` counts runs created by another run. */
   countActive(filter: { user_id?: string; created_by_run_id?: string; children_only?: boolean }): Promise<number>;
+  /**
+   * One page of runs matching every given filter, newest first by (created_at, id), each with its agent and
+   * how many runs it created. Keyset pagination: `before` is the (created_at, id) of the last row of the
+   * previous page.
+   */
+  listPage(filter: RunListFilter): Promise<RunListEntry[]>;
+}
+
+/** Filters of `runs.listPage`; every given field must hold. */
+export interface RunListFilter {
+  /** Only this user's runs; omitted: everyone's (the caller decides who may ask for that). */
+  user_id?: string;
+  statuses?: readonly RunStatus[];
+  agent_id?: string;
+  run_types?: readonly RunType[];
+  conversation_id?: string;
+  /** created_at >= this ISO instant. */
+  created_from?: string;
+  /** created_at < this ISO instant. */
+  created_to?: string;
+  /** Case-insensitive (ASCII) substring of `input.message`; `%` and `_` are literal. */
+  search?: string;
+  before?: { created_at: string; id: string };
+  limit: number;
+}
+
+export interface RunListEntry {
+  run: Run;
+  /** Runs created by this run (one level): its subagents and delegations. */
+  child_count: number;
+  /** Null when the agent row is gone. */
+  agent: { id: string; slug: string; name: string } | null;
 }
 
 export interface RunEventRepository {

@@ -29,6 +29,7 @@ export const BUILD_REPORT_CODES = [
   'tool_unavailable',
   'execute_network_denied',
   'unknown_knowledge_source',
+  'replaces_dropped',
 ] as const;
 
 export type BuildReportCode = (typeof BUILD_REPORT_CODES)[number];
@@ -42,6 +43,7 @@ const WARNING_CODES: ReadonlySet<BuildReportCode> = new Set([
   'tool_unavailable',
   'execute_network_denied',
   'unknown_knowledge_source',
+  'replaces_dropped',
 ]);
 
 const SPEC_DROP_CODES: ReadonlySet<BuildReportCode> = new Set([

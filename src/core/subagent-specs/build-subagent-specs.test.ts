@@ -117,10 +117,17 @@ describe('buildSubagentSpecs: spec drop rules', () => {
     expect(result.report).toEqual([expect.objectContaining({ code: 'duplicate_name', spec_index: 1, value: 'scanner' })]);
   });
 
-  it('lets a later spec take a name whose first holder was dropped', () => {
+  it('lets a later spec take a name whose first holder was dropped, and flags that it did', () => {
     const result = build([spec({ tools: [] }), spec({ description: 'second' })]);
     expect(inline(result).map((subagent) => subagent.description)).toEqual(['second']);
-    expect(codes(result.report)).toEqual(['no_tools']);
+    expect(inline(result)[0]?.replaces_dropped_spec_index).toBe(0);
+    expect(codes(result.report)).toEqual(['no_tools', 'replaces_dropped']);
+    expect(result.report[1]).toMatchObject({ spec_index: 1, spec_name: 'scanner', value: 'scanner' });
+    expect(isDrop(result.report[1] as BuildReportEntry)).toBe(false);
+    // Also when the first holder failed validation, and not when nothing of that name was dropped.
+    const invalid = build([spec({ system_prompt: '' }), spec({ name: 'other' }), spec({ description: 'third' })]);
+    expect(invalid.report.filter((entry) => entry.code === 'replaces_dropped').map((entry) => entry.spec_index)).toEqual([2]);
+    expect(inline(build([spec()]))[0]).not.toHaveProperty('replaces_dropped_spec_index');
   });
 
   it('puts built-ins first: a spec named like one is dropped', () => {

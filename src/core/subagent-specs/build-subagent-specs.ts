@@ -39,11 +39,19 @@ export function buildSubagentSpecs(input: BuildSubagentSpecsInput): BuildSubagen
   const subagents: ResolvedSubagent[] = [...input.builtins];
   const taken = new Map(input.builtins.map((builtin) => [builtin.name, 'a built-in subagent']));
   const report: BuildReportEntry[] = [];
+  // Names of dropped specs: a later spec of the same name runs only because of that drop (reported).
+  const droppedNames = new Map<string, number>();
+  const noteDropped = (name: string | undefined, index: number): void => {
+    if (name !== undefined && !droppedNames.has(name)) droppedNames.set(name, index);
+  };
 
   specs.forEach((raw, index) => {
     const validation = validateSpec(raw, index);
     report.push(...validation.entries);
-    if (!validation.ok) return;
+    if (!validation.ok) {
+      noteDropped(validation.entries.find((entry) => entry.spec_name !== undefined)?.spec_name, index);
+      return;
+    }
     const { spec } = validation;
     const where = { spec_index: index, spec_name: spec.name };
     const holder = taken.get(spec.name);
@@ -85,6 +93,7 @@ export function buildSubagentSpecs(input: BuildSubagentSpecsInput): BuildSubagen
         value: spec.name,
         message: `Spec "${spec.name}": no tool is left after resolution; give it at least one of the parent's tools (general-purpose covers pure reasoning)`,
       });
+      noteDropped(spec.name, index);
       return;
     }
     taken.set(spec.name, `spec #${index}`);
@@ -96,6 +105,15 @@ export function buildSubagentSpecs(input: BuildSubagentSpecsInput): BuildSubagen
         message: `Spec "${spec.name}" shadows the registered subagent of the same slug: inline specs come first in the task namespace`,
       });
     }
+    const replaces = droppedNames.get(spec.name);
+    if (replaces !== undefined) {
+      report.push({
+        code: 'replaces_dropped',
+        ...where,
+        value: spec.name,
+        message: `Spec #${index} "${spec.name}" runs under this name only because spec #${replaces} of the same name was dropped; fix or remove one of them`,
+      });
+    }
     subagents.push({
       name: spec.name,
       description: spec.description,
@@ -105,6 +123,7 @@ export function buildSubagentSpecs(input: BuildSubagentSpecsInput): BuildSubagen
       source: 'inline',
       spec_index: index,
       ...(spec.skills && spec.skills.length > 0 ? { skills: spec.skills } : {}),
+      ...(replaces === undefined ? {} : { replaces_dropped_spec_index: replaces }),
     });
   });
   return { subagents, report };

@@ -12,4 +12,9 @@ export interface ResolvedSubagent {
   spec_index: number | null;
   /** Skill names the spec selects (SPEC §9); absent when it selects none. Visibility is checked per run. */
   skills?: string[];
+  /**
+   * An earlier spec with the same name was dropped, so this one holds the name: without that drop it
+   * would have been the duplicate. Only set when it happened.
+   */
+  replaces_dropped_spec_index?: number;
 }

@@ -24,6 +24,8 @@ export interface ChildRunEntry {
   started_at: string | null;
   finished_at: string | null;
   usage: TokenUsage | null;
+  /** Last change; a run back in `pending` after it started is waiting to be resumed since then. */
+  updated_at: string;
 }
 
 /** Every subagent and delegation run started from a conversation, oldest first. */
@@ -63,6 +65,7 @@ export async function listChildRuns(storage: Storage, actor: Actor, conversation
       started_at: run.started_at,
       finished_at: run.finished_at,
       usage: run.usage,
+      updated_at: run.updated_at,
     });
   }
   return entries;

@@ -16,6 +16,9 @@ import type {
   SavedSkill,
   Skill,
   SkillDetail,
+  RunListPage,
+  RunListQuery,
+  RunTrace,
   RunTreeNode,
   StartedRun,
   SubagentRunEntry,
@@ -24,6 +27,17 @@ import type {
 } from './types.ts';
 
 const enc = encodeURIComponent;
+
+/** `?status=a,b&kind=…`: only the filters that are set, lists comma-separated. */
+export function runListSearch(query: RunListQuery): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query) as [string, string | number | string[] | undefined][]) {
+    if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) continue;
+    params.set(key, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
 
 export interface SavedAgent {
   agent: Agent;
@@ -103,6 +117,13 @@ export function createTroupeApi(client: ApiClient) {
       send<unknown>('POST', `/api/agent/runs/${enc(runId)}/approvals/${enc(toolCallId)}`, { decision }),
     runTree: async (runId: string, signal?: AbortSignal) =>
       (await get<{ tree: RunTreeNode }>(`/api/agent/runs/${enc(runId)}/tree`, signal)).tree,
+    listRuns: (query: RunListQuery, signal?: AbortSignal) =>
+      get<RunListPage>(`/api/agent/runs${runListSearch(query)}`, signal),
+    runTrace: async (runId: string, signal?: AbortSignal) =>
+      (await get<{ trace: RunTrace }>(`/api/agent/runs/${enc(runId)}/trace`, signal)).trace,
+    agentBuildReport: (idOrSlug: string, signal?: AbortSignal) =>
+      get<unknown>(`/api/agent/${enc(idOrSlug)}/build-report`, signal),
+    listUsers: async (signal?: AbortSignal) => (await get<{ users: User[] }>('/api/users', signal)).users,
 
     // settings
     listTokens: async () => (await get<{ tokens: PublicToken[] }>('/api/me/tokens')).tokens,

@@ -19,6 +19,9 @@ import type {
   KnowledgeHit,
   KnowledgeSource,
 } from '../../../src/core/records/knowledge.ts';
+import type { RunListItem, RunListPage } from '../../../src/core/records/run-list.ts';
+import type { RunTrace, TraceNode } from '../../../src/core/trace/run-trace.ts';
+import type { RunTimeline, TimelineSpan, UsageTotals } from '../../../src/core/trace/run-timeline.ts';
 
 export type {
   Agent,
@@ -29,6 +32,13 @@ export type {
   Run,
   RunEvent,
   RunEventType,
+  RunListItem,
+  RunListPage,
+  RunTimeline,
+  RunTrace,
+  TimelineSpan,
+  TraceNode,
+  UsageTotals,
   RunStatus,
   TokenUsage,
   ToolApprovalMode,
@@ -148,6 +158,8 @@ export interface SubagentRunEntry {
   started_at: string | null;
   finished_at: string | null;
   usage: TokenUsage | null;
+  /** Last change of the run (servers from issue 18 on). */
+  updated_at?: string;
 }
 
 /** Payload of a `subagent_update` event on the parent's stream. */
@@ -215,4 +227,28 @@ export interface KnowledgeSearchResponse {
   query: string;
   terms: string[];
   results: KnowledgeHit[];
+}
+
+/** Filters of `GET /api/agent/runs`; lists are sent comma-separated. */
+export interface RunListQuery {
+  status?: RunStatus[];
+  kind?: Run['run_type'][];
+  agent?: string;
+  conversation_id?: string;
+  user_id?: string;
+  from?: string;
+  to?: string;
+  q?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+/** A subagent as the build report resolves it (`subagents` of the report body). */
+export interface ResolvedSubagentView {
+  name: string;
+  tools: string[];
+  model: string;
+  source: 'builtin' | 'inline';
+  spec_index: number | null;
+  replaces_dropped_spec_index?: number;
 }

@@ -1,31 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseBuildReport, parseSpecsText } from './build-report.ts';
+import { normaliseBuildReport, parseSpecsText, specLabel } from './build-report.ts';
 
 describe('normaliseBuildReport', () => {
-  it('reads reason code and offending value from the likely shapes', () => {
-    const entries = [
-      { spec: 'bad name', reason: 'invalid_name', value: 'bad name' },
-      { spec_index: 1, code: 'unresolved_tool', tool: 'no_such_tool', message: 'not in the parent tool set' },
-    ];
-    for (const body of [
-      { report: { warnings: entries } },
-      { warnings: entries },
-      entries,
-      { build_report: { dropped: entries } },
-    ]) {
-      expect(normaliseBuildReport(body).warnings).toEqual([
-        { reason: 'invalid_name', value: 'bad name', spec: 'bad name', message: null },
-        {
-          reason: 'unresolved_tool',
-          value: 'no_such_tool',
-          spec: '1',
-          message: 'not in the parent tool set',
-        },
-      ]);
-    }
-  });
-
-  it('reads the server shape: report entries with code, spec_index/spec_name, value, message; resolved subagents', () => {
+  it('reads the server shape: entries with code, spec_index/spec_name, value, message; the subagents that run', () => {
     const body = {
       report: [
         {
@@ -33,39 +10,72 @@ describe('normaliseBuildReport', () => {
           spec_index: 0,
           spec_name: 'bad name',
           value: 'bad name',
-          message: 'name has whitespace',
+          message: 'has whitespace',
         },
         {
-          code: 'tool_unresolved',
-          spec_index: 1,
+          code: 'unknown_tool',
+          spec_index: 2,
+          spec_name: 'helper',
           value: 'no_such_tool',
-          message: 'not in the parent tool set',
+          message: 'not a parent tool',
         },
+        {
+          code: 'replaces_dropped',
+          spec_index: 3,
+          spec_name: 'helper',
+          value: 'helper',
+          message: 'runs only because…',
+        },
+        { code: 'mcp_unreachable', spec_index: null, value: 'docs', message: 'no answer' },
       ],
       dropped: true,
-      subagents: [{ name: 'helper', tools: ['read_file'] }],
-      parent_tools: ['read_file'],
-    };
-    expect(normaliseBuildReport(body)).toEqual({
-      warnings: [
-        { reason: 'invalid_name', value: 'bad name', spec: 'bad name', message: 'name has whitespace' },
+      subagents: [
+        { name: 'general-purpose', tools: ['read_file'], model: 'm', source: 'builtin', spec_index: null },
         {
-          reason: 'tool_unresolved',
-          value: 'no_such_tool',
-          spec: '1',
-          message: 'not in the parent tool set',
+          name: 'helper',
+          tools: ['read_file', 'ls'],
+          model: 'm',
+          source: 'inline',
+          spec_index: 3,
+          replaces_dropped_spec_index: 2,
         },
       ],
-      resolved: ['helper'],
+      parent_tools: ['read_file', 'ls'],
+    };
+    const report = normaliseBuildReport(body);
+    expect(report.warnings.map((warning) => [warning.reason, warning.spec, warning.dropped])).toEqual([
+      ['invalid_name', '#0 bad name', true],
+      ['unknown_tool', '#2 helper', true],
+      ['replaces_dropped', '#3 helper', false],
+      ['mcp_unreachable', null, false],
+    ]);
+    expect(report.warnings[1]).toMatchObject({
+      value: 'no_such_tool',
+      specIndex: 2,
+      specName: 'helper',
+      message: 'not a parent tool',
+    });
+    expect(report.resolved).toEqual(['general-purpose', 'helper']);
+    expect(report.subagents?.[1]).toEqual({
+      name: 'helper',
+      tools: ['read_file', 'ls'],
+      model: 'm',
+      source: 'inline',
+      spec_index: 3,
+      replaces_dropped_spec_index: 2,
     });
   });
 
-  it('lists resolved subagents when given, and copes with nothing', () => {
-    expect(normaliseBuildReport({ report: { warnings: [], resolved: [{ name: 'helper' }] } })).toEqual({
-      warnings: [],
-      resolved: ['helper'],
-    });
-    expect(normaliseBuildReport(null)).toEqual({ warnings: [], resolved: null });
+  it('reads the bare entry list of a create/update response, and copes with nothing', () => {
+    expect(
+      normaliseBuildReport([{ code: 'no_tools', spec_index: 1, value: 'x', message: 'm' }]).warnings[0]?.spec,
+    ).toBe('#1');
+    expect(normaliseBuildReport(null)).toEqual({ warnings: [], resolved: null, subagents: null });
+  });
+
+  it('names a spec by index then name', () => {
+    expect(specLabel(2, 'helper')).toBe('#2 helper');
+    expect(specLabel(null, 'x')).toBe('x');
   });
 });
 

@@ -1,29 +1,32 @@
-/** One line of the spec editor's live report: a dropped spec or tool, with why and what. */
+import type { ResolvedSubagentView } from '../api/types.ts';
+import { isDrop, type BuildReportEntry } from '../../../src/core/subagent-specs/build-report-entry.ts';
+
+/** One line of the spec editor's report: a dropped spec or value, or a warning, with where and why. */
 export interface BuildWarning {
   reason: string;
   value: string;
-  /** The spec it belongs to (name or index), when the server says. */
+  /** Which spec, as the console names it: "#2 helper" (index in `subagent_specs`, then its name). */
   spec: string | null;
   message: string | null;
+  specIndex: number | null;
+  specName: string | null;
+  /** Something was dropped (a warning drops nothing). */
+  dropped: boolean;
 }
 
 export interface NormalisedReport {
   warnings: BuildWarning[];
-  /** Names of the inline subagents that survived, when the server lists them. */
+  /** Names of the subagents that will run (built-ins and surviving inline specs), when the server lists them. */
   resolved: string[] | null;
+  /** The same, with their tools and where they come from. */
+  subagents: ResolvedSubagentView[] | null;
 }
 
-const REASON_KEYS = ['reason', 'code', 'reason_code', 'rule', 'type'];
-const VALUE_KEYS = ['value', 'offending_value', 'offending', 'tool', 'name', 'pattern', 'input'];
-const SPEC_KEYS = ['spec', 'spec_name', 'subagent', 'index', 'spec_index', 'path'];
-
-function pick(record: Record<string, unknown>, keys: readonly string[]): unknown {
-  for (const key of keys) if (record[key] !== undefined && record[key] !== null) return record[key];
-  return undefined;
-}
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
 function render(value: unknown): string {
-  if (value === undefined) return '';
+  if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   try {
     return JSON.stringify(value) ?? '';
@@ -32,56 +35,58 @@ function render(value: unknown): string {
   }
 }
 
+export function specLabel(index: number | null, name: string | null): string | null {
+  if (index === null) return name;
+  return name === null ? `#${index}` : `#${index} ${name}`;
+}
+
 function toWarning(entry: unknown): BuildWarning {
-  if (typeof entry === 'string') return { reason: 'warning', value: entry, spec: null, message: null };
-  if (typeof entry !== 'object' || entry === null)
-    return { reason: 'warning', value: render(entry), spec: null, message: null };
-  const record = entry as Record<string, unknown>;
-  const spec = pick(record, SPEC_KEYS);
-  const message = record.message;
+  const item = record(entry) ?? {};
+  const reason = render(item.code ?? item.reason ?? 'warning');
+  const specIndex = typeof item.spec_index === 'number' ? item.spec_index : null;
+  const specName = typeof item.spec_name === 'string' ? item.spec_name : null;
   return {
-    reason: render(pick(record, REASON_KEYS) ?? 'warning'),
-    value: render(pick(record, VALUE_KEYS)),
-    spec: spec === undefined ? null : render(spec),
-    message: typeof message === 'string' ? message : null,
+    reason,
+    value: render(item.value),
+    spec: specLabel(specIndex, specName),
+    message: typeof item.message === 'string' ? item.message : null,
+    specIndex,
+    specName,
+    dropped: isDrop({ code: reason } as BuildReportEntry),
   };
 }
 
-function listIn(record: Record<string, unknown>): unknown[] | undefined {
-  for (const key of ['warnings', 'dropped', 'entries', 'issues', 'report']) {
-    if (Array.isArray(record[key])) return record[key] as unknown[];
-  }
-  return undefined;
+function toSubagent(value: unknown): ResolvedSubagentView | null {
+  const item = record(value);
+  if (!item || typeof item.name !== 'string') return null;
+  return {
+    name: item.name,
+    tools: Array.isArray(item.tools) ? item.tools.filter((tool): tool is string => typeof tool === 'string') : [],
+    model: typeof item.model === 'string' ? item.model : '',
+    source: item.source === 'builtin' ? 'builtin' : 'inline',
+    spec_index: typeof item.spec_index === 'number' ? item.spec_index : null,
+    ...(typeof item.replaces_dropped_spec_index === 'number'
+      ? { replaces_dropped_spec_index: item.replaces_dropped_spec_index }
+      : {}),
+  };
 }
 
 /**
- * Reads the build report: the server's `{report: [{code, spec_index, spec_name?, value, message}],
- * subagents: [{name, …}]}` (also the bare `warnings` list of a create/update response), and tolerates a few
- * other plausible shapes, so the panel keeps working if the field names move.
+ * Reads the server's build report, `{report: [{code, spec_index, spec_name?, value, message}], subagents:
+ * [{name, tools, source, spec_index, …}]}`, or the bare entry list of a create/update response.
  */
 export function normaliseBuildReport(body: unknown): NormalisedReport {
-  let node: unknown = body;
-  let survivors: unknown;
-  if (node && typeof node === 'object' && !Array.isArray(node)) {
-    const record = node as Record<string, unknown>;
-    survivors = record.resolved ?? record.subagents;
-    node = record.report ?? record.build_report ?? record;
-  }
-  let list: unknown[] = [];
-  if (Array.isArray(node)) list = node;
-  else if (node && typeof node === 'object') {
-    const record = node as Record<string, unknown>;
-    list = listIn(record) ?? [];
-    survivors = record.resolved ?? record.subagents ?? survivors;
-  }
-  const resolved = Array.isArray(survivors)
-    ? survivors.map((item) =>
-        typeof item === 'object' && item !== null && 'name' in item
-          ? render((item as { name: unknown }).name)
-          : render(item),
-      )
+  const top = record(body);
+  const entries: unknown[] = Array.isArray(body) ? body : Array.isArray(top?.report) ? top.report : [];
+  const rawSubagents = top?.subagents;
+  const subagents = Array.isArray(rawSubagents)
+    ? rawSubagents.map(toSubagent).filter((item): item is ResolvedSubagentView => item !== null)
     : null;
-  return { warnings: list.map(toWarning), resolved };
+  return {
+    warnings: entries.map(toWarning),
+    resolved: subagents === null ? null : subagents.map((subagent) => subagent.name),
+    subagents,
+  };
 }
 
 /** Client-side check before asking the server: the textarea must hold a JSON array. */

@@ -3,7 +3,7 @@ export type AppRoute =
   | { page: 'agents' }
   | { page: 'agent-new'; kind: 'agent' | 'subagent' | 'expert' }
   | { page: 'agent-edit'; agentId: string }
-  | { page: 'run-tree'; runId: string | null }
+  | { page: 'run-tree'; runId: string | null; search: string }
   | { page: 'settings' }
   | { page: 'skills'; skill: string | null }
   | { page: 'knowledge'; sourceId: string | null }
@@ -24,7 +24,7 @@ export function matchRoute(pathname: string, search: string): AppRoute {
     }
     if (third === 'edit') return { page: 'agent-edit', agentId: second };
   }
-  if (first === 'runs') return { page: 'run-tree', runId: second ?? null };
+  if (first === 'runs') return { page: 'run-tree', runId: second ?? null, search };
   if (first === 'settings') return { page: 'settings' };
   if (first === 'skills') return { page: 'skills', skill: second ?? null };
   if (first === 'knowledge') return { page: 'knowledge', sourceId: second ?? null };
@@ -37,7 +37,10 @@ export const paths = {
   agents: () => '/agents',
   newAgent: (kind: 'agent' | 'subagent' | 'expert') => `/agents/new?kind=${kind}`,
   editAgent: (id: string) => `/agents/${encodeURIComponent(id)}/edit`,
+  /** `/runs` is the runs explorer; `/runs/{id}` the trace of that run's tree. */
   runTree: (runId?: string) => (runId ? `/runs/${encodeURIComponent(runId)}` : '/runs'),
+  runs: (search = '') => `/runs${search}`,
+  trace: (runId: string) => `/runs/${encodeURIComponent(runId)}`,
   settings: () => '/settings',
   skills: (name?: string) => (name ? `/skills/${encodeURIComponent(name)}` : '/skills'),
   knowledge: (sourceId?: string) => (sourceId ? `/knowledge/${encodeURIComponent(sourceId)}` : '/knowledge'),

@@ -43,7 +43,34 @@ export function toolCallLine(name: string, args: unknown, max = 80): string {
   return `${name}(${rendered.slice(0, room)}…)`.slice(0, max);
 }
 
-/** The latest text as one line of at most `max` characters. */
+/**
+ * `text` cut to its last `max` characters on a word boundary, the cut marked with `…` at the start. A single
+ * word longer than half the room is still cut inside (better than showing almost nothing).
+ */
+export function truncateStartAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const room = Math.max(0, max - 1);
+  const tail = text.slice(text.length - room);
+  const before = text[text.length - room - 1] ?? ' ';
+  if (/\s/.test(before) || /^\s/.test(tail)) return `…${tail.trimStart()}`;
+  const space = tail.search(/\s/);
+  if (space !== -1 && space <= room / 2) return `…${tail.slice(space).trimStart()}`;
+  return `…${tail}`;
+}
+
+/** `text` cut to at most `max` characters on a word boundary, the cut marked with `…` at the end. */
+export function truncateEndAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const room = Math.max(0, max - 1);
+  const head = text.slice(0, room);
+  const after = text[room] ?? ' ';
+  if (/\s/.test(after)) return `${head.trimEnd()}…`;
+  const space = head.search(/\s\S*$/);
+  if (space !== -1 && space >= room / 2) return `${head.slice(0, space).trimEnd()}…`;
+  return `${head}…`;
+}
+
+/** The latest text as one line of at most `max` characters, never starting inside a word when avoidable. */
 export function textLine(text: string, max = 80): string {
-  return truncateStart(oneLine(text), max);
+  return truncateStartAtWord(oneLine(text), max);
 }

@@ -329,6 +329,22 @@ const skills: Migration = {
   },
 };
 
+/**
+ * The console's runs explorer pages through runs newest first, per user (members) or across users
+ * (admins): without these the keyset query sorts every matching row for each page.
+ */
+const runsListIndex: Migration = {
+  async up(db: AnyDb) {
+    await index(db, 'runs_user_created_idx', 'runs', ['user_id', 'created_at', 'id']);
+    await index(db, 'runs_created_idx', 'runs', ['created_at', 'id']);
+  },
+
+  async down(db: AnyDb) {
+    await db.schema.dropIndex('runs_created_idx').execute();
+    await db.schema.dropIndex('runs_user_created_idx').execute();
+  },
+};
+
 /** Versioned migrations by name; names sort in application order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial_schema': initialSchema,
@@ -336,6 +352,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0003_request_id_per_user': requestIdPerUser,
   '0005_skills': skills,
   '0006_knowledge': knowledgeMigration,
+  '0007_runs_list_index': runsListIndex,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };

@@ -2,7 +2,14 @@ import type { Selectable, Updateable } from 'kysely';
 import { TroupeError } from '../../../core/errors.js';
 import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
 import type { Run, RunError, RunInput, TokenUsage } from '../../../core/records/run.js';
-import type { NewRun, RunExpectation, RunPatch, RunRepository } from '../../../core/ports/storage.js';
+import type {
+  NewRun,
+  RunExpectation,
+  RunListEntry,
+  RunListFilter,
+  RunPatch,
+  RunRepository,
+} from '../../../core/ports/storage.js';
 import type { RunsTable } from './database-schema.js';
 import {
   fromJson,
@@ -13,6 +20,7 @@ import {
   translateUniqueViolation,
 } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
+import { listRunPage } from './sql-run-list-query.js';
 
 /** Statuses in which a worker holds a lease. */
 const LEASED_STATUSES = ['running', 'cancel_requested'] as const;
@@ -252,5 +260,9 @@ export class SqlRunRepository implements RunRepository {
     if (filter.children_only === true) query = query.where('created_by_run_id', 'is not', null);
     const row = await query.executeTakeFirst();
     return toNumber(row?.active);
+  }
+
+  listPage(filter: RunListFilter): Promise<RunListEntry[]> {
+    return listRunPage(this.ctx, filter);
   }
 }

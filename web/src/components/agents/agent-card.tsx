@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import type { Agent } from '../../api/types.ts';
+import { useAsync } from '../../hooks/use-async.ts';
 import { navigate } from '../../hooks/use-location.ts';
 import { useSession } from '../../hooks/use-session.ts';
+import { normaliseBuildReport } from '../../lib/build-report.ts';
 import { modelLabel } from '../../lib/format.ts';
 import { paths } from '../../lib/routes.ts';
 import { ConfirmDialog } from '../common/confirm-dialog.tsx';
@@ -19,6 +21,21 @@ export function AgentCard({ agent, onDeleted }: AgentCardProps) {
   const [error, setError] = useState<unknown>(undefined);
   const canManage = user.role === 'admin' || agent.owner_id === user.id;
   const tools = agent.config.tools;
+  const specCount = agent.config.subagent_specs?.length ?? 0;
+  // Inline specs that do not survive the builder never run: count the ones that do (from the build report).
+  const report = useAsync(
+    (signal) =>
+      specCount === 0 ? Promise.resolve(null) : api.agentBuildReport(agent.id, signal).catch(() => null),
+    [api, agent.id, specCount],
+  );
+  const builtReport = report.data ? normaliseBuildReport(report.data) : null;
+  const surviving = builtReport?.subagents?.filter((subagent) => subagent.source === 'inline').length ?? null;
+  const inlineText =
+    specCount === 0
+      ? ''
+      : surviving === null
+        ? ` + ${specCount} inline spec${specCount === 1 ? '' : 's'}`
+        : ` + ${surviving} inline${surviving < specCount ? ` (${specCount - surviving} of ${specCount} dropped)` : ''}`;
 
   const startChat = async () => {
     setError(undefined);
@@ -68,7 +85,7 @@ export function AgentCard({ agent, onDeleted }: AgentCardProps) {
               {agent.config.subagents && agent.config.subagents.length > 0
                 ? agent.config.subagents.join(', ')
                 : 'all visible'}
-              {agent.config.subagent_specs?.length ? ` + ${agent.config.subagent_specs.length} inline` : ''}
+              <span className="inline-specs">{inlineText}</span>
             </dd>
           </>
         ) : null}

@@ -1,13 +1,22 @@
-import type { AgentConfig } from '../../api/types.ts';
-import { useBuildReport } from '../../hooks/use-build-report.ts';
+import type { BuildReportState } from '../../hooks/use-build-report.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { BuildWarningList } from './build-warning-list.tsx';
 
-/** Live warnings from `POST /api/agent/build-report`, asked for as the user pauses typing. */
-export function BuildReportPanel({ config, agentId }: { config: AgentConfig | null; agentId?: string }) {
-  // The stored agent's id lets the server fill redacted MCP secrets, so its servers can be listed.
-  const state = useBuildReport(config, undefined, agentId);
+export interface BuildReportPanelProps {
+  state: BuildReportState;
+  lines?: (number | null)[];
+  onShowLine?: (line: number) => void;
+}
+
+/**
+ * The live report of `POST /api/agent/build-report`: what was dropped and why, and — always — what will
+ * run, each subagent with its tools; a spec that only runs because an earlier one of its name was dropped
+ * says so.
+ */
+export function BuildReportPanel({ state, lines, onShowLine }: BuildReportPanelProps) {
   const report = state.status === 'ready' ? state.report : state.status === 'loading' ? state.previous : null;
+  const drops = report?.warnings.filter((warning) => warning.dropped).length ?? 0;
+  const notes = (report?.warnings.length ?? 0) - drops;
   return (
     <section
       className="build-report"
@@ -25,21 +34,45 @@ export function BuildReportPanel({ config, agentId }: { config: AgentConfig | nu
       ) : null}
       {state.status === 'error' ? <ErrorMessage error={state.error} context="Build report failed" /> : null}
       {report !== null ? (
-        report.warnings.length === 0 ? (
-          <p className="ok-text">
-            No warnings: every spec resolves.
-            {report.resolved && report.resolved.length > 0
-              ? ` Subagents: ${report.resolved.join(', ')}.`
-              : ''}
-          </p>
-        ) : (
-          <>
-            <p>
-              {report.warnings.length} warning{report.warnings.length === 1 ? '' : 's'}:
-            </p>
-            <BuildWarningList warnings={report.warnings} />
-          </>
-        )
+        <>
+          {report.warnings.length === 0 ? (
+            <p className="ok-text">No warnings: every spec resolves.</p>
+          ) : (
+            <>
+              <p>
+                {drops} dropped, {notes} warning{notes === 1 ? '' : 's'}:
+              </p>
+              <BuildWarningList warnings={report.warnings} lines={lines} onShowLine={onShowLine} />
+            </>
+          )}
+          <h4>Will run</h4>
+          {report.subagents && report.subagents.length > 0 ? (
+            <ul className="will-run" aria-label="Subagents that will run">
+              {report.subagents.map((subagent) => (
+                <li
+                  key={`${subagent.name}:${subagent.spec_index ?? 'builtin'}`}
+                  data-name={subagent.name}
+                  data-spec-index={subagent.spec_index ?? undefined}
+                  className={subagent.replaces_dropped_spec_index !== undefined ? 'flagged' : undefined}
+                >
+                  <strong>{subagent.spec_index !== null ? `#${subagent.spec_index} ` : ''}{subagent.name}</strong>{' '}
+                  <span className="pill">{subagent.source === 'builtin' ? 'built-in' : 'inline'}</span>{' '}
+                  <span className="muted small">
+                    {subagent.tools.length > 0 ? subagent.tools.join(', ') : 'no tools'}
+                  </span>
+                  {subagent.replaces_dropped_spec_index !== undefined ? (
+                    <p className="flag-note">
+                      <span aria-hidden="true">⚠ </span>Runs only because spec #{subagent.replaces_dropped_spec_index}{' '}
+                      of the same name was dropped.
+                    </p>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">Nothing: no subagent would run.</p>
+          )}
+        </>
       ) : null}
     </section>
   );

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { isUnavailable } from '../../api/api-error.ts';
 import { useSession } from '../../hooks/use-session.ts';
 import type { PendingApproval } from '../../lib/live-run.ts';
@@ -16,6 +16,9 @@ export function ApprovalPrompt({ runId, approval, onDecided }: ApprovalPromptPro
   const { api } = useSession();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
+  const ref = useRef<HTMLElement>(null);
+  // The run waits on this decision: take the keyboard (and a screen reader) straight to it.
+  useEffect(() => ref.current?.focus(), []);
 
   const decide = async (decision: 'approve' | 'reject') => {
     setBusy(true);
@@ -31,7 +34,13 @@ export function ApprovalPrompt({ runId, approval, onDecided }: ApprovalPromptPro
   };
 
   return (
-    <section className="approval-prompt" role="alertdialog" aria-label={`Approve ${approval.name}?`}>
+    <section
+      ref={ref}
+      tabIndex={-1}
+      className="approval-prompt"
+      role="alertdialog"
+      aria-label={`Approve ${approval.name}?`}
+    >
       <h3>
         Approval needed: <code>{approval.name}</code>
       </h3>

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { ChatTurn } from '../../lib/transcript-items.ts';
 import { ChatTurnView } from './chat-turn-view.tsx';
 
@@ -10,6 +10,13 @@ export interface ChatTranscriptProps {
   userLabel?: string;
 }
 
+/** The last assistant turn of each run: it carries the run's footer (status, time, tokens, trace). */
+function footerTurns(turns: readonly ChatTurn[]): Set<string> {
+  const last = new Map<string, string>();
+  for (const turn of turns) if (turn.role === 'assistant' && turn.runId !== null) last.set(turn.runId, turn.key);
+  return new Set(last.values());
+}
+
 /** The messages, oldest first; keeps the newest in view while the user has not scrolled up. */
 export function ChatTranscript({
   turns,
@@ -17,32 +24,40 @@ export function ChatTranscript({
   label = 'Messages',
   userLabel,
 }: ChatTranscriptProps) {
-  const ref = useRef<HTMLOListElement>(null);
+  const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  const footers = useMemo(() => footerTurns(turns), [turns]);
   useEffect(() => {
     const list = ref.current;
     if (list && pinned.current) list.scrollTop = list.scrollHeight;
   });
   return (
-    <ol
+    // The log is the scrolling box; the turns inside it stay a real list (a `log` role on the list itself
+    // would orphan its items).
+    <div
       ref={ref}
       className="transcript"
       role="log"
       aria-label={label}
+      // A scrolling region must be reachable by keyboard to be read (axe: scrollable-region-focusable).
+      tabIndex={0}
       onScroll={(event) => {
         const list = event.currentTarget;
         pinned.current = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
       }}
     >
-      {turns.length === 0 ? <li className="empty">No messages yet.</li> : null}
-      {turns.map((turn) => (
-        <ChatTurnView
-          key={turn.key}
-          turn={turn}
-          streaming={turn.live === true && turn.runId === activeRunId}
-          userLabel={userLabel}
-        />
-      ))}
-    </ol>
+      {turns.length === 0 ? <p className="empty">No messages yet.</p> : null}
+      <ol className="transcript-items">
+        {turns.map((turn) => (
+          <ChatTurnView
+            key={turn.key}
+            turn={turn}
+            streaming={turn.live === true && turn.runId === activeRunId}
+            userLabel={userLabel}
+            footer={footers.has(turn.key)}
+          />
+        ))}
+      </ol>
+    </div>
   );
 }

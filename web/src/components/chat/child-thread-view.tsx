@@ -1,51 +1,50 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { isTerminalStatus } from '../../api/types.ts';
-import { useAsync } from '../../hooks/use-async.ts';
-import { useSession } from '../../hooks/use-session.ts';
-import { buildTranscript } from '../../lib/build-transcript.ts';
+import { useLiveThread } from '../../hooks/use-live-thread.ts';
+import { entryName } from '../../lib/panel-groups.ts';
+import { isWaitingToResume } from '../../lib/run-phase.ts';
 import type { PanelEntry } from '../../lib/subagent-panel.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { StatusBadge } from '../common/status-badge.tsx';
 import { ChatTranscript } from './chat-transcript.tsx';
 
-const REFRESH_MS = 2_000;
-
-/** A child's thread, read-only; refreshed while the child is still running. */
-export function ChildThreadView({ entry, onClose }: { entry: PanelEntry; onClose: () => void }) {
-  const { api } = useSession();
-  const conversationId = entry.child_conversation_id;
-  const messages = useAsync(
-    (signal) => (conversationId === null ? Promise.resolve([]) : api.listMessages(conversationId, signal)),
-    [api, conversationId, entry.status],
-  );
+/** A child's thread, read-only, streamed live from the child run's own events while it runs. */
+export function ChildThreadView({
+  entry,
+  label,
+  onClose,
+}: {
+  entry: PanelEntry;
+  label?: string;
+  onClose: () => void;
+}) {
+  const name = label ?? entryName(entry);
   const active = !isTerminalStatus(entry.status);
-  const { reload } = messages;
-  useEffect(() => {
-    if (!active) return undefined;
-    const timer = setInterval(reload, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [active, reload]);
-  const name = entry.name ?? entry.slug ?? 'Subagent';
+  const thread = useLiveThread(entry.child_conversation_id, entry.run_id, active);
+  const back = useRef<HTMLButtonElement>(null);
+  // Keyboard users land in the thread they opened, and "Back" is the first thing they reach.
+  useEffect(() => back.current?.focus(), []);
 
   return (
     <section className="child-thread" aria-label={`${name} thread`}>
       <header>
-        <button type="button" onClick={onClose}>
+        <button type="button" ref={back} onClick={onClose}>
           ← Back
         </button>
         <h3>{name}</h3>
-        <StatusBadge status={entry.status} />
+        <StatusBadge status={entry.status} resuming={isWaitingToResume(entry)} />
       </header>
       <p className="muted small">
-        Read-only. Thread <code>{entry.child_thread_id ?? '—'}</code>
+        Read-only{thread.view && !thread.view.end ? ', live' : ''}. Thread <code>{entry.child_thread_id ?? '—'}</code>
       </p>
-      {conversationId === null ? (
+      {entry.child_conversation_id === null ? (
         <p className="empty">The server did not say which conversation holds this thread.</p>
       ) : null}
-      <ErrorMessage error={messages.error} context="Could not load the thread" />
+      <ErrorMessage error={thread.error} context="Could not load the thread" />
       <ChatTranscript
-        turns={buildTranscript({ messages: messages.data ?? [] })}
-        label={`${name} messages`}
+        turns={thread.turns}
+        activeRunId={thread.view && !thread.view.end ? entry.run_id : null}
+        label={`${entryName(entry)} messages`}
         userLabel="Task from the parent agent"
       />
     </section>

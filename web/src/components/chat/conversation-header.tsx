@@ -13,6 +13,8 @@ export interface ConversationHeaderProps {
   latestRun: Run | null;
   /** The followed run's status as the stream shows it; null when no run is followed. */
   liveStatus: RunStatus | null;
+  /** The followed run was handed back to the queue after it started: it waits to be resumed. */
+  resuming?: boolean;
   streamState: StreamState | 'idle';
   onArchive: () => void;
 }
@@ -23,7 +25,7 @@ const STREAM_NOTES: Partial<Record<StreamState, string>> = {
 };
 
 export function ConversationHeader(props: ConversationHeaderProps) {
-  const { conversation, agent, model, latestRun, liveStatus, streamState, onArchive } = props;
+  const { conversation, agent, model, latestRun, liveStatus, streamState, onArchive, resuming = false } = props;
   const status = liveStatus ?? latestRun?.status ?? null;
   const note = liveStatus !== null ? STREAM_NOTES[streamState as StreamState] : undefined;
   return (
@@ -46,8 +48,8 @@ export function ConversationHeader(props: ConversationHeaderProps) {
       </div>
       <div className="header-actions">
         {status !== null ? (
-          <span className="run-status" aria-label="Run status">
-            <StatusBadge status={status} />
+          <span className="run-status" role="group" aria-label="Run status">
+            <StatusBadge status={status} resuming={resuming} />
           </span>
         ) : null}
         {note ? (
@@ -56,8 +58,8 @@ export function ConversationHeader(props: ConversationHeaderProps) {
           </span>
         ) : null}
         {latestRun ? (
-          <AppLink to={paths.runTree(latestRun.id)} className="button-link">
-            Run tree
+          <AppLink to={paths.trace(latestRun.id)} className="button-link">
+            Trace
           </AppLink>
         ) : null}
         {conversation?.status === 'active' ? (

@@ -8,6 +8,8 @@ import { useSession } from '../../hooks/use-session.ts';
 import { useSubagentRuns } from '../../hooks/use-subagent-runs.ts';
 import { buildTranscript } from '../../lib/build-transcript.ts';
 import type { LiveRun } from '../../lib/live-run.ts';
+import { entryLabels } from '../../lib/panel-groups.ts';
+import { isWaitingToResume } from '../../lib/run-phase.ts';
 import { paths } from '../../lib/routes.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { ApprovalPrompt } from './approval-prompt.tsx';
@@ -15,6 +17,7 @@ import { ChatTranscript } from './chat-transcript.tsx';
 import { Composer } from './composer.tsx';
 import { ConversationHeader } from './conversation-header.tsx';
 import { StatusPanel } from './status-panel.tsx';
+import { childMaps, TranscriptContext, type TranscriptContextValue } from './transcript-context.ts';
 
 const DEFAULT_TITLE = 'New conversation';
 
@@ -57,13 +60,16 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
     if (active) setActiveRunId(active.id);
   }, [runs.data]);
 
+  const reloadRunList = runs.reload;
   const onEvent = useCallback(
     (event: RunEvent) => {
       if (event.type === 'subagent_update') {
         panel.applyUpdate(event.payload as unknown as SubagentUpdatePayload, event.run_id);
       }
+      // A worker (re)started the run: its stored status moved on from "waiting to be resumed".
+      if (event.type === 'metadata') reloadRunList();
     },
-    [panel],
+    [panel, reloadRunList],
   );
 
   const onEnd = useCallback(
@@ -96,6 +102,11 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
   );
 
   const stream = useRunStream(activeRunId, { onEvent, onEnd, onRestore });
+
+  // A lost stream may mean the server restarted: re-read the runs, a run it handed back says so.
+  useEffect(() => {
+    if (stream.state === 'reconnecting') reloadRunList();
+  }, [stream.state, reloadRunList]);
 
   const liveRuns = useMemo(() => {
     const map = new Map(ended);
@@ -154,6 +165,7 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
 
   const latestRun = runs.data?.[0] ?? null;
   const activeRun = runs.data?.find((run) => run.id === activeRunId) ?? null;
+  const resuming = activeRun !== null && !stream.view?.end && isWaitingToResume(activeRun);
   const liveStatus =
     activeRunId === null || !stream.view
       ? null
@@ -163,10 +175,22 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
           ? 'input_required'
           : cancelling
             ? 'cancel_requested'
-            : stream.view.lastSeq > 0
+            : resuming
+              ? 'pending'
+              : stream.view.lastSeq > 0
               ? 'running'
               : (activeRun?.status ?? 'pending');
   const isChild = conversation.data !== undefined && conversation.data.status !== 'active';
+
+  const transcriptContext = useMemo<TranscriptContextValue>(
+    () => ({
+      runsById: new Map((runs.data ?? []).map((run) => [run.id, run])),
+      liveStatus: activeRunId !== null && liveStatus !== null ? new Map([[activeRunId, liveStatus]]) : new Map(),
+      ...childMaps(panel.entries, entryLabels(panel.entries)),
+      awaitingApproval: new Set((stream.view?.approvals ?? []).map((approval) => approval.toolCallId)),
+    }),
+    [runs.data, activeRunId, liveStatus, panel.entries, stream.view?.approvals],
+  );
 
   return (
     <>
@@ -177,6 +201,7 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
           model={stream.view?.model ?? null}
           latestRun={latestRun}
           liveStatus={liveStatus}
+          resuming={resuming}
           streamState={stream.state}
           onArchive={() => void archive()}
         />
@@ -184,7 +209,9 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
           error={conversation.error ?? messages.error}
           context="Could not load the conversation"
         />
-        <ChatTranscript turns={turns} activeRunId={activeRunId} />
+        <TranscriptContext.Provider value={transcriptContext}>
+          <ChatTranscript turns={turns} activeRunId={activeRunId} />
+        </TranscriptContext.Provider>
         {stream.view && activeRunId !== null
           ? stream.view.approvals.map((approval) => (
               <ApprovalPrompt
@@ -212,7 +239,7 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
           onCancel={() => void cancel()}
         />
       </section>
-      <StatusPanel panel={panel} />
+      <StatusPanel panel={panel} runs={runs.data} />
     </>
   );
 }

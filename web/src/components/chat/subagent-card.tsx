@@ -1,25 +1,48 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { isTerminalStatus } from '../../api/types.ts';
+import { useNow } from '../../hooks/use-now.ts';
 import { formatDuration } from '../../lib/format.ts';
-import type { PanelEntry } from '../../lib/subagent-panel.ts';
-import { truncateEnd } from '../../lib/text.ts';
 import { paths } from '../../lib/routes.ts';
+import { clockEnd, isWaitingToResume, usageLine } from '../../lib/run-phase.ts';
+import type { PanelEntry } from '../../lib/subagent-panel.ts';
+import { oneLine, truncateEndAtWord } from '../../lib/text.ts';
 import { AppLink } from '../common/app-link.tsx';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { StatusBadge } from '../common/status-badge.tsx';
 
 export interface SubagentCardProps {
   entry: PanelEntry;
+  /** Unique among the cards: "Researcher", or "Researcher #2" when it ran more than once. */
+  label?: string;
   onOpen: () => void;
   onCancel: () => Promise<void>;
 }
 
-export function SubagentCard({ entry, onOpen, onCancel }: SubagentCardProps) {
+/** The outcome of a finished child, in one line; a cancelled one is a neutral fact, not an error. */
+function outcomeLine(entry: PanelEntry): { text: string; tone: 'ok' | 'error' | 'neutral' } | null {
+  const error = entry.result?.error;
+  if (entry.status === 'cancelled') {
+    return { text: error?.message ? `Cancelled: ${error.message}` : 'Cancelled', tone: 'neutral' };
+  }
+  if (error) return { text: `${error.type ? `${error.type}: ` : ''}${error.message}`, tone: 'error' };
+  if (entry.result?.output) return { text: entry.result.output, tone: 'ok' };
+  return null;
+}
+
+export function SubagentCard({ entry, label, onOpen, onCancel }: SubagentCardProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
-  const name = entry.name ?? entry.slug ?? (entry.kind === 'delegation' ? 'Expert' : 'Subagent');
+  const [expandedChoice, setExpandedChoice] = useState<boolean | null>(null);
+  const bodyId = useId();
+  const name = label ?? entry.name ?? entry.slug ?? (entry.kind === 'delegation' ? 'Expert' : 'Subagent');
   const terminal = isTerminalStatus(entry.status);
+  const resuming = isWaitingToResume(entry);
   const canCancel = !terminal && entry.status !== 'cancel_requested';
+  // Finished cards start folded to one line; the user's choice wins from then on.
+  const expanded = expandedChoice ?? !terminal;
+  const now = useNow(!terminal && !resuming);
+  const outcome = terminal ? outcomeLine(entry) : null;
+  const usage = usageLine(entry.usage);
 
   const cancel = async () => {
     setBusy(true);
@@ -35,58 +58,84 @@ export function SubagentCard({ entry, onOpen, onCancel }: SubagentCardProps) {
 
   return (
     <article
-      className={`subagent-card status-${entry.status}`}
+      className={`subagent-card status-${entry.status}${expanded ? '' : ' collapsed'}`}
       aria-label={`${name} run`}
       data-run-id={entry.run_id}
       data-status={entry.status}
+      data-phase={resuming ? 'resuming' : undefined}
     >
       <header>
+        <button
+          type="button"
+          className="card-toggle"
+          aria-expanded={expanded}
+          aria-controls={bodyId}
+          aria-label={`${expanded ? 'Fold' : 'Unfold'} ${name} details`}
+          onClick={() => setExpandedChoice(!expanded)}
+        >
+          <span aria-hidden="true">{expanded ? '▾' : '▸'}</span>
+        </button>
         <button type="button" className="card-title" onClick={onOpen} aria-label={`Open ${name} thread`}>
           {name}
         </button>
-        {entry.slug && entry.slug !== name ? <code className="slug">{entry.slug}</code> : null}
+        {entry.slug && entry.slug !== (entry.name ?? entry.slug) ? <code className="slug">{entry.slug}</code> : null}
         <span className="pill">{entry.kind}</span>
-        <StatusBadge status={entry.status} />
+        <StatusBadge status={entry.status} resuming={resuming} />
       </header>
-      {entry.description ? <p className="task">{truncateEnd(entry.description, 200)}</p> : null}
-      <dl className="meta">
-        <dt>Thread</dt>
-        <dd>
-          <code>{entry.child_thread_id ?? '—'}</code>
-        </dd>
-        <dt>Time</dt>
-        <dd>{formatDuration(entry.started_at ?? entry.created_at, entry.finished_at)}</dd>
-      </dl>
-      {!terminal && entry.latest ? (
-        <p className="progress-line" aria-label="Latest progress">
-          {entry.latest}
-        </p>
+      <p className="card-facts">
+        <span className="card-time">
+          {formatDuration(entry.started_at ?? entry.created_at, clockEnd(entry), now)}
+          {resuming ? ' (paused)' : ''}
+        </span>
+        {' · '}
+        <span className="card-usage">
+          {usage ?? (terminal ? 'no usage reported' : 'no tokens yet')}
+          {usage && !terminal ? ' so far' : ''}
+        </span>
+      </p>
+      {!expanded && outcome ? (
+        <p className={`card-outcome tone-${outcome.tone}`}>{truncateEndAtWord(oneLine(outcome.text), 120)}</p>
       ) : null}
-      {terminal && entry.result?.error ? (
-        <p className="result result-error">
-          {entry.result.error.type ? <code className="error-code">{entry.result.error.type}</code> : null}{' '}
-          {entry.result.error.message}
-        </p>
-      ) : null}
-      {terminal && !entry.result?.error && entry.result?.output ? (
-        <p className="result">{truncateEnd(entry.result.output, 300)}</p>
-      ) : null}
-      <ErrorMessage error={error} />
-      <div className="button-row">
-        {canCancel ? (
-          <button
-            type="button"
-            className="danger small"
-            disabled={busy}
-            onClick={() => void cancel()}
-            aria-label={`Cancel ${name}`}
-          >
-            Cancel
-          </button>
+      <div id={bodyId} hidden={!expanded}>
+        {entry.description ? <p className="task">{truncateEndAtWord(entry.description, 200)}</p> : null}
+        <dl className="meta">
+          <dt>Thread</dt>
+          <dd>
+            <code>{entry.child_thread_id ?? '—'}</code>
+          </dd>
+        </dl>
+        {!terminal && entry.latest ? (
+          <p className="progress-line" role="note" aria-label="Latest progress">
+            {entry.latest}
+          </p>
         ) : null}
-        <AppLink to={paths.runTree(entry.run_id)} className="small">
-          Run tree
-        </AppLink>
+        {outcome ? (
+          <p className={`result result-${outcome.tone}`}>
+            {outcome.tone === 'error' && entry.result?.error?.type ? (
+              <>
+                <code className="error-code">{entry.result.error.type}</code>{' '}
+              </>
+            ) : null}
+            {truncateEndAtWord(outcome.tone === 'error' ? (entry.result?.error?.message ?? outcome.text) : outcome.text, 300)}
+          </p>
+        ) : null}
+        <ErrorMessage error={error} />
+        <div className="button-row">
+          {canCancel ? (
+            <button
+              type="button"
+              className="danger small"
+              disabled={busy}
+              onClick={() => void cancel()}
+              aria-label={`Cancel ${name}`}
+            >
+              Cancel
+            </button>
+          ) : null}
+          <AppLink to={paths.trace(entry.run_id)} className="small" aria-label={`Trace of ${name}`}>
+            Trace
+          </AppLink>
+        </div>
       </div>
     </article>
   );

@@ -2,13 +2,22 @@ import { presentStatus } from '../../lib/run-status.ts';
 
 export interface StatusBadgeProps {
   status: string;
+  /** A pending run that had started: it waits to be resumed (see `isWaitingToResume`). */
+  resuming?: boolean;
 }
 
 /** A run status with its own glyph and label; `data-status` carries the raw value for tests and styling. */
-export function StatusBadge({ status }: StatusBadgeProps) {
-  const presentation = presentStatus(status);
+export function StatusBadge({ status, resuming = false }: StatusBadgeProps) {
+  const presentation = resuming
+    ? { label: 'Waiting to resume', icon: '⏸', tone: 'attention' as const }
+    : presentStatus(status);
   return (
-    <span className={`status-badge tone-${presentation.tone}`} data-status={status} title={status}>
+    <span
+      className={`status-badge tone-${presentation.tone}`}
+      data-status={status}
+      data-phase={resuming ? 'resuming' : undefined}
+      title={resuming ? `${status}: waiting for a worker to resume it` : status}
+    >
       <span className={`status-icon${status === 'running' ? ' spin' : ''}`} aria-hidden="true">
         {presentation.icon}
       </span>

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent, RunEventType } from '../records/run-event.js';
+import {
+  emptyTimeline,
+  foldRunTimeline,
+  foldRunTimelineEvents,
+  ownUsage,
+  timelineUsage,
+  visibleSpans,
+} from './run-timeline.js';
+
+/** Events one second apart from 12:00:00, numbered from 1. */
+function script(...items: [RunEventType, Record<string, unknown>][]): RunEvent[] {
+  return items.map(([type, payload], index) => ({
+    run_id: 'run_1',
+    seq: index + 1,
+    type,
+    payload,
+    created_at: new Date(Date.UTC(2030, 0, 1, 12, 0, index)).toISOString(),
+  }));
+}
+
+const at = (second: number) => new Date(Date.UTC(2030, 0, 1, 12, 0, second)).toISOString();
+
+describe('foldRunTimeline', () => {
+  it('times model calls from metadata/step to their first tool call or step, and tools call → result', () => {
+    const events = script(
+      ['metadata', { model: 'scripted:demo' }],
+      ['message_delta', { text: 'Writing' }],
+      ['tool_call', { step: 1, tool_call_id: 'c1', name: 'write_file', args: {} }],
+      ['tool_call', { step: 1, tool_call_id: 'c2', name: 'read_file', args: {} }],
+      ['tool_result', { step: 1, tool_call_id: 'c2', name: 'read_file', output: 'x', is_error: true }],
+      ['tool_result', { step: 1, tool_call_id: 'c1', name: 'write_file', output: 'ok', is_error: false }],
+      ['step', { step: 1, tool_calls: 2, usage: { input_tokens: 10, output_tokens: 4 } }],
+      ['message_delta', { text: 'Done' }],
+      ['step', { step: 2, tool_calls: 0, usage: { input_tokens: 20, output_tokens: 6 } }],
+      ['end', { status: 'completed' }],
+    );
+    const timeline = foldRunTimelineEvents(events);
+    expect(
+      timeline.spans.map((span) => [span.kind, span.name, span.started_at, span.ended_at, span.status]),
+    ).toEqual([
+      ['model', 'scripted:demo', at(0), at(2), 'done'],
+      ['tool', 'write_file', at(2), at(5), 'done'],
+      ['tool', 'read_file', at(3), at(4), 'error'],
+      ['model', 'scripted:demo', at(6), at(8), 'done'],
+    ]);
+    expect(timeline.spans.map((span) => span.usage)).toEqual([
+      { input_tokens: 10, output_tokens: 4 },
+      null,
+      null,
+      { input_tokens: 20, output_tokens: 6 },
+    ]);
+    expect(timelineUsage(timeline)).toEqual({
+      input_tokens: 30,
+      output_tokens: 10,
+      total_tokens: 40,
+      model_calls: 2,
+    });
+    expect(timeline.ended).toEqual({ status: 'completed', at: at(9) });
+    expect(visibleSpans(timeline)).toEqual(timeline.spans);
+  });
+
+  it('shows the model call in progress, and a tool waiting for approval until the resumed run runs it', () => {
+    const events = script(
+      ['metadata', { model: 'm' }],
+      ['tool_call', { step: 1, tool_call_id: 'w', name: 'write_file' }],
+      ['approval_required', { tool_call_id: 'w', name: 'write_file' }],
+      ['metadata', { model: 'm' }],
+      ['tool_call', { step: 1, tool_call_id: 'w', name: 'write_file' }],
+      ['tool_result', { step: 1, tool_call_id: 'w', output: 'ok', is_error: false }],
+      ['step', { step: 1, tool_calls: 1, resumed: true }],
+    );
+    const parked = foldRunTimelineEvents(events.slice(0, 3));
+    expect(visibleSpans(parked).map((span) => [span.kind, span.status])).toEqual([
+      ['model', 'done'],
+      ['tool', 'awaiting_approval'],
+    ]);
+    const resumed = foldRunTimelineEvents(events);
+    expect(resumed.attempts).toBe(2);
+    expect(resumed.spans.map((span) => [span.kind, span.status, span.started_at, span.ended_at])).toEqual([
+      ['model', 'done', at(0), at(1)],
+      ['tool', 'done', at(1), at(5)],
+    ]);
+    expect(visibleSpans(resumed).at(-1)).toMatchObject({
+      id: 'model-open',
+      started_at: at(6),
+      ended_at: null,
+    });
+  });
+
+  it('closes what was open when the run is cancelled, and records a model call a restart interrupted', () => {
+    const cancelled = foldRunTimelineEvents(
+      script(
+        ['metadata', { model: 'm' }],
+        ['message_delta', { text: 'Half an ans' }],
+        ['end', { status: 'cancelled' }],
+      ),
+    );
+    expect(cancelled.spans).toMatchObject([
+      { kind: 'model', status: 'cancelled', started_at: at(0), ended_at: at(2) },
+    ]);
+
+    const restarted = foldRunTimelineEvents(
+      script(
+        ['metadata', { model: 'm' }],
+        ['message_delta', { text: 'Half' }],
+        ['metadata', { model: 'm' }],
+        ['step', { step: 1, tool_calls: 0 }],
+        ['end', { status: 'completed' }],
+      ),
+    );
+    expect(restarted.spans.map((span) => [span.status, span.started_at, span.ended_at])).toEqual([
+      ['interrupted', at(0), at(1)],
+      ['done', at(2), at(3)],
+    ]);
+  });
+
+  it('ignores events at or below last_seq, so a resumed stream may overlap', () => {
+    const events = script(
+      ['metadata', { model: 'm' }],
+      ['tool_call', { step: 1, tool_call_id: 'a', name: 'ls' }],
+    );
+    const once = foldRunTimelineEvents(events);
+    expect(foldRunTimelineEvents(events, once)).toBe(once);
+    expect(foldRunTimeline(emptyTimeline(), events[0] as RunEvent).last_seq).toBe(1);
+  });
+
+  it('takes the larger of the stored usage and the reported one', () => {
+    const timeline = foldRunTimelineEvents(
+      script(
+        ['metadata', {}],
+        ['step', { step: 1, tool_calls: 0, usage: { input_tokens: 5, output_tokens: 5 } }],
+      ),
+    );
+    expect(ownUsage(null, timeline).total_tokens).toBe(10);
+    expect(
+      ownUsage({ input_tokens: 30, output_tokens: 3, total_tokens: 33, model_calls: 2 }, timeline)
+        .total_tokens,
+    ).toBe(33);
+  });
+});

@@ -1,0 +1,313 @@
+import type { RunEvent } from '../records/run-event.js';
+
+/*
+ * A run's model calls and tool calls as timed spans, folded from its stored events. Events carry no
+ * durations, so a span runs from the `created_at` of the event that opens it to the one that closes it:
+ * a model call opens at `metadata` (or the `step` before it) and closes at its first `tool_call` or its
+ * `step`; a tool call spans `tool_call` → `tool_result`. Pure and incremental, so the server folds stored
+ * events and the console keeps folding the live ones (it imports this file; keep it free of runtime imports).
+ */
+
+export type SpanStatus = 'running' | 'done' | 'error' | 'awaiting_approval' | 'cancelled' | 'interrupted';
+
+export interface SpanUsage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export interface TimelineSpan {
+  kind: 'model' | 'tool';
+  /** Unique within the run. */
+  id: string;
+  step: number | null;
+  /** The model's label, or the tool's name. */
+  name: string;
+  tool_call_id: string | null;
+  started_at: string;
+  ended_at: string | null;
+  status: SpanStatus;
+  /** Model calls: the tokens of that call, from its `step` event. */
+  usage: SpanUsage | null;
+}
+
+export interface RunTimeline {
+  /** The last event folded in: a live stream resumes after it. */
+  last_seq: number;
+  model: string | null;
+  /** How many times a worker started the run (`metadata` events): more than one means it was resumed. */
+  attempts: number;
+  spans: TimelineSpan[];
+  /** When the model call now in progress started; null when none is. */
+  model_started_at: string | null;
+  /** Text streamed by that call (some text means the call was really underway). */
+  model_streamed: boolean;
+  last_event_at: string | null;
+  ended: { status: string; at: string } | null;
+}
+
+export function emptyTimeline(): RunTimeline {
+  return {
+    last_seq: 0,
+    model: null,
+    attempts: 0,
+    spans: [],
+    model_started_at: null,
+    model_streamed: false,
+    last_event_at: null,
+    ended: null,
+  };
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const count = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
+
+function usageOf(value: unknown): SpanUsage | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const record = value as Record<string, unknown>;
+  const input = count(record.input_tokens);
+  const output = count(record.output_tokens);
+  return input === null && output === null ? null : { input_tokens: input ?? 0, output_tokens: output ?? 0 };
+}
+
+const isOpen = (span: TimelineSpan): boolean => span.ended_at === null;
+
+function endStatus(runStatus: string): SpanStatus {
+  if (runStatus === 'completed') return 'done';
+  if (runStatus === 'cancelled') return 'cancelled';
+  if (runStatus === 'failed') return 'error';
+  return 'interrupted';
+}
+
+function modelSpan(
+  timeline: RunTimeline,
+  startedAt: string,
+  endedAt: string,
+  step: number | null,
+  status: SpanStatus,
+  seq: number,
+): TimelineSpan {
+  return {
+    kind: 'model',
+    id: `model-${seq}`,
+    step,
+    name: timeline.model ?? 'model call',
+    tool_call_id: null,
+    started_at: startedAt,
+    ended_at: endedAt,
+    status,
+    usage: null,
+  };
+}
+
+function updateTool(
+  spans: TimelineSpan[],
+  id: string,
+  change: (span: TimelineSpan) => TimelineSpan,
+): boolean {
+  const index = spans.findIndex((span) => span.kind === 'tool' && span.tool_call_id === id);
+  const span = spans[index];
+  if (span === undefined) return false;
+  spans[index] = change(span);
+  return true;
+}
+
+/** Folds one event; an event at or below `last_seq` changes nothing, so overlapping replays are harmless. */
+export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTimeline {
+  if (event.seq <= timeline.last_seq) return timeline;
+  const next: RunTimeline = { ...timeline, last_seq: event.seq, last_event_at: event.created_at };
+  const spans = [...timeline.spans];
+  const payload = event.payload;
+  const at = event.created_at;
+  const step = count(payload.step);
+  const toolsBusy = spans.some((span) => span.kind === 'tool' && isOpen(span));
+  switch (event.type) {
+    case 'metadata':
+      // A new attempt: a model call the previous one left open stopped at that attempt's last event.
+      if (timeline.model_started_at !== null && !toolsBusy) {
+        const stoppedAt = timeline.last_event_at ?? timeline.model_started_at;
+        spans.push(modelSpan(timeline, timeline.model_started_at, stoppedAt, null, 'interrupted', event.seq));
+      }
+      next.model = text(payload.model) ?? timeline.model;
+      next.attempts = timeline.attempts + 1;
+      next.model_started_at = at;
+      next.model_streamed = false;
+      next.ended = null;
+      break;
+    case 'message_delta':
+      if (timeline.model_started_at !== null) next.model_streamed = true;
+      break;
+    case 'tool_call': {
+      const id = text(payload.tool_call_id) ?? `seq-${event.seq}`;
+      // The same call again: a resumed run executing a call its last attempt left without a result.
+      const again = updateTool(spans, id, (span) => ({ ...span, status: 'running', ended_at: null }));
+      if (again) {
+        next.model_started_at = null;
+        break;
+      }
+      if (timeline.model_started_at !== null) {
+        spans.push(modelSpan(timeline, timeline.model_started_at, at, step, 'done', event.seq));
+        next.model_started_at = null;
+      }
+      spans.push({
+        kind: 'tool',
+        id: `tool-${id}`,
+        step,
+        name: text(payload.name) ?? 'tool',
+        tool_call_id: id,
+        started_at: at,
+        ended_at: null,
+        status: 'running',
+        usage: null,
+      });
+      break;
+    }
+    case 'approval_required': {
+      const id = text(payload.tool_call_id) ?? `seq-${event.seq}`;
+      const found = updateTool(spans, id, (span) => ({ ...span, status: 'awaiting_approval' }));
+      if (!found) {
+        spans.push({
+          kind: 'tool',
+          id: `tool-${id}`,
+          step,
+          name: text(payload.name) ?? 'tool',
+          tool_call_id: id,
+          started_at: at,
+          ended_at: null,
+          status: 'awaiting_approval',
+          usage: null,
+        });
+      }
+      break;
+    }
+    case 'tool_result': {
+      const id = text(payload.tool_call_id) ?? `seq-${event.seq}`;
+      const status: SpanStatus = payload.is_error === true ? 'error' : 'done';
+      const found = updateTool(spans, id, (span) => ({ ...span, status, ended_at: at }));
+      if (!found) {
+        spans.push({
+          kind: 'tool',
+          id: `tool-${id}`,
+          step,
+          name: text(payload.name) ?? 'tool',
+          tool_call_id: id,
+          started_at: at,
+          ended_at: at,
+          status,
+          usage: null,
+        });
+      }
+      break;
+    }
+    case 'step': {
+      if (payload.resumed === true) {
+        next.model_started_at = at;
+        next.model_streamed = false;
+        break;
+      }
+      if (timeline.model_started_at !== null) {
+        spans.push(modelSpan(timeline, timeline.model_started_at, at, step, 'done', event.seq));
+      }
+      const usage = usageOf(payload.usage);
+      const index = spans.findLastIndex((span) => span.kind === 'model' && span.step === step);
+      const target = spans[index];
+      if (usage !== null && target !== undefined) spans[index] = { ...target, usage };
+      const more = (count(payload.tool_calls) ?? 0) > 0;
+      next.model_started_at = more ? at : null;
+      next.model_streamed = false;
+      break;
+    }
+    case 'end': {
+      const runStatus = text(payload.status) ?? 'completed';
+      const closing = endStatus(runStatus);
+      // After a last step nothing was asked of the model: only a call that was underway is recorded.
+      const underway = timeline.model_streamed || (closing !== 'done' && closing !== 'interrupted');
+      if (timeline.model_started_at !== null && !toolsBusy && underway) {
+        spans.push(modelSpan(timeline, timeline.model_started_at, at, null, closing, event.seq));
+      }
+      for (let index = 0; index < spans.length; index++) {
+        const span = spans[index];
+        if (span && isOpen(span)) spans[index] = { ...span, ended_at: at, status: closing };
+      }
+      next.model_started_at = null;
+      next.model_streamed = false;
+      next.ended = { status: runStatus, at };
+      break;
+    }
+    case 'error':
+    case 'subagent_update':
+      break;
+  }
+  next.spans = spans;
+  return next;
+}
+
+export function foldRunTimelineEvents(
+  events: readonly RunEvent[],
+  from: RunTimeline = emptyTimeline(),
+): RunTimeline {
+  return events.reduce(foldRunTimeline, from);
+}
+
+/**
+ * The spans to draw: the folded ones plus the model call in progress, if any (open: `ended_at` null). A
+ * model call is only in progress while no tool call is.
+ */
+export function visibleSpans(timeline: RunTimeline): TimelineSpan[] {
+  const toolsBusy = timeline.spans.some((span) => span.kind === 'tool' && isOpen(span));
+  if (timeline.model_started_at === null || toolsBusy || timeline.ended !== null) return timeline.spans;
+  return [
+    ...timeline.spans,
+    {
+      kind: 'model',
+      id: 'model-open',
+      step: null,
+      name: timeline.model ?? 'model call',
+      tool_call_id: null,
+      started_at: timeline.model_started_at,
+      ended_at: null,
+      status: 'running',
+      usage: null,
+    },
+  ];
+}
+
+export interface UsageTotals {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  model_calls: number;
+}
+
+export function zeroUsage(): UsageTotals {
+  return { input_tokens: 0, output_tokens: 0, total_tokens: 0, model_calls: 0 };
+}
+
+/** Tokens of the model calls the events reported (a run's own usage while it has not stored one yet). */
+export function timelineUsage(timeline: RunTimeline): UsageTotals {
+  const total = zeroUsage();
+  for (const span of timeline.spans) {
+    if (span.kind !== 'model' || span.usage === null) continue;
+    total.input_tokens += span.usage.input_tokens;
+    total.output_tokens += span.usage.output_tokens;
+    total.model_calls += 1;
+  }
+  total.total_tokens = total.input_tokens + total.output_tokens;
+  return total;
+}
+
+export function addUsage(left: UsageTotals, right: UsageTotals): UsageTotals {
+  return {
+    input_tokens: left.input_tokens + right.input_tokens,
+    output_tokens: left.output_tokens + right.output_tokens,
+    total_tokens: left.total_tokens + right.total_tokens,
+    model_calls: left.model_calls + right.model_calls,
+  };
+}
+
+/** The larger of the stored usage (written when a run parks or ends) and what its events reported since. */
+export function ownUsage(stored: UsageTotals | null, timeline: RunTimeline): UsageTotals {
+  const live = timelineUsage(timeline);
+  if (stored === null) return live;
+  return live.total_tokens > stored.total_tokens ? live : { ...stored };
+}

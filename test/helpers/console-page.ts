@@ -1,0 +1,91 @@
+import path from 'node:path';
+import { expect } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import type { TestServer } from './start-test-server.js';
+
+const AXE_SCRIPT = path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js');
+
+/** `expect.poll` with a timeout that suits a browser on a busy CI machine. */
+export function poll<T>(read: () => T | Promise<T>, options: { timeout?: number } = {}) {
+  return expect.poll(read, { interval: 50, ...options, timeout: options.timeout ?? 10_000 });
+}
+
+/** Signs in through localStorage (the login form has its own test) and opens `path`. */
+export async function openSignedIn(page: Page, server: TestServer, pathname = '/'): Promise<void> {
+  if (!page.url().startsWith(server.url)) await page.goto(server.url);
+  await page.evaluate(`localStorage.setItem('troupe.token', ${JSON.stringify(server.token)})`);
+  await page.goto(`${server.url}${pathname}`);
+  await page.locator('.app-header').waitFor();
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+/**
+ * Runs axe-core (the real one, injected from node_modules) on the page as it is now, and returns the
+ * serious and critical violations, each with the elements it found.
+ */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate('typeof window.axe !== "undefined"')))
+    await page.addScriptTag({ path: AXE_SCRIPT });
+  const violations = await page.evaluate<AxeViolation[]>(`(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(' ')).slice(0, 5),
+    }));
+  })()`);
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
+/** How far the page scrolls sideways: its scroll width and the viewport width. */
+export async function horizontalExtent(page: Page): Promise<{ scrollWidth: number; clientWidth: number }> {
+  return page.evaluate<{ scrollWidth: number; clientWidth: number }>(
+    '({ scrollWidth: document.scrollingElement.scrollWidth, clientWidth: document.scrollingElement.clientWidth })',
+  );
+}
+
+export async function json<T>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
+
+/*
+ * The page's DOM as these helpers touch it: the tests compile without the DOM library, so the callbacks
+ * that run in the browser describe the little they use.
+ */
+interface PageElement {
+  getAttribute(name: string): string | null;
+  ownerDocument: { defaultView: { getComputedStyle(element: unknown): Record<string, string> } | null };
+}
+
+/** A computed CSS property of the (single) element. */
+export function computedStyle(locator: Locator, property: string): Promise<string> {
+  return locator.evaluate(
+    (element: PageElement, name: string) =>
+      element.ownerDocument.defaultView?.getComputedStyle(element)[name] ?? '',
+    property,
+  );
+}
+
+/** One attribute of every element the locator matches, in document order. */
+export function attributeOfAll(locator: Locator, name: string): Promise<(string | null)[]> {
+  return locator.evaluateAll(
+    (elements: PageElement[], attribute: string) =>
+      elements.map((element) => element.getAttribute(attribute)),
+    name,
+  );
+}
+
+/** The selected text of a textarea or input. */
+export function selectedText(locator: Locator): Promise<string> {
+  return locator.evaluate(
+    (element: { value: string; selectionStart: number | null; selectionEnd: number | null }) =>
+      element.value.slice(element.selectionStart ?? 0, element.selectionEnd ?? 0),
+  );
+}

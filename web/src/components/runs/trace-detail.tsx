@@ -1,0 +1,230 @@
+import { useState } from 'react';
+import { isTerminalStatus, type TraceNode } from '../../api/types.ts';
+import { visibleSpans } from '../../../../src/core/trace/run-timeline.ts';
+import { useLiveThread } from '../../hooks/use-live-thread.ts';
+import { useSession } from '../../hooks/use-session.ts';
+import { formatDuration, formatTime, modelLabel } from '../../lib/format.ts';
+import { paths } from '../../lib/routes.ts';
+import { clockEnd, formatMs, isWaitingToResume } from '../../lib/run-phase.ts';
+import { AppLink } from '../common/app-link.tsx';
+import { CopyButton } from '../common/copy-button.tsx';
+import { ErrorMessage } from '../common/error-message.tsx';
+import { MarkdownText } from '../common/markdown-text.tsx';
+import { StatusBadge } from '../common/status-badge.tsx';
+import { ChatTranscript } from '../chat/chat-transcript.tsx';
+
+function IdRow({ label, value }: { label: string; value: string | null }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        {value === null ? (
+          '—'
+        ) : (
+          <>
+            <code>{value}</code> <CopyButton value={value} label={label.toLowerCase()} />
+          </>
+        )}
+      </dd>
+    </>
+  );
+}
+
+/** One run of the trace: lineage, timings, usage per model call, tool calls, output and transcript. */
+export function TraceDetail({
+  node,
+  now,
+  onChanged,
+}: {
+  node: TraceNode;
+  now: number;
+  onChanged: () => void;
+}) {
+  const { api } = useSession();
+  const { run } = node;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  const active = !isTerminalStatus(run.status);
+  const resuming = isWaitingToResume(run);
+  const thread = useLiveThread(run.conversation_id, run.id, active, run.id);
+  const spans = visibleSpans(node.timeline);
+  const models = spans.filter((span) => span.kind === 'model');
+  const tools = spans.filter((span) => span.kind === 'tool');
+  const spanMs = (start: string, end: string | null) =>
+    (end === null ? now : Date.parse(end)) - Date.parse(start);
+
+  const cancel = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api.cancelRun(run.id);
+      onChanged();
+    } catch (thrown) {
+      setError(thrown);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="trace-detail" aria-label={`Run ${node.display_name}`} data-run-id={run.id}>
+      <header>
+        <h2>{node.display_name}</h2>
+        <span className={`pill kind-${run.run_type}`}>{run.run_type}</span>
+        <StatusBadge status={run.status} resuming={resuming} />
+        {active && run.status !== 'cancel_requested' ? (
+          <button type="button" className="danger small" disabled={busy} onClick={() => void cancel()}>
+            Cancel run
+          </button>
+        ) : null}
+      </header>
+      <ErrorMessage error={error} context="Could not cancel" />
+      {resuming ? (
+        <p className="notice" role="status">
+          Waiting to be resumed: the worker that ran it stopped (a restart, or it was handed back). Its clock
+          is paused until a worker picks it up.
+        </p>
+      ) : null}
+      <div className="trace-detail-grid">
+        <section aria-label="Lineage">
+          <h3>Lineage</h3>
+          <dl className="meta id-list">
+            <IdRow label="Run id" value={run.id} />
+            <IdRow label="Root run id" value={run.root_run_id} />
+            <IdRow label="Parent run id" value={run.created_by_run_id} />
+            <IdRow label="Parent tool call id" value={run.input.parent_tool_call_id ?? null} />
+            <IdRow label="Thread id" value={run.thread_id} />
+            <IdRow label="Conversation id" value={run.conversation_id} />
+          </dl>
+          {run.run_type === 'chat' || run.run_type === 'resume' ? (
+            <p className="small">
+              <AppLink to={paths.chat(run.conversation_id)}>Open the conversation</AppLink>
+            </p>
+          ) : null}
+        </section>
+        <section aria-label="Timings and usage">
+          <h3>Timings</h3>
+          <dl className="meta">
+            <dt>Created</dt>
+            <dd>{formatTime(run.created_at)}</dd>
+            <dt>Started</dt>
+            <dd>{formatTime(run.started_at)}</dd>
+            <dt>Finished</dt>
+            <dd>{formatTime(run.finished_at)}</dd>
+            <dt>Queued</dt>
+            <dd>{run.started_at ? formatDuration(run.created_at, run.started_at) : 'still queued'}</dd>
+            <dt>Duration</dt>
+            <dd>
+              {run.started_at ? formatDuration(run.started_at, clockEnd(run), now) : '—'}
+              {resuming ? ' (paused)' : ''}
+            </dd>
+            <dt>Model</dt>
+            <dd>{modelLabel(node.timeline.model ?? run.model_spec)}</dd>
+            <dt>Attempts</dt>
+            <dd>{node.timeline.attempts}</dd>
+          </dl>
+          <h3>Tokens</h3>
+          <table className="data-table compact" aria-label="Token totals">
+            <thead>
+              <tr>
+                <th scope="col">Scope</th>
+                <th scope="col">In</th>
+                <th scope="col">Out</th>
+                <th scope="col">Total</th>
+                <th scope="col">Model calls</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(['own', 'children', 'subtree'] as const).map((scope) => (
+                <tr key={scope}>
+                  <th scope="row">
+                    {scope === 'own' ? 'This run' : scope === 'children' ? 'Its children' : 'Subtree'}
+                  </th>
+                  <td>{node.totals[scope].input_tokens}</td>
+                  <td>{node.totals[scope].output_tokens}</td>
+                  <td>{node.totals[scope].total_tokens}</td>
+                  <td>{node.totals[scope].model_calls}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      </div>
+      <section aria-label="Model calls">
+        <h3>Model calls ({models.length})</h3>
+        {models.length === 0 ? (
+          <p className="empty">None yet.</p>
+        ) : (
+          <table className="data-table compact" aria-label="Model calls of this run">
+            <thead>
+              <tr>
+                <th scope="col">Step</th>
+                <th scope="col">Status</th>
+                <th scope="col">Took</th>
+                <th scope="col">Tokens in</th>
+                <th scope="col">Tokens out</th>
+              </tr>
+            </thead>
+            <tbody>
+              {models.map((span) => (
+                <tr key={span.id} data-span-status={span.status}>
+                  <td>{span.step ?? '—'}</td>
+                  <td>{span.status === 'running' ? 'in progress' : span.status}</td>
+                  <td>{formatMs(spanMs(span.started_at, span.ended_at))}</td>
+                  <td>{span.usage?.input_tokens ?? '—'}</td>
+                  <td>{span.usage?.output_tokens ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <h3>Tool calls ({tools.length})</h3>
+        {tools.length === 0 ? (
+          <p className="empty">None yet.</p>
+        ) : (
+          <table className="data-table compact" aria-label="Tool calls of this run">
+            <thead>
+              <tr>
+                <th scope="col">Tool</th>
+                <th scope="col">Status</th>
+                <th scope="col">Took</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tools.map((span) => (
+                <tr key={span.id} data-span-status={span.status}>
+                  <td>
+                    <code>{span.name}</code>
+                  </td>
+                  <td>{span.status === 'awaiting_approval' ? 'awaiting approval' : span.status}</td>
+                  <td>{formatMs(spanMs(span.started_at, span.ended_at))}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      {run.error ? (
+        <p className={run.status === 'cancelled' ? 'run-notice tone-info' : 'error-message'}>
+          <code className="error-code">{run.error.type}</code> {run.error.message}
+        </p>
+      ) : null}
+      {run.output ? (
+        <section aria-label="Final output" className="trace-output">
+          <h3>Final output</h3>
+          <MarkdownText text={run.output} />
+        </section>
+      ) : null}
+      <section aria-label="Transcript" className="trace-transcript">
+        <h3>Transcript</h3>
+        <ErrorMessage error={thread.error} context="Could not load the transcript" />
+        <ChatTranscript
+          turns={thread.turns}
+          activeRunId={thread.view && !thread.view.end ? run.id : null}
+          label={`${node.display_name} transcript`}
+          userLabel={run.created_by_run_id ? 'Task from the parent' : 'You'}
+        />
+      </section>
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { Run, RunEvent, RunTrace, TraceNode } from '../api/types.ts';
+import { emptyTimeline, zeroUsage } from '../../../src/core/trace/run-timeline.ts';
+import { applyTraceEvent, mergeSnapshot, placeBar, streamCandidates, traceWindow } from './trace-model.ts';
+
+function node(
+  id: string,
+  parent: string | null,
+  status: Run['status'],
+  created: string,
+  children: string[] = [],
+): TraceNode {
+  return {
+    run: {
+      id,
+      status,
+      created_at: created,
+      started_at: created,
+      finished_at: null,
+      updated_at: created,
+      usage: null,
+    } as Run,
+    agent: { id: 'agt', slug: 'a', name: 'A' },
+    display_name: id,
+    parent_run_id: parent,
+    child_run_ids: children,
+    timeline: emptyTimeline(),
+    totals: { own: zeroUsage(), children: zeroUsage(), subtree: zeroUsage() },
+  };
+}
+
+const trace = (): RunTrace => ({
+  root_run_id: 'root',
+  run_id: 'root',
+  generated_at: '2030-01-01T00:00:10.000Z',
+  nodes: [
+    node('root', null, 'running', '2030-01-01T00:00:00.000Z', ['kid']),
+    node('kid', 'root', 'running', '2030-01-01T00:00:02.000Z'),
+  ],
+});
+
+const event = (seq: number, type: RunEvent['type'], payload: Record<string, unknown>): RunEvent => ({
+  run_id: 'kid',
+  seq,
+  type,
+  payload,
+  created_at: `2030-01-01T00:00:0${seq + 2}.000Z`,
+});
+
+describe('trace model', () => {
+  it('folds a live event into its run, and rolls its tokens up to the root', () => {
+    let live = applyTraceEvent(trace(), 'kid', event(1, 'metadata', {}));
+    live = applyTraceEvent(
+      live,
+      'kid',
+      event(2, 'step', { step: 1, tool_calls: 0, usage: { input_tokens: 5, output_tokens: 2 } }),
+    );
+    live = applyTraceEvent(live, 'kid', event(3, 'end', { status: 'completed' }));
+    const kid = live.nodes[1];
+    expect(kid?.run.status).toBe('completed');
+    expect(kid?.timeline.spans).toHaveLength(1);
+    expect(live.nodes[0]?.totals.children.total_tokens).toBe(7);
+    // Replayed events change nothing.
+    expect(applyTraceEvent(live, 'kid', event(2, 'step', {}))).toBe(live);
+  });
+
+  it('keeps a live timeline that is ahead of a fresh snapshot', () => {
+    const live = applyTraceEvent(trace(), 'kid', event(1, 'metadata', { model: 'm' }));
+    const merged = mergeSnapshot(live, trace());
+    expect(merged.nodes[1]?.timeline.last_seq).toBe(1);
+    expect(mergeSnapshot(null, trace()).nodes[1]?.timeline.last_seq).toBe(0);
+  });
+
+  it('streams the root first then the newest active runs, and places bars on a shared axis', () => {
+    expect(streamCandidates(trace(), 1)).toEqual(['root']);
+    expect(streamCandidates(trace(), 3)).toEqual(['root', 'kid']);
+    const window = traceWindow(trace(), Date.parse('2030-01-01T00:00:10.000Z'));
+    expect(window.end - window.start).toBe(10_000);
+    expect(placeBar(window, window.start + 2_000, window.start + 7_000)).toEqual({ left: 20, width: 50 });
+    expect(placeBar(window, window.start, window.start).width).toBeGreaterThan(0);
+  });
+});
