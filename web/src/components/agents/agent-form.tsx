@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { Agent, AgentConfig, Skill } from '../../api/types.ts';
-import type { Agent, AgentConfig, KnowledgeSource } from '../../api/types.ts';
+import type { Agent, AgentConfig, KnowledgeSource, Skill } from '../../api/types.ts';
 import { configFromForm, type AgentFormState } from '../../lib/agent-form-state.ts';
 import { isScriptedModel } from '../../lib/format.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
@@ -194,8 +193,9 @@ export function AgentForm({
         selected={state.skills}
         onChange={(names) => set('skills', names)}
         config={config}
+      />
       <KnowledgeSourcePicker
-        sources={knowledgeSources}
+        sources={knowledgeSources ?? []}
         selected={state.knowledgeSources}
         onChange={(names) => set('knowledgeSources', names)}
       />
