@@ -25,7 +25,24 @@ export interface TroupeConfig {
   anthropicBaseUrl: string | undefined;
   anthropicApiKey: string | undefined;
   limits: RunLimits;
+  /** Attachments and artifact downloads. */
+  files: FileLimits;
 }
+
+export interface FileLimits {
+  /** Largest file one attachment upload may carry. */
+  attachmentMaxBytes: number;
+  /** Most files one attachment upload (and one message) may carry. */
+  attachmentMaxFiles: number;
+  /** Largest artifact the download route sends. */
+  artifactMaxDownloadBytes: number;
+}
+
+export const DEFAULT_FILE_LIMITS: FileLimits = {
+  attachmentMaxBytes: 10 * 1024 * 1024,
+  attachmentMaxFiles: 10,
+  artifactMaxDownloadBytes: 100 * 1024 * 1024,
+};
 
 export interface RunLimits {
   maxSteps: number;
@@ -99,6 +116,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
       maxActiveChildrenPerUser: integer(env, 'TROUPE_MAX_CHILDREN_PER_USER', DEFAULT_LIMITS.maxActiveChildrenPerUser),
       childResultCapBytes: integer(env, 'TROUPE_CHILD_RESULT_CAP_BYTES', DEFAULT_LIMITS.childResultCapBytes),
       waitTimeoutMs: integer(env, 'TROUPE_WAIT_TIMEOUT_MS', DEFAULT_LIMITS.waitTimeoutMs),
+    },
+    files: {
+      attachmentMaxBytes: integer(env, 'TROUPE_ATTACHMENT_MAX_BYTES', DEFAULT_FILE_LIMITS.attachmentMaxBytes),
+      attachmentMaxFiles: integer(env, 'TROUPE_ATTACHMENT_MAX_FILES', DEFAULT_FILE_LIMITS.attachmentMaxFiles),
+      artifactMaxDownloadBytes: integer(env, 'TROUPE_ARTIFACT_MAX_DOWNLOAD_BYTES', DEFAULT_FILE_LIMITS.artifactMaxDownloadBytes),
     },
   };
 }

@@ -35,6 +35,7 @@ import { createProjectService, type ProjectService } from './runtime/project-ser
 import { createRunExecutor, type RunExecutor } from './runtime/run-executor.js';
 import { createRunService, type RunService } from './runtime/run-service.js';
 import { createWorkdirTools } from './runtime/tools/workdir/create-workdir-tools.js';
+import { createHumanTools } from './runtime/tools/human/create-human-tools.js';
 import { createSubagentMiddleware } from './runtime/subagents/create-subagent-middleware.js';
 import { createSubagentRunService } from './runtime/subagents/subagent-run-service.js';
 import { createClientDelegationService } from './runtime/delegation/client-delegation-service.js';
@@ -180,7 +181,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     allowStdio: async (agent) => (await storage.users.get(agent.owner_id))?.role === 'admin',
     warn: (message) => log.warn(message),
   });
-  const workdirTools = createWorkdirTools();
+  const workdirTools = [...createWorkdirTools(), ...createHumanTools(storage)];
   const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits });
   const delegations = createDelegationRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
   const executor = createRunExecutor({
@@ -198,6 +199,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     concurrency: config.workerConcurrency,
     workerId,
     clock,
+    queue,
   });
   const reconciler = createLeaseReconciler({ storage, bus, queue, clock, leaseMs: config.leaseMs, policy: config.leaseExpiry });
   const runs = createRunService({ storage, bus, queue, clock, defaultModel: config.defaultModel });

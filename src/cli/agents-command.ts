@@ -7,6 +7,7 @@ import { agentConfigSchema } from '../runtime/agent-config-schema.js';
 import { computeBuildReport } from '../runtime/build-report/compute-build-report.js';
 import { toValidationError } from '../runtime/to-validation-error.js';
 import { createWorkdirTools } from '../runtime/tools/workdir/create-workdir-tools.js';
+import { HUMAN_TOOL_NAMES } from '../runtime/tools/human/create-human-tools.js';
 import { formatBuildReport } from './format-build-report.js';
 import { CliUsageError, type CliDeps } from './run-cli.js';
 
@@ -103,7 +104,7 @@ export async function agentsCommand(deps: Pick<CliDeps, 'loadConfig'>, argv: str
         : { tool_names: [], unreachable: [], refused: [] };
     const report = computeBuildReport({
       config,
-      catalogue: createWorkdirTools().map((tool) => tool.name),
+      catalogue: [...createWorkdirTools().map((tool) => tool.name), ...HUMAN_TOOL_NAMES],
       probe,
       defaultModel: deps.loadConfig().defaultModel,
     });

@@ -52,6 +52,16 @@ export const ERROR_CODES = [
   'config_invalid',
   // anything else is a bug or an infrastructure failure
   'internal',
+  // questions, artifacts and attachments
+  'question_not_found',
+  'question_answered',
+  'artifact_not_found',
+  'artifact_file_missing',
+  'artifact_too_large',
+  'attachment_not_found',
+  'attachment_too_large',
+  'too_many_attachments',
+  'invalid_multipart',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

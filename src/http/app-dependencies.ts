@@ -8,6 +8,8 @@ import type { ClientDelegationService } from '../runtime/delegation/client-deleg
 import type { ProjectService } from '../runtime/project-service.js';
 import type { RunServiceApi } from '../runtime/run-service-api.js';
 import type { Logger } from './logger.js';
+import type { ArtifactService } from '../runtime/artifacts/artifact-service.js';
+import type { AttachmentService } from '../runtime/attachments/attachment-service.js';
 
 /** Everything the HTTP layer needs; `main.ts` builds these, tests build them on a temp SQLite file. */
 export interface AppDependencies {
@@ -28,4 +30,8 @@ export interface AppDependencies {
   logger?: Logger;
   /** SSE heartbeat comment interval; default 15 s, shortened in tests. */
   sseHeartbeatMs?: number;
+  /** Artifact listing and downloads; default: over `storage` with `config.files` limits. */
+  artifacts?: ArtifactService;
+  /** Attachment uploads; default: over `storage` with `config.files` limits. */
+  attachments?: AttachmentService;
 }

@@ -17,6 +17,8 @@ import { registerRunTreeRoutes } from './routes/run-tree-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { registerUserRoutes } from './routes/user-routes.js';
 import { serveConsole } from './serve-console.js';
+import { registerQuestionRoutes } from './routes/question-routes.js';
+import { registerConversationFileRoutes } from './routes/conversation-file-routes.js';
 
 export type { AppDependencies } from './app-dependencies.js';
 
@@ -40,11 +42,13 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   // Run routes live under /api/agent/runs/… and must win over /api/agent/{id}/… patterns.
   registerRunRoutes(registry, deps, logger);
   registerRunTreeRoutes(registry, deps);
+  registerQuestionRoutes(registry, deps);
   registerAgentRoutes(registry, deps);
   registerExpertRoutes(registry, deps);
   registerDelegationRoutes(registry, deps, logger);
   registerProjectRoutes(registry, deps);
   registerConversationRoutes(registry, deps);
+  registerConversationFileRoutes(registry, deps);
   serveConsole(app, deps.consoleDir);
   return app;
 }

@@ -50,6 +50,16 @@ export const ERROR_STATUS = {
   // Server configuration is the operator's problem, never the client's.
   config_invalid: 500,
   internal: 500,
+  question_not_found: 404,
+  question_answered: 409,
+  artifact_not_found: 404,
+  // The artifact's file was deleted or replaced by something that is not a regular file in the workdir.
+  artifact_file_missing: 404,
+  artifact_too_large: 413,
+  attachment_not_found: 404,
+  attachment_too_large: 413,
+  too_many_attachments: 400,
+  invalid_multipart: 400,
 } as const satisfies Record<ErrorCode, ContentfulStatusCode>;
 
 export function errorStatus(code: ErrorCode): ContentfulStatusCode {

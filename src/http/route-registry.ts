@@ -22,6 +22,8 @@ interface RouteSpecBase {
   status?: number;
   /** Response media type when it is not JSON (SSE, HTML). */
   produces?: string;
+  /** A `multipart/form-data` upload the handler reads itself; documented as file parts named `field`. */
+  multipartFiles?: { field: string; description: string };
 }
 
 interface RouteSchemas<TParams, TQuery, TBody> {

@@ -24,6 +24,8 @@ import { resolveRunAgent } from './subagents/resolve-run-agent.js';
 import type { ThreadMessage } from '../core/records/thread-message.js';
 import { streamModelCall } from './stream-model-call.js';
 import { createWorkerSlots } from './worker-slots.js';
+import { resumeWhenNothingPending } from './resume-when-nothing-pending.js';
+import type { RunQueue } from '../core/ports/run-queue.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
 
 /** Everything a middleware factory may need to build the per-run middleware stack. */
@@ -54,6 +56,11 @@ export interface RunExecutorDeps {
   clock: Clock;
   /** Called after a run reached a terminal status (e.g. cascade decisions that need the agent config). */
   onTerminal?: (run: Run) => Promise<void>;
+  /**
+   * Re-enqueues a run the worker just parked when its human input arrived while it was parking (see
+   * resumeWhenNothingPending). Without it such a run waits for the next decision.
+   */
+  queue?: RunQueue;
 }
 
 export interface RunExecutor {
@@ -251,6 +258,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       });
       if (parked) {
         await publishSubagentUpdate(storage, bus, parked);
+        if (deps.queue) await resumeWhenNothingPending(storage, deps.queue, run.id);
         return;
       }
       const cancelled = await finishRun(storage, bus, clock, run.id, { status: ['cancel_requested'], ...owned() }, { status: 'cancelled', usage });

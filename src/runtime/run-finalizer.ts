@@ -4,6 +4,7 @@ import type { RunExpectation, Storage } from '../core/ports/storage.js';
 import type { Run, RunError, TerminalRunStatus, TokenUsage } from '../core/records/run.js';
 import { lineageOf, publishQuietly } from './run-emitter.js';
 import { publishSubagentUpdate } from './subagents/publish-subagent-update.js';
+import { closeDanglingToolCalls } from './close-dangling-tool-calls.js';
 
 export interface TerminalWrite {
   status: TerminalRunStatus;
@@ -35,6 +36,7 @@ export async function finishRun(
       finished_at: isoNow(clock),
     });
     if (!run) return undefined;
+    await closeDanglingToolCalls(tx, run);
     const end = await tx.events.append({
       run_id: run.id,
       type: 'end',

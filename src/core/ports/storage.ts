@@ -4,7 +4,9 @@ import type { ApiToken } from '../records/api-token.js';
 import type { Conversation, ConversationStatus, SubagentThread } from '../records/conversation.js';
 import type { Project } from '../records/project.js';
 import type { NewRunEvent, RunEvent } from '../records/run-event.js';
-import type { ApprovalStatus, Run, RunStatus, ToolApproval } from '../records/run.js';
+import type { ApprovalStatus, HumanInputKind, Run, RunStatus, ToolApproval } from '../records/run.js';
+import type { Artifact } from '../records/artifact.js';
+import type { Attachment } from '../records/attachment.js';
 import type { ThreadMessage } from '../records/thread-message.js';
 import type { Actor, DelegationPolicy, User, UserRole } from '../records/user.js';
 
@@ -31,6 +33,8 @@ export interface Storage {
   readonly events: RunEventRepository;
   readonly approvals: ApprovalRepository;
   readonly inbox: RunInboxRepository;
+  readonly artifacts: ArtifactRepository;
+  readonly attachments: AttachmentRepository;
   /**
    * Runs `work` in one database transaction, with a Storage bound to it. A throw rolls everything back.
    * Calling `transaction` on a Storage that is already inside one joins the outer transaction.
@@ -269,13 +273,15 @@ export interface NewToolApproval {
   tool_call_id: string;
   tool_name: string;
   args: unknown;
+  /** Default `approval`. */
+  kind?: HumanInputKind;
 }
 
 export interface ApprovalRepository {
   /** Records a pending approval; idempotent on (run_id, tool_call_id), returning the existing row. */
   request(approval: NewToolApproval): Promise<ToolApproval>;
   get(runId: string, toolCallId: string): Promise<ToolApproval | undefined>;
-  /** Decides a pending approval; undefined when it is not pending (already decided, or missing). */
+  /** Decides a pending approval (kind `approval`); undefined when it is not pending (already decided, or missing). */
   decide(
     runId: string,
     toolCallId: string,
@@ -284,6 +290,11 @@ export interface ApprovalRepository {
     comment: string | null,
   ): Promise<ToolApproval | undefined>;
   listForRun(runId: string): Promise<ToolApproval[]>;
+  /**
+   * Records the answers to a pending question (kind `question`) and marks it `answered`; undefined when it
+   * is not pending (answered already, or missing). Guarded like `decide`: two racing answers cannot both win.
+   */
+  answer(runId: string, toolCallId: string, answers: string[], answeredBy: string): Promise<ToolApproval | undefined>;
 }
 
 /** Messages sent to a running run (steering), read by its worker between steps. */
@@ -291,4 +302,27 @@ export interface RunInboxRepository {
   push(runId: string, message: string): Promise<void>;
   /** Takes every unread message of the run, oldest first, marking them read atomically. */
   take(runId: string): Promise<string[]>;
+}
+
+export type NewArtifact = Omit<Artifact, 'id' | 'created_at'>;
+
+export interface ArtifactRepository {
+  /**
+   * Records the artifacts of one tool call in one write. Idempotent on (run_id, tool_call_id, path): a
+   * resumed run that presents the same files again gets the rows recorded the first time. Returns the
+   * call's rows in the order given.
+   */
+  record(artifacts: NewArtifact[]): Promise<Artifact[]>;
+  get(id: string): Promise<Artifact | undefined>;
+  /** Oldest first. */
+  listForConversation(conversationId: string): Promise<Artifact[]>;
+}
+
+export type NewAttachment = Omit<Attachment, 'id' | 'created_at'>;
+
+export interface AttachmentRepository {
+  create(attachment: NewAttachment): Promise<Attachment>;
+  get(id: string): Promise<Attachment | undefined>;
+  /** Oldest first. */
+  listForConversation(conversationId: string): Promise<Attachment[]>;
 }

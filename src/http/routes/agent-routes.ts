@@ -5,6 +5,7 @@ import { agentConfigSchema } from '../../runtime/agent-config-schema.js';
 import { createAgentInputSchema, updateAgentInputSchema } from '../../runtime/agent-input-schemas.js';
 import { createBuildReportService } from '../../runtime/build-report/build-report-service.js';
 import { createWorkdirTools } from '../../runtime/tools/workdir/create-workdir-tools.js';
+import { HUMAN_TOOL_NAMES } from '../../runtime/tools/human/create-human-tools.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';
@@ -22,7 +23,7 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
     createBuildReportService({
       storage: deps.storage,
       agents,
-      catalogue: createWorkdirTools().map((tool) => tool.name),
+      catalogue: [...createWorkdirTools().map((tool) => tool.name), ...HUMAN_TOOL_NAMES],
       defaultModel: deps.config.defaultModel,
     });
   // Authoring is loud (SPEC §5): a save answers with what the spec builder would drop, never fails on it.

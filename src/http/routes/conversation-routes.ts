@@ -32,6 +32,11 @@ export const postMessageBodySchema = z
       .max(200)
       .optional()
       .describe('Idempotency key: a replay returns the same run'),
+    attachments: z
+      .array(z.string().min(1).max(200))
+      .max(50)
+      .optional()
+      .describe('Ids of files attached to this conversation; the message tells the model their workdir paths'),
   })
   .strict();
 

@@ -18,6 +18,8 @@ import { SqlRunRepository } from './sql-run-repository.js';
 import { SqlSubagentThreadRepository } from './sql-subagent-thread-repository.js';
 import { SqlTokenRepository } from './sql-token-repository.js';
 import { SqlUserRepository } from './sql-user-repository.js';
+import { SqlArtifactRepository } from './sql-artifact-repository.js';
+import { SqlAttachmentRepository } from './sql-attachment-repository.js';
 
 export interface SqlStorageOptions {
   /** Source of every timestamp the repositories assign; tests pass a controllable one. */
@@ -37,6 +39,8 @@ class SqlStorage implements Storage {
   readonly events;
   readonly approvals;
   readonly inbox;
+  readonly artifacts;
+  readonly attachments;
 
   constructor(
     private readonly ctx: SqlContext,
@@ -54,6 +58,8 @@ class SqlStorage implements Storage {
     this.events = new SqlRunEventRepository(ctx);
     this.approvals = new SqlApprovalRepository(ctx);
     this.inbox = new SqlRunInboxRepository(ctx);
+    this.artifacts = new SqlArtifactRepository(ctx);
+    this.attachments = new SqlAttachmentRepository(ctx);
   }
 
   /**

@@ -35,6 +35,9 @@ export const UNIQUE_CONSTRAINTS = {
   run_events_run_seq_uq: { table: 'run_events', columns: ['run_id', 'seq'] },
   tool_approvals_pkey: { table: 'tool_approvals', columns: ['run_id', 'tool_call_id'] },
   run_inbox_run_seq_uq: { table: 'run_inbox', columns: ['run_id', 'seq'] },
+  artifacts_pkey: { table: 'artifacts', columns: ['id'] },
+  artifacts_call_path_uq: { table: 'artifacts', columns: ['run_id', 'tool_call_id', 'path'] },
+  attachments_pkey: { table: 'attachments', columns: ['id'] },
 } as const satisfies Record<string, UniqueConstraintSpec>;
 
 export type UniqueConstraintName = keyof typeof UNIQUE_CONSTRAINTS;
