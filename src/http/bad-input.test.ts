@@ -122,19 +122,35 @@ const BODY_ROUTES: BodyRoute[] = [
     wrongTypes: { expert: 5, task: [] },
     valid: { expert: 'main', task: 'x' },
   },
+  {
+    method: 'POST',
+    path: '/api/agent/runs/{id}/answers/{tool_call_id}',
+    url: () => '/api/agent/runs/no-such-run/answers/call-1',
+    wrongTypes: { answers: 'blue' },
+    valid: { answers: ['blue'] },
+  },
+];
+
+// Uploads: multipart bodies, read by the handler itself.
+const MULTIPART_ROUTES = [
+  { method: 'POST', path: '/api/conversations/{id}/attachments', url: () => `/api/conversations/${ids.conversation}/attachments` },
 ];
 
 describe('bad input on every body route', () => {
   it('covers every route that takes a body in the OpenAPI document', async () => {
     const document = (await (await ctx.request('GET', '/api/openapi.json')).json()) as {
-      paths: Record<string, Record<string, { requestBody?: unknown }>>;
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
     };
-    const withBody = Object.entries(document.paths).flatMap(([path, item]) =>
-      Object.entries(item)
-        .filter(([, operation]) => operation.requestBody !== undefined)
-        .map(([method]) => `${method.toUpperCase()} ${path}`),
-    );
-    expect(withBody.sort()).toEqual(BODY_ROUTES.map((route) => `${route.method} ${route.path}`).sort());
+    const withBody = (mediaType: string) =>
+      Object.entries(document.paths).flatMap(([path, item]) =>
+        Object.entries(item)
+          .filter(([, operation]) => operation.requestBody?.content[mediaType] !== undefined)
+          .map(([method]) => `${method.toUpperCase()} ${path}`),
+      );
+    expect(withBody('application/json').sort()).toEqual(BODY_ROUTES.map((route) => `${route.method} ${route.path}`).sort());
+    expect(withBody('multipart/form-data').sort()).toEqual(MULTIPART_ROUTES.map((route) => `${route.method} ${route.path}`).sort());
+    const documented = Object.values(document.paths).flatMap((item) => Object.values(item).filter((operation) => operation.requestBody));
+    expect(documented).toHaveLength(BODY_ROUTES.length + MULTIPART_ROUTES.length);
   });
 
   describe.each(BODY_ROUTES)('$method $path', (route) => {
@@ -202,6 +218,33 @@ describe('bad input on every body route', () => {
         'unsupported_media_type',
       );
     });
+  });
+});
+
+describe.each(MULTIPART_ROUTES)('bad uploads on $method $path', (route) => {
+  const send = (body: string, contentType: string, headers: Record<string, string> = {}) =>
+    ctx.request(route.method, route.url(), { token: admin.token, body, headers: { 'Content-Type': contentType, ...headers } });
+
+  it('answers 415, 400 or 413, persisting nothing', async () => {
+    const before = ctx.countRows();
+    await expectError(await send('{"files":[]}', 'application/json'), 415, 'unsupported_media_type');
+    await expectError(await send('x', 'multipart/form-data'), 415, 'unsupported_media_type');
+    await expectError(await send('garbage', 'multipart/form-data; boundary=b'), 400, 'invalid_multipart');
+    await expectError(await send('--b--\r\n', 'multipart/form-data; boundary=b'), 400, 'validation_failed');
+    await expectError(
+      await send('--b\r\nContent-Disposition: form-data; name="files"\r\n\r\ntext, not a file\r\n--b--\r\n', 'multipart/form-data; boundary=b'),
+      400,
+      'validation_failed',
+    );
+    const limits = ctx.config.files;
+    await expectError(
+      await send('--b--\r\n', 'multipart/form-data; boundary=b', {
+        'Content-Length': String(limits.attachmentMaxBytes * limits.attachmentMaxFiles + 1024 * 1024),
+      }),
+      413,
+      'payload_too_large',
+    );
+    expect(ctx.countRows()).toEqual(before);
   });
 });
 

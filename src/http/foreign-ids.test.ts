@@ -27,7 +27,17 @@ let mine: {
   conversation: Conversation;
   runId: string;
   tokenId: string;
+  artifactId: string;
+  attachmentId: string;
 };
+/** Bob's own conversation, to try Alice's artifact and attachment ids through a conversation he may use. */
+let bobsConversation: Conversation;
+
+const BOUNDARY = 'trp-foreign-ids';
+const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;
+function multipartFile(name: string, content: string): string {
+  return `--${BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n${content}\r\n--${BOUNDARY}--\r\n`;
+}
 
 beforeAll(async () => {
   // No worker: the run stays pending, so "nothing changed" is exact.
@@ -62,9 +72,39 @@ beforeAll(async () => {
     202,
   );
   const [token] = await ctx.storage.tokens.listForUser(alice.user.id);
-  mine = { agent, shared, project, conversation, runId: started.run.id, tokenId: token?.id ?? '' };
+  const [artifact] = await ctx.storage.artifacts.record([
+    {
+      run_id: started.run.id,
+      conversation_id: conversation.id,
+      user_id: alice.user.id,
+      tool_call_id: 'call-present',
+      path: 'secret-report.md',
+      title: 'Secret report',
+      size: 6,
+      content_type: 'text/markdown; charset=utf-8',
+    },
+  ]);
+  const uploaded = await json<{ attachments: { id: string }[] }>(
+    await ctx.request('POST', `/api/conversations/${conversation.id}/attachments`, {
+      token: alice.token,
+      body: multipartFile('plans.txt', 'secret plans'),
+      headers: { 'Content-Type': MULTIPART },
+    }),
+    201,
+  );
+  mine = {
+    agent,
+    shared,
+    project,
+    conversation,
+    runId: started.run.id,
+    tokenId: token?.id ?? '',
+    artifactId: artifact?.id ?? '',
+    attachmentId: uploaded.attachments[0]?.id ?? '',
+  };
   // So that only the foreign project is at fault in the "use project" attempt.
   await ctx.agents.create(bob.user, { name: 'Public bot', slug: 'public-bot', visibility: 'public' });
+  bobsConversation = await ctx.conversations.create(bob.user, { agent_id: 'public-bot' });
   // Bob's first request stamps his token's last_used_at; do it before any snapshot.
   expect((await ctx.request('GET', '/api/me', { token: bob.token })).status).toBe(200);
 });
@@ -77,7 +117,8 @@ interface Attempt {
   name: string;
   method: string;
   url: () => string;
-  body?: () => Record<string, unknown>;
+  body?: () => Record<string, unknown> | string;
+  headers?: Record<string, string>;
   code: string;
   status?: number;
   /** For HTTP 200 answers (delegation refusals are results, SPEC §6): the body to match. */
@@ -281,6 +322,58 @@ const ATTEMPTS: Attempt[] = [
     status: 200,
     answer: { status: 'failed', run_id: null, error: 'Expert not found or access denied' },
   },
+  {
+    name: 'list questions',
+    method: 'GET',
+    url: () => `/api/agent/runs/${mine.runId}/questions`,
+    code: 'run_not_found',
+  },
+  {
+    name: 'answer a question',
+    method: 'POST',
+    url: () => `/api/agent/runs/${mine.runId}/answers/call-1`,
+    body: () => ({ answers: ['hijacked'] }),
+    code: 'run_not_found',
+  },
+  {
+    name: 'list artifacts',
+    method: 'GET',
+    url: () => `/api/conversations/${mine.conversation.id}/artifacts`,
+    code: 'conversation_not_found',
+  },
+  {
+    name: 'download an artifact',
+    method: 'GET',
+    url: () => `/api/conversations/${mine.conversation.id}/artifacts/${mine.artifactId}/download`,
+    code: 'conversation_not_found',
+  },
+  {
+    name: 'download a foreign artifact through my own conversation',
+    method: 'GET',
+    url: () => `/api/conversations/${bobsConversation.id}/artifacts/${mine.artifactId}/download`,
+    code: 'artifact_not_found',
+  },
+  {
+    name: 'attach a file',
+    method: 'POST',
+    url: () => `/api/conversations/${mine.conversation.id}/attachments`,
+    body: () => multipartFile('planted.txt', 'planted'),
+    headers: { 'Content-Type': MULTIPART },
+    code: 'conversation_not_found',
+  },
+  {
+    name: 'list attachments',
+    method: 'GET',
+    url: () => `/api/conversations/${mine.conversation.id}/attachments`,
+    code: 'conversation_not_found',
+  },
+  {
+    name: 'send a foreign attachment in my own conversation',
+    method: 'POST',
+    url: () => `/api/conversations/${bobsConversation.id}/messages`,
+    body: () => ({ content: 'read this', attachments: [mine.attachmentId] }),
+    code: 'attachment_not_found',
+  },
 ];
 
 describe("another member using the first member's ids", () => {
@@ -293,12 +386,14 @@ describe("another member using the first member's ids", () => {
       .flatMap(([routePath, item]) =>
         Object.keys(item).map((method) => `${method.toUpperCase()} ${routePath}`),
       );
-    const ownIds = [mine.tokenId, mine.agent.id, mine.shared.id, mine.conversation.id, mine.runId, 'main'];
+    const ownIds = [mine.tokenId, mine.agent.id, mine.shared.id, mine.conversation.id, bobsConversation.id, mine.runId, 'main'];
     const tried = ATTEMPTS.map((attempt) => {
       let url = attempt.url().split('?')[0] ?? '';
       url = url.replace(`/grants/${alice.user.id}`, '/grants/{user_id}');
       for (const id of ownIds) url = url.replace(`/${id}`, '/{id}');
       url = url.replace('/approvals/call-1', '/approvals/{tool_call_id}');
+      url = url.replace('/answers/call-1', '/answers/{tool_call_id}');
+      url = url.replace(`/artifacts/${mine.artifactId}/`, '/artifacts/{artifact_id}/');
       return `${attempt.method} ${url}`;
     });
     expect(idRoutes.filter((route) => !tried.includes(route))).toEqual([]);
@@ -309,6 +404,7 @@ describe("another member using the first member's ids", () => {
     const response = await ctx.request(attempt.method, attempt.url(), {
       token: bob.token,
       body: attempt.body?.(),
+      ...(attempt.headers ? { headers: attempt.headers } : {}),
     });
     if (attempt.answer) expect(await json(response, attempt.status ?? 200)).toMatchObject(attempt.answer);
     else await expectError(response, attempt.status ?? 404, attempt.code);

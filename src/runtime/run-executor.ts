@@ -76,6 +76,10 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   const { storage, bus, clock } = deps;
   const slots = createWorkerSlots(deps.concurrency);
   const inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  // Runs enqueued again while still in flight here (resumed by a reply that came in as the run parked):
+  // executed once the current execution has let go of them, instead of the enqueue being lost.
+  const enqueuedWhileInFlight = new Set<string>();
+  let stopping = false;
   let signals: Subscription | undefined;
 
   const abort = (runId: string, kind: RunAbortError['kind']): void => {
@@ -84,7 +88,10 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   };
 
   async function execute(runId: string): Promise<void> {
-    if (inFlight.has(runId)) return;
+    if (inFlight.has(runId)) {
+      enqueuedWhileInFlight.add(runId);
+      return;
+    }
     // A slot first, the claim after: a run waiting for a slot holds no lease and stays pending.
     await slots.acquire();
     try {
@@ -95,7 +102,10 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   }
 
   async function claimAndExecute(runId: string): Promise<void> {
-    if (inFlight.has(runId)) return;
+    if (inFlight.has(runId)) {
+      enqueuedWhileInFlight.add(runId);
+      return;
+    }
     const existing = await storage.runs.get(runId);
     if (existing?.status !== 'pending') return;
     const run = await storage.runs.update(
@@ -122,6 +132,8 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       clearInterval(heartbeat);
       inFlight.delete(runId);
       resolveDone();
+      // Failures of a claim are the queue handler's to report; here there is no caller left to tell.
+      if (enqueuedWhileInFlight.delete(runId) && !stopping) void execute(runId).catch(() => undefined);
     }
   }
 
@@ -337,11 +349,13 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   return {
     execute,
     async start() {
+      stopping = false;
       signals ??= await bus.subscribeSignals((signal) => {
         if (signal.type === 'cancel') abort(signal.run_id, 'cancel');
       });
     },
     async stop() {
+      stopping = true;
       await signals?.unsubscribe();
       signals = undefined;
       const waiting = [...inFlight.entries()].map(([runId, entry]) => {

@@ -7,6 +7,7 @@ import type { Conversation } from '../../core/records/conversation.js';
 import type { Run, RunStatus } from '../../core/records/run.js';
 import type { User } from '../../core/records/user.js';
 import type { NewAgent, NewRun, Storage } from '../../core/ports/storage.js';
+import { describeHumanInputAndFilesContract } from './human-input-and-files.contract.js';
 
 export interface OpenedStorage {
   storage: Storage;
@@ -1142,5 +1143,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await storage.users.list()).toEqual([]);
       });
     });
+
+    describeHumanInputAndFilesContract(() => storage);
   });
 }

@@ -100,6 +100,30 @@ describe('ask_user_question', () => {
     expect((await h.runs.await(user, run.id, 10_000)).run.output).toContain('Answer: blue');
   });
 
+  it('resumes when the answer lands while the run is still parking', async () => {
+    harness = await createRuntimeHarness({ scenarios: { main: ASKING }, startWorker: false });
+    const h = harness;
+    const user = await h.createUser('alice');
+    const agent = await h.createAgent(user, 'main', { model: 'scripted:main', tools: ['ask_user_question'] });
+    const conversation = await h.createConversation(user, agent);
+    const { run } = await h.runs.postMessage(user, conversation.id, { content: 'quick' });
+    // Answered from the event handler, right after the worker emitted question_required: it may not have parked yet.
+    const answering: Promise<unknown>[] = [];
+    const subscription = await h.bus.subscribe(run.id, (event) => {
+      if (event.type === 'question_required') {
+        answering.push(h.runs.answerQuestion(user, run.id, String(event.payload.tool_call_id), ['blue', '1']));
+      }
+    });
+    await h.executor.start();
+    h.queue.process((runId) => h.executor.execute(runId));
+    const done = await h.runs.await(user, run.id, 10_000);
+    await subscription.unsubscribe();
+    await Promise.all(answering);
+    expect(answering).toHaveLength(1);
+    expect(done.run.status).toBe('completed');
+    expect(done.run.output).toContain('Answer: blue');
+  });
+
   it('is cancelled while waiting, refuses a late answer, and leaves the conversation usable', async () => {
     const { h, user, conversation } = await setup();
     const { run } = await h.runs.postMessage(user, conversation.id, { content: 'go' });

@@ -74,7 +74,7 @@ describe.each(['default', 'always_trust'] as const)('the real ask_user_question 
     store = await createTestStorage();
     const run = subagentRun(mode);
     for (const tool of createHumanTools(store.storage)) {
-      const input = tool.inputSchema.parse(INPUTS[tool.name]);
+      const input: unknown = tool.inputSchema.parse(INPUTS[tool.name]);
       await expect(tool.execute(input, contextFor(run, 'call_direct'))).rejects.toMatchObject({
         code: 'tool_not_found',
         message: refusal(tool.name),
