@@ -49,6 +49,8 @@ export const RUN_EVENT_TYPES = [
   'approval_required',
   'error',
   'end',
+  'question_required',
+  'artifact',
 ] as const satisfies readonly RunEventType[];
 
 const TERMINAL: readonly RunStatus[] = ['completed', 'failed', 'cancelled', 'interrupted'];
@@ -172,3 +174,32 @@ export interface NewAgentBody {
 }
 
 export type AgentPatchBody = Partial<Omit<NewAgentBody, 'backend' | 'is_subagent'>>;
+
+/** One question of `ask_user_question`. */
+export interface UserQuestion {
+  question: string;
+  options?: string[];
+}
+
+/** An artifact as `GET /api/conversations/{id}/artifacts` and the `artifact` event show it. */
+export interface ArtifactView {
+  id: string;
+  conversation_id: string;
+  run_id: string;
+  path: string;
+  title: string | null;
+  size: number;
+  content_type: string;
+  created_at: string;
+}
+
+/** A file attached to a conversation (`POST /api/conversations/{id}/attachments`). */
+export interface AttachmentView {
+  id: string;
+  conversation_id: string;
+  name: string;
+  path: string;
+  size: number;
+  content_type: string;
+  created_at: string;
+}
