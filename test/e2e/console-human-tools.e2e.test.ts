@@ -109,19 +109,20 @@ describe.skipIf(!executable)('questions, artifacts and attachments in the consol
       expect(await item.innerText()).toContain('reports/report.md');
       await screenshot(page, 'h2-artifacts');
       // What the page hands the browser to save: the fetched Blob and the file name of the download link.
-      await page.evaluate(() => {
-        const saved: { name: string; blob: Blob | undefined }[] = [];
-        let lastBlob: Blob | undefined;
+      // (Page scripts are strings: this project's TypeScript has no DOM types.)
+      await page.evaluate(`(() => {
+        const saved = [];
+        let lastBlob;
         const createObjectURL = URL.createObjectURL.bind(URL);
-        URL.createObjectURL = (blob: Blob | MediaSource) => {
-          lastBlob = blob instanceof Blob ? blob : undefined;
+        URL.createObjectURL = (blob) => {
+          lastBlob = blob;
           return createObjectURL(blob);
         };
-        HTMLAnchorElement.prototype.click = function click(this: HTMLAnchorElement) {
+        HTMLAnchorElement.prototype.click = function click() {
           saved.push({ name: this.download, blob: lastBlob });
         };
-        (window as unknown as { saved: typeof saved }).saved = saved;
-      });
+        window.saved = saved;
+      })()`);
       const [response] = await Promise.all([
         page.waitForResponse((candidate) => candidate.url().includes('/download')),
         item.getByRole('button', { name: 'Download Demo report' }).click(),
@@ -130,10 +131,10 @@ describe.skipIf(!executable)('questions, artifacts and attachments in the consol
       expect(response.url()).toContain(`/api/conversations/${conversationId}/artifacts/`);
       expect(response.headers()['content-disposition']).toContain('report.md');
       const readSaved = () =>
-        page.evaluate(async () => {
-          const [first] = (window as unknown as { saved: { name: string; blob: Blob | undefined }[] }).saved;
-          return first ? { name: first.name, text: (await first.blob?.text()) ?? '' } : null;
-        });
+        page.evaluate<{ name: string; text: string } | null>(`(async () => {
+          const first = window.saved[0];
+          return first ? { name: first.name, text: first.blob ? await first.blob.text() : '' } : null;
+        })()`);
       await poll(readSaved).not.toBeNull();
       const saved = await readSaved();
       expect(saved?.name).toBe('report.md');
@@ -157,12 +158,12 @@ describe.skipIf(!executable)('questions, artifacts and attachments in the consol
       const chips = page.getByRole('list', { name: 'Pending attachments' });
       await chips.getByRole('listitem').filter({ hasText: 'plan.txt' }).waitFor();
 
-      const dropped = await page.evaluateHandle(() => {
+      const dropped = await page.evaluateHandle(`(() => {
         const transfer = new DataTransfer();
         transfer.items.add(new File(['dropped notes'], 'notes.md', { type: 'text/markdown' }));
         transfer.items.add(new File(['unwanted'], 'oops.txt', { type: 'text/plain' }));
         return transfer;
-      });
+      })()`);
       await page.dispatchEvent('form.composer', 'dragover', { dataTransfer: dropped });
       await page.dispatchEvent('form.composer', 'drop', { dataTransfer: dropped });
       await chips.getByRole('listitem').filter({ hasText: 'notes.md' }).waitFor();
