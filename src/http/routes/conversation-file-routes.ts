@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createArtifactService } from '../../runtime/artifacts/artifact-service.js';
 import { createAttachmentService } from '../../runtime/attachments/attachment-service.js';
-import { artifactView } from '../../runtime/tools/human/present-artifacts-tool.js';
+import { artifactView } from '../../runtime/artifacts/artifact-view.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { attachmentDisposition } from '../content-disposition.js';
 import { idParamsSchema } from '../id-params.js';

@@ -9,6 +9,9 @@ import type {
   ToolApprovalMode,
 } from '../../../src/core/records/agent.ts';
 import type { Conversation } from '../../../src/core/records/conversation.ts';
+import type { Artifact } from '../../../src/core/records/artifact.ts';
+import type { Attachment } from '../../../src/core/records/attachment.ts';
+import type { UserQuestion } from '../../../src/core/questions/user-questions.ts';
 import type { Run, RunStatus, TokenUsage } from '../../../src/core/records/run.ts';
 import type { RunEvent, RunEventType } from '../../../src/core/records/run-event.ts';
 import type { DelegationPolicy, User } from '../../../src/core/records/user.ts';
@@ -176,30 +179,10 @@ export interface NewAgentBody {
 export type AgentPatchBody = Partial<Omit<NewAgentBody, 'backend' | 'is_subagent'>>;
 
 /** One question of `ask_user_question`. */
-export interface UserQuestion {
-  question: string;
-  options?: string[];
-}
+export type { UserQuestion };
 
 /** An artifact as `GET /api/conversations/{id}/artifacts` and the `artifact` event show it. */
-export interface ArtifactView {
-  id: string;
-  conversation_id: string;
-  run_id: string;
-  path: string;
-  title: string | null;
-  size: number;
-  content_type: string;
-  created_at: string;
-}
+export type ArtifactView = Omit<Artifact, 'user_id' | 'tool_call_id'>;
 
 /** A file attached to a conversation (`POST /api/conversations/{id}/attachments`). */
-export interface AttachmentView {
-  id: string;
-  conversation_id: string;
-  name: string;
-  path: string;
-  size: number;
-  content_type: string;
-  created_at: string;
-}
+export type AttachmentView = Attachment;

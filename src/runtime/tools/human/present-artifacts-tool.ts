@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { contentTypeFor } from '../../../core/files/content-type-for.js';
 import type { Storage } from '../../../core/ports/storage.js';
-import type { Artifact } from '../../../core/records/artifact.js';
+import { artifactView } from '../../artifacts/artifact-view.js';
 import { defineTool, type TroupeTool } from '../troupe-tool.js';
 import { openInWorkdir } from '../workdir/open-in-workdir.js';
 import { realWorkdirOf, resolveInWorkdir, workdirRelativePath } from '../workdir/resolve-in-workdir.js';
@@ -27,20 +27,6 @@ const presentArtifactsInputSchema = z
   .strict();
 
 export type PresentArtifactsInput = z.infer<typeof presentArtifactsInputSchema>;
-
-/** What the `artifact` event and the list route show of an artifact. */
-export function artifactView(artifact: Artifact): Record<string, string | number | null> {
-  return {
-    id: artifact.id,
-    conversation_id: artifact.conversation_id,
-    run_id: artifact.run_id,
-    path: artifact.path,
-    title: artifact.title,
-    size: artifact.size,
-    content_type: artifact.content_type,
-    created_at: artifact.created_at,
-  };
-}
 
 /**
  * `present_artifacts` (SPEC §8): marks workdir files as results for the user. Every path is checked first
