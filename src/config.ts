@@ -40,7 +40,24 @@ export interface TroupeConfig {
   skillLimits: SkillLimits;
   /** Largest knowledge upload request (every file of it together), in bytes. */
   knowledgeMaxUploadBytes: number;
+  /** Attachments and artifact downloads. */
+  files: FileLimits;
 }
+
+export interface FileLimits {
+  /** Largest file one attachment upload may carry. */
+  attachmentMaxBytes: number;
+  /** Most files one attachment upload (and one message) may carry. */
+  attachmentMaxFiles: number;
+  /** Largest artifact the download route sends. */
+  artifactMaxDownloadBytes: number;
+}
+
+export const DEFAULT_FILE_LIMITS: FileLimits = {
+  attachmentMaxBytes: 10 * 1024 * 1024,
+  attachmentMaxFiles: 10,
+  artifactMaxDownloadBytes: 100 * 1024 * 1024,
+};
 
 export interface RunLimits {
   maxSteps: number;
@@ -182,6 +199,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
       maxFiles: integer(env, 'TROUPE_SKILL_MAX_FILES', DEFAULT_SKILL_LIMITS.maxFiles),
     },
     knowledgeMaxUploadBytes: integer(env, 'TROUPE_KNOWLEDGE_MAX_UPLOAD_BYTES', 10 * 1024 * 1024),
+    files: {
+      attachmentMaxBytes: integer(env, 'TROUPE_ATTACHMENT_MAX_BYTES', DEFAULT_FILE_LIMITS.attachmentMaxBytes),
+      attachmentMaxFiles: integer(env, 'TROUPE_ATTACHMENT_MAX_FILES', DEFAULT_FILE_LIMITS.attachmentMaxFiles),
+      artifactMaxDownloadBytes: integer(env, 'TROUPE_ARTIFACT_MAX_DOWNLOAD_BYTES', DEFAULT_FILE_LIMITS.artifactMaxDownloadBytes),
+    },
   };
 }
 

@@ -36,6 +36,7 @@ import { createProjectService, type ProjectService } from './runtime/project-ser
 import { createRunExecutor, type RunExecutor } from './runtime/run-executor.js';
 import { createRunService, type RunService } from './runtime/run-service.js';
 import { createWorkdirTools } from './runtime/tools/workdir/create-workdir-tools.js';
+import { createHumanTools } from './runtime/tools/human/create-human-tools.js';
 import { createSubagentMiddleware } from './runtime/subagents/create-subagent-middleware.js';
 import { createSubagentRunService } from './runtime/subagents/subagent-run-service.js';
 import { createClientDelegationService } from './runtime/delegation/client-delegation-service.js';
@@ -196,7 +197,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   });
   // `execute` joins the catalogue only when the sandbox works here; otherwise the log says why.
   const execute = await createExecuteSupport({ settings: config.execute, storage, warn: (message) => log.warn(message) });
-  const workdirTools = [...createWorkdirTools(), ...execute.tools];
+  const workdirTools = [...createWorkdirTools(), ...createHumanTools(storage), ...execute.tools];
   const skills = createSkillService({ storage, limits: config.skillLimits, clock });
   const catalogueTools = [...workdirTools, createInstallSkillTool({ storage, skills })];
   const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
@@ -219,6 +220,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     concurrency: config.workerConcurrency,
     workerId,
     clock,
+    queue,
   });
   const reconciler = createLeaseReconciler({ storage, bus, queue, clock, leaseMs: config.leaseMs, policy: config.leaseExpiry });
   const runs = createRunService({ storage, bus, queue, clock, defaultModel: config.defaultModel });

@@ -10,6 +10,7 @@ import { INSTALL_SKILL_TOOL_NAME } from '../runtime/skills/install-skill-tool.js
 import { createWorkdirTools } from '../runtime/tools/workdir/create-workdir-tools.js';
 import { executeReportEntries } from '../runtime/tools/execute/execute-support.js';
 import { probeSandbox } from '../runtime/tools/execute/probe-sandbox.js';
+import { HUMAN_TOOL_NAMES } from '../runtime/tools/human/create-human-tools.js';
 import { formatBuildReport } from './format-build-report.js';
 import { CliUsageError, type CliDeps } from './run-cli.js';
 
@@ -109,7 +110,7 @@ export async function agentsCommand(deps: Pick<CliDeps, 'loadConfig'>, argv: str
     const sandbox = await probeSandbox({ bwrapPath: settings.execute.bwrapPath, sandboxUid: settings.execute.sandboxUid });
     const report = computeBuildReport({
       config,
-      catalogue: [...createWorkdirTools().map((tool) => tool.name), ...(sandbox.available ? ['execute'] : []), INSTALL_SKILL_TOOL_NAME],
+      catalogue: [...createWorkdirTools().map((tool) => tool.name), ...(sandbox.available ? ['execute'] : []), INSTALL_SKILL_TOOL_NAME, ...HUMAN_TOOL_NAMES],
       probe,
       defaultModel: settings.defaultModel,
       agentEntries: executeReportEntries({

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { questionsOf } from '../core/questions/user-questions.js';
+import { askOnTerminal, lineReader, type LineReader } from './answer-on-terminal.js';
 import { findUser } from './find-user.js';
 import { CliUsageError, withTroupe, type CliDeps } from './run-cli.js';
 
@@ -25,10 +27,26 @@ export function runCommand(deps: CliDeps, argv: string[]): Promise<number> {
       channel: 'api',
     });
     const events = await troupe.runs.streamEvents(user, run.id, 0, new AbortController().signal);
-    for await (const event of events) {
-      if (event.type === 'message_delta') process.stdout.write(String(event.payload.text));
-      else if (event.type === 'tool_call') process.stdout.write(`\n[tool ${String(event.payload.name)}] ${JSON.stringify(event.payload.args)}\n`);
-      else if (event.type === 'tool_result') process.stdout.write(`[result] ${JSON.stringify(event.payload.output).slice(0, 200)}\n`);
+    let stdin: LineReader | undefined;
+    const write = (text: string) => process.stdout.write(text);
+    try {
+      for await (const event of events) {
+        if (event.type === 'message_delta') write(String(event.payload.text));
+        else if (event.type === 'tool_call') write(`\n[tool ${String(event.payload.name)}] ${JSON.stringify(event.payload.args)}\n`);
+        else if (event.type === 'tool_result') write(`[result] ${JSON.stringify(event.payload.output).slice(0, 200)}\n`);
+        else if (event.type === 'question_required') {
+          // The agent asks: answer here, on standard input; without one the run cannot go on, so it is cancelled.
+          stdin ??= lineReader(process.stdin);
+          const answers = await askOnTerminal(questionsOf({ questions: event.payload.questions }), stdin, write);
+          if (answers) await troupe.runs.answerQuestion(user, run.id, String(event.payload.tool_call_id), answers);
+          else {
+            write('\nNo answer on standard input: cancelling the run.\n');
+            await troupe.runs.cancel(user, run.id);
+          }
+        }
+      }
+    } finally {
+      stdin?.close();
     }
     const result = await troupe.runs.getResult(user, run.id);
     console.log(`\n\nrun ${result.run_id}: ${result.status}${result.error ? ` (${result.error.type}: ${result.error.message})` : ''}`);

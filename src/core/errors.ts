@@ -66,6 +66,16 @@ export const ERROR_CODES = [
   // outbound calls and authentication (SPEC §12)
   'egress_denied',
   'too_many_requests',
+  // questions, artifacts and attachments
+  'question_not_found',
+  'question_answered',
+  'artifact_not_found',
+  'artifact_file_missing',
+  'artifact_too_large',
+  'attachment_not_found',
+  'attachment_too_large',
+  'too_many_attachments',
+  'invalid_multipart',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -19,7 +19,7 @@ export function subagentRequestId(creatorRunId: string, childThreadId: string, t
   return hashId('req:', `${creatorRunId}:${childThreadId}:${toolCallId}`, 48);
 }
 
-export type IdPrefix = 'usr' | 'tok' | 'agt' | 'prj' | 'cnv' | 'thr' | 'rel' | 'wrk' | 'skl' | 'kns' | 'kdc';
+export type IdPrefix = 'usr' | 'tok' | 'agt' | 'prj' | 'cnv' | 'thr' | 'rel' | 'wrk' | 'skl' | 'kns' | 'kdc' | 'art' | 'att';
 
 /** Random record ids: a readable kind prefix plus 20 hex chars (80 bits). */
 export function newId(prefix: IdPrefix): string {

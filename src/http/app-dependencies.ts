@@ -10,6 +10,8 @@ import type { ProjectService } from '../runtime/project-service.js';
 import type { RunServiceApi } from '../runtime/run-service-api.js';
 import type { SkillService } from '../runtime/skills/skill-service.js';
 import type { Logger } from './logger.js';
+import type { ArtifactService } from '../runtime/artifacts/artifact-service.js';
+import type { AttachmentService } from '../runtime/attachments/attachment-service.js';
 
 /** Everything the HTTP layer needs; `main.ts` builds these, tests build them on a temp SQLite file. */
 export interface AppDependencies {
@@ -34,4 +36,8 @@ export interface AppDependencies {
   skills?: SkillService;
   /** Knowledge sources; default: one over `storage` with the upload limit of `config`. */
   knowledge?: KnowledgeService;
+  /** Artifact listing and downloads; default: over `storage` with `config.files` limits. */
+  artifacts?: ArtifactService;
+  /** Attachment uploads; default: over `storage` with `config.files` limits. */
+  attachments?: AttachmentService;
 }

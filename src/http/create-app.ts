@@ -21,6 +21,8 @@ import { registerSystemRoutes } from './routes/system-routes.js';
 import { registerUserRoutes } from './routes/user-routes.js';
 import { serveConsole } from './serve-console.js';
 import { createAuthThrottle } from '../runtime/auth-throttle.js';
+import { registerQuestionRoutes } from './routes/question-routes.js';
+import { registerConversationFileRoutes } from './routes/conversation-file-routes.js';
 
 export type { AppDependencies } from './app-dependencies.js';
 
@@ -48,6 +50,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   registerRunRoutes(registry, deps, logger);
   registerRunTreeRoutes(registry, deps);
   registerRunExplorerRoutes(registry, deps);
+  registerQuestionRoutes(registry, deps);
   registerAgentRoutes(registry, deps);
   registerExpertRoutes(registry, deps);
   registerDelegationRoutes(registry, deps, logger);
@@ -55,6 +58,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   registerConversationRoutes(registry, deps);
   registerSkillRoutes(registry, deps);
   registerKnowledgeRoutes(registry, deps);
+  registerConversationFileRoutes(registry, deps);
   serveConsole(app, deps.consoleDir);
   return app;
 }

@@ -63,6 +63,16 @@ export const ERROR_STATUS = {
   // The agent's owner may not reach that address: a policy refusal, like forbidden.
   egress_denied: 403,
   too_many_requests: 429,
+  question_not_found: 404,
+  question_answered: 409,
+  artifact_not_found: 404,
+  // The artifact's file was deleted or replaced by something that is not a regular file in the workdir.
+  artifact_file_missing: 404,
+  artifact_too_large: 413,
+  attachment_not_found: 404,
+  attachment_too_large: 413,
+  too_many_attachments: 400,
+  invalid_multipart: 400,
 } as const satisfies Record<ErrorCode, ContentfulStatusCode>;
 
 export function errorStatus(code: ErrorCode): ContentfulStatusCode {

@@ -34,7 +34,17 @@ let mine: {
   sharedSkill: Skill;
   sourceId: string;
   documentId: string;
+  artifactId: string;
+  attachmentId: string;
 };
+/** Bob's own conversation, to try Alice's artifact and attachment ids through a conversation he may use. */
+let bobsConversation: Conversation;
+
+const BOUNDARY = 'trp-foreign-ids';
+const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;
+function multipartFile(name: string, content: string): string {
+  return `--${BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n${content}\r\n--${BOUNDARY}--\r\n`;
+}
 
 beforeAll(async () => {
   // No worker: the run stays pending, so "nothing changed" is exact.
@@ -83,6 +93,26 @@ beforeAll(async () => {
     body: '# Notes\n\nThe vault code is 1234.',
   });
   const { documents } = await json<{ documents: { document: { id: string } }[] }>(uploaded, 201);
+  const [artifact] = await ctx.storage.artifacts.record([
+    {
+      run_id: started.run.id,
+      conversation_id: conversation.id,
+      user_id: alice.user.id,
+      tool_call_id: 'call-present',
+      path: 'secret-report.md',
+      title: 'Secret report',
+      size: 6,
+      content_type: 'text/markdown; charset=utf-8',
+    },
+  ]);
+  const uploaded = await json<{ attachments: { id: string }[] }>(
+    await ctx.request('POST', `/api/conversations/${conversation.id}/attachments`, {
+      token: alice.token,
+      body: multipartFile('plans.txt', 'secret plans'),
+      headers: { 'Content-Type': MULTIPART },
+    }),
+    201,
+  );
   mine = {
     agent,
     shared,
@@ -94,9 +124,12 @@ beforeAll(async () => {
     documentId: documents[0]?.document.id ?? '',
     skill,
     sharedSkill,
+    artifactId: artifact?.id ?? '',
+    attachmentId: uploaded.attachments[0]?.id ?? '',
   };
   // So that only the foreign project is at fault in the "use project" attempt.
   await ctx.agents.create(bob.user, { name: 'Public bot', slug: 'public-bot', visibility: 'public' });
+  bobsConversation = await ctx.conversations.create(bob.user, { agent_id: 'public-bot' });
   // Bob's first request stamps his token's last_used_at; do it before any snapshot.
   expect((await ctx.request('GET', '/api/me', { token: bob.token })).status).toBe(200);
 });
@@ -109,7 +142,8 @@ interface Attempt {
   name: string;
   method: string;
   url: () => string;
-  body?: () => Record<string, unknown>;
+  body?: () => Record<string, unknown> | string;
+  headers?: Record<string, string>;
   code: string;
   status?: number;
   /** For HTTP 200 answers (delegation refusals are results, SPEC §6): the body to match. */
@@ -442,6 +476,58 @@ const ATTEMPTS: Attempt[] = [
     status: 200,
     answer: { runs: [], next_cursor: null },
   },
+  {
+    name: 'list questions',
+    method: 'GET',
+    url: () => `/api/agent/runs/${mine.runId}/questions`,
+    code: 'run_not_found',
+  },
+  {
+    name: 'answer a question',
+    method: 'POST',
+    url: () => `/api/agent/runs/${mine.runId}/answers/call-1`,
+    body: () => ({ answers: ['hijacked'] }),
+    code: 'run_not_found',
+  },
+  {
+    name: 'list artifacts',
+    method: 'GET',
+    url: () => `/api/conversations/${mine.conversation.id}/artifacts`,
+    code: 'conversation_not_found',
+  },
+  {
+    name: 'download an artifact',
+    method: 'GET',
+    url: () => `/api/conversations/${mine.conversation.id}/artifacts/${mine.artifactId}/download`,
+    code: 'conversation_not_found',
+  },
+  {
+    name: 'download a foreign artifact through my own conversation',
+    method: 'GET',
+    url: () => `/api/conversations/${bobsConversation.id}/artifacts/${mine.artifactId}/download`,
+    code: 'artifact_not_found',
+  },
+  {
+    name: 'attach a file',
+    method: 'POST',
+    url: () => `/api/conversations/${mine.conversation.id}/attachments`,
+    body: () => multipartFile('planted.txt', 'planted'),
+    headers: { 'Content-Type': MULTIPART },
+    code: 'conversation_not_found',
+  },
+  {
+    name: 'list attachments',
+    method: 'GET',
+    url: () => `/api/conversations/${mine.conversation.id}/attachments`,
+    code: 'conversation_not_found',
+  },
+  {
+    name: 'send a foreign attachment in my own conversation',
+    method: 'POST',
+    url: () => `/api/conversations/${bobsConversation.id}/messages`,
+    body: () => ({ content: 'read this', attachments: [mine.attachmentId] }),
+    code: 'attachment_not_found',
+  },
 ];
 
 describe("another member using the first member's ids", () => {
@@ -465,6 +551,7 @@ describe("another member using the first member's ids", () => {
       mine.sharedSkill.id,
       'alices-skill',
       mine.sourceId,
+      bobsConversation.id,
     ];
     const tried = ATTEMPTS.map((attempt) => {
       let url = attempt.url().split('?')[0] ?? '';
@@ -472,6 +559,8 @@ describe("another member using the first member's ids", () => {
       url = url.replace(`/documents/${mine.documentId}`, '/documents/{document_id}');
       for (const id of ownIds) url = url.replace(`/${id}`, '/{id}');
       url = url.replace('/approvals/call-1', '/approvals/{tool_call_id}');
+      url = url.replace('/answers/call-1', '/answers/{tool_call_id}');
+      url = url.replace(`/artifacts/${mine.artifactId}/`, '/artifacts/{artifact_id}/');
       return `${attempt.method} ${url}`;
     });
     expect(idRoutes.filter((route) => !tried.includes(route))).toEqual([]);
@@ -482,6 +571,7 @@ describe("another member using the first member's ids", () => {
     const response = await ctx.request(attempt.method, attempt.url(), {
       token: bob.token,
       body: attempt.body?.(),
+      ...(attempt.headers ? { headers: attempt.headers } : {}),
     });
     if (attempt.answer) expect(await json(response, attempt.status ?? 200)).toMatchObject(attempt.answer);
     else await expectError(response, attempt.status ?? 404, attempt.code);

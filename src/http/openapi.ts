@@ -72,6 +72,22 @@ function operation(route: RegisteredRoute): JsonObject {
   if (route.access === 'admin') result['x-troupe-access'] = 'admin';
   const routeParameters = parameters(route);
   if (routeParameters.length > 0) result.parameters = routeParameters;
+  if (route.multipartFiles !== undefined) {
+    const { field, description } = route.multipartFiles;
+    result.requestBody = {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            required: [field],
+            properties: { [field]: { type: 'array', description, items: { type: 'string', format: 'binary' } } },
+            additionalProperties: false,
+          },
+        },
+      },
+    };
+  }
   if (route.body !== undefined) {
     result.requestBody = {
       required: true,

@@ -29,6 +29,8 @@ interface RouteSpecBase {
   rawBody?: Readonly<Record<string, z.ZodType | 'binary' | 'multipart'>>;
   /** A body the handler reads itself (uploads): its JSON Schema by media type. JSON bodies use `body`. */
   consumes?: Readonly<Record<string, Record<string, unknown>>>;
+  /** A `multipart/form-data` upload the handler reads itself; documented as file parts named `field`. */
+  multipartFiles?: { field: string; description: string };
 }
 
 interface RouteSchemas<TParams, TQuery, TBody> {

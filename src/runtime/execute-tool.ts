@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { toTroupeError } from '../core/errors.js';
 import type { ToolCallRequest, ToolCallResult } from './middleware/agent-middleware.js';
+import { ApprovalPendingError } from './middleware/approval-middleware.js';
 
 /** The innermost tool call: validate the input against the tool's schema, then execute it. */
 export async function executeTool(request: ToolCallRequest): Promise<ToolCallResult> {
@@ -19,6 +20,8 @@ export async function executeTool(request: ToolCallRequest): Promise<ToolCallRes
     return { output: await tool.execute(parsed.data, request.context), isError: false };
   } catch (error) {
     request.context.abortSignal.throwIfAborted();
+    // A tool that waits for a human (ask_user_question) parks the run like an approval does.
+    if (error instanceof ApprovalPendingError) throw error;
     return { output: toTroupeError(error).message, isError: true };
   }
 }

@@ -27,6 +27,8 @@ import type { ThreadMessage } from '../core/records/thread-message.js';
 import { streamModelCall } from './stream-model-call.js';
 import { repairToolCallPairs } from '../core/thread/tool-call-pairs.js';
 import { createWorkerSlots } from './worker-slots.js';
+import { resumeWhenNothingPending } from './resume-when-nothing-pending.js';
+import type { RunQueue } from '../core/ports/run-queue.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
 import { effectiveLimits } from './agent-limits.js';
 
@@ -58,6 +60,11 @@ export interface RunExecutorDeps {
   clock: Clock;
   /** Called after a run reached a terminal status (e.g. cascade decisions that need the agent config). */
   onTerminal?: (run: Run) => Promise<void>;
+  /**
+   * Re-enqueues a run the worker just parked when its human input arrived while it was parking (see
+   * resumeWhenNothingPending). Without it such a run waits for the next decision.
+   */
+  queue?: RunQueue;
 }
 
 export interface RunExecutor {
@@ -75,6 +82,9 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   const inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
   /** Runs whose decisions all landed before they parked: executed again once their slot is free. */
   const decidedBeforePark = new Set<string>();
+  // Runs enqueued again while still in flight here (resumed by a reply that came in as the run parked):
+  // executed once the current execution has let go of them, instead of the enqueue being lost.
+  const enqueuedWhileInFlight = new Set<string>();
   let stopping = false;
   let signals: Subscription | undefined;
 
@@ -84,7 +94,10 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   };
 
   async function execute(runId: string): Promise<void> {
-    if (inFlight.has(runId)) return;
+    if (inFlight.has(runId)) {
+      enqueuedWhileInFlight.add(runId);
+      return;
+    }
     // A slot first, the claim after: a run waiting for a slot holds no lease and stays pending.
     await slots.acquire();
     try {
@@ -97,7 +110,10 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   }
 
   async function claimAndExecute(runId: string): Promise<void> {
-    if (inFlight.has(runId)) return;
+    if (inFlight.has(runId)) {
+      enqueuedWhileInFlight.add(runId);
+      return;
+    }
     const existing = await storage.runs.get(runId);
     if (existing?.status !== 'pending') return;
     const run = await storage.runs.update(
@@ -124,6 +140,8 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       clearInterval(heartbeat);
       inFlight.delete(runId);
       resolveDone();
+      // Failures of a claim are the queue handler's to report; here there is no caller left to tell.
+      if (enqueuedWhileInFlight.delete(runId) && !stopping) void execute(runId).catch(() => undefined);
     }
   }
 
@@ -264,6 +282,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       if (parked) {
         if (parked.status === 'pending') decidedBeforePark.add(run.id);
         await publishSubagentUpdate(storage, bus, parked);
+        if (deps.queue) await resumeWhenNothingPending(storage, deps.queue, run.id);
         return;
       }
       const cancelled = await finishRun(storage, bus, clock, run.id, { status: ['cancel_requested'], ...owned() }, { status: 'cancelled', usage });

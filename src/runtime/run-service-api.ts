@@ -3,12 +3,15 @@ import type { RunEventStream } from './stream-run-events.js';
 import type { Actor } from '../core/records/user.js';
 import type { Run, RunChannel, RunError, TokenUsage, ToolApproval } from '../core/records/run.js';
 import type { ChildRunEntry } from './subagents/list-child-runs.js';
+import type { RunQuestion } from './questions/run-questions.js';
 
 export interface PostMessageInput {
   content: string;
   /** Client idempotency key; a replay returns the existing run with status `existing`. */
   request_id?: string;
   channel?: RunChannel;
+  /** Ids of files uploaded to this conversation; the message tells the model their workdir paths. */
+  attachments?: string[];
 }
 
 export interface StartedRun {
@@ -52,6 +55,10 @@ export interface RunServiceApi {
   listApprovals(actor: Actor, runId: string): Promise<ToolApproval[]>;
   /** Decides a pending approval; when none is left pending the parked run is resumed. */
   decideApproval(actor: Actor, runId: string, toolCallId: string, decision: ApprovalDecision): Promise<{ approval: ToolApproval; run: Run }>;
+  /** The `ask_user_question` calls of a run, pending and answered. */
+  listQuestions(actor: Actor, runId: string): Promise<RunQuestion[]>;
+  /** Answers a pending question (one answer per question); when nothing else is pending the run resumes. */
+  answerQuestion(actor: Actor, runId: string, toolCallId: string, answers: string[]): Promise<{ question: RunQuestion; run: Run }>;
   /**
    * Events after `afterSeq`, then live ones, in order without gaps or duplicates; ends after `end`
    * or when `signal` aborts. Throws `run_not_found` up front for a run the actor cannot see. `ended` is

@@ -13,6 +13,10 @@ import type { AwaitedRun, PostMessageInput, RunResult, RunServiceApi, StartedRun
 import { streamRunEvents, type RunEventStream } from './stream-run-events.js';
 import { listChildRuns } from './subagents/list-child-runs.js';
 import { getReadableConversation } from './readable-conversation.js';
+import { answerRunQuestion, listRunQuestions } from './questions/run-questions.js';
+import { resumeWhenNothingPending } from './resume-when-nothing-pending.js';
+import { resolveMessageAttachments } from './attachments/resolve-message-attachments.js';
+import { messageWithAttachments } from '../core/files/message-with-attachments.js';
 
 export interface RunServiceDeps {
   storage: Storage;
@@ -58,6 +62,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
         if (!agent || !canUseAgent(actor, agent, hasGrant)) {
           throw new TroupeError('agent_not_found', 'The agent of this conversation is no longer available');
         }
+        const attached = await resolveMessageAttachments(tx, conversation.id, input.attachments ?? []);
+        const message = messageWithAttachments(content, attached);
         const runId = newRunId();
         const created = await tx.runs.insert({
           id: runId,
@@ -76,9 +82,9 @@ export function createRunService(deps: RunServiceDeps): RunService {
           runtime_scope_id: conversation.thread_id,
           tool_approval_mode: agent.config.tool_approval_mode ?? 'default',
           model_spec: agent.config.model ?? deps.defaultModel,
-          input: { message: content },
+          input: { message, ...(attached.length > 0 ? { attachments: attached.map((attachment) => attachment.id) } : {}) },
         });
-        await tx.messages.append(conversation.thread_id, runId, 0, [{ role: 'user', content }]);
+        await tx.messages.append(conversation.thread_id, runId, 0, [{ role: 'user', content: message }]);
         return { replay: undefined, created };
       });
       if (run.replay) return { status: 'existing', run: run.replay };
@@ -165,21 +171,27 @@ export function createRunService(deps: RunServiceDeps): RunService {
     listChildRuns: (actor, conversationId) => listChildRuns(storage, actor, conversationId),
     async listApprovals(actor, runId) {
       const run = await visibleRun(actor, runId);
-      return storage.approvals.listForRun(run.id);
+      return (await storage.approvals.listForRun(run.id)).filter((entry) => entry.kind === 'approval');
     },
     async decideApproval(actor, runId, toolCallId, { decision, comment }) {
       const run = await visibleRun(actor, runId);
       if (run.user_id !== actor.id) throw new TroupeError('run_not_found', `Run ${runId} not found`);
       const existing = await storage.approvals.get(run.id, toolCallId);
-      if (!existing) throw new TroupeError('approval_not_found', `Run ${runId} has no approval for tool call ${toolCallId}`);
+      if (existing?.kind !== 'approval') throw new TroupeError('approval_not_found', `Run ${runId} has no approval for tool call ${toolCallId}`);
       const approval = await storage.approvals.decide(run.id, toolCallId, decision === 'approve' ? 'approved' : 'rejected', actor.id, comment ?? null);
       if (!approval) throw new TroupeError('approval_decided', `Tool call ${toolCallId} was already ${existing.status}`);
-      const stillPending = (await storage.approvals.listForRun(run.id)).some((entry) => entry.status === 'pending');
-      if (stillPending) return { approval, run: (await storage.runs.get(run.id)) ?? run };
       // Every decision is in: hand the parked run back to a worker, which executes or refuses the calls.
-      const resumed = await storage.runs.update(run.id, { status: ['input_required'] }, { status: 'pending' });
-      if (resumed) await queue.enqueue(resumed.id);
+      const resumed = await resumeWhenNothingPending(storage, queue, run.id);
       return { approval, run: resumed ?? (await storage.runs.get(run.id)) ?? run };
+    },
+    async listQuestions(actor, runId) {
+      return listRunQuestions(storage, await visibleRun(actor, runId));
+    },
+    async answerQuestion(actor, runId, toolCallId, answers) {
+      const run = await visibleRun(actor, runId);
+      // Only the user the agent asked answers; an admin may read the run but not speak for its user.
+      if (run.user_id !== actor.id) throw new TroupeError('run_not_found', `Run ${runId} not found`);
+      return answerRunQuestion(storage, queue, actor, run, toolCallId, answers);
     },
   };
 }

@@ -45,7 +45,7 @@ export function demoAgents(ownerId: string): NewAgent[] {
       config: {
         system_prompt: 'You are the Troupe demo assistant. Work in the project workdir; keep answers short.',
         model: 'scripted:demo',
-        tools: ['read_file', 'write_file', 'edit_file', 'ls', 'glob', 'grep'],
+        tools: ['read_file', 'write_file', 'edit_file', 'ls', 'glob', 'grep', 'ask_user_question', 'present_artifacts'],
         subagents: ['researcher', 'summarizer'],
         tool_approval_mode: 'always_trust',
       },

@@ -19,6 +19,7 @@ import { createLeaseReconciler, type LeaseReconciler } from '../../src/runtime/l
 import { createRunExecutor, type MiddlewareFactory, type RunExecutor } from '../../src/runtime/run-executor.js';
 import { createRunService, type RunService } from '../../src/runtime/run-service.js';
 import { createWorkdirTools } from '../../src/runtime/tools/workdir/create-workdir-tools.js';
+import { createHumanTools } from '../../src/runtime/tools/human/create-human-tools.js';
 import { createSubagentMiddleware } from '../../src/runtime/subagents/create-subagent-middleware.js';
 import { createSubagentRunService, type SubagentRunService } from '../../src/runtime/subagents/subagent-run-service.js';
 import { createDelegationMiddleware } from '../../src/runtime/delegation/create-delegation-middleware.js';
@@ -82,7 +83,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
     storage,
     bus,
     models: createModelProvider({ scenarioDir, openaiCompatible: {}, ...options.models }),
-    tools: [...createWorkdirTools(), ...(options.extraTools ?? [])],
+    tools: [...createWorkdirTools(), ...createHumanTools(storage), ...(options.extraTools ?? [])],
     toolSources: options.toolSources,
     middleware: async (setup) => [
       ...(await subagentMiddleware(setup)),
@@ -94,6 +95,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
     concurrency: options.concurrency ?? 16,
     workerId: options.workerId ?? 'wrk_test',
     clock: systemClock,
+    queue,
   });
   const runs = createRunService({ storage, bus, queue, clock: systemClock, defaultModel: 'scripted:demo' });
   const reconciler = createLeaseReconciler({

@@ -10,6 +10,7 @@ import type { NewAgent, NewRun, Storage } from '../../core/ports/storage.js';
 import { describeSkillStorageContract } from './skill-storage.contract.js';
 import { describeKnowledgeContract } from './knowledge.contract.js';
 import { describeRunListContract } from './run-list.contract.js';
+import { describeHumanInputAndFilesContract } from './human-input-and-files.contract.js';
 
 export interface OpenedStorage {
   storage: Storage;
@@ -1186,6 +1187,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
     });
 
     describeRunListContract(() => storage);
+    describeHumanInputAndFilesContract(() => storage);
   });
   describeSkillStorageContract(adapterName, open);
   describeKnowledgeContract(adapterName, open);

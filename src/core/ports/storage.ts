@@ -5,7 +5,9 @@ import type { Conversation, ConversationStatus, SubagentThread } from '../record
 import type { Project } from '../records/project.js';
 import type { Skill, SkillAccess, SkillFile, SkillFileInfo, SkillVisibility } from '../records/skill.js';
 import type { NewRunEvent, RunEvent } from '../records/run-event.js';
-import type { ApprovalStatus, Run, RunStatus, RunType, ToolApproval } from '../records/run.js';
+import type { ApprovalStatus, HumanInputKind, Run, RunStatus, RunType, ToolApproval } from '../records/run.js';
+import type { Artifact } from '../records/artifact.js';
+import type { Attachment } from '../records/attachment.js';
 import type { ThreadMessage } from '../records/thread-message.js';
 import type { KnowledgeDocumentRepository, KnowledgeSourceRepository } from './knowledge-storage.js';
 import type { Actor, DelegationPolicy, User, UserRole } from '../records/user.js';
@@ -37,6 +39,8 @@ export interface Storage {
   readonly skills: SkillRepository;
   readonly knowledgeSources: KnowledgeSourceRepository;
   readonly knowledgeDocuments: KnowledgeDocumentRepository;
+  readonly artifacts: ArtifactRepository;
+  readonly attachments: AttachmentRepository;
   /**
    * Runs `work` in one database transaction, with a Storage bound to it. A throw rolls everything back.
    * Calling `transaction` on a Storage that is already inside one joins the outer transaction.
@@ -308,13 +312,15 @@ export interface NewToolApproval {
   tool_call_id: string;
   tool_name: string;
   args: unknown;
+  /** Default `approval`. */
+  kind?: HumanInputKind;
 }
 
 export interface ApprovalRepository {
   /** Records a pending approval; idempotent on (run_id, tool_call_id), returning the existing row. */
   request(approval: NewToolApproval): Promise<ToolApproval>;
   get(runId: string, toolCallId: string): Promise<ToolApproval | undefined>;
-  /** Decides a pending approval; undefined when it is not pending (already decided, or missing). */
+  /** Decides a pending approval (kind `approval`); undefined when it is not pending (already decided, or missing). */
   decide(
     runId: string,
     toolCallId: string,
@@ -323,6 +329,11 @@ export interface ApprovalRepository {
     comment: string | null,
   ): Promise<ToolApproval | undefined>;
   listForRun(runId: string): Promise<ToolApproval[]>;
+  /**
+   * Records the answers to a pending question (kind `question`) and marks it `answered`; undefined when it
+   * is not pending (answered already, or missing). Guarded like `decide`: two racing answers cannot both win.
+   */
+  answer(runId: string, toolCallId: string, answers: string[], answeredBy: string): Promise<ToolApproval | undefined>;
 }
 
 /** Messages sent to a running run (steering), read by its worker between steps. */
@@ -375,4 +386,27 @@ export interface SkillRepository {
   revoke(userId: string, skillId: string): Promise<boolean>;
   hasGrant(userId: string, skillId: string): Promise<boolean>;
   listGrants(skillId: string): Promise<SkillAccess[]>;
+}
+
+export type NewArtifact = Omit<Artifact, 'id' | 'created_at'>;
+
+export interface ArtifactRepository {
+  /**
+   * Records the artifacts of one tool call in one write. Idempotent on (run_id, tool_call_id, path): a
+   * resumed run that presents the same files again gets the rows recorded the first time. Returns the
+   * call's rows in the order given.
+   */
+  record(artifacts: NewArtifact[]): Promise<Artifact[]>;
+  get(id: string): Promise<Artifact | undefined>;
+  /** Oldest first. */
+  listForConversation(conversationId: string): Promise<Artifact[]>;
+}
+
+export type NewAttachment = Omit<Attachment, 'id' | 'created_at'>;
+
+export interface AttachmentRepository {
+  create(attachment: NewAttachment): Promise<Attachment>;
+  get(id: string): Promise<Attachment | undefined>;
+  /** Oldest first. */
+  listForConversation(conversationId: string): Promise<Attachment[]>;
 }

@@ -8,6 +8,8 @@ export const RUN_EVENT_TYPES = [
   'approval_required',
   'error',
   'end',
+  'question_required',
+  'artifact',
 ] as const;
 export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
 

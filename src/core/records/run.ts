@@ -76,10 +76,17 @@ export interface Run {
   updated_at: string;
 }
 
-export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'answered'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
-/** A sensitive tool call of a main agent waiting for (or past) a human decision. */
+/** `approval`: a sensitive tool call waiting for approve/reject; `question`: `ask_user_question` waiting for answers. */
+export const HUMAN_INPUT_KINDS = ['approval', 'question'] as const;
+export type HumanInputKind = (typeof HUMAN_INPUT_KINDS)[number];
+
+/**
+ * A tool call of a main agent waiting for (or past) a human: a decision on a sensitive call, or the answers
+ * to `ask_user_question` (status `answered`, `answers` one per question). Both park the run the same way.
+ */
 export interface ToolApproval {
   run_id: string;
   tool_call_id: string;
@@ -90,6 +97,8 @@ export interface ToolApproval {
   decided_by: string | null;
   created_at: string;
   decided_at: string | null;
+  kind: HumanInputKind;
+  answers: string[] | null;
 }
 
 export function isTerminalStatus(status: RunStatus): status is TerminalRunStatus {

@@ -7,6 +7,7 @@ import { createAgentInputSchema, updateAgentInputSchema } from '../../runtime/ag
 import { createBuildReportService } from '../../runtime/build-report/build-report-service.js';
 import { INSTALL_SKILL_TOOL_NAME } from '../../runtime/skills/install-skill-tool.js';
 import { createWorkdirTools } from '../../runtime/tools/workdir/create-workdir-tools.js';
+import { HUMAN_TOOL_NAMES } from '../../runtime/tools/human/create-human-tools.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';
@@ -34,7 +35,7 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
     createBuildReportService({
       storage: deps.storage,
       agents,
-      catalogue: [...createWorkdirTools().map((tool) => tool.name), INSTALL_SKILL_TOOL_NAME],
+      catalogue: [...createWorkdirTools().map((tool) => tool.name), INSTALL_SKILL_TOOL_NAME, ...HUMAN_TOOL_NAMES],
       defaultModel: deps.config.defaultModel,
     });
   // Authoring is loud (SPEC §5): a save answers with what the spec builder would drop, never fails on it.

@@ -34,6 +34,11 @@ export const postMessageBodySchema = z
       .describe(
         "Idempotency key, unique per user: a replay returns the same run; another user's equal key never conflicts",
       ),
+    attachments: z
+      .array(z.string().min(1).max(200))
+      .max(50)
+      .optional()
+      .describe('Ids of files attached to this conversation; the message tells the model their workdir paths'),
   })
   .strict();
 

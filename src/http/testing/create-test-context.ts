@@ -89,6 +89,8 @@ const unwiredRuns: RunServiceApi = {
   listChildRuns: unwired,
   listApprovals: unwired,
   decideApproval: unwired,
+  listQuestions: unwired,
+  answerQuestion: unwired,
 };
 
 async function openStorage(

@@ -19,8 +19,19 @@ export async function sweepFixture(server: TestServer): Promise<SweepOptions['re
   });
   const { run } = (await posted.json()) as { run: { id: string } };
   await server.api(`/api/agent/runs/${run.id}/await?timeout_ms=30000`);
+  // The demo's `report` branch presents an artifact, so the download route is swept with a real one too.
+  const reported = await server.api(`/api/conversations/${conversation.id}/messages`, {
+    method: 'POST',
+    body: JSON.stringify({ content: 'a report for the sweep' }),
+  });
+  const { run: reportRun } = (await reported.json()) as { run: { id: string } };
+  await server.api(`/api/agent/runs/${reportRun.id}/await?timeout_ms=30000`);
+  const listed = await server.api(`/api/conversations/${conversation.id}/artifacts`);
+  const { artifacts } = (await listed.json()) as { artifacts: { id: string }[] };
   return (path, param) => {
     if (path.startsWith('/api/agent/runs/')) return param === 'id' ? run.id : undefined;
+    if (path.startsWith('/api/conversations/{id}/artifacts/{artifact_id}'))
+      return param === 'id' ? conversation.id : param === 'artifact_id' ? artifacts[0]?.id : undefined;
     if (path.startsWith('/api/agent/{id}'))
       return param === 'id' ? conversation.agent_id : param === 'user_id' ? conversation.user_id : undefined;
     if (path.startsWith('/api/conversations/{id}')) return param === 'id' ? conversation.id : undefined;

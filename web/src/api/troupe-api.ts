@@ -4,6 +4,8 @@ import type {
   AddedKnowledgeDocument,
   Agent,
   AgentConfig,
+  ArtifactView,
+  AttachmentView,
   AgentPatchBody,
   Conversation,
   DelegationPolicySettings,
@@ -92,11 +94,34 @@ export function createTroupeApi(client: ApiClient) {
     listMessages: async (conversationId: string, signal?: AbortSignal) =>
       (await get<{ messages: ThreadMessage[] }>(`/api/conversations/${enc(conversationId)}/messages`, signal))
         .messages,
-    postMessage: (conversationId: string, content: string, requestId: string) =>
+    postMessage: (conversationId: string, content: string, requestId: string, attachments: string[] = []) =>
       send<StartedRun>('POST', `/api/conversations/${enc(conversationId)}/messages`, {
         content,
         request_id: requestId,
+        ...(attachments.length > 0 ? { attachments } : {}),
       }),
+    listArtifacts: async (conversationId: string, signal?: AbortSignal) =>
+      (await get<{ artifacts: ArtifactView[] }>(`/api/conversations/${enc(conversationId)}/artifacts`, signal))
+        .artifacts,
+    /** The file as a Blob: downloads need the bearer token, so they go through fetch, not a plain link. */
+    downloadArtifact: async (conversationId: string, artifactId: string): Promise<Blob> => {
+      const response = await client.raw(
+        `/api/conversations/${enc(conversationId)}/artifacts/${enc(artifactId)}/download`,
+      );
+      if (!response.ok) throw await errorFromResponse(response);
+      return response.blob();
+    },
+    uploadAttachments: async (conversationId: string, files: readonly File[]): Promise<AttachmentView[]> => {
+      const form = new FormData();
+      for (const file of files) form.append('files', file, file.name);
+      // No content-type header: the browser sets multipart/form-data with its boundary.
+      const response = await client.raw(`/api/conversations/${enc(conversationId)}/attachments`, {
+        method: 'POST',
+        body: form,
+      });
+      if (!response.ok) throw await errorFromResponse(response);
+      return ((await response.json()) as { attachments: AttachmentView[] }).attachments;
+    },
     listConversationRuns: async (conversationId: string, signal?: AbortSignal) =>
       (await get<{ runs: Run[] }>(`/api/conversations/${enc(conversationId)}/runs`, signal)).runs,
     /** Issue 3's status panel data; `route_not_found` until that endpoint exists. */
@@ -115,6 +140,8 @@ export function createTroupeApi(client: ApiClient) {
       (await send<{ run: Run }>('POST', `/api/agent/runs/${enc(runId)}/cancel`)).run,
     decideApproval: (runId: string, toolCallId: string, decision: 'approve' | 'reject') =>
       send<unknown>('POST', `/api/agent/runs/${enc(runId)}/approvals/${enc(toolCallId)}`, { decision }),
+    answerQuestion: (runId: string, toolCallId: string, answers: string[]) =>
+      send<unknown>('POST', `/api/agent/runs/${enc(runId)}/answers/${enc(toolCallId)}`, { answers }),
     runTree: async (runId: string, signal?: AbortSignal) =>
       (await get<{ tree: RunTreeNode }>(`/api/agent/runs/${enc(runId)}/tree`, signal)).tree,
     listRuns: (query: RunListQuery, signal?: AbortSignal) =>

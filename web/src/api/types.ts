@@ -9,6 +9,9 @@ import type {
   ToolApprovalMode,
 } from '../../../src/core/records/agent.ts';
 import type { Conversation } from '../../../src/core/records/conversation.ts';
+import type { Artifact } from '../../../src/core/records/artifact.ts';
+import type { Attachment } from '../../../src/core/records/attachment.ts';
+import type { UserQuestion } from '../../../src/core/questions/user-questions.ts';
 import type { Run, RunStatus, TokenUsage } from '../../../src/core/records/run.ts';
 import type { RunEvent, RunEventType } from '../../../src/core/records/run-event.ts';
 import type { DelegationPolicy, User } from '../../../src/core/records/user.ts';
@@ -72,6 +75,8 @@ export const RUN_EVENT_TYPES = [
   'approval_required',
   'error',
   'end',
+  'question_required',
+  'artifact',
 ] as const satisfies readonly RunEventType[];
 
 const TERMINAL: readonly RunStatus[] = ['completed', 'failed', 'cancelled', 'interrupted'];
@@ -252,3 +257,11 @@ export interface ResolvedSubagentView {
   spec_index: number | null;
   replaces_dropped_spec_index?: number;
 }
+/** One question of `ask_user_question`. */
+export type { UserQuestion };
+
+/** An artifact as `GET /api/conversations/{id}/artifacts` and the `artifact` event show it. */
+export type ArtifactView = Omit<Artifact, 'user_id' | 'tool_call_id'>;
+
+/** A file attached to a conversation (`POST /api/conversations/{id}/attachments`). */
+export type AttachmentView = Attachment;

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiError } from '../api/api-error.ts';
 import { openRunEventStream, type StreamState } from '../api/run-event-stream.ts';
 import type { RunEvent } from '../api/types.ts';
-import { applyRunEvent, dismissApproval, emptyLiveRun, type LiveRun } from '../lib/live-run.ts';
+import { applyRunEvent, dismissApproval, dismissQuestion, emptyLiveRun, type LiveRun } from '../lib/live-run.ts';
 import { browserSessionStorage, createRunStreamStore } from '../lib/run-stream-store.ts';
 import { useSession } from './use-session.ts';
 
@@ -20,6 +20,7 @@ export interface RunStream {
   state: StreamState | 'idle';
   fatal: ApiError | null;
   dismissApproval: (toolCallId: string) => void;
+  dismissQuestion: (toolCallId: string) => void;
 }
 
 const store = createRunStreamStore(browserSessionStorage());
@@ -80,5 +81,14 @@ export function useRunStream(runId: string | null, options: UseRunStreamOptions 
     store.save(next);
   }, []);
 
-  return { view, state, fatal, dismissApproval: dismiss };
+  const dismissAnswered = useCallback((toolCallId: string) => {
+    const current = viewRef.current;
+    if (!current) return;
+    const next = dismissQuestion(current, toolCallId);
+    viewRef.current = next;
+    setView(next);
+    store.save(next);
+  }, []);
+
+  return { view, state, fatal, dismissApproval: dismiss, dismissQuestion: dismissAnswered };
 }

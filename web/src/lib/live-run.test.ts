@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventType } from '../api/types.ts';
-import { applyRunEvent, emptyLiveRun, type LiveRun } from './live-run.ts';
+import { applyRunEvent, dismissQuestion, emptyLiveRun, type LiveRun } from './live-run.ts';
 import { createRunStreamStore, type KeyValueStorage } from './run-stream-store.ts';
 
 let seq = 0;
@@ -75,6 +75,28 @@ describe('applyRunEvent', () => {
       status: 'failed',
       error: { type: 'model_call_failed', message: 'boom' },
     });
+  });
+});
+
+describe('questions in the live view', () => {
+  it('tracks a pending question until its tool result, the end, or a local dismissal', () => {
+    seq = 0;
+    const questions = [{ question: 'Which format?', options: ['bullets', 'prose'] }];
+    const asked = fold([
+      ev('tool_call', { tool_call_id: 'q1', name: 'ask_user_question', args: { questions } }),
+      ev('question_required', { tool_call_id: 'q1', questions }),
+      ev('question_required', { tool_call_id: 'q1', questions }),
+    ]);
+    expect(asked.questions).toEqual([{ toolCallId: 'q1', questions }]);
+    expect(dismissQuestion(asked, 'q1').questions).toEqual([]);
+    const answered = fold([ev('tool_result', { tool_call_id: 'q1', name: 'ask_user_question', output: 'ok', is_error: false })], asked);
+    expect(answered.questions).toEqual([]);
+    expect(fold([ev('end', { status: 'cancelled' })], asked).questions).toEqual([]);
+    // A view saved before questions existed has no `questions` field and still folds new ones.
+    const { questions: _dropped, ...legacy } = emptyLiveRun('run_1');
+    seq = 0;
+    expect(fold([ev('question_required', { tool_call_id: 'q2', questions })], legacy as LiveRun).questions).toHaveLength(1);
+    expect(fold([ev('artifact', { artifact: { id: 'art_1' } })]).items).toEqual([]);
   });
 });
 

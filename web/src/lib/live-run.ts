@@ -1,10 +1,16 @@
-import type { RunEvent, RunStatus, SubagentUpdatePayload, TokenUsage } from '../api/types.ts';
+import type { RunEvent, RunStatus, SubagentUpdatePayload, TokenUsage, UserQuestion } from '../api/types.ts';
 import type { TranscriptItem } from './transcript-items.ts';
 
 export interface PendingApproval {
   toolCallId: string;
   name: string;
   args: unknown;
+}
+
+/** An `ask_user_question` call waiting for the user's answers. */
+export interface PendingQuestion {
+  toolCallId: string;
+  questions: UserQuestion[];
 }
 
 export interface RunEnd {
@@ -23,6 +29,8 @@ export interface LiveRun {
   lastSeq: number;
   items: TranscriptItem[];
   approvals: PendingApproval[];
+  /** Absent in views saved before questions existed: read it as empty. */
+  questions?: PendingQuestion[];
   model: string | null;
   end: RunEnd | null;
   /**
@@ -33,7 +41,7 @@ export interface LiveRun {
 }
 
 export function emptyLiveRun(runId: string): LiveRun {
-  return { runId, lastSeq: 0, items: [], approvals: [], model: null, end: null, subagents: {} };
+  return { runId, lastSeq: 0, items: [], approvals: [], questions: [], model: null, end: null, subagents: {} };
 }
 
 const str = (value: unknown): string => {
@@ -96,6 +104,15 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
         ];
       }
       next.approvals = view.approvals.filter((approval) => approval.toolCallId !== id);
+      next.questions = (view.questions ?? []).filter((question) => question.toolCallId !== id);
+      break;
+    }
+    case 'question_required': {
+      const id = str(payload.tool_call_id);
+      const questions = Array.isArray(payload.questions) ? (payload.questions as UserQuestion[]) : [];
+      if (!(view.questions ?? []).some((question) => question.toolCallId === id)) {
+        next.questions = [...(view.questions ?? []), { toolCallId: id, questions }];
+      }
       break;
     }
     case 'approval_required': {
@@ -124,6 +141,7 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
         usage: (payload.usage as TokenUsage | undefined) ?? null,
       };
       next.approvals = [];
+      next.questions = [];
       break;
     case 'subagent_update': {
       const update = payload as unknown as SubagentUpdatePayload;
@@ -131,6 +149,7 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
       break;
     }
     case 'step':
+    case 'artifact':
       break;
   }
   return next;
@@ -139,6 +158,11 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
 /** The approval was answered from this page: hide the prompt without waiting for the tool result. */
 export function dismissApproval(view: LiveRun, toolCallId: string): LiveRun {
   return { ...view, approvals: view.approvals.filter((approval) => approval.toolCallId !== toolCallId) };
+}
+
+/** The question was answered from this page: hide the prompt without waiting for the tool result. */
+export function dismissQuestion(view: LiveRun, toolCallId: string): LiveRun {
+  return { ...view, questions: (view.questions ?? []).filter((question) => question.toolCallId !== toolCallId) };
 }
 
 /** Guards what comes back from sessionStorage: anything malformed is dropped rather than rendered. */

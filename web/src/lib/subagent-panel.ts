@@ -195,9 +195,17 @@ export function applyChildEvent(
           next.usage = payload.usage as PanelEntry['usage'];
         break;
       }
+      case 'question_required': {
+        // An expert reached by delegation is a main agent and may ask its user.
+        const [first] = Array.isArray(payload.questions) ? (payload.questions as { question?: unknown }[]) : [];
+        next.status = mergeStatus(entry.status, 'input_required');
+        next.latest = `Waiting for an answer: ${str(first?.question) ?? 'a question'}`;
+        break;
+      }
       case 'tool_result':
       case 'subagent_update':
       case 'error':
+      case 'artifact':
         break;
     }
     return next;

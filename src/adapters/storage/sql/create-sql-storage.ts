@@ -21,6 +21,8 @@ import { SqlTokenRepository } from './sql-token-repository.js';
 import { SqlUserRepository } from './sql-user-repository.js';
 import { SqlKnowledgeDocumentRepository } from './sql-knowledge-document-repository.js';
 import { SqlKnowledgeSourceRepository } from './sql-knowledge-source-repository.js';
+import { SqlArtifactRepository } from './sql-artifact-repository.js';
+import { SqlAttachmentRepository } from './sql-attachment-repository.js';
 
 export interface SqlStorageOptions {
   /** Source of every timestamp the repositories assign; tests pass a controllable one. */
@@ -43,6 +45,8 @@ class SqlStorage implements Storage {
   readonly skills;
   readonly knowledgeSources;
   readonly knowledgeDocuments;
+  readonly artifacts;
+  readonly attachments;
 
   constructor(
     private readonly ctx: SqlContext,
@@ -63,6 +67,8 @@ class SqlStorage implements Storage {
     this.skills = new SqlSkillRepository(ctx);
     this.knowledgeSources = new SqlKnowledgeSourceRepository(ctx);
     this.knowledgeDocuments = new SqlKnowledgeDocumentRepository(ctx);
+    this.artifacts = new SqlArtifactRepository(ctx);
+    this.attachments = new SqlAttachmentRepository(ctx);
   }
 
   /**

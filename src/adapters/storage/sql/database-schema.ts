@@ -7,7 +7,7 @@ import type {
 } from '../../../core/records/agent.js';
 import type { ConversationStatus } from '../../../core/records/conversation.js';
 import type { RunEventType } from '../../../core/records/run-event.js';
-import type { ApprovalStatus, RunChannel, RunStatus, RunType } from '../../../core/records/run.js';
+import type { ApprovalStatus, HumanInputKind, RunChannel, RunStatus, RunType } from '../../../core/records/run.js';
 import type { DelegationPolicy, UserRole } from '../../../core/records/user.js';
 import type {
   KnowledgeAccessTable,
@@ -169,6 +169,9 @@ export interface ToolApprovalsTable {
   decided_by: string | null;
   created_at: string;
   decided_at: string | null;
+  kind: HumanInputKind;
+  /** JSON string array; set when a question is answered. */
+  answers: string | null;
 }
 
 export interface RunInboxTable {
@@ -227,4 +230,32 @@ export interface DatabaseSchema {
   knowledge_access: KnowledgeAccessTable;
   knowledge_documents: KnowledgeDocumentsTable;
   knowledge_chunks: KnowledgeChunksTable;
+  artifacts: ArtifactsTable;
+  attachments: AttachmentsTable;
+}
+
+export interface ArtifactsTable {
+  id: string;
+  run_id: string;
+  conversation_id: string;
+  user_id: string;
+  tool_call_id: string;
+  path: string;
+  title: string | null;
+  /** bigint: PostgreSQL returns it as a string. */
+  size: number | string;
+  content_type: string;
+  created_at: string;
+}
+
+export interface AttachmentsTable {
+  id: string;
+  conversation_id: string;
+  user_id: string;
+  name: string;
+  path: string;
+  /** bigint: PostgreSQL returns it as a string. */
+  size: number | string;
+  content_type: string;
+  created_at: string;
 }

@@ -345,6 +345,56 @@ const runsListIndex: Migration = {
   },
 };
 
+/**
+ * Issue 12: questions share the approvals table (a question is a pending human input with an answer
+ * payload), artifacts presented by runs, and files attached to conversations.
+ */
+const artifactsAndAttachments: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .alterTable('tool_approvals')
+      .addColumn('kind', 'text', (c) => c.notNull().defaultTo('approval'))
+      .execute();
+    await db.schema.alterTable('tool_approvals').addColumn('answers', 'text').execute();
+
+    await db.schema
+      .createTable('artifacts')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('run_id', 'text', (c) => c.notNull().references('runs.id'))
+      .addColumn('conversation_id', 'text', (c) => c.notNull().references('conversations.id'))
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('tool_call_id', 'text', (c) => c.notNull())
+      .addColumn('path', 'text', (c) => c.notNull())
+      .addColumn('title', 'text')
+      .addColumn('size', 'bigint', (c) => c.notNull())
+      .addColumn('content_type', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await uniqueIndex(db, 'artifacts_call_path_uq', 'artifacts', ['run_id', 'tool_call_id', 'path']).execute();
+    await index(db, 'artifacts_conversation_idx', 'artifacts', ['conversation_id', 'created_at']);
+
+    await db.schema
+      .createTable('attachments')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('conversation_id', 'text', (c) => c.notNull().references('conversations.id'))
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('path', 'text', (c) => c.notNull())
+      .addColumn('size', 'bigint', (c) => c.notNull())
+      .addColumn('content_type', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await index(db, 'attachments_conversation_idx', 'attachments', ['conversation_id', 'created_at']);
+  },
+
+  async down(db: AnyDb) {
+    await db.schema.dropTable('attachments').execute();
+    await db.schema.dropTable('artifacts').execute();
+    await db.schema.alterTable('tool_approvals').dropColumn('answers').execute();
+    await db.schema.alterTable('tool_approvals').dropColumn('kind').execute();
+  },
+};
+
 /** Versioned migrations by name; names sort in application order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial_schema': initialSchema,
@@ -353,6 +403,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0005_skills': skills,
   '0006_knowledge': knowledgeMigration,
   '0007_runs_list_index': runsListIndex,
+  '0004_artifacts_and_attachments': artifactsAndAttachments,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };

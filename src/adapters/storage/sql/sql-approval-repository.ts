@@ -16,6 +16,8 @@ export function approvalFromRow(row: Selectable<ToolApprovalsTable>): ToolApprov
     decided_by: row.decided_by,
     created_at: row.created_at,
     decided_at: row.decided_at,
+    kind: row.kind,
+    answers: row.answers === null ? null : fromJson<string[]>(row.answers),
   };
 }
 
@@ -36,6 +38,8 @@ export class SqlApprovalRepository implements ApprovalRepository {
         decided_by: null,
         created_at: nowIso(this.ctx),
         decided_at: null,
+        kind: approval.kind ?? 'approval',
+        answers: null,
       })
       .onConflict((oc) => oc.columns(['run_id', 'tool_call_id']).doNothing())
       .execute();
@@ -67,6 +71,20 @@ export class SqlApprovalRepository implements ApprovalRepository {
       .set({ status, decided_by: decidedBy, comment, decided_at: nowIso(this.ctx) })
       .where('run_id', '=', runId)
       .where('tool_call_id', '=', toolCallId)
+      .where('kind', '=', 'approval')
+      .where('status', '=', 'pending')
+      .returningAll()
+      .executeTakeFirst();
+    return row ? approvalFromRow(row) : undefined;
+  }
+
+  async answer(runId: string, toolCallId: string, answers: string[], answeredBy: string): Promise<ToolApproval | undefined> {
+    const row = await this.ctx.db
+      .updateTable('tool_approvals')
+      .set({ status: 'answered', answers: toJson(answers), decided_by: answeredBy, decided_at: nowIso(this.ctx) })
+      .where('run_id', '=', runId)
+      .where('tool_call_id', '=', toolCallId)
+      .where('kind', '=', 'question')
       .where('status', '=', 'pending')
       .returningAll()
       .executeTakeFirst();

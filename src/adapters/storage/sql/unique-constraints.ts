@@ -47,6 +47,9 @@ export const UNIQUE_CONSTRAINTS = {
   knowledge_documents_source_name_uq: { table: 'knowledge_documents', columns: ['source_id', 'name'] },
   knowledge_chunks_pkey: { table: 'knowledge_chunks', columns: ['id'] },
   knowledge_chunks_document_seq_uq: { table: 'knowledge_chunks', columns: ['document_id', 'seq'] },
+  artifacts_pkey: { table: 'artifacts', columns: ['id'] },
+  artifacts_call_path_uq: { table: 'artifacts', columns: ['run_id', 'tool_call_id', 'path'] },
+  attachments_pkey: { table: 'attachments', columns: ['id'] },
 } as const satisfies Record<string, UniqueConstraintSpec>;
 
 /**

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Run, RunEvent, StartedRun, SubagentUpdatePayload } from '../../api/types.ts';
+import type { ArtifactView, Run, RunEvent, StartedRun, SubagentUpdatePayload } from '../../api/types.ts';
 import { isTerminalStatus } from '../../api/types.ts';
 import { useAsync } from '../../hooks/use-async.ts';
 import { navigate } from '../../hooks/use-location.ts';
@@ -13,6 +13,8 @@ import { isWaitingToResume } from '../../lib/run-phase.ts';
 import { paths } from '../../lib/routes.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { ApprovalPrompt } from './approval-prompt.tsx';
+import { ArtifactsPanel } from './artifacts-panel.tsx';
+import { QuestionPrompt } from './question-prompt.tsx';
 import { ChatTranscript } from './chat-transcript.tsx';
 import { Composer } from './composer.tsx';
 import { ConversationHeader } from './conversation-header.tsx';
@@ -44,6 +46,9 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
     [api, agentId],
   );
   const panel = useSubagentRuns(conversationId);
+  const artifacts = useAsync((signal) => api.listArtifacts(conversationId, signal), [api, conversationId]);
+  const setArtifacts = artifacts.setData;
+  const reloadArtifacts = artifacts.reload;
 
   const [activeRunId, setActiveRunId] = useState<string | null>(null);
   const [ended, setEnded] = useState<ReadonlyMap<string, LiveRun>>(new Map());
@@ -68,8 +73,16 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
       }
       // A worker (re)started the run: its stored status moved on from "waiting to be resumed".
       if (event.type === 'metadata') reloadRunList();
+      if (event.type === 'artifact') {
+        const artifact = event.payload.artifact as ArtifactView | undefined;
+        if (artifact?.id) {
+          setArtifacts((current) =>
+            (current ?? []).some((known) => known.id === artifact.id) ? current : [...(current ?? []), artifact],
+          );
+        }
+      }
     },
-    [panel, reloadRunList],
+    [panel, reloadRunList, setArtifacts],
   );
 
   const onEnd = useCallback(
@@ -87,10 +100,11 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
         setActiveRunId((current) => (current === view.runId ? null : current));
         setCancelling(false);
         panel.reload();
+        reloadArtifacts();
         onChanged();
       })();
     },
-    [api, conversationId, messages, runs, panel, onChanged],
+    [api, conversationId, messages, runs, panel, onChanged, reloadArtifacts],
   );
 
   // Updates before the resume point are not sent again: the saved view carries the latest one per child.
@@ -119,9 +133,9 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
     [messages.data, liveRuns, runs.data, liveInputs],
   );
 
-  const send = async (content: string, requestId: string): Promise<void> => {
+  const send = async (content: string, requestId: string, attachmentIds: string[]): Promise<void> => {
     setActionError(undefined);
-    const started: StartedRun = await api.postMessage(conversationId, content, requestId);
+    const started: StartedRun = await api.postMessage(conversationId, content, requestId, attachmentIds);
     const run = started.run;
     setLiveInputs((current) => new Map(current).set(run.id, content));
     runs.setData((current) => [run, ...(current ?? []).filter((item: Run) => item.id !== run.id)]);
@@ -171,7 +185,7 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
       ? null
       : stream.view.end
         ? stream.view.end.status
-        : stream.view.approvals.length > 0
+        : stream.view.approvals.length > 0 || (stream.view.questions ?? []).length > 0
           ? 'input_required'
           : cancelling
             ? 'cancel_requested'
@@ -222,6 +236,16 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
               />
             ))
           : null}
+        {stream.view && activeRunId !== null
+          ? (stream.view.questions ?? []).map((pending) => (
+              <QuestionPrompt
+                key={pending.toolCallId}
+                runId={activeRunId}
+                pending={pending}
+                onAnswered={stream.dismissQuestion}
+              />
+            ))
+          : null}
         <ErrorMessage error={stream.fatal} context="Live stream stopped" />
         <ErrorMessage error={actionError} />
         <Composer
@@ -237,9 +261,13 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
           cancelling={cancelling}
           onSend={send}
           onCancel={() => void cancel()}
+          onAttach={(files) => api.uploadAttachments(conversationId, files)}
         />
       </section>
-      <StatusPanel panel={panel} runs={runs.data} />
+      <div className="side-panels">
+        <ArtifactsPanel conversationId={conversationId} artifacts={artifacts.data ?? []} error={artifacts.error} />
+        <StatusPanel panel={panel} runs={runs.data} />
+      </div>
     </>
   );
 }

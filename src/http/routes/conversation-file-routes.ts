@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { createArtifactService } from '../../runtime/artifacts/artifact-service.js';
+import { createAttachmentService } from '../../runtime/attachments/attachment-service.js';
+import { artifactView } from '../../runtime/artifacts/artifact-view.js';
+import type { AppDependencies } from '../app-dependencies.js';
+import { attachmentDisposition } from '../content-disposition.js';
+import { idParamsSchema } from '../id-params.js';
+import { readMultipartFiles } from '../read-multipart-files.js';
+import type { RouteRegistry } from '../route-registry.js';
+
+const artifactParamsSchema = z.object({
+  id: z.string().min(1).max(200).describe('Conversation id'),
+  artifact_id: z.string().min(1).max(200).describe('Artifact id'),
+});
+
+/** Room for part headers and boundaries around the files themselves. */
+const MULTIPART_OVERHEAD_BYTES = 256 * 1024;
+
+/** Artifacts presented in a conversation and files attached to it (SPEC §8). */
+export function registerConversationFileRoutes(registry: RouteRegistry, deps: AppDependencies): void {
+  const limits = deps.config.files;
+  const artifacts =
+    deps.artifacts ?? createArtifactService({ storage: deps.storage, maxDownloadBytes: limits.artifactMaxDownloadBytes });
+  const attachments =
+    deps.attachments ??
+    createAttachmentService({
+      storage: deps.storage,
+      limits: { maxBytes: limits.attachmentMaxBytes, maxFiles: limits.attachmentMaxFiles },
+    });
+
+  registry.add({
+    method: 'get',
+    path: '/api/conversations/{id}/artifacts',
+    summary: 'Files the agent presented in this conversation (present_artifacts), oldest first',
+    tag: 'conversations',
+    access: 'user',
+    params: idParamsSchema,
+    handler: async ({ c, actor, params }) =>
+      c.json({ artifacts: (await artifacts.list(actor, params.id)).map(artifactView) }),
+  });
+
+  registry.add({
+    method: 'get',
+    path: '/api/conversations/{id}/artifacts/{artifact_id}/download',
+    summary: 'Download an artifact: the file as it is now in the project workdir',
+    description:
+      'Owner or admin. Sent as an attachment with a content type by extension; 404 `artifact_file_missing` ' +
+      'when the file is gone, 413 `artifact_too_large` over the download limit.',
+    tag: 'conversations',
+    access: 'user',
+    produces: 'application/octet-stream',
+    params: artifactParamsSchema,
+    handler: async ({ actor, params }) => {
+      const download = await artifacts.download(actor, params.id, params.artifact_id);
+      return new Response(download.body, {
+        status: 200,
+        headers: {
+          'content-type': download.contentType,
+          'content-length': String(download.size),
+          'content-disposition': attachmentDisposition(download.fileName),
+          // Artifacts are whatever an agent wrote: never rendered as a page of this origin.
+          'x-content-type-options': 'nosniff',
+          'content-security-policy': "default-src 'none'; sandbox",
+          'cache-control': 'private, no-store',
+        },
+      });
+    },
+  });
+
+  registry.add({
+    method: 'post',
+    path: '/api/conversations/{id}/attachments',
+    summary: 'Attach files: stored under uploads/ in the project workdir, named in the next message',
+    description:
+      `multipart/form-data with one or more file parts named "files"; at most ${limits.attachmentMaxFiles} ` +
+      `files of ${limits.attachmentMaxBytes} bytes each. Names are sanitised (last path component, no control ` +
+      'characters, no leading dots); a taken name gets a -N suffix. Pass the ids as `attachments` of ' +
+      '`POST /api/conversations/{id}/messages`.',
+    tag: 'conversations',
+    access: 'user',
+    status: 201,
+    params: idParamsSchema,
+    multipartFiles: { field: 'files', description: 'The files to attach' },
+    handler: async ({ c, actor, params }) => {
+      const files = await readMultipartFiles(c, {
+        fields: ['files', 'file'],
+        maxBodyBytes: limits.attachmentMaxBytes * limits.attachmentMaxFiles + MULTIPART_OVERHEAD_BYTES,
+      });
+      return c.json({ attachments: await attachments.upload(actor, params.id, files) }, 201);
+    },
+  });
+
+  registry.add({
+    method: 'get',
+    path: '/api/conversations/{id}/attachments',
+    summary: 'Files attached to this conversation, oldest first',
+    tag: 'conversations',
+    access: 'user',
+    params: idParamsSchema,
+    handler: async ({ c, actor, params }) => c.json({ attachments: await attachments.list(actor, params.id) }),
+  });
+}
