@@ -20,7 +20,7 @@ function tooLarge(maxBytes: number): TroupeError {
  * is refused without reading it, and the stream is counted too because the header may be absent
  * (chunked encoding) or lie.
  */
-async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
+export async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
   if (request.body === null) return new Uint8Array(0);

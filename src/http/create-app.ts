@@ -18,6 +18,7 @@ import { registerSystemRoutes } from './routes/system-routes.js';
 import { registerUserRoutes } from './routes/user-routes.js';
 import { serveConsole } from './serve-console.js';
 import { createAuthThrottle } from '../runtime/auth-throttle.js';
+import { registerA2ARoutes } from './routes/a2a-routes.js';
 
 export type { AppDependencies } from './app-dependencies.js';
 
@@ -49,6 +50,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   registerDelegationRoutes(registry, deps, logger);
   registerProjectRoutes(registry, deps);
   registerConversationRoutes(registry, deps);
+  // Outside /api (A2A clients look for /.well-known/agent-card.json), so before the console's catch-all.
+  registerA2ARoutes(registry, deps, logger);
   serveConsole(app, deps.consoleDir);
   return app;
 }

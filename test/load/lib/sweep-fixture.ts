@@ -24,6 +24,8 @@ export async function sweepFixture(server: TestServer): Promise<SweepOptions['re
     if (path.startsWith('/api/agent/{id}'))
       return param === 'id' ? conversation.agent_id : param === 'user_id' ? conversation.user_id : undefined;
     if (path.startsWith('/api/conversations/{id}')) return param === 'id' ? conversation.id : undefined;
+    // The demo's published expert, so junk reaches the A2A JSON-RPC parser instead of a 404.
+    if (path.startsWith('/a2a/{id}')) return param === 'id' ? 'analyst' : undefined;
     return undefined;
   };
 }
