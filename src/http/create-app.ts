@@ -23,6 +23,7 @@ import { serveConsole } from './serve-console.js';
 import { createAuthThrottle } from '../runtime/auth-throttle.js';
 import { registerQuestionRoutes } from './routes/question-routes.js';
 import { registerConversationFileRoutes } from './routes/conversation-file-routes.js';
+import { registerA2ARoutes } from './routes/a2a-routes.js';
 
 export type { AppDependencies } from './app-dependencies.js';
 
@@ -59,6 +60,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   registerSkillRoutes(registry, deps);
   registerKnowledgeRoutes(registry, deps);
   registerConversationFileRoutes(registry, deps);
+  // Outside /api (A2A clients look for /.well-known/agent-card.json), so before the console's catch-all.
+  registerA2ARoutes(registry, deps, logger);
   serveConsole(app, deps.consoleDir);
   return app;
 }

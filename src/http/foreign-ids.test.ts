@@ -59,6 +59,8 @@ beforeAll(async () => {
   const agent = await ctx.agents.create(alice.user, {
     name: 'Main',
     slug: 'main',
+    // Published: an A2A agent, whose card and endpoint must still be invisible to others.
+    status: 'published',
     config: { model: 'scripted:main' },
   });
   const shared = await ctx.agents.create(alice.user, {
@@ -128,7 +130,7 @@ beforeAll(async () => {
     attachmentId: uploaded.attachments[0]?.id ?? '',
   };
   // So that only the foreign project is at fault in the "use project" attempt.
-  await ctx.agents.create(bob.user, { name: 'Public bot', slug: 'public-bot', visibility: 'public' });
+  await ctx.agents.create(bob.user, { name: 'Public bot', slug: 'public-bot', visibility: 'public', status: 'published' });
   bobsConversation = await ctx.conversations.create(bob.user, { agent_id: 'public-bot' });
   // Bob's first request stamps his token's last_used_at; do it before any snapshot.
   expect((await ctx.request('GET', '/api/me', { token: bob.token })).status).toBe(200);
@@ -527,6 +529,43 @@ const ATTEMPTS: Attempt[] = [
     url: () => `/api/conversations/${bobsConversation.id}/messages`,
     body: () => ({ content: 'read this', attachments: [mine.attachmentId] }),
     code: 'attachment_not_found',
+  },
+  {
+    name: 'A2A card of a foreign expert',
+    method: 'GET',
+    url: () => '/a2a/main/.well-known/agent-card.json',
+    code: 'agent_not_found',
+  },
+  {
+    name: 'A2A call to a foreign expert',
+    method: 'POST',
+    url: () => `/a2a/${mine.agent.id}`,
+    body: () => ({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: mine.runId } }),
+    code: 'agent_not_found',
+  },
+  // JSON-RPC errors travel with HTTP 200 (A2A §9.5): a foreign task is TaskNotFound, a foreign context refused.
+  ...(['GetTask', 'CancelTask', 'SubscribeToTask'] as const).map((method) => ({
+    name: `A2A ${method} on a foreign task`,
+    method: 'POST',
+    url: () => '/a2a/public-bot',
+    body: () => ({ jsonrpc: '2.0', id: 1, method, params: { id: mine.runId } }),
+    code: 'JSON-RPC -32001',
+    status: 200,
+    answer: { error: { code: -32001 } },
+  })),
+  {
+    name: 'A2A message into a foreign context',
+    method: 'POST',
+    url: () => '/a2a/public-bot',
+    body: () => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hijack' }], contextId: mine.conversation.id } },
+    }),
+    code: 'JSON-RPC -32602',
+    status: 200,
+    answer: { error: { code: -32602 } },
   },
 ];
 

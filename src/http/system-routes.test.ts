@@ -51,7 +51,12 @@ describe('system routes', () => {
     const served = [
       ...new Set(
         ctx.app.routes
-          .filter((route) => route.path.startsWith('/api/'))
+          .filter(
+            (route) =>
+              route.path.startsWith('/api/') ||
+              route.path.startsWith('/a2a') ||
+              route.path === '/.well-known/agent-card.json',
+          )
           .map((route) => `${route.method} ${route.path.replace(/:([a-z_]+)/g, '{$1}')}`),
       ),
     ].sort();

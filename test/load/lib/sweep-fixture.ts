@@ -39,6 +39,8 @@ export async function sweepFixture(server: TestServer): Promise<SweepOptions['re
     if (path.startsWith('/api/skills/{id}')) return param === 'id' ? 'citation-style' : undefined;
     // The demo knowledge source: reads and searches use it; uploads and deletes never carry a real id.
     if (path.startsWith('/api/knowledge/{id}')) return param === 'id' ? 'ops-handbook' : undefined;
+    // The demo's published expert, so junk reaches the A2A JSON-RPC parser instead of a 404.
+    if (path.startsWith('/a2a/{id}')) return param === 'id' ? 'analyst' : undefined;
     return undefined;
   };
 }

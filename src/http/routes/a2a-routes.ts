@@ -1,0 +1,99 @@
+import type { Agent } from '../../core/records/agent.js';
+import type { User } from '../../core/records/user.js';
+import { createA2ARequestHandler } from '../../runtime/a2a/a2a-request-handler.js';
+import type { A2ADependencies } from '../../runtime/a2a/a2a-task-access.js';
+import { getPublishedExpert, listPublishedExperts } from '../../runtime/a2a/published-experts.js';
+import { cardJson, expertCard, serverCard } from '../a2a/agent-cards.js';
+import { answerJsonRpc } from '../a2a/json-rpc-endpoint.js';
+import { requestOrigin } from '../a2a/request-origin.js';
+import type { AppDependencies } from '../app-dependencies.js';
+import { idParamsSchema } from '../id-params.js';
+import type { Logger } from '../logger.js';
+import type { RouteRegistry } from '../route-registry.js';
+import { DEFAULT_SSE_HEARTBEAT_MS } from './run-event-stream-response.js';
+
+/** Cards differ per caller (they list what the token may use), so caches must not share them. */
+const CARD_CACHE_CONTROL = 'private, max-age=60';
+
+/**
+ * A2A 1.0 (SPEC §11, README "A2A"): every published expert the caller may use is an A2A agent with its
+ * own card and JSON-RPC endpoint; the server card lists them all. Outside `/api` because A2A clients look
+ * for `/.well-known/agent-card.json` at the root, but authenticated and throttled like every API route.
+ */
+export function registerA2ARoutes(registry: RouteRegistry, deps: AppDependencies, logger: Logger): void {
+  const services: A2ADependencies = {
+    storage: deps.storage,
+    agents: deps.agents,
+    conversations: deps.conversations,
+    runs: deps.runs,
+    onInternalError: (error) =>
+      logger.error('a2a request failed', {
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      }),
+  };
+  const origin = (c: Parameters<typeof requestOrigin>[0]) => requestOrigin(c, deps.config.trustProxy);
+  const heartbeatMs = deps.sseHeartbeatMs ?? DEFAULT_SSE_HEARTBEAT_MS;
+
+  const serve = (c: Parameters<typeof answerJsonRpc>[0]['c'], actor: User, expert: Agent | undefined) => {
+    const card = expert ? expertCard(origin(c), expert) : serverCard(origin(c), []);
+    return answerJsonRpc({
+      c,
+      actor,
+      maxBodyBytes: deps.config.maxBodyBytes,
+      heartbeatMs,
+      handler: (signal) => createA2ARequestHandler(services, { actor, expert, card, signal }),
+    });
+  };
+
+  registry.add({
+    method: 'get',
+    path: '/.well-known/agent-card.json',
+    summary: 'A2A server card: one skill per published expert the caller may use',
+    description:
+      'Its endpoint `POST /a2a` takes `params.tenant` = a skill id; the experts extension lists each expert card.',
+    tag: 'a2a',
+    access: 'user',
+    handler: async ({ c, actor }) => {
+      c.header('Cache-Control', CARD_CACHE_CONTROL);
+      return c.json(cardJson(serverCard(origin(c), await listPublishedExperts(deps.agents, actor))));
+    },
+  });
+
+  registry.add({
+    method: 'post',
+    path: '/a2a',
+    summary: 'A2A JSON-RPC endpoint of the whole server (params.tenant names the expert)',
+    description: 'JSON-RPC 2.0 body (A2A 1.0 method names); answers JSON, or SSE for streaming methods.',
+    tag: 'a2a',
+    access: 'user',
+    handler: ({ c, actor }) => serve(c, actor, undefined),
+  });
+
+  registry.add({
+    method: 'get',
+    path: '/a2a/{id}/.well-known/agent-card.json',
+    summary: "A2A agent card of one published expert (clients resolve it from the base URL '/a2a/{id}/')",
+    tag: 'a2a',
+    access: 'user',
+    params: idParamsSchema,
+    handler: async ({ c, actor, params }) => {
+      const expert = await getPublishedExpert(deps.agents, actor, params.id);
+      c.header('Cache-Control', CARD_CACHE_CONTROL);
+      return c.json(cardJson(expertCard(origin(c), expert)));
+    },
+  });
+
+  registry.add({
+    method: 'post',
+    path: '/a2a/{id}',
+    summary: 'A2A JSON-RPC endpoint of one published expert (1.0 and 0.3 method names)',
+    description:
+      'JSON-RPC 2.0 body: SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask ' +
+      '(and message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe); answers JSON, or SSE for streams.',
+    tag: 'a2a',
+    access: 'user',
+    params: idParamsSchema,
+    handler: async ({ c, actor, params }) =>
+      serve(c, actor, await getPublishedExpert(deps.agents, actor, params.id)),
+  });
+}

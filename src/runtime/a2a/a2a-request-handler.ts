@@ -1,0 +1,234 @@
+import type {
+  AgentCard,
+  CancelTaskRequest,
+  GetTaskRequest,
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  SendMessageRequest,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskPushNotificationConfig,
+} from '@a2a-js/sdk';
+import type { A2ARequestHandler } from '@a2a-js/sdk/server';
+import {
+  PushNotificationNotSupportedError,
+  RequestMalformedError,
+  TaskNotCancelableError,
+  UnsupportedOperationError,
+} from '@a2a-js/sdk/errors';
+import type { Run } from '../../core/records/run.js';
+import { isTerminalStatus } from '../../core/records/run.js';
+import { toA2AError } from './a2a-errors.js';
+import { readUserText } from './a2a-parts.js';
+import { createA2ATaskAccess, type A2ADependencies, type A2AScope } from './a2a-task-access.js';
+import { translateRunEvents } from './a2a-task-events.js';
+import { pageTasks } from './a2a-task-list.js';
+import { toTaskState } from './a2a-task-state.js';
+import { runToTask } from './run-to-a2a-task.js';
+
+export type { A2ADependencies } from './a2a-task-access.js';
+
+/** How long `CancelTask` waits for a running task's worker to stop, so the answer is usually `canceled`. */
+const CANCEL_WAIT_MS = 10_000;
+/** Request ids are per user; the prefix keeps A2A message ids apart from the console's own request ids. */
+const REQUEST_ID_PREFIX = 'a2a:';
+const MAX_MESSAGE_ID_LENGTH = 200 - REQUEST_ID_PREFIX.length;
+const TITLE_LENGTH = 80;
+
+export interface A2ARequestScope extends A2AScope {
+  /** This endpoint's card (the 0.3 transport reads its capabilities). */
+  card: AgentCard;
+  /** The HTTP request's lifetime: blocking waits and streams end with it (the task does not). */
+  signal: AbortSignal;
+}
+
+function titleOf(text: string): string {
+  const line = text.split('\n', 1)[0]?.trim() ?? '';
+  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line || 'A2A conversation';
+}
+
+/**
+ * The A2A operations over Troupe's services (SPEC §11), for one request: a task is a run started as the
+ * caller, its contextId the conversation. The SDK's JSON-RPC transports parse, dispatch and serialize.
+ */
+export function createA2ARequestHandler(deps: A2ADependencies, scope: A2ARequestScope): A2ARequestHandler {
+  const { storage, conversations, runs } = deps;
+  const { actor, signal } = scope;
+  const access = createA2ATaskAccess(deps, scope);
+
+  async function snapshot(runId: string, historyLength?: number): Promise<Task> {
+    const run = await runs.getRun(actor, runId);
+    return runToTask(run, await access.pending(run), { historyLength });
+  }
+
+  /** A replayed message id answers with the task it started instead of starting a second one. */
+  async function replayed(
+    requestId: string | undefined,
+    expertId: string,
+    contextId: string,
+  ): Promise<Run | undefined> {
+    if (requestId === undefined) return undefined;
+    const prior = await storage.runs.getByRequestId(actor.id, requestId);
+    if (prior === undefined) return undefined;
+    if (
+      prior.agent_id !== expertId ||
+      prior.created_by_run_id !== null ||
+      (contextId !== '' && contextId !== prior.conversation_id)
+    ) {
+      throw new RequestMalformedError('messageId was already used for another message; send a new messageId');
+    }
+    return prior;
+  }
+
+  async function start(params: SendMessageRequest): Promise<Run> {
+    const expert = await access.expertFor(params.tenant);
+    const message: Message | undefined = params.message;
+    const text = readUserText(message);
+    const contextId = message?.contextId ?? '';
+    if (message?.taskId) {
+      const task = await access.loadTask(message.taskId);
+      if (contextId !== '' && contextId !== task.conversation_id)
+        throw new RequestMalformedError('contextId does not match the task');
+      if (isTerminalStatus(task.status)) {
+        throw new UnsupportedOperationError(
+          `Task ${task.id} has ended; send a new message with its contextId to continue the conversation`,
+        );
+      }
+      throw new UnsupportedOperationError(
+        `Task ${task.id} is still active and takes no messages; decide its approvals in Troupe, or cancel it`,
+      );
+    }
+    const messageId = message?.messageId ?? '';
+    const requestId =
+      messageId !== '' && messageId.length <= MAX_MESSAGE_ID_LENGTH
+        ? `${REQUEST_ID_PREFIX}${messageId}`
+        : undefined;
+    const prior = await replayed(requestId, expert.id, contextId);
+    if (prior) return prior;
+    const conversation =
+      contextId !== ''
+        ? await access.ownConversation(contextId, expert)
+        : await conversations.create(actor, { agent_id: expert.id, title: titleOf(text) });
+    const started = await runs.postMessage(actor, conversation.id, {
+      content: text,
+      request_id: requestId,
+      channel: 'api',
+    });
+    return started.run;
+  }
+
+  /** Blocking `SendMessage`: until the run ends or waits for a human (A2A's "interrupted" states). */
+  async function untilSettled(run: Run): Promise<void> {
+    const controller = new AbortController();
+    const stop = (): void => controller.abort();
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      const events = await runs.streamEvents(actor, run.id, 0, controller.signal);
+      for await (const event of events) {
+        if (event.type === 'end') return;
+        // An approval decided meanwhile (a replayed message) is history, not a wait.
+        if (
+          event.type === 'approval_required' &&
+          (await access.pending(await runs.getRun(actor, run.id))).length > 0
+        )
+          return;
+      }
+    } finally {
+      signal.removeEventListener('abort', stop);
+      controller.abort();
+    }
+  }
+
+  async function* stream(run: Run, afterSeq: number): AsyncGenerator<StreamResponse> {
+    const pending = await access.pending(run);
+    yield { payload: { $case: 'task', value: runToTask(run, pending) } };
+    if (isTerminalStatus(run.status)) return;
+    const controller = new AbortController();
+    const stop = (): void => controller.abort();
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      yield* translateRunEvents({
+        run,
+        state: toTaskState(run.status, pending.length > 0),
+        events: await runs.streamEvents(actor, run.id, afterSeq, controller.signal),
+        pending: () => access.pending(run),
+        finish: async () => {
+          const final = await runs.getRun(actor, run.id);
+          return { run: final, pending: await access.pending(final) };
+        },
+      });
+    } finally {
+      signal.removeEventListener('abort', stop);
+      controller.abort();
+    }
+  }
+
+  /** Maps every failure to an A2A error; generators are wrapped so errors on iteration map too. */
+  const guard = <T>(work: () => Promise<T>): Promise<T> =>
+    work().catch((error: unknown) => {
+      throw toA2AError(error, deps.onInternalError);
+    });
+  async function* guardStream(work: () => AsyncGenerator<StreamResponse>): AsyncGenerator<StreamResponse> {
+    try {
+      yield* work();
+    } catch (error) {
+      throw toA2AError(error, deps.onInternalError);
+    }
+  }
+  const noPush = (): Promise<never> =>
+    Promise.reject(
+      new PushNotificationNotSupportedError(
+        'This agent does not send push notifications; use SubscribeToTask or GetTask',
+      ),
+    );
+
+  return {
+    getAgentCard: () => Promise.resolve(scope.card),
+    getAuthenticatedExtendedAgentCard: () =>
+      Promise.reject(
+        new UnsupportedOperationError('This agent has no extended card; its card is already per caller'),
+      ),
+    sendMessage: (params: SendMessageRequest) =>
+      guard(async () => {
+        const run = await start(params);
+        if (!params.configuration?.returnImmediately) await untilSettled(run);
+        return snapshot(run.id, params.configuration?.historyLength);
+      }),
+    sendMessageStream: (params: SendMessageRequest) =>
+      guardStream(async function* () {
+        yield* stream(await start(params), 0);
+      }),
+    getTask: (params: GetTaskRequest) =>
+      guard(async () => snapshot((await access.loadTask(params.id)).id, params.historyLength)),
+    listTasks: (params: ListTasksRequest): Promise<ListTasksResponse> =>
+      guard(async () =>
+        pageTasks(await access.listRuns(params.contextId ?? '', params.tenant ?? ''), params),
+      ),
+    cancelTask: (params: CancelTaskRequest) =>
+      guard(async () => {
+        const run = await access.loadTask(params.id);
+        // Cancel is idempotent; only a task that ended otherwise is not cancelable.
+        if (run.status === 'cancelled' || run.status === 'cancel_requested') return snapshot(run.id);
+        if (isTerminalStatus(run.status))
+          throw new TaskNotCancelableError(`Task ${run.id} has already ended (${run.status})`);
+        await runs.cancel(actor, run.id);
+        await runs.await(actor, run.id, CANCEL_WAIT_MS);
+        return snapshot(run.id);
+      }),
+    resubscribe: (params: SubscribeToTaskRequest) =>
+      guardStream(async function* () {
+        const task = await access.loadTask(params.id);
+        if (isTerminalStatus(task.status))
+          throw new UnsupportedOperationError(`Task ${task.id} has ended; read it with GetTask`);
+        // The cursor is taken before the snapshot: anything after it is streamed, nothing is lost in between.
+        const afterSeq = await storage.events.lastSeq(task.id);
+        yield* stream(await runs.getRun(actor, task.id), afterSeq);
+      }),
+    createTaskPushNotificationConfig: (_params: TaskPushNotificationConfig) => noPush(),
+    getTaskPushNotificationConfig: noPush,
+    listTaskPushNotificationConfigs: noPush,
+    deleteTaskPushNotificationConfig: noPush,
+  };
+}

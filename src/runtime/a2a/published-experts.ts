@@ -1,0 +1,26 @@
+import { TroupeError } from '../../core/errors.js';
+import type { Agent } from '../../core/records/agent.js';
+import type { Actor } from '../../core/records/user.js';
+import type { AgentService } from '../agent-service.js';
+
+/** An A2A agent is a published main agent (SPEC §11); drafts and subagents have no card and no endpoint. */
+export function isPublishedExpert(agent: Agent): boolean {
+  return agent.status === 'published' && !agent.is_subagent && agent.deleted_at === null;
+}
+
+/** The published experts the actor may use, ordered by slug (the order of the server card's skills). */
+export async function listPublishedExperts(agents: AgentService, actor: Actor): Promise<Agent[]> {
+  const usable = await agents.list(actor);
+  return usable.filter(isPublishedExpert).sort((a, b) => a.slug.localeCompare(b.slug));
+}
+
+/** By id or slug; anything unpublished or invisible is `agent_not_found`, so probing learns nothing. */
+export async function getPublishedExpert(
+  agents: AgentService,
+  actor: Actor,
+  idOrSlug: string,
+): Promise<Agent> {
+  const agent = await agents.get(actor, idOrSlug);
+  if (!isPublishedExpert(agent)) throw new TroupeError('agent_not_found', `Agent "${idOrSlug}" not found`);
+  return agent;
+}
