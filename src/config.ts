@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseEgressAllowEntry } from './core/egress/egress-policy.js';
 import { TroupeError } from './core/errors.js';
+import { loadTracingSettings, type TracingSettings } from './tracing-settings.js';
 
 /** Server settings. `loadConfig` is the only place that reads `process.env`. */
 export interface TroupeConfig {
@@ -35,6 +36,8 @@ export interface TroupeConfig {
   authFailureWindowMs: number;
   /** Take the client address from `X-Forwarded-For` (only behind a proxy that sets it). */
   trustProxy: boolean;
+  /** OpenTelemetry GenAI traces, from the standard `OTEL_EXPORTER_OTLP_*` variables; undefined = off. */
+  tracing: TracingSettings | undefined;
 }
 
 export interface RunLimits {
@@ -170,6 +173,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
     authFailureLimit: integer(env, 'TROUPE_AUTH_FAILURE_LIMIT', 10),
     authFailureWindowMs: integer(env, 'TROUPE_AUTH_FAILURE_WINDOW_MS', 60_000),
     trustProxy: flag(env, 'TROUPE_TRUST_PROXY'),
+    tracing: loadTracingSettings(env),
   };
 }
 

@@ -43,6 +43,7 @@ import { createDelegationMiddleware } from './runtime/delegation/create-delegati
 import { createDelegationRunService } from './runtime/delegation/delegation-run-service.js';
 import { combineMiddlewareFactories } from './runtime/middleware/combine-middleware-factories.js';
 import { createExecuteSupport } from './runtime/tools/execute/execute-support.js';
+import type { RunTracer } from './runtime/tracing/run-tracer.js';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -154,6 +155,16 @@ async function openMessaging(config: TroupeConfig, log: Logger): Promise<{ bus: 
   }
 }
 
+/**
+ * OpenTelemetry traces for processes that execute runs, when configured. Imported on demand: with tracing
+ * off no OpenTelemetry module is loaded and no span is ever created.
+ */
+async function openTracer(config: TroupeConfig, role: ProcessRole, storage: Storage, log: Logger): Promise<RunTracer | undefined> {
+  if (!config.tracing || role === 'api') return undefined;
+  const { createOtlpRunTracer } = await import('./adapters/telemetry/create-otlp-run-tracer.js');
+  return createOtlpRunTracer(config.tracing, storage, (message) => log.warn(message));
+}
+
 export async function createTroupe(config: TroupeConfig, options: CreateTroupeOptions = {}): Promise<Troupe> {
   const role = options.role ?? 'all';
   const clock = options.clock ?? systemClock;
@@ -192,6 +203,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   const workdirTools = [...createWorkdirTools(), ...execute.tools];
   const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
   const delegations = createDelegationRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
+  const tracer = await openTracer(config, role, storage, log);
   const executor = createRunExecutor({
     storage,
     bus,
@@ -199,6 +211,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     tools: workdirTools,
     toolSources: [mcp],
     middleware: combineMiddlewareFactories(
+      ...(tracer ? [tracer.middleware] : []),
       createSubagentMiddleware({ storage, bus, clock, limits: config.limits, service: subagents }),
       createDelegationMiddleware({ storage, limits: config.limits, service: delegations }),
     ),
@@ -207,6 +220,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     concurrency: config.workerConcurrency,
     workerId,
     clock,
+    ...(tracer ? { tracer } : {}),
   });
   const reconciler = createLeaseReconciler({ storage, bus, queue, clock, leaseMs: config.leaseMs, policy: config.leaseExpiry });
   const runs = createRunService({ storage, bus, queue, clock, defaultModel: config.defaultModel });
@@ -261,6 +275,8 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     async close() {
       reconciler.stop();
       await executor.stop();
+      // After the executor: the spans of runs it just handed back are exported too.
+      await tracer?.shutdown().catch((error: unknown) => log.warn('Trace export failed at shutdown', describeError(error)));
       await mcp.close();
       await queue.close();
       await bus.close();

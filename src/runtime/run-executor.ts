@@ -28,6 +28,7 @@ import { repairToolCallPairs } from '../core/thread/tool-call-pairs.js';
 import { createWorkerSlots } from './worker-slots.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
 import { effectiveLimits } from './agent-limits.js';
+import type { RunTracer } from './tracing/run-tracer.js';
 
 /** Everything a middleware factory may need to build the per-run middleware stack. */
 export interface RunSetup {
@@ -57,6 +58,8 @@ export interface RunExecutorDeps {
   clock: Clock;
   /** Called after a run reached a terminal status (e.g. cascade decisions that need the agent config). */
   onTerminal?: (run: Run) => Promise<void>;
+  /** OpenTelemetry run spans; absent when tracing is off (then nothing of it runs). */
+  tracer?: RunTracer;
 }
 
 export interface RunExecutor {
@@ -113,7 +116,8 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     inFlight.set(runId, { controller, done });
     const heartbeat = setInterval(() => void renewLease(run), Math.max(50, Math.floor(deps.leaseMs / 3)));
     try {
-      await executeClaimed(run, controller.signal);
+      const work = () => executeClaimed(run, controller.signal);
+      await (deps.tracer ? deps.tracer.traceRun(run, work) : work());
     } finally {
       clearInterval(heartbeat);
       inFlight.delete(runId);
