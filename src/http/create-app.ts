@@ -18,6 +18,7 @@ import { registerSystemRoutes } from './routes/system-routes.js';
 import { registerUserRoutes } from './routes/user-routes.js';
 import { serveConsole } from './serve-console.js';
 import { createAuthThrottle } from '../runtime/auth-throttle.js';
+import { registerOpenAiRoutes } from './routes/openai-routes.js';
 
 export type { AppDependencies } from './app-dependencies.js';
 
@@ -49,6 +50,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   registerDelegationRoutes(registry, deps, logger);
   registerProjectRoutes(registry, deps);
   registerConversationRoutes(registry, deps);
+  registerOpenAiRoutes(app, registry, deps, logger);
   serveConsole(app, deps.consoleDir);
   return app;
 }

@@ -51,7 +51,8 @@ describe('system routes', () => {
     const served = [
       ...new Set(
         ctx.app.routes
-          .filter((route) => route.path.startsWith('/api/'))
+          // The OpenAI-compatible routes too; `/v1/*` is their error-shape middleware and catch-all 404.
+          .filter((route) => route.path.startsWith('/api/') || (route.path.startsWith('/v1/') && route.path !== '/v1/*'))
           .map((route) => `${route.method} ${route.path.replace(/:([a-z_]+)/g, '{$1}')}`),
       ),
     ].sort();
