@@ -17,7 +17,9 @@ describe('tracing settings from the standard OTLP variables', () => {
   it('is off without an endpoint', () => {
     expect(loadTracingSettings({})).toBeUndefined();
     expect(loadConfig({}).tracing).toBeUndefined();
-    expect(loadTracingSettings({ OTEL_EXPORTER_OTLP_HEADERS: 'a=b', OTEL_SERVICE_NAME: 'x' })).toBeUndefined();
+    expect(
+      loadTracingSettings({ OTEL_EXPORTER_OTLP_HEADERS: 'a=b', OTEL_SERVICE_NAME: 'x' }),
+    ).toBeUndefined();
   });
 
   it('appends /v1/traces to the generic endpoint and takes the traces endpoint as is', () => {
@@ -58,11 +60,15 @@ describe('tracing settings from the standard OTLP variables', () => {
   });
 
   it('refuses what it cannot honour', () => {
-    expect(configError({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toContain('OTEL_EXPORTER_OTLP_ENDPOINT');
-    expect(configError({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'ftp://collector' })).toContain('http(s) URL');
-    expect(configError({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toContain('grpc');
-    expect(configError({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_HEADERS: 'novalue' })).toContain(
-      'key=value',
+    expect(configError({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toContain(
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
     );
+    expect(configError({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'ftp://collector' })).toContain('http(s) URL');
+    expect(
+      configError({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }),
+    ).toContain('grpc');
+    expect(
+      configError({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_HEADERS: 'novalue' }),
+    ).toContain('key=value');
   });
 });

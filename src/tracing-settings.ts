@@ -24,7 +24,8 @@ function parseHeaders(env: Env, name: string): Record<string, string> {
     if (entry.trim() === '') continue;
     const equals = entry.indexOf('=');
     const key = equals > 0 ? entry.slice(0, equals).trim() : '';
-    if (key === '') throw new TroupeError('config_invalid', `${name} entries must be key=value, got "${entry.trim()}"`);
+    if (key === '')
+      throw new TroupeError('config_invalid', `${name} entries must be key=value, got "${entry.trim()}"`);
     let value = entry.slice(equals + 1).trim();
     try {
       value = decodeURIComponent(value);
@@ -69,7 +70,8 @@ export function loadTracingSettings(env: Env): TracingSettings | undefined {
   if (endpoint === undefined) return undefined;
   if (set(env, 'OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return undefined;
   const exporters = set(env, 'OTEL_TRACES_EXPORTER');
-  if (exporters !== undefined && !exporters.split(',').some((entry) => entry.trim() === 'otlp')) return undefined;
+  if (exporters !== undefined && !exporters.split(',').some((entry) => entry.trim() === 'otlp'))
+    return undefined;
   const protocol = set(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? set(env, 'OTEL_EXPORTER_OTLP_PROTOCOL');
   if (protocol !== undefined && protocol !== 'http/json' && protocol !== 'http/protobuf') {
     throw new TroupeError(

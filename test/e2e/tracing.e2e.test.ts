@@ -19,7 +19,15 @@ interface OtlpAttribute {
 interface OtlpTraces {
   resourceSpans: {
     resource: { attributes: OtlpAttribute[] };
-    scopeSpans: { spans: { name: string; traceId: string; spanId: string; parentSpanId?: string; attributes: OtlpAttribute[] }[] }[];
+    scopeSpans: {
+      spans: {
+        name: string;
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        attributes: OtlpAttribute[];
+      }[];
+    }[];
   }[];
 }
 
@@ -90,7 +98,9 @@ describe('OTLP/HTTP export', () => {
       expect(request.authorization).toBe('Bearer collector-secret');
     }
     const resourceSpans = receiver.received.flatMap((request) => request.body.resourceSpans);
-    expect(resourceSpans.map((entry) => attribute(entry.resource.attributes, 'service.name'))).toContain('troupe-e2e');
+    expect(resourceSpans.map((entry) => attribute(entry.resource.attributes, 'service.name'))).toContain(
+      'troupe-e2e',
+    );
     const spans = resourceSpans.flatMap((entry) => entry.scopeSpans.flatMap((scope) => scope.spans));
     const run = spans.find((span) => span.name === 'invoke_agent Assistant');
     expect(run).toBeDefined();

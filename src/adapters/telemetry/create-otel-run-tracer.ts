@@ -101,7 +101,11 @@ export function createOtelRunTracer(options: OtelRunTracerOptions): RunTracer {
     span.setAttribute(GEN_AI.usageInputTokens, usage.input);
     span.setAttribute(GEN_AI.usageOutputTokens, usage.output);
     if (ERROR_STATUSES.has(final.status)) {
-      markFailed(span, final.error?.type ?? final.status, final.error?.message ?? `The run ended ${final.status}`);
+      markFailed(
+        span,
+        final.error?.type ?? final.status,
+        final.error?.message ?? `The run ended ${final.status}`,
+      );
     }
   }
 
@@ -165,7 +169,9 @@ export function createOtelRunTracer(options: OtelRunTracerOptions): RunTracer {
         try {
           const traceparent = traceparentOf(span);
           // Runs this call starts (task, subagent_start, delegate) record it and become children of this span.
-          const result = await (traceparent === undefined ? next(request) : withTraceparent(traceparent, () => next(request)));
+          const result = await (traceparent === undefined
+            ? next(request)
+            : withTraceparent(traceparent, () => next(request)));
           if (result.isError) {
             const output = typeof result.output === 'string' ? result.output : JSON.stringify(result.output);
             markFailed(span, 'tool_error', output);
@@ -208,7 +214,11 @@ export function createOtelRunTracer(options: OtelRunTracerOptions): RunTracer {
         },
         parentContext(run),
       );
-      traced.set(run.id, { span, context: trace.setSpan(ROOT_CONTEXT, span), conversationId: run.conversation_id });
+      traced.set(run.id, {
+        span,
+        context: trace.setSpan(ROOT_CONTEXT, span),
+        conversationId: run.conversation_id,
+      });
       try {
         await execute();
       } catch (thrown) {

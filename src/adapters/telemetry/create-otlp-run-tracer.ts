@@ -13,14 +13,20 @@ export const TRACER_NAME = 'troupe';
  * Says once when exports start failing and once when they recover: the SDK itself reports nothing unless a
  * global diagnostic logger is installed, and a collector that is down must not flood the log either.
  */
-function reportingFailures(exporter: SpanExporter, endpoint: string, warn: (message: string) => void): SpanExporter {
+function reportingFailures(
+  exporter: SpanExporter,
+  endpoint: string,
+  warn: (message: string) => void,
+): SpanExporter {
   let failing = false;
   return {
     export(spans, done) {
       exporter.export(spans, (result) => {
         if (result.code !== ExportResultCode.SUCCESS && !failing) {
           failing = true;
-          warn(`Trace export to ${endpoint} failed (${result.error?.message ?? 'unknown error'}); spans are dropped until it works again`);
+          warn(
+            `Trace export to ${endpoint} failed (${result.error?.message ?? 'unknown error'}); spans are dropped until it works again`,
+          );
         } else if (result.code === ExportResultCode.SUCCESS && failing) {
           failing = false;
           warn(`Trace export to ${endpoint} works again`);
@@ -48,5 +54,9 @@ export function createOtlpRunTracer(
     resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
     spanProcessors: [new BatchSpanProcessor(reportingFailures(exporter, settings.endpoint, warn))],
   });
-  return createOtelRunTracer({ storage, tracer: provider.getTracer(TRACER_NAME), shutdown: () => provider.shutdown() });
+  return createOtelRunTracer({
+    storage,
+    tracer: provider.getTracer(TRACER_NAME),
+    shutdown: () => provider.shutdown(),
+  });
 }

@@ -16,7 +16,9 @@ function sourceFiles(dir: string): string[] {
 /** Static `import … from '…'` / `export … from '…'` specifiers (type-only imports are erased, so skipped). */
 function staticImports(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'/gms)].map((match) => match[1] ?? '');
+  return [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'/gms)].map(
+    (match) => match[1] ?? '',
+  );
 }
 
 describe('no cost when tracing is off', () => {

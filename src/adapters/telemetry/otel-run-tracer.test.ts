@@ -59,7 +59,8 @@ function recordSpans() {
   };
 }
 
-const runSpans = (spans: ReadableSpan[]) => spans.filter((span) => span.attributes['gen_ai.operation.name'] === 'invoke_agent');
+const runSpans = (spans: ReadableSpan[]) =>
+  spans.filter((span) => span.attributes['gen_ai.operation.name'] === 'invoke_agent');
 
 function only(spans: ReadableSpan[], name: string): ReadableSpan {
   const matching = spans.filter((span) => span.name === name);
@@ -78,13 +79,21 @@ afterEach(async () => {
 describe('OpenTelemetry GenAI spans of a run tree', () => {
   it('traces a run, its model and tool calls, and a subagent run under the task call that started it', async () => {
     const recorder = recordSpans();
-    harness = await createRuntimeHarness({ scenarios: { main: MAIN, helper: HELPER }, tracer: recorder.tracer });
-    const user = await harness.createUser('alice');
-    const helper = await harness.createAgent(user, 'helper', { model: 'scripted:helper', tools: ['read_file'] }, {
-      backend: 'subagent',
-      is_subagent: true,
-      name: 'Helper',
+    harness = await createRuntimeHarness({
+      scenarios: { main: MAIN, helper: HELPER },
+      tracer: recorder.tracer,
     });
+    const user = await harness.createUser('alice');
+    const helper = await harness.createAgent(
+      user,
+      'helper',
+      { model: 'scripted:helper', tools: ['read_file'] },
+      {
+        backend: 'subagent',
+        is_subagent: true,
+        name: 'Helper',
+      },
+    );
     const main = await harness.createAgent(
       user,
       'main',
@@ -144,7 +153,9 @@ describe('OpenTelemetry GenAI spans of a run tree', () => {
       'troupe.run.type': 'subagent',
     });
     // The link is carried by the child run itself, so a worker in another process finds it too.
-    expect(child.input.traceparent).toBe(`00-${taskSpan.spanContext().traceId}-${taskSpan.spanContext().spanId}-01`);
+    expect(child.input.traceparent).toBe(
+      `00-${taskSpan.spanContext().traceId}-${taskSpan.spanContext().spanId}-01`,
+    );
 
     // chat per model call: two for the main run (tool calls, then the answer), one for the helper.
     const mainChats = spans.filter((span) => span.name === 'chat main');
@@ -164,7 +175,10 @@ describe('OpenTelemetry GenAI spans of a run tree', () => {
     const chatOutput = mainChats.map((chat) => chat.attributes['gen_ai.usage.output_tokens'] as number);
     expect(chatInput.reduce((sum, value) => sum + value, 0)).toBe(done.run.usage?.input_tokens);
     expect(chatOutput.reduce((sum, value) => sum + value, 0)).toBe(done.run.usage?.output_tokens);
-    expect(mainChats.map((chat) => chat.attributes['gen_ai.response.finish_reasons'])).toEqual([['tool-calls'], ['stop']]);
+    expect(mainChats.map((chat) => chat.attributes['gen_ai.response.finish_reasons'])).toEqual([
+      ['tool-calls'],
+      ['stop'],
+    ]);
     expect(parentOf(only(spans, 'chat helper'))).toBe(childSpan.spanContext().spanId);
 
     // A tool call answered with an error result is an errored span; the run itself is not.
@@ -172,6 +186,43 @@ describe('OpenTelemetry GenAI spans of a run tree', () => {
     expect(parentOf(readSpan)).toBe(rootSpan.spanContext().spanId);
     expect(readSpan.status.code).toBe(SpanStatusCode.ERROR);
     expect(readSpan.attributes['error.type']).toBe('tool_error');
+  });
+
+  it('traces a delegation: the expert run hangs under the delegate call', async () => {
+    const recorder = recordSpans();
+    harness = await createRuntimeHarness({
+      scenarios: {
+        a: `rules:\n  - steps:\n      - tool_calls: [{ name: delegate, args: { expert: expert-b, task: "{{input}}" } }]\n      - text: "A got: {{last_tool_result}}"\n`,
+        b: `rules:\n  - steps:\n      - text: "B says <{{input}}>"\n`,
+      },
+      tracer: recorder.tracer,
+    });
+    const user = await harness.createUser('alice');
+    await harness.storage.users.setDelegationPolicy(user.id, 'all', []);
+    const a = await harness.createAgent(
+      user,
+      'expert-a',
+      { model: 'scripted:a' },
+      { status: 'published', name: 'Expert A' },
+    );
+    await harness.createAgent(
+      user,
+      'expert-b',
+      { model: 'scripted:b' },
+      { status: 'published', name: 'Expert B' },
+    );
+    const conversation = await harness.createConversation(user, a);
+    const { run } = await harness.runs.postMessage(user, conversation.id, { content: 'question' });
+    expect((await harness.runs.await(user, run.id, 15_000)).run.status).toBe('completed');
+    await recorder.until((spans) => runSpans(spans).length === 2);
+    const spans = recorder.spans();
+    const root = only(spans, 'invoke_agent Expert A');
+    const delegate = only(spans, 'execute_tool delegate');
+    const expert = only(spans, 'invoke_agent Expert B');
+    expect(parentOf(delegate)).toBe(root.spanContext().spanId);
+    expect(parentOf(expert)).toBe(delegate.spanContext().spanId);
+    expect(expert.spanContext().traceId).toBe(root.spanContext().traceId);
+    expect(expert.attributes['troupe.run.type']).toBe('delegation');
   });
 
   it('marks the run span as failed with the run error type', async () => {
@@ -198,10 +249,15 @@ describe('OpenTelemetry GenAI spans of a run tree', () => {
   it('records nothing in child runs when tracing is off', async () => {
     harness = await createRuntimeHarness({ scenarios: { main: MAIN, helper: HELPER } });
     const user = await harness.createUser('alice');
-    await harness.createAgent(user, 'helper', { model: 'scripted:helper', tools: ['read_file'] }, {
-      backend: 'subagent',
-      is_subagent: true,
-    });
+    await harness.createAgent(
+      user,
+      'helper',
+      { model: 'scripted:helper', tools: ['read_file'] },
+      {
+        backend: 'subagent',
+        is_subagent: true,
+      },
+    );
     const main = await harness.createAgent(user, 'main', { model: 'scripted:main', tools: ['read_file'] });
     const conversation = await harness.createConversation(user, main);
     const { run } = await harness.runs.postMessage(user, conversation.id, { content: 'the logs' });

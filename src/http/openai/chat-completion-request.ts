@@ -47,10 +47,18 @@ export const chatCompletionRequestSchema = z
       .max(200)
       .nullable()
       .optional()
-      .describe('Troupe extension: continue this conversation of yours; omitted, a new conversation is started'),
+      .describe(
+        'Troupe extension: continue this conversation of yours; omitted, a new conversation is started',
+      ),
     n: z.literal(1).nullable().optional().describe('Only 1 is supported'),
-    tools: z.array(z.unknown()).max(0, 'client-side tools are not supported: the agent uses its own tools').optional(),
-    functions: z.array(z.unknown()).max(0, 'client-side functions are not supported: the agent uses its own tools').optional(),
+    tools: z
+      .array(z.unknown())
+      .max(0, 'client-side tools are not supported: the agent uses its own tools')
+      .optional(),
+    functions: z
+      .array(z.unknown())
+      .max(0, 'client-side functions are not supported: the agent uses its own tools')
+      .optional(),
     tool_choice: z.union([z.enum(['none', 'auto']), z.record(z.string(), z.unknown())]).optional(),
     parallel_tool_calls: z.boolean().nullable().optional(),
     response_format: z
@@ -67,7 +75,10 @@ export const chatCompletionRequestSchema = z
     max_tokens: z.number().int().nullable().optional(),
     max_completion_tokens: z.number().int().nullable().optional(),
     seed: z.number().int().nullable().optional(),
-    stop: z.union([z.string(), z.array(z.string())]).nullable().optional(),
+    stop: z
+      .union([z.string(), z.array(z.string())])
+      .nullable()
+      .optional(),
     logit_bias: z.record(z.string(), z.number()).nullable().optional(),
     logprobs: z.boolean().nullable().optional(),
     top_logprobs: z.number().int().nullable().optional(),
@@ -92,7 +103,9 @@ function refuse(message: string): TroupeError {
 export function lastUserText(request: ChatCompletionRequest): string {
   const last = request.messages.at(-1);
   if (last?.role !== 'user') {
-    throw refuse('The last message must be a user message: Troupe keeps the conversation server-side and runs the agent on your new message');
+    throw refuse(
+      'The last message must be a user message: Troupe keeps the conversation server-side and runs the agent on your new message',
+    );
   }
   const { content } = last;
   if (typeof content === 'string') return content;

@@ -4,7 +4,11 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ERROR_CODES, toTroupeError, type ErrorCode } from '../../core/errors.js';
 import type { Run } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
-import type { CompletionOutcome, CompletionService, CompletionStart } from '../../runtime/completions/completion-service.js';
+import type {
+  CompletionOutcome,
+  CompletionService,
+  CompletionStart,
+} from '../../runtime/completions/completion-service.js';
 import type { AppEnv } from '../app-env.js';
 import { errorStatus } from '../error-status.js';
 import type { Logger } from '../logger.js';
@@ -54,7 +58,8 @@ function settle(outcome: CompletionOutcome, conversationId: string): Settled {
     return { finishReason: 'stop', note, run };
   }
   if (run.status === 'completed') return { finishReason: 'stop', note: undefined, run };
-  if (run.status === 'interrupted' && run.error?.type === 'max_steps') return { finishReason: 'length', note: undefined, run };
+  if (run.status === 'interrupted' && run.error?.type === 'max_steps')
+    return { finishReason: 'length', note: undefined, run };
   const code = run.error?.type ?? run.status;
   // The request itself was fine: a run that failed is a server-side failure (502 when a model provider or an
   // MCP server failed), whatever 4xx its code has when a client causes it directly.
@@ -148,12 +153,18 @@ export function streamCompletion(options: CompletionResponseOptions): Response {
     );
     const chunk = (delta: Record<string, unknown>, finishReason: string | null) =>
       stream.writeSSE({
-        data: JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }], ...extra }),
+        data: JSON.stringify({
+          ...base,
+          choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
+          ...extra,
+        }),
       });
     let settled: Settled | undefined;
     try {
       await chunk({ role: 'assistant', content: '' }, null);
-      const outcome = await service.follow(actor, started.run.id, controller.signal, (text) => chunk({ content: text }, null));
+      const outcome = await service.follow(actor, started.run.id, controller.signal, (text) =>
+        chunk({ content: text }, null),
+      );
       settled = settle(outcome, started.conversation.id);
       if ('body' in settled) {
         // Mid-stream the status is sent already: OpenAI's convention is an `error` object in a data frame.
@@ -162,16 +173,24 @@ export function streamCompletion(options: CompletionResponseOptions): Response {
         if (settled.note !== undefined) await chunk({ content: settled.note }, null);
         await chunk({}, settled.finishReason);
         if (options.includeUsage) {
-          await stream.writeSSE({ data: JSON.stringify({ ...base, choices: [], ...extra, usage: usageOf(settled.run) }) });
+          await stream.writeSSE({
+            data: JSON.stringify({ ...base, choices: [], ...extra, usage: usageOf(settled.run) }),
+          });
         }
       }
       await stream.writeSSE({ data: '[DONE]' });
     } catch (thrown) {
       if (!controller.signal.aborted) {
         const error = toTroupeError(thrown);
-        logger.warn('chat completion stream failed', { run_id: started.run.id, code: error.code, error: error.message });
+        logger.warn('chat completion stream failed', {
+          run_id: started.run.id,
+          code: error.code,
+          error: error.message,
+        });
         const message = error.code === 'internal' ? 'The completion stream failed' : error.message;
-        await stream.writeSSE({ data: JSON.stringify(openAiError(errorStatus(error.code), error.code, message)) });
+        await stream.writeSSE({
+          data: JSON.stringify(openAiError(errorStatus(error.code), error.code, message)),
+        });
       }
     } finally {
       clearInterval(heartbeat);

@@ -29,14 +29,21 @@ function paramOf(details: Record<string, unknown> | undefined): string | null {
   return path.slice('body.'.length);
 }
 
-export function openAiError(status: number, code: string, message: string, param: string | null = null): OpenAiErrorBody {
+export function openAiError(
+  status: number,
+  code: string,
+  message: string,
+  param: string | null = null,
+): OpenAiErrorBody {
   return { error: { message, type: openAiErrorType(status), param, code } };
 }
 
 function isTroupeErrorBody(value: unknown): value is ErrorBody {
   if (typeof value !== 'object' || value === null) return false;
   const error = (value as { error?: unknown }).error;
-  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string';
+  return (
+    typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string'
+  );
 }
 
 /**
@@ -48,13 +55,19 @@ function isTroupeErrorBody(value: unknown): value is ErrorBody {
 export const openAiErrorShape: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   const response = c.res;
-  if (response.status < 400 || !(response.headers.get('content-type') ?? '').includes('application/json')) return;
+  if (response.status < 400 || !(response.headers.get('content-type') ?? '').includes('application/json'))
+    return;
   const body: unknown = await response
     .clone()
     .json()
     .catch(() => undefined);
   if (!isTroupeErrorBody(body)) return;
-  const converted = openAiError(response.status, body.error.code, body.error.message, paramOf(body.error.details));
+  const converted = openAiError(
+    response.status,
+    body.error.code,
+    body.error.message,
+    paramOf(body.error.details),
+  );
   const headers = new Headers(response.headers);
   headers.delete('content-length');
   // Cleared first: assigning over a response merges the old one's headers into the new one.

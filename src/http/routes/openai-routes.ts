@@ -38,7 +38,11 @@ export function registerOpenAiRoutes(
   deps: AppDependencies,
   logger: Logger,
 ): void {
-  const service = createCompletionService({ agents: deps.agents, conversations: deps.conversations, runs: deps.runs });
+  const service = createCompletionService({
+    agents: deps.agents,
+    conversations: deps.conversations,
+    runs: deps.runs,
+  });
   // Registered before the routes so it wraps them, authentication included.
   app.use('/v1/*', openAiErrorShape);
 

@@ -21,8 +21,7 @@ export interface CompletionStart {
  * no completion client can give; the run then continues in its conversation once decided.
  */
 export type CompletionOutcome =
-  | { kind: 'ended'; run: Run }
-  | { kind: 'waiting'; run: Run; toolName: string; toolCallId: string };
+  { kind: 'ended'; run: Run } | { kind: 'waiting'; run: Run; toolName: string; toolCallId: string };
 
 export interface StartCompletionInput {
   /** The agent's slug (or id). */
@@ -47,7 +46,12 @@ export interface CompletionService {
    * blank line; tool activity omitted) until the run ends or waits for a human. Stops early when `signal`
    * aborts (the caller cancels the run then).
    */
-  follow(actor: Actor, runId: string, signal: AbortSignal, onText: (text: string) => Promise<void>): Promise<CompletionOutcome>;
+  follow(
+    actor: Actor,
+    runId: string,
+    signal: AbortSignal,
+    onText: (text: string) => Promise<void>,
+  ): Promise<CompletionOutcome>;
 }
 
 export interface CompletionServiceDependencies {
@@ -57,9 +61,13 @@ export interface CompletionServiceDependencies {
 }
 
 function modelNotFound(model: string): TroupeError {
-  return new TroupeError('agent_not_found', `The model "${model}" does not exist or you do not have access to it`, {
-    details: { param: 'model' },
-  });
+  return new TroupeError(
+    'agent_not_found',
+    `The model "${model}" does not exist or you do not have access to it`,
+    {
+      details: { param: 'model' },
+    },
+  );
 }
 
 function stringField(payload: Record<string, unknown>, key: string): string {
@@ -88,7 +96,11 @@ export function createCompletionService(deps: CompletionServiceDependencies): Co
     return agent;
   }
 
-  async function conversationFor(actor: Actor, agent: Agent, input: StartCompletionInput): Promise<Conversation> {
+  async function conversationFor(
+    actor: Actor,
+    agent: Agent,
+    input: StartCompletionInput,
+  ): Promise<Conversation> {
     if (input.conversationId === undefined) {
       return conversations.create(actor, { agent_id: agent.id, title: titleOf(input.content) || undefined });
     }
@@ -117,11 +129,16 @@ export function createCompletionService(deps: CompletionServiceDependencies): Co
     async start(actor, input) {
       // Checked before anything is created, so a refused request leaves no empty conversation behind.
       if (input.content.trim() === '') {
-        throw new TroupeError('validation_failed', 'The last user message has no text', { details: { param: 'messages' } });
+        throw new TroupeError('validation_failed', 'The last user message has no text', {
+          details: { param: 'messages' },
+        });
       }
       const agent = await getModel(actor, input.model);
       const conversation = await conversationFor(actor, agent, input);
-      const { run } = await runs.postMessage(actor, conversation.id, { content: input.content, channel: 'api' });
+      const { run } = await runs.postMessage(actor, conversation.id, {
+        content: input.content,
+        channel: 'api',
+      });
       return { agent, conversation, run };
     },
 
