@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parseEgressAllowEntry } from './core/egress/egress-policy.js';
 import { TroupeError } from './core/errors.js';
 import { DEFAULT_SKILL_LIMITS, type SkillLimits } from './core/skills/skill-limits.js';
+import { loadTracingSettings, type TracingSettings } from './tracing-settings.js';
 
 /** Server settings. `loadConfig` is the only place that reads `process.env`. */
 export interface TroupeConfig {
@@ -42,6 +43,8 @@ export interface TroupeConfig {
   knowledgeMaxUploadBytes: number;
   /** Attachments and artifact downloads. */
   files: FileLimits;
+  /** OpenTelemetry GenAI traces, from the standard `OTEL_EXPORTER_OTLP_*` variables; undefined = off. */
+  tracing: TracingSettings | undefined;
 }
 
 export interface FileLimits {
@@ -204,6 +207,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
       attachmentMaxFiles: integer(env, 'TROUPE_ATTACHMENT_MAX_FILES', DEFAULT_FILE_LIMITS.attachmentMaxFiles),
       artifactMaxDownloadBytes: integer(env, 'TROUPE_ARTIFACT_MAX_DOWNLOAD_BYTES', DEFAULT_FILE_LIMITS.artifactMaxDownloadBytes),
     },
+    tracing: loadTracingSettings(env),
   };
 }
 

@@ -49,6 +49,7 @@ import { createInstallSkillTool } from './runtime/skills/install-skill-tool.js';
 import { createSkillService, type SkillService } from './runtime/skills/skill-service.js';
 import { createKnowledgeMiddleware } from './runtime/knowledge/create-knowledge-middleware.js';
 import { createKnowledgeService, type KnowledgeService } from './runtime/knowledge/knowledge-service.js';
+import type { RunTracer } from './runtime/tracing/run-tracer.js';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -162,6 +163,16 @@ async function openMessaging(config: TroupeConfig, log: Logger): Promise<{ bus: 
   }
 }
 
+/**
+ * OpenTelemetry traces for processes that execute runs, when configured. Imported on demand: with tracing
+ * off no OpenTelemetry module is loaded and no span is ever created.
+ */
+async function openTracer(config: TroupeConfig, role: ProcessRole, storage: Storage, log: Logger): Promise<RunTracer | undefined> {
+  if (!config.tracing || role === 'api') return undefined;
+  const { createOtlpRunTracer } = await import('./adapters/telemetry/create-otlp-run-tracer.js');
+  return createOtlpRunTracer(config.tracing, storage, (message) => log.warn(message));
+}
+
 export async function createTroupe(config: TroupeConfig, options: CreateTroupeOptions = {}): Promise<Troupe> {
   const role = options.role ?? 'all';
   const clock = options.clock ?? systemClock;
@@ -203,6 +214,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
   const delegations = createDelegationRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
   const knowledge = createKnowledgeService(storage, { limits: { maxUploadBytes: config.knowledgeMaxUploadBytes } });
+  const tracer = await openTracer(config, role, storage, log);
   const executor = createRunExecutor({
     storage,
     bus,
@@ -210,6 +222,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     tools: catalogueTools,
     toolSources: [mcp],
     middleware: combineMiddlewareFactories(
+      ...(tracer ? [tracer.middleware] : []),
       createSubagentMiddleware({ storage, bus, clock, limits: config.limits, service: subagents }),
       createDelegationMiddleware({ storage, limits: config.limits, service: delegations }),
       createSkillsMiddleware({ storage }),
@@ -221,6 +234,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     workerId,
     clock,
     queue,
+    ...(tracer ? { tracer } : {}),
   });
   const reconciler = createLeaseReconciler({ storage, bus, queue, clock, leaseMs: config.leaseMs, policy: config.leaseExpiry });
   const runs = createRunService({ storage, bus, queue, clock, defaultModel: config.defaultModel });
@@ -279,6 +293,8 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     async close() {
       reconciler.stop();
       await executor.stop();
+      // After the executor: the spans of runs it just handed back are exported too.
+      await tracer?.shutdown().catch((error: unknown) => log.warn('Trace export failed at shutdown', describeError(error)));
       await mcp.close();
       await queue.close();
       await bus.close();

@@ -567,6 +567,30 @@ const ATTEMPTS: Attempt[] = [
     status: 200,
     answer: { error: { code: -32602 } },
   },
+  {
+    name: 'OpenAI-compatible model of another user',
+    method: 'GET',
+    url: () => '/v1/models/main',
+    code: 'agent_not_found',
+  },
+  {
+    name: 'OpenAI-compatible completion with a foreign agent',
+    method: 'POST',
+    url: () => '/v1/chat/completions',
+    body: () => ({ model: 'main', messages: [{ role: 'user', content: 'hijack' }] }),
+    code: 'agent_not_found',
+  },
+  {
+    name: 'OpenAI-compatible completion in a foreign conversation',
+    method: 'POST',
+    url: () => '/v1/chat/completions',
+    body: () => ({
+      model: 'public-bot',
+      conversation_id: mine.conversation.id,
+      messages: [{ role: 'user', content: 'hijack' }],
+    }),
+    code: 'conversation_not_found',
+  },
 ];
 
 describe("another member using the first member's ids", () => {

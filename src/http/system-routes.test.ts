@@ -51,11 +51,13 @@ describe('system routes', () => {
     const served = [
       ...new Set(
         ctx.app.routes
+          // `/v1/*` is the OpenAI-compatible routes' error-shape middleware and catch-all 404.
           .filter(
             (route) =>
               route.path.startsWith('/api/') ||
               route.path.startsWith('/a2a') ||
-              route.path === '/.well-known/agent-card.json',
+              route.path === '/.well-known/agent-card.json' ||
+              (route.path.startsWith('/v1/') && route.path !== '/v1/*'),
           )
           .map((route) => `${route.method} ${route.path.replace(/:([a-z_]+)/g, '{$1}')}`),
       ),

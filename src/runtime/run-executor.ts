@@ -31,6 +31,7 @@ import { resumeWhenNothingPending } from './resume-when-nothing-pending.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
 import { effectiveLimits } from './agent-limits.js';
+import type { RunTracer } from './tracing/run-tracer.js';
 
 /** Everything a middleware factory may need to build the per-run middleware stack. */
 export interface RunSetup {
@@ -65,6 +66,8 @@ export interface RunExecutorDeps {
    * resumeWhenNothingPending). Without it such a run waits for the next decision.
    */
   queue?: RunQueue;
+  /** OpenTelemetry run spans; absent when tracing is off (then nothing of it runs). */
+  tracer?: RunTracer;
 }
 
 export interface RunExecutor {
@@ -135,7 +138,8 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     inFlight.set(runId, { controller, done });
     const heartbeat = setInterval(() => void renewLease(run), Math.max(50, Math.floor(deps.leaseMs / 3)));
     try {
-      await executeClaimed(run, controller.signal);
+      const work = () => executeClaimed(run, controller.signal);
+      await (deps.tracer ? deps.tracer.traceRun(run, work) : work());
     } finally {
       clearInterval(heartbeat);
       inFlight.delete(runId);

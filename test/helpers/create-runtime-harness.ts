@@ -25,6 +25,7 @@ import { createSubagentRunService, type SubagentRunService } from '../../src/run
 import { createDelegationMiddleware } from '../../src/runtime/delegation/create-delegation-middleware.js';
 import { createDelegationRunService, type DelegationRunService } from '../../src/runtime/delegation/delegation-run-service.js';
 import type { AnyTroupeTool } from '../../src/runtime/tools/troupe-tool.js';
+import type { RunTracer } from '../../src/runtime/tracing/run-tracer.js';
 
 export interface RuntimeHarnessOptions {
   /** Scenario files by name (`demo` → `demo.yaml`), written to a temp scenario dir. */
@@ -43,6 +44,8 @@ export interface RuntimeHarnessOptions {
   workerId?: string;
   /** Model provider settings besides the scenario folder (e.g. base URLs of fake OpenAI/Anthropic servers). */
   models?: Partial<Omit<ModelProviderOptions, 'scenarioDir'>>;
+  /** Run spans around executions, its model/tool-span middleware outermost, as `main.ts` wires them. */
+  tracer?: (storage: Storage) => RunTracer;
 }
 
 export interface RuntimeHarness {
@@ -79,6 +82,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
   const delegation = createDelegationRunService({ storage, bus, queue, clock: systemClock, limits, defaultModel: 'scripted:demo' });
   const delegationMiddleware = createDelegationMiddleware({ storage, limits, service: delegation });
   const extraMiddleware = options.middleware;
+  const tracer = options.tracer?.(storage);
   const executor = createRunExecutor({
     storage,
     bus,
@@ -86,6 +90,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
     tools: [...createWorkdirTools(), ...createHumanTools(storage), ...(options.extraTools ?? [])],
     toolSources: options.toolSources,
     middleware: async (setup) => [
+      ...(tracer ? await tracer.middleware(setup) : []),
       ...(await subagentMiddleware(setup)),
       ...(await delegationMiddleware(setup)),
       ...(extraMiddleware ? await extraMiddleware(setup) : []),
@@ -96,6 +101,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
     workerId: options.workerId ?? 'wrk_test',
     clock: systemClock,
     queue,
+    ...(tracer ? { tracer } : {}),
   });
   const runs = createRunService({ storage, bus, queue, clock: systemClock, defaultModel: 'scripted:demo' });
   const reconciler = createLeaseReconciler({

@@ -17,6 +17,7 @@ import { awaitTerminal } from '../run-service.js';
 import { effectiveLimits } from '../agent-limits.js';
 import { publishSubagentUpdate } from '../subagents/publish-subagent-update.js';
 import { diagnoseRefusal } from './diagnose-refusal.js';
+import { traceCarrier } from '../tracing/trace-carrier.js';
 
 export interface DelegationStartInput {
   /** The user the expert runs as: the delegating run's user, or the API caller. */
@@ -139,6 +140,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
     limits: RunLimits,
   ): Promise<DelegationStart> {
     const { parent, actor } = input;
+    const trace = traceCarrier();
     return storage.transaction(async (tx): Promise<DelegationStart> => {
       let parentConversation = input.origin;
       if (parent) {
@@ -198,6 +200,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
           message: task,
           expert_slug: expert.slug,
           ...(input.toolCallId ? { parent_tool_call_id: input.toolCallId } : {}),
+          ...trace,
         },
       });
       await tx.messages.append(threadId, runId, 0, [{ role: 'user', content: task }]);

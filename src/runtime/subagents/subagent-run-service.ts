@@ -11,6 +11,7 @@ import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import type { RunLimits } from '../../config.js';
 import { effectiveLimits } from '../agent-limits.js';
 import { publishSubagentUpdate } from './publish-subagent-update.js';
+import { traceCarrier } from '../tracing/trace-carrier.js';
 
 export interface SubagentStartInput {
   creatorRunId: string;
@@ -47,6 +48,7 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
   const { storage } = deps;
 
   async function startOnce(input: SubagentStartInput, description: string, childThreadId: string, continuing: boolean) {
+    const trace = traceCarrier();
     return storage.transaction(async (tx): Promise<SubagentStartOutcome> => {
       const creator = await tx.runs.get(input.creatorRunId);
       if (creator?.user_id !== input.userId) throw refusal('The parent run does not exist');
@@ -132,6 +134,7 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
           parent_tool_call_id: input.toolCallId,
           subagent_slug: input.subagent.slug,
           ...(input.inlineSubagent === undefined ? {} : { inline_subagent: input.inlineSubagent }),
+          ...trace,
         },
       });
       await tx.messages.append(childThreadId, runId, 0, [{ role: 'user', content: description }]);
