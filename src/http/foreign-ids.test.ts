@@ -89,12 +89,12 @@ beforeAll(async () => {
     await ctx.request('POST', '/api/knowledge', { token: alice.token, body: { name: 'alice-notes', visibility: 'shared' } }),
     201,
   );
-  const uploaded = await ctx.app.request(`/api/knowledge/${source.id}/documents?filename=notes.md`, {
+  const uploadedDocument = await ctx.app.request(`/api/knowledge/${source.id}/documents?filename=notes.md`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'text/markdown' },
     body: '# Notes\n\nThe vault code is 1234.',
   });
-  const { documents } = await json<{ documents: { document: { id: string } }[] }>(uploaded, 201);
+  const { documents } = await json<{ documents: { document: { id: string } }[] }>(uploadedDocument, 201);
   const [artifact] = await ctx.storage.artifacts.record([
     {
       run_id: started.run.id,

@@ -6,7 +6,6 @@ import { closeOpenToolCalls } from './close-open-tool-calls.js';
 import { keepPartialAnswer } from './keep-partial-answer.js';
 import { lineageOf, publishQuietly } from './run-emitter.js';
 import { publishSubagentUpdate } from './subagents/publish-subagent-update.js';
-import { closeDanglingToolCalls } from './close-dangling-tool-calls.js';
 
 export interface TerminalWrite {
   status: TerminalRunStatus;

@@ -9,12 +9,14 @@ const approval: ToolApproval = {
   run_id: 'run-1',
   tool_call_id: 'call-7',
   tool_name: 'write_file',
+  kind: 'approval',
   args: {},
   status: 'pending',
   comment: null,
   decided_by: null,
   created_at: '2030-01-01T00:00:01.000Z',
   decided_at: null,
+  answers: null,
 };
 
 describe('run status → A2A task state', () => {

@@ -1,7 +1,6 @@
 import { numberedFileName } from '../../core/files/sanitize-file-name.js';
 import { TroupeError, isTroupeError } from '../../core/errors.js';
 import { openInWorkdir } from '../tools/workdir/open-in-workdir.js';
-import { resolveInWorkdir } from '../tools/workdir/resolve-in-workdir.js';
 
 export const UPLOADS_DIR = 'uploads';
 const MAX_NAME_ATTEMPTS = 1000;
@@ -31,10 +30,9 @@ export async function writeUpload(workdir: string, name: string, bytes: Uint8Arr
       if (isTroupeError(error, 'tool_input_invalid')) continue;
       throw error;
     }
-    const { handle, created } = opened;
+    const { handle, created, realPath: absolutePath } = opened;
     try {
       if (!created) continue;
-      const absolutePath = await resolveInWorkdir(workdir, path, { forWrite: true });
       await handle.writeFile(bytes);
       return { name: candidate, path, absolutePath };
     } finally {

@@ -4,7 +4,6 @@ import type { Storage } from '../../../core/ports/storage.js';
 import { artifactView } from '../../artifacts/artifact-view.js';
 import { defineTool, type TroupeTool } from '../troupe-tool.js';
 import { openInWorkdir } from '../workdir/open-in-workdir.js';
-import { realWorkdirOf, resolveInWorkdir, workdirRelativePath } from '../workdir/resolve-in-workdir.js';
 import { refuseSubagentRun } from './main-agent-only.js';
 
 export const PRESENT_ARTIFACTS = 'present_artifacts';
@@ -44,14 +43,12 @@ export function createPresentArtifactsTool(storage: Storage): TroupeTool<Present
     inputSchema: presentArtifactsInputSchema,
     async execute(input, context) {
       refuseSubagentRun(PRESENT_ARTIFACTS, context);
-      const realWorkdir = await realWorkdirOf(context.workdir);
       const checked = new Map<string, { title: string | null; size: number }>();
       for (const entry of input.artifacts) {
         context.abortSignal.throwIfAborted();
-        const resolved = await resolveInWorkdir(context.workdir, entry.path);
-        const { handle, stats } = await openInWorkdir(context.workdir, entry.path, 'read');
+        // The path recorded is where the checked descriptor really was, relative to the workdir.
+        const { handle, stats, shownPath: relative } = await openInWorkdir(context.workdir, entry.path, 'read');
         await handle.close();
-        const relative = workdirRelativePath(realWorkdir, resolved);
         if (!checked.has(relative)) checked.set(relative, { title: entry.title ?? null, size: stats.size });
       }
       const recorded = await storage.artifacts.record(
