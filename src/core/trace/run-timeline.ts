@@ -162,7 +162,9 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
       });
       break;
     }
-    case 'approval_required': {
+    // A question parks its call for a human exactly like an approval does.
+    case 'approval_required':
+    case 'question_required': {
       const id = text(payload.tool_call_id) ?? `seq-${event.seq}`;
       const found = updateTool(spans, id, (span) => ({ ...span, status: 'awaiting_approval' }));
       if (!found) {
@@ -236,6 +238,7 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
     }
     case 'error':
     case 'subagent_update':
+    case 'artifact':
       break;
   }
   next.spans = spans;

@@ -90,7 +90,9 @@ export async function* translateRunEvents(options: TranslateOptions): AsyncGener
       case 'step':
         turnOpen = false;
         break;
+      // A question waits for a human like an approval does; both are answered on Troupe's own API.
       case 'approval_required':
+      case 'question_required':
         state = TaskState.TASK_STATE_INPUT_REQUIRED;
         yield statusUpdate(run, {
           state,
@@ -106,6 +108,7 @@ export async function* translateRunEvents(options: TranslateOptions): AsyncGener
       }
       case 'error': // always followed by `end`, which carries the outcome
       case 'subagent_update': // children are the console's business; the task is the top-level run
+      case 'artifact': // a presented workdir file; downloads stay on Troupe's API (owner only)
         break;
     }
   }

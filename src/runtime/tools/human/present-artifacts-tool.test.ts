@@ -84,9 +84,9 @@ describe('present_artifacts', () => {
 
   it.each([
     ['a missing file', 'missing.txt', 'File not found: "missing.txt"'],
-    ['a path outside the workdir', '../outside.txt', 'outside the workdir'],
+    ['a path outside the workdir', '../outside.txt', 'escapes the workdir'],
     ['a directory', 'folder', 'is a directory'],
-    ['a symlink leading outside', 'sneaky.txt', 'outside the workdir'],
+    ['a symlink leading outside', 'sneaky.txt', 'escapes the workdir'],
   ])('refuses %s and presents nothing of that call', async (_label, requested, message) => {
     const s = await setup();
     const { h, conversation, workdir } = s;

@@ -30,7 +30,8 @@ export function ArtifactsPanel({ conversationId, artifacts, error }: ArtifactsPa
   };
 
   return (
-    <section className="artifacts-panel" aria-label="Artifacts">
+    // Focusable: the panel scrolls on its own, and keyboard users must be able to scroll it (axe).
+    <section className="artifacts-panel" aria-label="Artifacts" tabIndex={0}>
       <header>
         <h2>
           Artifacts <span className="count">{artifacts.length}</span>
