@@ -1,3 +1,4 @@
+import { SKILLS_DIR } from '../../skills/project-skills.js';
 import type { HostLayout } from './host-layout.js';
 import type { SandboxTools } from './locate-sandbox-tools.js';
 import { SANDBOX_USER_ID, SANDBOX_WORKDIR, type SandboxLimits } from './sandbox.js';
@@ -11,7 +12,7 @@ import { SANDBOX_USER_ID, SANDBOX_WORKDIR, type SandboxLimits } from './sandbox.
 export type SandboxMode = 'mapped' | 'user';
 
 /** File descriptors the runner hands to bubblewrap (index in `spawn`'s stdio). */
-export const BWRAP_FD = { block: 3, info: 4, passwd: 5, group: 6, seccomp: 7 } as const;
+export const BWRAP_FD = { block: 3, info: 4, passwd: 5, group: 6, seccomp: 7, skills: 8 } as const;
 
 export interface BwrapPlan {
   mode: SandboxMode;
@@ -64,6 +65,10 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   args.push('--size', String(limits.tmpBytes), '--perms', '1777', '--tmpfs', '/dev/shm');
   args.push('--size', String(limits.tmpBytes), '--perms', '1777', '--tmpfs', '/tmp');
   args.push('--bind', plan.workdir, SANDBOX_WORKDIR, '--chdir', SANDBOX_WORKDIR);
+  // The workdir's `.skills`, mounted read-only from the descriptor the runner opened without following links
+  // (`openSkillsDirectory`), never by host path; bubblewrap checks it mounted that very directory and closes
+  // the descriptor before the command starts.
+  args.push('--ro-bind-fd', String(BWRAP_FD.skills), `${SANDBOX_WORKDIR}/${SKILLS_DIR}`);
   args.push('--remount-ro', '/dev', '--remount-ro', '/');
   if (plan.seccomp) args.push('--seccomp', String(BWRAP_FD.seccomp));
 

@@ -13,6 +13,7 @@ import {
 import { createCappedOutput } from './capped-output.js';
 import { readHostLayout, type HostLayout } from './host-layout.js';
 import type { SandboxTools } from './locate-sandbox-tools.js';
+import { openSkillsDirectory } from './open-skills-directory.js';
 import type { Sandbox, SandboxRequest, SandboxResult } from './sandbox.js';
 import { userNamespaceSeccompFilter } from './seccomp-filter.js';
 
@@ -71,22 +72,31 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       seccomp: seccomp !== undefined,
     });
     const mapped = mode === 'mapped';
-    const child = spawn(options.tools.bwrap, args, {
-      stdio: [
-        'ignore',
-        'pipe',
-        'pipe',
-        mapped ? 'pipe' : 'ignore',
-        mapped ? 'pipe' : 'ignore',
-        'pipe',
-        'pipe',
-        seccomp ? 'pipe' : 'ignore',
-      ],
-      // Its own process group, so one kill reaches bubblewrap and the namespace's init (whose death ends the
-      // whole pid namespace); the command itself runs in a new session inside.
-      detached: true,
-      env: { PATH: '/usr/bin:/bin' },
-    });
+    const skills = await openSkillsDirectory(workdir);
+    let child: ChildProcess;
+    try {
+      child = spawn(options.tools.bwrap, args, {
+        stdio: [
+          'ignore',
+          'pipe',
+          'pipe',
+          mapped ? 'pipe' : 'ignore',
+          mapped ? 'pipe' : 'ignore',
+          'pipe',
+          'pipe',
+          seccomp ? 'pipe' : 'ignore',
+          skills.fd,
+        ],
+        // Its own process group, so one kill reaches bubblewrap and the namespace's init (whose death ends the
+        // whole pid namespace); the command itself runs in a new session inside.
+        detached: true,
+        env: { PATH: '/usr/bin:/bin' },
+      });
+    } finally {
+      // bubblewrap holds its own copy once spawned. Not awaited: a spawn error is emitted on the next tick,
+      // before the listeners below would be attached.
+      void skills.close().catch(() => undefined);
+    }
     const output = createCappedOutput(request.limits.outputBytes);
     child.stdout?.on('data', (chunk: Buffer) => output.stdout.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => output.stderr.push(chunk));
