@@ -64,8 +64,9 @@ export const DEFAULT_FILE_LIMITS: FileLimits = {
 
 export interface RunLimits {
   maxSteps: number;
+  /** Most subagent hops below a main-agent run (a delegated expert is one). */
   subagentMaxDepth: number;
-  /** Deepest `depth` a delegation run may have: A(0) → B(1) → C(2) with the default 2. */
+  /** Most delegation hops in a chain: A → B → C with the default 2. */
   delegationMaxDepth: number;
   maxActiveChildrenPerRun: number;
   maxActiveChildrenPerUser: number;

@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { hashId, newId, subagentChildThreadId, subagentRequestId } from './ids.js';
+import { childRunRequestId, hashId, newId, subagentChildThreadId } from './ids.js';
 
 describe('hashId', () => {
   it('matches the Yuxi test vectors for child threads and request ids', () => {
     const child = subagentChildThreadId('parent-thread', 'worker', 'tool-1');
     expect(child).toBe('subagent_5127cbbadbc9661c38a20a12a726f149c12e527dc1ae832ccba589c');
     expect(child).toHaveLength(64);
-    const requestId = subagentRequestId('parent-run', child, 'tool-1');
+    const requestId = childRunRequestId('parent-run', child, 'tool-1');
     expect(requestId).toBe('req:ba37f2c6095007b7b9643597d6c6c58909e0d02aee78');
     expect(requestId).toHaveLength(48);
+  });
+
+  it('keeps the delegation request id of stored runs: the same formula with `delegate` as the scope', () => {
+    expect(childRunRequestId('parent-run', 'delegate', 'call-1')).toBe('req:96a7cb8ac1cdc2a3114ea9b6c02dcda7b56bee522c7f');
   });
 
   it('returns the bare prefix when no room is left for the digest', () => {

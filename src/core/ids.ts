@@ -15,8 +15,19 @@ export function subagentChildThreadId(parentThreadId: string, subagentSlug: stri
   return hashId('subagent_', `${parentThreadId}:${subagentSlug}:${toolCallId}`, 64);
 }
 
-export function subagentRequestId(creatorRunId: string, childThreadId: string, toolCallId: string): string {
-  return hashId('req:', `${creatorRunId}:${childThreadId}:${toolCallId}`, 48);
+/**
+ * The request id of a run a tool call starts, so a replayed call (a resumed parent) finds its run instead of
+ * starting another. `scope` tells one parent's calls apart beside the tool call id: the child thread for a
+ * subagent (SPEC §4, Yuxi §4 vectors), `delegate` for a delegation. Stored runs carry these ids: never change
+ * the formula.
+ */
+export function childRunRequestId(parentRunId: string, scope: string, toolCallId: string): string {
+  return hashId('req:', `${parentRunId}:${scope}:${toolCallId}`, 48);
+}
+
+/** The request id of a run its caller gave none: unique, since the run id is. */
+export function ownRequestId(runId: string): string {
+  return `req_${runId}`;
 }
 
 export type IdPrefix = 'usr' | 'tok' | 'agt' | 'prj' | 'cnv' | 'thr' | 'rel' | 'wrk' | 'skl' | 'kns' | 'kdc' | 'art' | 'att';

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { TroupeError, isTroupeError } from '../core/errors.js';
 import { newRunId } from '../core/ids.js';
+import { buildNewRun } from '../core/runs/build-new-run.js';
 import type { EventBus } from '../core/ports/event-bus.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
 import type { Storage } from '../core/ports/storage.js';
@@ -17,6 +18,7 @@ import { answerRunQuestion, listRunQuestions } from './questions/run-questions.j
 import { resumeWhenNothingPending } from './resume-when-nothing-pending.js';
 import { resolveMessageAttachments } from './attachments/resolve-message-attachments.js';
 import { messageWithAttachments } from '../core/files/message-with-attachments.js';
+import { startRaceWinner } from './child-runs/start-race-winner.js';
 
 export interface RunServiceDeps {
   storage: Storage;
@@ -65,25 +67,21 @@ export function createRunService(deps: RunServiceDeps): RunService {
         const attached = await resolveMessageAttachments(tx, conversation.id, input.attachments ?? []);
         const message = messageWithAttachments(content, attached);
         const runId = newRunId();
-        const created = await tx.runs.insert({
-          id: runId,
-          thread_id: conversation.thread_id,
-          conversation_id: conversation.id,
-          agent_id: agent.id,
-          user_id: actor.id,
-          run_type: 'chat',
-          source: 'chat',
-          channel,
-          request_id: input.request_id ?? `req_${runId}`,
-          created_by_run_id: null,
-          root_run_id: runId,
-          depth: 0,
-          subagent_thread_relation_id: null,
-          runtime_scope_id: conversation.thread_id,
-          tool_approval_mode: agent.config.tool_approval_mode ?? 'default',
-          model_spec: agent.config.model ?? deps.defaultModel,
-          input: { message, ...(attached.length > 0 ? { attachments: attached.map((attachment) => attachment.id) } : {}) },
-        });
+        const created = await tx.runs.insert(
+          buildNewRun({
+            id: runId,
+            run_type: 'chat',
+            channel,
+            user_id: actor.id,
+            agent,
+            thread_id: conversation.thread_id,
+            conversation_id: conversation.id,
+            parent: undefined,
+            request_id: input.request_id,
+            fallback_model: deps.defaultModel,
+            input: { message, ...(attached.length > 0 ? { attachments: attached.map((attachment) => attachment.id) } : {}) },
+          }),
+        );
         await tx.messages.append(conversation.thread_id, runId, 0, [{ role: 'user', content: message }]);
         return { replay: undefined, created };
       });
@@ -109,11 +107,9 @@ export function createRunService(deps: RunServiceDeps): RunService {
     input: PostMessageInput,
     error: unknown,
   ): Promise<StartedRun> {
-    if (isTroupeError(error, 'request_id_conflict') && input.request_id !== undefined) {
-      // Two identical requests raced: the loser answers with the winner's run.
-      const replay = await storage.runs.getByRequestId(actor.id, input.request_id);
-      if (replay) return { status: 'existing', run: resolveReplay(actor, replay, conversationId) };
-    }
+    // Two identical requests raced: the loser answers with the winner's run.
+    const winner = await startRaceWinner(storage, error, actor.id, input.request_id);
+    if (winner) return { status: 'existing', run: resolveReplay(actor, winner, conversationId) };
     if (isTroupeError(error, 'run_busy')) {
       const conversation = await storage.conversations.get(conversationId);
       const active = conversation ? await storage.runs.getActiveForThread(conversation.thread_id) : undefined;

@@ -13,11 +13,3 @@ export function findCycle(ancestry: readonly ChainLink[], targetAgentId: string)
   return [...ancestry].reverse();
 }
 
-/** The depth a delegation run would get, and whether it is over the limit. */
-export function delegationDepth(
-  parentDepth: number | undefined,
-  maxDepth: number,
-): { depth: number; allowed: boolean } {
-  const depth = parentDepth === undefined ? 0 : parentDepth + 1;
-  return { depth, allowed: depth <= maxDepth };
-}

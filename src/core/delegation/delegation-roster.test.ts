@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../records/agent.js';
-import { delegationDepth, findCycle } from './delegation-chain.js';
+import { findCycle } from './delegation-chain.js';
 import {
   MAX_MENTIONS,
   extractMentions,
@@ -69,11 +69,5 @@ describe('delegation chain', () => {
     ];
     expect(findCycle(ancestry, 'A')?.map((link) => link.agent_id)).toEqual(['A', 'B']);
     expect(findCycle(ancestry, 'C')).toBeUndefined();
-  });
-
-  it('counts depth from the parent and allows up to the limit', () => {
-    expect(delegationDepth(undefined, 2)).toEqual({ depth: 0, allowed: true });
-    expect(delegationDepth(1, 2)).toEqual({ depth: 2, allowed: true });
-    expect(delegationDepth(2, 2)).toEqual({ depth: 3, allowed: false });
   });
 });

@@ -1,3 +1,5 @@
+import { CHILD_RUN_LIMIT_TEXTS } from '../runs/child-run-limits.js';
+
 /**
  * Every text delegation shows a model or a client. The first two are the SPEC §6 wording, matched by
  * clients of `POST /api/delegate`, so they never change.
@@ -10,14 +12,9 @@ export const DELEGATION_TEXTS = {
   emptyTask: 'task must not be empty',
   subagentCannotDelegate: 'Subagents cannot delegate to experts; hand the result back to the main agent',
   parentNotActive: 'The delegating run has already ended; it cannot delegate',
-  depthExceeded: (max: number) =>
-    `Delegation depth limit reached (max ${max}); do this work yourself or answer with what you have`,
   cycle: (chain: readonly string[], target: string) =>
     `Delegation cycle refused: ${target} is already working in this delegation chain (${[...chain, target].join(' → ')})`,
-  tooManyChildren: (max: number) =>
-    `This run already has ${max} active child runs (the limit); wait for one to finish before delegating`,
-  tooManyForUser: (max: number) =>
-    `You already have ${max} active child runs (the limit); wait for one to finish before delegating`,
+  ...CHILD_RUN_LIMIT_TEXTS.delegation,
   runEnded: (status: string, message: string) => `The delegated expert's run ended as ${status}: ${message}`,
   noText: 'The delegated expert finished without returning any text.',
   stillRunning: (status: string, runId: string) =>

@@ -1,6 +1,8 @@
+import { CHILD_RUN_LIMIT_TEXTS } from '../runs/child-run-limits.js';
+
 /**
  * Every text the subagent tools show the model (Yuxi §3, in English). Kept in one place so tests, docs and
- * the console agree on them.
+ * the console agree on them; the limit texts are the child-run limits' own.
  */
 export const SUBAGENT_TEXTS = {
   unknownSlug: (slug: string, allowed: readonly string[]) =>
@@ -8,11 +10,8 @@ export const SUBAGENT_TEXTS = {
   notOwned: 'subagent run not found or not owned by this run',
   creatorNotRunning: 'The parent run has ended; it cannot start subagents',
   subagentCannotStart: 'Subagents cannot start subagents',
-  depthExceeded: (max: number) => `Subagent depth limit reached (max ${max}); do this work yourself`,
-  tooManyChildren: (max: number) =>
-    `This run already has ${max} active subagent runs (the limit); await or cancel one before starting another`,
-  tooManyForUser: (max: number) =>
-    `You already have ${max} active subagent runs (the limit); await or cancel one before starting another`,
+  parentMissing: 'The parent run does not exist',
+  ...CHILD_RUN_LIMIT_TEXTS.subagent,
   busy: 'This subagent thread already has an active run; wait for it, check its status, or cancel it before continuing',
   threadNotInConversation: (threadId: string) =>
     `Cannot continue subagent thread ${threadId}: no run of it was found in this conversation`,

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { DELEGATION_TEXTS } from '../../core/delegation/delegation-texts.js';
-import { TroupeError } from '../../core/errors.js';
 import type { DelegatableExpert } from '../../core/ports/storage.js';
 import { isTerminalStatus } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
 import type { RunLimits } from '../../config.js';
 import { defineTool, type AnyTroupeTool, waitOutsideSlot } from '../tools/troupe-tool.js';
+import { refusalError } from '../child-runs/child-run-refusal.js';
 import type { DelegationRunService } from './delegation-run-service.js';
 import { rosterListing } from './delegation-prompt.js';
 import { formatDelegationResult } from './format-delegation-result.js';
@@ -59,14 +59,14 @@ export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
         toolCallId: context.toolCallId,
         channel: 'internal',
       });
-      if (started.kind === 'refused') throw new TroupeError('validation_failed', started.error);
+      if (started.kind === 'refused') throw refusalError(started.error);
       const { run, wait_timed_out } = await waitOutsideSlot(context, () =>
         service.awaitRun(started.run.id, limits.waitTimeoutMs, context.abortSignal),
       );
       if (wait_timed_out || !isTerminalStatus(run.status))
         return DELEGATION_TEXTS.stillRunning(run.status, run.id);
       const result = await formatDelegationResult(run, context.workdir, limits.childResultCapBytes);
-      if (result.isError) throw new TroupeError('validation_failed', result.text);
+      if (result.isError) throw refusalError(result.text);
       return result.text;
     },
   });

@@ -150,21 +150,29 @@ describe('subagents never get delegate', () => {
   });
 
   it('refuses a delegation whose parent is a subagent run, whatever the caller', async () => {
-    const { h, user, analyst } = await setup();
-    const started = await h.delegation.start({
-      actor: user,
-      expert: analyst.slug,
-      task: 'x',
-      parent: {
-        id: 'r',
-        user_id: user.id,
-        run_type: 'subagent',
-        status: 'running',
-        agent_id: 'agt_x',
-        depth: 1,
-      } as Run,
+    const { h, user, helper, main, analyst } = await setup();
+    const conversation = await h.createConversation(user, main);
+    const parentId = crypto.randomUUID();
+    const parent = await h.storage.runs.insert({
+      id: parentId,
+      thread_id: 'thr_subagent_parent',
+      conversation_id: conversation.id,
+      agent_id: helper.id,
+      user_id: user.id,
+      run_type: 'subagent',
+      source: 'subagent',
       channel: 'internal',
+      request_id: 'req-subagent-parent',
+      created_by_run_id: null,
+      root_run_id: parentId,
+      depth: 1,
+      subagent_thread_relation_id: null,
+      runtime_scope_id: conversation.thread_id,
+      tool_approval_mode: 'default',
+      model_spec: 'scripted:helper',
+      input: { message: 'x' },
     });
+    const started = await h.delegation.start({ actor: user, expert: analyst.slug, task: 'x', parent, channel: 'internal' });
     expect(started).toEqual({ kind: 'refused', error: DELEGATION_TEXTS.subagentCannotDelegate });
   });
 });

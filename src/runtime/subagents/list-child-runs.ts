@@ -31,15 +31,10 @@ export interface ChildRunEntry {
 /** Every subagent and delegation run started from a conversation, oldest first. */
 export async function listChildRuns(storage: Storage, actor: Actor, conversationId: string): Promise<ChildRunEntry[]> {
   const conversation = await getReadableConversation(storage, actor, conversationId);
-  const parentRunIds = new Set((await storage.runs.listByConversation(conversation.id)).map((run) => run.id));
+  // Children of every kind are found one way: the runs each of this conversation's runs created.
   const children: Run[] = [];
-  for (const relation of await storage.subagentThreads.listForParent(conversation.id)) {
-    children.push(...(await storage.runs.listByConversation(relation.child_conversation_id)));
-  }
-  for (const parentRunId of parentRunIds) {
-    for (const child of await storage.runs.listChildren(parentRunId)) {
-      if (child.run_type === 'delegation') children.push(child);
-    }
+  for (const parent of await storage.runs.listByConversation(conversation.id)) {
+    children.push(...(await storage.runs.listChildren(parent.id)));
   }
   const agents = new Map<string, { slug: string; name: string } | undefined>();
   const entries: ChildRunEntry[] = [];

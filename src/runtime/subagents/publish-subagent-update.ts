@@ -1,5 +1,6 @@
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Storage } from '../../core/ports/storage.js';
+import type { Agent } from '../../core/records/agent.js';
 import { isTerminalStatus, type Run } from '../../core/records/run.js';
 import { appendAndPublish, lineageOf } from '../run-emitter.js';
 import { inlineSubagentName } from './inline-subagent-agent.js';
@@ -11,10 +12,19 @@ const PREVIEW_CHARS = 500;
  * parent sees children start, progress and end without polling — Yuxi's panel went stale here (§9.3).
  * A parent that already ended gets nothing: its stream is closed after `end`.
  */
-export async function publishSubagentUpdate(storage: Storage, bus: EventBus, child: Run): Promise<void> {
+export async function publishSubagentUpdate(
+  storage: Storage,
+  bus: EventBus,
+  child: Run,
+  /** The child's agent when the caller has it at hand (a start), saving its read. */
+  childAgent?: Pick<Agent, 'slug' | 'name'>,
+): Promise<void> {
   if (!child.created_by_run_id) return;
   try {
-    const [parent, agent] = await Promise.all([storage.runs.get(child.created_by_run_id), storage.agents.get(child.agent_id)]);
+    const [parent, agent] = await Promise.all([
+      storage.runs.get(child.created_by_run_id),
+      childAgent ?? storage.agents.get(child.agent_id),
+    ]);
     if (!parent || isTerminalStatus(parent.status)) return;
     await appendAndPublish(storage, bus, parent.id, 'subagent_update', {
       ...lineageOf(parent),

@@ -12,7 +12,8 @@ import { awaitTerminal } from '../run-service.js';
 import { defineTool, waitOutsideSlot, type AnyTroupeTool, type ToolContext, type ToolOutput } from '../tools/troupe-tool.js';
 import { formatChildResult } from './format-child-result.js';
 import { readProgress } from './subagent-progress.js';
-import { refusal, type SubagentRunService, type SubagentStartOutcome } from './subagent-run-service.js';
+import { refusalError } from '../child-runs/child-run-refusal.js';
+import type { SubagentRunService, SubagentStartOutcome } from './subagent-run-service.js';
 
 export interface SubagentToolDeps {
   storage: Storage;
@@ -60,12 +61,16 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
 
   function pick(slug: string): Agent {
     const agent = allowed.find((candidate) => candidate.slug === slug);
-    if (!agent) throw refusal(SUBAGENT_TEXTS.unknownSlug(slug, slugs));
+    if (!agent) throw refusalError(SUBAGENT_TEXTS.unknownSlug(slug, slugs));
     return agent;
   }
 
-  const start = (context: ToolContext, input: { description: string; subagent_slug: string; thread_id?: string | null | undefined }) =>
-    service.start({
+  /** Started, replayed or busy; a refusal becomes the tool's error result. */
+  async function start(
+    context: ToolContext,
+    input: { description: string; subagent_slug: string; thread_id?: string | null | undefined },
+  ): Promise<Exclude<SubagentStartOutcome, { kind: 'refused' }>> {
+    const outcome = await service.start({
       creatorRunId: context.run.id,
       userId: context.run.user_id,
       subagent: pick(input.subagent_slug),
@@ -74,8 +79,15 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       threadId: input.thread_id ?? null,
       toolCallId: context.toolCallId,
     });
+    if (outcome.kind === 'refused') throw refusalError(outcome.error);
+    return outcome;
+  }
 
-  const owned = (context: ToolContext, runId: string) => service.getOwnedChild(context.run.id, context.run.user_id, runId);
+  async function owned(context: ToolContext, runId: string) {
+    const child = await service.getOwnedChild(context.run.id, context.run.user_id, runId);
+    if (!child) throw refusalError(SUBAGENT_TEXTS.notOwned);
+    return child;
+  }
 
   const startInput = z.object({
     description: z.string().describe('The task for the subagent, with the context it needs and the output you expect.'),
@@ -108,7 +120,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       const prefix = SUBAGENT_TEXTS.threadPrefix(outcome.run.thread_id);
       if (wait_timed_out || !isTerminalStatus(awaited.status)) return prefix + SUBAGENT_TEXTS.stillRunning(awaited.status, awaited.id);
       const { text, isError } = await formatChildResult(awaited, context.workdir, limits.childResultCapBytes);
-      if (isError) throw refusal(prefix + text);
+      if (isError) throw refusalError(prefix + text);
       return prefix + text;
     },
   });
@@ -203,7 +215,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       const waits = ids.map((runId) => awaitTerminal(storage, bus, runId, timeoutMs, local.signal));
       if (mode === 'one') {
         const waited = await waits[0];
-        if (!waited) throw refusal(SUBAGENT_TEXTS.notOwned);
+        if (!waited) throw refusalError(SUBAGENT_TEXTS.notOwned);
         return awaitPayload(waited.run, waited.wait_timed_out);
       }
       if (mode === 'any') {
@@ -251,7 +263,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
     }),
     async execute(input, context) {
       const { run } = await owned(context, input.run_id);
-      if (isTerminalStatus(run.status) || run.status === 'cancel_requested') throw refusal(SUBAGENT_TEXTS.steerNotActive(run.status));
+      if (isTerminalStatus(run.status) || run.status === 'cancel_requested') throw refusalError(SUBAGENT_TEXTS.steerNotActive(run.status));
       await storage.inbox.push(run.id, input.message);
       return { status: 'queued', run_id: run.id, run_status: run.status, message: SUBAGENT_TEXTS.steered };
     },

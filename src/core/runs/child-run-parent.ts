@@ -1,0 +1,35 @@
+import { DELEGATION_TEXTS } from '../delegation/delegation-texts.js';
+import { isActiveStatus, type Run } from '../records/run.js';
+import { SUBAGENT_TEXTS } from '../subagents/subagent-texts.js';
+import type { ChildRunKind } from './lineage.js';
+
+const PARENT_TEXTS = {
+  subagent: {
+    missing: SUBAGENT_TEXTS.parentMissing,
+    isSubagent: SUBAGENT_TEXTS.subagentCannotStart,
+    notActive: SUBAGENT_TEXTS.creatorNotRunning,
+  },
+  // The delegating run is the caller's own: anyone else's is as unknown as a missing expert.
+  delegation: {
+    missing: DELEGATION_TEXTS.notFound,
+    isSubagent: DELEGATION_TEXTS.subagentCannotDelegate,
+    notActive: DELEGATION_TEXTS.parentNotActive,
+  },
+} as const satisfies Record<ChildRunKind, Record<'missing' | 'isSubagent' | 'notActive', string>>;
+
+/**
+ * Who may start a child: a run of the same user that is not a subagent (subagents never start runs: SPEC §4
+ * and §6) and is still working. A subagent's creator must be `running` (SPEC §4); a delegation may also come
+ * from a run waiting for a human (through `POST /api/delegate`).
+ */
+export function parentRefusal(
+  kind: ChildRunKind,
+  parent: Pick<Run, 'user_id' | 'run_type' | 'status'> | undefined,
+  userId: string,
+): string | undefined {
+  const texts = PARENT_TEXTS[kind];
+  if (parent?.user_id !== userId) return texts.missing;
+  if (parent.run_type === 'subagent') return texts.isSubagent;
+  const working = kind === 'subagent' ? parent.status === 'running' : isActiveStatus(parent.status);
+  return working ? undefined : texts.notActive;
+}

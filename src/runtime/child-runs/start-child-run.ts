@@ -1,0 +1,188 @@
+import type { RunLimits } from '../../config.js';
+import { isTroupeError } from '../../core/errors.js';
+import { childRunRequestId, newRunId } from '../../core/ids.js';
+import type { EventBus } from '../../core/ports/event-bus.js';
+import type { RunQueue } from '../../core/ports/run-queue.js';
+import type { Storage } from '../../core/ports/storage.js';
+import type { Agent } from '../../core/records/agent.js';
+import type { SubagentThread } from '../../core/records/conversation.js';
+import type { Run, RunChannel } from '../../core/records/run.js';
+import { buildNewRun } from '../../core/runs/build-new-run.js';
+import { depthRefusal, quotaRefusal } from '../../core/runs/child-run-limits.js';
+import { parentRefusal } from '../../core/runs/child-run-parent.js';
+import { isOwnedChild, type ChildRunKind } from '../../core/runs/lineage.js';
+import { effectiveLimits } from '../agent-limits.js';
+import { publishSubagentUpdate } from '../subagents/publish-subagent-update.js';
+import { traceCarrier } from '../tracing/trace-carrier.js';
+import { isRefused, refused, REQUEST_ID_CONFLICT, type Refused } from './child-run-refusal.js';
+import { startRaceWinner } from './start-race-winner.js';
+
+export interface ChildRunDeps {
+  storage: Storage;
+  bus: EventBus;
+  queue: RunQueue;
+  /** The server's limits; the creating agent's own narrow them. */
+  limits: RunLimits;
+  /** For a child agent whose config names no model. */
+  defaultModel: string;
+}
+
+/** What the start's transaction has read when a hook of the kind runs. Hooks read and write through `tx` only. */
+export interface ChildRunScope {
+  tx: Storage;
+  /** The creating run, read once in this transaction. */
+  parent: Run | undefined;
+  /** The limits the creating agent works under. */
+  limits: RunLimits;
+  threadId: string;
+}
+
+/** Where the child runs: a conversation created now, or the one of a continued subagent thread. */
+export interface ChildHome {
+  conversationId: string;
+  relation?: SubagentThread;
+}
+
+/** One kind of child run, as `startChildRun` needs it: data, plus hooks for what only the kind knows. */
+export interface ChildRunSpec {
+  kind: ChildRunKind;
+  /** The user the child runs as: always the creating run's. */
+  userId: string;
+  /** The creating run; none only for a top-level `POST /api/delegate`. */
+  parentRunId: string | undefined;
+  /** The tool call that starts the child: a replay of it answers with the run it started. */
+  toolCallId: string | undefined;
+  /** Without a parent: the agent whose limits apply (the caller's conversation's expert). */
+  limitsAgentId?: string | undefined;
+  channel: RunChannel;
+  /** The task, trimmed: the child's first message. */
+  message: string;
+  /** The child's thread; a subagent's is derived from the parent's, so a replay maps to the same one. */
+  threadId(parent: Run | undefined): string;
+  /** What tells this parent's starts apart beside the tool call (see `childRunRequestId`). */
+  requestScope(threadId: string): string;
+  /** The agent that runs the child, or the kind's refusal. Checked before the depth limit. */
+  agent(scope: ChildRunScope): Promise<Agent | Refused>;
+  /** The kind's own rule on the chain, checked after the depth limit (delegation: no cycles). */
+  verify?(scope: ChildRunScope, agent: Agent): Promise<string | undefined>;
+  /** The conversation the child runs in, created or found here; checked after the quotas. */
+  home(scope: ChildRunScope, agent: Agent): Promise<ChildHome | Refused>;
+  /** Fields of the run's `input` besides the message, the parent tool call and the trace. */
+  input(agent: Agent): Record<string, unknown>;
+  /** Without a model of its own the child plays on the parent's (inline specs) instead of the server default. */
+  inheritsParentModel?: boolean;
+}
+
+export type ChildRunStart =
+  | { kind: 'started' | 'existing'; run: Run; relation: SubagentThread | undefined }
+  | { kind: 'busy'; threadId: string; activeRun: Run | undefined }
+  | Refused;
+
+/**
+ * Starts a child run (subagent, delegation) in ONE transaction: parent, replay, agent, depth, chain rule,
+ * quotas, then the child's conversation (and subagent thread relation), its run row and its first message
+ * exist together or not at all. Each row is read once. After the commit the run is enqueued and the parent's
+ * stream hears of it. A refusal is a result; two identical starts racing end with one run, which both return.
+ */
+export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Promise<ChildRunStart> {
+  const { storage } = deps;
+  // Read outside the transaction: its callback may run in another async context.
+  const trace = traceCarrier();
+  let threadId: string | undefined;
+  let requestId: string | undefined;
+  let childAgent: Agent | undefined;
+  try {
+    const outcome = await storage.transaction(async (tx): Promise<ChildRunStart> => {
+      const parent = spec.parentRunId === undefined ? undefined : await tx.runs.get(spec.parentRunId);
+      const parentRefused =
+        spec.parentRunId === undefined ? undefined : parentRefusal(spec.kind, parent, spec.userId);
+      if (parentRefused !== undefined) return refused(parentRefused);
+      threadId = spec.threadId(parent);
+      requestId =
+        parent && spec.toolCallId !== undefined
+          ? childRunRequestId(parent.id, spec.requestScope(threadId), spec.toolCallId)
+          : undefined;
+      const replay =
+        requestId === undefined ? undefined : await tx.runs.getByRequestId(spec.userId, requestId);
+      if (replay) return replayed(tx, spec, replay);
+
+      const limitsAgentId = parent?.agent_id ?? spec.limitsAgentId;
+      const limitsAgent = limitsAgentId === undefined ? undefined : await tx.agents.get(limitsAgentId);
+      const scope: ChildRunScope = {
+        tx,
+        parent,
+        threadId,
+        limits: effectiveLimits(deps.limits, limitsAgent?.config ?? {}),
+      };
+      const agent = await spec.agent(scope);
+      if (isRefused(agent)) return agent;
+      const ruled = depthRefusal(spec.kind, parent, scope.limits) ?? (await spec.verify?.(scope, agent));
+      if (ruled !== undefined) return refused(ruled);
+      if (parent) {
+        const overQuota = quotaRefusal(
+          spec.kind,
+          {
+            ofRun: await tx.runs.countActive({ created_by_run_id: parent.id }),
+            ofUser: await tx.runs.countActive({ user_id: spec.userId, children_only: true }),
+          },
+          scope.limits,
+        );
+        if (overQuota !== undefined) return refused(overQuota);
+      }
+      const home = await spec.home(scope, agent);
+      if (isRefused(home)) return home;
+
+      const runId = newRunId();
+      const run = await tx.runs.insert(
+        buildNewRun({
+          id: runId,
+          run_type: spec.kind,
+          channel: spec.channel,
+          user_id: spec.userId,
+          agent,
+          thread_id: threadId,
+          conversation_id: home.conversationId,
+          parent,
+          request_id: requestId,
+          fallback_model: spec.inheritsParentModel && parent ? parent.model_spec : deps.defaultModel,
+          subagent_thread_relation_id: home.relation?.id ?? null,
+          input: {
+            message: spec.message,
+            ...(spec.toolCallId === undefined ? {} : { parent_tool_call_id: spec.toolCallId }),
+            ...spec.input(agent),
+            ...trace,
+          },
+        }),
+      );
+      await tx.messages.append(threadId, runId, 0, [{ role: 'user', content: spec.message }]);
+      childAgent = agent;
+      return { kind: 'started', run, relation: home.relation };
+    });
+    if (outcome.kind === 'started') {
+      await deps.queue.enqueue(outcome.run.id);
+      await publishSubagentUpdate(storage, deps.bus, outcome.run, childAgent);
+    }
+    return outcome;
+  } catch (error) {
+    // A continued thread that already has an active run: the caller says `busy`, nothing is queued behind it.
+    if (isTroupeError(error, 'run_busy') && threadId !== undefined) {
+      return { kind: 'busy', threadId, activeRun: await storage.runs.getActiveForThread(threadId) };
+    }
+    const winner = await startRaceWinner(storage, error, spec.userId, requestId);
+    if (!winner) throw error;
+    return replayed(storage, spec, winner);
+  }
+}
+
+/** A run already started under this request id: the same start replayed, if it is this parent's child. */
+async function replayed(reader: Storage, spec: ChildRunSpec, run: Run): Promise<ChildRunStart> {
+  const relation = run.subagent_thread_relation_id
+    ? await reader.subagentThreads.get(run.subagent_thread_relation_id)
+    : undefined;
+  const owned =
+    spec.parentRunId !== undefined &&
+    isOwnedChild(run, { id: spec.parentRunId, user_id: spec.userId }) &&
+    run.run_type === spec.kind &&
+    (run.subagent_thread_relation_id === null || relation !== undefined);
+  return owned ? { kind: 'existing', run, relation } : refused(REQUEST_ID_CONFLICT);
+}
