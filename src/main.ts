@@ -11,6 +11,8 @@ import type { Hono } from 'hono';
 import type { AppEnv } from './http/app-env.js';
 import { createMemoryEventBus } from './adapters/bus/memory/create-memory-event-bus.js';
 import { createMcpToolSource } from './adapters/mcp/create-mcp-tool-source.js';
+import { createRemoteA2AConnector } from './adapters/a2a/create-remote-a2a-connector.js';
+import type { Agent } from './core/records/agent.js';
 import { createRedisEventBus } from './adapters/bus/redis/create-redis-event-bus.js';
 import { createModelProvider } from './adapters/models/create-model-provider.js';
 import { createBullmqRunQueue } from './adapters/queue/bullmq/create-bullmq-run-queue.js';
@@ -197,15 +199,17 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   });
   const workerId = `wrk_${process.pid}_${randomBytes(4).toString('hex')}`;
   // A stdio MCP server is a command on this host: only agents owned by an admin may start one.
+  // What a non-admin's agent may reach over http (SPEC §12); an admin's agents are the operator's own.
+  const egress = {
+    policy: createEgressPolicy(config.egressAllow),
+    appliesTo: async (agent: Agent) => (await storage.users.get(agent.owner_id))?.role !== 'admin',
+  };
   const mcp = createMcpToolSource({
     allowStdio: async (agent) => (await storage.users.get(agent.owner_id))?.role === 'admin',
     warn: (message) => log.warn(message),
-    // What a non-admin's agent may reach over http (SPEC §12); an admin's agents are the operator's own.
-    egress: {
-      policy: createEgressPolicy(config.egressAllow),
-      appliesTo: async (agent) => (await storage.users.get(agent.owner_id))?.role !== 'admin',
-    },
+    egress,
   });
+  const remoteExperts = createRemoteA2AConnector({ egress });
   // `execute` joins the catalogue only when the sandbox works here; otherwise the log says why.
   const execute = await createExecuteSupport({ settings: config.execute, storage, warn: (message) => log.warn(message) });
   const workdirTools = [...createWorkdirTools(), ...createHumanTools(storage), ...execute.tools];
@@ -234,6 +238,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     workerId,
     clock,
     queue,
+    remoteExperts,
     ...(tracer ? { tracer } : {}),
   });
   const reconciler = createLeaseReconciler({ storage, bus, queue, clock, leaseMs: config.leaseMs, policy: config.leaseExpiry });
@@ -296,6 +301,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
       // After the executor: the spans of runs it just handed back are exported too.
       await tracer?.shutdown().catch((error: unknown) => log.warn('Trace export failed at shutdown', describeError(error)));
       await mcp.close();
+      remoteExperts.close();
       await queue.close();
       await bus.close();
       await storage.close();

@@ -46,6 +46,8 @@ export const ERROR_CODES = [
   'file_not_found',
   'file_too_large',
   'mcp_server_unavailable',
+  'remote_expert_unavailable',
+  'remote_task_failed',
   'mcp_tool_failed',
   'mcp_tool_timeout',
   'sandbox_failed',

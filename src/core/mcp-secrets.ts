@@ -24,8 +24,11 @@ export function redactMcpServer(server: McpServerConfig): McpServerConfig {
 }
 
 export function redactAgentConfig(config: AgentConfig): AgentConfig {
-  if (!config.mcp_servers) return config;
-  return { ...config, mcp_servers: config.mcp_servers.map(redactMcpServer) };
+  const redacted = { ...config };
+  if (config.mcp_servers) redacted.mcp_servers = config.mcp_servers.map(redactMcpServer);
+  // A remote A2A expert's credentials are secrets of the same kind (SPEC §12).
+  if (config.a2a?.headers) redacted.a2a = { ...config.a2a, headers: redactValues(config.a2a.headers) };
+  return redacted;
 }
 
 /** The form of an agent any API response, console view or log may carry. */
@@ -61,8 +64,12 @@ export function keepRedactedSecrets(
   stored: AgentConfig | undefined,
   options: KeepSecretsOptions = { unmatched: 'refuse' },
 ): AgentConfig {
-  if (!incoming.mcp_servers) return incoming;
-  const issues: { path: string; message: string; code: string }[] = [];
+  const issues: Issue[] = [];
+  const a2a = keepA2AHeaders(incoming, stored, options, issues);
+  if (!incoming.mcp_servers) {
+    throwIssues(issues);
+    return a2a ? { ...incoming, a2a } : incoming;
+  }
   const servers = incoming.mcp_servers.map((server, index) => {
     const source = (stored?.mcp_servers ?? []).find((candidate) => sameTarget(server, candidate));
     const restored = { ...server };
@@ -81,11 +88,44 @@ export function keepRedactedSecrets(
     }
     return restored;
   });
-  if (issues.length > 0) {
-    const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
-    throw new TroupeError('validation_failed', `Invalid input: ${summary}`, { details: { issues } });
-  }
-  return { ...incoming, mcp_servers: servers };
+  throwIssues(issues);
+  return { ...incoming, mcp_servers: servers, ...(a2a ? { a2a } : {}) };
+}
+
+type Issue = { path: string; message: string; code: string };
+
+function throwIssues(issues: Issue[]): void {
+  if (issues.length === 0) return;
+  const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+  throw new TroupeError('validation_failed', `Invalid input: ${summary}`, { details: { issues } });
+}
+
+/** A remote expert's headers with placeholders restored, from the stored config of the same card URL only. */
+function keepA2AHeaders(
+  incoming: AgentConfig,
+  stored: AgentConfig | undefined,
+  options: KeepSecretsOptions,
+  issues: Issue[],
+): AgentConfig['a2a'] {
+  const remote = incoming.a2a;
+  if (!remote?.headers) return remote;
+  const source = stored?.a2a?.card_url === remote.card_url ? stored.a2a.headers : undefined;
+  const headers = Object.fromEntries(
+    Object.entries(remote.headers).map(([key, value]) => {
+      if (value !== REDACTED_SECRET) return [key, value];
+      const kept = source?.[key];
+      if (kept !== undefined) return [key, kept];
+      if (options.unmatched === 'refuse') {
+        issues.push({
+          path: `config.a2a.headers.${key}`,
+          message: `"${REDACTED_SECRET}" keeps a stored value, but none is stored for this key at this card_url; send the real value`,
+          code: 'custom',
+        });
+      }
+      return [key, value];
+    }),
+  );
+  return { ...remote, headers };
 }
 
 function unmatchedIssue(index: number, field: SecretField, key: string, server: McpServerConfig) {

@@ -45,6 +45,8 @@ export const ERROR_STATUS = {
   file_too_large: 413,
   // An agent's MCP server failed or was too slow, not this server.
   mcp_server_unavailable: 502,
+  remote_expert_unavailable: 502,
+  remote_task_failed: 502,
   mcp_tool_failed: 502,
   mcp_tool_timeout: 504,
   sandbox_failed: 500,

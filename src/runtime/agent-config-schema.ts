@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentConfig, McpServerConfig } from '../core/records/agent.js';
+import type { A2ARemoteConfig, AgentConfig, McpServerConfig } from '../core/records/agent.js';
 import { TOOL_APPROVAL_MODES } from '../core/records/agent.js';
 import { executeConfigSchema } from './tools/execute/execute-config-schema.js';
 import { agentLimitsSchema } from './agent-limits.js';
@@ -28,6 +28,16 @@ export const mcpServerConfigSchema = z
     }
   });
 
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+export const a2aRemoteConfigSchema = z
+  .object({
+    card_url: httpUrl.max(2000),
+    headers: z.record(z.string().min(1).max(200), z.string().max(8000)).optional(),
+    timeout_ms: z.number().int().positive().max(86_400_000).optional(),
+  })
+  .strict();
+
 /**
  * `AgentConfig` as a strict schema: an unknown key is a mistake worth a 400, not something to store and
  * silently ignore. `subagent_specs` stays `unknown[]` because the spec builder (SPEC §5) drops bad entries
@@ -49,6 +59,7 @@ export const agentConfigSchema = z
     max_steps: z.number().int().positive().max(10_000).optional(),
     execute: executeConfigSchema.optional(),
     limits: agentLimitsSchema.optional(),
+    a2a: a2aRemoteConfigSchema.optional(),
   })
   .strict();
 
@@ -62,3 +73,4 @@ type Same<TLeft, TRight> = [TLeft, keyof TLeft] extends [TRight, keyof TRight]
 /** Fails to compile when the schemas and the record types drift apart. */
 export const AGENT_CONFIG_SCHEMA_MATCHES_RECORD: Same<z.output<typeof agentConfigSchema>, AgentConfig> = true;
 export const MCP_SCHEMA_MATCHES_RECORD: Same<z.output<typeof mcpServerConfigSchema>, McpServerConfig> = true;
+export const A2A_SCHEMA_MATCHES_RECORD: Same<z.output<typeof a2aRemoteConfigSchema>, A2ARemoteConfig> = true;

@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock.js';
 import { isoNow, systemClock } from '../core/clock.js';
 import { isTroupeError, TroupeError } from '../core/errors.js';
 import { keepRedactedSecrets } from '../core/mcp-secrets.js';
+import { remoteExpertConfigProblem } from '../core/remote-experts/remote-expert-rules.js';
 import type { AgentPatch, Storage } from '../core/ports/storage.js';
 import type { Agent, AgentBackend } from '../core/records/agent.js';
 import type { Actor } from '../core/records/user.js';
@@ -150,6 +151,8 @@ export function createAgentService(storage: Storage, options: AgentServiceOption
       if (input.is_default && !isAdmin(actor)) {
         throw new TroupeError('forbidden', 'Only an admin can choose the default agent');
       }
+      const remoteProblem = remoteExpertConfigProblem(actor, backend, input.config);
+      if (remoteProblem) throw remoteProblem;
       return storage.transaction(async (tx) => {
         const slug = input.slug ?? (await deriveSlug(tx, input.name));
         if (input.slug !== undefined) await ensureSlugFree(tx, slug);
@@ -186,6 +189,10 @@ export function createAgentService(storage: Storage, options: AgentServiceOption
           );
         }
         resolveBackend(agent.backend, input.is_subagent);
+        if (input.config !== undefined) {
+          const remoteProblem = remoteExpertConfigProblem(actor, agent.backend, input.config);
+          if (remoteProblem) throw remoteProblem;
+        }
         if (input.status === 'published' && agent.is_subagent) throw subagentCannotBePublished();
         if (input.slug !== undefined && input.slug !== agent.slug)
           await ensureSlugFree(tx, input.slug, agent.id);

@@ -32,6 +32,9 @@ import type { RunQueue } from '../core/ports/run-queue.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
 import { effectiveLimits } from './agent-limits.js';
 import type { RunTracer } from './tracing/run-tracer.js';
+import { driveRemoteExpert, type RemoteExpertDeps } from './remote-experts/drive-remote-expert.js';
+import { remoteModelLabel } from './remote-experts/remote-model-label.js';
+import type { RemoteA2AConnector } from './remote-experts/remote-a2a-connector.js';
 
 /** Everything a middleware factory may need to build the per-run middleware stack. */
 export interface RunSetup {
@@ -68,6 +71,8 @@ export interface RunExecutorDeps {
   queue?: RunQueue;
   /** OpenTelemetry run spans; absent when tracing is off (then nothing of it runs). */
   tracer?: RunTracer;
+  /** Reaches remote A2A experts (backend `a2a`); without it their runs fail with a clear error. */
+  remoteExperts?: RemoteA2AConnector;
 }
 
 export interface RunExecutor {
@@ -168,25 +173,28 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     const emitter = createRunEmitter(storage, bus, run);
     const meter = createTokenUsageMiddleware(run.usage);
     try {
+      const usable = await loadUsableAgent(run);
+      // A remote expert's run is a remote task: no model, no tools, no middleware of this server.
+      if (usable.backend === 'a2a') {
+        await emitter.emit('metadata', attemptMetadata(run, usable, remoteModelLabel(usable)));
+        const outcome = await driveRemoteExpert(remoteExperts(), {
+          run,
+          agent: usable,
+          emitter,
+          signal,
+          timeoutMs: effectiveLimits(deps.limits, usable.config).waitTimeoutMs,
+        });
+        await emitter.flush();
+        await finishCompleted(run, outcome, meter.usage);
+        return;
+      }
       // An inline subagent run plays a spec of its parent agent; `agent` is then that spec's effective agent.
-      const { agent, tools } = await resolveRunAgent(run, await loadUsableAgent(run), {
+      const { agent, tools } = await resolveRunAgent(run, usable, {
         catalogue: deps.tools,
         toolSources: deps.toolSources,
       });
       const model = deps.models.resolve(run.model_spec);
-      await emitter.emit('metadata', {
-        request_id: run.request_id,
-        agent_id: agent.id,
-        agent_slug: agent.slug,
-        user_id: run.user_id,
-        run_type: run.run_type,
-        source: run.source,
-        channel: run.channel,
-        model: model.label,
-        attempt: run.attempt,
-        created_by_run_id: run.created_by_run_id,
-        subagent_slug: agent.is_subagent ? agent.slug : null,
-      });
+      await emitter.emit('metadata', attemptMetadata(run, agent, model.label));
       const outcome = await runLoop(run, agent, model, tools, emitter, meter, signal);
       await emitter.flush();
       await finishCompleted(run, outcome, meter.usage);
@@ -194,6 +202,29 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       await emitter.flush().catch(() => undefined);
       await finishAfterError(run, thrown, signal, emitter, meter.usage);
     }
+  }
+
+  function remoteExperts(): RemoteExpertDeps {
+    if (!deps.remoteExperts) {
+      throw new TroupeError('remote_expert_unavailable', 'This server is not set up to reach remote A2A experts');
+    }
+    return { storage, connector: deps.remoteExperts };
+  }
+
+  function attemptMetadata(run: Run, agent: Agent, model: string): Record<string, unknown> {
+    return {
+      request_id: run.request_id,
+      agent_id: agent.id,
+      agent_slug: agent.slug,
+      user_id: run.user_id,
+      run_type: run.run_type,
+      source: run.source,
+      channel: run.channel,
+      model,
+      attempt: run.attempt,
+      created_by_run_id: run.created_by_run_id,
+      subagent_slug: agent.is_subagent ? agent.slug : null,
+    };
   }
 
   async function loadUsableAgent(run: Run): Promise<Agent> {

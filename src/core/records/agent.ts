@@ -1,4 +1,8 @@
-export const AGENT_BACKENDS = ['chat', 'subagent'] as const;
+/**
+ * `chat`: a main agent played by the agent loop; `subagent`: a child of main agents; `a2a`: a remote A2A
+ * agent an admin registered as an expert (SPEC §11), whose runs are remote tasks.
+ */
+export const AGENT_BACKENDS = ['chat', 'subagent', 'a2a'] as const;
 export type AgentBackend = (typeof AGENT_BACKENDS)[number];
 
 export const AGENT_VISIBILITIES = ['private', 'shared', 'public'] as const;
@@ -18,6 +22,15 @@ export interface McpServerConfig {
   env?: Record<string, string>;
   url?: string;
   headers?: Record<string, string>;
+  timeout_ms?: number;
+}
+
+/** Where a remote A2A expert lives. `headers` (credentials) are secrets: write-only like MCP headers. */
+export interface A2ARemoteConfig {
+  /** The agent card, e.g. `https://agents.example.com/a2a/analyst/.well-known/agent-card.json`. */
+  card_url: string;
+  headers?: Record<string, string>;
+  /** Longest wait for the remote task to end; the server's child wait timeout otherwise. */
   timeout_ms?: number;
 }
 
@@ -43,6 +56,8 @@ export interface AgentConfig {
   max_steps?: number;
   /** Narrows the server's `execute` sandbox limits for this agent; `network` asks for the host network. */
   execute?: AgentExecuteConfig;
+  /** Only for backend `a2a`: the remote agent this expert stands for. */
+  a2a?: A2ARemoteConfig;
   /** Per-agent limits (SPEC §4): each narrows the server's setting of the same name, never raises it. */
   limits?: AgentLimits;
 }

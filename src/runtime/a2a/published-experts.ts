@@ -3,9 +3,12 @@ import type { Agent } from '../../core/records/agent.js';
 import type { Actor } from '../../core/records/user.js';
 import type { AgentService } from '../agent-service.js';
 
-/** An A2A agent is a published main agent (SPEC §11); drafts and subagents have no card and no endpoint. */
+/**
+ * An A2A agent is a published main agent of this server (SPEC §11); drafts and subagents have no card and
+ * no endpoint, and a remote expert is not republished (this server would only relay someone else's agent).
+ */
 export function isPublishedExpert(agent: Agent): boolean {
-  return agent.status === 'published' && !agent.is_subagent && agent.deleted_at === null;
+  return agent.status === 'published' && agent.backend === 'chat' && agent.deleted_at === null;
 }
 
 /** The published experts the actor may use, ordered by slug (the order of the server card's skills). */

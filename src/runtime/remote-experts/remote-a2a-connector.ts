@@ -1,0 +1,12 @@
+import type { Client } from '@a2a-js/sdk/client';
+import type { Agent } from '../../core/records/agent.js';
+
+/**
+ * Opens an A2A client for a remote expert (SPEC §11): its card URL and credentials come from the agent's
+ * `config.a2a`, and every request it makes passes the egress policy that applies to the agent's owner.
+ * The port keeps the runtime free of transports, DNS pinning and header handling.
+ */
+export interface RemoteA2AConnector {
+  connect(agent: Agent, signal?: AbortSignal): Promise<Client>;
+  close(): void;
+}
