@@ -55,7 +55,10 @@ const cardOf = (slug: string) => `${remote.url}/a2a/${slug}/.well-known/agent-ca
 
 async function delegate(expert: string, task: string, waitMs = 30_000) {
   return json<{ status: string; run_id: string; output: string | null; error?: string; error_type?: string }>(
-    await local.api(`/api/delegate?wait_ms=${waitMs}`, { method: 'POST', body: JSON.stringify({ expert, task }) }),
+    await local.api(`/api/delegate?wait_ms=${waitMs}`, {
+      method: 'POST',
+      body: JSON.stringify({ expert, task }),
+    }),
   );
 }
 
@@ -77,7 +80,9 @@ async function remoteStatus(id: string, wanted: Run['status']): Promise<Run['sta
 async function remoteTaskOf(runId: string): Promise<string> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     const events = await local.troupe.storage.events.list(runId, 0, 100);
-    const call = events.find((event) => event.type === 'tool_call' && event.payload.name === 'a2a_remote_task');
+    const call = events.find(
+      (event) => event.type === 'tool_call' && event.payload.name === 'a2a_remote_task',
+    );
     const taskId = (call?.payload.args as { task_id?: string } | undefined)?.task_id;
     if (taskId) return taskId;
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -95,11 +100,18 @@ beforeAll(async () => {
   await json(
     await remote.api('/api/agent', {
       method: 'POST',
-      body: JSON.stringify({ slug: 'slowpoke', name: 'Slowpoke', status: 'published', config: { model: 'scripted:slow' } }),
+      body: JSON.stringify({
+        slug: 'slowpoke',
+        name: 'Slowpoke',
+        status: 'published',
+        config: { model: 'scripted:slow' },
+      }),
     }),
   );
   const authorization = `Bearer ${remote.token}`;
-  await json(await register('remote-analyst', cardOf('analyst'), { authorization }, { visibility: 'public' }));
+  await json(
+    await register('remote-analyst', cardOf('analyst'), { authorization }, { visibility: 'public' }),
+  );
   await json(await register('remote-slow', cardOf('slowpoke'), { authorization }));
 });
 afterAll(async () => {
@@ -110,16 +122,23 @@ afterAll(async () => {
 
 describe('registering a remote expert', () => {
   it('keeps its credentials write-only: redacted on read, kept when the placeholder is sent back', async () => {
-    const { agent } = await json<{ agent: { id: string; config: { a2a: { headers: Record<string, string> } } } }>(
-      await local.api('/api/agent/remote-analyst'),
-    );
+    const { agent } = await json<{
+      agent: { id: string; config: { a2a: { headers: Record<string, string> } } };
+    }>(await local.api('/api/agent/remote-analyst'));
     expect(agent.config.a2a.headers).toEqual({ authorization: '[redacted]' });
-    await json(await local.api(`/api/agent/${agent.id}`, { method: 'PUT', body: JSON.stringify({ config: agent.config }) }));
+    await json(
+      await local.api(`/api/agent/${agent.id}`, {
+        method: 'PUT',
+        body: JSON.stringify({ config: agent.config }),
+      }),
+    );
     expect((await delegate('remote-analyst', 'Assess the risks of a price change')).status).toBe('completed');
     // The placeholder names no stored value once the card URL changes: it would send the secret elsewhere.
     const moved = await local.api(`/api/agent/${agent.id}`, {
       method: 'PUT',
-      body: JSON.stringify({ config: { a2a: { ...agent.config.a2a, card_url: 'https://elsewhere.example/card.json' } } }),
+      body: JSON.stringify({
+        config: { a2a: { ...agent.config.a2a, card_url: 'https://elsewhere.example/card.json' } },
+      }),
     });
     expect(moved.status).toBe(400);
     expect(((await moved.json()) as { error: { code: string } }).error.code).toBe('validation_failed');
@@ -134,7 +153,11 @@ describe('registering a remote expert', () => {
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
-    const refused = await asBob({ name: 'Mine', backend: 'a2a', config: { a2a: { card_url: cardOf('analyst') } } });
+    const refused = await asBob({
+      name: 'Mine',
+      backend: 'a2a',
+      config: { a2a: { card_url: cardOf('analyst') } },
+    });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('forbidden');
     const misplaced = await asBob({ name: 'Chatty', config: { a2a: { card_url: cardOf('analyst') } } });
@@ -171,7 +194,10 @@ describe('delegating to a remote expert', () => {
     expect(end.payload.output).toContain('Risk analysis for: What are the risks of a rewrite?');
     const updates = frames
       .filter((frame) => frame.event === 'subagent_update')
-      .map((frame) => (JSON.parse(frame.data) as { payload: { kind: string; slug: string; status: string } }).payload);
+      .map(
+        (frame) =>
+          (JSON.parse(frame.data) as { payload: { kind: string; slug: string; status: string } }).payload,
+      );
     expect(updates.map((update) => `${update.kind}:${update.slug}`)).toContain('delegation:remote-analyst');
     expect(updates.at(-1)?.status).toBe('completed');
     const panel = await json<{ subagents: { slug: string; status: string; run_id: string }[] }>(
@@ -221,8 +247,9 @@ describe('delegating to a remote expert', () => {
     const finished = await local.troupe.storage.runs.get(started.run_id);
     expect(finished?.status).toBe('completed');
     expect(finished?.output).toBe('Slowly considered: Resume me');
-    const remoteTasks = (await remote.troupe.storage.runs.listByConversation((await remoteRun(taskId))?.conversation_id ?? ''))
-      .filter((run) => run.input.message === 'Resume me');
+    const remoteTasks = (
+      await remote.troupe.storage.runs.listByConversation((await remoteRun(taskId))?.conversation_id ?? '')
+    ).filter((run) => run.input.message === 'Resume me');
     expect(remoteTasks.map((run) => run.id)).toEqual([taskId]);
   });
 

@@ -10,6 +10,7 @@ import { TroupeError } from '../../core/errors.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { RemoteA2AConnector } from '../../runtime/remote-experts/remote-a2a-connector.js';
 import { createEgressFetch, type Resolver } from '../egress/create-egress-fetch.js';
+import { withCredentials } from './with-credentials.js';
 
 export interface RemoteA2AConnectorOptions {
   /** The egress policy (SPEC §12) and the agents it binds: those whose owner is not an admin. */
@@ -20,31 +21,22 @@ export interface RemoteA2AConnectorOptions {
   };
 }
 
-/**
- * `fetch` that adds the expert's credentials to requests for the card's own origin only: a card may name
- * another host as its endpoint, and a stored secret must never follow it there.
- */
-function withCredentials(base: typeof fetch, cardUrl: string, headers: Record<string, string>): typeof fetch {
-  const origin = new URL(cardUrl).origin;
-  return (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    if (url.origin !== origin || Object.keys(headers).length === 0) return base(input, init);
-    const merged = new Headers(init?.headers);
-    for (const [name, value] of Object.entries(headers)) merged.set(name, value);
-    return base(input, { ...init, headers: merged });
-  };
-}
-
 /** A2A clients from the official SDK, for A2A 1.0 and 0.3 agents over JSON-RPC or HTTP+JSON. */
 export function createRemoteA2AConnector(options: RemoteA2AConnectorOptions = {}): RemoteA2AConnector {
   const guarded = options.egress
-    ? createEgressFetch({ policy: options.egress.policy, ...(options.egress.resolve ? { resolve: options.egress.resolve } : {}) })
+    ? createEgressFetch({
+        policy: options.egress.policy,
+        ...(options.egress.resolve ? { resolve: options.egress.resolve } : {}),
+      })
     : undefined;
   return {
     async connect(agent: Agent, signal?: AbortSignal): Promise<Client> {
       const remote = agent.config.a2a;
       if (!remote) {
-        throw new TroupeError('remote_expert_unavailable', `Agent "${agent.slug}" has no remote A2A agent configured`);
+        throw new TroupeError(
+          'remote_expert_unavailable',
+          `Agent "${agent.slug}" has no remote A2A agent configured`,
+        );
       }
       const base = guarded && (await options.egress?.appliesTo(agent)) ? guarded.fetch : fetch;
       const signalled: typeof fetch = (input, init) =>

@@ -21,9 +21,12 @@ export function remoteExpertConfigProblem(
   config: AgentConfig,
 ): TroupeError | undefined {
   if (backend !== 'a2a') {
-    return config.a2a === undefined ? undefined : invalid('config.a2a', 'only agents with backend "a2a" have one');
+    return config.a2a === undefined
+      ? undefined
+      : invalid('config.a2a', 'only agents with backend "a2a" have one');
   }
-  if (!isAdmin(actor)) return new TroupeError('forbidden', 'Only an admin can register or change a remote A2A expert');
+  if (!isAdmin(actor))
+    return new TroupeError('forbidden', 'Only an admin can register or change a remote A2A expert');
   if (config.a2a === undefined) return invalid('config.a2a', 'a remote A2A expert needs its card_url');
   return undefined;
 }

@@ -1,4 +1,11 @@
-import { TaskState, type Artifact, type Message, type Part, type StreamResponse, type Task } from '@a2a-js/sdk';
+import {
+  TaskState,
+  type Artifact,
+  type Message,
+  type Part,
+  type StreamResponse,
+  type Task,
+} from '@a2a-js/sdk';
 
 /** What a Troupe run knows of the remote A2A task it stands for, folded from the task's stream. */
 export interface RemoteTaskView {
@@ -72,7 +79,12 @@ function setStatus(view: RemoteTaskView, status: Task['status'], change: RemoteT
   }
 }
 
-function setArtifact(view: RemoteTaskView, artifact: Artifact, append: boolean, change: RemoteTaskChange): void {
+function setArtifact(
+  view: RemoteTaskView,
+  artifact: Artifact,
+  append: boolean,
+  change: RemoteTaskChange,
+): void {
   const text = partsText(artifact.parts);
   const before = view.artifacts.get(artifact.artifactId) ?? '';
   const after = append ? before + text : text;

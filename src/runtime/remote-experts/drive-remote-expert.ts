@@ -14,7 +14,7 @@ import {
   type RemoteTaskView,
 } from '../../core/remote-experts/remote-task-view.js';
 import type { AgentLoopOutcome } from '../agent-loop.js';
-import { abortKindOf, RunAbortError } from '../run-abort.js';
+import { abortKindOf, type RunAbortError } from '../run-abort.js';
 import type { RunEmitter } from '../run-emitter.js';
 import type { RemoteA2AConnector } from './remote-a2a-connector.js';
 import { findRemoteTask, REMOTE_TASK_TOOL } from './find-remote-task.js';
@@ -50,7 +50,10 @@ function failure(message: string): TroupeError {
  * of the run cancels the remote task; a remote that fails, or waits for input a delegated task cannot
  * give, ends the run failed with the remote's reason, which the delegating parent reads as its result.
  */
-export async function driveRemoteExpert(deps: RemoteExpertDeps, work: RemoteExpertRun): Promise<AgentLoopOutcome> {
+export async function driveRemoteExpert(
+  deps: RemoteExpertDeps,
+  work: RemoteExpertRun,
+): Promise<AgentLoopOutcome> {
   const { run, agent, signal } = work;
   const deadline = AbortSignal.timeout(agent.config.a2a?.timeout_ms ?? work.timeoutMs);
   const requestSignal = AbortSignal.any([signal, deadline]);
@@ -62,7 +65,12 @@ export async function driveRemoteExpert(deps: RemoteExpertDeps, work: RemoteExpe
     if (known) {
       view.taskId = known.taskId;
       view.contextId = known.contextId;
-      await follow(view, work, client.resubscribeTask({ tenant: '', id: known.taskId }, { signal: requestSignal }), true);
+      await follow(
+        view,
+        work,
+        client.resubscribeTask({ tenant: '', id: known.taskId }, { signal: requestSignal }),
+        true,
+      );
     } else {
       const request = SendMessageRequest.fromJSON({
         tenant: '',
@@ -79,10 +87,24 @@ export async function driveRemoteExpert(deps: RemoteExpertDeps, work: RemoteExpe
     }
     for (let attempt = 0; !settled(view) && view.taskId !== undefined; attempt += 1) {
       // The stream closed before the task ended: ask where it is, and listen again while it works.
-      await absorb(view, work, { payload: { $case: 'task', value: await client.getTask({ tenant: '', id: view.taskId, historyLength: 0 }, { signal: requestSignal }) } });
+      await absorb(view, work, {
+        payload: {
+          $case: 'task',
+          value: await client.getTask(
+            { tenant: '', id: view.taskId, historyLength: 0 },
+            { signal: requestSignal },
+          ),
+        },
+      });
       if (settled(view)) break;
-      if (attempt >= MAX_RESUBSCRIBES) throw failure('The remote expert keeps closing the task stream before the task ends');
-      await follow(view, work, client.resubscribeTask({ tenant: '', id: view.taskId }, { signal: requestSignal }), true);
+      if (attempt >= MAX_RESUBSCRIBES)
+        throw failure('The remote expert keeps closing the task stream before the task ends');
+      await follow(
+        view,
+        work,
+        client.resubscribeTask({ tenant: '', id: view.taskId }, { signal: requestSignal }),
+        true,
+      );
     }
   } catch (error) {
     const kind = abortKindOf(signal);
@@ -97,7 +119,9 @@ export async function driveRemoteExpert(deps: RemoteExpertDeps, work: RemoteExpe
 }
 
 function settled(view: RemoteTaskView): boolean {
-  return TERMINAL_TASK_STATES.has(view.state) || WAITING_TASK_STATES.has(view.state) || view.reply !== undefined;
+  return (
+    TERMINAL_TASK_STATES.has(view.state) || WAITING_TASK_STATES.has(view.state) || view.reply !== undefined
+  );
 }
 
 async function connect(connector: RemoteA2AConnector, agent: Agent, signal: AbortSignal): Promise<Client> {
@@ -117,7 +141,9 @@ function unreachable(error: unknown): TroupeError {
   const detail = isJsonRpcError(error)
     ? `JSON-RPC error ${String((error as { envelopeCode: number }).envelopeCode)}`
     : 'the request failed';
-  return new TroupeError('remote_expert_unavailable', `The remote expert could not be reached: ${detail}`, { cause: error });
+  return new TroupeError('remote_expert_unavailable', `The remote expert could not be reached: ${detail}`, {
+    cause: error,
+  });
 }
 
 async function follow(
@@ -149,7 +175,11 @@ async function absorb(view: RemoteTaskView, work: RemoteExpertRun, event: Stream
       tool_call_id: `a2a:${view.taskId}`,
       name: REMOTE_TASK_TOOL,
       step: 1,
-      args: { task_id: view.taskId, context_id: view.contextId ?? null, card_url: work.agent.config.a2a?.card_url ?? null },
+      args: {
+        task_id: view.taskId,
+        context_id: view.contextId ?? null,
+        card_url: work.agent.config.a2a?.card_url ?? null,
+      },
     });
   }
   if (change.delta !== undefined) work.emitter.delta(change.delta);
@@ -158,13 +188,20 @@ async function absorb(view: RemoteTaskView, work: RemoteExpertRun, event: Stream
 async function cancelRemote(client: Client | undefined, view: RemoteTaskView): Promise<void> {
   if (!client || view.taskId === undefined || TERMINAL_TASK_STATES.has(view.state)) return;
   try {
-    await client.cancelTask({ tenant: '', id: view.taskId, metadata: undefined }, { signal: AbortSignal.timeout(CANCEL_GRACE_MS) });
+    await client.cancelTask(
+      { tenant: '', id: view.taskId, metadata: undefined },
+      { signal: AbortSignal.timeout(CANCEL_GRACE_MS) },
+    );
   } catch {
     // Best effort: the task may have ended meanwhile, or the remote may be gone; the run ends either way.
   }
 }
 
-async function finish(storage: Storage, view: RemoteTaskView, work: RemoteExpertRun): Promise<AgentLoopOutcome> {
+async function finish(
+  storage: Storage,
+  view: RemoteTaskView,
+  work: RemoteExpertRun,
+): Promise<AgentLoopOutcome> {
   const { run, emitter } = work;
   const completed = view.reply !== undefined || view.state === TaskState.TASK_STATE_COMPLETED;
   const text = completed ? remoteAnswer(view) : remoteFailureText(view);

@@ -10,13 +10,16 @@ export async function findRemoteTask(
   storage: Storage,
   runId: string,
 ): Promise<{ taskId: string; contextId: string | undefined } | undefined> {
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const events = await storage.events.list(runId, after, PAGE);
     for (const event of events) {
       if (event.type !== 'tool_call' || event.payload.name !== REMOTE_TASK_TOOL) continue;
       const args = event.payload.args as { task_id?: unknown; context_id?: unknown } | undefined;
       if (typeof args?.task_id !== 'string') continue;
-      return { taskId: args.task_id, contextId: typeof args.context_id === 'string' ? args.context_id : undefined };
+      return {
+        taskId: args.task_id,
+        contextId: typeof args.context_id === 'string' ? args.context_id : undefined,
+      };
     }
     if (events.length < PAGE) return undefined;
     after = events.at(-1)?.seq ?? after;

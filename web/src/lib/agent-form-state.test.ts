@@ -76,8 +76,40 @@ describe('agent form state', () => {
   it('keeps knowledge sources on subagents and main agents alike, and removes an emptied list', () => {
     const subagent = { ...emptyFormState('subagent'), knowledgeSources: ['ops-handbook'] };
     expect(configFromForm(subagent).config).toEqual({ knowledge_sources: ['ops-handbook'] });
-    const agent = { id: 'agt_1', backend: 'chat', status: 'draft', config: { knowledge_sources: ['a', 'b'] } } as unknown as Agent;
+    const agent = {
+      id: 'agt_1',
+      backend: 'chat',
+      status: 'draft',
+      config: { knowledge_sources: ['a', 'b'] },
+    } as unknown as Agent;
     expect(formStateFromAgent(agent).knowledgeSources).toEqual(['a', 'b']);
-    expect(configFromForm({ ...formStateFromAgent(agent), knowledgeSources: [] }, agent.config).config).toEqual({});
+    expect(
+      configFromForm({ ...formStateFromAgent(agent), knowledgeSources: [] }, agent.config).config,
+    ).toEqual({});
+  });
+});
+
+describe('remote expert forms', () => {
+  it('send only the card and credential, keep other stored headers, and send a redacted value back as is', () => {
+    const state = {
+      ...emptyFormState('expert'),
+      name: 'Remote',
+      backend: 'a2a' as const,
+      cardUrl: ' https://x.example/card.json ',
+      authorization: 'Bearer t',
+    };
+    const { config } = configFromForm(state, {
+      a2a: { card_url: 'https://x.example/card.json', headers: { 'x-team': '[redacted]' }, timeout_ms: 5000 },
+    });
+    expect(config).toEqual({
+      a2a: {
+        card_url: 'https://x.example/card.json',
+        headers: { 'x-team': '[redacted]', authorization: 'Bearer t' },
+        timeout_ms: 5000,
+      },
+    });
+    const body = createBody(state, config);
+    expect(body).toMatchObject({ backend: 'a2a', is_subagent: false, status: 'published' });
+    expect(configFromForm({ ...state, authorization: '' }, {}).config.a2a?.headers).toBeUndefined();
   });
 });

@@ -7,7 +7,11 @@ export interface AgentFormState {
   name: string;
   slug: string;
   description: string;
-  backend: 'chat' | 'subagent';
+  backend: 'chat' | 'subagent' | 'a2a';
+  /** Backend `a2a`: the remote agent's card URL. */
+  cardUrl: string;
+  /** Backend `a2a`: the `authorization` header sent to the remote; comes back redacted once stored. */
+  authorization: string;
   visibility: AgentVisibility;
   systemPrompt: string;
   model: string;
@@ -30,6 +34,8 @@ export function emptyFormState(kind: AgentKind): AgentFormState {
     slug: '',
     description: '',
     backend: kind === 'subagent' ? 'subagent' : 'chat',
+    cardUrl: '',
+    authorization: '',
     visibility: 'private',
     systemPrompt: '',
     model: '',
@@ -52,6 +58,8 @@ export function formStateFromAgent(agent: Agent): AgentFormState {
     slug: agent.slug,
     description: agent.description,
     backend: agent.backend,
+    cardUrl: config.a2a?.card_url ?? '',
+    authorization: config.a2a?.headers?.authorization ?? '',
     visibility: agent.visibility,
     systemPrompt: config.system_prompt ?? '',
     model: config.model ?? '',
@@ -70,7 +78,7 @@ export function formStateFromAgent(agent: Agent): AgentFormState {
   };
 }
 
-/** Agents that are published chat agents are experts; subagents never are. */
+/** Published main agents (local or remote) are experts; subagents never are. */
 export function agentKind(agent: Pick<Agent, 'backend' | 'status'>): AgentKind {
   if (agent.backend === 'subagent') return 'subagent';
   return agent.status === 'published' ? 'expert' : 'agent';
@@ -100,6 +108,7 @@ export function configFromForm(
   state: AgentFormState,
   base: AgentConfig = {},
 ): { config: AgentConfig; specsError: string | null } {
+  if (state.backend === 'a2a') return { config: remoteConfig(state, base), specsError: null };
   const config: AgentConfig = { ...base };
   setOrDelete(config, 'system_prompt', state.systemPrompt.trim() === '' ? undefined : state.systemPrompt);
   setOrDelete(config, 'model', state.model.trim() === '' ? undefined : state.model.trim());
@@ -124,14 +133,32 @@ export function configFromForm(
   return { config, specsError: isChat ? error : null };
 }
 
+/**
+ * A remote expert's config: its card and credential. Other headers and the timeout of the stored config
+ * are kept; the redacted credential a read showed is sent back as is, which keeps the stored value.
+ */
+function remoteConfig(state: AgentFormState, base: AgentConfig): AgentConfig {
+  const headers = { ...base.a2a?.headers };
+  if (state.authorization.trim() === '') delete headers.authorization;
+  else headers.authorization = state.authorization.trim();
+  return {
+    a2a: {
+      ...base.a2a,
+      card_url: state.cardUrl.trim(),
+      ...(Object.keys(headers).length > 0 ? { headers } : { headers: undefined }),
+    },
+  };
+}
+
 export function createBody(state: AgentFormState, config: AgentConfig): NewAgentBody {
-  const isChat = state.backend === 'chat';
+  // Local and remote main agents may be experts; a subagent never is.
+  const isChat = state.backend !== 'subagent';
   return {
     ...(state.slug.trim() === '' ? {} : { slug: state.slug.trim() }),
     name: state.name.trim(),
     description: state.description,
     backend: state.backend,
-    is_subagent: !isChat,
+    is_subagent: state.backend === 'subagent',
     visibility: state.visibility,
     config,
     ...(isChat

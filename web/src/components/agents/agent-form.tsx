@@ -2,7 +2,9 @@ import { useState, type FormEvent } from 'react';
 import type { Agent, AgentConfig, KnowledgeSource, Skill } from '../../api/types.ts';
 import { configFromForm, type AgentFormState } from '../../lib/agent-form-state.ts';
 import { isScriptedModel } from '../../lib/format.ts';
+import { useSession } from '../../hooks/use-session.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
+import { RemoteExpertFields } from './remote-expert-fields.tsx';
 import { ExpertFields } from './expert-fields.tsx';
 import { SkillPicker } from './skill-picker.tsx';
 import { KnowledgeSourcePicker } from './knowledge-source-picker.tsx';
@@ -43,7 +45,9 @@ export function AgentForm({
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof AgentFormState>(key: K, value: AgentFormState[K]) =>
     setState((current) => ({ ...current, [key]: value }));
+  const { user } = useSession();
   const isChat = state.backend === 'chat';
+  const isRemote = state.backend === 'a2a';
   const { config, specsError } = configFromForm(state, baseConfig);
 
   const submit = async (event: FormEvent) => {
@@ -104,10 +108,11 @@ export function AgentForm({
           >
             <option value="chat">chat (main agent or expert)</option>
             <option value="subagent">subagent</option>
+            {user.role === 'admin' || isRemote ? <option value="a2a">a2a (remote A2A expert)</option> : null}
           </select>
           <small id="agent-backend-help" className="help">
-            A subagent is only reachable through a main agent&apos;s task tools. The backend cannot change
-            later.
+            A subagent is only reachable through a main agent&apos;s task tools; an a2a agent is another
+            server&apos;s agent, registered by an admin. The backend cannot change later.
           </small>
         </div>
         <div className="field">
@@ -138,67 +143,90 @@ export function AgentForm({
         </small>
       </div>
 
-      <div className="field">
-        <label htmlFor="agent-prompt">System prompt</label>
-        <textarea
-          id="agent-prompt"
-          rows={5}
-          value={state.systemPrompt}
-          onChange={(event) => set('systemPrompt', event.target.value)}
-        />
-      </div>
-
-      <div className="form-grid">
-        <div className="field">
-          <label htmlFor="agent-model">Model</label>
-          <input
-            id="agent-model"
-            value={state.model}
-            onChange={(event) => set('model', event.target.value)}
-            placeholder="provider:model, e.g. openai:gpt-4o-mini"
-            aria-describedby="agent-model-help"
+      {isRemote ? (
+        <>
+          <RemoteExpertFields
+            cardUrl={state.cardUrl}
+            authorization={state.authorization}
+            onCardUrl={(value) => set('cardUrl', value)}
+            onAuthorization={(value) => set('authorization', value)}
           />
-          <small id="agent-model-help" className="help">
-            <code>provider:model</code>: <code>openai:…</code>, <code>anthropic:…</code>,{' '}
-            <code>openai-compatible:NAME:model</code>. <code>scripted:NAME</code> is{' '}
-            <strong>not an LLM</strong>: it plays the scenario file NAME. Empty: the server default.
-            {isScriptedModel(state.model) ? (
-              <strong className="scripted-note"> This agent is scripted.</strong>
-            ) : null}
-          </small>
-        </div>
-        <div className="field">
-          <label htmlFor="agent-approval">Tool approval mode</label>
-          <select
-            id="agent-approval"
-            value={state.approvalMode}
-            onChange={(event) => set('approvalMode', event.target.value as AgentFormState['approvalMode'])}
-            aria-describedby="agent-approval-help"
-          >
-            <option value="">unset (default)</option>
-            <option value="default">default: ask before sensitive tools</option>
-            <option value="always_trust">always_trust: never ask</option>
-          </select>
-          <small id="agent-approval-help" className="help">
-            Sensitive tools are <code>write_file</code>, <code>edit_file</code> and <code>execute</code>.
-            {isChat ? '' : ' A subagent inherits the mode of the run that starts it.'}
-          </small>
-        </div>
-      </div>
+          <ExpertFields
+            status={state.status}
+            delegatable={state.delegatable}
+            brief={state.delegationBrief}
+            onStatus={(status) => set('status', status)}
+            onDelegatable={(value) => set('delegatable', value)}
+            onBrief={(brief) => set('delegationBrief', brief)}
+          />
+        </>
+      ) : (
+        <>
+          <div className="field">
+            <label htmlFor="agent-prompt">System prompt</label>
+            <textarea
+              id="agent-prompt"
+              rows={5}
+              value={state.systemPrompt}
+              onChange={(event) => set('systemPrompt', event.target.value)}
+            />
+          </div>
 
-      <ToolChipsInput tools={state.tools} onChange={(tools) => set('tools', tools)} />
+          <div className="form-grid">
+            <div className="field">
+              <label htmlFor="agent-model">Model</label>
+              <input
+                id="agent-model"
+                value={state.model}
+                onChange={(event) => set('model', event.target.value)}
+                placeholder="provider:model, e.g. openai:gpt-4o-mini"
+                aria-describedby="agent-model-help"
+              />
+              <small id="agent-model-help" className="help">
+                <code>provider:model</code>: <code>openai:…</code>, <code>anthropic:…</code>,{' '}
+                <code>openai-compatible:NAME:model</code>. <code>scripted:NAME</code> is{' '}
+                <strong>not an LLM</strong>: it plays the scenario file NAME. Empty: the server default.
+                {isScriptedModel(state.model) ? (
+                  <strong className="scripted-note"> This agent is scripted.</strong>
+                ) : null}
+              </small>
+            </div>
+            <div className="field">
+              <label htmlFor="agent-approval">Tool approval mode</label>
+              <select
+                id="agent-approval"
+                value={state.approvalMode}
+                onChange={(event) =>
+                  set('approvalMode', event.target.value as AgentFormState['approvalMode'])
+                }
+                aria-describedby="agent-approval-help"
+              >
+                <option value="">unset (default)</option>
+                <option value="default">default: ask before sensitive tools</option>
+                <option value="always_trust">always_trust: never ask</option>
+              </select>
+              <small id="agent-approval-help" className="help">
+                Sensitive tools are <code>write_file</code>, <code>edit_file</code> and <code>execute</code>.
+                {isChat ? '' : ' A subagent inherits the mode of the run that starts it.'}
+              </small>
+            </div>
+          </div>
 
-      <SkillPicker
-        skills={skills ?? []}
-        selected={state.skills}
-        onChange={(names) => set('skills', names)}
-        config={config}
-      />
-      <KnowledgeSourcePicker
-        sources={knowledgeSources ?? []}
-        selected={state.knowledgeSources}
-        onChange={(names) => set('knowledgeSources', names)}
-      />
+          <ToolChipsInput tools={state.tools} onChange={(tools) => set('tools', tools)} />
+
+          <SkillPicker
+            skills={skills ?? []}
+            selected={state.skills}
+            onChange={(names) => set('skills', names)}
+            config={config}
+          />
+          <KnowledgeSourcePicker
+            sources={knowledgeSources ?? []}
+            selected={state.knowledgeSources}
+            onChange={(names) => set('knowledgeSources', names)}
+          />
+        </>
+      )}
 
       {isChat ? (
         <>
