@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RunEvent } from '../../src/core/records/run-event.js';
 import type { Run } from '../../src/core/records/run.js';
-import { listen } from '../../src/main.js';
+import { listen } from '../../src/create-troupe.js';
 import { exited, readLines, spawnTs, stopChild } from '../lib/child.js';
 import { startEmbeddedTroupe } from '../lib/embedded.js';
 import { epochMs, round, roundSummary, summarize } from '../lib/stats.js';

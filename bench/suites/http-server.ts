@@ -8,7 +8,7 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { RunStatus } from '../../src/core/records/run.js';
-import { listen } from '../../src/main.js';
+import { listen } from '../../src/create-troupe.js';
 import { startEmbeddedTroupe } from '../lib/embedded.js';
 
 const { values } = parseArgs({

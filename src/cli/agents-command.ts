@@ -12,7 +12,7 @@ import { executeReportEntries } from '../runtime/tools/execute/execute-support.j
 import { probeSandbox } from '../runtime/tools/execute/probe-sandbox.js';
 import { HUMAN_TOOL_NAMES } from '../runtime/tools/human/create-human-tools.js';
 import { formatBuildReport } from './format-build-report.js';
-import { CliUsageError, type CliDeps } from './run-cli.js';
+import { CliUsageError, type CliDeps } from './cli-support.js';
 
 const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
 

@@ -1,5 +1,5 @@
 import { seedDemo } from '../runtime/seed-demo.js';
-import { withTroupe, type CliDeps } from './run-cli.js';
+import { withTroupe, type CliDeps } from './cli-support.js';
 import { issueStartupToken } from './startup-token.js';
 
 export function demoCommand(deps: CliDeps): Promise<number> {

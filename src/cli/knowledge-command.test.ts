@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.js';
-import { createTroupe, listen } from '../main.js';
+import { createTroupe, listen } from '../create-troupe.js';
 import { runCli } from './run-cli.js';
 
 let dir: string;

@@ -6,7 +6,7 @@ import { AGENT_VISIBILITIES, type AgentVisibility } from '../core/records/agent.
 import { citation } from '../runtime/knowledge/format-knowledge-hits.js';
 import type { UploadedFile } from '../runtime/knowledge/knowledge-service.js';
 import { findUser } from './find-user.js';
-import { CliUsageError, withTroupe, type CliDeps } from './run-cli.js';
+import { CliUsageError, withTroupe, type CliDeps } from './cli-support.js';
 
 export const KNOWLEDGE_USAGE = `knowledge list | create NAME [--description TEXT] [--visibility private|shared|public]
                           | add SOURCE FILE... | docs SOURCE | search SOURCE QUERY [--top-k N] [--json] | delete SOURCE

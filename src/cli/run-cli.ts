@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import type { TroupeConfig } from '../config.js';
 import { isTroupeError } from '../core/errors.js';
-import type { CreateTroupeOptions, ProcessRole, RunningServer, Troupe } from '../main.js';
+import { CliUsageError, type CliDeps } from './cli-support.js';
+import type { ProcessRole } from '../create-troupe.js';
 import { agentsCommand } from './agents-command.js';
 import { demoCommand } from './demo-command.js';
 import { KNOWLEDGE_USAGE, knowledgeCommand } from './knowledge-command.js';
@@ -10,12 +10,6 @@ import { serveCommand } from './serve-command.js';
 import { skillsCommand } from './skills-command.js';
 import { tokensCommand } from './tokens-command.js';
 import { usersCommand } from './users-command.js';
-
-export interface CliDeps {
-  loadConfig(): TroupeConfig;
-  createTroupe(config: TroupeConfig, options?: CreateTroupeOptions): Promise<Troupe>;
-  listen(troupe: Troupe): Promise<RunningServer>;
-}
 
 export const USAGE = `Usage: troupe <command> [options]
 
@@ -97,17 +91,5 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number | un
       return 2;
     }
     throw error;
-  }
-}
-
-export class CliUsageError extends Error {}
-
-/** Opens the configured storage for a one-shot command and always closes it. */
-export async function withTroupe<T>(deps: CliDeps, role: ProcessRole, work: (troupe: Troupe) => Promise<T>): Promise<T> {
-  const troupe = await deps.createTroupe(deps.loadConfig(), { role });
-  try {
-    return await work(troupe);
-  } finally {
-    await troupe.close();
   }
 }

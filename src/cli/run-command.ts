@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { questionsOf } from '../core/questions/user-questions.js';
 import { askOnTerminal, lineReader, type LineReader } from './answer-on-terminal.js';
 import { findUser } from './find-user.js';
-import { CliUsageError, withTroupe, type CliDeps } from './run-cli.js';
+import { CliUsageError, withTroupe, type CliDeps } from './cli-support.js';
 
 /** One conversation turn in this process: the worker runs here too, so no server is needed. */
 export function runCommand(deps: CliDeps, argv: string[]): Promise<number> {

@@ -5,7 +5,7 @@ import { AGENT_VISIBILITIES, type AgentVisibility } from '../core/records/agent.
 import { TroupeError } from '../core/errors.js';
 import type { SavedSkill } from '../runtime/skills/skill-service.js';
 import { findUser } from './find-user.js';
-import { CliUsageError, withTroupe, type CliDeps } from './run-cli.js';
+import { CliUsageError, withTroupe, type CliDeps } from './cli-support.js';
 
 /**
  * `troupe skills add DIR|FILE [--user NAME] [--visibility V] [--replace]` installs a skill folder or a

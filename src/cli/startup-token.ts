@@ -1,5 +1,5 @@
 import type { User } from '../core/records/user.js';
-import type { Troupe } from '../main.js';
+import type { Troupe } from '../create-troupe.js';
 
 export const STARTUP_TOKEN_NAME = 'startup';
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { TroupeError } from '../core/errors.js';
 import { findUser } from './find-user.js';
-import { CliUsageError, withTroupe, type CliDeps } from './run-cli.js';
+import { CliUsageError, withTroupe, type CliDeps } from './cli-support.js';
 
 export function tokensCommand(deps: CliDeps, argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { CliUsageError, withTroupe, type CliDeps } from './run-cli.js';
+import { CliUsageError, withTroupe, type CliDeps } from './cli-support.js';
 
 export function usersCommand(deps: CliDeps, argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({

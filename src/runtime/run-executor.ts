@@ -30,22 +30,12 @@ import { createWorkerSlots } from './worker-slots.js';
 import { resumeWhenNothingPending } from './resume-when-nothing-pending.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
+import type { MiddlewareFactory } from './middleware/middleware-factory.js';
 import { effectiveLimits } from './agent-limits.js';
 import type { RunTracer } from './tracing/run-tracer.js';
 import { driveRemoteExpert, type RemoteExpertDeps } from './remote-experts/drive-remote-expert.js';
 import { remoteModelLabel } from './remote-experts/remote-model-label.js';
 import type { RemoteA2AConnector } from './remote-experts/remote-a2a-connector.js';
-
-/** Everything a middleware factory may need to build the per-run middleware stack. */
-export interface RunSetup {
-  run: Run;
-  agent: Agent;
-  emitter: RunEmitter;
-  tools: AnyTroupeTool[];
-}
-
-/** Builds run-specific middleware (subagents, delegation, filtering, approvals); outermost first. */
-export type MiddlewareFactory = (setup: RunSetup) => Promise<AgentMiddleware[]>;
 
 export interface RunExecutorDeps {
   storage: Storage;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type TroupeConfig } from '../../src/config.js';
-import { createTroupe, listen, type Troupe } from '../../src/main.js';
+import { createTroupe, listen, type Troupe } from '../../src/create-troupe.js';
 import { seedDemo } from '../../src/runtime/seed-demo.js';
 import { readSseFrames, type SseFrame } from './read-sse-frames.js';
 

@@ -1,6 +1,6 @@
 import { knowledgeSourceRefs, refFilter } from '../../core/knowledge/knowledge-source-refs.js';
 import type { Storage } from '../../core/ports/storage.js';
-import type { MiddlewareFactory } from '../run-executor.js';
+import type { MiddlewareFactory } from '../middleware/middleware-factory.js';
 import { createKnowledgeSearchTool, KNOWLEDGE_SEARCH_TOOL } from './knowledge-search-tool.js';
 import type { KnowledgeService } from './knowledge-service.js';
 

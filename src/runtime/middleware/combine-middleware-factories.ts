@@ -1,5 +1,5 @@
 import type { AgentMiddleware } from './agent-middleware.js';
-import type { MiddlewareFactory } from '../run-executor.js';
+import type { MiddlewareFactory } from './middleware-factory.js';
 
 /** One factory from several, their layers concatenated in the given order (outermost first). */
 export function combineMiddlewareFactories(...factories: MiddlewareFactory[]): MiddlewareFactory {

@@ -3,7 +3,7 @@ import type { Storage } from '../../core/ports/storage.js';
 import type { Skill } from '../../core/records/skill.js';
 import { isValidSkillName } from '../../core/skills/skill-name.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
-import type { MiddlewareFactory } from '../run-executor.js';
+import type { MiddlewareFactory } from '../middleware/middleware-factory.js';
 import { projectSkills } from './project-skills.js';
 import { createSkillsWriteGuard } from './skills-write-guard.js';
 import { skillsPromptSection } from './skills-prompt.js';

@@ -6,7 +6,7 @@ import type { AgentConfig } from '../../core/records/agent.js';
 import type { User } from '../../core/records/user.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
-import type { MiddlewareFactory } from '../run-executor.js';
+import type { MiddlewareFactory } from '../middleware/middleware-factory.js';
 import { createSkillsMiddleware } from './create-skills-middleware.js';
 import { createInstallSkillTool } from './install-skill-tool.js';
 import { createSkillService, type SkillService } from './skill-service.js';

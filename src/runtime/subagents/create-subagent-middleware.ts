@@ -5,7 +5,7 @@ import { buildAgentSubagents } from '../../core/subagent-specs/build-agent-subag
 import { resolveAllowedSubagents } from '../../core/subagents/allowed-subagents.js';
 import type { RunLimits } from '../../config.js';
 import { effectiveLimits } from '../agent-limits.js';
-import type { MiddlewareFactory } from '../run-executor.js';
+import type { MiddlewareFactory } from '../middleware/middleware-factory.js';
 import { subagentPromptSection } from './subagent-prompt.js';
 import type { SubagentRunService } from './subagent-run-service.js';
 import { subagentNamespace } from './subagent-namespace.js';

@@ -4,7 +4,7 @@ import type { Run } from '../../core/records/run.js';
 import type { User } from '../../core/records/user.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
-import type { MiddlewareFactory } from '../run-executor.js';
+import type { MiddlewareFactory } from '../middleware/middleware-factory.js';
 import { createWorkdirTools } from '../tools/workdir/create-workdir-tools.js';
 import { resolveRunAgent } from './resolve-run-agent.js';
 

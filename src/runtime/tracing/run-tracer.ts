@@ -1,5 +1,5 @@
 import type { Run } from '../../core/records/run.js';
-import type { MiddlewareFactory } from '../run-executor.js';
+import type { MiddlewareFactory } from '../middleware/middleware-factory.js';
 
 /**
  * Tracing of runs (SPEC §11): one span per execution of a run, with its model and tool calls as child

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { RunListEntry, RunListFilter } from '../../../core/ports/storage.js';
-import { runFromRow } from './sql-run-repository.js';
+import { runFromRow } from './run-from-row.js';
 import type { SqlContext } from './sql-context.js';
 import { toNumber } from './sql-context.js';
 

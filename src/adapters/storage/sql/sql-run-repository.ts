@@ -1,7 +1,7 @@
-import type { Selectable, Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import { TroupeError } from '../../../core/errors.js';
 import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
-import type { Run, RunError, RunInput, TokenUsage } from '../../../core/records/run.js';
+import type { Run } from '../../../core/records/run.js';
 import type {
   NewRun,
   RunExpectation,
@@ -12,8 +12,6 @@ import type {
 } from '../../../core/ports/storage.js';
 import type { RunsTable } from './database-schema.js';
 import {
-  fromJson,
-  fromNullableJson,
   nowIso,
   toJson,
   toNumber,
@@ -21,42 +19,10 @@ import {
 } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { listRunPage } from './sql-run-list-query.js';
+import { runFromRow } from './run-from-row.js';
 
 /** Statuses in which a worker holds a lease. */
 const LEASED_STATUSES = ['running', 'cancel_requested'] as const;
-
-export function runFromRow(row: Selectable<RunsTable>): Run {
-  return {
-    id: row.id,
-    thread_id: row.thread_id,
-    conversation_id: row.conversation_id,
-    agent_id: row.agent_id,
-    user_id: row.user_id,
-    run_type: row.run_type,
-    source: row.source,
-    channel: row.channel,
-    status: row.status,
-    request_id: row.request_id,
-    created_by_run_id: row.created_by_run_id,
-    root_run_id: row.root_run_id,
-    depth: toNumber(row.depth),
-    subagent_thread_relation_id: row.subagent_thread_relation_id,
-    runtime_scope_id: row.runtime_scope_id,
-    tool_approval_mode: row.tool_approval_mode,
-    model_spec: row.model_spec,
-    input: fromJson<RunInput>(row.input),
-    output: row.output,
-    error: fromNullableJson<RunError>(row.error),
-    usage: fromNullableJson<TokenUsage>(row.usage),
-    worker_id: row.worker_id,
-    lease_expires_at: row.lease_expires_at,
-    attempt: toNumber(row.attempt),
-    created_at: row.created_at,
-    started_at: row.started_at,
-    finished_at: row.finished_at,
-    updated_at: row.updated_at,
-  };
-}
 
 function patchToRow(patch: RunPatch): Updateable<RunsTable> {
   const row: Updateable<RunsTable> = {};

@@ -1,0 +1,338 @@
+/**
+ * Composition root: the only module that picks concrete adapters (SQLite or PostgreSQL, memory or Redis
+ * bus, in-process or BullMQ queue, model providers) and wires them into the runtime and the HTTP app.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { serve, type ServerType } from '@hono/node-server';
+import type { Hono } from 'hono';
+import type { AppEnv } from './http/app-env.js';
+import { createMemoryEventBus } from './adapters/bus/memory/create-memory-event-bus.js';
+import { createMcpToolSource } from './adapters/mcp/create-mcp-tool-source.js';
+import { createRemoteA2AConnector } from './adapters/a2a/create-remote-a2a-connector.js';
+import type { Agent } from './core/records/agent.js';
+import { createRedisEventBus } from './adapters/bus/redis/create-redis-event-bus.js';
+import { createModelProvider } from './adapters/models/create-model-provider.js';
+import { createBullmqRunQueue } from './adapters/queue/bullmq/create-bullmq-run-queue.js';
+import { createMemoryRunQueue } from './adapters/queue/memory/create-memory-run-queue.js';
+import { createPostgresStorage } from './adapters/storage/postgres/create-postgres-storage.js';
+import { createSqliteStorage } from './adapters/storage/sqlite/create-sqlite-storage.js';
+import { stderrLogger, type Logger } from './http/logger.js';
+import type { TroupeConfig } from './config.js';
+import { systemClock, type Clock } from './core/clock.js';
+import { TroupeError } from './core/errors.js';
+import { createEgressPolicy } from './core/egress/egress-policy.js';
+import type { EventBus } from './core/ports/event-bus.js';
+import type { RunQueue } from './core/ports/run-queue.js';
+import type { Storage } from './core/ports/storage.js';
+import { createApp } from './http/create-app.js';
+import { createAgentService, type AgentService } from './runtime/agent-service.js';
+import { createAuthService, type AuthService } from './runtime/auth-service.js';
+import { createBuildReportService } from './runtime/build-report/build-report-service.js';
+import { createConversationService, type ConversationService } from './runtime/conversation-service.js';
+import { createLeaseReconciler, type LeaseReconciler } from './runtime/lease-reconciler.js';
+import { createProjectService, type ProjectService } from './runtime/project-service.js';
+import { createRunExecutor, type RunExecutor } from './runtime/run-executor.js';
+import { createRunService, type RunService } from './runtime/run-service.js';
+import { createWorkdirTools } from './runtime/tools/workdir/create-workdir-tools.js';
+import { createHumanTools } from './runtime/tools/human/create-human-tools.js';
+import { createSubagentMiddleware } from './runtime/subagents/create-subagent-middleware.js';
+import { createSubagentRunService } from './runtime/subagents/subagent-run-service.js';
+import { createClientDelegationService } from './runtime/delegation/client-delegation-service.js';
+import { createDelegationMiddleware } from './runtime/delegation/create-delegation-middleware.js';
+import { createDelegationRunService } from './runtime/delegation/delegation-run-service.js';
+import { combineMiddlewareFactories } from './runtime/middleware/combine-middleware-factories.js';
+import { createExecuteSupport } from './runtime/tools/execute/execute-support.js';
+import { createSkillsMiddleware } from './runtime/skills/create-skills-middleware.js';
+import { createInstallSkillTool } from './runtime/skills/install-skill-tool.js';
+import { createSkillService, type SkillService } from './runtime/skills/skill-service.js';
+import { createKnowledgeMiddleware } from './runtime/knowledge/create-knowledge-middleware.js';
+import { createKnowledgeService, type KnowledgeService } from './runtime/knowledge/knowledge-service.js';
+import type { RunTracer } from './runtime/tracing/run-tracer.js';
+
+export type ProcessRole = 'api' | 'worker' | 'all';
+
+export interface Troupe {
+  config: TroupeConfig;
+  storage: Storage;
+  bus: EventBus;
+  queue: RunQueue;
+  clock: Clock;
+  auth: AuthService;
+  agents: AgentService;
+  projects: ProjectService;
+  conversations: ConversationService;
+  runs: RunService;
+  knowledge: KnowledgeService;
+  executor: RunExecutor;
+  reconciler: LeaseReconciler;
+  app: Hono<AppEnv>;
+  skills: SkillService;
+  close(): Promise<void>;
+}
+
+export interface CreateTroupeOptions {
+  role?: ProcessRole;
+  clock?: Clock;
+}
+
+/**
+ * What a `troupe serve --role ROLE` process with this configuration is refused for, or warned about.
+ * Throws `config_invalid` for combinations that cannot work; returns warnings for those that only work
+ * with a single process. One-shot CLI commands do not call it: they open the store briefly with role
+ * `api`, which is fine on SQLite too.
+ */
+export function checkDeployment(config: TroupeConfig, role: ProcessRole): { warnings: string[] } {
+  refuseRedisWithoutDatabase(config);
+  if (role !== 'all' && !config.databaseUrl) {
+    throw new TroupeError(
+      'config_invalid',
+      `--role ${role} splits Troupe over several processes, which needs TROUPE_DATABASE_URL (PostgreSQL) and TROUPE_REDIS_URL; the embedded SQLite default runs as one process: use --role all.`,
+    );
+  }
+  const warnings: string[] = [];
+  if (config.databaseUrl && !config.redisUrl) {
+    const base =
+      'TROUPE_DATABASE_URL is set without TROUPE_REDIS_URL: this process uses an in-memory event bus and run queue, so live events, cancel signals and queued runs do not reach other processes. That is fine for a single process; multi-process deployments need TROUPE_REDIS_URL.';
+    const byRole: Record<ProcessRole, string> = {
+      all: '',
+      api: ' With --role api, runs started here wait until a worker\'s lease reconciler finds them pending (after 2 x TROUPE_LEASE_MS), and SSE clients here see their events only through the periodic storage re-check.',
+      worker:
+        ' With --role worker, this process only finds runs through its lease reconciler (pending for 2 x TROUPE_LEASE_MS), and cancel signals from API processes arrive only through the lease renewal check.',
+    };
+    warnings.push(base + byRole[role]);
+  }
+  return { warnings };
+}
+
+/** Redis only makes sense between processes, and processes can only share PostgreSQL, never the SQLite file. */
+function refuseRedisWithoutDatabase(config: TroupeConfig): void {
+  if (config.redisUrl && !config.databaseUrl) {
+    throw new TroupeError(
+      'config_invalid',
+      'TROUPE_REDIS_URL is set without TROUPE_DATABASE_URL: processes that share Redis must share a PostgreSQL database too (the embedded SQLite file belongs to one process). Set TROUPE_DATABASE_URL, or unset TROUPE_REDIS_URL for the embedded default.',
+    );
+  }
+}
+
+function describeError(error: unknown): Record<string, unknown> {
+  return { error: error instanceof Error ? error.message : String(error) };
+}
+
+/** PostgreSQL when `databaseUrl` is set, else the embedded SQLite file in `dataDir`. */
+async function openStorage(config: TroupeConfig, clock: Clock, log: Logger): Promise<Storage> {
+  if (config.databaseUrl) {
+    return createPostgresStorage({
+      connectionString: config.databaseUrl,
+      clock,
+      onError: (error) => log.error('PostgreSQL connection error', describeError(error)),
+    });
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  return createSqliteStorage({ filename: path.join(config.dataDir, 'troupe.db'), clock });
+}
+
+/**
+ * Queue handlers in flight per process. Deliberately far above `workerConcurrency`: the executor's worker
+ * slots are the real limit, and a parent waiting on its children gives its slot back but keeps its handler,
+ * so a queue limited to `workerConcurrency` would let waiting parents starve their own children.
+ */
+const QUEUE_HANDLERS = 1000;
+
+/** Redis Streams + BullMQ when `redisUrl` is set, else the in-process bus and queue. */
+async function openMessaging(config: TroupeConfig, log: Logger): Promise<{ bus: EventBus; queue: RunQueue }> {
+  if (!config.redisUrl) {
+    return { bus: createMemoryEventBus(), queue: createMemoryRunQueue({ concurrency: QUEUE_HANDLERS }) };
+  }
+  const bus = await createRedisEventBus({
+    url: config.redisUrl,
+    onError: (error) => log.error('Redis event bus error', describeError(error)),
+  });
+  try {
+    const queue = await createBullmqRunQueue({
+      url: config.redisUrl,
+      concurrency: QUEUE_HANDLERS,
+      onError: (runId, error) => log.error('Run handler failed', { run_id: runId, ...describeError(error) }),
+      onConnectionError: (error) => log.error('Redis run queue error', describeError(error)),
+    });
+    return { bus, queue };
+  } catch (error) {
+    await bus.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * OpenTelemetry traces for processes that execute runs, when configured. Imported on demand: with tracing
+ * off no OpenTelemetry module is loaded and no span is ever created.
+ */
+async function openTracer(config: TroupeConfig, role: ProcessRole, storage: Storage, log: Logger): Promise<RunTracer | undefined> {
+  if (!config.tracing || role === 'api') return undefined;
+  const { createOtlpRunTracer } = await import('./adapters/telemetry/create-otlp-run-tracer.js');
+  return createOtlpRunTracer(config.tracing, storage, (message) => log.warn(message));
+}
+
+export async function createTroupe(config: TroupeConfig, options: CreateTroupeOptions = {}): Promise<Troupe> {
+  const role = options.role ?? 'all';
+  const clock = options.clock ?? systemClock;
+  const log = stderrLogger;
+  refuseRedisWithoutDatabase(config);
+  const storage = await openStorage(config, clock, log);
+  let messaging: { bus: EventBus; queue: RunQueue };
+  try {
+    messaging = await openMessaging(config, log);
+  } catch (error) {
+    await storage.close().catch(() => undefined);
+    throw error;
+  }
+  const { bus, queue } = messaging;
+  const models = createModelProvider({
+    scenarioDir: config.scenarioDir,
+    openaiCompatible: config.openaiCompatible,
+    openaiBaseUrl: config.openaiBaseUrl,
+    openaiApiKey: config.openaiApiKey,
+    anthropicBaseUrl: config.anthropicBaseUrl,
+    anthropicApiKey: config.anthropicApiKey,
+  });
+  const workerId = `wrk_${process.pid}_${randomBytes(4).toString('hex')}`;
+  // A stdio MCP server is a command on this host: only agents owned by an admin may start one.
+  // What a non-admin's agent may reach over http (SPEC §12); an admin's agents are the operator's own.
+  const egress = {
+    policy: createEgressPolicy(config.egressAllow),
+    appliesTo: async (agent: Agent) => (await storage.users.get(agent.owner_id))?.role !== 'admin',
+  };
+  const mcp = createMcpToolSource({
+    allowStdio: async (agent) => (await storage.users.get(agent.owner_id))?.role === 'admin',
+    warn: (message) => log.warn(message),
+    egress,
+  });
+  const remoteExperts = createRemoteA2AConnector({ egress });
+  // `execute` joins the catalogue only when the sandbox works here; otherwise the log says why.
+  const execute = await createExecuteSupport({ settings: config.execute, storage, warn: (message) => log.warn(message) });
+  const workdirTools = [...createWorkdirTools(), ...createHumanTools(storage), ...execute.tools];
+  const skills = createSkillService({ storage, limits: config.skillLimits, clock });
+  const catalogueTools = [...workdirTools, createInstallSkillTool({ storage, skills })];
+  const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
+  const delegations = createDelegationRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
+  const knowledge = createKnowledgeService(storage, { limits: { maxUploadBytes: config.knowledgeMaxUploadBytes } });
+  const tracer = await openTracer(config, role, storage, log);
+  const executor = createRunExecutor({
+    storage,
+    bus,
+    models,
+    tools: catalogueTools,
+    toolSources: [mcp],
+    middleware: combineMiddlewareFactories(
+      ...(tracer ? [tracer.middleware] : []),
+      createSubagentMiddleware({ storage, bus, clock, limits: config.limits, service: subagents }),
+      createDelegationMiddleware({ storage, limits: config.limits, service: delegations }),
+      createSkillsMiddleware({ storage }),
+      createKnowledgeMiddleware({ storage, service: knowledge }),
+    ),
+    limits: config.limits,
+    leaseMs: config.leaseMs,
+    concurrency: config.workerConcurrency,
+    workerId,
+    clock,
+    queue,
+    remoteExperts,
+    ...(tracer ? { tracer } : {}),
+  });
+  const reconciler = createLeaseReconciler({ storage, bus, queue, clock, leaseMs: config.leaseMs, policy: config.leaseExpiry });
+  const runs = createRunService({ storage, bus, queue, clock, defaultModel: config.defaultModel });
+  const auth = createAuthService(storage);
+  const agents = createAgentService(storage, { limits: config.limits });
+  const projects = createProjectService(storage, { workdirRoot: path.join(config.dataDir, 'workdirs') });
+  const conversations = createConversationService({ storage, agents, projects });
+  const app = createApp({
+    config,
+    storage,
+    auth,
+    agents,
+    projects,
+    conversations,
+    runs,
+    delegation: createClientDelegationService({ storage, runs: delegations, projects }),
+    buildReports: createBuildReportService({
+      storage,
+      agents,
+      catalogue: catalogueTools.map((tool) => tool.name),
+      toolSource: mcp,
+      defaultModel: config.defaultModel,
+      agentEntries: (agent) => execute.reportEntries(agent),
+    }),
+    consoleDir: path.resolve(import.meta.dirname, '../web/dist'),
+    skills,
+    knowledge,
+  });
+
+  // `api` serves HTTP only: it enqueues runs and reads them, but executes none, consumes no queue and
+  // reconciles no leases. `worker` and `all` do all three.
+  if (role !== 'api') {
+    await executor.start();
+    queue.process((runId) => executor.execute(runId));
+    // Runs left behind by a previous process (crash, kill -9) are taken back before new work starts.
+    await reconciler.reconcileOnce();
+    reconciler.start();
+  }
+
+  return {
+    config,
+    storage,
+    bus,
+    queue,
+    clock,
+    auth,
+    agents,
+    projects,
+    conversations,
+    runs,
+    knowledge,
+    executor,
+    reconciler,
+    app,
+    skills,
+    async close() {
+      reconciler.stop();
+      await executor.stop();
+      // After the executor: the spans of runs it just handed back are exported too.
+      await tracer?.shutdown().catch((error: unknown) => log.warn('Trace export failed at shutdown', describeError(error)));
+      await mcp.close();
+      remoteExperts.close();
+      await queue.close();
+      await bus.close();
+      await storage.close();
+    },
+  };
+}
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Listens on `config.host:config.port` (port 0 picks a free one) and resolves with the real URL. */
+export function listen(troupe: Troupe): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    let server: ServerType | undefined;
+    try {
+      server = serve({ fetch: troupe.app.fetch, hostname: troupe.config.host, port: troupe.config.port }, (info) => {
+        const host = info.address.includes(':') ? `[${info.address}]` : info.address;
+        resolve({
+          url: `http://${host}:${info.port}`,
+          close: () =>
+            new Promise<void>((done) => {
+              server?.close(() => done());
+              // SSE connections would keep the server open forever.
+              if (server && 'closeAllConnections' in server) server.closeAllConnections();
+            }),
+        });
+      });
+      server.on('error', reject);
+    } catch (error) {
+      reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+}
+

@@ -1,0 +1,110 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The module graph of the product (`src`, tests excluded), from its relative imports and re-exports, type
+ * imports included: a cycle is a design knot even when the compiler erases one of its edges.
+ */
+const SRC = path.resolve(import.meta.dirname);
+
+function productFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'testing' ? [] : productFiles(full);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.contract.ts')
+      ? [full]
+      : [];
+  });
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+
+function graph(): Map<string, string[]> {
+  const edges = new Map<string, string[]>();
+  for (const file of productFiles(SRC)) {
+    const source = readFileSync(file, 'utf8');
+    const targets = [...source.matchAll(IMPORT)].map((match) =>
+      path.resolve(path.dirname(file), (match[1] ?? match[2] ?? '').replace(/\.js$/, '.ts')),
+    );
+    edges.set(file, targets);
+  }
+  return edges;
+}
+
+/** Strongly connected components with more than one module (Tarjan), each as relative paths. */
+function cycles(edges: Map<string, string[]>): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, counter);
+    low.set(node, counter);
+    counter += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!edges.has(next)) continue;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node) ?? 0, low.get(next) ?? 0));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node) ?? 0, index.get(next) ?? 0));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+      onStack.delete(member);
+      component.push(path.relative(SRC, member));
+      if (member === node) break;
+    }
+    if (component.length > 1) found.push(component.sort());
+  };
+  for (const node of edges.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+describe('the module graph of src', () => {
+  const edges = graph();
+
+  it('is read from every product module', () => {
+    expect(edges.size).toBeGreaterThan(200);
+    expect([...edges.values()].flat().length).toBeGreaterThan(500);
+  });
+
+  it('has no import cycles', () => {
+    expect(cycles(edges)).toEqual([]);
+  });
+
+  it('keeps core pure: no runtime, adapter, http or cli module and no node I/O', () => {
+    const impure: string[] = [];
+    for (const [file, targets] of edges) {
+      const relative = path.relative(SRC, file);
+      if (!relative.startsWith('core/')) continue;
+      for (const target of targets) {
+        const layer = path.relative(SRC, target).split(path.sep)[0] ?? '';
+        if (!['core'].includes(layer)) impure.push(`${relative} → ${path.relative(SRC, target)}`);
+      }
+      const source = readFileSync(file, 'utf8');
+      for (const match of source.matchAll(/from\s*['"]node:(fs|net|http|https|child_process|dns)[^'"]*['"]/g))
+        impure.push(`${relative} → node:${match[1] ?? ''}`);
+    }
+    expect(impure).toEqual([]);
+  });
+
+  it('keeps test helpers and vitest out of the product', () => {
+    const leaks: string[] = [];
+    for (const [file, targets] of edges) {
+      const source = readFileSync(file, 'utf8');
+      if (/from\s*['"]vitest['"]/.test(source)) leaks.push(`${path.relative(SRC, file)} → vitest`);
+      for (const target of targets)
+        if (/[/\\](testing|test)[/\\]/.test(path.relative(SRC, target)) || !target.startsWith(SRC))
+          leaks.push(`${path.relative(SRC, file)} → ${path.relative(SRC, target)}`);
+    }
+    expect(leaks).toEqual([]);
+  });
+});
