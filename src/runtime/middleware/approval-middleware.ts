@@ -1,4 +1,3 @@
-import { isSensitiveTool } from '../../core/subagents/subagent-tool-policy.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { AgentMiddleware } from './agent-middleware.js';
 
@@ -25,8 +24,8 @@ export function createApprovalMiddleware(storage: Storage): AgentMiddleware {
   return {
     name: 'approval',
     async wrapToolCall(request, next) {
-      const sensitive = request.tool?.sensitive === true || isSensitiveTool(request.toolName);
-      if (!sensitive || request.run.tool_approval_mode === 'always_trust') return next(request);
+      // `sensitive` is a property of the tool itself (one source: the tool's definition), never its name.
+      if (request.tool?.sensitive !== true || request.run.tool_approval_mode === 'always_trust') return next(request);
       const approval = await storage.approvals.get(request.run.id, request.toolCallId);
       if (approval?.status === 'approved') return next(request);
       if (approval?.status === 'rejected') {
