@@ -36,6 +36,7 @@ import type { RunTracer } from './tracing/run-tracer.js';
 import { driveRemoteExpert, type RemoteExpertDeps } from './remote-experts/drive-remote-expert.js';
 import { remoteModelLabel } from './remote-experts/remote-model-label.js';
 import type { RemoteA2AConnector } from './remote-experts/remote-a2a-connector.js';
+import { runCapabilities } from '../core/runs/run-capabilities.js';
 
 export interface RunExecutorDeps {
   storage: Storage;
@@ -245,7 +246,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     // subagent filter answers first (its refusal is the more specific one), then calls the model was not
     // offered are refused, and only calls that would really execute may wait for an approval.
     const guards =
-      run.run_type === 'subagent'
+      runCapabilities(run, agent).subagent
         ? [createSubagentToolFilterMiddleware(run.tool_approval_mode), createToolAvailabilityMiddleware()]
         : [createToolAvailabilityMiddleware(), createApprovalMiddleware(storage)];
     const middleware = [meter, ...extra, ...guards];

@@ -6,6 +6,7 @@ import { createDelegateTool } from './delegate-tool.js';
 import type { DelegationRunService } from './delegation-run-service.js';
 import { delegationPromptSection } from './delegation-prompt.js';
 import { buildRoster } from './roster.js';
+import { runCapabilities } from '../../core/runs/run-capabilities.js';
 
 export interface DelegationMiddlewareDeps {
   storage: Storage;
@@ -21,7 +22,7 @@ export interface DelegationMiddlewareDeps {
  */
 export function createDelegationMiddleware(deps: DelegationMiddlewareDeps): MiddlewareFactory {
   return async ({ run, agent }) => {
-    if (run.run_type === 'subagent' || agent.is_subagent) return [];
+    if (!runCapabilities(run, agent).startsAgents) return [];
     const user = await deps.storage.users.get(run.user_id);
     if (!user) return [];
     const roster = await buildRoster(deps.storage, {

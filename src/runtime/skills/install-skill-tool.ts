@@ -4,6 +4,7 @@ import type { Storage } from '../../core/ports/storage.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import { defineTool, type TroupeTool } from '../tools/troupe-tool.js';
 import type { SkillService } from './skill-service.js';
+import { runCapabilities } from '../../core/runs/run-capabilities.js';
 
 export const INSTALL_SKILL_TOOL_NAME = 'install_skill';
 
@@ -45,7 +46,7 @@ export function createInstallSkillTool(deps: InstallSkillToolDeps): TroupeTool<I
     inputSchema: installSkillInputSchema,
     sensitive: true,
     async execute(input, context) {
-      if (context.run.run_type === 'subagent') {
+      if (runCapabilities(context.run).subagent) {
         throw new TroupeError('forbidden', SUBAGENT_TEXTS.toolNotAvailable(INSTALL_SKILL_TOOL_NAME));
       }
       const user = await deps.storage.users.get(context.run.user_id);

@@ -10,6 +10,7 @@ import { subagentPromptSection } from './subagent-prompt.js';
 import type { SubagentRunService } from './subagent-run-service.js';
 import { subagentNamespace } from './subagent-namespace.js';
 import { createSubagentTools } from './subagent-tools.js';
+import { runCapabilities } from '../../core/runs/run-capabilities.js';
 
 export interface SubagentMiddlewareDeps {
   storage: Storage;
@@ -26,7 +27,7 @@ export interface SubagentMiddlewareDeps {
  */
 export function createSubagentMiddleware(deps: SubagentMiddlewareDeps): MiddlewareFactory {
   return async ({ run, agent, tools }) => {
-    if (run.run_type === 'subagent' || agent.is_subagent) return [];
+    if (!runCapabilities(run, agent).startsAgents) return [];
     const user = await deps.storage.users.get(run.user_id);
     if (!user) return [];
     const visible = await deps.storage.agents.listUsable(user, { include_subagents: true });

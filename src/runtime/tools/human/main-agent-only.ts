@@ -1,13 +1,14 @@
 import { TroupeError } from '../../../core/errors.js';
 import { SUBAGENT_TEXTS } from '../../../core/subagents/subagent-texts.js';
 import type { ToolContext } from '../troupe-tool.js';
+import { runCapabilities } from '../../../core/runs/run-capabilities.js';
 
 /**
  * The third line behind the subagent filter's two (hidden from the model, refused at execution): a tool that
  * talks to the user refuses a subagent run even if it were ever mounted without the filter.
  */
 export function refuseSubagentRun(toolName: string, context: ToolContext): void {
-  if (context.run.run_type === 'subagent') {
+  if (runCapabilities(context.run).subagent) {
     throw new TroupeError('tool_not_found', SUBAGENT_TEXTS.toolNotAvailable(toolName));
   }
 }
