@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { canUseAgent } from '../core/agent-access-policy.js';
-import { isoAfter, isoNow, type Clock } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import { TroupeError, toTroupeError } from '../core/errors.js';
 import type { EventBus, Subscription } from '../core/ports/event-bus.js';
 import type { ModelProvider, ResolvedModel } from '../core/ports/model-provider.js';
@@ -11,7 +11,7 @@ import type { ToolSource } from '../core/ports/tool-source.js';
 import type { RunLimits } from '../config.js';
 import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
 import { executeTool } from './execute-tool.js';
-import type { AgentMiddleware, ModelToolCall } from './middleware/agent-middleware.js';
+import type { AgentMiddleware } from './middleware/agent-middleware.js';
 import { createApprovalMiddleware } from './middleware/approval-middleware.js';
 import { createSubagentToolFilterMiddleware } from './middleware/subagent-tool-filter-middleware.js';
 import { createToolAvailabilityMiddleware } from './middleware/tool-availability-middleware.js';
@@ -19,11 +19,10 @@ import { composeMiddleware } from './middleware/compose-middleware.js';
 import { createTokenUsageMiddleware } from './middleware/token-usage-middleware.js';
 import { abortKindOf, RunAbortError } from './run-abort.js';
 import { createRunEmitter, type RunEmitter } from './run-emitter.js';
-import { closeSubtree, finishRun } from './run-finalizer.js';
+import { finishRun } from './run-finalizer.js';
 import { parkForInput } from './park-for-input.js';
 import { publishSubagentUpdate } from './subagents/publish-subagent-update.js';
 import { resolveRunAgent } from './subagents/resolve-run-agent.js';
-import type { ThreadMessage } from '../core/records/thread-message.js';
 import { streamModelCall } from './stream-model-call.js';
 import { repairToolCallPairs } from '../core/thread/tool-call-pairs.js';
 import { createWorkerSlots } from './worker-slots.js';
@@ -32,6 +31,9 @@ import type { RunQueue } from '../core/ports/run-queue.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
 import type { MiddlewareFactory } from './middleware/middleware-factory.js';
 import { effectiveLimits } from './agent-limits.js';
+import { createRunLease } from './runs/run-lease.js';
+import { cascadeAfterTerminal } from './runs/cascade-after-terminal.js';
+import { finalAnswerOf, unansweredToolCalls } from './runs/resume-point.js';
 import type { RunTracer } from './tracing/run-tracer.js';
 import { driveRemoteExpert, type RemoteExpertDeps } from './remote-experts/drive-remote-expert.js';
 import { remoteModelLabel } from './remote-experts/remote-model-label.js';
@@ -78,6 +80,7 @@ export interface RunExecutor {
 export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   const { storage, bus, clock } = deps;
   const slots = createWorkerSlots(deps.concurrency);
+  const lease = createRunLease({ storage, clock, workerId: deps.workerId, leaseMs: deps.leaseMs });
   const inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
   /** Runs whose decisions all landed before they parked: executed again once their slot is free. */
   const decidedBeforePark = new Set<string>();
@@ -113,50 +116,23 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       enqueuedWhileInFlight.add(runId);
       return;
     }
-    const existing = await storage.runs.get(runId);
-    if (existing?.status !== 'pending') return;
-    const run = await storage.runs.update(
-      runId,
-      { status: ['pending'], worker_id: null },
-      {
-        status: 'running',
-        worker_id: deps.workerId,
-        lease_expires_at: isoAfter(clock, deps.leaseMs),
-        started_at: existing.started_at ?? isoNow(clock),
-        attempt: existing.attempt + 1,
-      },
-    );
+    const run = await lease.claim(runId);
     if (!run) return;
     await publishSubagentUpdate(storage, bus, run);
     const controller = new AbortController();
     let resolveDone: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (resolveDone = resolve));
     inFlight.set(runId, { controller, done });
-    const heartbeat = setInterval(() => void renewLease(run), Math.max(50, Math.floor(deps.leaseMs / 3)));
+    const release = lease.hold(run, (kind) => abort(runId, kind));
     try {
       const work = () => executeClaimed(run, controller.signal);
       await (deps.tracer ? deps.tracer.traceRun(run, work) : work());
     } finally {
-      clearInterval(heartbeat);
+      release();
       inFlight.delete(runId);
       resolveDone();
       // Failures of a claim are the queue handler's to report; here there is no caller left to tell.
       if (enqueuedWhileInFlight.delete(runId) && !stopping) void execute(runId).catch(() => undefined);
-    }
-  }
-
-  async function renewLease(run: Run): Promise<void> {
-    try {
-      const renewed = await storage.runs.update(
-        run.id,
-        { status: ['running', 'cancel_requested'], worker_id: deps.workerId },
-        { lease_expires_at: isoAfter(clock, deps.leaseMs) },
-      );
-      if (!renewed) abort(run.id, 'lease_lost');
-      // The durable path for a cancel whose signal was lost.
-      else if (renewed.status === 'cancel_requested') abort(run.id, 'cancel');
-    } catch {
-      // A failed renewal is retried on the next beat; the lease outlives several beats.
     }
   }
 
@@ -288,9 +264,9 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         await storage.messages.append(run.thread_id, run.id, step, stepMessages);
       },
       beforeStep: async () => {
-        const current = await storage.runs.get(run.id);
-        if (current?.status === 'cancel_requested') throw new RunAbortError('cancel');
-        if (current?.worker_id !== deps.workerId) throw new RunAbortError('lease_lost');
+        // The lease's heartbeat and the cancel signal end the run through its abort signal: no re-read here.
+        const ended = abortKindOf(signal);
+        if (ended !== undefined) throw new RunAbortError(ended);
         // Steering messages queued by the parent are read between steps, in the order they were sent.
         const steering = await storage.inbox.take(run.id);
         return steering.map((text): ModelMessage => ({ role: 'user', content: text }));
@@ -368,21 +344,8 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     if (failed) await afterTerminal(failed);
   }
 
-  async function afterTerminal(run: Run): Promise<void> {
-    const agent = await storage.agents.get(run.agent_id);
-    // Background children may outlive their parent's turn when the agent asks for it (SPEC §2); a cancel
-    // always closes the whole subtree.
-    if (run.status === 'cancelled' || agent?.config.keep_background_runs !== true) {
-      await closeSubtree(storage, bus, clock, run);
-    }
-    // Children an earlier turn kept alive are closed when the conversation's next run ends.
-    if (run.run_type !== 'subagent') {
-      const runs = await storage.runs.listByConversation(run.conversation_id);
-      const previous = runs[runs.findIndex((candidate) => candidate.id === run.id) + 1];
-      if (previous) await closeSubtree(storage, bus, clock, previous);
-    }
-    if (deps.onTerminal) await deps.onTerminal(run);
-  }
+  const afterTerminal = (run: Run) =>
+    cascadeAfterTerminal({ storage, bus, clock, ...(deps.onTerminal ? { onTerminal: deps.onTerminal } : {}) }, run);
 
   return {
     execute,
@@ -406,34 +369,4 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       return inFlight.size;
     },
   };
-}
-
-/** Tool calls of the run's last model turn that have no result in the thread yet. */
-export function unansweredToolCalls(thread: readonly ThreadMessage[], runId: string): { step: number; calls: ModelToolCall[] } | undefined {
-  const own = thread.filter((entry) => entry.run_id === runId);
-  const lastTurn = [...own].reverse().find((entry) => entry.message.role === 'assistant');
-  if (!lastTurn || typeof lastTurn.message.content === 'string') return undefined;
-  const answered = new Set<string>();
-  for (const entry of own) {
-    if (entry.seq > lastTurn.seq && entry.message.role === 'tool') {
-      for (const part of entry.message.content) if (part.type === 'tool-result') answered.add(part.toolCallId);
-    }
-  }
-  const calls: ModelToolCall[] = [];
-  for (const part of lastTurn.message.content) {
-    if (part.type === 'tool-call' && !answered.has(part.toolCallId)) {
-      calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
-    }
-  }
-  return calls.length > 0 ? { step: lastTurn.step, calls } : undefined;
-}
-
-/** The run's final answer when its last checkpointed message is a model turn without tool calls. */
-export function finalAnswerOf(thread: readonly ThreadMessage[], runId: string): string | undefined {
-  const last = [...thread].reverse().find((entry) => entry.run_id === runId);
-  if (last?.message.role !== 'assistant' || last.step < 1) return undefined;
-  const { content } = last.message;
-  if (typeof content === 'string') return content;
-  if (content.some((part) => part.type === 'tool-call')) return undefined;
-  return content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }

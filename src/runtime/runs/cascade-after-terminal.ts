@@ -1,0 +1,31 @@
+import type { Clock } from '../../core/clock.js';
+import type { EventBus } from '../../core/ports/event-bus.js';
+import type { Storage } from '../../core/ports/storage.js';
+import type { Run } from '../../core/records/run.js';
+import { closeSubtree } from '../run-finalizer.js';
+
+export interface CascadeDeps {
+  storage: Storage;
+  bus: EventBus;
+  clock: Clock;
+  /** Called last (e.g. cascade decisions that need the agent config). */
+  onTerminal?: (run: Run) => Promise<void>;
+}
+
+/** What a run's end does to the runs around it: its own children, and those an earlier turn kept alive. */
+export async function cascadeAfterTerminal(deps: CascadeDeps, run: Run): Promise<void> {
+  const { storage, bus, clock } = deps;
+  const agent = await storage.agents.get(run.agent_id);
+  // Background children may outlive their parent's turn when the agent asks for it (SPEC §2); a cancel
+  // always closes the whole subtree.
+  if (run.status === 'cancelled' || agent?.config.keep_background_runs !== true) {
+    await closeSubtree(storage, bus, clock, run);
+  }
+  // Children an earlier turn kept alive are closed when the conversation's next run ends.
+  if (run.run_type !== 'subagent') {
+    const runs = await storage.runs.listByConversation(run.conversation_id);
+    const previous = runs[runs.findIndex((candidate) => candidate.id === run.id) + 1];
+    if (previous) await closeSubtree(storage, bus, clock, previous);
+  }
+  if (deps.onTerminal) await deps.onTerminal(run);
+}

@@ -1,0 +1,64 @@
+import { isoAfter, isoNow, type Clock } from '../../core/clock.js';
+import type { Storage } from '../../core/ports/storage.js';
+import type { Run } from '../../core/records/run.js';
+import type { RunAbortKind } from '../run-abort.js';
+
+export interface RunLeaseDeps {
+  storage: Storage;
+  clock: Clock;
+  workerId: string;
+  leaseMs: number;
+}
+
+export interface RunLease {
+  /** `pending` → `running` under this worker's lease, or undefined when another worker or an end won. */
+  claim(runId: string): Promise<Run | undefined>;
+  /**
+   * Renews the lease of a claimed run until the returned function is called. The heartbeat is the run's live
+   * status: it ends the run's work (`onEnd`) when the lease is lost or a cancel was committed, so the loop
+   * reads the abort signal instead of the run row at every step.
+   */
+  hold(run: Run, onEnd: (kind: Extract<RunAbortKind, 'cancel' | 'lease_lost'>) => void): () => void;
+}
+
+/** The worker's side of run ownership: one compare-and-set claim, then a heartbeat (SPEC §7, crash resume). */
+export function createRunLease(deps: RunLeaseDeps): RunLease {
+  const { storage, clock } = deps;
+
+  async function renew(run: Run, onEnd: (kind: 'cancel' | 'lease_lost') => void): Promise<void> {
+    try {
+      const renewed = await storage.runs.update(
+        run.id,
+        { status: ['running', 'cancel_requested'], worker_id: deps.workerId },
+        { lease_expires_at: isoAfter(clock, deps.leaseMs) },
+      );
+      if (!renewed) onEnd('lease_lost');
+      // The durable path for a cancel whose signal was lost.
+      else if (renewed.status === 'cancel_requested') onEnd('cancel');
+    } catch {
+      // A failed renewal is retried on the next beat; the lease outlives several beats.
+    }
+  }
+
+  return {
+    async claim(runId) {
+      const existing = await storage.runs.get(runId);
+      if (existing?.status !== 'pending') return undefined;
+      return storage.runs.update(
+        runId,
+        { status: ['pending'], worker_id: null },
+        {
+          status: 'running',
+          worker_id: deps.workerId,
+          lease_expires_at: isoAfter(clock, deps.leaseMs),
+          started_at: existing.started_at ?? isoNow(clock),
+          attempt: existing.attempt + 1,
+        },
+      );
+    },
+    hold(run, onEnd) {
+      const heartbeat = setInterval(() => void renew(run, onEnd), Math.max(50, Math.floor(deps.leaseMs / 3)));
+      return () => clearInterval(heartbeat);
+    },
+  };
+}
