@@ -92,7 +92,7 @@ export function keepRedactedSecrets(
   return { ...incoming, mcp_servers: servers, ...(a2a ? { a2a } : {}) };
 }
 
-type Issue = { path: string; message: string; code: string };
+interface Issue { path: string; message: string; code: string }
 
 function throwIssues(issues: Issue[]): void {
   if (issues.length === 0) return;

@@ -9,6 +9,7 @@ import type { RunTrace } from '../runtime/runs/build-run-trace.js';
 import type { TestContext, TestUser } from './testing/create-test-context.js';
 import { createTestContext } from './testing/create-test-context.js';
 import { expectError, json } from './testing/expect-error.js';
+import { walkRunTo } from '../../test/helpers/walk-run-to.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -92,22 +93,15 @@ beforeAll(async () => {
     output: 'ok',
     is_error: false,
   });
-  await storage.runs.update(
-    child.id,
-    {},
-    {
-      status: 'completed',
-      started_at: '2030-01-01T00:00:00.000Z',
-      finished_at: '2030-01-01T00:00:01.250Z',
-      usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10, model_calls: 1 },
-    },
-  );
-  await storage.runs.update(
-    delegation.id,
-    {},
-    { status: 'failed', usage: { input_tokens: 4, output_tokens: 1, total_tokens: 5, model_calls: 1 } },
-  );
-  await storage.runs.update(root.id, {}, { status: 'running', started_at: new Date().toISOString() });
+  await walkRunTo(storage, child.id, 'completed', {
+    started_at: '2030-01-01T00:00:00.000Z',
+    finished_at: '2030-01-01T00:00:01.250Z',
+    usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10, model_calls: 1 },
+  });
+  await walkRunTo(storage, delegation.id, 'failed', {
+    usage: { input_tokens: 4, output_tokens: 1, total_tokens: 5, model_calls: 1 },
+  });
+  await walkRunTo(storage, root.id, 'running', { started_at: new Date().toISOString() });
   runs = {
     root: (await storage.runs.get(root.id)) as Run,
     child: (await storage.runs.get(child.id)) as Run,

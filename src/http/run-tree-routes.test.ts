@@ -7,6 +7,7 @@ import type { RunTreeNode } from '../runtime/run-tree.js';
 import type { TestContext, TestUser } from './testing/create-test-context.js';
 import { createTestContext } from './testing/create-test-context.js';
 import { expectError, json } from './testing/expect-error.js';
+import { walkRunTo } from '../../test/helpers/walk-run-to.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -67,16 +68,11 @@ beforeAll(async () => {
   const b = await child(root, 1, 'subagent');
   const grandchild = await child(a, 2, 'subagent');
   // Finished with usage, as the worker leaves it.
-  const finished = await storage.runs.update(
-    b.id,
-    {},
-    {
-      status: 'completed',
-      started_at: '2030-01-01T00:00:00.000Z',
-      finished_at: '2030-01-01T00:00:02.500Z',
-      usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15, model_calls: 1 },
-    },
-  );
+  const finished = await walkRunTo(storage, b.id, 'completed', {
+    started_at: '2030-01-01T00:00:00.000Z',
+    finished_at: '2030-01-01T00:00:02.500Z',
+    usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15, model_calls: 1 },
+  });
   const other = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
   runs = { root, a, b: finished ?? b, grandchild, other };
 });

@@ -7,7 +7,6 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { Run } from '../../src/core/records/run.js';
 import {
   chromiumPath,
   ensureConsoleBuilt,
@@ -25,6 +24,7 @@ import {
 } from '../helpers/console-page.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
 import { syntheticRuns, USAGE_52 } from '../helpers/synthetic-runs.js';
+import { walkRunTo } from '../helpers/walk-run-to.js';
 
 const executable = chromiumPath();
 if (!executable) console.warn('console chat e2e skipped: no chromium (set TROUPE_TEST_CHROMIUM)');
@@ -322,11 +322,10 @@ describe.skipIf(!executable)('states that tell the truth', () => {
       await synthetic.setStatus(paused.run.id, 'running', {
         started_at: new Date(Date.now() - 4200).toISOString(),
       });
-      const handedBack = (await synthetic.storage.runs.update(
-        paused.run.id,
-        {},
-        { status: 'pending', worker_id: null, lease_expires_at: null },
-      )) as Run;
+      const handedBack = await walkRunTo(synthetic.storage, paused.run.id, 'pending', {
+        worker_id: null,
+        lease_expires_at: null,
+      });
       const live = await synthetic.child(parent, { slug: 'analyst', kind: 'delegation', task: 'Live task' });
       await synthetic.setStatus(live.run.id, 'running');
 
@@ -377,11 +376,7 @@ describe.skipIf(!executable)('states that tell the truth', () => {
       // A conversation whose own run was handed back says so in its header.
       const rootConversation = await newConversation('Paused turn');
       const root = await synthetic.parent(rootConversation, 'paused root', 'running');
-      await synthetic.storage.runs.update(
-        root.id,
-        {},
-        { status: 'pending', worker_id: null, lease_expires_at: null },
-      );
+      await walkRunTo(synthetic.storage, root.id, 'pending', { worker_id: null, lease_expires_at: null });
       await page.goto(`${server.url}/chat/${rootConversation}`);
       await poll(() => page.getByLabel('Run status').locator('[data-phase="resuming"]').count()).toBe(1);
       expect(await page.getByLabel('Run status').innerText()).toContain('Waiting to resume');

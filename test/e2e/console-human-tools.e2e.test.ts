@@ -7,7 +7,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, ensureConsoleBuilt, launchChromium, screenshot, type TestBrowser } from '../helpers/browser.js';
+import {
+  chromiumPath,
+  ensureConsoleBuilt,
+  launchChromium,
+  screenshot,
+  type TestBrowser,
+} from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
 
 const executable = chromiumPath();
@@ -70,7 +76,7 @@ const transcript = () => page.getByRole('log', { name: 'Messages' }).innerText()
 
 describe.skipIf(!executable)('questions, artifacts and attachments in the console', () => {
   it(
-    'answers the agent\'s question from the prompt, and the run goes on with the answer',
+    "answers the agent's question from the prompt, and the run goes on with the answer",
     async () => {
       const conversationId = await newConversation();
       await send('Please ask me before you summarise');
@@ -82,17 +88,23 @@ describe.skipIf(!executable)('questions, artifacts and attachments in the consol
       // Nothing to send until every question has an answer; an option fills it in.
       expect(await prompt.getByRole('button', { name: 'Send answer' }).isDisabled()).toBe(true);
       await prompt.getByRole('button', { name: 'one paragraph' }).click();
-      expect(await prompt.getByRole('button', { name: 'one paragraph' }).getAttribute('aria-pressed')).toBe('true');
+      expect(await prompt.getByRole('button', { name: 'one paragraph' }).getAttribute('aria-pressed')).toBe(
+        'true',
+      );
       await prompt.getByRole('button', { name: 'Send answer' }).click();
       await poll(() => prompt.count()).toBe(0);
       await poll(runStatus).toBe('completed');
       await poll(transcript).toContain('Answer: one paragraph');
 
-      const { runs } = (await (await server.api(`/api/conversations/${conversationId}/runs`)).json()) as { runs: { id: string }[] };
+      const { runs } = (await (await server.api(`/api/conversations/${conversationId}/runs`)).json()) as {
+        runs: { id: string }[];
+      };
       const { questions } = (await (await server.api(`/api/agent/runs/${runs[0]?.id}/questions`)).json()) as {
         questions: { status: string; answers: string[] }[];
       };
-      expect(questions).toEqual([expect.objectContaining({ status: 'answered', answers: ['one paragraph'] })]);
+      expect(questions).toEqual([
+        expect.objectContaining({ status: 'answered', answers: ['one paragraph'] }),
+      ]);
     },
     E2E_TIMEOUT,
   );
@@ -141,7 +153,11 @@ describe.skipIf(!executable)('questions, artifacts and attachments in the consol
       expect(saved?.text).toContain('Requested as: Write me a report on the launch');
       // A reload lists it again, from the server.
       await page.reload();
-      await page.getByRole('region', { name: 'Artifacts' }).getByRole('listitem').filter({ hasText: 'Demo report' }).waitFor();
+      await page
+        .getByRole('region', { name: 'Artifacts' })
+        .getByRole('listitem')
+        .filter({ hasText: 'Demo report' })
+        .waitFor();
     },
     E2E_TIMEOUT,
   );
@@ -178,10 +194,16 @@ describe.skipIf(!executable)('questions, artifacts and attachments in the consol
 
       const conversation = await server.troupe.storage.conversations.get(conversationId);
       const project = await server.troupe.storage.projects.get(conversation?.project_id ?? '');
-      expect(readFileSync(path.join(project?.workdir ?? '', 'uploads/plan.txt'), 'utf8')).toBe('launch date: May 4');
-      expect(readFileSync(path.join(project?.workdir ?? '', 'uploads/notes.md'), 'utf8')).toBe('dropped notes');
+      expect(readFileSync(path.join(project?.workdir ?? '', 'uploads/plan.txt'), 'utf8')).toBe(
+        'launch date: May 4',
+      );
+      expect(readFileSync(path.join(project?.workdir ?? '', 'uploads/notes.md'), 'utf8')).toBe(
+        'dropped notes',
+      );
       const [run] = (await server.troupe.storage.runs.listByConversation(conversationId)) ?? [];
-      expect(run?.input.message).toBe('Here are the plan and my notes\n\nAttached files: uploads/plan.txt (18 B), uploads/notes.md (13 B)');
+      expect(run?.input.message).toBe(
+        'Here are the plan and my notes\n\nAttached files: uploads/plan.txt (18 B), uploads/notes.md (13 B)',
+      );
     },
     E2E_TIMEOUT,
   );

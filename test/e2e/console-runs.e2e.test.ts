@@ -18,6 +18,7 @@ import {
 import { attributeOfAll, computedStyle, json, openSignedIn, poll } from '../helpers/console-page.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
 import { syntheticRuns } from '../helpers/synthetic-runs.js';
+import { walkRunTo } from '../helpers/walk-run-to.js';
 
 const executable = chromiumPath();
 if (!executable) console.warn('console runs e2e skipped: no chromium (set TROUPE_TEST_CHROMIUM)');
@@ -71,16 +72,11 @@ async function bulkRuns(): Promise<void> {
       model_spec: 'scripted:demo',
       input: { message: index % 14 === 3 ? `bulk run ${index} with needle-xyz inside` : `bulk run ${index}` },
     });
-    await storage.runs.update(
-      id,
-      {},
-      {
-        status: index % 2 === 0 ? 'completed' : 'failed',
-        started_at: new Date().toISOString(),
-        finished_at: new Date().toISOString(),
-        ...(index % 2 === 0 ? {} : { error: { type: 'model_call_failed', message: 'synthetic failure' } }),
-      },
-    );
+    await walkRunTo(storage, id, index % 2 === 0 ? 'completed' : 'failed', {
+      started_at: new Date().toISOString(),
+      finished_at: new Date().toISOString(),
+      ...(index % 2 === 0 ? {} : { error: { type: 'model_call_failed', message: 'synthetic failure' } }),
+    });
   }
 }
 

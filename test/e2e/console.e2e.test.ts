@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { newId, newRunId } from '../../src/core/ids.js';
-import type { NewRun } from '../../src/core/ports/storage.js';
+import type { NewRun, RunPatch } from '../../src/core/ports/storage.js';
 import type { Conversation } from '../../src/core/records/conversation.js';
 import type { Run } from '../../src/core/records/run.js';
 import type { RunEventType } from '../../src/core/records/run-event.js';
@@ -20,6 +20,7 @@ import {
   type TestBrowser,
 } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
+import { walkRunTo } from '../helpers/walk-run-to.js';
 
 const executable = chromiumPath();
 if (!executable) {
@@ -153,11 +154,7 @@ async function syntheticFanOut(conversationId: string) {
   await storage.messages.append(conversation.thread_id, parentId, 0, [
     { role: 'user', content: 'team: look into the notes' },
   ]);
-  await storage.runs.update(
-    parent.id,
-    {},
-    { status: 'running', started_at: new Date().toISOString(), ...lease },
-  );
+  await walkRunTo(storage, parent.id, 'running', { started_at: new Date().toISOString(), ...lease });
 
   const child = async (
     agentId: string,
@@ -222,7 +219,7 @@ async function syntheticFanOut(conversationId: string) {
     status: Run['status'],
     extra: Record<string, unknown> = {},
   ) => {
-    const patch: Partial<Run> = { status };
+    const patch: Omit<RunPatch, 'status'> = {};
     if (status === 'running') Object.assign(patch, { started_at: new Date().toISOString(), ...lease });
     if (status === 'completed')
       Object.assign(patch, {
@@ -230,7 +227,7 @@ async function syntheticFanOut(conversationId: string) {
         output: extra.output ?? null,
         usage: { input_tokens: 40, output_tokens: 12, total_tokens: 52, model_calls: 1 },
       });
-    await storage.runs.update(which.run.id, {}, patch);
+    await walkRunTo(storage, which.run.id, status, patch);
     await appendAndPublish(storage, bus, parent.id, 'subagent_update', {
       root_run_id: parent.id,
       parent_run_id: null,
@@ -442,7 +439,11 @@ describe.skipIf(!executable)('web console in chromium', () => {
         body: JSON.stringify({
           name: 'Careful writer',
           slug: 'careful-writer',
-          config: { model: 'scripted:demo', tools: ['read_file', 'write_file'], tool_approval_mode: 'default' },
+          config: {
+            model: 'scripted:demo',
+            tools: ['read_file', 'write_file'],
+            tool_approval_mode: 'default',
+          },
         }),
       });
       expect(created.status).toBe(201);
@@ -474,14 +475,14 @@ describe.skipIf(!executable)('web console in chromium', () => {
       );
       expect(approvals).toMatchObject([{ tool_name: 'write_file', status: 'approved' }]);
       await poll(() => badge.getAttribute('data-status'), { timeout: 15_000 }).toBe('completed');
-      await poll(() => page.getByRole('log', { name: 'Messages' }).innerText(), { timeout: 15_000 }).toContain(
-        'You said: "approved from the console"',
-      );
+      await poll(() => page.getByRole('log', { name: 'Messages' }).innerText(), {
+        timeout: 15_000,
+      }).toContain('You said: "approved from the console"');
       // The approved tool's effect: the note is on disk with the message in it.
       expect(noteText()).toBe('# Hello\n\napproved from the console\n');
-      expect((await json<{ run: { status: string } }>(await server.api(`/api/agent/runs/${runId}`))).run.status).toBe(
-        'completed',
-      );
+      expect(
+        (await json<{ run: { status: string } }>(await server.api(`/api/agent/runs/${runId}`))).run.status,
+      ).toBe('completed');
     },
     E2E_TIMEOUT,
   );
@@ -663,7 +664,7 @@ describe.skipIf(!executable)('web console in chromium', () => {
       await poll(() => analysisCard.innerText()).toContain('Archive the old notes.');
 
       // Waiting for an approval: its own status, then cancelled from the card.
-      await fan.storage.runs.update(fan.research.run.id, {}, { status: 'input_required' });
+      await walkRunTo(fan.storage, fan.research.run.id, 'input_required');
       await fan.update(fan.research, 'input_required');
       await poll(() => researchCard.getAttribute('data-status')).toBe('input_required');
       expect(await researchCard.innerText()).toContain('Input required');
@@ -682,16 +683,11 @@ describe.skipIf(!executable)('web console in chromium', () => {
       await page.getByRole('button', { name: '← Back' }).click();
 
       // The parent ends; the panel keeps the final statuses.
-      await fan.storage.runs.update(
-        fan.parent.id,
-        {},
-        {
-          status: 'completed',
-          finished_at: new Date().toISOString(),
-          output: 'Done.',
-          usage: { input_tokens: 100, output_tokens: 20, total_tokens: 120, model_calls: 2 },
-        },
-      );
+      await walkRunTo(fan.storage, fan.parent.id, 'completed', {
+        finished_at: new Date().toISOString(),
+        output: 'Done.',
+        usage: { input_tokens: 100, output_tokens: 20, total_tokens: 120, model_calls: 2 },
+      });
       await fan.emit(fan.parent, 'end', { status: 'completed', output: 'Done.', error: null });
       await poll(() =>
         page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status'),
@@ -714,57 +710,53 @@ describe.skipIf(!executable)('web console in chromium', () => {
     E2E_TIMEOUT,
   );
 
-  it(
-    'shows subagent runs in the status panel live and cancels a child',
-    async () => {
-      await ensureSignedIn();
-      await newConversation();
-      await send('team: research the notes and summarise them');
-      const cards = page.getByRole('list', { name: 'Subagent runs' }).locator('article.subagent-card');
-      await poll(() => cards.count(), { timeout: 20_000 }).toBeGreaterThan(0);
-      // Statuses move without a reload: record every status each card shows.
-      const seen = new Set<string>();
-      const active = ['pending', 'running', 'input_required'];
-      let cancelled: string | null = null;
-      const deadline = Date.now() + 30_000;
-      while (Date.now() < deadline) {
-        for (const card of await cards.all()) {
-          const status = (await card.getAttribute('data-status')) ?? '';
-          seen.add(status);
-          if (cancelled === null && active.includes(status)) {
-            // By run id, not position: cards move as others appear and finish.
-            const runId = await card.getAttribute('data-run-id');
-            const cancel = page
-              .locator(`article.subagent-card[data-run-id="${runId}"]`)
-              .getByRole('button', { name: /^Cancel / });
-            if ((await cancel.count()) > 0) {
-              await screenshot(page, '15-status-panel-real');
-              try {
-                await cancel.click({ timeout: 5_000 });
-                cancelled = runId;
-              } catch {
-                // It finished before the click landed: try another active child.
-              }
+  it('shows subagent runs in the status panel live and cancels a child', async () => {
+    await ensureSignedIn();
+    await newConversation();
+    await send('team: research the notes and summarise them');
+    const cards = page.getByRole('list', { name: 'Subagent runs' }).locator('article.subagent-card');
+    await poll(() => cards.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    // Statuses move without a reload: record every status each card shows.
+    const seen = new Set<string>();
+    const active = ['pending', 'running', 'input_required'];
+    let cancelled: string | null = null;
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      for (const card of await cards.all()) {
+        const status = (await card.getAttribute('data-status')) ?? '';
+        seen.add(status);
+        if (cancelled === null && active.includes(status)) {
+          // By run id, not position: cards move as others appear and finish.
+          const runId = await card.getAttribute('data-run-id');
+          const cancel = page
+            .locator(`article.subagent-card[data-run-id="${runId}"]`)
+            .getByRole('button', { name: /^Cancel / });
+          if ((await cancel.count()) > 0) {
+            await screenshot(page, '15-status-panel-real');
+            try {
+              await cancel.click({ timeout: 5_000 });
+              cancelled = runId;
+            } catch {
+              // It finished before the click landed: try another active child.
             }
           }
         }
-        if (cancelled !== null) break;
-        await page.waitForTimeout(100);
       }
-      expect(cancelled, `no active child to cancel; statuses seen: ${[...seen].join(', ')}`).not.toBeNull();
-      const card = page.locator(`article.subagent-card[data-run-id="${cancelled}"]`);
-      await poll(() => card.getAttribute('data-status'), { timeout: 15_000 }).toBe('cancelled');
-      expect(await card.innerText()).toContain('Cancelled');
-      expect(await card.innerText()).not.toContain('Completed');
-      // Opening a card shows the child's thread, read-only.
-      await card.getByRole('button', { name: /^Open / }).click();
-      await page.getByRole('button', { name: '← Back' }).waitFor();
-      expect(await page.getByLabel('Message', { exact: true }).isVisible()).toBe(true);
-      await screenshot(page, '16-status-panel-real-cancelled');
-      await page.getByRole('button', { name: '← Back' }).click();
-    },
-    90_000,
-  );
+      if (cancelled !== null) break;
+      await page.waitForTimeout(100);
+    }
+    expect(cancelled, `no active child to cancel; statuses seen: ${[...seen].join(', ')}`).not.toBeNull();
+    const card = page.locator(`article.subagent-card[data-run-id="${cancelled}"]`);
+    await poll(() => card.getAttribute('data-status'), { timeout: 15_000 }).toBe('cancelled');
+    expect(await card.innerText()).toContain('Cancelled');
+    expect(await card.innerText()).not.toContain('Completed');
+    // Opening a card shows the child's thread, read-only.
+    await card.getByRole('button', { name: /^Open / }).click();
+    await page.getByRole('button', { name: '← Back' }).waitFor();
+    expect(await page.getByLabel('Message', { exact: true }).isVisible()).toBe(true);
+    await screenshot(page, '16-status-panel-real-cancelled');
+    await page.getByRole('button', { name: '← Back' }).click();
+  }, 90_000);
 
   it(
     'shows a delegation to an expert as a delegation card that ends completed',

@@ -4,6 +4,7 @@ import type { Conversation } from '../../src/core/records/conversation.js';
 import type { Run, TokenUsage } from '../../src/core/records/run.js';
 import type { RunEventType } from '../../src/core/records/run-event.js';
 import { appendAndPublish } from '../../src/runtime/run-emitter.js';
+import { walkRunTo } from './walk-run-to.js';
 import type { TestServer } from './start-test-server.js';
 
 /**
@@ -133,7 +134,7 @@ export function syntheticRuns(server: TestServer) {
   /** Moves a run's stored status (with the timestamps and lease a worker would set). */
   async function setStatus(runId: string, status: Run['status'], extra: Partial<Run> = {}): Promise<Run> {
     const now = new Date().toISOString();
-    const patch: Partial<Run> = { status, ...extra };
+    const { status: _ignored, ...patch } = extra;
     if (status === 'running') Object.assign(patch, { started_at: extra.started_at ?? now, ...FAKE_LEASE });
     if (['completed', 'failed', 'cancelled', 'interrupted'].includes(status)) {
       Object.assign(patch, {
@@ -142,9 +143,7 @@ export function syntheticRuns(server: TestServer) {
         lease_expires_at: null,
       });
     }
-    const updated = await storage.runs.update(runId, {}, patch);
-    if (!updated) throw new Error(`no run ${runId}`);
-    return updated;
+    return walkRunTo(storage, runId, status, patch);
   }
 
   /** Appends and publishes one event of a run (lineage fields included, as the emitter adds them). */

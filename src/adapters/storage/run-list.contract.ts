@@ -3,6 +3,7 @@ import { newId, newRunId } from '../../core/ids.js';
 import type { NewRun, RunListEntry, Storage } from '../../core/ports/storage.js';
 import type { Conversation } from '../../core/records/conversation.js';
 import type { Run, RunStatus } from '../../core/records/run.js';
+import { walkRunTo } from '../../../test/helpers/walk-run-to.js';
 
 /*
  * `runs.listPage`, part of the storage contract (called from storage.contract.ts with the store under test).
@@ -82,7 +83,7 @@ async function seed(storage: Storage): Promise<Seeded> {
       ...overrides,
     });
     await pause(3);
-    return status === undefined ? run : ((await storage.runs.update(run.id, {}, { status })) ?? run);
+    return status === undefined ? run : walkRunTo(storage, run, status);
   };
 
   const root = await insert({ conversation, input: { message: 'Plan the Q3 roadmap' } }, 'completed');

@@ -11,6 +11,7 @@ import { describeSkillStorageContract } from './skill-storage.contract.js';
 import { describeKnowledgeContract } from './knowledge.contract.js';
 import { describeRunListContract } from './run-list.contract.js';
 import { describeHumanInputAndFilesContract } from './human-input-and-files.contract.js';
+import { walkRunTo } from '../../../test/helpers/walk-run-to.js';
 
 export interface OpenedStorage {
   storage: Storage;
@@ -472,27 +473,39 @@ export function describeStorageContract(adapterName: string, open: () => Promise
             (await storage.agents.listDelegatable(member, filter)).map((entry) => entry.agent.slug);
           expect(await slugsOf({ exclude_id: agents.open.id })).toEqual(['e-granted', 'e-own']);
           expect(
-            await slugsOf({ ids: [agents.own.id, agents.noAccess.id], slugs: ['e-open', 'e-draft', 'nobody'] }),
+            await slugsOf({
+              ids: [agents.own.id, agents.noAccess.id],
+              slugs: ['e-open', 'e-draft', 'nobody'],
+            }),
           ).toEqual(['e-open', 'e-own']);
           expect(await slugsOf({ slugs: ['e-open'], exclude_id: agents.open.id })).toEqual([]);
           expect(await slugsOf({ ids: [], slugs: [] })).toEqual([]);
-          expect(await slugsOf({ slugs: ['e-no-access', 'e-not-delegatable', 'e-deleted', 'e-subagent'] })).toEqual(
-            [],
-          );
+          expect(
+            await slugsOf({ slugs: ['e-no-access', 'e-not-delegatable', 'e-deleted', 'e-subagent'] }),
+          ).toEqual([]);
         });
 
         it('gives an admin every published, delegatable, live expert', async () => {
           const { admin } = await experts();
           const found = await storage.agents.listDelegatable({ id: admin.id, role: 'admin' });
-          expect(found.map((entry) => entry.agent.slug)).toEqual(['e-granted', 'e-no-access', 'e-open', 'e-own']);
+          expect(found.map((entry) => entry.agent.slug)).toEqual([
+            'e-granted',
+            'e-no-access',
+            'e-open',
+            'e-own',
+          ]);
         });
 
         it('orders by slug and matches slugs exactly, never display names', async () => {
           const { alice, bob } = await seedWorld(storage);
           const member = { id: alice.id, role: 'member' } as const;
           const published = { visibility: 'public', status: 'published' } as const;
-          await storage.agents.create(agentInput(alice.id, { slug: 'a-analyst', name: 'Analyst', ...published }));
-          await storage.agents.create(agentInput(bob.id, { slug: 'z-lookalike', name: 'ANALYST', ...published }));
+          await storage.agents.create(
+            agentInput(alice.id, { slug: 'a-analyst', name: 'Analyst', ...published }),
+          );
+          await storage.agents.create(
+            agentInput(bob.id, { slug: 'z-lookalike', name: 'ANALYST', ...published }),
+          );
           const slugsOf = async (filter: Parameters<typeof storage.agents.listDelegatable>[1]) =>
             (await storage.agents.listDelegatable(member, filter)).map((entry) => entry.agent.slug);
           expect(await slugsOf({})).toEqual(['a-analyst', 'z-lookalike']);
@@ -729,7 +742,11 @@ export function describeStorageContract(adapterName: string, open: () => Promise
       it('keys request ids per user: another user may use the same id and never sees the first run', async () => {
         const { alice, bob, conversation } = await seedWorld(storage);
         const bobsAgent = await storage.agents.create(agentInput(bob.id, { slug: 'bobs-assistant' }));
-        const bobsProject = await storage.projects.create({ user_id: bob.id, name: 'default', workdir: '/tmp/bob' });
+        const bobsProject = await storage.projects.create({
+          user_id: bob.id,
+          name: 'default',
+          workdir: '/tmp/bob',
+        });
         const bobsConversation = await storage.conversations.create({
           user_id: bob.id,
           agent_id: bobsAgent.id,
@@ -747,7 +764,9 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await storage.runs.getByRequestId(bob.id, 'req:missing')).toBeUndefined();
         // Still one run per (user, request id).
         await expectCode(
-          storage.runs.insert(runInput(bobsConversation, { request_id: 'req:shared', thread_id: newId('thr') })),
+          storage.runs.insert(
+            runInput(bobsConversation, { request_id: 'req:shared', thread_id: newId('thr') }),
+          ),
           'request_id_conflict',
         );
       });
@@ -791,9 +810,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         const { conversation } = await seedWorld(storage);
         for (const terminal of ['completed', 'failed', 'cancelled', 'interrupted'] as const) {
           const run = await storage.runs.insert(runInput(conversation));
-          expect(
-            await storage.runs.update(run.id, { status: ['pending'] }, { status: terminal }),
-          ).toMatchObject({
+          expect(await walkRunTo(storage, run, terminal)).toMatchObject({
             status: terminal,
           });
           expect(await storage.runs.getActiveForThread(conversation.thread_id)).toBeUndefined();
@@ -803,14 +820,14 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await storage.runs.listByConversation(conversation.id)).toHaveLength(5);
       });
 
-      it('refuses to move a run back into an active status while another run holds the thread', async () => {
+      it('refuses to reopen a finished run, so it cannot take back a thread another run now holds', async () => {
         const { conversation } = await seedWorld(storage);
         const old = await storage.runs.insert(runInput(conversation));
-        await storage.runs.update(old.id, {}, { status: 'interrupted' });
+        await walkRunTo(storage, old, 'interrupted');
         await storage.runs.insert(runInput(conversation));
         await expectCode(
           storage.runs.update(old.id, { status: ['interrupted'] }, { status: 'pending' }),
-          'run_busy',
+          'invalid_transition',
         );
         expect((await storage.runs.get(old.id))?.status).toBe('interrupted');
       });
@@ -884,13 +901,15 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           expect(
             await storage.runs.update(
               run.id,
-              { status: ['running', 'input_required'] },
-              { status: 'completed' },
+              { status: ['running', 'cancel_requested'] },
+              { status: 'failed' },
             ),
           ).toBeUndefined();
           expect(await storage.runs.update(run.id, { status: [] }, { status: 'completed' })).toBeUndefined();
           expect(await storage.runs.get(run.id)).toEqual(run);
-          expect(await storage.runs.update(newRunId(), {}, { status: 'completed' })).toBeUndefined();
+          expect(
+            await storage.runs.update(newRunId(), { status: ['running'] }, { status: 'completed' }),
+          ).toBeUndefined();
         });
 
         it('guards on the owning worker, null meaning unowned', async () => {
@@ -913,11 +932,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         it('guards on a live lease', async () => {
           const run = await pendingRun();
           const lease = '2030-01-01T00:00:10.000Z';
-          await storage.runs.update(
-            run.id,
-            {},
-            { status: 'running', worker_id: 'wrk_a', lease_expires_at: lease },
-          );
+          await walkRunTo(storage, run, 'running', { worker_id: 'wrk_a', lease_expires_at: lease });
           const renew = (at: string) =>
             storage.runs.update(
               run.id,
@@ -973,11 +988,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         const { conversation } = await seedWorld(storage);
         const make = async (status: RunStatus, lease: string | null) => {
           const run = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
-          await storage.runs.update(
-            run.id,
-            {},
-            { status, lease_expires_at: lease, worker_id: lease && 'wrk_x' },
-          );
+          await walkRunTo(storage, run, status, { lease_expires_at: lease, worker_id: lease && 'wrk_x' });
           return run.id;
         };
         const now = '2030-06-01T00:00:00.000Z';
@@ -1000,7 +1011,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         await delay(3);
         const second = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
         const started = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
-        await storage.runs.update(started.id, {}, { status: 'running' });
+        await walkRunTo(storage, started, 'running');
         expect((await storage.runs.listStalePending(FAR_FUTURE, 10)).map((r) => r.id)).toEqual([
           first.id,
           second.id,
@@ -1022,8 +1033,8 @@ export function describeStorageContract(adapterName: string, open: () => Promise
             }),
           );
         const [a, , c] = [await spawn(), await spawn(), await spawn()];
-        await storage.runs.update(a.id, {}, { status: 'running' });
-        await storage.runs.update(c.id, {}, { status: 'completed' });
+        await walkRunTo(storage, a, 'running');
+        await walkRunTo(storage, c, 'completed');
         expect(await storage.runs.countActive({ created_by_run_id: root.id })).toBe(2);
         expect(await storage.runs.countActive({ user_id: conversation.user_id })).toBe(3);
         expect(

@@ -22,7 +22,7 @@ function staticImports(file: string): string[] {
 }
 
 describe('no cost when tracing is off', () => {
-  it('keeps the OpenTelemetry packages behind the dynamic import in main.ts', () => {
+  it('keeps the OpenTelemetry packages behind the dynamic import in the composition root', () => {
     const offenders: string[] = [];
     for (const file of sourceFiles(SRC)) {
       if (file.startsWith(TELEMETRY + path.sep)) continue;
@@ -34,7 +34,7 @@ describe('no cost when tracing is off', () => {
       }
     }
     expect(offenders).toEqual([]);
-    expect(readFileSync(path.join(SRC, 'main.ts'), 'utf8')).toContain(
+    expect(readFileSync(path.join(SRC, 'create-troupe.ts'), 'utf8')).toContain(
       "await import('./adapters/telemetry/create-otlp-run-tracer.js')",
     );
   });

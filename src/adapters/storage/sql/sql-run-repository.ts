@@ -1,7 +1,8 @@
 import type { Updateable } from 'kysely';
 import { TroupeError } from '../../../core/errors.js';
 import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
-import type { Run } from '../../../core/records/run.js';
+import type { Run, RunStatus } from '../../../core/records/run.js';
+import { assertTransition } from '../../../core/run-state-machine.js';
 import type {
   NewRun,
   RunExpectation,
@@ -36,6 +37,17 @@ function patchToRow(patch: RunPatch): Updateable<RunsTable> {
   if (patch.started_at !== undefined) row.started_at = patch.started_at;
   if (patch.finished_at !== undefined) row.finished_at = patch.finished_at;
   return row;
+}
+
+/**
+ * Every status change of a run is a compare-and-set from the statuses it may come from, and each of those
+ * moves must be one the state machine allows: the runtime's status writes cannot drift from it.
+ */
+function assertStatusWrite(from: readonly RunStatus[] | undefined, to: RunStatus): void {
+  if (from === undefined) {
+    throw new TroupeError('invalid_transition', `A move to ${to} must name the statuses it moves from`);
+  }
+  for (const status of from) if (status !== to) assertTransition(status, to);
 }
 
 function runBusy(message: string, threadId?: string): TroupeError {
@@ -134,6 +146,7 @@ export class SqlRunRepository implements RunRepository {
   async update(id: string, expect: RunExpectation, patch: RunPatch): Promise<Run | undefined> {
     // `status IN ()` is invalid on PostgreSQL; an empty list can never match anyway.
     if (expect.status?.length === 0) return undefined;
+    if (patch.status !== undefined) assertStatusWrite(expect.status, patch.status);
     let query = this.ctx.db
       .updateTable('runs')
       .set({ ...patchToRow(patch), updated_at: nowIso(this.ctx) })
