@@ -1,4 +1,6 @@
+import { parsePriceTable, type PriceTable } from './core/budgets/price-table.js';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseEgressAllowEntry } from './core/egress/egress-policy.js';
 import { TroupeError } from './core/errors.js';
 import { DEFAULT_SKILL_LIMITS, type SkillLimits } from './core/skills/skill-limits.js';
@@ -45,6 +47,8 @@ export interface TroupeConfig {
   files: FileLimits;
   /** OpenTelemetry GenAI traces, from the standard `OTEL_EXPORTER_OTLP_*` variables; undefined = off. */
   tracing: TracingSettings | undefined;
+  /** `TROUPE_MODEL_PRICES`: a JSON file of USD per million tokens by model; turns tokens into cost. */
+  modelPrices: PriceTable | undefined;
 }
 
 export interface FileLimits {
@@ -72,6 +76,10 @@ export interface RunLimits {
   maxActiveChildrenPerUser: number;
   childResultCapBytes: number;
   waitTimeoutMs: number;
+  /** A running run that emits nothing for this long is interrupted (SPEC §10). */
+  inactivityTimeoutMs: number;
+  /** Share of its parent's remaining budget a child gets when it asks for none (0 < share ≤ 1). */
+  childBudgetShare: number;
 }
 
 export const DEFAULT_LIMITS: RunLimits = {
@@ -82,6 +90,8 @@ export const DEFAULT_LIMITS: RunLimits = {
   maxActiveChildrenPerUser: 20,
   childResultCapBytes: 32 * 1024,
   waitTimeoutMs: 30 * 60 * 1000,
+  inactivityTimeoutMs: 10 * 60 * 1000,
+  childBudgetShare: 0.5,
 };
 
 /** Who may give `execute` the host network with `config.execute.network: true`. */
@@ -130,6 +140,26 @@ function integer(env: Env, name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) {
     throw new TroupeError('config_invalid', `${name} must be a non-negative integer, got "${raw}"`);
+  }
+  return value;
+}
+
+function loadModelPrices(env: Env, cwd: string): PriceTable | undefined {
+  const file = env.TROUPE_MODEL_PRICES;
+  if (file === undefined || file === '') return undefined;
+  try {
+    return parsePriceTable(JSON.parse(readFileSync(path.resolve(cwd, file), 'utf8')));
+  } catch (error) {
+    throw new TroupeError('config_invalid', `TROUPE_MODEL_PRICES (${file}): ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function share(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > 1) {
+    throw new TroupeError('config_invalid', `${name} must be a number above 0 and at most 1, got "${raw}"`);
   }
   return value;
 }
@@ -190,6 +220,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
       maxActiveChildrenPerUser: integer(env, 'TROUPE_MAX_CHILDREN_PER_USER', DEFAULT_LIMITS.maxActiveChildrenPerUser),
       childResultCapBytes: integer(env, 'TROUPE_CHILD_RESULT_CAP_BYTES', DEFAULT_LIMITS.childResultCapBytes),
       waitTimeoutMs: integer(env, 'TROUPE_WAIT_TIMEOUT_MS', DEFAULT_LIMITS.waitTimeoutMs),
+      inactivityTimeoutMs: integer(env, 'TROUPE_INACTIVITY_TIMEOUT_MS', DEFAULT_LIMITS.inactivityTimeoutMs),
+      childBudgetShare: share(env, 'TROUPE_CHILD_BUDGET_SHARE', DEFAULT_LIMITS.childBudgetShare),
     },
     execute: loadExecuteSettings(env),
     egressAllow: egressAllowList(env),
@@ -209,6 +241,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
       artifactMaxDownloadBytes: integer(env, 'TROUPE_ARTIFACT_MAX_DOWNLOAD_BYTES', DEFAULT_FILE_LIMITS.artifactMaxDownloadBytes),
     },
     tracing: loadTracingSettings(env),
+    modelPrices: loadModelPrices(env, cwd),
   };
 }
 

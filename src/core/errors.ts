@@ -48,6 +48,8 @@ export const ERROR_CODES = [
   'mcp_server_unavailable',
   'remote_expert_unavailable',
   'remote_task_failed',
+  'budget_exhausted',
+  'inactivity_timeout',
   'mcp_tool_failed',
   'mcp_tool_timeout',
   'sandbox_failed',

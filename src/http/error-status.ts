@@ -47,6 +47,8 @@ export const ERROR_STATUS = {
   mcp_server_unavailable: 502,
   remote_expert_unavailable: 502,
   remote_task_failed: 502,
+  budget_exhausted: 429,
+  inactivity_timeout: 504,
   mcp_tool_failed: 502,
   mcp_tool_timeout: 504,
   sandbox_failed: 500,

@@ -3,6 +3,7 @@ import type { A2ARemoteConfig, AgentConfig, McpServerConfig } from '../core/reco
 import { TOOL_APPROVAL_MODES } from '../core/records/agent.js';
 import { executeConfigSchema } from './tools/execute/execute-config-schema.js';
 import { agentLimitsSchema } from './agent-limits.js';
+import { budgetSchema } from './budget-schema.js';
 
 const nameList = z.array(z.string().min(1).max(200)).max(500);
 
@@ -59,6 +60,7 @@ export const agentConfigSchema = z
     max_steps: z.number().int().positive().max(10_000).optional(),
     execute: executeConfigSchema.optional(),
     limits: agentLimitsSchema.optional(),
+    budget: budgetSchema.optional(),
     a2a: a2aRemoteConfigSchema.optional(),
   })
   .strict();

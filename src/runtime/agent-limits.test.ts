@@ -21,6 +21,7 @@ describe('effectiveLimits', () => {
         max_children_per_user: 3,
         child_result_cap_bytes: 100,
         max_steps: 4,
+        inactivity_timeout_ms: 5_000,
       },
     };
     expect(effectiveLimits(server, config)).toEqual({
@@ -32,6 +33,8 @@ describe('effectiveLimits', () => {
       childResultCapBytes: 100,
       // 600 s asked, 60 s allowed by the server: an agent saved before the server lowered it is clamped.
       waitTimeoutMs: 60_000,
+      inactivityTimeoutMs: 5_000,
+      childBudgetShare: server.childBudgetShare,
     });
     expect(effectiveLimits(server, {})).toEqual(server);
   });

@@ -17,7 +17,9 @@ import { createSubagentToolFilterMiddleware } from './middleware/subagent-tool-f
 import { createToolAvailabilityMiddleware } from './middleware/tool-availability-middleware.js';
 import { composeMiddleware } from './middleware/compose-middleware.js';
 import { createTokenUsageMiddleware } from './middleware/token-usage-middleware.js';
-import { abortKindOf, RunAbortError } from './run-abort.js';
+import { abortErrorOf, abortKindOf, RunAbortError } from './run-abort.js';
+import { createRunGateMiddleware } from './middleware/run-gate-middleware.js';
+import { watchRun, type RunWatch } from './runs/run-watch.js';
 import { createRunEmitter, type RunEmitter } from './run-emitter.js';
 import { finishRun } from './run-finalizer.js';
 import { parkForInput } from './park-for-input.js';
@@ -90,9 +92,11 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   let stopping = false;
   let signals: Subscription | undefined;
 
-  const abort = (runId: string, kind: RunAbortError['kind']): void => {
+  const abort = (runId: string, reason: RunAbortError | RunAbortError['kind']): RunAbortError => {
+    const error = typeof reason === 'string' ? new RunAbortError(reason) : reason;
     const entry = inFlight.get(runId);
-    if (entry && !entry.controller.signal.aborted) entry.controller.abort(new RunAbortError(kind));
+    if (entry && !entry.controller.signal.aborted) entry.controller.abort(error);
+    return error;
   };
 
   async function execute(runId: string): Promise<void> {
@@ -137,10 +141,18 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   }
 
   async function executeClaimed(run: Run, signal: AbortSignal): Promise<void> {
-    const emitter = createRunEmitter(storage, bus, run);
     const meter = createTokenUsageMiddleware(run.usage);
+    let emitter = createRunEmitter(storage, bus, run);
+    let watch: RunWatch | undefined;
     try {
-      const usable = await loadUsableAgent(run);
+      const [usable, ledger] = await Promise.all([loadUsableAgent(run), storage.budgets.get(run.id)]);
+      watch = watchRun({
+        emitter,
+        ledger,
+        inactivityTimeoutMs: effectiveLimits(deps.limits, usable.config).inactivityTimeoutMs,
+        abort: (reason) => abort(run.id, reason),
+      });
+      emitter = watch.emitter;
       // A remote expert's run is a remote task: no model, no tools, no middleware of this server.
       if (usable.backend === 'a2a') {
         await emitter.emit('metadata', attemptMetadata(run, usable, remoteModelLabel(usable)));
@@ -162,12 +174,22 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       });
       const model = deps.models.resolve(run.model_spec);
       await emitter.emit('metadata', attemptMetadata(run, agent, model.label));
-      const outcome = await runLoop(run, agent, model, tools, emitter, meter, signal);
+      const gate = createRunGateMiddleware({
+        storage,
+        bus,
+        clock,
+        run,
+        budget: ledger ? { tokens: ledger.limits.tokens !== undefined } : undefined,
+        stop: (reason) => abort(run.id, reason),
+      });
+      const outcome = await runLoop(run, agent, model, tools, emitter, [meter, gate], signal, watch);
       await emitter.flush();
       await finishCompleted(run, outcome, meter.usage);
     } catch (thrown) {
       await emitter.flush().catch(() => undefined);
       await finishAfterError(run, thrown, signal, emitter, meter.usage);
+    } finally {
+      watch?.stop();
     }
   }
 
@@ -211,8 +233,9 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     model: ResolvedModel,
     tools: AnyTroupeTool[],
     emitter: RunEmitter,
-    meter: AgentMiddleware,
+    [meter, gate]: [AgentMiddleware, AgentMiddleware],
     signal: AbortSignal,
+    watch: RunWatch,
   ): Promise<AgentLoopOutcome> {
     const conversation = await storage.conversations.get(run.conversation_id);
     const project = conversation ? await storage.projects.get(conversation.project_id) : undefined;
@@ -225,7 +248,8 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       runCapabilities(run, agent).subagent
         ? [createSubagentToolFilterMiddleware(run.tool_approval_mode), createToolAvailabilityMiddleware()]
         : [createToolAvailabilityMiddleware(), createApprovalMiddleware(storage)];
-    const middleware = [meter, ...extra, ...guards];
+    // The gate innermost of all: only calls that would really run are admitted and charged.
+    const middleware = [meter, ...extra, ...guards, gate];
     const registry = new Map<string, AnyTroupeTool>();
     for (const tool of [...tools, ...middleware.flatMap((layer) => layer.tools ?? [])]) registry.set(tool.name, tool);
     const chain = composeMiddleware(middleware, {
@@ -256,7 +280,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       emitter,
       abortSignal: signal,
       workdir: project.workdir,
-      suspend: (work) => slots.outside(work),
+      suspend: (work) => slots.outside(() => watch.paused(work)),
       firstStep: lastStep + 1,
       pending,
       maxSteps: effectiveLimits(deps.limits, agent.config).maxSteps,
@@ -265,8 +289,8 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       },
       beforeStep: async () => {
         // The lease's heartbeat and the cancel signal end the run through its abort signal: no re-read here.
-        const ended = abortKindOf(signal);
-        if (ended !== undefined) throw new RunAbortError(ended);
+        const ended = abortErrorOf(signal);
+        if (ended !== undefined) throw ended;
         // Steering messages queued by the parent are read between steps, in the order they were sent.
         const steering = await storage.inbox.take(run.id);
         return steering.map((text): ModelMessage => ({ role: 'user', content: text }));
@@ -313,8 +337,21 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     emitter: RunEmitter,
     usage: Run['usage'],
   ): Promise<void> {
-    const kind = thrown instanceof RunAbortError ? thrown.kind : abortKindOf(signal);
+    const reason = thrown instanceof RunAbortError ? thrown : abortErrorOf(signal);
+    const kind = reason?.kind ?? abortKindOf(signal);
     if (kind === 'lease_lost') return;
+    if ((kind === 'budget' || kind === 'inactive') && reason?.error) {
+      await emitter.emit('error', { error: reason.error }).catch(() => undefined);
+      const ended = await finishRun(storage, bus, clock, run.id, { status: ['running'], ...owned() }, {
+        status: kind === 'budget' ? 'failed' : 'interrupted',
+        error: reason.error,
+        usage,
+      });
+      if (ended) {
+        await afterTerminal(ended);
+        return;
+      }
+    }
     if (kind === 'shutdown') {
       const released = await storage.runs.update(run.id, { status: ['running'], ...owned() }, {
         status: 'pending',

@@ -2,6 +2,7 @@ import { isoNow, type Clock } from '../core/clock.js';
 import type { EventBus } from '../core/ports/event-bus.js';
 import type { RunExpectation, Storage } from '../core/ports/storage.js';
 import type { Run, RunError, TerminalRunStatus, TokenUsage } from '../core/records/run.js';
+import { unusedReserve } from '../core/budgets/carve-child-budget.js';
 import { closeOpenToolCalls } from './close-open-tool-calls.js';
 import { keepPartialAnswer } from './keep-partial-answer.js';
 import { lineageOf, publishQuietly } from './run-emitter.js';
@@ -39,6 +40,9 @@ export async function finishRun(
       finished_at: isoNow(clock),
     });
     if (!run) return undefined;
+    // What a budgeted child did not use goes back to its parent with the same commit that ends it.
+    const ledger = await tx.budgets.get(run.id);
+    if (ledger?.parent_run_id) await tx.budgets.release(ledger.parent_run_id, unusedReserve(ledger));
     const closed = await closeOpenToolCalls(tx, { ...run, status: write.status });
     await keepPartialAnswer(tx, { ...run, status: write.status });
     const end = await tx.events.append({

@@ -1,3 +1,4 @@
+import type { BudgetLimits } from '../core/budgets/budget.js';
 import type { Conversation } from '../core/records/conversation.js';
 import type { RunEventStream } from './stream-run-events.js';
 import type { Actor } from '../core/records/user.js';
@@ -12,6 +13,8 @@ export interface PostMessageInput {
   channel?: RunChannel;
   /** Ids of files uploaded to this conversation; the message tells the model their workdir paths. */
   attachments?: string[];
+  /** Narrows the agent's `config.budget` for this run tree (SPEC §10); above it is refused. */
+  budget?: BudgetLimits;
 }
 
 export interface StartedRun {

@@ -19,6 +19,7 @@ import { resumeWhenNothingPending } from './resume-when-nothing-pending.js';
 import { resolveMessageAttachments } from './attachments/resolve-message-attachments.js';
 import { messageWithAttachments } from '../core/files/message-with-attachments.js';
 import { startRaceWinner } from './child-runs/start-race-winner.js';
+import { openRootBudget } from './budgets/open-run-budget.js';
 
 export interface RunServiceDeps {
   storage: Storage;
@@ -82,6 +83,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
             input: { message, ...(attached.length > 0 ? { attachments: attached.map((attachment) => attachment.id) } : {}) },
           }),
         );
+        await openRootBudget(tx, runId, agent.config.budget, input.budget, new Date());
         await tx.messages.append(conversation.thread_id, runId, 0, [{ role: 'user', content: message }]);
         return { replay: undefined, created };
       });

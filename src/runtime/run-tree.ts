@@ -1,12 +1,63 @@
 import { TroupeError } from '../core/errors.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { Run } from '../core/records/run.js';
+import type { RunBudget } from '../core/budgets/budget.js';
+import { budgetView, type BudgetView } from '../core/budgets/budget-view.js';
+import { costOf, type PriceTable } from '../core/budgets/price-table.js';
 import { isAdmin, type Actor } from '../core/records/user.js';
+
+/** Tokens and model calls of a run, and of it with everything below it; cost when prices are configured. */
+export interface TreeUsage {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  model_calls: number;
+  tool_calls: number | null;
+  cost_usd: number | null;
+}
 
 /** One node of a run tree: the run and the runs it created (subagents, delegations), oldest first. */
 export interface RunTreeNode {
   run: Run;
   children: RunTreeNode[];
+  /** The run's budget ledger (SPEC §10), live while it runs; null for a run without a budget. */
+  budget: BudgetView | null;
+  totals: { own: TreeUsage; subtree: TreeUsage };
+}
+
+/** A budgeted run's ledger counts live; otherwise the usage stored when the run parked or ended. */
+function ownUsage(run: Run, ledger: RunBudget | undefined, prices: PriceTable | undefined): TreeUsage {
+  const stored = run.usage;
+  const input = stored?.input_tokens ?? 0;
+  const output = stored?.output_tokens ?? 0;
+  const liveTokens = ledger ? Math.max(ledger.used.tokens, input + output) : input + output;
+  return {
+    input_tokens: input,
+    output_tokens: output,
+    total_tokens: liveTokens,
+    model_calls: Math.max(ledger?.used.model_calls ?? 0, stored?.model_calls ?? 0),
+    tool_calls: ledger ? ledger.used.tool_calls : null,
+    cost_usd: costOf(prices, run.model_spec, { input_tokens: input, output_tokens: output }) ?? null,
+  };
+}
+
+function addTreeUsage(left: TreeUsage, right: TreeUsage): TreeUsage {
+  const sum = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
+  return {
+    input_tokens: left.input_tokens + right.input_tokens,
+    output_tokens: left.output_tokens + right.output_tokens,
+    total_tokens: left.total_tokens + right.total_tokens,
+    model_calls: left.model_calls + right.model_calls,
+    tool_calls: sum(left.tool_calls, right.tool_calls),
+    cost_usd: sum(left.cost_usd, right.cost_usd),
+  };
+}
+
+function rollUp(node: RunTreeNode): TreeUsage {
+  let subtree = node.totals.own;
+  for (const child of node.children) subtree = addTreeUsage(subtree, rollUp(child));
+  node.totals.subtree = subtree;
+  return subtree;
 }
 
 function visible(actor: Actor, run: Run | undefined): run is Run {
@@ -19,19 +70,30 @@ function visible(actor: Actor, run: Run | undefined): run is Run {
  * happen) hangs under the root rather than disappearing. Scoped like the other run routes: a run the actor
  * cannot see is `run_not_found`.
  */
-export async function buildRunTree(storage: Storage, actor: Actor, runId: string): Promise<RunTreeNode> {
+export async function buildRunTree(
+  storage: Storage,
+  actor: Actor,
+  runId: string,
+  prices?: PriceTable,
+): Promise<RunTreeNode> {
   const run = await storage.runs.get(runId);
   if (!visible(actor, run)) throw new TroupeError('run_not_found', `Run ${runId} not found`);
   const rootId = run.root_run_id || run.id;
-  const members = await storage.runs.listByRoot(rootId);
+  const [members, ledgers] = await Promise.all([storage.runs.listByRoot(rootId), storage.budgets.listByRoot(rootId)]);
+  const ledgerOf = new Map(ledgers.map((ledger) => [ledger.run_id, ledger]));
+  const nodeOf = (member: Run): RunTreeNode => {
+    const ledger = ledgerOf.get(member.id);
+    const own = ownUsage(member, ledger, prices);
+    return { run: member, children: [], budget: ledger ? budgetView(ledger) : null, totals: { own, subtree: own } };
+  };
   const root = members.find((member) => member.id === rootId) ?? (await storage.runs.get(rootId)) ?? run;
   if (!visible(actor, root)) throw new TroupeError('run_not_found', `Run ${runId} not found`);
 
   const nodes = new Map<string, RunTreeNode>();
-  const rootNode: RunTreeNode = { run: root, children: [] };
+  const rootNode = nodeOf(root);
   nodes.set(root.id, rootNode);
   for (const member of members) {
-    if (!nodes.has(member.id)) nodes.set(member.id, { run: member, children: [] });
+    if (!nodes.has(member.id)) nodes.set(member.id, nodeOf(member));
   }
   // A foreign run inside a tree (never expected: children run as the same user) is left out for non-admins.
   for (const member of members) {
@@ -46,5 +108,6 @@ export async function buildRunTree(storage: Storage, actor: Actor, runId: string
   const byCreation = (left: RunTreeNode, right: RunTreeNode): number =>
     left.run.created_at.localeCompare(right.run.created_at) || left.run.id.localeCompare(right.run.id);
   for (const node of nodes.values()) node.children.sort(byCreation);
+  rollUp(rootNode);
   return rootNode;
 }

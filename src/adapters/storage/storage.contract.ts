@@ -10,6 +10,7 @@ import type { NewAgent, NewRun, Storage } from '../../core/ports/storage.js';
 import { describeSkillStorageContract } from './skill-storage.contract.js';
 import { describeKnowledgeContract } from './knowledge.contract.js';
 import { describeRunListContract } from './run-list.contract.js';
+import { describeRunBudgetContract } from './run-budget.contract.js';
 import { describeHumanInputAndFilesContract } from './human-input-and-files.contract.js';
 import { walkRunTo } from '../../../test/helpers/walk-run-to.js';
 
@@ -89,6 +90,9 @@ async function seedWorld(storage: Storage): Promise<World> {
   });
   return { admin, alice, bob, conversation };
 }
+
+/** One seeded world per fresh store, for contract parts that make several runs. */
+const worlds = new WeakMap<Storage, World>();
 
 /** A root run on the conversation's thread unless overridden. */
 function runInput(conversation: Conversation, overrides: Partial<NewRun> = {}): NewRun {
@@ -1198,6 +1202,20 @@ export function describeStorageContract(adapterName: string, open: () => Promise
     });
 
     describeRunListContract(() => storage);
+    describeRunBudgetContract(
+      () => storage,
+      async (parent) => {
+        const world = worlds.get(storage) ?? (await seedWorld(storage));
+        worlds.set(storage, world);
+        const { conversation } = world;
+        return storage.runs.insert(
+          runInput(conversation, {
+            thread_id: newId('thr'),
+            ...(parent ? { created_by_run_id: parent.id, root_run_id: parent.root_run_id, depth: parent.depth + 1 } : {}),
+          }),
+        );
+      },
+    );
     describeHumanInputAndFilesContract(() => storage);
   });
   describeSkillStorageContract(adapterName, open);

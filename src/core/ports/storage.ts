@@ -11,6 +11,7 @@ import type { Attachment } from '../records/attachment.js';
 import type { ThreadMessage } from '../records/thread-message.js';
 import type { KnowledgeDocumentRepository, KnowledgeSourceRepository } from './knowledge-storage.js';
 import type { Actor, DelegationPolicy, User, UserRole } from '../records/user.js';
+import type { RunBudgetRepository } from './run-budget-repository.js';
 
 /**
  * The storage port. One implementation per database (`src/adapters/storage/*`), all passing the same
@@ -41,6 +42,7 @@ export interface Storage {
   readonly knowledgeDocuments: KnowledgeDocumentRepository;
   readonly artifacts: ArtifactRepository;
   readonly attachments: AttachmentRepository;
+  readonly budgets: RunBudgetRepository;
   /**
    * Runs `work` in one database transaction, with a Storage bound to it. A throw rolls everything back.
    * Calling `transaction` on a Storage that is already inside one joins the outer transaction.
@@ -254,6 +256,11 @@ export interface RunRepository {
    * when the guard failed (or the run does not exist). `updated_at` is always refreshed.
    */
   update(id: string, expect: RunExpectation, patch: RunPatch): Promise<Run | undefined>;
+  /**
+   * The statuses of the run and of every run above it (its creator, the creator's creator, …), the run's
+   * own first, read in one statement: what the stop guarantee checks before each call (SPEC §10).
+   */
+  lineageStatuses(id: string): Promise<RunStatus[]>;
   /** Runs created by `runId` (one level). */
   listChildren(runId: string): Promise<Run[]>;
   listByRoot(rootRunId: string): Promise<Run[]>;

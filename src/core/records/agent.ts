@@ -1,3 +1,4 @@
+import type { BudgetLimits } from '../budgets/budget.js';
 /**
  * `chat`: a main agent played by the agent loop; `subagent`: a child of main agents; `a2a`: a remote A2A
  * agent an admin registered as an expert (SPEC §11), whose runs are remote tasks.
@@ -60,6 +61,8 @@ export interface AgentConfig {
   a2a?: A2ARemoteConfig;
   /** Per-agent limits (SPEC §4): each narrows the server's setting of the same name, never raises it. */
   limits?: AgentLimits;
+  /** The budget of this agent's run trees (SPEC §10); a request may narrow it, a child carves from it. */
+  budget?: BudgetLimits;
 }
 
 /** Per-agent `execute` settings: limits may only lower the server's (README "Sandboxed `execute`"). */
@@ -81,6 +84,8 @@ export interface AgentLimits {
   max_children_per_user?: number;
   child_result_cap_bytes?: number;
   wait_timeout_ms?: number;
+  /** A running run that emits nothing for this long is interrupted (SPEC §10). */
+  inactivity_timeout_ms?: number;
 }
 
 export interface Agent {

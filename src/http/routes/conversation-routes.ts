@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';
+import { budgetSchema } from '../../runtime/budget-schema.js';
 
 const userStatusSchema = z.enum(['active', 'archived']);
 
@@ -22,6 +23,9 @@ export const patchConversationBodySchema = z
 
 export const postMessageBodySchema = z
   .object({
+    budget: budgetSchema
+      .optional()
+      .describe("Narrows the agent's config.budget for this run tree; a value above it is refused"),
     content: z
       .string()
       .min(1)

@@ -5,6 +5,7 @@ import { createDelegationPolicyService } from '../../runtime/delegation/delegati
 import type { AppDependencies } from '../app-dependencies.js';
 import type { Logger } from '../logger.js';
 import type { RouteRegistry } from '../route-registry.js';
+import { budgetSchema } from '../../runtime/budget-schema.js';
 
 const DEFAULT_WAIT_MS = 30_000;
 /** Longer work belongs to the run's SSE stream: proxies cut idle requests after a few minutes. */
@@ -39,6 +40,9 @@ export const delegateBodySchema = z
       .max(200)
       .optional()
       .describe('My active run this delegation is a child of'),
+    budget: budgetSchema
+      .optional()
+      .describe("Narrows the expert's budget; with parent_run_id, a part of that run's remaining budget"),
   })
   .strict();
 

@@ -10,11 +10,13 @@ export function registerRunTreeRoutes(registry: RouteRegistry, deps: AppDependen
     summary: 'The whole run tree (root, subagents, delegations) that this run belongs to',
     description:
       'Returns `{tree: {run, children: [...]}}` rooted at the root run of `{id}`, children oldest first, ' +
-      'nested by `created_by_run_id`. A run the caller cannot see is `run_not_found`.',
+      'nested by `created_by_run_id`. Each node has `budget` (limits, used, carved, remaining; null without a ' +
+      'budget) and `totals` (`own` and `subtree` tokens, model and tool calls, and `cost_usd` when ' +
+      '`TROUPE_MODEL_PRICES` prices the model). A run the caller cannot see is `run_not_found`.',
     tag: 'runs',
     access: 'user',
     params: idParamsSchema,
     handler: async ({ c, actor, params }) =>
-      c.json({ tree: await buildRunTree(deps.storage, actor, params.id) }),
+      c.json({ tree: await buildRunTree(deps.storage, actor, params.id, deps.config.modelPrices) }),
   });
 }

@@ -16,6 +16,8 @@ import { publishSubagentUpdate } from '../subagents/publish-subagent-update.js';
 import { traceCarrier } from '../tracing/trace-carrier.js';
 import { isRefused, refused, REQUEST_ID_CONFLICT, type Refused } from './child-run-refusal.js';
 import { startRaceWinner } from './start-race-winner.js';
+import { carveChildBudget, openRootBudget } from '../budgets/open-run-budget.js';
+import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface ChildRunDeps {
   storage: Storage;
@@ -71,6 +73,8 @@ export interface ChildRunSpec {
   input(agent: Agent): Record<string, unknown>;
   /** Without a model of its own the child plays on the parent's (inline specs) instead of the server default. */
   inheritsParentModel?: boolean;
+  /** The budget the start asks for (SPEC §10): carved from the parent's, or narrowing the agent's at the top. */
+  budget?: BudgetLimits | undefined;
 }
 
 export type ChildRunStart =
@@ -129,6 +133,16 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
         );
         if (overQuota !== undefined) return refused(overQuota);
       }
+      const ledger = parent
+        ? await carveChildBudget(tx, {
+            parentRunId: parent.id,
+            requested: spec.budget,
+            agentBudget: agent.config.budget,
+            share: scope.limits.childBudgetShare,
+            now: new Date(),
+          })
+        : undefined;
+      if (ledger && 'refused' in ledger) return refused(ledger.refused);
       const home = await spec.home(scope, agent);
       if (isRefused(home)) return home;
 
@@ -154,6 +168,8 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
           },
         }),
       );
+      if (ledger) await ledger.open(runId);
+      else await openRootBudget(tx, runId, agent.config.budget, spec.budget, new Date());
       await tx.messages.append(threadId, runId, 0, [{ role: 'user', content: spec.message }]);
       childAgent = agent;
       return { kind: 'started', run, relation: home.relation };

@@ -1,3 +1,4 @@
+import type { BudgetLimits } from '../../core/budgets/budget.js';
 import { TroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Conversation } from '../../core/records/conversation.js';
@@ -14,6 +15,8 @@ export interface DelegateRequest {
   conversation_id?: string | undefined;
   /** An active run of the caller to delegate from: depth, ancestry and status panel follow it. */
   parent_run_id?: string | undefined;
+  /** Narrows the expert's budget; with a parent run, a part of that run's remaining budget (SPEC §10). */
+  budget?: BudgetLimits | undefined;
 }
 
 /** `POST /api/delegate`: always HTTP 200; a refused or failed delegation is `status: "failed"`. */
@@ -96,6 +99,7 @@ export function createClientDelegationService(deps: ClientDelegationDeps): Clien
         ...(origin ? { origin } : {}),
         project: async () => (await deps.projects.defaultProject(actor)).id,
         channel: 'api',
+        budget: request.budget,
       });
       if (started.kind === 'refused') {
         return {

@@ -9,6 +9,7 @@ import { refusalError } from '../child-runs/child-run-refusal.js';
 import type { DelegationRunService } from './delegation-run-service.js';
 import { rosterListing } from './delegation-prompt.js';
 import { formatDelegationResult } from './format-delegation-result.js';
+import { childBudgetSchema } from '../budget-schema.js';
 
 export interface DelegateToolDeps {
   service: DelegationRunService;
@@ -49,6 +50,7 @@ export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
         .min(1)
         .describe('The slug of the expert to delegate to, exactly as it leads its line in the list.'),
       task: z.string().min(1).describe('The whole brief for the expert: goal, context and expected output.'),
+      budget: childBudgetSchema,
     }),
     async execute(input, context) {
       const started = await service.start({
@@ -58,6 +60,7 @@ export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
         parent: context.run,
         toolCallId: context.toolCallId,
         channel: 'internal',
+        budget: input.budget,
       });
       if (started.kind === 'refused') throw refusalError(started.error);
       const { run, wait_timed_out } = await waitOutsideSlot(context, () =>

@@ -20,6 +20,7 @@ import {
   type ChildRunScope,
 } from '../child-runs/start-child-run.js';
 import { diagnoseRefusal } from './diagnose-refusal.js';
+import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface DelegationStartInput {
   /** The user the expert runs as: the delegating run's user, or the API caller. */
@@ -39,6 +40,8 @@ export interface DelegationStartInput {
   /** The tool call that delegates: makes a replayed call find its run instead of starting another. */
   toolCallId?: string;
   channel: RunChannel;
+  /** Carved from the parent's budget, or narrowing the expert's at the top (SPEC §10). */
+  budget?: BudgetLimits | undefined;
 }
 
 export type DelegationStart = { kind: 'started' | 'existing'; run: Run } | Refused;
@@ -148,6 +151,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
         verify: cycleRefusal,
         home: (scope, agent) => home(input, fallbackProjectId, scope, agent),
         input: (agent) => ({ expert_slug: agent.slug }),
+        budget: input.budget,
       });
       // Every delegation gets a new thread, which no run can hold yet.
       if (started.kind === 'busy')

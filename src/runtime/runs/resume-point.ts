@@ -5,14 +5,18 @@ import type { ModelToolCall } from '../middleware/agent-middleware.js';
 // being checkpointed before its tools run, and each tool result as it lands).
 
 /** Tool calls of the run's last model turn that have no result in the thread yet. */
-export function unansweredToolCalls(thread: readonly ThreadMessage[], runId: string): { step: number; calls: ModelToolCall[] } | undefined {
+export function unansweredToolCalls(
+  thread: readonly ThreadMessage[],
+  runId: string,
+): { step: number; calls: ModelToolCall[] } | undefined {
   const own = thread.filter((entry) => entry.run_id === runId);
   const lastTurn = [...own].reverse().find((entry) => entry.message.role === 'assistant');
   if (!lastTurn || typeof lastTurn.message.content === 'string') return undefined;
   const answered = new Set<string>();
   for (const entry of own) {
     if (entry.seq > lastTurn.seq && entry.message.role === 'tool') {
-      for (const part of entry.message.content) if (part.type === 'tool-result') answered.add(part.toolCallId);
+      for (const part of entry.message.content)
+        if (part.type === 'tool-result') answered.add(part.toolCallId);
     }
   }
   const calls: ModelToolCall[] = [];

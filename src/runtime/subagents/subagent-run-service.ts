@@ -12,6 +12,7 @@ import {
   type ChildRunDeps,
   type ChildRunScope,
 } from '../child-runs/start-child-run.js';
+import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface SubagentStartInput {
   creatorRunId: string;
@@ -23,6 +24,8 @@ export interface SubagentStartInput {
   toolCallId: string;
   /** Set for built-in and inline subagents: `subagent` is then the parent agent playing this spec. */
   inlineSubagent?: string;
+  /** Part of the parent's remaining budget asked for this child (SPEC §10). */
+  budget?: BudgetLimits | undefined;
 }
 
 export type SubagentStartOutcome =
@@ -114,6 +117,7 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
         // A registered subagent without a model gets the server default (SPEC §4), never the parent's; built-in
         // and inline specs already carry their resolved model (their own, else the parent's: SPEC §5).
         inheritsParentModel: inlineSubagent !== undefined,
+        budget: input.budget,
       });
       if (started.kind === 'busy' || started.kind === 'refused') return started;
       // Every subagent run has its relation: a replayed run without one is not this start's.

@@ -14,6 +14,8 @@ import { formatChildResult } from './format-child-result.js';
 import { readProgress } from './subagent-progress.js';
 import { refusalError } from '../child-runs/child-run-refusal.js';
 import type { SubagentRunService, SubagentStartOutcome } from './subagent-run-service.js';
+import { childBudgetSchema } from '../budget-schema.js';
+import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface SubagentToolDeps {
   storage: Storage;
@@ -68,7 +70,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
   /** Started, replayed or busy; a refusal becomes the tool's error result. */
   async function start(
     context: ToolContext,
-    input: { description: string; subagent_slug: string; thread_id?: string | null | undefined },
+    input: { description: string; subagent_slug: string; thread_id?: string | null | undefined; budget?: BudgetLimits | undefined },
   ): Promise<Exclude<SubagentStartOutcome, { kind: 'refused' }>> {
     const outcome = await service.start({
       creatorRunId: context.run.id,
@@ -78,6 +80,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       description: input.description,
       threadId: input.thread_id ?? null,
       toolCallId: context.toolCallId,
+      budget: input.budget,
     });
     if (outcome.kind === 'refused') throw refusalError(outcome.error);
     return outcome;
@@ -96,6 +99,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       .string()
       .nullish()
       .describe('Optional. A subagent thread ID from an earlier result, to continue that thread. Leave empty for a new task.'),
+    budget: childBudgetSchema,
   });
 
   const task = defineTool({

@@ -23,6 +23,7 @@ import { SqlKnowledgeDocumentRepository } from './sql-knowledge-document-reposit
 import { SqlKnowledgeSourceRepository } from './sql-knowledge-source-repository.js';
 import { SqlArtifactRepository } from './sql-artifact-repository.js';
 import { SqlAttachmentRepository } from './sql-attachment-repository.js';
+import { SqlRunBudgetRepository } from './sql-run-budget-repository.js';
 
 export interface SqlStorageOptions {
   /** Source of every timestamp the repositories assign; tests pass a controllable one. */
@@ -47,6 +48,7 @@ class SqlStorage implements Storage {
   readonly knowledgeDocuments;
   readonly artifacts;
   readonly attachments;
+  readonly budgets;
 
   constructor(
     private readonly ctx: SqlContext,
@@ -69,6 +71,7 @@ class SqlStorage implements Storage {
     this.knowledgeDocuments = new SqlKnowledgeDocumentRepository(ctx);
     this.artifacts = new SqlArtifactRepository(ctx);
     this.attachments = new SqlAttachmentRepository(ctx);
+    this.budgets = new SqlRunBudgetRepository(ctx);
   }
 
   /**

@@ -232,6 +232,7 @@ export interface DatabaseSchema {
   knowledge_chunks: KnowledgeChunksTable;
   artifacts: ArtifactsTable;
   attachments: AttachmentsTable;
+  run_budgets: RunBudgetsTable;
 }
 
 export interface ArtifactsTable {
@@ -258,4 +259,24 @@ export interface AttachmentsTable {
   size: number | string;
   content_type: string;
   created_at: string;
+}
+
+export interface RunBudgetsTable {
+  run_id: string;
+  parent_run_id: string | null;
+  root_run_id: string;
+  wall_ms: number | null;
+  deadline_at: string | null;
+  limit_tokens: number | null;
+  used_tokens: number;
+  carved_tokens: number;
+  reserved_tokens: number;
+  limit_model_calls: number | null;
+  used_model_calls: number;
+  carved_model_calls: number;
+  reserved_model_calls: number;
+  limit_tool_calls: number | null;
+  used_tool_calls: number;
+  carved_tool_calls: number;
+  reserved_tool_calls: number;
 }

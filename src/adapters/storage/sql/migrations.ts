@@ -4,6 +4,7 @@ import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
 import type { DatabaseSchema } from './database-schema.js';
 import type { RetiredUniqueConstraintName, UniqueConstraintName } from './unique-constraints.js';
 import { knowledgeMigration } from './knowledge-migration.js';
+import { budgetMigration } from './budget-migration.js';
 
 /*
  * One migration set for SQLite and PostgreSQL: only types and DDL both accept (text, integer, partial
@@ -404,6 +405,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0006_knowledge': knowledgeMigration,
   '0007_runs_list_index': runsListIndex,
   '0004_artifacts_and_attachments': artifactsAndAttachments,
+  '0008_run_budgets': budgetMigration,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };

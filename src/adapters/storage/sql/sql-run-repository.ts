@@ -1,4 +1,4 @@
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import { TroupeError } from '../../../core/errors.js';
 import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
 import type { Run, RunStatus } from '../../../core/records/run.js';
@@ -166,6 +166,20 @@ export class SqlRunRepository implements RunRepository {
           runBusy(`Run ${id} cannot become active: its thread already has an active run`),
       });
     }
+  }
+
+  async lineageStatuses(id: string): Promise<RunStatus[]> {
+    // Bounded by the depth limits (a chain is a few runs); the hop counter only guards a corrupt cycle.
+    const result = await sql<{ status: RunStatus }>`
+      WITH RECURSIVE chain(id, created_by_run_id, status, hop) AS (
+        SELECT id, created_by_run_id, status, 0 FROM runs WHERE id = ${id}
+        UNION ALL
+        SELECT r.id, r.created_by_run_id, r.status, c.hop + 1
+        FROM runs r JOIN chain c ON r.id = c.created_by_run_id
+        WHERE c.hop < 64
+      )
+      SELECT status FROM chain ORDER BY hop`.execute(this.ctx.db);
+    return result.rows.map((row) => row.status);
   }
 
   async listChildren(runId: string): Promise<Run[]> {

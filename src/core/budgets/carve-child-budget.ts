@@ -1,0 +1,89 @@
+import {
+  BUDGET_DIMENSIONS,
+  remainingOf,
+  zeroAmounts,
+  type BudgetAmounts,
+  type BudgetLimits,
+  type RunBudget,
+} from './budget.js';
+
+export interface ChildBudgetInput {
+  /** The creating run's ledger; none when the parent runs without a budget. */
+  parent: RunBudget | undefined;
+  /** What the parent's tool call asked for (`budget` of `task`, `subagent_start`, `delegate`). */
+  requested: BudgetLimits | undefined;
+  /** The child agent's own `config.budget`: a child never gets more than its agent allows. */
+  agent: BudgetLimits | undefined;
+  /** Share of the parent's remaining budget a child gets when it asks for nothing (0 < share ≤ 1). */
+  defaultShare: number;
+  now: Date;
+}
+
+export type ChildBudget =
+  | { kind: 'granted'; limits: BudgetLimits; deadline_at: string | null; reserve: BudgetAmounts }
+  | { kind: 'refused'; reason: string };
+
+/**
+ * Carves a child's budget from its parent's remaining one (SPEC §10): an explicit ask must fit in what is
+ * left; otherwise the default share applies. The amount taken from a limited parent is reserved there at
+ * start (`reserve`) and what the child does not use is returned when it ends. Wall time is a deadline, so a
+ * child's can only be earlier than its parent's.
+ */
+export function carveChildBudget(input: ChildBudgetInput): ChildBudget {
+  const remaining = input.parent ? remainingOf(input.parent) : {};
+  const limits: BudgetLimits = {};
+  const reserve = zeroAmounts();
+  for (const dimension of BUDGET_DIMENSIONS) {
+    const left = remaining[dimension];
+    const asked = input.requested?.[dimension];
+    if (left !== undefined && left <= 0) {
+      return {
+        kind: 'refused',
+        reason: `The budget has no ${dimension.replace('_', ' ')} left to give a child`,
+      };
+    }
+    if (asked !== undefined && left !== undefined && asked > left) {
+      return {
+        kind: 'refused',
+        reason: `The child asks for ${asked} ${dimension.replace('_', ' ')} but only ${left} remain`,
+      };
+    }
+    let value =
+      asked ?? (left === undefined ? undefined : Math.max(1, Math.floor(left * input.defaultShare)));
+    const own = input.agent?.[dimension];
+    if (own !== undefined) value = value === undefined ? own : Math.min(value, own);
+    if (value === undefined) continue;
+    limits[dimension] = value;
+    if (left !== undefined) reserve[dimension] = value;
+  }
+  const deadlines: number[] = [];
+  if (input.parent?.deadline_at) deadlines.push(Date.parse(input.parent.deadline_at));
+  const parentLeftMs = deadlines.length > 0 ? (deadlines[0] ?? 0) - input.now.getTime() : undefined;
+  const askedWall = input.requested?.wall_ms;
+  if (askedWall !== undefined && parentLeftMs !== undefined && askedWall > parentLeftMs) {
+    return {
+      kind: 'refused',
+      reason: `The child asks for ${askedWall} ms but only ${Math.max(0, parentLeftMs)} ms remain`,
+    };
+  }
+  for (const wall of [askedWall, input.agent?.wall_ms]) {
+    if (wall !== undefined) deadlines.push(input.now.getTime() + wall);
+  }
+  const wall = [askedWall, input.agent?.wall_ms].filter((value): value is number => value !== undefined);
+  if (wall.length > 0) limits.wall_ms = Math.min(...wall);
+  else if (parentLeftMs !== undefined) limits.wall_ms = Math.max(0, parentLeftMs);
+  const deadline = deadlines.length > 0 ? new Date(Math.min(...deadlines)).toISOString() : null;
+  return { kind: 'granted', limits, deadline_at: deadline, reserve };
+}
+
+/** What a finished child gives back to its parent: the reserved part it neither used nor handed on. */
+export function unusedReserve(child: RunBudget): BudgetAmounts {
+  const back = zeroAmounts();
+  for (const dimension of BUDGET_DIMENSIONS) {
+    const limit = child.limits[dimension];
+    if (limit === undefined) continue;
+    const unused = Math.max(0, limit - child.used[dimension] - child.carved[dimension]);
+    back[dimension] = Math.min(child.reserved[dimension], unused);
+  }
+  return back;
+}

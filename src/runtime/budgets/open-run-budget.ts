@@ -1,0 +1,76 @@
+import { TroupeError } from '../../core/errors.js';
+import { hasLimits, zeroAmounts, type BudgetLimits } from '../../core/budgets/budget.js';
+import { carveChildBudget as carve } from '../../core/budgets/carve-child-budget.js';
+import { narrowBudget } from '../../core/budgets/narrow-budget.js';
+import type { Storage } from '../../core/ports/storage.js';
+
+/**
+ * Opens the ledger of a root run (a chat turn, a top-level delegation): the agent's `config.budget` narrowed
+ * by the request's. A request above the agent's budget is refused rather than lowered. Call inside the
+ * transaction that inserts the run.
+ */
+export async function openRootBudget(
+  tx: Storage,
+  runId: string,
+  agentBudget: BudgetLimits | undefined,
+  requested: BudgetLimits | undefined,
+  now: Date,
+): Promise<void> {
+  const { limits, issues } = narrowBudget(agentBudget, requested);
+  if (issues.length > 0) {
+    const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+    throw new TroupeError('validation_failed', `Invalid input: ${summary}`, {
+      details: { issues: issues.map((issue) => ({ ...issue, code: 'too_big' })) },
+    });
+  }
+  if (!hasLimits(limits)) return;
+  await tx.budgets.insert({
+    run_id: runId,
+    parent_run_id: null,
+    limits,
+    deadline_at: limits.wall_ms === undefined ? null : new Date(now.getTime() + limits.wall_ms).toISOString(),
+    reserved: zeroAmounts(),
+  });
+}
+
+/**
+ * Carves a child's budget from its parent's remaining one (SPEC §10) and reserves it on the parent with one
+ * conditional update, before the child's run exists; `open` then writes the child's ledger once its run row
+ * is in. A refusal (nothing left, or more asked than remains) comes before any write. Inside the start's
+ * transaction, so a start that fails later gives the reservation back by rolling back.
+ */
+export async function carveChildBudget(
+  tx: Storage,
+  options: {
+    parentRunId: string;
+    requested: BudgetLimits | undefined;
+    agentBudget: BudgetLimits | undefined;
+    share: number;
+    now: Date;
+  },
+): Promise<{ refused: string } | { open(runId: string): Promise<void> }> {
+  const parent = await tx.budgets.get(options.parentRunId);
+  const carved = carve({
+    parent,
+    requested: options.requested,
+    agent: options.agentBudget,
+    defaultShare: options.share,
+    now: options.now,
+  });
+  if (carved.kind === 'refused') return { refused: `budget_exhausted: ${carved.reason}` };
+  if (!hasLimits(carved.limits) && carved.deadline_at === null) return { open: () => Promise.resolve() };
+  if (parent && !(await tx.budgets.carve(parent.run_id, carved.reserve))) {
+    return { refused: 'budget_exhausted: the budget has too little left to give this child' };
+  }
+  return {
+    async open(runId) {
+      await tx.budgets.insert({
+        run_id: runId,
+        parent_run_id: parent?.run_id ?? null,
+        limits: carved.limits,
+        deadline_at: carved.deadline_at,
+        reserved: carved.reserve,
+      });
+    },
+  };
+}

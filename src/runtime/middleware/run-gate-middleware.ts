@@ -1,0 +1,67 @@
+import { isoNow, type Clock } from '../../core/clock.js';
+import { describeExhaustion, exhaustedDimension, type BudgetAmounts } from '../../core/budgets/budget.js';
+import { estimateTokens } from '../../core/budgets/estimate-tokens.js';
+import type { EventBus } from '../../core/ports/event-bus.js';
+import type { Storage } from '../../core/ports/storage.js';
+import type { Run } from '../../core/records/run.js';
+import { stopVerdict } from '../../core/runs/stop-verdict.js';
+import { RunAbortError } from '../run-abort.js';
+import { requestCancel, TREE_CLOSED } from '../run-finalizer.js';
+import type { AgentMiddleware } from './agent-middleware.js';
+
+export interface RunGateDeps {
+  storage: Storage;
+  bus: EventBus;
+  clock: Clock;
+  run: Run;
+  /** Whether the run has a budget ledger, and whether it limits tokens (then calls are estimated). */
+  budget: { tokens: boolean } | undefined;
+  /** Aborts the run's signal with this reason, so calls in flight stop too; returns the reason to throw. */
+  stop(reason: RunAbortError): RunAbortError;
+}
+
+/**
+ * The admission gate in front of every model call and tool execution (SPEC §10), innermost so it sees only
+ * calls that would really run. It reads, in one statement, the status of the run and of every run above
+ * it: once a cancel is committed anywhere up the tree, nothing new starts here, whichever process holds
+ * the run and whether or not the cascade or the cancel signal has arrived. Then it charges the run's budget
+ * ledger with one conditional update, so concurrent spenders cannot overdraw it.
+ */
+export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware {
+  const { storage, run } = deps;
+
+  async function admit(charge: BudgetAmounts): Promise<void> {
+    const verdict = stopVerdict(await storage.runs.lineageStatuses(run.id));
+    if (verdict === 'tree_cancelled') {
+      await requestCancel(storage, deps.bus, deps.clock, run.id, TREE_CLOSED);
+      throw deps.stop(new RunAbortError('cancel'));
+    }
+    if (verdict === 'cancelled') throw deps.stop(new RunAbortError('cancel'));
+    if (verdict === 'not_held') throw deps.stop(new RunAbortError('lease_lost'));
+    if (!deps.budget) return;
+    const now = isoNow(deps.clock);
+    if (await storage.budgets.admit(run.id, charge, now)) return;
+    const ledger = await storage.budgets.get(run.id);
+    const dimension = ledger ? (exhaustedDimension(ledger, charge, now) ?? 'tokens') : 'tokens';
+    const message = ledger ? describeExhaustion(ledger, dimension) : 'The run exhausted its budget';
+    throw deps.stop(new RunAbortError('budget', { type: 'budget_exhausted', message }));
+  }
+
+  return {
+    name: 'run-gate',
+    async wrapModelCall(request, next) {
+      const estimate = deps.budget?.tokens ? estimateTokens([request.system, request.messages]) : 0;
+      await admit({ tokens: estimate, model_calls: 1, tool_calls: 0 });
+      const result = await next(request);
+      if (deps.budget) {
+        const actual = result.usage.input_tokens + result.usage.output_tokens;
+        await storage.budgets.settle(run.id, { tokens: actual - estimate });
+      }
+      return result;
+    },
+    async wrapToolCall(request, next) {
+      await admit({ tokens: 0, model_calls: 0, tool_calls: 1 });
+      return next(request);
+    },
+  };
+}
