@@ -1,3 +1,4 @@
+import type { BudgetView } from '../budgets/budget-view.js';
 import type { Run } from '../records/run.js';
 import type { RunTimeline, UsageTotals } from './run-timeline.js';
 
@@ -12,6 +13,8 @@ export interface TraceNode {
   child_run_ids: string[];
   timeline: RunTimeline;
   totals: { own: UsageTotals; children: UsageTotals; subtree: UsageTotals };
+  /** The run's budget (SPEC §10): limits, used, carved, remaining; null without one. */
+  budget: BudgetView | null;
 }
 
 /** `GET /api/agent/runs/{id}/trace`: the whole tree of `{id}`'s root, depth first, parents before children. */

@@ -63,6 +63,7 @@ export async function buildRunTrace(
       child_run_ids: node.children.map((child) => child.run.id),
       timeline,
       totals: { own, children: zeroUsage(), subtree: own },
+      budget: node.budget,
     });
   }
   // Children come after their parent: summing backwards gives every subtree before its parent needs it.

@@ -1,3 +1,4 @@
+import { budgetView, type BudgetView } from '../../core/budgets/budget-view.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Run, RunError, TokenUsage } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
@@ -26,6 +27,13 @@ export interface ChildRunEntry {
   usage: TokenUsage | null;
   /** Last change; a run back in `pending` after it started is waiting to be resumed since then. */
   updated_at: string;
+  /** The child's budget (SPEC §10), live while it runs; null without one. */
+  budget: BudgetView | null;
+}
+
+async function budgetOf(storage: Storage, runId: string): Promise<BudgetView | null> {
+  const ledger = await storage.budgets.get(runId);
+  return ledger ? budgetView(ledger) : null;
 }
 
 /** Every subagent and delegation run started from a conversation, oldest first. */
@@ -61,6 +69,7 @@ export async function listChildRuns(storage: Storage, actor: Actor, conversation
       finished_at: run.finished_at,
       usage: run.usage,
       updated_at: run.updated_at,
+      budget: await budgetOf(storage, run.id),
     });
   }
   return entries;

@@ -24,9 +24,13 @@ import type {
 } from '../../../src/core/records/knowledge.ts';
 import type { RunListItem, RunListPage } from '../../../src/core/records/run-list.ts';
 import type { RunTrace, TraceNode } from '../../../src/core/trace/run-trace.ts';
+import type { BudgetView } from '../../../src/core/budgets/budget-view.ts';
+import type { BudgetLimits } from '../../../src/core/budgets/budget.ts';
 import type { RunTimeline, TimelineSpan, UsageTotals } from '../../../src/core/trace/run-timeline.ts';
 
 export type {
+  BudgetLimits,
+  BudgetView,
   Agent,
   AgentConfig,
   AgentVisibility,
@@ -165,6 +169,8 @@ export interface SubagentRunEntry {
   usage: TokenUsage | null;
   /** Last change of the run (servers from issue 18 on). */
   updated_at?: string;
+  /** The child's budget (SPEC §10), live while it runs; null or absent without one. */
+  budget?: BudgetView | null;
 }
 
 /** Payload of a `subagent_update` event on the parent's stream. */

@@ -1,7 +1,33 @@
-import type { Agent, AgentConfig, AgentPatchBody, AgentVisibility, NewAgentBody } from '../api/types.ts';
+import type { Agent, AgentConfig, AgentPatchBody, AgentVisibility, BudgetLimits, NewAgentBody } from '../api/types.ts';
 import { parseSpecsText } from './build-report.ts';
 
 export type AgentKind = 'agent' | 'subagent' | 'expert';
+
+/** `config.budget` as typed in the editor: digits, or empty for no limit. */
+export interface BudgetDraft {
+  tokens: string;
+  model_calls: string;
+  tool_calls: string;
+  wall_ms: string;
+}
+
+const BUDGET_KEYS = ['tokens', 'model_calls', 'tool_calls', 'wall_ms'] as const;
+
+function budgetDraft(budget: BudgetLimits | undefined): BudgetDraft {
+  const draft = { tokens: '', model_calls: '', tool_calls: '', wall_ms: '' };
+  for (const key of BUDGET_KEYS) if (budget?.[key] !== undefined) draft[key] = String(budget[key]);
+  return draft;
+}
+
+/** The budget the draft describes; a value that is not a whole number is sent as is for the API to refuse. */
+export function budgetFromDraft(draft: BudgetDraft): BudgetLimits | undefined {
+  const budget: BudgetLimits = {};
+  for (const key of BUDGET_KEYS) {
+    const text = draft[key].trim();
+    if (text !== '') budget[key] = Number(text);
+  }
+  return Object.keys(budget).length > 0 ? budget : undefined;
+}
 
 export interface AgentFormState {
   name: string;
@@ -26,6 +52,8 @@ export interface AgentFormState {
   specsText: string;
   /** `config.knowledge_sources`: names of the sources the agent's `knowledge_search` reads. */
   knowledgeSources: string[];
+  /** `config.budget` (SPEC §10). */
+  budget: BudgetDraft;
 }
 
 export function emptyFormState(kind: AgentKind): AgentFormState {
@@ -48,6 +76,7 @@ export function emptyFormState(kind: AgentKind): AgentFormState {
     delegationBrief: '',
     specsText: '',
     knowledgeSources: [],
+    budget: budgetDraft(undefined),
   };
 }
 
@@ -75,6 +104,7 @@ export function formStateFromAgent(agent: Agent): AgentFormState {
         ? JSON.stringify(config.subagent_specs, null, 2)
         : '',
     knowledgeSources: config.knowledge_sources ?? [],
+    budget: budgetDraft(config.budget),
   };
 }
 
@@ -124,6 +154,7 @@ export function configFromForm(
   setOrDelete(config, 'skills', state.skills.length > 0 ? state.skills : undefined);
   // Main agents and subagents alike: each searches only the sources of its own config.
   setOrDelete(config, 'knowledge_sources', state.knowledgeSources.length > 0 ? state.knowledgeSources : undefined);
+  setOrDelete(config, 'budget', budgetFromDraft(state.budget));
   const { specs, error } = parseSpecsText(state.specsText);
   setOrDelete(
     config,

@@ -26,6 +26,7 @@ function node(
     child_run_ids: children,
     timeline: emptyTimeline(),
     totals: { own: zeroUsage(), children: zeroUsage(), subtree: zeroUsage() },
+    budget: null,
   };
 }
 

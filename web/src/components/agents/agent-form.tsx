@@ -10,6 +10,7 @@ import { SkillPicker } from './skill-picker.tsx';
 import { KnowledgeSourcePicker } from './knowledge-source-picker.tsx';
 import { SpecEditor } from './spec-editor.tsx';
 import { SubagentAllowList } from './subagent-allow-list.tsx';
+import { BudgetFields } from './budget-fields.tsx';
 import { ToolChipsInput } from './tool-chips-input.tsx';
 
 export interface AgentFormProps {
@@ -225,6 +226,7 @@ export function AgentForm({
             selected={state.knowledgeSources}
             onChange={(names) => set('knowledgeSources', names)}
           />
+          <BudgetFields draft={state.budget} onChange={(draft) => set('budget', draft)} />
         </>
       )}
 

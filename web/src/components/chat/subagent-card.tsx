@@ -9,6 +9,7 @@ import { oneLine, truncateEndAtWord } from '../../lib/text.ts';
 import { AppLink } from '../common/app-link.tsx';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { StatusBadge } from '../common/status-badge.tsx';
+import { BudgetBars } from '../common/budget-bars.tsx';
 
 export interface SubagentCardProps {
   entry: PanelEntry;
@@ -23,6 +24,9 @@ function outcomeLine(entry: PanelEntry): { text: string; tone: 'ok' | 'error' | 
   const error = entry.result?.error;
   if (entry.status === 'cancelled') {
     return { text: error?.message ? `Cancelled: ${error.message}` : 'Cancelled', tone: 'neutral' };
+  }
+  if (error?.type === 'budget_exhausted') {
+    return { text: `Budget exhausted: ${error.message.replace(/^budget_exhausted:\s*/, '')}`, tone: 'error' };
   }
   if (error) return { text: `${error.type ? `${error.type}: ` : ''}${error.message}`, tone: 'error' };
   if (entry.result?.output) return { text: entry.result.output, tone: 'ok' };
@@ -104,6 +108,7 @@ export function SubagentCard({ entry, label, onOpen, onCancel }: SubagentCardPro
             <code>{entry.child_thread_id ?? '—'}</code>
           </dd>
         </dl>
+        <BudgetBars budget={entry.budget} label={name} />
         {!terminal && entry.latest ? (
           <p className="progress-line" role="note" aria-label="Latest progress">
             {entry.latest}
@@ -116,7 +121,12 @@ export function SubagentCard({ entry, label, onOpen, onCancel }: SubagentCardPro
                 <code className="error-code">{entry.result.error.type}</code>{' '}
               </>
             ) : null}
-            {truncateEndAtWord(outcome.tone === 'error' ? (entry.result?.error?.message ?? outcome.text) : outcome.text, 300)}
+            {truncateEndAtWord(
+              outcome.tone === 'error' && entry.result?.error?.type !== 'budget_exhausted'
+                ? (entry.result?.error?.message ?? outcome.text)
+                : outcome.text,
+              300,
+            )}
           </p>
         ) : null}
         <ErrorMessage error={error} />

@@ -11,6 +11,7 @@ import { CopyButton } from '../common/copy-button.tsx';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { MarkdownText } from '../common/markdown-text.tsx';
 import { StatusBadge } from '../common/status-badge.tsx';
+import { BudgetBars } from '../common/budget-bars.tsx';
 import { ChatTranscript } from '../chat/chat-transcript.tsx';
 
 function IdRow({ label, value }: { label: string; value: string | null }) {
@@ -123,6 +124,17 @@ export function TraceDetail({
             <dt>Attempts</dt>
             <dd>{node.timeline.attempts}</dd>
           </dl>
+          {node.budget ? (
+            <>
+              <h3>Budget</h3>
+              <BudgetBars budget={node.budget} label={node.display_name} />
+              {run.error?.type === 'budget_exhausted' ? (
+                <p className="result result-error" role="note">
+                  <code className="error-code">budget_exhausted</code> {run.error.message.replace(/^budget_exhausted:\s*/, '')}
+                </p>
+              ) : null}
+            </>
+          ) : null}
           <h3>Tokens</h3>
           <table className="data-table compact" aria-label="Token totals">
             <thead>
