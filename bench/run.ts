@@ -4,7 +4,7 @@
  * `bench/results/<date>-<commit>.json` with the machine facts.
  *
  *   npm run bench                        # everything (~3–5 min on 2 cores)
- *   npm run bench -- --only dispatch     # one or more suites: dispatch, fanout, http, knowledge
+ *   npm run bench -- --only dispatch     # one or more suites: dispatch, fanout, http, knowledge, cancel
  *   npm run bench -- --quick             # tiny sample counts, a smoke test of the bench (results to a temp dir)
  */
 import { execFileSync } from 'node:child_process';
@@ -18,7 +18,7 @@ import { REPO_DIR } from './lib/root-require.js';
 import { round } from './lib/stats.js';
 import { formatNumber, formatTable } from './lib/table.js';
 
-const SUITES = ['dispatch', 'fanout', 'http', 'knowledge'] as const;
+const SUITES = ['dispatch', 'fanout', 'http', 'knowledge', 'cancel'] as const;
 type SuiteName = (typeof SUITES)[number];
 
 const BENCH_DIR = path.join(REPO_DIR, 'bench');
@@ -126,6 +126,33 @@ interface KnowledgeResult {
     knowledge_search_tool_cpu_ms: Summary;
     index_query_ms: Summary;
   };
+}
+
+interface CancelResult {
+  children: number;
+  rounds: number;
+  cancel_to_terminal_tree_ms: Summary;
+  cancel_api_return_ms: Summary;
+  ok: boolean;
+}
+
+function printCancel(result: CancelResult): void {
+  console.log(
+    `\nStop guarantee: cancel a parent with ${result.children} running children → whole tree terminal (${result.rounds} rounds${result.ok ? '' : ', FAILURES'})`,
+  );
+  console.log(
+    formatTable(
+      ['metric', 'median', 'p99'],
+      [
+        [
+          'cancel → every run terminal (ms)',
+          result.cancel_to_terminal_tree_ms.median,
+          result.cancel_to_terminal_tree_ms.p99,
+        ],
+        ['cancel API call returns (ms)', result.cancel_api_return_ms.median, result.cancel_api_return_ms.p99],
+      ],
+    ),
+  );
 }
 
 function printKnowledge(result: KnowledgeResult): void {
@@ -296,6 +323,7 @@ if (suites.dispatch) printDispatch(suites.dispatch as DispatchResult);
 if (suites.fanout) printFanout(suites.fanout as FanoutResult);
 if (suites.http) printHttp(suites.http as HttpResult);
 if (suites.knowledge) printKnowledge(suites.knowledge as KnowledgeResult);
+if (suites.cancel) printCancel(suites.cancel as CancelResult);
 
 const report = {
   machine,
