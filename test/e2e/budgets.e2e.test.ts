@@ -7,6 +7,7 @@ import type {
 } from '../../src/adapters/models/testing/fake-model-server.js';
 import { startFakeOpenAiServer } from '../../src/adapters/models/testing/fake-openai-server.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
+import { busyTurn, roleOf, teamTurn, turnOf } from '../helpers/role-model.js';
 
 /**
  * Budgets and the stop guarantee (SPEC §10, issue 16) over real HTTP, with the real OpenAI adapter talking
@@ -18,24 +19,6 @@ let model: FakeModelServer;
 let answer: (role: string, request: RecordedRequest, turn: number) => FakeModelResponse = () => ({
   text: 'ok',
 });
-
-function roleOf(request: RecordedRequest): string {
-  const messages = (request.body.messages ?? []) as { role: string; content: unknown }[];
-  const system = messages.find((message) => message.role === 'system');
-  const match = /ROLE:(\w+)/.exec(
-    typeof system?.content === 'string' ? system.content : JSON.stringify(system?.content ?? ''),
-  );
-  const user = messages.find((message) => message.role === 'user');
-  const task = typeof user?.content === 'string' ? user.content : JSON.stringify(user?.content ?? '');
-  // The built-in general-purpose subagent plays its parent's prompt: its task tells it apart.
-  if (task.startsWith('CHILD')) return 'child';
-  return match?.[1] ?? 'unknown';
-}
-
-function turnOf(request: RecordedRequest): number {
-  const messages = (request.body.messages ?? []) as { role: string }[];
-  return messages.filter((message) => message.role === 'assistant').length;
-}
 
 async function json<T>(response: Response): Promise<T> {
   const body = (await response.json()) as T;
@@ -119,11 +102,7 @@ afterAll(async () => {
   await model?.close();
 });
 
-/** A model that never stops: every turn calls a tool, so each run keeps asking the model. */
-const busy = (delayMs: number): FakeModelResponse => ({
-  delayMs,
-  toolCalls: [{ name: 'no_such_tool', args: {} }],
-});
+const busy = busyTurn;
 
 describe('budgets (SPEC §10)', () => {
   it('ends a run that reaches its model-call limit as failed budget_exhausted, and the conversation goes on', async () => {
@@ -228,21 +207,7 @@ describe('the stop guarantee (SPEC §10)', () => {
   it('after a cancel no model request of a parent, 20 children and delegation grandchildren reaches the model', async () => {
     // Every leaf sits in a model call that answers only after a minute: when the cancel comes, each run of
     // the tree has exactly one request at the model, so any request after it is a call that started later.
-    answer = (role, _request, turn) => {
-      if (role === 'boss' && turn === 0) {
-        return {
-          toolCalls: Array.from({ length: 20 }, (_, index) =>
-            index % 2 === 0
-              ? { name: 'task', args: { subagent_slug: 'general-purpose', description: `CHILD ${index}` } }
-              : { name: 'delegate', args: { expert: 'worker', task: `Work item ${index}` } },
-          ),
-        };
-      }
-      if (role === 'worker' && turn === 0) {
-        return { toolCalls: [{ name: 'delegate', args: { expert: 'helper', task: 'Help with it' } }] };
-      }
-      return { delayMs: 60_000, text: 'too late' };
-    };
+    answer = (role, _request, turn) => teamTurn(role, turn, 20);
     const before = model.requests.length;
     const { runId } = await server.chat('Run the whole team', 'boss');
     // The boss, 10 subagents, 10 workers and 10 helpers: one request each.

@@ -9,6 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/core/records/run-event.js';
 import type { Run } from '../../src/core/records/run.js';
 import { readSse, type SseFrame } from '../helpers/start-test-server.js';
+import type {
+  FakeModelResponse,
+  FakeModelServer,
+} from '../../src/adapters/models/testing/fake-model-server.js';
+import { startFakeOpenAiServer } from '../../src/adapters/models/testing/fake-openai-server.js';
+import { busyTurn, roleOf, teamTurn, turnOf } from '../helpers/role-model.js';
+
+interface TreeNode {
+  run: Run;
+  children: TreeNode[];
+}
+const flatten = (node: TreeNode): TreeNode[] => [node, ...node.children.flatMap(flatten)];
+const TERMINAL: readonly string[] = ['completed', 'failed', 'cancelled', 'interrupted'];
 
 /*
  * Scale-out with real processes: one `--role api` process and two `--role worker` processes sharing a fresh
@@ -127,6 +140,9 @@ if (!DATABASE_URL || !REDIS_URL) {
   const redisUrl = redisUrlParsed.toString();
 
   const processes: ServerProcess[] = [];
+  /** The model of the stop-guarantee test: a fake OpenAI server in this process, which the workers call. */
+  let model: FakeModelServer;
+  let answer: (role: string, turn: number) => FakeModelResponse = () => ({ text: 'ok' });
   let dataDir = '';
   let baseUrl = '';
   let token = '';
@@ -150,9 +166,9 @@ if (!DATABASE_URL || !REDIS_URL) {
     return JSON.parse(body) as T;
   }
 
-  async function startRun(message: string): Promise<Run> {
+  async function startRun(message: string, agentId = 'assistant'): Promise<Run> {
     const { conversation } = await json<{ conversation: { id: string } }>(
-      api('/api/conversations', { method: 'POST', body: JSON.stringify({ agent_id: 'assistant' }) }),
+      api('/api/conversations', { method: 'POST', body: JSON.stringify({ agent_id: agentId }) }),
       201,
     );
     const { run } = await json<{ run: Run }>(
@@ -223,8 +239,13 @@ if (!DATABASE_URL || !REDIS_URL) {
   beforeAll(async () => {
     await adminQuery(adminUrl, `CREATE DATABASE ${database}`);
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'troupe-scale-out-'));
+    model = await startFakeOpenAiServer({ responses: (request) => answer(roleOf(request), turnOf(request)) });
     const env: NodeJS.ProcessEnv = {
       ...process.env,
+      OPENAI_BASE_URL: model.baseURL,
+      OPENAI_API_KEY: 'sk-test',
+      TROUPE_MAX_CHILDREN_PER_RUN: '20',
+      TROUPE_MAX_CHILDREN_PER_USER: '100',
       TROUPE_DATABASE_URL: databaseUrl,
       TROUPE_REDIS_URL: redisUrl,
       // Project workdirs are real files: every process of a deployment shares the data dir.
@@ -248,6 +269,7 @@ if (!DATABASE_URL || !REDIS_URL) {
 
   afterAll(async () => {
     await Promise.all(processes.map((server) => server.stop()));
+    await model?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
     const redis = new Redis(redisUrl);
@@ -319,6 +341,94 @@ if (!DATABASE_URL || !REDIS_URL) {
         }
       },
       3 * RUN_TIMEOUT_MS,
+    );
+
+    it(
+      'stop guarantee across processes: after a cancel no model request of the tree reaches the model',
+      async () => {
+        try {
+          await json(
+            api('/api/me/delegation-policy', { method: 'PUT', body: JSON.stringify({ policy: 'all' }) }),
+          );
+          for (const [slug, extra] of [
+            ['boss', {}],
+            ['worker', { status: 'published' }],
+            ['helper', { status: 'published' }],
+            ['gatekeeper', {}],
+          ] as const) {
+            await json(
+              api('/api/agent', {
+                method: 'POST',
+                body: JSON.stringify({
+                  slug,
+                  name: slug,
+                  description: `The ${slug}`,
+                  config: { model: 'openai:gpt-test', system_prompt: `ROLE:${slug}` },
+                  ...extra,
+                }),
+              }),
+              201,
+            );
+          }
+          // The boss, 5 subagents, 5 workers and 5 helpers: each has one request at the model, answered in a minute.
+          answer = (role, turn) => teamTurn(role, turn, 10);
+          const before = model.requests.length;
+          const boss = await startRun('Run the whole team', 'boss');
+          await eventually('16 requests at the model', RUN_TIMEOUT_MS, () =>
+            Promise.resolve(model.requests.length - before >= 16 ? true : undefined),
+          );
+          await json(api(`/api/agent/runs/${boss.id}/cancel`, { method: 'POST' }));
+          const tree = await eventually('a terminal tree', RUN_TIMEOUT_MS, async () => {
+            const nodes = flatten(
+              (await json<{ tree: TreeNode }>(api(`/api/agent/runs/${boss.id}/tree`))).tree,
+            );
+            return nodes.every((node) => TERMINAL.includes(node.run.status)) ? nodes : undefined;
+          });
+          await delay(500);
+          expect(model.requests.length - before).toBe(16);
+          expect(tree.map((node) => node.run.status)).toEqual(Array.from({ length: 16 }, () => 'cancelled'));
+
+          // Only the database learns of a cancel (no signal, no cascade): the workers' gates stop the children.
+          answer = (role, turn) =>
+            role === 'gatekeeper' && turn === 0
+              ? {
+                  toolCalls: [0, 1, 2, 3].map((index) => ({
+                    name: 'task',
+                    args: { subagent_slug: 'general-purpose', description: `CHILD gate ${index}` },
+                  })),
+                }
+              : busyTurn(20);
+          const gatekeeper = await startRun('Keep them busy', 'gatekeeper');
+          await eventually('children calling the model repeatedly', RUN_TIMEOUT_MS, () =>
+            Promise.resolve(
+              model.requests.filter((request) => roleOf(request) === 'child' && turnOf(request) >= 2)
+                .length >= 4
+                ? true
+                : undefined,
+            ),
+          );
+          await adminQuery(
+            databaseUrl,
+            `UPDATE runs SET status = 'cancel_requested' WHERE id = '${gatekeeper.id}'`,
+          );
+          const children = await eventually('children stopped by the gate', RUN_TIMEOUT_MS, async () => {
+            const root = (await json<{ tree: TreeNode }>(api(`/api/agent/runs/${gatekeeper.id}/tree`))).tree;
+            return root.children.length === 4 &&
+              root.children.every((child) => child.run.status === 'cancelled')
+              ? root.children
+              : undefined;
+          });
+          expect(children.map((child) => child.run.error?.type)).toEqual(
+            Array.from({ length: 4 }, () => 'execution_tree_closed'),
+          );
+          const settled = model.requests.length;
+          await delay(500);
+          expect(model.requests.length).toBe(settled);
+        } catch (error) {
+          throw new Error(`${String(error)}\n${failureReport()}`, { cause: error });
+        }
+      },
+      4 * RUN_TIMEOUT_MS,
     );
 
     it(
