@@ -49,6 +49,8 @@ export interface TroupeConfig {
   tracing: TracingSettings | undefined;
   /** `TROUPE_MODEL_PRICES`: a JSON file of USD per million tokens by model; turns tokens into cost. */
   modelPrices: PriceTable | undefined;
+  /** `TROUPE_CHECK_RESPONSES=1`: check every JSON success body against its documented schema (tests). */
+  checkResponses: boolean;
 }
 
 export interface FileLimits {
@@ -242,6 +244,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
     },
     tracing: loadTracingSettings(env),
     modelPrices: loadModelPrices(env, cwd),
+    checkResponses: flag(env, 'TROUPE_CHECK_RESPONSES'),
   };
 }
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stdioTestServer } from '../adapters/mcp/testing/start-mcp-test-server.js';
+import { stdioTestServer } from '../../test/helpers/mcp/start-mcp-test-server.js';
 import type { BuildReport } from '../runtime/build-report/compute-build-report.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

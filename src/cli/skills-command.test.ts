@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createTroupe, listen } from '../create-troupe.js';
-import { skillMd, tarGzOf, zipOf } from '../runtime/skills/testing/skill-archives.js';
+import { skillMd, tarGzOf, zipOf } from '../../test/helpers/skills/skill-archives.js';
 import { runCli } from './run-cli.js';
 
 let dir: string;

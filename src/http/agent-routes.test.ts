@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../core/records/agent.js';
-import type { TestContext, TestUser } from './testing/create-test-context.js';
-import { createTestContext } from './testing/create-test-context.js';
-import { expectError, json } from './testing/expect-error.js';
+import type { TestContext, TestUser } from '../../test/helpers/http/create-test-context.js';
+import { createTestContext } from '../../test/helpers/http/create-test-context.js';
+import { expectError, json } from '../../test/helpers/http/expect-error.js';
 
 let ctx: TestContext;
 let admin: TestUser;
@@ -71,12 +71,16 @@ describe('POST /api/agent', () => {
       token: alice.token,
       body: { config: { limits: { wait_timeout_ms: 24 * 60 * 60 * 1000 } } },
     });
-    expect((await expectError(raised, 400, 'validation_failed')).error.message).toContain('TROUPE_WAIT_TIMEOUT_MS');
+    expect((await expectError(raised, 400, 'validation_failed')).error.message).toContain(
+      'TROUPE_WAIT_TIMEOUT_MS',
+    );
     const narrowed = await ctx.request('PUT', `/api/agent/${agent.id}`, {
       token: alice.token,
       body: { config: { limits: { max_children_per_user: 1 } } },
     });
-    expect((await json<{ agent: Agent }>(narrowed, 200)).agent.config.limits).toEqual({ max_children_per_user: 1 });
+    expect((await json<{ agent: Agent }>(narrowed, 200)).agent.config.limits).toEqual({
+      max_children_per_user: 1,
+    });
   });
 
   it('answers 400 agent_backend_mismatch and persists nothing', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestContext, TestUser } from './testing/create-test-context.js';
-import { createTestContext } from './testing/create-test-context.js';
-import { expectError } from './testing/expect-error.js';
+import type { TestContext, TestUser } from '../../test/helpers/http/create-test-context.js';
+import { createTestContext } from '../../test/helpers/http/create-test-context.js';
+import { expectError } from '../../test/helpers/http/expect-error.js';
 
 const MAX_BODY_BYTES = 4096;
 
@@ -14,7 +14,12 @@ beforeAll(async () => {
   admin = await ctx.createUser('root', 'admin');
   const agent = await ctx.agents.create(admin.user, { name: 'Main', slug: 'main' });
   const conversation = await ctx.conversations.create(admin.user, { agent_id: agent.id });
-  const source = await ctx.storage.knowledgeSources.create({ name: 'kb', description: '', owner_id: admin.user.id, visibility: 'private' });
+  const source = await ctx.storage.knowledgeSources.create({
+    name: 'kb',
+    description: '',
+    owner_id: admin.user.id,
+    visibility: 'private',
+  });
   ids = { agent: agent.id, conversation: conversation.id, source: source.id };
 });
 afterAll(async () => ctx.close());
@@ -191,7 +196,11 @@ const BODY_ROUTES: BodyRoute[] = [
 
 // Uploads: multipart bodies, read by the handler itself.
 const MULTIPART_ROUTES = [
-  { method: 'POST', path: '/api/conversations/{id}/attachments', url: () => `/api/conversations/${ids.conversation}/attachments` },
+  {
+    method: 'POST',
+    path: '/api/conversations/{id}/attachments',
+    url: () => `/api/conversations/${ids.conversation}/attachments`,
+  },
 ];
 
 describe('bad input on every body route', () => {
@@ -279,7 +288,11 @@ describe('bad input on every body route', () => {
 
 describe.each(MULTIPART_ROUTES)('bad uploads on $method $path', (route) => {
   const send = (body: string, contentType: string, headers: Record<string, string> = {}) =>
-    ctx.request(route.method, route.url(), { token: admin.token, body, headers: { 'Content-Type': contentType, ...headers } });
+    ctx.request(route.method, route.url(), {
+      token: admin.token,
+      body,
+      headers: { 'Content-Type': contentType, ...headers },
+    });
 
   it('answers 415, 400 or 413, persisting nothing', async () => {
     const before = ctx.countRows();
@@ -288,7 +301,10 @@ describe.each(MULTIPART_ROUTES)('bad uploads on $method $path', (route) => {
     await expectError(await send('garbage', 'multipart/form-data; boundary=b'), 400, 'invalid_multipart');
     await expectError(await send('--b--\r\n', 'multipart/form-data; boundary=b'), 400, 'validation_failed');
     await expectError(
-      await send('--b\r\nContent-Disposition: form-data; name="files"\r\n\r\ntext, not a file\r\n--b--\r\n', 'multipart/form-data; boundary=b'),
+      await send(
+        '--b\r\nContent-Disposition: form-data; name="files"\r\n\r\ntext, not a file\r\n--b--\r\n',
+        'multipart/form-data; boundary=b',
+      ),
       400,
       'validation_failed',
     );

@@ -3,7 +3,9 @@ import { attachmentDisposition } from './content-disposition.js';
 
 describe('attachmentDisposition', () => {
   it('sends an ASCII fallback and the exact UTF-8 name', () => {
-    expect(attachmentDisposition('report.md')).toBe(`attachment; filename="report.md"; filename*=UTF-8''report.md`);
+    expect(attachmentDisposition('report.md')).toBe(
+      `attachment; filename="report.md"; filename*=UTF-8''report.md`,
+    );
     expect(attachmentDisposition('résumé (1).pdf')).toBe(
       `attachment; filename="r_sum_ (1).pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%281%29.pdf`,
     );

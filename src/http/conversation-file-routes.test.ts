@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Attachment } from '../core/records/attachment.js';
@@ -8,8 +16,12 @@ import type { AwaitedRun, StartedRun } from '../runtime/run-service-api.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../test/helpers/create-runtime-harness.js';
 import type { TroupeConfig } from '../config.js';
 import { DEFAULT_FILE_LIMITS } from '../config.js';
-import { createTestContext, type TestContext, type TestUser } from './testing/create-test-context.js';
-import { expectError, json } from './testing/expect-error.js';
+import {
+  createTestContext,
+  type TestContext,
+  type TestUser,
+} from '../../test/helpers/http/create-test-context.js';
+import { expectError, json } from '../../test/helpers/http/expect-error.js';
 
 const MAIN = `
 rules:
@@ -101,7 +113,12 @@ async function say(s: Setup, content: string, attachments?: string[]): Promise<R
   return done.run;
 }
 
-function upload(s: Setup, token: string, parts: [string, Blob | string, string?][], conversationId = s.conversation.id) {
+function upload(
+  s: Setup,
+  token: string,
+  parts: [string, Blob | string, string?][],
+  conversationId = s.conversation.id,
+) {
   const form = new FormData();
   for (const [field, value, name] of parts) {
     if (typeof value === 'string') form.append(field, value);
@@ -120,11 +137,17 @@ describe('artifacts', () => {
   it('lists a presented file and downloads it with its type, name and safety headers', async () => {
     const s = await setup();
     expect((await say(s, 'write the report')).status).toBe('completed');
-    const { artifacts } = await json<{ artifacts: { id: string; path: string; title: string; size: number }[] }>(
-      await s.ctx.request('GET', `/api/conversations/${s.conversation.id}/artifacts`, { token: s.alice.token }),
+    const { artifacts } = await json<{
+      artifacts: { id: string; path: string; title: string; size: number }[];
+    }>(
+      await s.ctx.request('GET', `/api/conversations/${s.conversation.id}/artifacts`, {
+        token: s.alice.token,
+      }),
       200,
     );
-    expect(artifacts).toEqual([expect.objectContaining({ path: 'out/report.md', title: 'Quarterly report', size: 19 })]);
+    expect(artifacts).toEqual([
+      expect.objectContaining({ path: 'out/report.md', title: 'Quarterly report', size: 19 }),
+    ]);
     const url = `/api/conversations/${s.conversation.id}/artifacts/${artifacts[0]?.id}/download`;
     const download = await s.ctx.request('GET', url, { token: s.alice.token });
     expect(download.status).toBe(200);
@@ -147,12 +170,16 @@ describe('artifacts', () => {
     // The id belongs to this conversation only.
     const other = await s.ctx.conversations.create(s.alice.user, { agent_id: 'main' });
     await expectError(
-      await s.ctx.request('GET', `/api/conversations/${other.id}/artifacts/${artifacts[0]?.id}/download`, { token: s.alice.token }),
+      await s.ctx.request('GET', `/api/conversations/${other.id}/artifacts/${artifacts[0]?.id}/download`, {
+        token: s.alice.token,
+      }),
       404,
       'artifact_not_found',
     );
     await expectError(
-      await s.ctx.request('GET', `/api/conversations/${s.conversation.id}/artifacts/art_nope/download`, { token: s.alice.token }),
+      await s.ctx.request('GET', `/api/conversations/${s.conversation.id}/artifacts/art_nope/download`, {
+        token: s.alice.token,
+      }),
       404,
       'artifact_not_found',
     );
@@ -163,9 +190,17 @@ describe('artifacts', () => {
     rmSync(path.join(s.workdir, 'out/report.md'));
     writeFileSync(path.join(s.workdir, '..', 'secret.txt'), 'secret');
     symlinkSync(path.join(s.workdir, '..', 'secret.txt'), path.join(s.workdir, 'out/report.md'));
-    await expectError(await s.ctx.request('GET', url, { token: s.alice.token }), 404, 'artifact_file_missing');
+    await expectError(
+      await s.ctx.request('GET', url, { token: s.alice.token }),
+      404,
+      'artifact_file_missing',
+    );
     rmSync(path.join(s.workdir, 'out/report.md'));
-    await expectError(await s.ctx.request('GET', url, { token: s.alice.token }), 404, 'artifact_file_missing');
+    await expectError(
+      await s.ctx.request('GET', url, { token: s.alice.token }),
+      404,
+      'artifact_file_missing',
+    );
   });
 
   it('refuses a download over the size limit with 413 artifact_too_large', async () => {
@@ -173,7 +208,11 @@ describe('artifacts', () => {
     await say(s, 'write the report');
     const [artifact] = await s.ctx.storage.artifacts.listForConversation(s.conversation.id);
     const body = await expectError(
-      await s.ctx.request('GET', `/api/conversations/${s.conversation.id}/artifacts/${artifact?.id}/download`, { token: s.alice.token }),
+      await s.ctx.request(
+        'GET',
+        `/api/conversations/${s.conversation.id}/artifacts/${artifact?.id}/download`,
+        { token: s.alice.token },
+      ),
       413,
       'artifact_too_large',
     );
@@ -197,12 +236,20 @@ describe('attachments', () => {
     ]);
     expect(readFileSync(path.join(s.workdir, 'uploads/notes.txt'), 'utf8')).toBe('first');
     expect(readFileSync(path.join(s.workdir, 'uploads/notes-1.txt'), 'utf8')).toBe('second');
-    expect(attachments.every((entry) => entry.conversation_id === s.conversation.id && entry.user_id === s.alice.user.id)).toBe(true);
+    expect(
+      attachments.every(
+        (entry) => entry.conversation_id === s.conversation.id && entry.user_id === s.alice.user.id,
+      ),
+    ).toBe(true);
     const listed = await json<{ attachments: Attachment[] }>(
-      await s.ctx.request('GET', `/api/conversations/${s.conversation.id}/attachments`, { token: s.alice.token }),
+      await s.ctx.request('GET', `/api/conversations/${s.conversation.id}/attachments`, {
+        token: s.alice.token,
+      }),
       200,
     );
-    expect(listed.attachments.map((entry) => entry.id).sort()).toEqual(attachments.map((entry) => entry.id).sort());
+    expect(listed.attachments.map((entry) => entry.id).sort()).toEqual(
+      attachments.map((entry) => entry.id).sort(),
+    );
   });
 
   it('names the attached files in the user message, and a subagent reads them through the shared workdir', async () => {
@@ -211,7 +258,11 @@ describe('attachments', () => {
       await upload(s, s.alice.token, [['files', text('the quarterly numbers are up'), 'notes.txt']]),
       201,
     );
-    const run = await say(s, 'research the attached notes', attachments.map((entry) => entry.id));
+    const run = await say(
+      s,
+      'research the attached notes',
+      attachments.map((entry) => entry.id),
+    );
     expect(run.status).toBe('completed');
     expect(run.input).toMatchObject({
       message: 'research the attached notes\n\nAttached files: uploads/notes.txt (28 B)',
@@ -219,7 +270,10 @@ describe('attachments', () => {
     });
     expect(run.output).toContain('The upload says: the quarterly numbers are up');
     const [first] = await s.ctx.storage.messages.list(s.conversation.thread_id);
-    expect(first?.message).toEqual({ role: 'user', content: 'research the attached notes\n\nAttached files: uploads/notes.txt (28 B)' });
+    expect(first?.message).toEqual({
+      role: 'user',
+      content: 'research the attached notes\n\nAttached files: uploads/notes.txt (28 B)',
+    });
     const [child] = await s.ctx.storage.runs.listChildren(run.id);
     expect(child).toMatchObject({ run_type: 'subagent', status: 'completed' });
   });
@@ -231,7 +285,10 @@ describe('attachments', () => {
       await upload(s, s.alice.token, [['files', text('elsewhere'), 'a.txt']], other.id),
       201,
     );
-    const mine = await json<{ attachments: Attachment[] }>(await upload(s, s.alice.token, [['files', text('here'), 'b.txt']]), 201);
+    const mine = await json<{ attachments: Attachment[] }>(
+      await upload(s, s.alice.token, [['files', text('here'), 'b.txt']]),
+      201,
+    );
     const before = s.ctx.dump();
     const post = (ids: unknown) =>
       s.ctx.request('POST', `/api/conversations/${s.conversation.id}/messages`, {
@@ -240,7 +297,11 @@ describe('attachments', () => {
       });
     await expectError(await post([attachments[0]?.id]), 404, 'attachment_not_found');
     await expectError(await post(['att_unknown']), 404, 'attachment_not_found');
-    await expectError(await post([mine.attachments[0]?.id, mine.attachments[0]?.id]), 400, 'validation_failed');
+    await expectError(
+      await post([mine.attachments[0]?.id, mine.attachments[0]?.id]),
+      400,
+      'validation_failed',
+    );
     await expectError(await post('att_x'), 400, 'validation_failed');
     expect(s.ctx.dump()).toEqual(before);
   });
@@ -274,7 +335,9 @@ describe('attachments', () => {
       'payload_too_large',
     );
     expect(s.ctx.dump()).toEqual(before);
-    expect(existsSync(path.join(s.workdir, 'uploads')) ? readdirSync(path.join(s.workdir, 'uploads')) : []).toEqual([]);
+    expect(
+      existsSync(path.join(s.workdir, 'uploads')) ? readdirSync(path.join(s.workdir, 'uploads')) : [],
+    ).toEqual([]);
   });
 
   it('answers malformed uploads with 4xx codes', async () => {
@@ -283,15 +346,26 @@ describe('attachments', () => {
     const raw = (body: string, contentType?: string) =>
       s.ctx.app.request(url, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${s.alice.token}`, ...(contentType ? { 'Content-Type': contentType } : {}) },
+        headers: {
+          Authorization: `Bearer ${s.alice.token}`,
+          ...(contentType ? { 'Content-Type': contentType } : {}),
+        },
         body,
       });
     await expectError(await raw('{"files":[]}', 'application/json'), 415, 'unsupported_media_type');
     await expectError(await raw('x', 'multipart/form-data'), 415, 'unsupported_media_type');
-    await expectError(await raw('not multipart at all', 'multipart/form-data; boundary=zz'), 400, 'invalid_multipart');
+    await expectError(
+      await raw('not multipart at all', 'multipart/form-data; boundary=zz'),
+      400,
+      'invalid_multipart',
+    );
     await expectError(await raw('--zz--\r\n', 'multipart/form-data; boundary=zz'), 400, 'validation_failed');
     await expectError(await upload(s, s.alice.token, [['files', 'just text']]), 400, 'validation_failed');
-    await expectError(await upload(s, s.alice.token, [['other', text('x'), 'x.txt']]), 400, 'validation_failed');
+    await expectError(
+      await upload(s, s.alice.token, [['other', text('x'), 'x.txt']]),
+      400,
+      'validation_failed',
+    );
   });
 
   it('is for the owner of an active conversation only', async () => {
@@ -300,7 +374,9 @@ describe('attachments', () => {
     await expectError(await upload(s, s.bob.token, [part]), 404, 'conversation_not_found');
     await expectError(await upload(s, s.admin.token, [part]), 404, 'conversation_not_found');
     await expectError(
-      await s.ctx.request('GET', `/api/conversations/${s.conversation.id}/attachments`, { token: s.bob.token }),
+      await s.ctx.request('GET', `/api/conversations/${s.conversation.id}/attachments`, {
+        token: s.bob.token,
+      }),
       404,
       'conversation_not_found',
     );
@@ -313,7 +389,11 @@ describe('attachments', () => {
     const outside = path.join(s.workdir, '..', 'elsewhere');
     mkdirSync(outside);
     symlinkSync(outside, path.join(s.workdir, 'uploads'));
-    await expectError(await upload(s, s.alice.token, [['files', text('x'), 'x.txt']]), 400, 'path_outside_workdir');
+    await expectError(
+      await upload(s, s.alice.token, [['files', text('x'), 'x.txt']]),
+      400,
+      'path_outside_workdir',
+    );
     expect(readdirSync(outside)).toEqual([]);
     expect(await s.ctx.storage.attachments.listForConversation(s.conversation.id)).toEqual([]);
   });

@@ -40,10 +40,14 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   const registry = createRouteRegistry({
     app,
     authenticate: createAuthMiddleware(deps.auth, {
-      throttle: createAuthThrottle({ maxFailures: deps.config.authFailureLimit, windowMs: deps.config.authFailureWindowMs }),
+      throttle: createAuthThrottle({
+        maxFailures: deps.config.authFailureLimit,
+        windowMs: deps.config.authFailureWindowMs,
+      }),
       trustProxy: deps.config.trustProxy,
     }),
     maxBodyBytes: deps.config.maxBodyBytes,
+    checkResponses: deps.config.checkResponses,
   });
   registerSystemRoutes(registry);
   registerMeRoutes(registry, deps);

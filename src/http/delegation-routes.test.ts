@@ -5,9 +5,9 @@ import type { Agent } from '../core/records/agent.js';
 import type { Conversation } from '../core/records/conversation.js';
 import type { DelegateResponse } from '../runtime/delegation/client-delegation-service.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../test/helpers/create-runtime-harness.js';
-import type { TestContext, TestUser } from './testing/create-test-context.js';
-import { createTestContext } from './testing/create-test-context.js';
-import { expectError, json } from './testing/expect-error.js';
+import type { TestContext, TestUser } from '../../test/helpers/http/create-test-context.js';
+import { createTestContext } from '../../test/helpers/http/create-test-context.js';
+import { expectError, json } from '../../test/helpers/http/expect-error.js';
 
 const ANALYST = `
 rules:

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Agent, AgentAccess } from '../core/records/agent.js';
-import type { TestContext, TestUser } from './testing/create-test-context.js';
-import { createTestContext } from './testing/create-test-context.js';
-import { expectError, json } from './testing/expect-error.js';
+import type { TestContext, TestUser } from '../../test/helpers/http/create-test-context.js';
+import { createTestContext } from '../../test/helpers/http/create-test-context.js';
+import { expectError, json } from '../../test/helpers/http/expect-error.js';
 
 let ctx: TestContext;
 let admin: TestUser;

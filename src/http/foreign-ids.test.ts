@@ -5,13 +5,13 @@ import type { Conversation } from '../core/records/conversation.js';
 import type { Project } from '../core/records/project.js';
 import type { Skill } from '../core/records/skill.js';
 import { createSkillService } from '../runtime/skills/skill-service.js';
-import { skillMd, zipOf } from '../runtime/skills/testing/skill-archives.js';
+import { skillMd, zipOf } from '../../test/helpers/skills/skill-archives.js';
 import type { StartedRun } from '../runtime/run-service-api.js';
 import type { RuntimeHarness } from '../../test/helpers/create-runtime-harness.js';
 import { createRuntimeHarness } from '../../test/helpers/create-runtime-harness.js';
-import type { TestContext, TestUser } from './testing/create-test-context.js';
-import { createTestContext } from './testing/create-test-context.js';
-import { expectError, json } from './testing/expect-error.js';
+import type { TestContext, TestUser } from '../../test/helpers/http/create-test-context.js';
+import { createTestContext } from '../../test/helpers/http/create-test-context.js';
+import { expectError, json } from '../../test/helpers/http/expect-error.js';
 
 const SCENARIO = `
 rules:
@@ -84,9 +84,14 @@ beforeAll(async () => {
   const skills = createSkillService({ storage: ctx.storage });
   const skillArchive = (name: string) => zipOf([{ path: 'SKILL.md', content: skillMd(name) }]);
   const skill = (await skills.createFromArchive(alice.user, skillArchive('alices-skill'))).skill;
-  const sharedSkill = (await skills.createFromArchive(alice.user, skillArchive('alices-shared-skill'), { visibility: 'shared' })).skill;
+  const sharedSkill = (
+    await skills.createFromArchive(alice.user, skillArchive('alices-shared-skill'), { visibility: 'shared' })
+  ).skill;
   const { source } = await json<{ source: { id: string } }>(
-    await ctx.request('POST', '/api/knowledge', { token: alice.token, body: { name: 'alice-notes', visibility: 'shared' } }),
+    await ctx.request('POST', '/api/knowledge', {
+      token: alice.token,
+      body: { name: 'alice-notes', visibility: 'shared' },
+    }),
     201,
   );
   const uploadedDocument = await ctx.app.request(`/api/knowledge/${source.id}/documents?filename=notes.md`, {
@@ -130,7 +135,12 @@ beforeAll(async () => {
     attachmentId: uploaded.attachments[0]?.id ?? '',
   };
   // So that only the foreign project is at fault in the "use project" attempt.
-  await ctx.agents.create(bob.user, { name: 'Public bot', slug: 'public-bot', visibility: 'public', status: 'published' });
+  await ctx.agents.create(bob.user, {
+    name: 'Public bot',
+    slug: 'public-bot',
+    visibility: 'public',
+    status: 'published',
+  });
   bobsConversation = await ctx.conversations.create(bob.user, { agent_id: 'public-bot' });
   // Bob's first request stamps his token's last_used_at; do it before any snapshot.
   expect((await ctx.request('GET', '/api/me', { token: bob.token })).status).toBe(200);
@@ -347,9 +357,24 @@ const ATTEMPTS: Attempt[] = [
     body: () => ({ expert: 'public-bot', task: 'x', parent_run_id: mine.runId }),
     code: 'run_not_found',
   },
-  { name: 'get skill by id', method: 'GET', url: () => `/api/skills/${mine.skill.id}`, code: 'skill_not_found' },
-  { name: 'get skill by name', method: 'GET', url: () => '/api/skills/alices-skill', code: 'skill_not_found' },
-  { name: 'get shared skill', method: 'GET', url: () => `/api/skills/${mine.sharedSkill.id}`, code: 'skill_not_found' },
+  {
+    name: 'get skill by id',
+    method: 'GET',
+    url: () => `/api/skills/${mine.skill.id}`,
+    code: 'skill_not_found',
+  },
+  {
+    name: 'get skill by name',
+    method: 'GET',
+    url: () => '/api/skills/alices-skill',
+    code: 'skill_not_found',
+  },
+  {
+    name: 'get shared skill',
+    method: 'GET',
+    url: () => `/api/skills/${mine.sharedSkill.id}`,
+    code: 'skill_not_found',
+  },
   {
     name: 'make a skill public',
     method: 'PATCH',
@@ -357,8 +382,18 @@ const ATTEMPTS: Attempt[] = [
     body: () => ({ visibility: 'public' }),
     code: 'skill_not_found',
   },
-  { name: 'delete skill', method: 'DELETE', url: () => `/api/skills/${mine.skill.id}`, code: 'skill_not_found' },
-  { name: 'list skill grants', method: 'GET', url: () => `/api/skills/${mine.sharedSkill.id}/grants`, code: 'skill_not_found' },
+  {
+    name: 'delete skill',
+    method: 'DELETE',
+    url: () => `/api/skills/${mine.skill.id}`,
+    code: 'skill_not_found',
+  },
+  {
+    name: 'list skill grants',
+    method: 'GET',
+    url: () => `/api/skills/${mine.sharedSkill.id}/grants`,
+    code: 'skill_not_found',
+  },
   {
     name: 'grant myself a skill',
     method: 'POST',
@@ -395,8 +430,18 @@ const ATTEMPTS: Attempt[] = [
     status: 200,
     answer: { status: 'failed', run_id: null, error: 'Expert not found or access denied' },
   },
-  { name: 'get knowledge source', method: 'GET', url: () => `/api/knowledge/${mine.sourceId}`, code: 'knowledge_source_not_found' },
-  { name: 'get knowledge source by name', method: 'GET', url: () => '/api/knowledge/alice-notes', code: 'knowledge_source_not_found' },
+  {
+    name: 'get knowledge source',
+    method: 'GET',
+    url: () => `/api/knowledge/${mine.sourceId}`,
+    code: 'knowledge_source_not_found',
+  },
+  {
+    name: 'get knowledge source by name',
+    method: 'GET',
+    url: () => '/api/knowledge/alice-notes',
+    code: 'knowledge_source_not_found',
+  },
   {
     name: 'update knowledge source',
     method: 'PUT',
@@ -404,7 +449,12 @@ const ATTEMPTS: Attempt[] = [
     body: () => ({ visibility: 'public' }),
     code: 'knowledge_source_not_found',
   },
-  { name: 'delete knowledge source', method: 'DELETE', url: () => `/api/knowledge/${mine.sourceId}`, code: 'knowledge_source_not_found' },
+  {
+    name: 'delete knowledge source',
+    method: 'DELETE',
+    url: () => `/api/knowledge/${mine.sourceId}`,
+    code: 'knowledge_source_not_found',
+  },
   {
     name: 'list knowledge documents',
     method: 'GET',
@@ -561,7 +611,14 @@ const ATTEMPTS: Attempt[] = [
       jsonrpc: '2.0',
       id: 1,
       method: 'SendMessage',
-      params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hijack' }], contextId: mine.conversation.id } },
+      params: {
+        message: {
+          messageId: 'm1',
+          role: 'ROLE_USER',
+          parts: [{ text: 'hijack' }],
+          contextId: mine.conversation.id,
+        },
+      },
     }),
     code: 'JSON-RPC -32602',
     status: 200,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KnowledgeDocument, KnowledgeHit, KnowledgeSource } from '../core/records/knowledge.js';
-import { makePdf } from '../runtime/knowledge/testing/make-pdf.js';
-import type { TestContext, TestUser } from './testing/create-test-context.js';
-import { createTestContext } from './testing/create-test-context.js';
-import { expectError, json } from './testing/expect-error.js';
+import { makePdf } from '../../test/helpers/knowledge/make-pdf.js';
+import type { TestContext, TestUser } from '../../test/helpers/http/create-test-context.js';
+import { createTestContext } from '../../test/helpers/http/create-test-context.js';
+import { expectError, json } from '../../test/helpers/http/expect-error.js';
 
 const UPLOAD_LIMIT = 64 * 1024;
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { ERROR_CODES } from '../core/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../core/errors.js';
+import { ERROR_STATUS } from './error-status.js';
+import { RESPONSE_SCHEMAS } from './response-schemas/records.js';
 import type { RegisteredRoute } from './route-registry.js';
 
 type JsonObject = Record<string, unknown>;
@@ -14,6 +16,89 @@ function inputSchema(schema: z.ZodType): JsonObject {
   }) as JsonObject;
   return rest;
 }
+
+const COMPONENT = '#/components/schemas/';
+
+/** Rewrites the `$defs` refs of one converted schema to the document's shared components. */
+function toComponentRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toComponentRefs);
+  if (value === null || typeof value !== 'object') return value;
+  const result: JsonObject = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/')) {
+      result[key] = COMPONENT + item.slice('#/$defs/'.length);
+    } else if (key !== '$defs' && key !== '$schema' && key !== '$id') result[key] = toComponentRefs(item);
+  }
+  return result;
+}
+
+/** A success body's JSON Schema; the named records it uses become `$ref`s to `components.schemas`. */
+function outputSchema(schema: z.ZodType): JsonObject {
+  const json = z.toJSONSchema(schema, {
+    io: 'output',
+    unrepresentable: 'any',
+    metadata: RESPONSE_SCHEMAS,
+    cycles: 'ref',
+  });
+  return toComponentRefs(json) as JsonObject;
+}
+
+/** Every named response record, for `components.schemas`. */
+function componentSchemas(): Record<string, unknown> {
+  const { schemas } = z.toJSONSchema(RESPONSE_SCHEMAS, {
+    io: 'output',
+    unrepresentable: 'any',
+    uri: (id) => COMPONENT + id,
+  });
+  return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, toComponentRefs(schema)]));
+}
+
+const ERROR_RESPONSE = { content: { 'application/json': { schema: { $ref: `${COMPONENT}Error` } } } };
+
+/** The 4xx answers of a route: derived from its inputs, access and path, plus the codes it declares. */
+function errorResponses(route: RegisteredRoute): Record<string, JsonObject> {
+  const codes = new Set<ErrorCode>(route.errors ?? []);
+  const hasInput =
+    route.params !== undefined ||
+    route.query !== undefined ||
+    route.body !== undefined ||
+    route.rawBody !== undefined ||
+    route.consumes !== undefined ||
+    route.multipartFiles !== undefined;
+  if (hasInput) codes.add('validation_failed');
+  if (route.body !== undefined) codes.add('invalid_json');
+  if (route.body !== undefined || route.rawBody !== undefined || route.multipartFiles !== undefined) {
+    codes.add('payload_too_large');
+  }
+  if (route.access !== 'public') {
+    codes.add('unauthorized');
+    codes.add('too_many_requests');
+  }
+  if (route.access === 'admin') codes.add('forbidden');
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  // A path id that does not exist, or belongs to another user, is not found (never forbidden).
+  if (/\{[^}]+\}/.test(route.path) && !byStatus.has(404)) byStatus.set(404, []);
+  const responses: Record<string, JsonObject> = {};
+  for (const [status, list] of [...byStatus.entries()].sort(([left], [right]) => left - right)) {
+    if (status >= 500) continue;
+    const named = list.length > 0 ? list.map((code) => `\`${code}\``).join(', ') : 'a `*_not_found` code';
+    responses[String(status)] = { description: `Error: ${named}`, ...ERROR_RESPONSE };
+  }
+  return responses;
+}
+
+/** The `Last-Event-ID` header of an SSE route: where a reconnecting client resumes. */
+const LAST_EVENT_ID = {
+  name: 'Last-Event-ID',
+  in: 'header',
+  required: false,
+  description: 'Resume after this event seq (what an EventSource sends when it reconnects)',
+  schema: { type: 'string', pattern: '^[0-9]+$' },
+};
 
 function parameters(route: RegisteredRoute): JsonObject[] {
   const result: JsonObject[] = [];
@@ -49,12 +134,29 @@ function operationId(route: RegisteredRoute): string {
     .join('');
 }
 
+function successContent(route: RegisteredRoute): JsonObject {
+  if (route.produces === 'text/event-stream') {
+    return {
+      'text/event-stream': {
+        schema: {
+          type: 'string',
+          description: 'Frames `id: <seq>`, `event: <type>`, `data: <RunEvent JSON>`',
+        },
+        'x-event-schema': { $ref: `${COMPONENT}RunEvent` },
+      },
+    };
+  }
+  if (route.produces !== undefined)
+    return { [route.produces]: { schema: { type: 'string', format: 'binary' } } };
+  return { 'application/json': { schema: route.response ? outputSchema(route.response) : {} } };
+}
+
 function operation(route: RegisteredRoute): JsonObject {
   const status = String(route.status ?? 200);
   const success: JsonObject =
     status === '204'
       ? { description: 'No content' }
-      : { description: 'Success', content: { [route.produces ?? 'application/json']: {} } };
+      : { description: 'Success', content: successContent(route) };
   const result: JsonObject = {
     operationId: operationId(route),
     summary: route.summary,
@@ -62,6 +164,10 @@ function operation(route: RegisteredRoute): JsonObject {
     security: route.access === 'public' ? [] : [{ bearerAuth: [] }],
     responses: {
       [status]: success,
+      ...(route.produces === 'text/event-stream'
+        ? { '204': { description: 'The client has seen the end already' } }
+        : {}),
+      ...errorResponses(route),
       default: {
         description: 'Error: `{error: {code, message}}` with a stable machine code',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
@@ -70,7 +176,10 @@ function operation(route: RegisteredRoute): JsonObject {
   };
   if (route.description !== undefined) result.description = route.description;
   if (route.access === 'admin') result['x-troupe-access'] = 'admin';
-  const routeParameters = parameters(route);
+  const routeParameters = [
+    ...parameters(route),
+    ...(route.produces === 'text/event-stream' ? [LAST_EVENT_ID] : []),
+  ];
   if (routeParameters.length > 0) result.parameters = routeParameters;
   if (route.multipartFiles !== undefined) {
     const { field, description } = route.multipartFiles;
@@ -81,7 +190,9 @@ function operation(route: RegisteredRoute): JsonObject {
           schema: {
             type: 'object',
             required: [field],
-            properties: { [field]: { type: 'array', description, items: { type: 'string', format: 'binary' } } },
+            properties: {
+              [field]: { type: 'array', description, items: { type: 'string', format: 'binary' } },
+            },
             additionalProperties: false,
           },
         },
@@ -98,7 +209,9 @@ function operation(route: RegisteredRoute): JsonObject {
   if (route.consumes !== undefined) {
     result.requestBody = {
       required: true,
-      content: Object.fromEntries(Object.entries(route.consumes).map(([mediaType, schema]) => [mediaType, { schema }])),
+      content: Object.fromEntries(
+        Object.entries(route.consumes).map(([mediaType, schema]) => [mediaType, { schema }]),
+      ),
     };
   }
   return result;
@@ -117,8 +230,11 @@ function rawRequestBody(media: NonNullable<RegisteredRoute['rawBody']>): JsonObj
   return { required: true, content };
 }
 
-/** OpenAPI 3.1 built from the route registry: every served route, and only those. */
-export function buildOpenApiDocument(routes: readonly RegisteredRoute[]): JsonObject {
+/**
+ * OpenAPI 3.1 built from the route registry: every served route, and only those. `serverUrl` is where the
+ * API is served (relative `/` when the server does not know its public address).
+ */
+export function buildOpenApiDocument(routes: readonly RegisteredRoute[], serverUrl = '/'): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const route of routes) {
     const item = (paths[route.path] ??= {});
@@ -131,10 +247,12 @@ export function buildOpenApiDocument(routes: readonly RegisteredRoute[]): JsonOb
       version: API_VERSION,
       description: 'Self-hostable multi-agent server. Authenticate with `Authorization: Bearer <token>`.',
     },
+    servers: [{ url: serverUrl }],
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
       schemas: {
+        ...componentSchemas(),
         Error: {
           type: 'object',
           required: ['error'],

@@ -18,7 +18,10 @@ function isMultipart(contentType: string | undefined): boolean {
  * The files of a `multipart/form-data` body, checked in the order a client can fix things: media type
  * (415), size (413, counted while reading), syntax (400 `invalid_multipart`), then fields (400).
  */
-export async function readMultipartFiles(c: Context, options: MultipartFilesOptions): Promise<UploadedFile[]> {
+export async function readMultipartFiles(
+  c: Context,
+  options: MultipartFilesOptions,
+): Promise<UploadedFile[]> {
   const contentType = c.req.header('content-type');
   if (!isMultipart(contentType)) {
     throw new TroupeError(
@@ -31,12 +34,17 @@ export async function readMultipartFiles(c: Context, options: MultipartFilesOpti
   try {
     form = await new Response(bytes, { headers: { 'content-type': contentType ?? '' } }).formData();
   } catch (error) {
-    throw new TroupeError('invalid_multipart', 'Request body is not valid multipart/form-data', { cause: error });
+    throw new TroupeError('invalid_multipart', 'Request body is not valid multipart/form-data', {
+      cause: error,
+    });
   }
   const files: UploadedFile[] = [];
   for (const [field, value] of form.entries()) {
     if (!options.fields.includes(field)) {
-      throw new TroupeError('validation_failed', `Unknown form field "${field.slice(0, 100)}"; send files as "${options.fields[0] ?? 'files'}"`);
+      throw new TroupeError(
+        'validation_failed',
+        `Unknown form field "${field.slice(0, 100)}"; send files as "${options.fields[0] ?? 'files'}"`,
+      );
     }
     if (typeof value === 'string') {
       throw new TroupeError('validation_failed', `Form field "${field}" must be a file, not text`);

@@ -1,6 +1,6 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
-import type { z } from 'zod';
-import { TroupeError } from '../core/errors.js';
+import { z } from 'zod';
+import { TroupeError, type ErrorCode } from '../core/errors.js';
 import type { User } from '../core/records/user.js';
 import { isAdmin } from '../core/records/user.js';
 import type { AppEnv } from './app-env.js';
@@ -22,6 +22,13 @@ interface RouteSpecBase {
   status?: number;
   /** Response media type when it is not JSON (SSE, HTML). */
   produces?: string;
+  /** The success body (JSON): documented in the OpenAPI document and, under test, checked on every response. */
+  response?: z.ZodType;
+  /**
+   * Error codes particular to this route (conflicts, refusals), documented under their HTTP status. Input,
+   * authentication, admin and not-found errors are derived from the route itself.
+   */
+  errors?: readonly ErrorCode[];
   /**
    * A body the handler reads itself (uploads), by media type, for the OpenAPI document only: a zod schema for
    * JSON, `binary` for raw bytes, `multipart` for a form with a `file` field. Never set together with `body`.
@@ -82,6 +89,11 @@ export interface RouteRegistryOptions {
   app: Hono<AppEnv>;
   authenticate: MiddlewareHandler<AppEnv>;
   maxBodyBytes: number;
+  /**
+   * Checks every JSON success body against the route's `response` schema and answers 500 on a mismatch:
+   * on under test, so the OpenAPI document cannot drift from what handlers send.
+   */
+  checkResponses?: boolean;
 }
 
 const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -104,6 +116,18 @@ export function createRouteRegistry(options: RouteRegistryOptions): RouteRegistr
   const { app, authenticate, maxBodyBytes } = options;
   const registered: RegisteredRoute[] = [];
 
+  async function checked(spec: RouteSpecBase, response: Response): Promise<Response> {
+    if (!options.checkResponses || spec.response === undefined) return response;
+    if (response.status < 200 || response.status >= 300) return response;
+    if (!(response.headers.get('content-type') ?? '').startsWith('application/json')) return response;
+    const result = spec.response.safeParse(await response.clone().json());
+    if (result.success) return response;
+    throw new TroupeError(
+      'internal',
+      `${spec.method.toUpperCase()} ${spec.path} answered a body its documented schema refuses: ${z.prettifyError(result.error)}`,
+    );
+  }
+
   function parseCommon<TParams, TQuery>(
     c: Context<AppEnv>,
     schemas: RouteSchemas<TParams, TQuery, unknown>,
@@ -122,7 +146,7 @@ export function createRouteRegistry(options: RouteRegistryOptions): RouteRegistr
       app.on(spec.method.toUpperCase(), toHonoPath(spec.path), authenticate, guard, async (c) => {
         const { params, query } = parseCommon(c, spec);
         const body = spec.body ? await readJsonBody(c, spec.body, maxBodyBytes) : undefined;
-        return handler({ c, actor: c.get('user'), params, query, body: body as TBody });
+        return checked(spec, await handler({ c, actor: c.get('user'), params, query, body: body as TBody }));
       });
     },
 
@@ -130,7 +154,7 @@ export function createRouteRegistry(options: RouteRegistryOptions): RouteRegistr
       const { handler, ...doc } = spec;
       registered.push({ ...doc, access: 'public' });
       app.on(spec.method.toUpperCase(), toHonoPath(spec.path), async (c) =>
-        handler({ c, ...parseCommon(c, spec) }),
+        checked(spec, await handler({ c, ...parseCommon(c, spec) })),
       );
     },
 

@@ -6,9 +6,9 @@ import type { Run } from '../core/records/run.js';
 import type { RunEventType } from '../core/records/run-event.js';
 import type { RunListItem } from '../runtime/runs/list-runs.js';
 import type { RunTrace } from '../runtime/runs/build-run-trace.js';
-import type { TestContext, TestUser } from './testing/create-test-context.js';
-import { createTestContext } from './testing/create-test-context.js';
-import { expectError, json } from './testing/expect-error.js';
+import type { TestContext, TestUser } from '../../test/helpers/http/create-test-context.js';
+import { createTestContext } from '../../test/helpers/http/create-test-context.js';
+import { expectError, json } from '../../test/helpers/http/expect-error.js';
 import { walkRunTo } from '../../test/helpers/walk-run-to.js';
 
 let ctx: TestContext;

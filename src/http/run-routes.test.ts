@@ -6,9 +6,9 @@ import type { Run } from '../core/records/run.js';
 import type { AwaitedRun, RunResult, RunServiceApi, StartedRun } from '../runtime/run-service-api.js';
 import type { RuntimeHarness } from '../../test/helpers/create-runtime-harness.js';
 import { createRuntimeHarness } from '../../test/helpers/create-runtime-harness.js';
-import type { TestContext, TestUser } from './testing/create-test-context.js';
-import { createTestContext } from './testing/create-test-context.js';
-import { expectError, json } from './testing/expect-error.js';
+import type { TestContext, TestUser } from '../../test/helpers/http/create-test-context.js';
+import { createTestContext } from '../../test/helpers/http/create-test-context.js';
+import { expectError, json } from '../../test/helpers/http/expect-error.js';
 
 const QUICK = `
 rules:
@@ -150,7 +150,11 @@ describe('posting messages and reading runs', () => {
   it('keys request_id per user: two users with the same id each get their own run and replay', async () => {
     const s = await setup(QUICK);
     const bob = await s.ctx.createUser('bob');
-    await s.ctx.agents.create(bob.user, { name: 'Bob main', slug: 'bob-main', config: { model: 'scripted:main' } });
+    await s.ctx.agents.create(bob.user, {
+      name: 'Bob main',
+      slug: 'bob-main',
+      config: { model: 'scripted:main' },
+    });
     const bobs = await s.ctx.conversations.create(bob.user, { agent_id: 'bob-main' });
     const postAs = async (user: TestUser, conversationId: string) =>
       json<StartedRun>(
@@ -166,7 +170,11 @@ describe('posting messages and reading runs', () => {
     expect(alicesRun.status).toBe('started');
     expect(bobsRun.status).toBe('started');
     expect(bobsRun.run.id).not.toBe(alicesRun.run.id);
-    expect(bobsRun.run).toMatchObject({ user_id: bob.user.id, conversation_id: bobs.id, request_id: 'req-shared' });
+    expect(bobsRun.run).toMatchObject({
+      user_id: bob.user.id,
+      conversation_id: bobs.id,
+      request_id: 'req-shared',
+    });
     // A replay answers `existing` with the replaying user's own run only.
     expect(await postAs(bob, bobs.id)).toMatchObject({ status: 'existing', run: { id: bobsRun.run.id } });
     expect(await postAs(s.alice, s.conversation.id)).toMatchObject({

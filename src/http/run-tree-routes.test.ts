@@ -4,9 +4,9 @@ import type { NewRun } from '../core/ports/storage.js';
 import type { Conversation } from '../core/records/conversation.js';
 import type { Run } from '../core/records/run.js';
 import type { RunTreeNode } from '../runtime/run-tree.js';
-import type { TestContext, TestUser } from './testing/create-test-context.js';
-import { createTestContext } from './testing/create-test-context.js';
-import { expectError, json } from './testing/expect-error.js';
+import type { TestContext, TestUser } from '../../test/helpers/http/create-test-context.js';
+import { createTestContext } from '../../test/helpers/http/create-test-context.js';
+import { expectError, json } from '../../test/helpers/http/expect-error.js';
 import { walkRunTo } from '../../test/helpers/walk-run-to.js';
 
 let ctx: TestContext;

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Skill, SkillFileInfo } from '../core/records/skill.js';
 import { DEFAULT_SKILL_LIMITS } from '../core/skills/skill-limits.js';
-import { skillMd, tarGzOf, zipOf } from '../runtime/skills/testing/skill-archives.js';
-import type { TestContext, TestUser } from './testing/create-test-context.js';
-import { createTestContext } from './testing/create-test-context.js';
-import { expectError, json } from './testing/expect-error.js';
+import { skillMd, tarGzOf, zipOf } from '../../test/helpers/skills/skill-archives.js';
+import type { TestContext, TestUser } from '../../test/helpers/http/create-test-context.js';
+import { createTestContext } from '../../test/helpers/http/create-test-context.js';
+import { expectError, json } from '../../test/helpers/http/expect-error.js';
 
 let ctx: TestContext;
 let admin: TestUser;

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from './logger.js';
-import type { TestContext } from './testing/create-test-context.js';
-import { createTestContext } from './testing/create-test-context.js';
-import { expectError, json } from './testing/expect-error.js';
+import type { TestContext } from '../../test/helpers/http/create-test-context.js';
+import { createTestContext } from '../../test/helpers/http/create-test-context.js';
+import { expectError, json } from '../../test/helpers/http/expect-error.js';
 
 let ctx: TestContext | undefined;
 const cleanups: string[] = [];
@@ -74,7 +74,7 @@ describe('system routes', () => {
     });
     expect(
       document.paths['/api/agent/runs/{id}/events']?.get?.parameters?.map((parameter) => parameter.name),
-    ).toEqual(['id', 'after_seq']);
+    ).toEqual(['id', 'after_seq', 'Last-Event-ID']);
   });
 
   it('answers unknown API routes and wrong methods with 404 route_not_found', async () => {

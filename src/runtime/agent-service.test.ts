@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTroupeError } from '../core/errors.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { User } from '../core/records/user.js';
-import type { TestStorage } from '../http/testing/create-test-storage.js';
-import { createTestStorage } from '../http/testing/create-test-storage.js';
+import type { TestStorage } from '../../test/helpers/http/create-test-storage.js';
+import { createTestStorage } from '../../test/helpers/http/create-test-storage.js';
 import type { AgentService } from './agent-service.js';
 import { createAgentService } from './agent-service.js';
 

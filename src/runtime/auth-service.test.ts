@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../core/clock.js';
 import { isTroupeError } from '../core/errors.js';
 import type { Storage } from '../core/ports/storage.js';
-import type { TestStorage } from '../http/testing/create-test-storage.js';
-import { createTestStorage } from '../http/testing/create-test-storage.js';
+import type { TestStorage } from '../../test/helpers/http/create-test-storage.js';
+import { createTestStorage } from '../../test/helpers/http/create-test-storage.js';
 import { createAuthService, hashToken, toPublicToken } from './auth-service.js';
 
 let testStorage: TestStorage;

@@ -1,7 +1,6 @@
 import type { ModelMessage } from 'ai';
-import { canUseAgent } from '../core/agent-access-policy.js';
 import type { Clock } from '../core/clock.js';
-import { TroupeError, toTroupeError } from '../core/errors.js';
+import { TroupeError } from '../core/errors.js';
 import type { EventBus, Subscription } from '../core/ports/event-bus.js';
 import type { ModelProvider, ResolvedModel } from '../core/ports/model-provider.js';
 import type { Storage } from '../core/ports/storage.js';
@@ -12,35 +11,30 @@ import type { RunLimits } from '../config.js';
 import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
 import { executeTool } from './execute-tool.js';
 import type { AgentMiddleware } from './middleware/agent-middleware.js';
-import { createApprovalMiddleware } from './middleware/approval-middleware.js';
-import { createSubagentToolFilterMiddleware } from './middleware/subagent-tool-filter-middleware.js';
-import { createToolAvailabilityMiddleware } from './middleware/tool-availability-middleware.js';
 import { composeMiddleware } from './middleware/compose-middleware.js';
 import { createTokenUsageMiddleware } from './middleware/token-usage-middleware.js';
-import { abortErrorOf, abortKindOf, RunAbortError } from './run-abort.js';
+import { abortErrorOf, RunAbortError } from './run-abort.js';
 import { createRunGateMiddleware } from './middleware/run-gate-middleware.js';
+import { loadRunContext } from './runs/load-run-context.js';
+import { createRunOutcomes } from './runs/run-outcomes.js';
+import { runMiddlewareStack } from './runs/run-middleware-stack.js';
 import { watchRun, type RunWatch } from './runs/run-watch.js';
 import { createRunEmitter, type RunEmitter } from './run-emitter.js';
-import { finishRun } from './run-finalizer.js';
-import { parkForInput } from './park-for-input.js';
 import { publishSubagentUpdate } from './subagents/publish-subagent-update.js';
 import { resolveRunAgent } from './subagents/resolve-run-agent.js';
 import { streamModelCall } from './stream-model-call.js';
 import { repairToolCallPairs } from '../core/thread/tool-call-pairs.js';
 import { createWorkerSlots } from './worker-slots.js';
-import { resumeWhenNothingPending } from './resume-when-nothing-pending.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
 import type { MiddlewareFactory } from './middleware/middleware-factory.js';
 import { effectiveLimits } from './agent-limits.js';
 import { createRunLease } from './runs/run-lease.js';
-import { cascadeAfterTerminal } from './runs/cascade-after-terminal.js';
 import { finalAnswerOf, unansweredToolCalls } from './runs/resume-point.js';
 import type { RunTracer } from './tracing/run-tracer.js';
 import { driveRemoteExpert, type RemoteExpertDeps } from './remote-experts/drive-remote-expert.js';
 import { remoteModelLabel } from './remote-experts/remote-model-label.js';
 import type { RemoteA2AConnector } from './remote-experts/remote-a2a-connector.js';
-import { runCapabilities } from '../core/runs/run-capabilities.js';
 
 export interface RunExecutorDeps {
   storage: Storage;
@@ -145,7 +139,8 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     let emitter = createRunEmitter(storage, bus, run);
     let watch: RunWatch | undefined;
     try {
-      const [usable, ledger] = await Promise.all([loadUsableAgent(run), storage.budgets.get(run.id)]);
+      const context = await loadRunContext(storage, run);
+      const { agent: usable, ledger } = context;
       watch = watchRun({
         emitter,
         ledger,
@@ -182,7 +177,29 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         budget: ledger ? { tokens: ledger.limits.tokens !== undefined } : undefined,
         stop: (reason) => abort(run.id, reason),
       });
-      const outcome = await runLoop(run, agent, model, tools, emitter, [meter, gate], signal, watch);
+      const extra = deps.middleware
+        ? await deps.middleware({
+            run,
+            agent,
+            user: context.user,
+            conversation: context.conversation,
+            project: context.project,
+            emitter,
+            tools,
+          })
+        : [];
+      const middleware = runMiddlewareStack({ storage, run, agent, meter, extra, gate });
+      const outcome = await runLoop(
+        run,
+        agent,
+        model,
+        tools,
+        emitter,
+        middleware,
+        context.project.workdir,
+        signal,
+        watch,
+      );
       await emitter.flush();
       await finishCompleted(run, outcome, meter.usage);
     } catch (thrown) {
@@ -195,7 +212,10 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
 
   function remoteExperts(): RemoteExpertDeps {
     if (!deps.remoteExperts) {
-      throw new TroupeError('remote_expert_unavailable', 'This server is not set up to reach remote A2A experts');
+      throw new TroupeError(
+        'remote_expert_unavailable',
+        'This server is not set up to reach remote A2A experts',
+      );
     }
     return { storage, connector: deps.remoteExperts };
   }
@@ -216,49 +236,30 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     };
   }
 
-  async function loadUsableAgent(run: Run): Promise<Agent> {
-    const [agent, user] = await Promise.all([storage.agents.get(run.agent_id), storage.users.get(run.user_id)]);
-    if (!agent || !user) throw new TroupeError('agent_not_found', 'The agent or its user no longer exists');
-    // Visibility is recomputed on every run (SPEC §1): a revoked grant stops the next run, not only new chats.
-    const hasGrant = await storage.access.has(user.id, agent.id);
-    if (!canUseAgent(user, agent, hasGrant)) {
-      throw new TroupeError('agent_not_found', `Agent ${agent.slug} is not available to this user`);
-    }
-    return agent;
-  }
-
   async function runLoop(
     run: Run,
     agent: Agent,
     model: ResolvedModel,
     tools: AnyTroupeTool[],
     emitter: RunEmitter,
-    [meter, gate]: [AgentMiddleware, AgentMiddleware],
+    middleware: AgentMiddleware[],
+    workdir: string,
     signal: AbortSignal,
     watch: RunWatch,
   ): Promise<AgentLoopOutcome> {
-    const conversation = await storage.conversations.get(run.conversation_id);
-    const project = conversation ? await storage.projects.get(conversation.project_id) : undefined;
-    if (!conversation || !project) throw new TroupeError('project_not_found', 'The run has no project workdir');
-    const extra = deps.middleware ? await deps.middleware({ run, agent, emitter, tools }) : [];
-    // Accounting outermost; the guards innermost, so they see every tool any other layer added. The
-    // subagent filter answers first (its refusal is the more specific one), then calls the model was not
-    // offered are refused, and only calls that would really execute may wait for an approval.
-    const guards =
-      runCapabilities(run, agent).subagent
-        ? [createSubagentToolFilterMiddleware(run.tool_approval_mode), createToolAvailabilityMiddleware()]
-        : [createToolAvailabilityMiddleware(), createApprovalMiddleware(storage)];
-    // The gate innermost of all: only calls that would really run are admitted and charged.
-    const middleware = [meter, ...extra, ...guards, gate];
     const registry = new Map<string, AnyTroupeTool>();
-    for (const tool of [...tools, ...middleware.flatMap((layer) => layer.tools ?? [])]) registry.set(tool.name, tool);
+    for (const tool of [...tools, ...middleware.flatMap((layer) => layer.tools ?? [])])
+      registry.set(tool.name, tool);
     const chain = composeMiddleware(middleware, {
       callModel: (request) => streamModelCall(request, (text) => emitter.delta(text)),
       callTool: executeTool,
     });
     const thread = await storage.messages.list(run.thread_id);
     // The run's own checkpoints are in the thread already; the highest step is where to continue from.
-    const lastStep = thread.reduce((highest, entry) => (entry.run_id === run.id ? Math.max(highest, entry.step) : highest), 0);
+    const lastStep = thread.reduce(
+      (highest, entry) => (entry.run_id === run.id ? Math.max(highest, entry.step) : highest),
+      0,
+    );
     const pending = unansweredToolCalls(thread, run.id);
     // Threads stored before runs closed their calls on ending may hold calls without results; providers
     // refuse such prompts, so they are answered here (in memory) — except the calls this run will execute.
@@ -279,7 +280,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       chain,
       emitter,
       abortSignal: signal,
-      workdir: project.workdir,
+      workdir,
       suspend: (work) => slots.outside(() => watch.paused(work)),
       firstStep: lastStep + 1,
       pending,
@@ -298,91 +299,17 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     });
   }
 
-  const owned = () => ({ worker_id: deps.workerId });
-
-  async function finishCompleted(run: Run, outcome: AgentLoopOutcome, usage: Run['usage']): Promise<void> {
-    if (outcome.kind === 'input_required') {
-      // Parked: no worker holds a run that waits for a human; the decision re-enqueues it, or, when every
-      // decision came in before the park, the park hands it back as pending and this worker carries on.
-      const parked = await parkForInput(storage, run.id, deps.workerId, usage);
-      if (parked) {
-        if (parked.status === 'pending') decidedBeforePark.add(run.id);
-        await publishSubagentUpdate(storage, bus, parked);
-        if (deps.queue) await resumeWhenNothingPending(storage, deps.queue, run.id);
-        return;
-      }
-      const cancelled = await finishRun(storage, bus, clock, run.id, { status: ['cancel_requested'], ...owned() }, { status: 'cancelled', usage });
-      if (cancelled) await afterTerminal(cancelled);
-      return;
-    }
-    const write =
-      outcome.kind === 'completed'
-        ? ({ status: 'completed', output: outcome.output, usage } as const)
-        : ({
-            status: 'interrupted',
-            output: outcome.output,
-            usage,
-            error: { type: 'max_steps', message: 'The run stopped at its step limit without a final answer' },
-          } as const);
-    const finished = await finishRun(storage, bus, clock, run.id, { status: ['running'], ...owned() }, write);
-    // A cancel that arrived while the last step finished wins, as in Yuxi.
-    const final = finished ?? (await finishRun(storage, bus, clock, run.id, { status: ['cancel_requested'], ...owned() }, { status: 'cancelled', usage }));
-    if (final) await afterTerminal(final);
-  }
-
-  async function finishAfterError(
-    run: Run,
-    thrown: unknown,
-    signal: AbortSignal,
-    emitter: RunEmitter,
-    usage: Run['usage'],
-  ): Promise<void> {
-    const reason = thrown instanceof RunAbortError ? thrown : abortErrorOf(signal);
-    const kind = reason?.kind ?? abortKindOf(signal);
-    if (kind === 'lease_lost') return;
-    if ((kind === 'budget' || kind === 'inactive') && reason?.error) {
-      await emitter.emit('error', { error: reason.error }).catch(() => undefined);
-      const ended = await finishRun(storage, bus, clock, run.id, { status: ['running'], ...owned() }, {
-        status: kind === 'budget' ? 'failed' : 'interrupted',
-        error: reason.error,
-        usage,
-      });
-      if (ended) {
-        await afterTerminal(ended);
-        return;
-      }
-    }
-    if (kind === 'shutdown') {
-      const released = await storage.runs.update(run.id, { status: ['running'], ...owned() }, {
-        status: 'pending',
-        worker_id: null,
-        lease_expires_at: null,
-        usage,
-      });
-      if (released) return;
-    }
-    // The reason (a user's cancel, a closed execution tree) was recorded with the request; keep it.
-    const cancelled = await finishRun(storage, bus, clock, run.id, { status: ['cancel_requested'], ...owned() }, {
-      status: 'cancelled',
-      usage,
-    });
-    if (cancelled) {
-      await afterTerminal(cancelled);
-      return;
-    }
-    const error = toTroupeError(thrown);
-    const runError = { type: error.code, message: error.message };
-    await emitter.emit('error', { error: runError }).catch(() => undefined);
-    const failed = await finishRun(storage, bus, clock, run.id, { status: ['running'], ...owned() }, {
-      status: 'failed',
-      error: runError,
-      usage,
-    });
-    if (failed) await afterTerminal(failed);
-  }
-
-  const afterTerminal = (run: Run) =>
-    cascadeAfterTerminal({ storage, bus, clock, ...(deps.onTerminal ? { onTerminal: deps.onTerminal } : {}) }, run);
+  const outcomes = createRunOutcomes({
+    storage,
+    bus,
+    clock,
+    workerId: deps.workerId,
+    ...(deps.queue ? { queue: deps.queue } : {}),
+    ...(deps.onTerminal ? { onTerminal: deps.onTerminal } : {}),
+    onDecidedBeforePark: (runId) => decidedBeforePark.add(runId),
+  });
+  const finishCompleted = outcomes.completed;
+  const finishAfterError = outcomes.afterError;
 
   return {
     execute,

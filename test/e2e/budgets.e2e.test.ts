@@ -4,8 +4,8 @@ import type {
   FakeModelResponse,
   FakeModelServer,
   RecordedRequest,
-} from '../../src/adapters/models/testing/fake-model-server.js';
-import { startFakeOpenAiServer } from '../../src/adapters/models/testing/fake-openai-server.js';
+} from '../helpers/models/fake-model-server.js';
+import { startFakeOpenAiServer } from '../helpers/models/fake-openai-server.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
 import { busyTurn, roleOf, teamTurn, turnOf } from '../helpers/role-model.js';
 

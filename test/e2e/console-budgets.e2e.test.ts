@@ -9,8 +9,8 @@ import type {
   FakeModelResponse,
   FakeModelServer,
   RecordedRequest,
-} from '../../src/adapters/models/testing/fake-model-server.js';
-import { startFakeOpenAiServer } from '../../src/adapters/models/testing/fake-openai-server.js';
+} from '../helpers/models/fake-model-server.js';
+import { startFakeOpenAiServer } from '../helpers/models/fake-openai-server.js';
 import {
   chromiumPath,
   ensureConsoleBuilt,

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { skillMd, zipOf } from '../../src/runtime/skills/testing/skill-archives.js';
+import { skillMd, zipOf } from '../helpers/skills/skill-archives.js';
 import { chromiumPath, ensureConsoleBuilt, launchChromium, type TestBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
 

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import {
   startHttpTestServer,
   type HttpTestServer,
-} from '../../src/adapters/mcp/testing/start-mcp-test-server.js';
+} from '../helpers/mcp/start-mcp-test-server.js';
 import { loadConfig } from '../../src/config.js';
 import { readSse, startTestServer, type TestServer } from '../helpers/start-test-server.js';
 

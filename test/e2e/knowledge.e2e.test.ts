@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makePdf } from '../../src/runtime/knowledge/testing/make-pdf.js';
+import { makePdf } from '../helpers/knowledge/make-pdf.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
 
 let server: TestServer;

@@ -12,8 +12,8 @@ import { readSse, type SseFrame } from '../helpers/start-test-server.js';
 import type {
   FakeModelResponse,
   FakeModelServer,
-} from '../../src/adapters/models/testing/fake-model-server.js';
-import { startFakeOpenAiServer } from '../../src/adapters/models/testing/fake-openai-server.js';
+} from '../helpers/models/fake-model-server.js';
+import { startFakeOpenAiServer } from '../helpers/models/fake-openai-server.js';
 import { busyTurn, roleOf, teamTurn, turnOf } from '../helpers/role-model.js';
 
 interface TreeNode {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Skill } from '../../src/core/records/skill.js';
-import { skillMd, zipOf } from '../../src/runtime/skills/testing/skill-archives.js';
+import { skillMd, zipOf } from '../helpers/skills/skill-archives.js';
 import { toolResults } from '../helpers/run-helpers.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
 import { zeroDelayScenarioDir } from '../load/lib/load-server.js';

@@ -75,7 +75,9 @@ function newestMtime(dir: string): number {
 /** The built console is older than its sources (the console also imports pure modules of `src/core`). */
 function consoleIsStale(index: string): boolean {
   const built = statSync(index).mtimeMs;
-  return [path.join(REPO_ROOT, 'web/src'), path.join(REPO_ROOT, 'src/core')].some((dir) => newestMtime(dir) > built);
+  return [path.join(REPO_ROOT, 'web/src'), path.join(REPO_ROOT, 'src/core')].some(
+    (dir) => newestMtime(dir) > built,
+  );
 }
 
 // Outside the repository (nothing to ignore), one per checkout.

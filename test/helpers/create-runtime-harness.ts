@@ -2,7 +2,10 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createMemoryEventBus } from '../../src/adapters/bus/memory/create-memory-event-bus.js';
-import { createModelProvider, type ModelProviderOptions } from '../../src/adapters/models/create-model-provider.js';
+import {
+  createModelProvider,
+  type ModelProviderOptions,
+} from '../../src/adapters/models/create-model-provider.js';
 import { createMemoryRunQueue } from '../../src/adapters/queue/memory/create-memory-run-queue.js';
 import { createSqliteStorage } from '../../src/adapters/storage/sqlite/create-sqlite-storage.js';
 import { DEFAULT_LIMITS, type RunLimits } from '../../src/config.js';
@@ -22,9 +25,15 @@ import { createRunService, type RunService } from '../../src/runtime/run-service
 import { createWorkdirTools } from '../../src/runtime/tools/workdir/create-workdir-tools.js';
 import { createHumanTools } from '../../src/runtime/tools/human/create-human-tools.js';
 import { createSubagentMiddleware } from '../../src/runtime/subagents/create-subagent-middleware.js';
-import { createSubagentRunService, type SubagentRunService } from '../../src/runtime/subagents/subagent-run-service.js';
+import {
+  createSubagentRunService,
+  type SubagentRunService,
+} from '../../src/runtime/subagents/subagent-run-service.js';
 import { createDelegationMiddleware } from '../../src/runtime/delegation/create-delegation-middleware.js';
-import { createDelegationRunService, type DelegationRunService } from '../../src/runtime/delegation/delegation-run-service.js';
+import {
+  createDelegationRunService,
+  type DelegationRunService,
+} from '../../src/runtime/delegation/delegation-run-service.js';
 import type { AnyTroupeTool } from '../../src/runtime/tools/troupe-tool.js';
 import type { RunTracer } from '../../src/runtime/tracing/run-tracer.js';
 
@@ -78,9 +87,29 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
   const queue = createMemoryRunQueue({ concurrency: 1000 });
   const leaseMs = options.leaseMs ?? 30_000;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const subagents = createSubagentRunService({ storage, bus, queue, clock: systemClock, limits, defaultModel: 'scripted:demo' });
-  const subagentMiddleware = createSubagentMiddleware({ storage, bus, clock: systemClock, limits, service: subagents });
-  const delegation = createDelegationRunService({ storage, bus, queue, clock: systemClock, limits, defaultModel: 'scripted:demo' });
+  const subagents = createSubagentRunService({
+    storage,
+    bus,
+    queue,
+    clock: systemClock,
+    limits,
+    defaultModel: 'scripted:demo',
+  });
+  const subagentMiddleware = createSubagentMiddleware({
+    storage,
+    bus,
+    clock: systemClock,
+    limits,
+    service: subagents,
+  });
+  const delegation = createDelegationRunService({
+    storage,
+    bus,
+    queue,
+    clock: systemClock,
+    limits,
+    defaultModel: 'scripted:demo',
+  });
   const delegationMiddleware = createDelegationMiddleware({ storage, limits, service: delegation });
   const extraMiddleware = options.middleware;
   const tracer = options.tracer?.(storage);
@@ -151,7 +180,11 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
     async createConversation(user, agent) {
       const projectDir = path.join(dir, 'workdirs', newId('prj'));
       mkdirSync(projectDir, { recursive: true });
-      const project = await storage.projects.create({ user_id: user.id, name: 'Default', workdir: projectDir });
+      const project = await storage.projects.create({
+        user_id: user.id,
+        name: 'Default',
+        workdir: projectDir,
+      });
       return storage.conversations.create({
         user_id: user.id,
         agent_id: agent.id,

@@ -1,11 +1,7 @@
 import type { ModelProviderOptions } from '../../src/adapters/models/create-model-provider.js';
-import { startFakeAnthropicServer } from '../../src/adapters/models/testing/fake-anthropic-server.js';
-import type {
-  FakeModelResponse,
-  FakeModelServer,
-  RecordedRequest,
-} from '../../src/adapters/models/testing/fake-model-server.js';
-import { startFakeOpenAiServer } from '../../src/adapters/models/testing/fake-openai-server.js';
+import { startFakeAnthropicServer } from './models/fake-anthropic-server.js';
+import type { FakeModelResponse, FakeModelServer, RecordedRequest } from './models/fake-model-server.js';
+import { startFakeOpenAiServer } from './models/fake-openai-server.js';
 
 /** One model turn of a backend-neutral script (the scenario format of `scenarios/README.md`). */
 export interface ScriptTurn {
@@ -76,18 +72,22 @@ function render(value: unknown, input: string): unknown {
 }
 
 /** Plays `rules` the way the scripted provider does, for a fake server's requests. */
-export function scriptResponder(rules: readonly ScriptRule[]): (request: RecordedRequest) => FakeModelResponse {
+export function scriptResponder(
+  rules: readonly ScriptRule[],
+): (request: RecordedRequest) => FakeModelResponse {
   return (request) => {
     const facts = readFacts(request);
     const rule =
       rules.find(
         (candidate) =>
           candidate.when !== undefined &&
-          (candidate.when.contains === undefined || facts.input.toLowerCase().includes(candidate.when.contains.toLowerCase())) &&
+          (candidate.when.contains === undefined ||
+            facts.input.toLowerCase().includes(candidate.when.contains.toLowerCase())) &&
           (candidate.when.matches === undefined || new RegExp(candidate.when.matches).test(facts.input)),
       ) ?? rules.find((candidate) => candidate.when === undefined);
     const turn = rule?.steps[facts.step];
-    if (!rule || !turn) return { text: String(render(rule?.steps.at(-1)?.text ?? '(finished)', facts.input)) };
+    if (!rule || !turn)
+      return { text: String(render(rule?.steps.at(-1)?.text ?? '(finished)', facts.input)) };
     return {
       ...(turn.text !== undefined ? { text: String(render(turn.text, facts.input)) } : {}),
       ...(turn.tool_calls
@@ -102,12 +102,20 @@ export function scriptResponder(rules: readonly ScriptRule[]): (request: Recorde
   };
 }
 
-function fromServer(spec: string, server: FakeModelServer, models: ScriptedBackend['models']): ScriptedBackend {
+function fromServer(
+  spec: string,
+  server: FakeModelServer,
+  models: ScriptedBackend['models'],
+): ScriptedBackend {
   return { spec, scenarios: {}, models, requests: server.requests, close: () => server.close() };
 }
 
 /** Starts `backend` playing `rules` as the model of the agent under test (`scenario`: its scripted name). */
-export async function startBackend(backend: BackendName, rules: readonly ScriptRule[], scenario = 'main'): Promise<ScriptedBackend> {
+export async function startBackend(
+  backend: BackendName,
+  rules: readonly ScriptRule[],
+  scenario = 'main',
+): Promise<ScriptedBackend> {
   const responses = scriptResponder(rules);
   switch (backend) {
     case 'scripted':
@@ -121,7 +129,10 @@ export async function startBackend(backend: BackendName, rules: readonly ScriptR
       };
     case 'openai': {
       const server = await startFakeOpenAiServer({ responses });
-      return fromServer('openai:gpt-test', server, { openaiBaseUrl: server.baseURL, openaiApiKey: 'sk-test' });
+      return fromServer('openai:gpt-test', server, {
+        openaiBaseUrl: server.baseURL,
+        openaiApiKey: 'sk-test',
+      });
     }
     case 'anthropic': {
       const server = await startFakeAnthropicServer({ responses });

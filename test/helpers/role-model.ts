@@ -1,7 +1,4 @@
-import type {
-  FakeModelResponse,
-  RecordedRequest,
-} from '../../src/adapters/models/testing/fake-model-server.js';
+import type { FakeModelResponse, RecordedRequest } from './models/fake-model-server.js';
 
 /**
  * A fake model that answers by role: each test agent's system prompt carries `ROLE:<name>`, and a child of

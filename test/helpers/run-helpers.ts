@@ -8,7 +8,10 @@ export async function collectEvents(iterable: AsyncIterable<RunEvent>): Promise<
 }
 
 /** The tool results of a thread, by tool name, as the model saw them. */
-export function toolResults(thread: readonly ThreadMessage[], toolName?: string): { name: string; text: string; isError: boolean }[] {
+export function toolResults(
+  thread: readonly ThreadMessage[],
+  toolName?: string,
+): { name: string; text: string; isError: boolean }[] {
   const results: { name: string; text: string; isError: boolean }[] = [];
   for (const entry of thread) {
     if (entry.message.role !== 'tool') continue;
@@ -21,7 +24,11 @@ export function toolResults(thread: readonly ThreadMessage[], toolName?: string)
           : output.type === 'json' || output.type === 'error-json'
             ? JSON.stringify(output.value)
             : '';
-      results.push({ name: part.toolName, text, isError: output.type === 'error-text' || output.type === 'error-json' });
+      results.push({
+        name: part.toolName,
+        text,
+        isError: output.type === 'error-text' || output.type === 'error-json',
+      });
     }
   }
   return results;

@@ -25,7 +25,10 @@ export interface TestServer {
 export async function startTestServer(overrides: Partial<TroupeConfig> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'troupe-e2e-'));
   const config: TroupeConfig = {
-    ...loadConfig({ TROUPE_DATA_DIR: dataDir, TROUPE_PORT: '0' }, path.resolve(import.meta.dirname, '../..')),
+    ...loadConfig(
+      { TROUPE_DATA_DIR: dataDir, TROUPE_PORT: '0', TROUPE_CHECK_RESPONSES: '1' },
+      path.resolve(import.meta.dirname, '../..'),
+    ),
     ...overrides,
   };
   const troupe = await createTroupe(config);
@@ -53,7 +56,10 @@ export async function startTestServer(overrides: Partial<TroupeConfig> = {}): Pr
         await api('/api/conversations', { method: 'POST', body: JSON.stringify({ agent_id: agentId }) })
       ).json()) as { conversation: { id: string } };
       const { run } = (await (
-        await api(`/api/conversations/${conversation.id}/messages`, { method: 'POST', body: JSON.stringify({ content }) })
+        await api(`/api/conversations/${conversation.id}/messages`, {
+          method: 'POST',
+          body: JSON.stringify({ content }),
+        })
       ).json()) as { run: { id: string } };
       return { conversationId: conversation.id, runId: run.id };
     },

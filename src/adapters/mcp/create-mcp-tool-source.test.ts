@@ -6,7 +6,7 @@ import type { Run } from '../../core/records/run.js';
 import { executeTool } from '../../runtime/execute-tool.js';
 import type { AnyTroupeTool, ToolContext } from '../../runtime/tools/troupe-tool.js';
 import { createMcpToolSource, type McpToolSource } from './create-mcp-tool-source.js';
-import { startHttpTestServer, stdioTestServer, type HttpTestServer } from './testing/start-mcp-test-server.js';
+import { startHttpTestServer, stdioTestServer, type HttpTestServer } from '../../../test/helpers/mcp/start-mcp-test-server.js';
 
 function agentWith(servers: McpServerConfig[]): Agent {
   return {

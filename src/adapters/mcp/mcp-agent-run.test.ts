@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
 import { createMcpToolSource, type McpToolSource } from './create-mcp-tool-source.js';
-import { stdioTestServer } from './testing/start-mcp-test-server.js';
+import { stdioTestServer } from '../../../test/helpers/mcp/start-mcp-test-server.js';
 
 let harness: RuntimeHarness | undefined;
 let source: McpToolSource | undefined;

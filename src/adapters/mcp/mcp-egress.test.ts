@@ -9,7 +9,7 @@ import { executeTool } from '../../runtime/execute-tool.js';
 import type { AnyTroupeTool } from '../../runtime/tools/troupe-tool.js';
 import type { Resolver } from '../egress/create-egress-fetch.js';
 import { createMcpToolSource, type McpToolSource } from './create-mcp-tool-source.js';
-import { startHttpTestServer, type HttpTestServer } from './testing/start-mcp-test-server.js';
+import { startHttpTestServer, type HttpTestServer } from '../../../test/helpers/mcp/start-mcp-test-server.js';
 
 const MEMBER = 'usr_member';
 const ADMIN = 'usr_admin';

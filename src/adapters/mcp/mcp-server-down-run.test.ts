@@ -4,7 +4,7 @@ import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers
 import { BACKENDS, startBackend, type BackendName, type ScriptedBackend, type ScriptRule } from '../../../test/helpers/model-backends.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
 import { createMcpToolSource, type McpToolSource } from './create-mcp-tool-source.js';
-import { startHttpTestServer, type HttpTestServer } from './testing/start-mcp-test-server.js';
+import { startHttpTestServer, type HttpTestServer } from '../../../test/helpers/mcp/start-mcp-test-server.js';
 
 // The fake servers' model names are unknown to the SDK, which says so on every call.
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;

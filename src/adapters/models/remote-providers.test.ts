@@ -5,9 +5,9 @@ import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createModelProvider } from './create-model-provider.js';
-import { startFakeAnthropicServer } from './testing/fake-anthropic-server.js';
-import type { FakeModelResponse, FakeModelServer, RecordedRequest } from './testing/fake-model-server.js';
-import { startFakeOpenAiServer } from './testing/fake-openai-server.js';
+import { startFakeAnthropicServer } from '../../../test/helpers/models/fake-anthropic-server.js';
+import type { FakeModelResponse, FakeModelServer, RecordedRequest } from '../../../test/helpers/models/fake-model-server.js';
+import { startFakeOpenAiServer } from '../../../test/helpers/models/fake-openai-server.js';
 
 /** How each provider's wire format carries the bits the assertions look at. */
 interface Wire {

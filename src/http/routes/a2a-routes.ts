@@ -11,6 +11,7 @@ import { idParamsSchema } from '../id-params.js';
 import type { Logger } from '../logger.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { DEFAULT_SSE_HEARTBEAT_MS } from './run-event-stream-response.js';
+import { RESPONSES } from '../response-schemas/route-responses.js';
 
 /** Cards differ per caller (they list what the token may use), so caches must not share them. */
 const CARD_CACHE_CONTROL = 'private, max-age=60';
@@ -48,6 +49,8 @@ export function registerA2ARoutes(registry: RouteRegistry, deps: AppDependencies
   registry.add({
     method: 'get',
     path: '/.well-known/agent-card.json',
+
+    response: RESPONSES.agentCard,
     summary: 'A2A server card: one skill per published expert the caller may use',
     description:
       'Its endpoint `POST /a2a` takes `params.tenant` = a skill id; the experts extension lists each expert card.',
@@ -62,6 +65,8 @@ export function registerA2ARoutes(registry: RouteRegistry, deps: AppDependencies
   registry.add({
     method: 'post',
     path: '/a2a',
+
+    response: RESPONSES.a2aResponse,
     summary: 'A2A JSON-RPC endpoint of the whole server (params.tenant names the expert)',
     description: 'JSON-RPC 2.0 body (A2A 1.0 method names); answers JSON, or SSE for streaming methods.',
     tag: 'a2a',
@@ -72,6 +77,8 @@ export function registerA2ARoutes(registry: RouteRegistry, deps: AppDependencies
   registry.add({
     method: 'get',
     path: '/a2a/{id}/.well-known/agent-card.json',
+
+    response: RESPONSES.agentCard,
     summary: "A2A agent card of one published expert (clients resolve it from the base URL '/a2a/{id}/')",
     tag: 'a2a',
     access: 'user',
@@ -86,6 +93,8 @@ export function registerA2ARoutes(registry: RouteRegistry, deps: AppDependencies
   registry.add({
     method: 'post',
     path: '/a2a/{id}',
+
+    response: RESPONSES.a2aResponse,
     summary: 'A2A JSON-RPC endpoint of one published expert (1.0 and 0.3 method names)',
     description:
       'JSON-RPC 2.0 body: SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask ' +

@@ -11,6 +11,7 @@ import { HUMAN_TOOL_NAMES } from '../../runtime/tools/human/create-human-tools.j
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';
+import { RESPONSES } from '../response-schemas/route-responses.js';
 
 const listQuerySchema = z.object({
   include_subagents: z.stringbool().default(false).describe('Also list subagents (management views)'),
@@ -24,7 +25,9 @@ const draftReportSchema = z
       .min(1)
       .max(200)
       .optional()
-      .describe('Agent (id or slug, owner or admin) whose stored MCP secrets fill the redacted placeholders of the draft'),
+      .describe(
+        'Agent (id or slug, owner or admin) whose stored MCP secrets fill the redacted placeholders of the draft',
+      ),
   })
   .strict();
 
@@ -35,7 +38,11 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
     createBuildReportService({
       storage: deps.storage,
       agents,
-      catalogue: [...createWorkdirTools().map((tool) => tool.name), INSTALL_SKILL_TOOL_NAME, ...HUMAN_TOOL_NAMES],
+      catalogue: [
+        ...createWorkdirTools().map((tool) => tool.name),
+        INSTALL_SKILL_TOOL_NAME,
+        ...HUMAN_TOOL_NAMES,
+      ],
       defaultModel: deps.config.defaultModel,
     });
   // Authoring is loud (SPEC §5): a save answers with what the spec builder would drop, never fails on it.
@@ -48,29 +55,40 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
   registry.add({
     method: 'get',
     path: '/api/agent',
+
+    response: RESPONSES.agents,
     summary: 'Agents I can use; subagents only with include_subagents=true',
     tag: 'agents',
     access: 'user',
     query: listQuerySchema,
     handler: async ({ c, actor, query }) =>
-      c.json({ agents: (await agents.list(actor, { include_subagents: query.include_subagents })).map(redactAgent) }),
+      c.json({
+        agents: (await agents.list(actor, { include_subagents: query.include_subagents })).map(redactAgent),
+      }),
   });
 
   registry.add({
     method: 'post',
     path: '/api/agent',
+    errors: ['agent_slug_taken', 'forbidden', 'agent_backend_mismatch'],
+
+    response: RESPONSES.agentWithWarnings,
     summary: 'Create an agent (owner gets a `created` grant); `warnings` is its subagent build report',
     tag: 'agents',
     access: 'user',
     status: 201,
     body: createAgentInputSchema,
-    handler: async ({ c, actor, body }) => c.json(await warningsFor(actor, await agents.create(actor, body)), 201),
+    handler: async ({ c, actor, body }) =>
+      c.json(await warningsFor(actor, await agents.create(actor, body)), 201),
   });
 
   registry.add({
     method: 'post',
     path: '/api/agent/build-report',
-    summary: 'Build report of a draft config (live editor): resolved subagents and every dropped spec or tool',
+
+    response: RESPONSES.buildReport,
+    summary:
+      'Build report of a draft config (live editor): resolved subagents and every dropped spec or tool',
     tag: 'agents',
     access: 'user',
     body: draftReportSchema,
@@ -81,6 +99,8 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
   registry.add({
     method: 'get',
     path: '/api/agent/default',
+
+    response: RESPONSES.agent,
     summary: 'The default agent',
     tag: 'agents',
     access: 'user',
@@ -90,17 +110,23 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
   registry.add({
     method: 'get',
     path: '/api/agent/{id}',
+
+    response: RESPONSES.agent,
     summary: 'One agent by id or slug (subagents included)',
     tag: 'agents',
     access: 'user',
     params: idParamsSchema,
-    handler: async ({ c, actor, params }) => c.json({ agent: redactAgent(await agents.get(actor, params.id)) }),
+    handler: async ({ c, actor, params }) =>
+      c.json({ agent: redactAgent(await agents.get(actor, params.id)) }),
   });
 
   registry.add({
     method: 'get',
     path: '/api/agent/{id}/build-report',
-    summary: 'Build report of an agent: resolved subagents and every dropped spec or tool (same access as detail)',
+
+    response: RESPONSES.buildReport,
+    summary:
+      'Build report of an agent: resolved subagents and every dropped spec or tool (same access as detail)',
     tag: 'agents',
     access: 'user',
     params: idParamsSchema,
@@ -110,7 +136,11 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
   registry.add({
     method: 'put',
     path: '/api/agent/{id}',
-    summary: 'Update an agent (partial; owner or admin; backend is immutable); `warnings` is its build report',
+    errors: ['agent_slug_taken', 'forbidden', 'agent_backend_mismatch'],
+
+    response: RESPONSES.agentWithWarnings,
+    summary:
+      'Update an agent (partial; owner or admin; backend is immutable); `warnings` is its build report',
     tag: 'agents',
     access: 'user',
     params: idParamsSchema,
@@ -122,6 +152,7 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
   registry.add({
     method: 'delete',
     path: '/api/agent/{id}',
+    errors: ['forbidden'],
     summary: 'Soft-delete an agent (owner or admin; not the default agent)',
     tag: 'agents',
     access: 'user',
@@ -136,10 +167,14 @@ export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependenci
   registry.add({
     method: 'post',
     path: '/api/agent/{id}/set_default',
+    errors: ['subagent_cannot_be_default'],
+
+    response: RESPONSES.agent,
     summary: 'Make an agent the default (admin; not a subagent)',
     tag: 'agents',
     access: 'admin',
     params: idParamsSchema,
-    handler: async ({ c, actor, params }) => c.json({ agent: redactAgent(await agents.setDefault(actor, params.id)) }),
+    handler: async ({ c, actor, params }) =>
+      c.json({ agent: redactAgent(await agents.setDefault(actor, params.id)) }),
   });
 }

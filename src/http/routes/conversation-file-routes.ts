@@ -7,6 +7,7 @@ import { attachmentDisposition } from '../content-disposition.js';
 import { idParamsSchema } from '../id-params.js';
 import { readMultipartFiles } from '../read-multipart-files.js';
 import type { RouteRegistry } from '../route-registry.js';
+import { RESPONSES } from '../response-schemas/route-responses.js';
 
 const artifactParamsSchema = z.object({
   id: z.string().min(1).max(200).describe('Conversation id'),
@@ -20,7 +21,8 @@ const MULTIPART_OVERHEAD_BYTES = 256 * 1024;
 export function registerConversationFileRoutes(registry: RouteRegistry, deps: AppDependencies): void {
   const limits = deps.config.files;
   const artifacts =
-    deps.artifacts ?? createArtifactService({ storage: deps.storage, maxDownloadBytes: limits.artifactMaxDownloadBytes });
+    deps.artifacts ??
+    createArtifactService({ storage: deps.storage, maxDownloadBytes: limits.artifactMaxDownloadBytes });
   const attachments =
     deps.attachments ??
     createAttachmentService({
@@ -31,6 +33,8 @@ export function registerConversationFileRoutes(registry: RouteRegistry, deps: Ap
   registry.add({
     method: 'get',
     path: '/api/conversations/{id}/artifacts',
+
+    response: RESPONSES.artifacts,
     summary: 'Files the agent presented in this conversation (present_artifacts), oldest first',
     tag: 'conversations',
     access: 'user',
@@ -42,6 +46,7 @@ export function registerConversationFileRoutes(registry: RouteRegistry, deps: Ap
   registry.add({
     method: 'get',
     path: '/api/conversations/{id}/artifacts/{artifact_id}/download',
+    errors: ['artifact_too_large', 'artifact_file_missing'],
     summary: 'Download an artifact: the file as it is now in the project workdir',
     description:
       'Owner or admin. Sent as an attachment with a content type by extension; 404 `artifact_file_missing` ' +
@@ -70,6 +75,9 @@ export function registerConversationFileRoutes(registry: RouteRegistry, deps: Ap
   registry.add({
     method: 'post',
     path: '/api/conversations/{id}/attachments',
+    errors: ['attachment_too_large', 'too_many_attachments', 'invalid_multipart'],
+
+    response: RESPONSES.attachments,
     summary: 'Attach files: stored under uploads/ in the project workdir, named in the next message',
     description:
       `multipart/form-data with one or more file parts named "files"; at most ${limits.attachmentMaxFiles} ` +
@@ -93,10 +101,13 @@ export function registerConversationFileRoutes(registry: RouteRegistry, deps: Ap
   registry.add({
     method: 'get',
     path: '/api/conversations/{id}/attachments',
+
+    response: RESPONSES.attachments,
     summary: 'Files attached to this conversation, oldest first',
     tag: 'conversations',
     access: 'user',
     params: idParamsSchema,
-    handler: async ({ c, actor, params }) => c.json({ attachments: await attachments.list(actor, params.id) }),
+    handler: async ({ c, actor, params }) =>
+      c.json({ attachments: await attachments.list(actor, params.id) }),
   });
 }

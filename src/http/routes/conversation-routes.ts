@@ -3,6 +3,7 @@ import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { budgetSchema } from '../../runtime/budget-schema.js';
+import { RESPONSES } from '../response-schemas/route-responses.js';
 
 const userStatusSchema = z.enum(['active', 'archived']);
 
@@ -42,7 +43,9 @@ export const postMessageBodySchema = z
       .array(z.string().min(1).max(200))
       .max(50)
       .optional()
-      .describe('Ids of files attached to this conversation; the message tells the model their workdir paths'),
+      .describe(
+        'Ids of files attached to this conversation; the message tells the model their workdir paths',
+      ),
   })
   .strict();
 
@@ -54,6 +57,8 @@ export function registerConversationRoutes(registry: RouteRegistry, deps: AppDep
   registry.add({
     method: 'get',
     path: '/api/conversations',
+
+    response: RESPONSES.conversations,
     summary: 'My conversations, newest first',
     tag: 'conversations',
     access: 'user',
@@ -65,6 +70,9 @@ export function registerConversationRoutes(registry: RouteRegistry, deps: AppDep
   registry.add({
     method: 'post',
     path: '/api/conversations',
+    errors: ['agent_not_found', 'agent_not_chattable', 'project_not_found'],
+
+    response: RESPONSES.conversation,
     summary: 'Start a conversation with an agent',
     tag: 'conversations',
     access: 'user',
@@ -77,6 +85,8 @@ export function registerConversationRoutes(registry: RouteRegistry, deps: AppDep
   registry.add({
     method: 'get',
     path: '/api/conversations/{id}',
+
+    response: RESPONSES.conversation,
     summary: 'One conversation',
     tag: 'conversations',
     access: 'user',
@@ -88,6 +98,8 @@ export function registerConversationRoutes(registry: RouteRegistry, deps: AppDep
   registry.add({
     method: 'patch',
     path: '/api/conversations/{id}',
+
+    response: RESPONSES.conversation,
     summary: 'Rename, archive or restore a conversation',
     tag: 'conversations',
     access: 'user',
@@ -100,6 +112,8 @@ export function registerConversationRoutes(registry: RouteRegistry, deps: AppDep
   registry.add({
     method: 'get',
     path: '/api/conversations/{id}/messages',
+
+    response: RESPONSES.messages,
     summary: 'The persisted messages of the conversation thread',
     tag: 'conversations',
     access: 'user',
@@ -111,6 +125,9 @@ export function registerConversationRoutes(registry: RouteRegistry, deps: AppDep
   registry.add({
     method: 'post',
     path: '/api/conversations/{id}/messages',
+    errors: ['run_busy', 'request_id_conflict', 'conversation_archived', 'agent_not_found'],
+
+    response: RESPONSES.startedRun,
     summary: 'Send a message: starts a run (or returns the existing one for a replayed request_id)',
     tag: 'conversations',
     access: 'user',
@@ -128,6 +145,8 @@ export function registerConversationRoutes(registry: RouteRegistry, deps: AppDep
   registry.add({
     method: 'get',
     path: '/api/conversations/{id}/subagents',
+
+    response: RESPONSES.childRuns,
     summary: 'Subagent and delegation runs started from this conversation (the status panel)',
     tag: 'conversations',
     access: 'user',
@@ -141,6 +160,8 @@ export function registerConversationRoutes(registry: RouteRegistry, deps: AppDep
   registry.add({
     method: 'get',
     path: '/api/conversations/{id}/runs',
+
+    response: RESPONSES.runs,
     summary: 'Runs of a conversation, newest first',
     tag: 'conversations',
     access: 'user',

@@ -6,6 +6,7 @@ import type { AppDependencies } from '../app-dependencies.js';
 import type { Logger } from '../logger.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { budgetSchema } from '../../runtime/budget-schema.js';
+import { RESPONSES } from '../response-schemas/route-responses.js';
 
 const DEFAULT_WAIT_MS = 30_000;
 /** Longer work belongs to the run's SSE stream: proxies cut idle requests after a few minutes. */
@@ -62,6 +63,8 @@ export function registerDelegationRoutes(
   registry.add({
     method: 'get',
     path: '/api/me/delegation-policy',
+
+    response: RESPONSES.delegationPolicy,
     summary: 'My delegation policy: which experts my experts may delegate to',
     tag: 'delegation',
     access: 'user',
@@ -71,6 +74,8 @@ export function registerDelegationRoutes(
   registry.add({
     method: 'put',
     path: '/api/me/delegation-policy',
+
+    response: RESPONSES.delegationPolicy,
     summary: 'Set my delegation policy (none | all | whitelist of at most 10)',
     description:
       'Whitelist entries over the limit of 10 are dropped, logged and listed in `dropped`. With policy ' +
@@ -84,6 +89,9 @@ export function registerDelegationRoutes(
   registry.add({
     method: 'post',
     path: '/api/delegate',
+    errors: ['run_busy', 'run_not_found', 'conversation_not_found'],
+
+    response: RESPONSES.delegateResult,
     summary: 'Run an expert for me on a task and wait for its answer (HTTP 200 even when refused)',
     description:
       'Answers `{status, run_id, conversation_id, thread_id, output, error?}`. A refused delegation ("Expert is ' +

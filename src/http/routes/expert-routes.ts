@@ -4,6 +4,7 @@ import { createExpertService } from '../../runtime/expert-service.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';
+import { RESPONSES } from '../response-schemas/route-responses.js';
 
 export const grantBodySchema = z
   .object({
@@ -24,26 +25,35 @@ export function registerExpertRoutes(registry: RouteRegistry, deps: AppDependenc
   registry.add({
     method: 'post',
     path: '/api/agent/{id}/publish',
+    errors: ['subagent_cannot_be_published', 'forbidden'],
+
+    response: RESPONSES.agent,
     summary: 'Publish an expert (owner or admin; subagents cannot be published)',
     tag: 'experts',
     access: 'user',
     params: idParamsSchema,
-    handler: async ({ c, actor, params }) => c.json({ agent: redactAgent(await experts.publish(actor, params.id)) }),
+    handler: async ({ c, actor, params }) =>
+      c.json({ agent: redactAgent(await experts.publish(actor, params.id)) }),
   });
 
   registry.add({
     method: 'post',
     path: '/api/agent/{id}/unpublish',
+
+    response: RESPONSES.agent,
     summary: 'Back to draft: the expert leaves every delegation roster (owner or admin)',
     tag: 'experts',
     access: 'user',
     params: idParamsSchema,
-    handler: async ({ c, actor, params }) => c.json({ agent: redactAgent(await experts.unpublish(actor, params.id)) }),
+    handler: async ({ c, actor, params }) =>
+      c.json({ agent: redactAgent(await experts.unpublish(actor, params.id)) }),
   });
 
   registry.add({
     method: 'get',
     path: '/api/agent/{id}/grants',
+
+    response: RESPONSES.grants,
     summary: 'Who holds an access grant on an agent (owner or admin)',
     tag: 'experts',
     access: 'user',
@@ -54,6 +64,8 @@ export function registerExpertRoutes(registry: RouteRegistry, deps: AppDependenc
   registry.add({
     method: 'post',
     path: '/api/agent/{id}/grants',
+
+    response: RESPONSES.grant,
     summary: 'Grant a user access (admins always; owners on shared agents); idempotent',
     description: 'Answers 201 with the new grant, or 200 with the existing one (its first source is kept).',
     tag: 'experts',

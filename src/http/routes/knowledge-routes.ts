@@ -9,6 +9,7 @@ import type { AppDependencies } from '../app-dependencies.js';
 import { readUpload } from '../read-upload.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { grantBodySchema } from './expert-routes.js';
+import { RESPONSES } from '../response-schemas/route-responses.js';
 
 const sourceId = z.string().min(1).max(200).describe('Knowledge source id or name');
 const sourceParams = z.object({ id: sourceId });
@@ -53,6 +54,8 @@ export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDepend
   registry.add({
     method: 'get',
     path: '/api/knowledge',
+
+    response: RESPONSES.knowledgeSources,
     summary:
       'Knowledge sources I can read (own, granted, public; admins: all), with document and chunk counts',
     tag: 'knowledge',
@@ -63,6 +66,9 @@ export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDepend
   registry.add({
     method: 'post',
     path: '/api/knowledge',
+    errors: ['knowledge_source_name_taken'],
+
+    response: RESPONSES.knowledgeSource,
     summary: 'Create a knowledge source (its name is unique and is what agent configs list)',
     tag: 'knowledge',
     access: 'user',
@@ -74,6 +80,8 @@ export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDepend
   registry.add({
     method: 'get',
     path: '/api/knowledge/{id}',
+
+    response: RESPONSES.knowledgeSource,
     summary: 'One knowledge source by id or name',
     tag: 'knowledge',
     access: 'user',
@@ -84,6 +92,8 @@ export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDepend
   registry.add({
     method: 'put',
     path: '/api/knowledge/{id}',
+    errors: ['knowledge_source_name_taken', 'forbidden'],
+    response: RESPONSES.knowledgeSource,
     summary: 'Change the description or visibility of a knowledge source (owner or admin)',
     tag: 'knowledge',
     access: 'user',
@@ -110,6 +120,8 @@ export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDepend
   registry.add({
     method: 'get',
     path: '/api/knowledge/{id}/documents',
+
+    response: RESPONSES.knowledgeDocuments,
     summary: 'Documents of a knowledge source',
     tag: 'knowledge',
     access: 'user',
@@ -121,6 +133,9 @@ export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDepend
   registry.add({
     method: 'post',
     path: '/api/knowledge/{id}/documents',
+    errors: ['document_unreadable', 'unsupported_media_type', 'forbidden'],
+
+    response: RESPONSES.knowledgeDocuments,
     summary:
       'Upload documents (Markdown, text, HTML, PDF): multipart/form-data, or a raw body with ?filename=NAME',
     description:
@@ -157,6 +172,8 @@ export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDepend
   registry.add({
     method: 'post',
     path: '/api/knowledge/{id}/search',
+
+    response: RESPONSES.knowledgeSearch,
     summary:
       'Try a search: ranked passages with document, location (heading path, page, char range) and score',
     tag: 'knowledge',
@@ -172,6 +189,8 @@ export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDepend
   registry.add({
     method: 'get',
     path: '/api/knowledge/{id}/grants',
+
+    response: RESPONSES.grants,
     summary: 'Who holds an access grant on a knowledge source (owner or admin)',
     tag: 'knowledge',
     access: 'user',
@@ -182,6 +201,8 @@ export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDepend
   registry.add({
     method: 'post',
     path: '/api/knowledge/{id}/grants',
+
+    response: RESPONSES.grant,
     summary: 'Grant a user read access (admins always; owners on shared sources); idempotent',
     description: 'Answers 201 with the new grant, or 200 with the existing one (its first source is kept).',
     tag: 'knowledge',

@@ -4,6 +4,7 @@ import { toPublicToken } from '../../runtime/auth-service.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';
+import { RESPONSES } from '../response-schemas/route-responses.js';
 
 export const createTokenBodySchema = z.object({ name: z.string().trim().min(1).max(100) }).strict();
 
@@ -11,6 +12,8 @@ export function registerMeRoutes(registry: RouteRegistry, deps: AppDependencies)
   registry.add({
     method: 'get',
     path: '/api/me',
+
+    response: RESPONSES.me,
     summary: 'The user the token belongs to',
     tag: 'me',
     access: 'user',
@@ -20,6 +23,8 @@ export function registerMeRoutes(registry: RouteRegistry, deps: AppDependencies)
   registry.add({
     method: 'get',
     path: '/api/me/tokens',
+
+    response: RESPONSES.tokens,
     summary: 'My API tokens (revoked ones included; secrets are never returned)',
     tag: 'me',
     access: 'user',
@@ -32,6 +37,8 @@ export function registerMeRoutes(registry: RouteRegistry, deps: AppDependencies)
   registry.add({
     method: 'post',
     path: '/api/me/tokens',
+
+    response: RESPONSES.createdToken,
     summary: 'Create an API token; the secret is in this response only',
     tag: 'me',
     access: 'user',

@@ -10,6 +10,7 @@ import { chatCompletionRequestSchema, lastUserText } from '../openai/chat-comple
 import { respondWithCompletion, streamCompletion } from '../openai/chat-completion-response.js';
 import { openAiErrorShape } from '../openai/openai-error.js';
 import type { RouteRegistry } from '../route-registry.js';
+import { RESPONSES } from '../response-schemas/route-responses.js';
 
 const modelParamsSchema = z.object({
   id: z.string().min(1).max(200).describe("A chat agent's slug"),
@@ -49,6 +50,8 @@ export function registerOpenAiRoutes(
   registry.add({
     method: 'get',
     path: '/v1/models',
+
+    response: RESPONSES.openAiModels,
     summary: 'OpenAI-compatible: the chat agents you can use, as models',
     tag: 'openai',
     access: 'user',
@@ -59,6 +62,8 @@ export function registerOpenAiRoutes(
   registry.add({
     method: 'get',
     path: '/v1/models/{id}',
+
+    response: RESPONSES.openAiModel,
     summary: 'OpenAI-compatible: one chat agent, as a model',
     tag: 'openai',
     access: 'user',
@@ -69,6 +74,8 @@ export function registerOpenAiRoutes(
   registry.add({
     method: 'post',
     path: '/v1/chat/completions',
+
+    response: RESPONSES.openAiCompletion,
     summary: 'OpenAI-compatible: run a chat agent on your last user message',
     description:
       'Each call is one run in a conversation: `conversation_id` continues one of yours, otherwise a new ' +

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppDependencies } from '../app-dependencies.js';
 import type { RouteRegistry } from '../route-registry.js';
+import { RESPONSES } from '../response-schemas/route-responses.js';
 
 export const createProjectBodySchema = z.object({ name: z.string().trim().min(1).max(200) }).strict();
 
@@ -8,6 +9,8 @@ export function registerProjectRoutes(registry: RouteRegistry, deps: AppDependen
   registry.add({
     method: 'get',
     path: '/api/projects',
+
+    response: RESPONSES.projects,
     summary: 'My projects (named workdirs)',
     tag: 'projects',
     access: 'user',
@@ -17,6 +20,8 @@ export function registerProjectRoutes(registry: RouteRegistry, deps: AppDependen
   registry.add({
     method: 'post',
     path: '/api/projects',
+
+    response: RESPONSES.project,
     summary: 'Create a project and its directory',
     tag: 'projects',
     access: 'user',

@@ -3,6 +3,7 @@ import { MAX_ANSWER_LENGTH, MAX_QUESTIONS } from '../../core/questions/user-ques
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';
+import { RESPONSES } from '../response-schemas/route-responses.js';
 
 const answerParamsSchema = z.object({
   id: z.string().min(1).max(200).describe('Run id'),
@@ -26,19 +27,24 @@ export function registerQuestionRoutes(registry: RouteRegistry, deps: AppDepende
   registry.add({
     method: 'get',
     path: '/api/agent/runs/{id}/questions',
+
+    response: RESPONSES.questions,
     summary: 'Questions the agent asked the user in this run (ask_user_question), pending and answered',
     tag: 'runs',
     access: 'user',
     params: idParamsSchema,
-    handler: async ({ c, actor, params }) => c.json({ questions: await runs.listQuestions(actor, params.id) }),
+    handler: async ({ c, actor, params }) =>
+      c.json({ questions: await runs.listQuestions(actor, params.id) }),
   });
 
   registry.add({
     method: 'post',
     path: '/api/agent/runs/{id}/answers/{tool_call_id}',
+    errors: ['question_answered', 'run_not_waiting'],
+    response: RESPONSES.answered,
     summary: 'Answer a pending question; the run resumes with the answers as the tool result',
     description:
-      'Only the run\'s user may answer, once: a second answer is 409 `question_answered`; a run that ended ' +
+      "Only the run's user may answer, once: a second answer is 409 `question_answered`; a run that ended " +
       'meanwhile (e.g. cancelled) is 409 `run_not_waiting`.',
     tag: 'runs',
     access: 'user',

@@ -5,6 +5,7 @@ import { listRuns, MAX_RUN_LIST_LIMIT } from '../../runtime/runs/list-runs.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';
+import { RESPONSES } from '../response-schemas/route-responses.js';
 
 /** `a,b` → `['a', 'b']`, each one of `values`; repeated commas and spaces are ignored. */
 function commaList<T extends string>(values: readonly [T, ...T[]], what: string) {
@@ -53,6 +54,8 @@ export function registerRunExplorerRoutes(registry: RouteRegistry, deps: AppDepe
   registry.add({
     method: 'get',
     path: '/api/agent/runs',
+
+    response: RESPONSES.runListPage,
     summary: 'My runs (admins: everyone’s), newest first, filtered and paginated',
     description:
       'Returns `{runs: [...], next_cursor}`; pass `next_cursor` as `cursor` for the next page (null on the ' +
@@ -76,6 +79,8 @@ export function registerRunExplorerRoutes(registry: RouteRegistry, deps: AppDepe
   registry.add({
     method: 'get',
     path: '/api/agent/runs/{id}/trace',
+
+    response: RESPONSES.trace,
     summary: 'The run tree with each run’s model and tool calls as timed spans, and token totals per subtree',
     description:
       'Returns `{trace: {root_run_id, run_id, generated_at, nodes: [...]}}`, parents before children. Each ' +

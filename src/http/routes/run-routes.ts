@@ -4,6 +4,7 @@ import { idParamsSchema } from '../id-params.js';
 import type { Logger } from '../logger.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { createRunEventStreamResponse } from './run-event-stream-response.js';
+import { RESPONSES } from '../response-schemas/route-responses.js';
 
 const DEFAULT_AWAIT_MS = 30_000;
 /** Longer waits belong to SSE: proxies tend to cut idle requests after a few minutes. */
@@ -40,6 +41,8 @@ export function registerRunRoutes(registry: RouteRegistry, deps: AppDependencies
   registry.add({
     method: 'get',
     path: '/api/agent/runs/{id}',
+
+    response: RESPONSES.run,
     summary: 'One run',
     tag: 'runs',
     access: 'user',
@@ -50,6 +53,8 @@ export function registerRunRoutes(registry: RouteRegistry, deps: AppDependencies
   registry.add({
     method: 'get',
     path: '/api/agent/runs/{id}/result',
+
+    response: RESPONSES.runResult,
     summary: 'The result of a run (reads; never re-runs)',
     tag: 'runs',
     access: 'user',
@@ -60,6 +65,8 @@ export function registerRunRoutes(registry: RouteRegistry, deps: AppDependencies
   registry.add({
     method: 'post',
     path: '/api/agent/runs/{id}/cancel',
+
+    response: RESPONSES.run,
     summary: 'Cancel a run and its subtree',
     tag: 'runs',
     access: 'user',
@@ -70,16 +77,21 @@ export function registerRunRoutes(registry: RouteRegistry, deps: AppDependencies
   registry.add({
     method: 'get',
     path: '/api/agent/runs/{id}/approvals',
+
+    response: RESPONSES.approvals,
     summary: 'Tool calls of a run that need (or had) a human decision',
     tag: 'runs',
     access: 'user',
     params: idParamsSchema,
-    handler: async ({ c, actor, params }) => c.json({ approvals: await runs.listApprovals(actor, params.id) }),
+    handler: async ({ c, actor, params }) =>
+      c.json({ approvals: await runs.listApprovals(actor, params.id) }),
   });
 
   registry.add({
     method: 'post',
     path: '/api/agent/runs/{id}/approvals/{tool_call_id}',
+    errors: ['approval_decided', 'run_not_waiting'],
+    response: RESPONSES.approvalDecided,
     summary: 'Approve or reject a sensitive tool call; the run resumes once every pending call is decided',
     tag: 'runs',
     access: 'user',
@@ -92,6 +104,8 @@ export function registerRunRoutes(registry: RouteRegistry, deps: AppDependencies
   registry.add({
     method: 'get',
     path: '/api/agent/runs/{id}/await',
+
+    response: RESPONSES.awaitedRun,
     summary: 'Wait for a run to end; on timeout returns the current run with wait_timed_out=true',
     tag: 'runs',
     access: 'user',
@@ -106,7 +120,7 @@ export function registerRunRoutes(registry: RouteRegistry, deps: AppDependencies
     path: '/api/agent/runs/{id}/events',
     summary: 'Server-sent events of a run: resumable, gapless, closes after `end`',
     description:
-      'Resume with `Last-Event-ID` or `after_seq`. A resume at or past the run\'s `end` event answers 204 No Content ' +
+      "Resume with `Last-Event-ID` or `after_seq`. A resume at or past the run's `end` event answers 204 No Content " +
       'at once, so a standard EventSource stops reconnecting.',
     tag: 'runs',
     access: 'user',

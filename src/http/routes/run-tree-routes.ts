@@ -2,11 +2,14 @@ import { buildRunTree } from '../../runtime/run-tree.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';
+import { RESPONSES } from '../response-schemas/route-responses.js';
 
 export function registerRunTreeRoutes(registry: RouteRegistry, deps: AppDependencies): void {
   registry.add({
     method: 'get',
     path: '/api/agent/runs/{id}/tree',
+
+    response: RESPONSES.tree,
     summary: 'The whole run tree (root, subagents, delegations) that this run belongs to',
     description:
       'Returns `{tree: {run, children: [...]}}` rooted at the root run of `{id}`, children oldest first, ' +

@@ -8,6 +8,7 @@ import type { AppEnv } from '../app-env.js';
 import { readJsonBody, readLimited } from '../body.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';
+import { RESPONSES } from '../response-schemas/route-responses.js';
 
 const visibilitySchema = z.enum(AGENT_VISIBILITIES);
 
@@ -93,6 +94,8 @@ export function registerSkillRoutes(registry: RouteRegistry, deps: AppDependenci
   registry.add({
     method: 'get',
     path: '/api/skills',
+
+    response: RESPONSES.skills,
     summary: 'Skills I can use (mine, granted, public; admins all)',
     tag: 'skills',
     access: 'user',
@@ -102,6 +105,9 @@ export function registerSkillRoutes(registry: RouteRegistry, deps: AppDependenci
   registry.add({
     method: 'post',
     path: '/api/skills',
+    errors: ['skill_name_taken', 'skill_invalid', 'skill_too_large'],
+
+    response: RESPONSES.skillWithFiles,
     summary:
       'Create a skill from a .zip/.tar.gz archive (raw body or multipart "file") or from a workdir folder (JSON)',
     description:
@@ -152,6 +158,8 @@ export function registerSkillRoutes(registry: RouteRegistry, deps: AppDependenci
   registry.add({
     method: 'get',
     path: '/api/skills/{id}',
+
+    response: RESPONSES.skillWithFiles,
     summary: 'One skill by id or name: metadata, file list and SKILL.md',
     tag: 'skills',
     access: 'user',
@@ -162,6 +170,8 @@ export function registerSkillRoutes(registry: RouteRegistry, deps: AppDependenci
   registry.add({
     method: 'patch',
     path: '/api/skills/{id}',
+
+    response: RESPONSES.skill,
     summary: "Change a skill's visibility (owner or admin)",
     tag: 'skills',
     access: 'user',
@@ -188,6 +198,8 @@ export function registerSkillRoutes(registry: RouteRegistry, deps: AppDependenci
   registry.add({
     method: 'get',
     path: '/api/skills/{id}/grants',
+
+    response: RESPONSES.grants,
     summary: 'Who holds an access grant on a skill (owner or admin)',
     tag: 'skills',
     access: 'user',
@@ -198,6 +210,8 @@ export function registerSkillRoutes(registry: RouteRegistry, deps: AppDependenci
   registry.add({
     method: 'post',
     path: '/api/skills/{id}/grants',
+
+    response: RESPONSES.grant,
     summary: 'Grant a user access to a skill (admins always; owners on shared skills)',
     description: 'Answers 201 with the new grant, or 200 with the existing one.',
     tag: 'skills',

@@ -3,6 +3,7 @@ import { USER_ROLES } from '../../core/records/user.js';
 import { toPublicToken } from '../../runtime/auth-service.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import type { RouteRegistry } from '../route-registry.js';
+import { RESPONSES } from '../response-schemas/route-responses.js';
 
 export const createUserBodySchema = z
   .object({
@@ -15,6 +16,8 @@ export function registerUserRoutes(registry: RouteRegistry, deps: AppDependencie
   registry.add({
     method: 'get',
     path: '/api/users',
+
+    response: RESPONSES.users,
     summary: 'All users',
     tag: 'users',
     access: 'admin',
@@ -24,6 +27,9 @@ export function registerUserRoutes(registry: RouteRegistry, deps: AppDependencie
   registry.add({
     method: 'post',
     path: '/api/users',
+    errors: ['user_exists'],
+
+    response: RESPONSES.createdUser,
     summary: 'Create a user and a first API token (the secret is in this response only)',
     tag: 'users',
     access: 'admin',

@@ -3,7 +3,7 @@ import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { describe, expect, it } from 'vitest';
 import type { RunStatus } from '../../core/records/run.js';
 import { pageTasks, type ListedRun } from './a2a-task-list.js';
-import { fakeRun } from './testing/fake-run.js';
+import { fakeRun } from '../../../test/helpers/a2a/fake-run.js';
 
 function listed(id: string, at: string, status: RunStatus = 'completed'): ListedRun {
   return {

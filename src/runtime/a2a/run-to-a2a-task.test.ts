@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunStatus, ToolApproval } from '../../core/records/run.js';
 import { toTaskState } from './a2a-task-state.js';
 import { runToTask } from './run-to-a2a-task.js';
-import { fakeRun } from './testing/fake-run.js';
+import { fakeRun } from '../../../test/helpers/a2a/fake-run.js';
 
 const approval: ToolApproval = {
   run_id: 'run-1',

@@ -21,10 +21,8 @@ export interface DelegationMiddlewareDeps {
  * tool and no prompt section.
  */
 export function createDelegationMiddleware(deps: DelegationMiddlewareDeps): MiddlewareFactory {
-  return async ({ run, agent }) => {
+  return async ({ run, agent, user }) => {
     if (!runCapabilities(run, agent).startsAgents) return [];
-    const user = await deps.storage.users.get(run.user_id);
-    if (!user) return [];
     const roster = await buildRoster(deps.storage, {
       user,
       currentAgentId: agent.id,

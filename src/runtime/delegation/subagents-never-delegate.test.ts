@@ -85,6 +85,9 @@ describe('subagents never get delegate', () => {
     const setupOf = (run: Partial<Run>, agent = main) => ({
       run: { user_id: user.id, run_type: 'chat', input: { message: 'ask @analyst' }, ...run } as Run,
       agent,
+      user,
+      conversation: {} as never,
+      project: {} as never,
       emitter: {} as RunEmitter,
       tools: [],
     });

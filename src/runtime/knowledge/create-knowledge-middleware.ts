@@ -16,11 +16,9 @@ export interface KnowledgeMiddlewareDeps {
  * each call re-checks access, so a grant revoked mid-run stops the next search.
  */
 export function createKnowledgeMiddleware(deps: KnowledgeMiddlewareDeps): MiddlewareFactory {
-  return async ({ run, agent }) => {
+  return async ({ agent, user }) => {
     const refs = knowledgeSourceRefs(agent.config);
     if (refs.length === 0) return [];
-    const user = await deps.storage.users.get(run.user_id);
-    if (!user) return [];
     const readable = await deps.storage.knowledgeSources.listUsable(user, refFilter(refs));
     const section =
       readable.length === 0

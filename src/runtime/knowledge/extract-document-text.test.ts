@@ -3,7 +3,7 @@ import { chunkText } from '../../core/knowledge/chunk-text.js';
 import { TroupeError } from '../../core/errors.js';
 import { detectMediaType, documentName } from './detect-media-type.js';
 import { extractDocumentText } from './extract-document-text.js';
-import { makePdf } from './testing/make-pdf.js';
+import { makePdf } from '../../../test/helpers/knowledge/make-pdf.js';
 
 const LIMITS = { maxTextChars: 10_000, maxPdfPages: 5 };
 const utf8 = (text: string) => new TextEncoder().encode(text);

@@ -194,8 +194,9 @@ rules:
     });
     const middleware = createKnowledgeMiddleware({ storage: h.storage, service: knowledge });
     const run = { user_id: alice.id, run_type: 'chat' } as never;
-    expect(await middleware({ run, agent: plain, emitter: {} as never, tools: [] })).toEqual([]);
-    const [layer] = await middleware({ run, agent: equipped, emitter: {} as never, tools: [] });
+    const context = { user: alice, conversation: {} as never, project: {} as never, emitter: {} as never, tools: [] };
+    expect(await middleware({ run, agent: plain, ...context })).toEqual([]);
+    const [layer] = await middleware({ run, agent: equipped, ...context });
     expect(layer?.tools?.map((tool) => tool.name)).toEqual(['knowledge_search']);
     let system = '';
     await layer?.wrapModelCall?.({ system: 'Base.' } as never, (request) => {

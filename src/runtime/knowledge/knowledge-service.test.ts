@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TroupeError, type ErrorCode } from '../../core/errors.js';
 import type { User } from '../../core/records/user.js';
-import { createTestStorage, type TestStorage } from '../../http/testing/create-test-storage.js';
+import { createTestStorage, type TestStorage } from '../../../test/helpers/http/create-test-storage.js';
 import { createKnowledgeService, type KnowledgeService, type UploadedFile } from './knowledge-service.js';
-import { makePdf } from './testing/make-pdf.js';
+import { makePdf } from '../../../test/helpers/knowledge/make-pdf.js';
 
 let store: TestStorage;
 let knowledge: KnowledgeService;

@@ -29,7 +29,12 @@ rules:
 async function setup(main: string, config: Partial<AgentConfig>, helper?: string) {
   harness = await createRuntimeHarness({ scenarios: { main, helper: helper ?? main } });
   const user = await harness.createUser('alice');
-  await harness.createAgent(user, 'helper', { model: 'scripted:helper', tools: ['write_file', 'read_file', 'ls'] }, { backend: 'subagent', is_subagent: true });
+  await harness.createAgent(
+    user,
+    'helper',
+    { model: 'scripted:helper', tools: ['write_file', 'read_file', 'ls'] },
+    { backend: 'subagent', is_subagent: true },
+  );
   const agent = await harness.createAgent(user, 'main', { model: 'scripted:main', ...config });
   const conversation = await harness.createConversation(user, agent);
   return { h: harness, user, conversation };
@@ -51,7 +56,11 @@ describe('approvals in default mode', () => {
     const parked = await waitForStatus(h, run.id, 'input_required');
     expect(parked.worker_id).toBeNull();
     const [approval] = await h.runs.listApprovals(user, run.id);
-    expect(approval).toMatchObject({ tool_name: 'write_file', status: 'pending', args: { path: 'out.txt', content: 'approved content' } });
+    expect(approval).toMatchObject({
+      tool_name: 'write_file',
+      status: 'pending',
+      args: { path: 'out.txt', content: 'approved content' },
+    });
     const events = await h.storage.events.list(run.id, 0, 100);
     expect(events.find((event) => event.type === 'approval_required')?.payload).toMatchObject({
       tool_call_id: approval?.tool_call_id,
@@ -63,11 +72,19 @@ describe('approvals in default mode', () => {
     expect(existsSync(file)).toBe(false);
 
     const mallory = await h.createUser('mallory');
-    await expect(h.runs.decideApproval(mallory, run.id, approval?.tool_call_id ?? '', { decision: 'approve' })).rejects.toMatchObject({ code: 'run_not_found' });
-    const decided = await h.runs.decideApproval(user, run.id, approval?.tool_call_id ?? '', { decision: 'approve' });
+    await expect(
+      h.runs.decideApproval(mallory, run.id, approval?.tool_call_id ?? '', { decision: 'approve' }),
+    ).rejects.toMatchObject({ code: 'run_not_found' });
+    const decided = await h.runs.decideApproval(user, run.id, approval?.tool_call_id ?? '', {
+      decision: 'approve',
+    });
     expect(decided.approval.status).toBe('approved');
-    await expect(h.runs.decideApproval(user, run.id, approval?.tool_call_id ?? '', { decision: 'reject' })).rejects.toMatchObject({ code: 'approval_decided' });
-    await expect(h.runs.decideApproval(user, run.id, 'nope', { decision: 'reject' })).rejects.toMatchObject({ code: 'approval_not_found' });
+    await expect(
+      h.runs.decideApproval(user, run.id, approval?.tool_call_id ?? '', { decision: 'reject' }),
+    ).rejects.toMatchObject({ code: 'approval_decided' });
+    await expect(h.runs.decideApproval(user, run.id, 'nope', { decision: 'reject' })).rejects.toMatchObject({
+      code: 'approval_not_found',
+    });
 
     const done = await h.runs.await(user, run.id, 10_000);
     expect(done.run.status).toBe('completed');
@@ -82,7 +99,10 @@ describe('approvals in default mode', () => {
     const { run } = await h.runs.postMessage(user, conversation.id, { content: 'write it' });
     await waitForStatus(h, run.id, 'input_required');
     const [approval] = await h.runs.listApprovals(user, run.id);
-    await h.runs.decideApproval(user, run.id, approval?.tool_call_id ?? '', { decision: 'reject', comment: 'not now' });
+    await h.runs.decideApproval(user, run.id, approval?.tool_call_id ?? '', {
+      decision: 'reject',
+      comment: 'not now',
+    });
     const done = await h.runs.await(user, run.id, 10_000);
     expect(done.run.status).toBe('completed');
     const [rejected] = toolResults(await h.storage.messages.list(conversation.thread_id), 'write_file');
@@ -135,7 +155,11 @@ rules:
     const { run } = await h.runs.postMessage(user, conversation.id, { content: 'go' });
     await h.runs.await(user, run.id, 10_000);
     const [child] = await h.storage.runs.listChildren(run.id);
-    expect(child).toMatchObject({ status: 'completed', output: 'child wrote', tool_approval_mode: 'always_trust' });
+    expect(child).toMatchObject({
+      status: 'completed',
+      output: 'child wrote',
+      tool_approval_mode: 'always_trust',
+    });
   });
 
   it('refuses a call to a hidden tool at execution, even if the model was never shown it', async () => {
@@ -153,10 +177,17 @@ rules:
     const guard = createSubagentToolFilterMiddleware('default');
     const chain = composeMiddleware([guard], {
       callModel: () => Promise.reject(new Error('unused')),
-      callTool: async (request) => ({ output: await (request.tool?.execute({}, request.context) ?? 'none'), isError: false }),
+      callTool: async (request) => ({
+        output: await (request.tool?.execute({}, request.context) ?? 'none'),
+        isError: false,
+      }),
     });
     for (const name of ['write_file', 'task', 'delegate', 'subagent_start', 'ask_user_question']) {
-      const result = await chain.callTool({ toolName: name, tool: writeFile, input: {} } as unknown as ToolCallRequest);
+      const result = await chain.callTool({
+        toolName: name,
+        tool: writeFile,
+        input: {},
+      } as unknown as ToolCallRequest);
       expect(result).toEqual({
         output: `tool ${name} is not available to subagents in this approval mode; hand the result back to the main agent`,
         isError: true,
@@ -167,7 +198,64 @@ rules:
       callModel: () => Promise.reject(new Error('unused')),
       callTool: () => Promise.resolve({ output: 'ran', isError: false }),
     });
-    expect(await trusting.callTool({ toolName: 'write_file', tool: writeFile, input: {} } as unknown as ToolCallRequest)).toEqual({ output: 'ran', isError: false });
-    expect((await trusting.callTool({ toolName: 'task', tool: writeFile, input: {} } as unknown as ToolCallRequest)).isError).toBe(true);
+    expect(
+      await trusting.callTool({
+        toolName: 'write_file',
+        tool: writeFile,
+        input: {},
+      } as unknown as ToolCallRequest),
+    ).toEqual({ output: 'ran', isError: false });
+    expect(
+      (
+        await trusting.callTool({
+          toolName: 'task',
+          tool: writeFile,
+          input: {},
+        } as unknown as ToolCallRequest)
+      ).isError,
+    ).toBe(true);
+  });
+
+  it('hides and refuses any tool flagged sensitive, listed or not (the flag is the one source of truth)', async () => {
+    const deploy = defineTool({
+      name: 'deploy_site',
+      description: 'deploys',
+      inputSchema: z.object({}),
+      sensitive: true,
+      execute: () => Promise.resolve('deployed'),
+    });
+    const read = defineTool({
+      name: 'read_notes',
+      description: 'reads',
+      inputSchema: z.object({}),
+      execute: () => Promise.resolve('notes'),
+    });
+    const shown: string[][] = [];
+    const chain = composeMiddleware([createSubagentToolFilterMiddleware('default')], {
+      callModel: (request) => {
+        shown.push(request.tools.map((tool) => tool.name));
+        return Promise.resolve({
+          text: '',
+          toolCalls: [],
+          usage: { input_tokens: 0, output_tokens: 0 },
+          finishReason: 'stop',
+        });
+      },
+      callTool: () => Promise.resolve({ output: 'ran', isError: false }),
+    });
+    await chain.callModel({ tools: [deploy, read] } as never);
+    expect(shown).toEqual([['read_notes']]);
+    expect(
+      (
+        await chain.callTool({
+          toolName: 'deploy_site',
+          tool: deploy,
+          input: {},
+        } as unknown as ToolCallRequest)
+      ).isError,
+    ).toBe(true);
+    expect(
+      await chain.callTool({ toolName: 'read_notes', tool: read, input: {} } as unknown as ToolCallRequest),
+    ).toEqual({ output: 'ran', isError: false });
   });
 });

@@ -25,7 +25,8 @@ export function createApprovalMiddleware(storage: Storage): AgentMiddleware {
     name: 'approval',
     async wrapToolCall(request, next) {
       // `sensitive` is a property of the tool itself (one source: the tool's definition), never its name.
-      if (request.tool?.sensitive !== true || request.run.tool_approval_mode === 'always_trust') return next(request);
+      if (request.tool?.sensitive !== true || request.run.tool_approval_mode === 'always_trust')
+        return next(request);
       const approval = await storage.approvals.get(request.run.id, request.toolCallId);
       if (approval?.status === 'approved') return next(request);
       if (approval?.status === 'rejected') {
@@ -38,7 +39,10 @@ export function createApprovalMiddleware(storage: Storage): AgentMiddleware {
           tool_name: request.toolName,
           args: request.input ?? null,
         });
-        await request.context.emit('approval_required', { name: request.toolName, args: request.input ?? null });
+        await request.context.emit('approval_required', {
+          name: request.toolName,
+          args: request.input ?? null,
+        });
       }
       throw new ApprovalPendingError(request.toolCallId);
     },

@@ -1,13 +1,22 @@
 import type { Agent } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
+import type { User } from '../../core/records/user.js';
+import type { Conversation } from '../../core/records/conversation.js';
+import type { Project } from '../../core/records/project.js';
 import type { RunEmitter } from '../run-emitter.js';
 import type { AnyTroupeTool } from '../tools/troupe-tool.js';
 import type { AgentMiddleware } from './agent-middleware.js';
 
-/** Everything a middleware factory may need to build the per-run middleware stack. */
+/**
+ * The run's context, loaded once by the executor and handed to every middleware factory: the run, the
+ * agent it plays, the user it runs as, its conversation and project, and the tools it was given.
+ */
 export interface RunSetup {
   run: Run;
   agent: Agent;
+  user: User;
+  conversation: Conversation;
+  project: Project;
   emitter: RunEmitter;
   tools: AnyTroupeTool[];
 }

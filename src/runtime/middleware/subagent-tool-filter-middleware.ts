@@ -1,21 +1,26 @@
-import { disabledToolsForSubagents } from '../../core/subagents/subagent-tool-policy.js';
+import { ALWAYS_DISABLED_FOR_SUBAGENTS } from '../../core/subagents/subagent-tool-policy.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import type { ToolApprovalMode } from '../../core/records/agent.js';
+import type { AnyTroupeTool } from '../tools/troupe-tool.js';
 import type { AgentMiddleware } from './agent-middleware.js';
 
 /**
  * Two defences for subagent runs (Yuxi issue #1000): disabled tools are hidden from the model AND refused
- * when called anyway (a hallucinated or replayed call to a hidden tool never executes).
+ * when called anyway (a hallucinated or replayed call to a hidden tool never executes). "Sensitive" is the
+ * tool's own property, the same one approvals read, so a new sensitive tool never reaches a subagent
+ * outside `always_trust` by being missing from a list.
  */
 export function createSubagentToolFilterMiddleware(mode: ToolApprovalMode): AgentMiddleware {
-  const disabled = disabledToolsForSubagents(mode);
+  const never = new Set<string>(ALWAYS_DISABLED_FOR_SUBAGENTS);
+  const disabled = (name: string, tool: AnyTroupeTool | undefined): boolean =>
+    never.has(name) || (mode !== 'always_trust' && tool?.sensitive === true);
   return {
     name: 'subagent-tool-filter',
     wrapModelCall(request, next) {
-      return next({ ...request, tools: request.tools.filter((tool) => !disabled.has(tool.name)) });
+      return next({ ...request, tools: request.tools.filter((tool) => !disabled(tool.name, tool)) });
     },
     async wrapToolCall(request, next) {
-      if (disabled.has(request.toolName)) {
+      if (disabled(request.toolName, request.tool)) {
         return { output: SUBAGENT_TEXTS.toolNotAvailable(request.toolName), isError: true };
       }
       return next(request);

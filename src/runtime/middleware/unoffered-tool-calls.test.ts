@@ -3,7 +3,13 @@ import type { Agent, AgentConfig } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
 import type { ThreadMessage } from '../../core/records/thread-message.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
-import { BACKENDS, startBackend, type BackendName, type ScriptedBackend, type ScriptRule } from '../../../test/helpers/model-backends.js';
+import {
+  BACKENDS,
+  startBackend,
+  type BackendName,
+  type ScriptedBackend,
+  type ScriptRule,
+} from '../../../test/helpers/model-backends.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
 import type { AnyTroupeTool } from '../tools/troupe-tool.js';
 import type { AgentMiddleware, ModelCallRequest, ToolCallRequest } from './agent-middleware.js';
@@ -29,7 +35,8 @@ rules:
       - text: "parent: {{last_tool_result}}"
 `;
 
-const byName = <T extends { name: string }>(items: T[]): T[] => [...items].sort((a, b) => a.name.localeCompare(b.name));
+const byName = <T extends { name: string }>(items: T[]): T[] =>
+  [...items].sort((a, b) => a.name.localeCompare(b.name));
 
 let harness: RuntimeHarness | undefined;
 let backend: ScriptedBackend | undefined;
@@ -86,7 +93,12 @@ describe.each(BACKENDS)('calls to tools the model was not offered (%s)', (name) 
         ],
       },
     ];
-    const { run, thread, h } = await runAgent(name, rules, { tools: ['read_file', 'write_file', 'ls'] }, { asSubagent: true });
+    const { run, thread, h } = await runAgent(
+      name,
+      rules,
+      { tools: ['read_file', 'write_file', 'ls'] },
+      { asSubagent: true },
+    );
     expect(run).toMatchObject({ status: 'completed', output: 'child done', tool_approval_mode: 'default' });
     // Parallel calls: results land in any order.
     expect(byName(toolResults(thread))).toEqual(
@@ -118,24 +130,33 @@ describe.each(BACKENDS)('calls to tools the model was not offered (%s)', (name) 
     const { run, thread, h } = await runAgent(name, rules, { tools: ['ls'], tool_approval_mode: 'default' });
     expect(run).toMatchObject({ status: 'completed', output: 'main done' });
     expect(await h.storage.approvals.listForRun(run.id)).toEqual([]);
-    expect(toolResults(thread).map((result) => result.text).sort()).toEqual([
+    expect(
+      toolResults(thread)
+        .map((result) => result.text)
+        .sort(),
+    ).toEqual([
       'tool execute is not available to this agent',
       'tool write_file is not available to this agent',
     ]);
   });
 });
 
-describe.each(['openai', 'anthropic'] as const)('invalid arguments stay for real schema failures (%s)', (name) => {
-  it('an offered tool called with arguments that fail its schema', async () => {
-    const rules: ScriptRule[] = [{ steps: [{ tool_calls: [{ name: 'read_file', args: { wrong: 1 } }] }, { text: 'main done' }] }];
-    const { run, thread } = await runAgent(name, rules, { tools: ['read_file'] });
-    expect(run).toMatchObject({ status: 'completed', output: 'main done' });
-    const [result] = toolResults(thread);
-    expect(result?.isError).toBe(true);
-    expect(result?.text).toMatch(/^Invalid arguments for tool read_file: /);
-    expect(result?.text).not.toMatch(/unavailable tool/);
-  });
-});
+describe.each(['openai', 'anthropic'] as const)(
+  'invalid arguments stay for real schema failures (%s)',
+  (name) => {
+    it('an offered tool called with arguments that fail its schema', async () => {
+      const rules: ScriptRule[] = [
+        { steps: [{ tool_calls: [{ name: 'read_file', args: { wrong: 1 } }] }, { text: 'main done' }] },
+      ];
+      const { run, thread } = await runAgent(name, rules, { tools: ['read_file'] });
+      expect(run).toMatchObject({ status: 'completed', output: 'main done' });
+      const [result] = toolResults(thread);
+      expect(result?.isError).toBe(true);
+      expect(result?.text).toMatch(/^Invalid arguments for tool read_file: /);
+      expect(result?.text).not.toMatch(/unavailable tool/);
+    });
+  },
+);
 
 describe('the availability guard', () => {
   it('refuses a registered tool that was hidden from the model in this run, and lets offered ones through', async () => {
@@ -143,18 +164,29 @@ describe('the availability guard', () => {
     const secret = { name: 'secret' } as AnyTroupeTool;
     const hide: AgentMiddleware = {
       name: 'hide',
-      wrapModelCall: (request, next) => next({ ...request, tools: request.tools.filter((tool) => tool.name !== 'secret') }),
+      wrapModelCall: (request, next) =>
+        next({ ...request, tools: request.tools.filter((tool) => tool.name !== 'secret') }),
     };
     const chain = composeMiddleware([hide, createToolAvailabilityMiddleware()], {
-      callModel: () => Promise.resolve({ text: '', toolCalls: [], usage: { input_tokens: 0, output_tokens: 0 }, finishReason: 'stop' }),
+      callModel: () =>
+        Promise.resolve({
+          text: '',
+          toolCalls: [],
+          usage: { input_tokens: 0, output_tokens: 0 },
+          finishReason: 'stop',
+        }),
       callTool: () => Promise.resolve({ output: 'ran', isError: false }),
     });
     const agent = { config: {} } as Agent;
-    const call = (tool: AnyTroupeTool) => chain.callTool({ toolName: tool.name, tool, agent } as unknown as ToolCallRequest);
+    const call = (tool: AnyTroupeTool) =>
+      chain.callTool({ toolName: tool.name, tool, agent } as unknown as ToolCallRequest);
     // Before any model call (a resumed call) only the registry counts.
     expect(await call(secret)).toEqual({ output: 'ran', isError: false });
     await chain.callModel({ tools: [ls, secret] } as unknown as ModelCallRequest);
     expect(await call(ls)).toEqual({ output: 'ran', isError: false });
-    expect(await call(secret)).toEqual({ output: 'tool secret is not available to this agent', isError: true });
+    expect(await call(secret)).toEqual({
+      output: 'tool secret is not available to this agent',
+      isError: true,
+    });
   });
 });

@@ -20,16 +20,10 @@ export interface SkillsMiddlewareDeps {
  */
 export function createSkillsMiddleware(deps: SkillsMiddlewareDeps): MiddlewareFactory {
   const { storage } = deps;
-  return async ({ run, agent }) => {
+  return async ({ agent, user, project }) => {
     const guard = createSkillsWriteGuard();
     const names = [...new Set((agent.config.skills ?? []).filter(isValidSkillName))];
     if (names.length === 0) return [guard];
-    const [user, conversation] = await Promise.all([
-      storage.users.get(run.user_id),
-      storage.conversations.get(run.conversation_id),
-    ]);
-    const project = conversation && (await storage.projects.get(conversation.project_id));
-    if (!user || !project) return [guard];
     const visible = await storage.skills.listUsable(user, { names });
     const byName = new Map(visible.map((skill) => [skill.name, skill]));
     const skills = names

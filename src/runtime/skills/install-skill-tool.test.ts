@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Run } from '../../core/records/run.js';
 import type { User } from '../../core/records/user.js';
-import { createTestStorage, type TestStorage } from '../../http/testing/create-test-storage.js';
+import { createTestStorage, type TestStorage } from '../../../test/helpers/http/create-test-storage.js';
 import type { ToolCallRequest } from '../middleware/agent-middleware.js';
 import { composeMiddleware } from '../middleware/compose-middleware.js';
 import { createSubagentToolFilterMiddleware } from '../middleware/subagent-tool-filter-middleware.js';
@@ -13,7 +13,7 @@ import { executeTool } from '../execute-tool.js';
 import type { ToolContext } from '../tools/troupe-tool.js';
 import { createInstallSkillTool } from './install-skill-tool.js';
 import { createSkillService } from './skill-service.js';
-import { skillMd } from './testing/skill-archives.js';
+import { skillMd } from '../../../test/helpers/skills/skill-archives.js';
 
 const REFUSAL =
   'tool install_skill is not available to subagents in this approval mode; hand the result back to the main agent';

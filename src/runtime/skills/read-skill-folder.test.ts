@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SKILL_LIMITS } from '../../core/skills/skill-limits.js';
 import { readSkillFolder } from './read-skill-folder.js';
-import { skillMd } from './testing/skill-archives.js';
+import { skillMd } from '../../../test/helpers/skills/skill-archives.js';
 
 let root: string;
 let outside: string;

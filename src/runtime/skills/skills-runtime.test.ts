@@ -11,7 +11,7 @@ import { createSkillsMiddleware } from './create-skills-middleware.js';
 import { createInstallSkillTool } from './install-skill-tool.js';
 import { createSkillService, type SkillService } from './skill-service.js';
 import { SKILLS_READ_ONLY_TEXT } from './skills-write-guard.js';
-import { skillMd, zipOf } from './testing/skill-archives.js';
+import { skillMd, zipOf } from '../../../test/helpers/skills/skill-archives.js';
 
 let harness: RuntimeHarness | undefined;
 afterEach(async () => {

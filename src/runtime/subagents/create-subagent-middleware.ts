@@ -26,10 +26,8 @@ export interface SubagentMiddlewareDeps {
  * registered subagents the user can currently see. No subagents means no tools and no prompt.
  */
 export function createSubagentMiddleware(deps: SubagentMiddlewareDeps): MiddlewareFactory {
-  return async ({ run, agent, tools }) => {
+  return async ({ run, agent, user, tools }) => {
     if (!runCapabilities(run, agent).startsAgents) return [];
-    const user = await deps.storage.users.get(run.user_id);
-    if (!user) return [];
     const visible = await deps.storage.agents.listUsable(user, { include_subagents: true });
     const registered = resolveAllowedSubagents(visible, agent.config.subagents);
     const { subagents } = buildAgentSubagents({

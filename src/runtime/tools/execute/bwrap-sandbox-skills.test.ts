@@ -16,7 +16,7 @@ import { skillDigest } from '../../../core/skills/build-skill-package.js';
 import { projectSkills } from '../../skills/project-skills.js';
 import type { SandboxMode } from './bwrap-args.js';
 import { createBwrapSandbox } from './bwrap-sandbox.js';
-import { SANDBOX_SKIP_REASON, SANDBOX_TOOLS, TEST_LIMITS } from './testing/sandbox-fixture.js';
+import { SANDBOX_SKIP_REASON, SANDBOX_TOOLS, TEST_LIMITS } from '../../../../test/helpers/execute/sandbox-fixture.js';
 
 // A uid of this file's own, so no other suite's sandboxes share it.
 const SANDBOX_UID = 100_000 + 4545;

@@ -13,7 +13,7 @@ import {
   SANDBOX_TOOLS,
   TEST_LIMITS,
   until,
-} from './testing/sandbox-fixture.js';
+} from '../../../../test/helpers/execute/sandbox-fixture.js';
 
 // A uid of this file's own, so the process counts below see no other suite's sandboxes.
 const SANDBOX_UID = 100_000 + 4242;

@@ -10,11 +10,11 @@ import {
 import { toolResults } from '../../../../test/helpers/run-helpers.js';
 import { createSkillsMiddleware } from '../../skills/create-skills-middleware.js';
 import { createSkillService } from '../../skills/skill-service.js';
-import { skillMd, zipOf } from '../../skills/testing/skill-archives.js';
+import { skillMd, zipOf } from '../../../../test/helpers/skills/skill-archives.js';
 import { createBwrapSandbox } from './bwrap-sandbox.js';
 import { createExecutePolicyResolver } from './execute-policy.js';
 import { createExecuteTool } from './execute-tool.js';
-import { SANDBOX_SKIP_REASON, SANDBOX_TOOLS } from './testing/sandbox-fixture.js';
+import { SANDBOX_SKIP_REASON, SANDBOX_TOOLS } from '../../../../test/helpers/execute/sandbox-fixture.js';
 
 let harness: RuntimeHarness | undefined;
 afterEach(async () => {

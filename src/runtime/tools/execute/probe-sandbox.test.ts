@@ -3,7 +3,7 @@ import { loadConfig } from '../../../config.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import { createExecuteSupport, executeReportEntries } from './execute-support.js';
 import { probeSandbox } from './probe-sandbox.js';
-import { SANDBOX_SKIP_REASON, SANDBOX_TOOLS } from './testing/sandbox-fixture.js';
+import { SANDBOX_SKIP_REASON, SANDBOX_TOOLS } from '../../../../test/helpers/execute/sandbox-fixture.js';
 
 describe('probing the sandbox', () => {
   it('reports a missing bubblewrap binary, and createExecuteSupport then offers no execute and says why', async () => {

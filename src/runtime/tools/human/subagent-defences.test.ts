@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ToolApprovalMode } from '../../../core/records/agent.js';
 import type { Run } from '../../../core/records/run.js';
-import { createTestStorage, type TestStorage } from '../../../http/testing/create-test-storage.js';
+import { createTestStorage, type TestStorage } from '../../../../test/helpers/http/create-test-storage.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../../test/helpers/create-runtime-harness.js';
 import { executeTool } from '../../execute-tool.js';
 import type { ModelCallRequest } from '../../middleware/agent-middleware.js';

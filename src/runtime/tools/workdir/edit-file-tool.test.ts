@@ -2,10 +2,10 @@ import { readFile, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { editFileTool } from './edit-file-tool.js';
-import { createTempWorkdir, type TempWorkdir } from './testing/create-temp-workdir.js';
-import { expectTroupeError } from './testing/expect-troupe-error.js';
-import { makeToolContext } from './testing/make-tool-context.js';
-import { runTool } from './testing/run-tool.js';
+import { createTempWorkdir, type TempWorkdir } from '../../../../test/helpers/workdir/create-temp-workdir.js';
+import { expectTroupeError } from '../../../../test/helpers/workdir/expect-troupe-error.js';
+import { makeToolContext } from '../../../../test/helpers/workdir/make-tool-context.js';
+import { runTool } from '../../../../test/helpers/workdir/run-tool.js';
 
 let temp: TempWorkdir;
 beforeEach(async () => {

@@ -3,8 +3,8 @@ import { lstat, mkdir, open, readdir, readFile, realpath, rename, symlink } from
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openInWorkdir, type OpenInWorkdirMode } from './open-in-workdir.js';
-import { createTempWorkdir, type TempWorkdir } from './testing/create-temp-workdir.js';
-import { expectTroupeError } from './testing/expect-troupe-error.js';
+import { createTempWorkdir, type TempWorkdir } from '../../../../test/helpers/workdir/create-temp-workdir.js';
+import { expectTroupeError } from '../../../../test/helpers/workdir/expect-troupe-error.js';
 import { assertDescriptorInside, openWorkdirRoot } from './workdir-root.js';
 
 let temp: TempWorkdir;

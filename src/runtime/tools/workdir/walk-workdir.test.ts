@@ -2,7 +2,7 @@ import { mkdir, readFile, realpath, rename, symlink, unlink } from 'node:fs/prom
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openInWorkdir, type OpenedInWorkdir } from './open-in-workdir.js';
-import { createTempWorkdir, type TempWorkdir } from './testing/create-temp-workdir.js';
+import { createTempWorkdir, type TempWorkdir } from '../../../../test/helpers/workdir/create-temp-workdir.js';
 import { openWalkedFile, walkWorkdir, type WalkEntry } from './walk-workdir.js';
 import { WORKDIR_TOOL_LIMITS } from './workdir-tool-limits.js';
 

@@ -9,12 +9,12 @@ import { globTool } from './glob-tool.js';
 import { grepTool } from './grep-tool.js';
 import { lsTool } from './ls-tool.js';
 import { readFileTool } from './read-file-tool.js';
-import { createTempWorkdir, type TempWorkdir } from './testing/create-temp-workdir.js';
-import { makeToolContext } from './testing/make-tool-context.js';
-import { runTool } from './testing/run-tool.js';
+import { createTempWorkdir, type TempWorkdir } from '../../../../test/helpers/workdir/create-temp-workdir.js';
+import { makeToolContext } from '../../../../test/helpers/workdir/make-tool-context.js';
+import { runTool } from '../../../../test/helpers/workdir/run-tool.js';
 import { writeFileTool } from './write-file-tool.js';
 
-const SWAPPER = path.join(import.meta.dirname, 'testing', 'symlink-swapper.ts');
+const SWAPPER = path.resolve(import.meta.dirname, '../../../../test/helpers/workdir/symlink-swapper.ts');
 /** A model's step may fire this many tool calls at once; the race is run at that width. */
 const PARALLEL_CALLS = 40;
 /** Bounds of the run: whichever comes first. Neither is asserted on; they only keep the test finite. */

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { isTroupeError, type ErrorCode, type TroupeError } from '../../../../core/errors.js';
+import { isTroupeError, type ErrorCode, type TroupeError } from '../../../src/core/errors.js';
 
 /** Awaits a rejection and asserts its TroupeError code; returns the error for message checks. */
 export async function expectTroupeError(promise: Promise<unknown>, code: ErrorCode): Promise<TroupeError> {

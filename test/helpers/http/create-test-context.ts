@@ -3,26 +3,26 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Hono } from 'hono';
-import type { TroupeConfig } from '../../config.js';
-import { loadConfig } from '../../config.js';
-import { TroupeError } from '../../core/errors.js';
-import type { Storage } from '../../core/ports/storage.js';
-import type { User, UserRole } from '../../core/records/user.js';
-import type { AgentService } from '../../runtime/agent-service.js';
-import { createAgentService } from '../../runtime/agent-service.js';
-import type { AuthService } from '../../runtime/auth-service.js';
-import { createAuthService } from '../../runtime/auth-service.js';
-import type { ConversationService } from '../../runtime/conversation-service.js';
-import { createConversationService } from '../../runtime/conversation-service.js';
-import { createClientDelegationService } from '../../runtime/delegation/client-delegation-service.js';
-import type { DelegationRunService } from '../../runtime/delegation/delegation-run-service.js';
-import type { ProjectService } from '../../runtime/project-service.js';
-import { createProjectService } from '../../runtime/project-service.js';
-import type { RunServiceApi } from '../../runtime/run-service-api.js';
-import type { AppEnv } from '../app-env.js';
-import { createApp } from '../create-app.js';
-import type { Logger } from '../logger.js';
-import { silentLogger } from '../logger.js';
+import type { TroupeConfig } from '../../../src/config.js';
+import { loadConfig } from '../../../src/config.js';
+import { TroupeError } from '../../../src/core/errors.js';
+import type { Storage } from '../../../src/core/ports/storage.js';
+import type { User, UserRole } from '../../../src/core/records/user.js';
+import type { AgentService } from '../../../src/runtime/agent-service.js';
+import { createAgentService } from '../../../src/runtime/agent-service.js';
+import type { AuthService } from '../../../src/runtime/auth-service.js';
+import { createAuthService } from '../../../src/runtime/auth-service.js';
+import type { ConversationService } from '../../../src/runtime/conversation-service.js';
+import { createConversationService } from '../../../src/runtime/conversation-service.js';
+import { createClientDelegationService } from '../../../src/runtime/delegation/client-delegation-service.js';
+import type { DelegationRunService } from '../../../src/runtime/delegation/delegation-run-service.js';
+import type { ProjectService } from '../../../src/runtime/project-service.js';
+import { createProjectService } from '../../../src/runtime/project-service.js';
+import type { RunServiceApi } from '../../../src/runtime/run-service-api.js';
+import type { AppEnv } from '../../../src/http/app-env.js';
+import { createApp } from '../../../src/http/create-app.js';
+import type { Logger } from '../../../src/http/logger.js';
+import { silentLogger } from '../../../src/http/logger.js';
 import type { TestStorage } from './create-test-storage.js';
 import { createTestStorage } from './create-test-storage.js';
 
@@ -105,7 +105,7 @@ async function openStorage(
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
   const { storage, filename, owned } = await openStorage(options);
   const dir = owned?.dir ?? mkdtempSync(path.join(os.tmpdir(), 'troupe-http-'));
-  const config: TroupeConfig = { ...loadConfig({}, dir), ...options.config };
+  const config: TroupeConfig = { ...loadConfig({ TROUPE_CHECK_RESPONSES: '1' }, dir), ...options.config };
   const auth = createAuthService(storage);
   const agents = createAgentService(storage, { limits: config.limits });
   const projects = createProjectService(storage, { workdirRoot: path.join(dir, 'workdirs') });
@@ -142,9 +142,15 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     // rowid keeps the order stable between two dumps of the same data; tables without one (FTS5's
     // WITHOUT ROWID shadow tables) are read in primary-key order anyway.
     const withoutRowid = /\bWITHOUT\s+ROWID\b/i.test(
-      (reader.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(table) as { sql: string | null } | undefined)?.sql ?? '',
+      (
+        reader.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(table) as
+          { sql: string | null } | undefined
+      )?.sql ?? '',
     );
-    return reader.prepare(`SELECT * FROM "${table}"${withoutRowid ? '' : ' ORDER BY rowid'}`).all() as Record<string, unknown>[];
+    return reader.prepare(`SELECT * FROM "${table}"${withoutRowid ? '' : ' ORDER BY rowid'}`).all() as Record<
+      string,
+      unknown
+    >[];
   }
 
   return {

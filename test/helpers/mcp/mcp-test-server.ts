@@ -39,10 +39,14 @@ function buildServer(): McpServer {
   // A digest, not the value: tests prove the real secret arrived without it landing in run events.
   server.registerTool(
     'header',
-    { description: 'sha256 of a request header as the server received it (http only)', inputSchema: { name: z.string() } },
+    {
+      description: 'sha256 of a request header as the server received it (http only)',
+      inputSchema: { name: z.string() },
+    },
     ({ name }, extra) => {
       const value = extra.requestInfo?.headers[name.toLowerCase()];
-      const text = typeof value === 'string' ? `sha256:${createHash('sha256').update(value).digest('hex')}` : '(none)';
+      const text =
+        typeof value === 'string' ? `sha256:${createHash('sha256').update(value).digest('hex')}` : '(none)';
       return { content: [{ type: 'text', text }] };
     },
   );
@@ -61,10 +65,14 @@ if (process.argv.includes('--http')) {
     req.on('end', () => {
       void (async () => {
         const server = buildServer();
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        const transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: true,
+        });
         res.on('close', () => void transport.close().then(() => server.close()));
         await server.connect(transport);
-        const body = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown) : undefined;
+        const body =
+          chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown) : undefined;
         await transport.handleRequest(req, res, body);
       })();
     });

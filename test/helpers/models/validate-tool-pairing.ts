@@ -35,7 +35,9 @@ export function validateOpenAiToolPairing(body: Loose): string | undefined {
     }
     open = new Set(
       message.role === 'assistant'
-        ? list(message.tool_calls).flatMap((call) => (isObject(call) && typeof call.id === 'string' ? [call.id] : []))
+        ? list(message.tool_calls).flatMap((call) =>
+            isObject(call) && typeof call.id === 'string' ? [call.id] : [],
+          )
         : [],
     );
   }
@@ -70,7 +72,9 @@ export function validateAnthropicToolPairing(body: Loose): string | undefined {
     }
     open = new Set(
       message.role === 'assistant'
-        ? blocks.flatMap((block) => (block.type === 'tool_use' && typeof block.id === 'string' ? [block.id] : []))
+        ? blocks.flatMap((block) =>
+            block.type === 'tool_use' && typeof block.id === 'string' ? [block.id] : [],
+          )
         : [],
     );
   }

@@ -1,4 +1,4 @@
-import type { Run } from '../../../core/records/run.js';
+import type { Run } from '../../../src/core/records/run.js';
 
 /** A finished top-level chat run; tests override what they look at. */
 export function fakeRun(overrides: Partial<Run> = {}): Run {

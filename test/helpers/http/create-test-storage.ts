@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createSqliteStorage } from '../../adapters/storage/sqlite/create-sqlite-storage.js';
-import type { Clock } from '../../core/clock.js';
-import type { Storage } from '../../core/ports/storage.js';
+import { createSqliteStorage } from '../../../src/adapters/storage/sqlite/create-sqlite-storage.js';
+import type { Clock } from '../../../src/core/clock.js';
+import type { Storage } from '../../../src/core/ports/storage.js';
 
 export interface TestStorage {
   /** A fresh temp directory holding the database; removed by `close`. */

@@ -1,12 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import type { McpServerConfig } from '../../../core/records/agent.js';
+import type { McpServerConfig } from '../../../src/core/records/agent.js';
 
 export const MCP_TEST_SERVER = path.join(import.meta.dirname, 'mcp-test-server.ts');
 
 /** The stdio config of the test server: a real child process per connection. */
 export function stdioTestServer(name = 'test', extra: Partial<McpServerConfig> = {}): McpServerConfig {
-  return { name, transport: 'stdio', command: process.execPath, args: ['--import', 'tsx', MCP_TEST_SERVER], ...extra };
+  return {
+    name,
+    transport: 'stdio',
+    command: process.execPath,
+    args: ['--import', 'tsx', MCP_TEST_SERVER],
+    ...extra,
+  };
 }
 
 export interface HttpTestServer {
@@ -18,7 +24,9 @@ export interface HttpTestServer {
 
 /** Starts the test server as a Streamable HTTP process on 127.0.0.1 and resolves once it listens. */
 export function startHttpTestServer(): Promise<HttpTestServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MCP_TEST_SERVER, '--http'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', MCP_TEST_SERVER, '--http'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`MCP test server did not start: ${output}`)), 15_000);

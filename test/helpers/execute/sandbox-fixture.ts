@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { locateSandboxTools, type SandboxTools } from '../locate-sandbox-tools.js';
-import type { SandboxLimits } from '../sandbox.js';
+import {
+  locateSandboxTools,
+  type SandboxTools,
+} from '../../../src/runtime/tools/execute/locate-sandbox-tools.js';
+import type { SandboxLimits } from '../../../src/runtime/tools/execute/sandbox.js';
 
 /** The real binaries, or why the sandbox suites are skipped (CI installs bubblewrap, so they run there). */
 export const SANDBOX_TOOLS: SandboxTools | undefined = (() => {

@@ -1,0 +1,166 @@
+import type { Clock } from '../../core/clock.js';
+import { toTroupeError } from '../../core/errors.js';
+import type { EventBus } from '../../core/ports/event-bus.js';
+import type { RunQueue } from '../../core/ports/run-queue.js';
+import type { Storage } from '../../core/ports/storage.js';
+import type { Run } from '../../core/records/run.js';
+import type { AgentLoopOutcome } from '../agent-loop.js';
+import { parkForInput } from '../park-for-input.js';
+import { resumeWhenNothingPending } from '../resume-when-nothing-pending.js';
+import { abortErrorOf, abortKindOf, RunAbortError } from '../run-abort.js';
+import type { RunEmitter } from '../run-emitter.js';
+import { finishRun } from '../run-finalizer.js';
+import { publishSubagentUpdate } from '../subagents/publish-subagent-update.js';
+import { cascadeAfterTerminal } from './cascade-after-terminal.js';
+
+export interface RunOutcomeDeps {
+  storage: Storage;
+  bus: EventBus;
+  clock: Clock;
+  workerId: string;
+  queue?: RunQueue;
+  onTerminal?: (run: Run) => Promise<void>;
+  /** A run whose human input all arrived before it parked: the executor runs it again once its slot is free. */
+  onDecidedBeforePark(runId: string): void;
+}
+
+/**
+ * What an attempt's end writes (SPEC §2): parked for a human, completed, interrupted at the step limit,
+ * cancelled, failed, handed back on shutdown, or ended by its budget or inactivity. Every write is a
+ * compare-and-set from the statuses the run may be in, through the state machine the repository enforces;
+ * a terminal run then cascades to its subtree.
+ */
+export function createRunOutcomes(deps: RunOutcomeDeps) {
+  const { storage, bus, clock } = deps;
+  const owned = () => ({ worker_id: deps.workerId });
+
+  async function finishCompleted(run: Run, outcome: AgentLoopOutcome, usage: Run['usage']): Promise<void> {
+    if (outcome.kind === 'input_required') {
+      // Parked: no worker holds a run that waits for a human; the decision re-enqueues it, or, when every
+      // decision came in before the park, the park hands it back as pending and this worker carries on.
+      const parked = await parkForInput(storage, run.id, deps.workerId, usage);
+      if (parked) {
+        if (parked.status === 'pending') deps.onDecidedBeforePark(run.id);
+        await publishSubagentUpdate(storage, bus, parked);
+        if (deps.queue) await resumeWhenNothingPending(storage, deps.queue, run.id);
+        return;
+      }
+      const cancelled = await finishRun(
+        storage,
+        bus,
+        clock,
+        run.id,
+        { status: ['cancel_requested'], ...owned() },
+        { status: 'cancelled', usage },
+      );
+      if (cancelled) await afterTerminal(cancelled);
+      return;
+    }
+    const write =
+      outcome.kind === 'completed'
+        ? ({ status: 'completed', output: outcome.output, usage } as const)
+        : ({
+            status: 'interrupted',
+            output: outcome.output,
+            usage,
+            error: { type: 'max_steps', message: 'The run stopped at its step limit without a final answer' },
+          } as const);
+    const finished = await finishRun(storage, bus, clock, run.id, { status: ['running'], ...owned() }, write);
+    // A cancel that arrived while the last step finished wins, as in Yuxi.
+    const final =
+      finished ??
+      (await finishRun(
+        storage,
+        bus,
+        clock,
+        run.id,
+        { status: ['cancel_requested'], ...owned() },
+        { status: 'cancelled', usage },
+      ));
+    if (final) await afterTerminal(final);
+  }
+
+  async function finishAfterError(
+    run: Run,
+    thrown: unknown,
+    signal: AbortSignal,
+    emitter: RunEmitter,
+    usage: Run['usage'],
+  ): Promise<void> {
+    const reason = thrown instanceof RunAbortError ? thrown : abortErrorOf(signal);
+    const kind = reason?.kind ?? abortKindOf(signal);
+    if (kind === 'lease_lost') return;
+    if ((kind === 'budget' || kind === 'inactive') && reason?.error) {
+      await emitter.emit('error', { error: reason.error }).catch(() => undefined);
+      const ended = await finishRun(
+        storage,
+        bus,
+        clock,
+        run.id,
+        { status: ['running'], ...owned() },
+        {
+          status: kind === 'budget' ? 'failed' : 'interrupted',
+          error: reason.error,
+          usage,
+        },
+      );
+      if (ended) {
+        await afterTerminal(ended);
+        return;
+      }
+    }
+    if (kind === 'shutdown') {
+      const released = await storage.runs.update(
+        run.id,
+        { status: ['running'], ...owned() },
+        {
+          status: 'pending',
+          worker_id: null,
+          lease_expires_at: null,
+          usage,
+        },
+      );
+      if (released) return;
+    }
+    // The reason (a user's cancel, a closed execution tree) was recorded with the request; keep it.
+    const cancelled = await finishRun(
+      storage,
+      bus,
+      clock,
+      run.id,
+      { status: ['cancel_requested'], ...owned() },
+      {
+        status: 'cancelled',
+        usage,
+      },
+    );
+    if (cancelled) {
+      await afterTerminal(cancelled);
+      return;
+    }
+    const error = toTroupeError(thrown);
+    const runError = { type: error.code, message: error.message };
+    await emitter.emit('error', { error: runError }).catch(() => undefined);
+    const failed = await finishRun(
+      storage,
+      bus,
+      clock,
+      run.id,
+      { status: ['running'], ...owned() },
+      {
+        status: 'failed',
+        error: runError,
+        usage,
+      },
+    );
+    if (failed) await afterTerminal(failed);
+  }
+
+  const afterTerminal = (run: Run) =>
+    cascadeAfterTerminal(
+      { storage, bus, clock, ...(deps.onTerminal ? { onTerminal: deps.onTerminal } : {}) },
+      run,
+    );
+
+  return { completed: finishCompleted, afterError: finishAfterError };
+}
