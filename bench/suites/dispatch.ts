@@ -112,7 +112,7 @@ function sqlSummary(stats: SqlStat[], runs: number): SqlSummary {
     sqlite_ms_per_run: round(ms / runs),
     top_statements: [...stats]
       .sort((a, b) => b.ms - a.ms)
-      .slice(0, 8)
+      .slice(0, 40)
       .map((stat) => ({
         sql: stat.sql.replace(/\s+/g, ' ').trim().slice(0, 140),
         per_run: round(stat.count / runs),

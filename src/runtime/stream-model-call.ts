@@ -1,6 +1,27 @@
-import { NoSuchToolError, streamText, tool, type ToolSet } from 'ai';
+import { NoSuchToolError, streamText, tool, zodSchema, type Tool, type ToolSet } from 'ai';
 import { TroupeError, isTroupeError } from '../core/errors.js';
 import type { ModelCallRequest, ModelCallResult, ModelToolCall } from './middleware/agent-middleware.js';
+import type { AnyTroupeTool } from './tools/troupe-tool.js';
+
+// The AI SDK turns a zod input schema into JSON Schema when a call first reads it, and caches the result on
+// its schema object only. Keeping one schema object per zod schema, and one SDK tool per Troupe tool, makes
+// that conversion happen once per tool definition instead of once per tool on every model call.
+const sdkSchemas = new WeakMap<object, ReturnType<typeof zodSchema>>();
+const sdkTools = new WeakMap<AnyTroupeTool, Tool>();
+
+function sdkTool(troupeTool: AnyTroupeTool): Tool {
+  let cached = sdkTools.get(troupeTool);
+  if (cached === undefined) {
+    let schema = sdkSchemas.get(troupeTool.inputSchema);
+    if (schema === undefined) {
+      schema = zodSchema(troupeTool.inputSchema);
+      sdkSchemas.set(troupeTool.inputSchema, schema);
+    }
+    cached = tool({ description: troupeTool.description, inputSchema: schema });
+    sdkTools.set(troupeTool, cached);
+  }
+  return cached;
+}
 
 /**
  * The innermost model call: one step of the AI SDK (tools have no `execute`, so `streamText` stops after
@@ -11,9 +32,7 @@ export async function streamModelCall(
   onTextDelta: (text: string) => void,
 ): Promise<ModelCallResult> {
   const tools: ToolSet = {};
-  for (const troupeTool of request.tools) {
-    tools[troupeTool.name] = tool({ description: troupeTool.description, inputSchema: troupeTool.inputSchema });
-  }
+  for (const troupeTool of request.tools) tools[troupeTool.name] = sdkTool(troupeTool);
   let streamError: unknown;
   const result = streamText({
     model: request.model.model,

@@ -57,6 +57,19 @@ function runResult(run: Run): ToolOutput {
   };
 }
 
+// Module-level: the model-facing schemas are converted to JSON Schema once, not once per run.
+const startInput = z.object({
+  description: z.string().describe('The task for the subagent, with the context it needs and the output you expect.'),
+  subagent_slug: z.string().describe('Which subagent to use: one of the available slugs.'),
+  thread_id: z
+    .string()
+    .nullish()
+    .describe('Optional. A subagent thread ID from an earlier result, to continue that thread. Leave empty for a new task.'),
+  budget: childBudgetSchema,
+});
+
+const runIdInput = z.object({ run_id: z.string().describe('A subagent run ID returned by subagent_start.') });
+
 export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
   const { storage, bus, clock, limits, service, allowed } = deps;
   const slugs = allowed.map((agent) => agent.slug);
@@ -92,15 +105,6 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
     return child;
   }
 
-  const startInput = z.object({
-    description: z.string().describe('The task for the subagent, with the context it needs and the output you expect.'),
-    subagent_slug: z.string().describe('Which subagent to use: one of the available slugs.'),
-    thread_id: z
-      .string()
-      .nullish()
-      .describe('Optional. A subagent thread ID from an earlier result, to continue that thread. Leave empty for a new task.'),
-    budget: childBudgetSchema,
-  });
 
   const task = defineTool({
     name: 'task',
@@ -161,7 +165,6 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
     },
   });
 
-  const runIdInput = z.object({ run_id: z.string().describe('A subagent run ID returned by subagent_start.') });
 
   const subagentStatus = defineTool({
     name: 'subagent_status',
