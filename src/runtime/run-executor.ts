@@ -1,36 +1,29 @@
-import type { ModelMessage } from 'ai';
 import type { Clock } from '../core/clock.js';
 import { TroupeError } from '../core/errors.js';
 import type { EventBus, Subscription } from '../core/ports/event-bus.js';
-import type { ModelProvider, ResolvedModel } from '../core/ports/model-provider.js';
+import type { ModelProvider } from '../core/ports/model-provider.js';
 import type { Storage } from '../core/ports/storage.js';
-import type { Agent } from '../core/records/agent.js';
 import type { Run } from '../core/records/run.js';
 import type { ToolSource } from '../core/ports/tool-source.js';
 import type { RunLimits } from '../config.js';
-import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
-import { executeTool } from './execute-tool.js';
-import type { AgentMiddleware } from './middleware/agent-middleware.js';
-import { composeMiddleware } from './middleware/compose-middleware.js';
 import { createTokenUsageMiddleware } from './middleware/token-usage-middleware.js';
-import { abortErrorOf, RunAbortError } from './run-abort.js';
+import { RunAbortError } from './run-abort.js';
 import { createRunGateMiddleware } from './middleware/run-gate-middleware.js';
 import { loadRunContext } from './runs/load-run-context.js';
+import { resumeAgentLoop } from './runs/resume-agent-loop.js';
+import { attemptMetadata } from './runs/attempt-metadata.js';
 import { createRunOutcomes } from './runs/run-outcomes.js';
 import { runMiddlewareStack } from './runs/run-middleware-stack.js';
 import { watchRun, type RunWatch } from './runs/run-watch.js';
-import { createRunEmitter, type RunEmitter } from './run-emitter.js';
+import { createRunEmitter } from './run-emitter.js';
 import { publishSubagentUpdate } from './subagents/publish-subagent-update.js';
 import { resolveRunAgent } from './subagents/resolve-run-agent.js';
-import { streamModelCall } from './stream-model-call.js';
-import { repairToolCallPairs } from '../core/thread/tool-call-pairs.js';
 import { createWorkerSlots } from './worker-slots.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
 import type { MiddlewareFactory } from './middleware/middleware-factory.js';
 import { effectiveLimits } from './agent-limits.js';
 import { createRunLease } from './runs/run-lease.js';
-import { finalAnswerOf, unansweredToolCalls } from './runs/resume-point.js';
 import type { RunTracer } from './tracing/run-tracer.js';
 import { driveRemoteExpert, type RemoteExpertDeps } from './remote-experts/drive-remote-expert.js';
 import { remoteModelLabel } from './remote-experts/remote-model-label.js';
@@ -148,6 +141,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         abort: (reason) => abort(run.id, reason),
       });
       emitter = watch.emitter;
+      const { paused } = watch;
       // A remote expert's run is a remote task: no model, no tools, no middleware of this server.
       if (usable.backend === 'a2a') {
         await emitter.emit('metadata', attemptMetadata(run, usable, remoteModelLabel(usable)));
@@ -189,17 +183,19 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
           })
         : [];
       const middleware = runMiddlewareStack({ storage, run, agent, meter, extra, gate });
-      const outcome = await runLoop(
+      const outcome = await resumeAgentLoop({
+        storage,
         run,
         agent,
         model,
         tools,
         emitter,
         middleware,
-        context.project.workdir,
+        workdir: context.project.workdir,
         signal,
-        watch,
-      );
+        maxSteps: effectiveLimits(deps.limits, agent.config).maxSteps,
+        suspend: (work) => slots.outside(() => paused(work)),
+      });
       await emitter.flush();
       await finishCompleted(run, outcome, meter.usage);
     } catch (thrown) {
@@ -218,85 +214,6 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       );
     }
     return { storage, connector: deps.remoteExperts };
-  }
-
-  function attemptMetadata(run: Run, agent: Agent, model: string): Record<string, unknown> {
-    return {
-      request_id: run.request_id,
-      agent_id: agent.id,
-      agent_slug: agent.slug,
-      user_id: run.user_id,
-      run_type: run.run_type,
-      source: run.source,
-      channel: run.channel,
-      model,
-      attempt: run.attempt,
-      created_by_run_id: run.created_by_run_id,
-      subagent_slug: agent.is_subagent ? agent.slug : null,
-    };
-  }
-
-  async function runLoop(
-    run: Run,
-    agent: Agent,
-    model: ResolvedModel,
-    tools: AnyTroupeTool[],
-    emitter: RunEmitter,
-    middleware: AgentMiddleware[],
-    workdir: string,
-    signal: AbortSignal,
-    watch: RunWatch,
-  ): Promise<AgentLoopOutcome> {
-    const registry = new Map<string, AnyTroupeTool>();
-    for (const tool of [...tools, ...middleware.flatMap((layer) => layer.tools ?? [])])
-      registry.set(tool.name, tool);
-    const chain = composeMiddleware(middleware, {
-      callModel: (request) => streamModelCall(request, (text) => emitter.delta(text)),
-      callTool: executeTool,
-    });
-    const thread = await storage.messages.list(run.thread_id);
-    // The run's own checkpoints are in the thread already; the highest step is where to continue from.
-    const lastStep = thread.reduce(
-      (highest, entry) => (entry.run_id === run.id ? Math.max(highest, entry.step) : highest),
-      0,
-    );
-    const pending = unansweredToolCalls(thread, run.id);
-    // Threads stored before runs closed their calls on ending may hold calls without results; providers
-    // refuse such prompts, so they are answered here (in memory) — except the calls this run will execute.
-    const messages: ModelMessage[] = repairToolCallPairs(
-      thread.map((entry) => entry.message),
-      new Set(pending?.calls.map((call) => call.toolCallId)),
-    );
-    // A run that checkpointed its final answer and died before recording it is complete, not re-asked.
-    const answered = finalAnswerOf(thread, run.id);
-    if (answered !== undefined) return { kind: 'completed', output: answered };
-    return runAgentLoop({
-      run,
-      agent,
-      model,
-      system: agent.config.system_prompt ?? '',
-      messages,
-      tools: registry,
-      chain,
-      emitter,
-      abortSignal: signal,
-      workdir,
-      suspend: (work) => slots.outside(() => watch.paused(work)),
-      firstStep: lastStep + 1,
-      pending,
-      maxSteps: effectiveLimits(deps.limits, agent.config).maxSteps,
-      checkpoint: async (step, stepMessages) => {
-        await storage.messages.append(run.thread_id, run.id, step, stepMessages);
-      },
-      beforeStep: async () => {
-        // The lease's heartbeat and the cancel signal end the run through its abort signal: no re-read here.
-        const ended = abortErrorOf(signal);
-        if (ended !== undefined) throw ended;
-        // Steering messages queued by the parent are read between steps, in the order they were sent.
-        const steering = await storage.inbox.take(run.id);
-        return steering.map((text): ModelMessage => ({ role: 'user', content: text }));
-      },
-    });
   }
 
   const outcomes = createRunOutcomes({

@@ -9,7 +9,7 @@ import { parkForInput } from '../park-for-input.js';
 import { resumeWhenNothingPending } from '../resume-when-nothing-pending.js';
 import { abortErrorOf, abortKindOf, RunAbortError } from '../run-abort.js';
 import type { RunEmitter } from '../run-emitter.js';
-import { finishRun } from '../run-finalizer.js';
+import { finishRun, type TerminalWrite } from '../run-finalizer.js';
 import { publishSubagentUpdate } from '../subagents/publish-subagent-update.js';
 import { cascadeAfterTerminal } from './cascade-after-terminal.js';
 
@@ -32,55 +32,56 @@ export interface RunOutcomeDeps {
  */
 export function createRunOutcomes(deps: RunOutcomeDeps) {
   const { storage, bus, clock } = deps;
-  const owned = () => ({ worker_id: deps.workerId });
 
-  async function finishCompleted(run: Run, outcome: AgentLoopOutcome, usage: Run['usage']): Promise<void> {
+  /** Ends the run from `from` (held by this worker) and cascades; false when the run was not there. */
+  async function end(run: Run, from: 'running' | 'cancel_requested', write: TerminalWrite): Promise<boolean> {
+    const ended = await finishRun(
+      storage,
+      bus,
+      clock,
+      run.id,
+      { status: [from], worker_id: deps.workerId },
+      write,
+    );
+    if (ended)
+      await cascadeAfterTerminal(
+        { storage, bus, clock, ...(deps.onTerminal ? { onTerminal: deps.onTerminal } : {}) },
+        ended,
+      );
+    return ended !== undefined;
+  }
+
+  /** A cancel committed while the attempt ran wins, as in Yuxi; its reason was recorded with the request. */
+  const cancelIfRequested = (run: Run, usage: Run['usage']) =>
+    end(run, 'cancel_requested', { status: 'cancelled', usage });
+
+  async function completed(run: Run, outcome: AgentLoopOutcome, usage: Run['usage']): Promise<void> {
     if (outcome.kind === 'input_required') {
       // Parked: no worker holds a run that waits for a human; the decision re-enqueues it, or, when every
       // decision came in before the park, the park hands it back as pending and this worker carries on.
       const parked = await parkForInput(storage, run.id, deps.workerId, usage);
-      if (parked) {
-        if (parked.status === 'pending') deps.onDecidedBeforePark(run.id);
-        await publishSubagentUpdate(storage, bus, parked);
-        if (deps.queue) await resumeWhenNothingPending(storage, deps.queue, run.id);
+      if (!parked) {
+        await cancelIfRequested(run, usage);
         return;
       }
-      const cancelled = await finishRun(
-        storage,
-        bus,
-        clock,
-        run.id,
-        { status: ['cancel_requested'], ...owned() },
-        { status: 'cancelled', usage },
-      );
-      if (cancelled) await afterTerminal(cancelled);
+      if (parked.status === 'pending') deps.onDecidedBeforePark(run.id);
+      await publishSubagentUpdate(storage, bus, parked);
+      if (deps.queue) await resumeWhenNothingPending(storage, deps.queue, run.id);
       return;
     }
-    const write =
+    const write: TerminalWrite =
       outcome.kind === 'completed'
-        ? ({ status: 'completed', output: outcome.output, usage } as const)
-        : ({
+        ? { status: 'completed', output: outcome.output, usage }
+        : {
             status: 'interrupted',
             output: outcome.output,
             usage,
             error: { type: 'max_steps', message: 'The run stopped at its step limit without a final answer' },
-          } as const);
-    const finished = await finishRun(storage, bus, clock, run.id, { status: ['running'], ...owned() }, write);
-    // A cancel that arrived while the last step finished wins, as in Yuxi.
-    const final =
-      finished ??
-      (await finishRun(
-        storage,
-        bus,
-        clock,
-        run.id,
-        { status: ['cancel_requested'], ...owned() },
-        { status: 'cancelled', usage },
-      ));
-    if (final) await afterTerminal(final);
+          };
+    if (!(await end(run, 'running', write))) await cancelIfRequested(run, usage);
   }
 
-  async function finishAfterError(
+  async function afterError(
     run: Run,
     thrown: unknown,
     signal: AbortSignal,
@@ -92,75 +93,23 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
     if (kind === 'lease_lost') return;
     if ((kind === 'budget' || kind === 'inactive') && reason?.error) {
       await emitter.emit('error', { error: reason.error }).catch(() => undefined);
-      const ended = await finishRun(
-        storage,
-        bus,
-        clock,
-        run.id,
-        { status: ['running'], ...owned() },
-        {
-          status: kind === 'budget' ? 'failed' : 'interrupted',
-          error: reason.error,
-          usage,
-        },
-      );
-      if (ended) {
-        await afterTerminal(ended);
-        return;
-      }
+      const status = kind === 'budget' ? 'failed' : 'interrupted';
+      if (await end(run, 'running', { status, error: reason.error, usage })) return;
     }
     if (kind === 'shutdown') {
       const released = await storage.runs.update(
         run.id,
-        { status: ['running'], ...owned() },
-        {
-          status: 'pending',
-          worker_id: null,
-          lease_expires_at: null,
-          usage,
-        },
+        { status: ['running'], worker_id: deps.workerId },
+        { status: 'pending', worker_id: null, lease_expires_at: null, usage },
       );
       if (released) return;
     }
-    // The reason (a user's cancel, a closed execution tree) was recorded with the request; keep it.
-    const cancelled = await finishRun(
-      storage,
-      bus,
-      clock,
-      run.id,
-      { status: ['cancel_requested'], ...owned() },
-      {
-        status: 'cancelled',
-        usage,
-      },
-    );
-    if (cancelled) {
-      await afterTerminal(cancelled);
-      return;
-    }
+    if (await cancelIfRequested(run, usage)) return;
     const error = toTroupeError(thrown);
     const runError = { type: error.code, message: error.message };
     await emitter.emit('error', { error: runError }).catch(() => undefined);
-    const failed = await finishRun(
-      storage,
-      bus,
-      clock,
-      run.id,
-      { status: ['running'], ...owned() },
-      {
-        status: 'failed',
-        error: runError,
-        usage,
-      },
-    );
-    if (failed) await afterTerminal(failed);
+    await end(run, 'running', { status: 'failed', error: runError, usage });
   }
 
-  const afterTerminal = (run: Run) =>
-    cascadeAfterTerminal(
-      { storage, bus, clock, ...(deps.onTerminal ? { onTerminal: deps.onTerminal } : {}) },
-      run,
-    );
-
-  return { completed: finishCompleted, afterError: finishAfterError };
+  return { completed, afterError };
 }

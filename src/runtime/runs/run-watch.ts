@@ -8,7 +8,7 @@ export interface RunWatch {
   /** The run's emitter, counting every event and delta as activity. */
   emitter: RunEmitter;
   /** For waits on other runs: the inactivity clock stops meanwhile. */
-  paused<T>(work: () => Promise<T>): Promise<T>;
+  paused: <T>(work: () => Promise<T>) => Promise<T>;
   stop(): void;
 }
 

@@ -3,6 +3,7 @@ import type { RedisOptions } from 'ioredis';
 import { TroupeError } from '../../../core/errors.js';
 import type { EventBus, RunSignal, Subscription } from '../../../core/ports/event-bus.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
+import { redactRedisUrl } from '../../redis/redact-redis-url.js';
 
 /*
  * Design: one Redis Stream per run for events, one pub/sub channel for signals.
@@ -100,17 +101,6 @@ function isRunEvent(value: unknown): value is RunEvent {
   return typeof runId === 'string' && typeof seq === 'number' && typeof type === 'string';
 }
 
-/** The URL without its password, for error messages. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable Redis URL)';
-  }
-}
-
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -160,7 +150,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     for (const connection of connections) connection.disconnect();
     throw new TroupeError(
       'config_invalid',
-      `Cannot reach Redis at ${redactUrl(options.url)}: ${error instanceof Error ? error.message : String(error)}`,
+      `Cannot reach Redis at ${redactRedisUrl(options.url)}: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   }

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import { TroupeError } from '../../../core/errors.js';
 import type { RunQueue } from '../../../core/ports/run-queue.js';
+import { redactRedisUrl } from '../../redis/redact-redis-url.js';
 
 /*
  * The scale-out run queue: a BullMQ queue in Redis. Any process may enqueue (API processes only do that);
@@ -49,16 +50,6 @@ const DEFAULT_PREFIX = 'troupe';
 const CONNECT_TIMEOUT_MS = 10_000;
 /** States in which a job has not started yet: enqueueing the same run again adds nothing. */
 const NOT_STARTED = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
-
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable Redis URL)';
-  }
-}
 
 export function jobIdFor(runId: string): string {
   return `run-${runId}`;
@@ -115,7 +106,7 @@ export async function createBullmqRunQueue(options: BullmqRunQueueOptions): Prom
     connection.disconnect();
     throw new TroupeError(
       'config_invalid',
-      `Cannot reach Redis at ${redactUrl(options.url)}: ${error instanceof Error ? error.message : String(error)}`,
+      `Cannot reach Redis at ${redactRedisUrl(options.url)}: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   } finally {

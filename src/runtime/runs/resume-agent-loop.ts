@@ -1,0 +1,89 @@
+import type { ModelMessage } from 'ai';
+import type { ResolvedModel } from '../../core/ports/model-provider.js';
+import type { Storage } from '../../core/ports/storage.js';
+import type { Agent } from '../../core/records/agent.js';
+import type { Run } from '../../core/records/run.js';
+import { repairToolCallPairs } from '../../core/thread/tool-call-pairs.js';
+import { runAgentLoop, type AgentLoopOutcome } from '../agent-loop.js';
+import { executeTool } from '../execute-tool.js';
+import type { AgentMiddleware } from '../middleware/agent-middleware.js';
+import { composeMiddleware } from '../middleware/compose-middleware.js';
+import { abortErrorOf } from '../run-abort.js';
+import type { RunEmitter } from '../run-emitter.js';
+import { streamModelCall } from '../stream-model-call.js';
+import type { AnyTroupeTool } from '../tools/troupe-tool.js';
+import { finalAnswerOf, unansweredToolCalls } from './resume-point.js';
+
+export interface ResumeAgentLoopOptions {
+  storage: Storage;
+  run: Run;
+  agent: Agent;
+  model: ResolvedModel;
+  tools: AnyTroupeTool[];
+  emitter: RunEmitter;
+  /** The ordered middleware list (`runMiddlewareStack`). */
+  middleware: AgentMiddleware[];
+  workdir: string;
+  signal: AbortSignal;
+  maxSteps: number;
+  /** Lets tools wait on other runs without holding the executor slot or the inactivity clock. */
+  suspend: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
+/**
+ * Runs the agent loop from where the run's thread says it is (SPEC §2 resume): after its last checkpointed
+ * step, re-running only the tool calls that have no result yet; a run that checkpointed its final answer
+ * and died before recording it is complete, not re-asked.
+ */
+export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<AgentLoopOutcome> {
+  const { storage, run, emitter, middleware, signal } = options;
+  const registry = new Map<string, AnyTroupeTool>();
+  for (const tool of [...options.tools, ...middleware.flatMap((layer) => layer.tools ?? [])])
+    registry.set(tool.name, tool);
+  const chain = composeMiddleware(middleware, {
+    callModel: (request) => streamModelCall(request, (text) => emitter.delta(text)),
+    callTool: executeTool,
+  });
+  const thread = await storage.messages.list(run.thread_id);
+  // The run's own checkpoints are in the thread already; the highest step is where to continue from.
+  const lastStep = thread.reduce(
+    (highest, entry) => (entry.run_id === run.id ? Math.max(highest, entry.step) : highest),
+    0,
+  );
+  const pending = unansweredToolCalls(thread, run.id);
+  // Threads stored before runs closed their calls on ending may hold calls without results; providers
+  // refuse such prompts, so they are answered here (in memory) — except the calls this run will execute.
+  const messages: ModelMessage[] = repairToolCallPairs(
+    thread.map((entry) => entry.message),
+    new Set(pending?.calls.map((call) => call.toolCallId)),
+  );
+  const answered = finalAnswerOf(thread, run.id);
+  if (answered !== undefined) return { kind: 'completed', output: answered };
+  return runAgentLoop({
+    run,
+    agent: options.agent,
+    model: options.model,
+    system: options.agent.config.system_prompt ?? '',
+    messages,
+    tools: registry,
+    chain,
+    emitter,
+    abortSignal: signal,
+    workdir: options.workdir,
+    suspend: options.suspend,
+    firstStep: lastStep + 1,
+    pending,
+    maxSteps: options.maxSteps,
+    checkpoint: async (step, stepMessages) => {
+      await storage.messages.append(run.thread_id, run.id, step, stepMessages);
+    },
+    beforeStep: async () => {
+      // The lease's heartbeat and the cancel signal end the run through its abort signal: no re-read here.
+      const ended = abortErrorOf(signal);
+      if (ended !== undefined) throw ended;
+      // Steering messages queued by the parent are read between steps, in the order they were sent.
+      const steering = await storage.inbox.take(run.id);
+      return steering.map((text): ModelMessage => ({ role: 'user', content: text }));
+    },
+  });
+}
