@@ -1,0 +1,169 @@
+import type {
+  ApprovalStatus,
+  HumanInputKind,
+  Run,
+  RunStatus,
+  RunType,
+  ToolApproval,
+} from '../records/run.js';
+import type { NewRunEvent, RunEvent } from '../records/run-event.js';
+
+/*
+ * The run side of the storage port (`storage.ts` re-exports it): runs, their events, human input and the
+ * steering inbox. The integrity rules of `storage.ts` hold here too.
+ */
+
+export type NewRun = Omit<
+  Run,
+  | 'status'
+  | 'output'
+  | 'error'
+  | 'usage'
+  | 'worker_id'
+  | 'lease_expires_at'
+  | 'attempt'
+  | 'created_at'
+  | 'started_at'
+  | 'finished_at'
+  | 'updated_at'
+>;
+
+export type RunPatch = Partial<
+  Pick<
+    Run,
+    | 'status'
+    | 'output'
+    | 'error'
+    | 'usage'
+    | 'worker_id'
+    | 'lease_expires_at'
+    | 'attempt'
+    | 'started_at'
+    | 'finished_at'
+  >
+>;
+
+/** The guard of a compare-and-set write: every given field must hold for the write to happen. */
+export interface RunExpectation {
+  status?: RunStatus[];
+  /** `null` means "no worker owns it". */
+  worker_id?: string | null;
+  /** The lease must still be live at this instant. */
+  lease_live_at?: string;
+  /** The lease must have ended (or be missing) at this instant: how a reconciler takes over safely. */
+  lease_expired_at?: string;
+}
+
+export interface RunRepository {
+  insert(run: NewRun): Promise<Run>;
+  get(id: string): Promise<Run | undefined>;
+  /** Request ids are unique per user: another user's run with the same id is never returned. */
+  getByRequestId(userId: string, requestId: string): Promise<Run | undefined>;
+  getActiveForThread(threadId: string): Promise<Run | undefined>;
+  /**
+   * Compare-and-set: applies `patch` only if `expect` holds, atomically; returns the new row, or undefined
+   * when the guard failed (or the run does not exist). `updated_at` is always refreshed.
+   */
+  update(id: string, expect: RunExpectation, patch: RunPatch): Promise<Run | undefined>;
+  /**
+   * The statuses of the run and of every run above it (its creator, the creator's creator, …), the run's
+   * own first, read in one statement: what the stop guarantee checks before each call (SPEC §10).
+   */
+  lineageStatuses(id: string): Promise<RunStatus[]>;
+  /** Runs created by `runId` (one level). */
+  listChildren(runId: string): Promise<Run[]>;
+  listByRoot(rootRunId: string): Promise<Run[]>;
+  /** Newest first. */
+  listByConversation(conversationId: string): Promise<Run[]>;
+  /** Leased runs (`running`, `cancel_requested`) whose lease ended before `now`, plus unowned ones. */
+  listExpiredLeases(now: string, limit: number): Promise<Run[]>;
+  /** Pending runs created before `before`: the reconciler re-enqueues them in case an enqueue was lost. */
+  listStalePending(before: string, limit: number): Promise<Run[]>;
+  /** Active runs matching every given filter; `children_only` counts runs created by another run. */
+  countActive(filter: {
+    user_id?: string;
+    created_by_run_id?: string;
+    children_only?: boolean;
+  }): Promise<number>;
+  /**
+   * One page of runs matching every given filter, newest first by (created_at, id), each with its agent and
+   * how many runs it created. Keyset pagination: `before` is the (created_at, id) of the last row of the
+   * previous page.
+   */
+  listPage(filter: RunListFilter): Promise<RunListEntry[]>;
+}
+
+/** Filters of `runs.listPage`; every given field must hold. */
+export interface RunListFilter {
+  /** Only this user's runs; omitted: everyone's (the caller decides who may ask for that). */
+  user_id?: string;
+  statuses?: readonly RunStatus[];
+  agent_id?: string;
+  run_types?: readonly RunType[];
+  conversation_id?: string;
+  /** created_at >= this ISO instant. */
+  created_from?: string;
+  /** created_at < this ISO instant. */
+  created_to?: string;
+  /** Case-insensitive (ASCII) substring of `input.message`; `%` and `_` are literal. */
+  search?: string;
+  before?: { created_at: string; id: string };
+  limit: number;
+}
+
+export interface RunListEntry {
+  run: Run;
+  /** Runs created by this run (one level): its subagents and delegations. */
+  child_count: number;
+  /** Null when the agent row is gone. */
+  agent: { id: string; slug: string; name: string } | null;
+}
+
+export interface RunEventRepository {
+  /** Appends with the next `seq` of that run (1, 2, 3…), assigned atomically by the store. */
+  append(event: NewRunEvent): Promise<RunEvent>;
+  /** Events with `seq > afterSeq`, in order, at most `limit`. */
+  list(runId: string, afterSeq: number, limit: number): Promise<RunEvent[]>;
+  lastSeq(runId: string): Promise<number>;
+}
+
+export interface NewToolApproval {
+  run_id: string;
+  tool_call_id: string;
+  tool_name: string;
+  args: unknown;
+  /** Default `approval`. */
+  kind?: HumanInputKind;
+}
+
+export interface ApprovalRepository {
+  /** Records a pending approval; idempotent on (run_id, tool_call_id), returning the existing row. */
+  request(approval: NewToolApproval): Promise<ToolApproval>;
+  get(runId: string, toolCallId: string): Promise<ToolApproval | undefined>;
+  /** Decides a pending approval (kind `approval`); undefined when it is not pending (already decided, or missing). */
+  decide(
+    runId: string,
+    toolCallId: string,
+    status: Exclude<ApprovalStatus, 'pending'>,
+    decidedBy: string,
+    comment: string | null,
+  ): Promise<ToolApproval | undefined>;
+  listForRun(runId: string): Promise<ToolApproval[]>;
+  /**
+   * Records the answers to a pending question (kind `question`) and marks it `answered`; undefined when it
+   * is not pending (answered already, or missing). Guarded like `decide`: two racing answers cannot both win.
+   */
+  answer(
+    runId: string,
+    toolCallId: string,
+    answers: string[],
+    answeredBy: string,
+  ): Promise<ToolApproval | undefined>;
+}
+
+/** Messages sent to a running run (steering), read by its worker between steps. */
+export interface RunInboxRepository {
+  push(runId: string, message: string): Promise<void>;
+  /** Takes every unread message of the run, oldest first, marking them read atomically. */
+  take(runId: string): Promise<string[]>;
+}
