@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { AppEnv } from './http/app-env.js';
 import { createMemoryEventBus } from './adapters/bus/memory/create-memory-event-bus.js';
@@ -27,29 +26,18 @@ import type { EventBus } from './core/ports/event-bus.js';
 import type { RunQueue } from './core/ports/run-queue.js';
 import type { Storage } from './core/ports/storage.js';
 import { createApp } from './http/create-app.js';
-import { createAgentService, type AgentService } from './runtime/agent-service.js';
-import { createAuthService, type AuthService } from './runtime/auth-service.js';
-import { createBuildReportService } from './runtime/build-report/build-report-service.js';
-import { createConversationService, type ConversationService } from './runtime/conversation-service.js';
-import { createLeaseReconciler, type LeaseReconciler } from './runtime/lease-reconciler.js';
-import { createProjectService, type ProjectService } from './runtime/project-service.js';
-import { createRunExecutor, type RunExecutor } from './runtime/run-executor.js';
-import { createRunService, type RunService } from './runtime/run-service.js';
-import { createWorkdirTools } from './runtime/tools/workdir/create-workdir-tools.js';
-import { createHumanTools } from './runtime/tools/human/create-human-tools.js';
-import { createSubagentMiddleware } from './runtime/subagents/create-subagent-middleware.js';
-import { createSubagentRunService } from './runtime/subagents/subagent-run-service.js';
-import { createClientDelegationService } from './runtime/delegation/client-delegation-service.js';
-import { createDelegationMiddleware } from './runtime/delegation/create-delegation-middleware.js';
-import { createDelegationRunService } from './runtime/delegation/delegation-run-service.js';
-import { combineMiddlewareFactories } from './runtime/middleware/combine-middleware-factories.js';
+import type { AgentService } from './runtime/agent-service.js';
+import type { AuthService } from './runtime/auth-service.js';
+import type { ConversationService } from './runtime/conversation-service.js';
+import type { LeaseReconciler } from './runtime/lease-reconciler.js';
+import type { ProjectService } from './runtime/project-service.js';
+import type { RunExecutor } from './runtime/run-executor.js';
+import type { RunService } from './runtime/run-service.js';
 import { createExecuteSupport } from './runtime/tools/execute/execute-support.js';
-import { createSkillsMiddleware } from './runtime/skills/create-skills-middleware.js';
-import { createInstallSkillTool } from './runtime/skills/install-skill-tool.js';
-import { createSkillService, type SkillService } from './runtime/skills/skill-service.js';
-import { createKnowledgeMiddleware } from './runtime/knowledge/create-knowledge-middleware.js';
-import { createKnowledgeService, type KnowledgeService } from './runtime/knowledge/knowledge-service.js';
+import type { SkillService } from './runtime/skills/skill-service.js';
+import type { KnowledgeService } from './runtime/knowledge/knowledge-service.js';
 import type { RunTracer } from './runtime/tracing/run-tracer.js';
+import { createRuntime } from './runtime/create-runtime.js';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -97,7 +85,7 @@ export function checkDeployment(config: TroupeConfig, role: ProcessRole): { warn
       'TROUPE_DATABASE_URL is set without TROUPE_REDIS_URL: this process uses an in-memory event bus and run queue, so live events, cancel signals and queued runs do not reach other processes. That is fine for a single process; multi-process deployments need TROUPE_REDIS_URL.';
     const byRole: Record<ProcessRole, string> = {
       all: '',
-      api: ' With --role api, runs started here wait until a worker\'s lease reconciler finds them pending (after 2 x TROUPE_LEASE_MS), and SSE clients here see their events only through the periodic storage re-check.',
+      api: " With --role api, runs started here wait until a worker's lease reconciler finds them pending (after 2 x TROUPE_LEASE_MS), and SSE clients here see their events only through the periodic storage re-check.",
       worker:
         ' With --role worker, this process only finds runs through its lease reconciler (pending for 2 x TROUPE_LEASE_MS), and cancel signals from API processes arrive only through the lease renewal check.',
     };
@@ -167,7 +155,12 @@ async function openMessaging(config: TroupeConfig, log: Logger): Promise<{ bus: 
  * OpenTelemetry traces for processes that execute runs, when configured. Imported on demand: with tracing
  * off no OpenTelemetry module is loaded and no span is ever created.
  */
-async function openTracer(config: TroupeConfig, role: ProcessRole, storage: Storage, log: Logger): Promise<RunTracer | undefined> {
+async function openTracer(
+  config: TroupeConfig,
+  role: ProcessRole,
+  storage: Storage,
+  log: Logger,
+): Promise<RunTracer | undefined> {
   if (!config.tracing || role === 'api') return undefined;
   const { createOtlpRunTracer } = await import('./adapters/telemetry/create-otlp-run-tracer.js');
   return createOtlpRunTracer(config.tracing, storage, (message) => log.warn(message));
@@ -209,62 +202,39 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   });
   const remoteExperts = createRemoteA2AConnector({ egress });
   // `execute` joins the catalogue only when the sandbox works here; otherwise the log says why.
-  const execute = await createExecuteSupport({ settings: config.execute, storage, warn: (message) => log.warn(message) });
-  const workdirTools = [...createWorkdirTools(), ...createHumanTools(storage), ...execute.tools];
-  const skills = createSkillService({ storage, limits: config.skillLimits, clock });
-  const catalogueTools = [...workdirTools, createInstallSkillTool({ storage, skills })];
-  const subagents = createSubagentRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
-  const delegations = createDelegationRunService({ storage, bus, queue, clock, limits: config.limits, defaultModel: config.defaultModel });
-  const knowledge = createKnowledgeService(storage, { limits: { maxUploadBytes: config.knowledgeMaxUploadBytes } });
+  const execute = await createExecuteSupport({
+    settings: config.execute,
+    storage,
+    warn: (message) => log.warn(message),
+  });
   const tracer = await openTracer(config, role, storage, log);
-  const executor = createRunExecutor({
+  const runtime = createRuntime({
+    config,
     storage,
     bus,
-    models,
-    tools: catalogueTools,
-    toolSources: [mcp],
-    middleware: combineMiddlewareFactories(
-      ...(tracer ? [tracer.middleware] : []),
-      createSubagentMiddleware({ storage, bus, clock, limits: config.limits, service: subagents }),
-      createDelegationMiddleware({ storage, limits: config.limits, service: delegations }),
-      createSkillsMiddleware({ storage }),
-      createKnowledgeMiddleware({ storage, service: knowledge }),
-    ),
-    limits: config.limits,
-    leaseMs: config.leaseMs,
-    concurrency: config.workerConcurrency,
-    workerId,
-    clock,
     queue,
+    clock,
+    models,
+    toolSource: mcp,
     remoteExperts,
-    ...(tracer ? { tracer } : {}),
+    execute,
+    tracer,
+    workerId,
   });
-  const reconciler = createLeaseReconciler({ storage, bus, queue, clock, leaseMs: config.leaseMs, policy: config.leaseExpiry });
-  const runs = createRunService({ storage, bus, queue, clock, defaultModel: config.defaultModel });
-  const auth = createAuthService(storage);
-  const agents = createAgentService(storage, { limits: config.limits });
-  const projects = createProjectService(storage, { workdirRoot: path.join(config.dataDir, 'workdirs') });
-  const conversations = createConversationService({ storage, agents, projects });
+  const { executor, reconciler } = runtime;
   const app = createApp({
     config,
     storage,
-    auth,
-    agents,
-    projects,
-    conversations,
-    runs,
-    delegation: createClientDelegationService({ storage, runs: delegations, projects }),
-    buildReports: createBuildReportService({
-      storage,
-      agents,
-      catalogue: catalogueTools.map((tool) => tool.name),
-      toolSource: mcp,
-      defaultModel: config.defaultModel,
-      agentEntries: (agent) => execute.reportEntries(agent),
-    }),
+    auth: runtime.auth,
+    agents: runtime.agents,
+    projects: runtime.projects,
+    conversations: runtime.conversations,
+    runs: runtime.runs,
+    delegation: runtime.delegation,
+    buildReports: runtime.buildReports,
     consoleDir: path.resolve(import.meta.dirname, '../web/dist'),
-    skills,
-    knowledge,
+    skills: runtime.skills,
+    knowledge: runtime.knowledge,
   });
 
   // `api` serves HTTP only: it enqueues runs and reads them, but executes none, consumes no queue and
@@ -283,21 +253,23 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     bus,
     queue,
     clock,
-    auth,
-    agents,
-    projects,
-    conversations,
-    runs,
-    knowledge,
+    auth: runtime.auth,
+    agents: runtime.agents,
+    projects: runtime.projects,
+    conversations: runtime.conversations,
+    runs: runtime.runs,
+    knowledge: runtime.knowledge,
     executor,
     reconciler,
     app,
-    skills,
+    skills: runtime.skills,
     async close() {
       reconciler.stop();
       await executor.stop();
       // After the executor: the spans of runs it just handed back are exported too.
-      await tracer?.shutdown().catch((error: unknown) => log.warn('Trace export failed at shutdown', describeError(error)));
+      await tracer
+        ?.shutdown()
+        .catch((error: unknown) => log.warn('Trace export failed at shutdown', describeError(error)));
       await mcp.close();
       remoteExperts.close();
       await queue.close();
@@ -307,32 +279,4 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   };
 }
 
-export interface RunningServer {
-  url: string;
-  close(): Promise<void>;
-}
-
-/** Listens on `config.host:config.port` (port 0 picks a free one) and resolves with the real URL. */
-export function listen(troupe: Troupe): Promise<RunningServer> {
-  return new Promise((resolve, reject) => {
-    let server: ServerType | undefined;
-    try {
-      server = serve({ fetch: troupe.app.fetch, hostname: troupe.config.host, port: troupe.config.port }, (info) => {
-        const host = info.address.includes(':') ? `[${info.address}]` : info.address;
-        resolve({
-          url: `http://${host}:${info.port}`,
-          close: () =>
-            new Promise<void>((done) => {
-              server?.close(() => done());
-              // SSE connections would keep the server open forever.
-              if (server && 'closeAllConnections' in server) server.closeAllConnections();
-            }),
-        });
-      });
-      server.on('error', reject);
-    } catch (error) {
-      reject(error instanceof Error ? error : new Error(String(error)));
-    }
-  });
-}
-
+export { listen, type RunningServer } from './listen-troupe.js';

@@ -1,0 +1,143 @@
+import path from 'node:path';
+import type { TroupeConfig } from '../config.js';
+import type { Clock } from '../core/clock.js';
+import type { EventBus } from '../core/ports/event-bus.js';
+import type { ModelProvider } from '../core/ports/model-provider.js';
+import type { RunQueue } from '../core/ports/run-queue.js';
+import type { Storage } from '../core/ports/storage.js';
+import type { ToolSource } from '../core/ports/tool-source.js';
+import { createAgentService, type AgentService } from './agent-service.js';
+import { createAuthService, type AuthService } from './auth-service.js';
+import { createBuildReportService, type BuildReportService } from './build-report/build-report-service.js';
+import { createConversationService, type ConversationService } from './conversation-service.js';
+import {
+  createClientDelegationService,
+  type ClientDelegationService,
+} from './delegation/client-delegation-service.js';
+import { createDelegationMiddleware } from './delegation/create-delegation-middleware.js';
+import { createDelegationRunService } from './delegation/delegation-run-service.js';
+import { createKnowledgeMiddleware } from './knowledge/create-knowledge-middleware.js';
+import { createKnowledgeService, type KnowledgeService } from './knowledge/knowledge-service.js';
+import { createLeaseReconciler, type LeaseReconciler } from './lease-reconciler.js';
+import { combineMiddlewareFactories } from './middleware/combine-middleware-factories.js';
+import { createProjectService, type ProjectService } from './project-service.js';
+import type { RemoteA2AConnector } from './remote-experts/remote-a2a-connector.js';
+import { createRunExecutor, type RunExecutor } from './run-executor.js';
+import { createRunService, type RunService } from './run-service.js';
+import { createSkillsMiddleware } from './skills/create-skills-middleware.js';
+import { createInstallSkillTool } from './skills/install-skill-tool.js';
+import { createSkillService, type SkillService } from './skills/skill-service.js';
+import { createSubagentMiddleware } from './subagents/create-subagent-middleware.js';
+import { createSubagentRunService } from './subagents/subagent-run-service.js';
+import type { ExecuteSupport } from './tools/execute/execute-support.js';
+import { createHumanTools } from './tools/human/create-human-tools.js';
+import type { AnyTroupeTool } from './tools/troupe-tool.js';
+import { createWorkdirTools } from './tools/workdir/create-workdir-tools.js';
+import type { RunTracer } from './tracing/run-tracer.js';
+
+/** The ports and adapters a runtime is built over; the composition root picks them. */
+export interface RuntimePorts {
+  config: TroupeConfig;
+  storage: Storage;
+  bus: EventBus;
+  queue: RunQueue;
+  clock: Clock;
+  models: ModelProvider;
+  /** External tools (MCP servers) of each agent's config. */
+  toolSource: ToolSource<AnyTroupeTool>;
+  remoteExperts: RemoteA2AConnector;
+  /** The `execute` sandbox as probed on this host. */
+  execute: ExecuteSupport;
+  tracer: RunTracer | undefined;
+  workerId: string;
+}
+
+/** Every service of the runtime, ready for the HTTP app, the CLI and the worker loop. */
+export interface Runtime {
+  catalogueTools: AnyTroupeTool[];
+  auth: AuthService;
+  agents: AgentService;
+  projects: ProjectService;
+  conversations: ConversationService;
+  runs: RunService;
+  skills: SkillService;
+  knowledge: KnowledgeService;
+  delegation: ClientDelegationService;
+  buildReports: BuildReportService;
+  executor: RunExecutor;
+  reconciler: LeaseReconciler;
+}
+
+/**
+ * Ports and config in, services out: the one place the runtime is wired, including the ordered list of
+ * middleware factories every run's stack is built from (tracing outermost, then subagents, delegation,
+ * skills and knowledge; `runMiddlewareStack` adds accounting, guards and the gate around them).
+ */
+export function createRuntime(ports: RuntimePorts): Runtime {
+  const { config, storage, bus, queue, clock } = ports;
+  const { limits, defaultModel } = config;
+  const skills = createSkillService({ storage, limits: config.skillLimits, clock });
+  const catalogueTools = [
+    ...createWorkdirTools(),
+    ...createHumanTools(storage),
+    ...ports.execute.tools,
+    createInstallSkillTool({ storage, skills }),
+  ];
+  const subagents = createSubagentRunService({ storage, bus, queue, clock, limits, defaultModel });
+  const delegations = createDelegationRunService({ storage, bus, queue, clock, limits, defaultModel });
+  const knowledge = createKnowledgeService(storage, {
+    limits: { maxUploadBytes: config.knowledgeMaxUploadBytes },
+  });
+  const executor = createRunExecutor({
+    storage,
+    bus,
+    models: ports.models,
+    tools: catalogueTools,
+    toolSources: [ports.toolSource],
+    middleware: combineMiddlewareFactories(
+      ...(ports.tracer ? [ports.tracer.middleware] : []),
+      createSubagentMiddleware({ storage, bus, clock, limits, service: subagents }),
+      createDelegationMiddleware({ storage, limits, service: delegations }),
+      createSkillsMiddleware({ storage }),
+      createKnowledgeMiddleware({ storage, service: knowledge }),
+    ),
+    limits,
+    leaseMs: config.leaseMs,
+    concurrency: config.workerConcurrency,
+    workerId: ports.workerId,
+    clock,
+    queue,
+    remoteExperts: ports.remoteExperts,
+    ...(ports.tracer ? { tracer: ports.tracer } : {}),
+  });
+  const agents = createAgentService(storage, { limits });
+  const projects = createProjectService(storage, { workdirRoot: path.join(config.dataDir, 'workdirs') });
+  return {
+    catalogueTools,
+    auth: createAuthService(storage),
+    agents,
+    projects,
+    conversations: createConversationService({ storage, agents, projects }),
+    runs: createRunService({ storage, bus, queue, clock, defaultModel }),
+    skills,
+    knowledge,
+    delegation: createClientDelegationService({ storage, runs: delegations, projects }),
+    buildReports: createBuildReportService({
+      storage,
+      agents,
+      catalogue: catalogueTools.map((tool) => tool.name),
+      toolSource: ports.toolSource,
+      defaultModel,
+      agentEntries: (agent) => ports.execute.reportEntries(agent),
+    }),
+    executor,
+    reconciler: createLeaseReconciler({
+      storage,
+      bus,
+      queue,
+      clock,
+      leaseMs: config.leaseMs,
+      policy: config.leaseExpiry,
+    }),
+  };
+}
