@@ -2,7 +2,6 @@ import type { Kysely, Selectable, Updateable } from 'kysely';
 import { TroupeError } from '../../../core/errors.js';
 import { newId } from '../../../core/ids.js';
 import type { Agent, AgentConfig } from '../../../core/records/agent.js';
-import { isAdmin } from '../../../core/records/user.js';
 import type { Actor } from '../../../core/records/user.js';
 import type {
   AgentListOptions,
@@ -13,6 +12,7 @@ import type {
   NewAgent,
 } from '../../../core/ports/storage.js';
 import type { AgentsTable, DatabaseSchema } from './database-schema.js';
+import { agentUsableBy } from './agent-usable-by.js';
 import {
   atomically,
   fromJson,
@@ -201,23 +201,10 @@ export class SqlAgentRepository implements AgentRepository {
 
   async listUsable(actor: Actor, options: AgentListOptions = {}): Promise<Agent[]> {
     let query = this.ctx.db.selectFrom('agents').selectAll('agents');
-    if (options.include_deleted !== true) query = query.where('agents.deleted_at', 'is', null);
     if (options.include_subagents !== true) query = query.where('agents.is_subagent', '=', 0);
-    if (!isAdmin(actor)) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('agents.owner_id', '=', actor.id),
-          eb('agents.visibility', '=', 'public'),
-          eb.exists(
-            eb
-              .selectFrom('agent_access')
-              .select(eb.lit(1).as('granted'))
-              .where('agent_access.user_id', '=', actor.id)
-              .whereRef('agent_access.agent_id', '=', 'agents.id'),
-          ),
-        ]),
-      );
-    }
+    query = query.where((eb) =>
+      agentUsableBy(eb, actor, { includeDeleted: options.include_deleted === true }),
+    );
     const rows = await query
       .orderBy('agents.is_default', 'desc')
       .orderBy('agents.name')
@@ -235,33 +222,20 @@ export class SqlAgentRepository implements AgentRepository {
     let query = this.ctx.db
       .selectFrom('agents')
       .selectAll('agents')
-      .select((eb) => eb.fn.coalesce('agents.delegation_brief', 'agents.description', eb.val('')).as('roster_brief'))
+      .select((eb) =>
+        eb.fn.coalesce('agents.delegation_brief', 'agents.description', eb.val('')).as('roster_brief'),
+      )
       // The four conditions of SPEC §6, all in this one statement (access is the fourth, below).
       .where('agents.delegatable', '=', 1)
       .where('agents.status', '=', 'published')
-      .where('agents.deleted_at', 'is', null)
-      .where('agents.is_subagent', '=', 0);
+      .where('agents.is_subagent', '=', 0)
+      .where((eb) => agentUsableBy(eb, actor));
     if (filter.exclude_id) query = query.where('agents.id', '<>', filter.exclude_id);
     if (restricted) {
       query = query.where((eb) =>
         eb.or([
           ...(ids.length > 0 ? [eb('agents.id', 'in', [...ids])] : []),
           ...(slugs.length > 0 ? [eb('agents.slug', 'in', [...slugs])] : []),
-        ]),
-      );
-    }
-    if (!isAdmin(actor)) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('agents.owner_id', '=', actor.id),
-          eb('agents.visibility', '=', 'public'),
-          eb.exists(
-            eb
-              .selectFrom('agent_access')
-              .select(eb.lit(1).as('granted'))
-              .where('agent_access.user_id', '=', actor.id)
-              .whereRef('agent_access.agent_id', '=', 'agents.id'),
-          ),
         ]),
       );
     }
