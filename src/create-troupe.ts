@@ -220,6 +220,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     execute,
     tracer,
     workerId,
+    warn: (message, context) => log.warn(message, context),
   });
   const { executor, reconciler } = runtime;
   const app = createApp({
@@ -231,6 +232,8 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     conversations: runtime.conversations,
     runs: runtime.runs,
     delegation: runtime.delegation,
+    experts: runtime.experts,
+    delegationPolicies: runtime.delegationPolicies,
     buildReports: runtime.buildReports,
     consoleDir: path.resolve(import.meta.dirname, '../web/dist'),
     skills: runtime.skills,

@@ -12,6 +12,8 @@ import type { SkillService } from '../runtime/skills/skill-service.js';
 import type { Logger } from './logger.js';
 import type { ArtifactService } from '../runtime/artifacts/artifact-service.js';
 import type { AttachmentService } from '../runtime/attachments/attachment-service.js';
+import type { ExpertService } from '../runtime/expert-service.js';
+import type { DelegationPolicyService } from '../runtime/delegation/delegation-policy-service.js';
 
 /** Everything the HTTP layer needs; `main.ts` builds these, tests build them on a temp SQLite file. */
 export interface AppDependencies {
@@ -22,6 +24,10 @@ export interface AppDependencies {
   conversations: ConversationService;
   projects: ProjectService;
   runs: RunServiceApi;
+  /** Publishing and access grants of experts (SPEC §6). */
+  experts: ExpertService;
+  /** The user's delegation policy (SPEC §6). */
+  delegationPolicies: DelegationPolicyService;
   /** Build reports of subagent specs; default: one over the workdir tools that cannot list MCP tools. */
   buildReports?: BuildReportService;
   /** `POST /api/delegate`; without it the route answers `internal` (HTTP-only test contexts). */

@@ -59,7 +59,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   registerQuestionRoutes(registry, deps);
   registerAgentRoutes(registry, deps);
   registerExpertRoutes(registry, deps);
-  registerDelegationRoutes(registry, deps, logger);
+  registerDelegationRoutes(registry, deps);
   registerProjectRoutes(registry, deps);
   registerConversationRoutes(registry, deps);
   registerSkillRoutes(registry, deps);

@@ -34,6 +34,11 @@ import { createHumanTools } from './tools/human/create-human-tools.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
 import { createWorkdirTools } from './tools/workdir/create-workdir-tools.js';
 import type { RunTracer } from './tracing/run-tracer.js';
+import { createExpertService, type ExpertService } from './expert-service.js';
+import {
+  createDelegationPolicyService,
+  type DelegationPolicyService,
+} from './delegation/delegation-policy-service.js';
 
 /** The ports and adapters a runtime is built over; the composition root picks them. */
 export interface RuntimePorts {
@@ -50,6 +55,8 @@ export interface RuntimePorts {
   execute: ExecuteSupport;
   tracer: RunTracer | undefined;
   workerId: string;
+  /** Operational warnings (e.g. a delegation policy naming experts that no longer exist). */
+  warn: (message: string, context?: Record<string, unknown>) => void;
 }
 
 /** Every service of the runtime, ready for the HTTP app, the CLI and the worker loop. */
@@ -63,6 +70,8 @@ export interface Runtime {
   skills: SkillService;
   knowledge: KnowledgeService;
   delegation: ClientDelegationService;
+  experts: ExpertService;
+  delegationPolicies: DelegationPolicyService;
   buildReports: BuildReportService;
   executor: RunExecutor;
   reconciler: LeaseReconciler;
@@ -122,6 +131,8 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     skills,
     knowledge,
     delegation: createClientDelegationService({ storage, runs: delegations, projects }),
+    experts: createExpertService(storage, agents),
+    delegationPolicies: createDelegationPolicyService(storage, ports.warn),
     buildReports: createBuildReportService({
       storage,
       agents,

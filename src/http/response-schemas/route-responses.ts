@@ -71,7 +71,10 @@ const runListItem = z
   .register(RESPONSE_SCHEMAS, { id: 'RunListItem' });
 
 const treeUsage = z.looseObject({ total_tokens: z.number(), model_calls: z.number() });
-interface TreeNode { run: z.infer<typeof runSchema>; children: TreeNode[] }
+interface TreeNode {
+  run: z.infer<typeof runSchema>;
+  children: TreeNode[];
+}
 const runTreeNode: z.ZodType<TreeNode> = z
   .looseObject({
     run: runSchema,

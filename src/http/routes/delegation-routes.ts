@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { TroupeError } from '../../core/errors.js';
 import { DELEGATION_POLICIES } from '../../core/records/user.js';
-import { createDelegationPolicyService } from '../../runtime/delegation/delegation-policy-service.js';
 import type { AppDependencies } from '../app-dependencies.js';
-import type { Logger } from '../logger.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { budgetSchema } from '../../runtime/budget-schema.js';
 import { RESPONSES } from '../response-schemas/route-responses.js';
@@ -51,14 +49,8 @@ const delegateQuerySchema = z.object({
   wait_ms: z.coerce.number().int().min(0).max(MAX_WAIT_MS).default(DEFAULT_WAIT_MS),
 });
 
-export function registerDelegationRoutes(
-  registry: RouteRegistry,
-  deps: AppDependencies,
-  logger: Logger,
-): void {
-  const policies = createDelegationPolicyService(deps.storage, (message, context) =>
-    logger.warn(message, context),
-  );
+export function registerDelegationRoutes(registry: RouteRegistry, deps: AppDependencies): void {
+  const policies = deps.delegationPolicies;
 
   registry.add({
     method: 'get',

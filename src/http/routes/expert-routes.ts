@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { redactAgent } from '../../core/mcp-secrets.js';
-import { createExpertService } from '../../runtime/expert-service.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';
@@ -20,7 +19,7 @@ const grantParamsSchema = z.object({
 
 /** Expert fields of an agent (SPEC §1/§6): publishing and access grants. Soft delete is `DELETE /api/agent/{id}`. */
 export function registerExpertRoutes(registry: RouteRegistry, deps: AppDependencies): void {
-  const experts = createExpertService(deps.storage, deps.agents);
+  const { experts } = deps;
 
   registry.add({
     method: 'post',

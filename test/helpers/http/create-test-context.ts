@@ -25,6 +25,8 @@ import type { Logger } from '../../../src/http/logger.js';
 import { silentLogger } from '../../../src/http/logger.js';
 import type { TestStorage } from './create-test-storage.js';
 import { createTestStorage } from './create-test-storage.js';
+import { createExpertService } from '../../../src/runtime/expert-service.js';
+import { createDelegationPolicyService } from '../../../src/runtime/delegation/delegation-policy-service.js';
 
 export interface TestContextOptions {
   /**
@@ -118,6 +120,10 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     projects,
     conversations,
     runs: options.runs ?? unwiredRuns,
+    experts: createExpertService(storage, agents),
+    delegationPolicies: createDelegationPolicyService(storage, (message, context) =>
+      (options.logger ?? silentLogger).warn(message, context),
+    ),
     ...(options.delegationRuns
       ? { delegation: createClientDelegationService({ storage, runs: options.delegationRuns, projects }) }
       : {}),
