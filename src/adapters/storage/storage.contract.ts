@@ -1057,6 +1057,25 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         return [one, two];
       }
 
+      it('appends while the run is active only, in the same statement, continuing the numbering', async () => {
+        const [one] = await twoRuns();
+        expect(
+          await storage.events.appendWhileActive({ run_id: one.id, type: 'step', payload: { i: 1 } }),
+        ).toMatchObject({ seq: 1 });
+        await storage.events.append({ run_id: one.id, type: 'step', payload: { i: 2 } });
+        expect(
+          await storage.events.appendWhileActive({ run_id: one.id, type: 'step', payload: { i: 3 } }),
+        ).toMatchObject({ seq: 3 });
+        await walkRunTo(storage, one, 'completed');
+        expect(
+          await storage.events.appendWhileActive({ run_id: one.id, type: 'step', payload: {} }),
+        ).toBeUndefined();
+        expect(
+          await storage.events.appendWhileActive({ run_id: 'run_missing', type: 'step', payload: {} }),
+        ).toBeUndefined();
+        expect(await storage.events.lastSeq(one.id)).toBe(3);
+      });
+
       it('numbers events per run from 1 and round-trips them', async () => {
         const [one, two] = await twoRuns();
         expect(await storage.events.lastSeq(one.id)).toBe(0);
@@ -1211,7 +1230,9 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         return storage.runs.insert(
           runInput(conversation, {
             thread_id: newId('thr'),
-            ...(parent ? { created_by_run_id: parent.id, root_run_id: parent.root_run_id, depth: parent.depth + 1 } : {}),
+            ...(parent
+              ? { created_by_run_id: parent.id, root_run_id: parent.root_run_id, depth: parent.depth + 1 }
+              : {}),
           }),
         );
       },

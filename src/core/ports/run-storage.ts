@@ -122,6 +122,12 @@ export interface RunListEntry {
 export interface RunEventRepository {
   /** Appends with the next `seq` of that run (1, 2, 3…), assigned atomically by the store. */
   append(event: NewRunEvent): Promise<RunEvent>;
+  /**
+   * Appends like `append`, in the same statement only while the run has not ended: a closed stream (after
+   * its `end`) never gets another event, with no window between a status read and the insert. Undefined
+   * when the run has ended (or does not exist).
+   */
+  appendWhileActive(event: NewRunEvent): Promise<RunEvent | undefined>;
   /** Events with `seq > afterSeq`, in order, at most `limit`. */
   list(runId: string, afterSeq: number, limit: number): Promise<RunEvent[]>;
   lastSeq(runId: string): Promise<number>;

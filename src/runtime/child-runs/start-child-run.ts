@@ -164,6 +164,9 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
             message: spec.message,
             ...(spec.toolCallId === undefined ? {} : { parent_tool_call_id: spec.toolCallId }),
             ...spec.input(agent),
+            // Status updates on the parent's stream name the child without reading its agent each time.
+            agent_slug: agent.slug,
+            agent_name: agent.name,
             ...trace,
           },
         }),

@@ -1,11 +1,17 @@
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Agent } from '../../core/records/agent.js';
-import { isTerminalStatus, type Run } from '../../core/records/run.js';
-import { appendAndPublish, lineageOf } from '../run-emitter.js';
+import type { Run } from '../../core/records/run.js';
+import { lineageOf, publishQuietly } from '../run-emitter.js';
 import { inlineSubagentName } from './inline-subagent-agent.js';
 
 const PREVIEW_CHARS = 500;
+
+/** The child's agent as its start recorded it in the run's input, saving a read on every status change. */
+function namedInInput(child: Run): Pick<Agent, 'slug' | 'name'> | undefined {
+  const { agent_slug: slug, agent_name: name } = child.input;
+  return typeof slug === 'string' && typeof name === 'string' ? { slug, name } : undefined;
+}
 
 /**
  * Pushes a child's status change onto its PARENT's stream (`subagent_update`), so a console watching the
@@ -19,27 +25,37 @@ export async function publishSubagentUpdate(
   /** The child's agent when the caller has it at hand (a start), saving its read. */
   childAgent?: Pick<Agent, 'slug' | 'name'>,
 ): Promise<void> {
-  if (!child.created_by_run_id) return;
+  const parentId = child.created_by_run_id;
+  if (!parentId) return;
   try {
+    const inline = inlineSubagentName(child);
+    const named = childAgent ?? namedInInput(child);
     const [parent, agent] = await Promise.all([
-      storage.runs.get(child.created_by_run_id),
-      childAgent ?? storage.agents.get(child.agent_id),
+      storage.runs.get(parentId),
+      inline !== undefined || named ? named : storage.agents.get(child.agent_id),
     ]);
-    if (!parent || isTerminalStatus(parent.status)) return;
-    await appendAndPublish(storage, bus, parent.id, 'subagent_update', {
-      ...lineageOf(parent),
-      run_id: child.id,
-      kind: child.run_type === 'delegation' ? 'delegation' : 'subagent',
-      slug: inlineSubagentName(child) ?? agent?.slug ?? null,
-      name: inlineSubagentName(child) ?? agent?.name ?? null,
-      status: child.status,
-      child_thread_id: child.thread_id,
-      child_conversation_id: child.conversation_id,
-      parent_tool_call_id: child.input.parent_tool_call_id ?? null,
-      description: child.input.message.slice(0, PREVIEW_CHARS),
-      error: child.error,
-      output: child.output === null ? null : child.output.slice(0, PREVIEW_CHARS),
+    if (!parent) return;
+    // Appended only while the parent is active, checked in the insert itself: no window in which the parent
+    // could end (and close its stream with `end`) between a status check and the append.
+    const event = await storage.events.appendWhileActive({
+      run_id: parentId,
+      type: 'subagent_update',
+      payload: {
+        ...lineageOf(parent),
+        run_id: child.id,
+        kind: child.run_type === 'delegation' ? 'delegation' : 'subagent',
+        slug: inline ?? agent?.slug ?? null,
+        name: inline ?? agent?.name ?? null,
+        status: child.status,
+        child_thread_id: child.thread_id,
+        child_conversation_id: child.conversation_id,
+        parent_tool_call_id: child.input.parent_tool_call_id ?? null,
+        description: child.input.message.slice(0, PREVIEW_CHARS),
+        error: child.error,
+        output: child.output === null ? null : child.output.slice(0, PREVIEW_CHARS),
+      },
     });
+    if (event) await publishQuietly(bus, event);
   } catch {
     // Best effort: the parent learns the outcome from its tool results and the status panel endpoint anyway.
   }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { NewRunEvent, RunEvent } from '../../../core/records/run-event.js';
+import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
 import type { RunEventRepository } from '../../../core/ports/storage.js';
 import type { RunEventsTable } from './database-schema.js';
 import { fromJson, nowIso, toJson, toNumber, translateUniqueViolation } from './sql-context.js';
@@ -25,13 +26,32 @@ export class SqlRunEventRepository implements RunEventRepository {
    * the next one, so numbers stay gapless; see writeNextInSequence for concurrent writers.
    */
   async append(event: NewRunEvent): Promise<RunEvent> {
+    const appended = await this.insertNext(event, false);
+    if (!appended) throw new Error(`run_events insert for ${event.run_id} returned no row`);
+    return appended;
+  }
+
+  appendWhileActive(event: NewRunEvent): Promise<RunEvent | undefined> {
+    return this.insertNext(event, true);
+  }
+
+  private async insertNext(event: NewRunEvent, whileActive: boolean): Promise<RunEvent | undefined> {
     const payload = toJson(event.payload);
     const createdAt = nowIso(this.ctx);
-    const query = sql<{ seq: number | string }>`
-      INSERT INTO run_events (run_id, seq, type, payload, created_at)
-      SELECT ${event.run_id}, COALESCE(MAX(seq), 0) + 1, ${event.type}, ${payload}, ${createdAt}
-      FROM run_events WHERE run_id = ${event.run_id}
-      RETURNING seq`;
+    // Only-while-active reads the next seq in a subquery: an aggregate over no rows still yields one row,
+    // so the guard must filter after it, never inside it.
+    const query = whileActive
+      ? sql<{ seq: number | string }>`
+          INSERT INTO run_events (run_id, seq, type, payload, created_at)
+          SELECT ${event.run_id}, next_seq.seq, ${event.type}, ${payload}, ${createdAt}
+          FROM (SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM run_events WHERE run_id = ${event.run_id}) AS next_seq
+          WHERE EXISTS (SELECT 1 FROM runs WHERE id = ${event.run_id} AND status IN (${sql.join([...ACTIVE_RUN_STATUSES])}))
+          RETURNING seq`
+      : sql<{ seq: number | string }>`
+          INSERT INTO run_events (run_id, seq, type, payload, created_at)
+          SELECT ${event.run_id}, COALESCE(MAX(seq), 0) + 1, ${event.type}, ${payload}, ${createdAt}
+          FROM run_events WHERE run_id = ${event.run_id}
+          RETURNING seq`;
     try {
       const { rows } = await writeNextInSequence(
         this.ctx,
@@ -39,11 +59,12 @@ export class SqlRunEventRepository implements RunEventRepository {
         `run_events:${event.run_id}`,
         (db) => query.execute(db),
       );
-      const seq = toNumber(rows[0]?.seq);
+      const row = rows[0];
+      if (row === undefined) return undefined;
       // Re-parsed from the stored text so the caller sees exactly what a reader will (e.g. no undefined keys).
       return {
         run_id: event.run_id,
-        seq,
+        seq: toNumber(row.seq),
         type: event.type,
         payload: fromJson(payload),
         created_at: createdAt,
