@@ -493,7 +493,8 @@ describe.skipIf(!executable)('web console in chromium', () => {
       await ensureSignedIn();
       const conversationId = await newConversation();
       await send('please be slow');
-      await poll(liveText, { timeout: 10_000 }).toContain('You asked for');
+      // The whole first phrase before the reload: what the restored view holds must appear once, not cut.
+      await poll(liveText, { timeout: 10_000 }).toContain('You asked for something slow');
       await screenshot(page, '06-chat-slow-streaming');
 
       // Reload mid-stream: the page finds the active run and resumes from the seq it stored.
@@ -501,6 +502,16 @@ describe.skipIf(!executable)('web console in chromium', () => {
       await page.reload();
       await poll(async () => (await liveText()).length, { timeout: 10_000 }).toBeGreaterThan(before.length);
       const resumed = await liveText();
+      if (resumed.split('You asked for something slow').length - 1 !== 1) {
+        const turns = await page
+          .locator('li.turn')
+          .evaluateAll((nodes) =>
+            nodes.map(
+              (node) => `${node.getAttribute('data-live')}|${(node as HTMLElement).innerText.slice(0, 160)}`,
+            ),
+          );
+        console.log('RESUME-DEBUG', JSON.stringify({ before, resumed: resumed.slice(0, 300), turns }));
+      }
       expect(resumed.split('You asked for something slow').length - 1).toBe(1);
 
       await page.getByRole('button', { name: 'Cancel run' }).click();
