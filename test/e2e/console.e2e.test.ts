@@ -503,13 +503,7 @@ describe.skipIf(!executable)('web console in chromium', () => {
       await poll(async () => (await liveText()).length, { timeout: 10_000 }).toBeGreaterThan(before.length);
       const resumed = await liveText();
       if (resumed.split('You asked for something slow').length - 1 !== 1) {
-        const turns = await page
-          .locator('li.turn')
-          .evaluateAll((nodes) =>
-            nodes.map(
-              (node) => `${node.getAttribute('data-live')}|${(node as HTMLElement).innerText.slice(0, 160)}`,
-            ),
-          );
+        const turns = await page.locator('li.turn').allInnerTexts();
         console.log('RESUME-DEBUG', JSON.stringify({ before, resumed: resumed.slice(0, 300), turns }));
       }
       expect(resumed.split('You asked for something slow').length - 1).toBe(1);
