@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../records/agent.js';
 import { resolveAllowedSubagents } from './allowed-subagents.js';
-import { disabledToolsForSubagents } from './subagent-tool-policy.js';
+import { isDisabledForSubagents } from './subagent-tool-policy.js';
 
 function agent(slug: string, overrides: Partial<Agent> = {}): Agent {
   return {
@@ -26,7 +26,11 @@ function agent(slug: string, overrides: Partial<Agent> = {}): Agent {
 }
 
 describe('resolveAllowedSubagents', () => {
-  const visible = [agent('writer'), agent('researcher'), agent('main', { is_subagent: false, backend: 'chat' })];
+  const visible = [
+    agent('writer'),
+    agent('researcher'),
+    agent('main', { is_subagent: false, backend: 'chat' }),
+  ];
 
   it('allows every visible subagent when the list is unset or empty, sorted by name', () => {
     expect(resolveAllowedSubagents(visible, undefined).map((a) => a.slug)).toEqual(['researcher', 'writer']);
@@ -35,10 +39,9 @@ describe('resolveAllowedSubagents', () => {
   });
 
   it('keeps the explicit order, drops duplicates and invisible entries', () => {
-    expect(resolveAllowedSubagents(visible, ['writer', 'ghost', 'writer', 'researcher']).map((a) => a.slug)).toEqual([
-      'writer',
-      'researcher',
-    ]);
+    expect(
+      resolveAllowedSubagents(visible, ['writer', 'ghost', 'writer', 'researcher']).map((a) => a.slug),
+    ).toEqual(['writer', 'researcher']);
   });
 
   it('fails closed when every explicit entry is invisible', () => {
@@ -51,11 +54,13 @@ describe('resolveAllowedSubagents', () => {
   });
 });
 
-describe('disabledToolsForSubagents', () => {
+describe('isDisabledForSubagents', () => {
   it('disables sensitive tools unless the approval mode is always_trust', () => {
-    expect(disabledToolsForSubagents('default').has('write_file')).toBe(true);
-    expect(disabledToolsForSubagents('always_trust').has('write_file')).toBe(false);
-    expect(disabledToolsForSubagents('always_trust').has('task')).toBe(true);
-    expect(disabledToolsForSubagents('always_trust').has('delegate')).toBe(true);
+    const writeFile = { name: 'write_file', sensitive: true };
+    expect(isDisabledForSubagents(writeFile, 'default')).toBe(true);
+    expect(isDisabledForSubagents(writeFile, 'always_trust')).toBe(false);
+    expect(isDisabledForSubagents({ name: 'task' }, 'always_trust')).toBe(true);
+    expect(isDisabledForSubagents({ name: 'delegate' }, 'always_trust')).toBe(true);
+    expect(isDisabledForSubagents({ name: 'read_file' }, 'default')).toBe(false);
   });
 });

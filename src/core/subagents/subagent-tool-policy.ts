@@ -14,15 +14,22 @@ export const ALWAYS_DISABLED_FOR_SUBAGENTS = [
   'delegate',
 ] as const;
 
-/** Tools that write or execute; a subagent has no human in the loop, so it gets them only in `always_trust`. */
+/**
+ * The catalogue tools flagged sensitive (they write or execute), by name: for texts and the spec builder,
+ * which work on names. `sensitive-tools.test.ts` ties the list to the tools' own flags.
+ */
 export const SENSITIVE_TOOLS = ['write_file', 'edit_file', 'execute'] as const;
 
-export function isSensitiveTool(name: string): boolean {
-  return (SENSITIVE_TOOLS as readonly string[]).includes(name);
-}
-
-export function disabledToolsForSubagents(mode: ToolApprovalMode): Set<string> {
-  const disabled = new Set<string>(ALWAYS_DISABLED_FOR_SUBAGENTS);
-  if (mode !== 'always_trust') for (const name of SENSITIVE_TOOLS) disabled.add(name);
-  return disabled;
+/**
+ * Whether a subagent run may not use this tool: never the ones that talk to the user, install things or
+ * spawn agents; a sensitive one (the tool's own flag) only in `always_trust`, since no human is in the loop.
+ */
+export function isDisabledForSubagents(
+  tool: { name: string; sensitive?: boolean },
+  mode: ToolApprovalMode,
+): boolean {
+  return (
+    (ALWAYS_DISABLED_FOR_SUBAGENTS as readonly string[]).includes(tool.name) ||
+    (mode !== 'always_trust' && tool.sensitive === true)
+  );
 }

@@ -1,4 +1,4 @@
-import { ALWAYS_DISABLED_FOR_SUBAGENTS } from '../../core/subagents/subagent-tool-policy.js';
+import { isDisabledForSubagents } from '../../core/subagents/subagent-tool-policy.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import type { ToolApprovalMode } from '../../core/records/agent.js';
 import type { AnyTroupeTool } from '../tools/troupe-tool.js';
@@ -11,9 +11,8 @@ import type { AgentMiddleware } from './agent-middleware.js';
  * outside `always_trust` by being missing from a list.
  */
 export function createSubagentToolFilterMiddleware(mode: ToolApprovalMode): AgentMiddleware {
-  const never = new Set<string>(ALWAYS_DISABLED_FOR_SUBAGENTS);
   const disabled = (name: string, tool: AnyTroupeTool | undefined): boolean =>
-    never.has(name) || (mode !== 'always_trust' && tool?.sensitive === true);
+    isDisabledForSubagents({ name, sensitive: tool?.sensitive === true }, mode);
   return {
     name: 'subagent-tool-filter',
     wrapModelCall(request, next) {
