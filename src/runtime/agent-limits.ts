@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { TroupeError } from '../core/errors.js';
 import type { AgentConfig, AgentLimits } from '../core/records/agent.js';
 import type { RunLimits } from '../config.js';
-import type { ValidationIssue } from './to-validation-error.js';
+import { validationFailed, type ValidationIssue } from './to-validation-error.js';
 
 /** Each per-agent limit, the server setting it narrows, and the variable that sets that server value. */
 export const AGENT_LIMIT_FIELDS = {
@@ -75,8 +74,10 @@ export function limitsAboveServer(server: RunLimits, config: AgentConfig): Valid
   const issues: ValidationIssue[] = [];
   for (const name of LIMIT_NAMES) {
     const { key, env } = AGENT_LIMIT_FIELDS[name];
-    const paths = name === 'max_steps' ? ['config.limits.max_steps', 'config.max_steps'] : [`config.limits.${name}`];
-    const values = name === 'max_steps' ? [config.limits?.max_steps, config.max_steps] : [config.limits?.[name]];
+    const paths =
+      name === 'max_steps' ? ['config.limits.max_steps', 'config.max_steps'] : [`config.limits.${name}`];
+    const values =
+      name === 'max_steps' ? [config.limits?.max_steps, config.max_steps] : [config.limits?.[name]];
     values.forEach((value, index) => {
       if (value !== undefined && value > server[key]) {
         issues.push({
@@ -94,6 +95,5 @@ export function limitsAboveServer(server: RunLimits, config: AgentConfig): Valid
 export function assertLimitsWithinServer(server: RunLimits, config: AgentConfig): void {
   const issues = limitsAboveServer(server, config);
   if (issues.length === 0) return;
-  const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
-  throw new TroupeError('validation_failed', `Invalid input: ${summary}`, { details: { issues } });
+  throw validationFailed(issues);
 }

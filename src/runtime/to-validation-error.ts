@@ -18,6 +18,11 @@ export function toValidationError(error: z.ZodError, where?: string): TroupeErro
     const path = [where, ...segments].filter((part) => part !== undefined && part !== '').join('.');
     return { path: path || '(root)', message: issue.message, code: issue.code };
   });
+  return validationFailed(issues);
+}
+
+/** `validation_failed` naming every issue in its message and keeping them in `details.issues`. */
+export function validationFailed(issues: ValidationIssue[]): TroupeError {
   const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
   return new TroupeError('validation_failed', `Invalid input: ${summary}`, { details: { issues } });
 }

@@ -56,9 +56,9 @@ export function carveChildBudget(input: ChildBudgetInput): ChildBudget {
     limits[dimension] = value;
     if (left !== undefined) reserve[dimension] = value;
   }
-  const deadlines: number[] = [];
-  if (input.parent?.deadline_at) deadlines.push(Date.parse(input.parent.deadline_at));
-  const parentLeftMs = deadlines.length > 0 ? (deadlines[0] ?? 0) - input.now.getTime() : undefined;
+  const now = input.now.getTime();
+  const parentDeadline = input.parent?.deadline_at ? Date.parse(input.parent.deadline_at) : undefined;
+  const parentLeftMs = parentDeadline === undefined ? undefined : parentDeadline - now;
   const askedWall = input.requested?.wall_ms;
   if (askedWall !== undefined && parentLeftMs !== undefined && askedWall > parentLeftMs) {
     return {
@@ -66,13 +66,14 @@ export function carveChildBudget(input: ChildBudgetInput): ChildBudget {
       reason: `The child asks for ${askedWall} ms but only ${Math.max(0, parentLeftMs)} ms remain`,
     };
   }
-  for (const wall of [askedWall, input.agent?.wall_ms]) {
-    if (wall !== undefined) deadlines.push(input.now.getTime() + wall);
-  }
-  const wall = [askedWall, input.agent?.wall_ms].filter((value): value is number => value !== undefined);
-  if (wall.length > 0) limits.wall_ms = Math.min(...wall);
+  const walls = [askedWall, input.agent?.wall_ms].filter((value): value is number => value !== undefined);
+  const ownWall = walls.length > 0 ? Math.min(...walls) : undefined;
+  if (ownWall !== undefined) limits.wall_ms = ownWall;
   else if (parentLeftMs !== undefined) limits.wall_ms = Math.max(0, parentLeftMs);
-  const deadline = deadlines.length > 0 ? new Date(Math.min(...deadlines)).toISOString() : null;
+  const ends = [parentDeadline, ownWall === undefined ? undefined : now + ownWall].filter(
+    (value): value is number => value !== undefined,
+  );
+  const deadline = ends.length > 0 ? new Date(Math.min(...ends)).toISOString() : null;
   return { kind: 'granted', limits, deadline_at: deadline, reserve };
 }
 

@@ -1,6 +1,6 @@
-import { TroupeError } from '../../core/errors.js';
+import { validationFailed } from '../to-validation-error.js';
 import { hasLimits, zeroAmounts, type BudgetLimits } from '../../core/budgets/budget.js';
-import { carveChildBudget as carve } from '../../core/budgets/carve-child-budget.js';
+import { carveChildBudget } from '../../core/budgets/carve-child-budget.js';
 import { narrowBudget } from '../../core/budgets/narrow-budget.js';
 import type { Storage } from '../../core/ports/storage.js';
 
@@ -17,12 +17,7 @@ export async function openRootBudget(
   now: Date,
 ): Promise<void> {
   const { limits, issues } = narrowBudget(agentBudget, requested);
-  if (issues.length > 0) {
-    const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
-    throw new TroupeError('validation_failed', `Invalid input: ${summary}`, {
-      details: { issues: issues.map((issue) => ({ ...issue, code: 'too_big' })) },
-    });
-  }
+  if (issues.length > 0) throw validationFailed(issues.map((issue) => ({ ...issue, code: 'too_big' })));
   if (!hasLimits(limits)) return;
   await tx.budgets.insert({
     run_id: runId,
@@ -39,7 +34,7 @@ export async function openRootBudget(
  * is in. A refusal (nothing left, or more asked than remains) comes before any write. Inside the start's
  * transaction, so a start that fails later gives the reservation back by rolling back.
  */
-export async function carveChildBudget(
+export async function reserveChildBudget(
   tx: Storage,
   options: {
     parentRunId: string;
@@ -50,7 +45,7 @@ export async function carveChildBudget(
   },
 ): Promise<{ refused: string } | { open(runId: string): Promise<void> }> {
   const parent = await tx.budgets.get(options.parentRunId);
-  const carved = carve({
+  const carved = carveChildBudget({
     parent,
     requested: options.requested,
     agent: options.agentBudget,

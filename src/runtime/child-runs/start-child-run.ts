@@ -16,7 +16,7 @@ import { publishSubagentUpdate } from '../subagents/publish-subagent-update.js';
 import { traceCarrier } from '../tracing/trace-carrier.js';
 import { isRefused, refused, REQUEST_ID_CONFLICT, type Refused } from './child-run-refusal.js';
 import { startRaceWinner } from './start-race-winner.js';
-import { carveChildBudget, openRootBudget } from '../budgets/open-run-budget.js';
+import { openRootBudget, reserveChildBudget } from '../budgets/open-run-budget.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface ChildRunDeps {
@@ -134,7 +134,7 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
         if (overQuota !== undefined) return refused(overQuota);
       }
       const ledger = parent
-        ? await carveChildBudget(tx, {
+        ? await reserveChildBudget(tx, {
             parentRunId: parent.id,
             requested: spec.budget,
             agentBudget: agent.config.budget,
