@@ -50,6 +50,17 @@ export function AgentForm({
   const isChat = state.backend === 'chat';
   const isRemote = state.backend === 'a2a';
   const { config, specsError } = configFromForm(state, baseConfig);
+  // Local and remote main agents alike may be published as experts.
+  const expertFields = (
+    <ExpertFields
+      status={state.status}
+      delegatable={state.delegatable}
+      brief={state.delegationBrief}
+      onStatus={(status) => set('status', status)}
+      onDelegatable={(value) => set('delegatable', value)}
+      onBrief={(brief) => set('delegationBrief', brief)}
+    />
+  );
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -152,14 +163,7 @@ export function AgentForm({
             onCardUrl={(value) => set('cardUrl', value)}
             onAuthorization={(value) => set('authorization', value)}
           />
-          <ExpertFields
-            status={state.status}
-            delegatable={state.delegatable}
-            brief={state.delegationBrief}
-            onStatus={(status) => set('status', status)}
-            onDelegatable={(value) => set('delegatable', value)}
-            onBrief={(brief) => set('delegationBrief', brief)}
-          />
+          {expertFields}
         </>
       ) : (
         <>
@@ -237,14 +241,7 @@ export function AgentForm({
             selected={state.subagents}
             onChange={(slugs) => set('subagents', slugs)}
           />
-          <ExpertFields
-            status={state.status}
-            delegatable={state.delegatable}
-            brief={state.delegationBrief}
-            onStatus={(status) => set('status', status)}
-            onDelegatable={(value) => set('delegatable', value)}
-            onBrief={(brief) => set('delegationBrief', brief)}
-          />
+          {expertFields}
           <SpecEditor
             text={state.specsText}
             onChange={(text) => set('specsText', text)}
