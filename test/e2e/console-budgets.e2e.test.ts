@@ -19,26 +19,23 @@ import {
   type TestBrowser,
 } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
+import { openSignedIn, poll } from '../helpers/console-page.js';
+import { busyTurn, roleOf, turnOf } from '../helpers/role-model.js';
 
 const executable = chromiumPath();
 if (!executable) console.warn('console budgets e2e skipped: no chromium');
+
+const WAIT = { timeout: 15_000 };
 
 let server: TestServer;
 let model: FakeModelServer;
 let browser: TestBrowser;
 let page: Page;
 
-function poll<T>(read: () => T | Promise<T>, timeout = 15_000) {
-  return expect.poll(read, { interval: 50, timeout });
-}
-
 /** The planner hands one child a two-call budget; the child never stops calling tools. */
 function answer(request: RecordedRequest): FakeModelResponse {
-  const messages = (request.body.messages ?? []) as { role: string; content: unknown }[];
-  const firstUser = JSON.stringify(messages.find((message) => message.role === 'user')?.content ?? '');
-  const turns = messages.filter((message) => message.role === 'assistant').length;
-  if (firstUser.includes('CHILD')) return { toolCalls: [{ name: 'no_such_tool', args: {} }] };
-  if (turns === 0) {
+  if (roleOf(request) === 'child') return busyTurn(0);
+  if (turnOf(request) === 0) {
     return {
       toolCalls: [
         {
@@ -62,10 +59,7 @@ beforeAll(async () => {
   server = await startTestServer({ openaiBaseUrl: model.baseURL, openaiApiKey: 'sk-test' });
   browser = await launchChromium(executable);
   page = await browser.newPage();
-  await page.goto(server.url);
-  await page.evaluate(`localStorage.setItem('troupe.token', ${JSON.stringify(server.token)})`);
-  await page.reload();
-  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  await openSignedIn(page, server);
 }, 120_000);
 
 afterEach(async (context) => {
@@ -97,13 +91,13 @@ describe.skipIf(!executable)('budgets in the console', () => {
       const response = await server.api('/api/agent/planner');
       if (!response.ok) return undefined;
       return ((await response.json()) as { agent: { config: { budget?: unknown } } }).agent.config.budget;
-    }).toEqual({ model_calls: 10, tokens: 200_000 });
+    }, WAIT).toEqual({ model_calls: 10, tokens: 200_000 });
 
     const { conversationId, runId } = await server.chat('Plan the launch', 'planner');
     await server.api(`/api/agent/runs/${runId}/await?timeout_ms=20000`);
     await page.goto(`${server.url}/chat/${conversationId}`);
     const card = page.locator('article.subagent-card');
-    await poll(() => card.getAttribute('data-status')).toBe('failed');
+    await poll(() => card.getAttribute('data-status'), WAIT).toBe('failed');
     // A finished turn and its finished cards start folded.
     await page.locator('button.turn-group-toggle').first().click();
     await card.getByRole('button', { name: /Unfold/ }).click();
@@ -119,6 +113,6 @@ describe.skipIf(!executable)('budgets in the console', () => {
     await page.getByRole('heading', { name: 'Budget' }).first().waitFor();
     const rootBars = page.getByRole('list', { name: /budget/ }).first();
     // The root spent its own two calls and the child's two: 4 of 10.
-    await poll(() => rootBars.innerText()).toContain('4 / 10');
+    await poll(() => rootBars.innerText(), WAIT).toContain('4 / 10');
   }, 60_000);
 });

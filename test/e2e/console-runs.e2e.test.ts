@@ -158,7 +158,9 @@ describe.skipIf(!executable)('runs explorer and trace view', () => {
       await page.getByRole('checkbox', { name: 'delegation' }).check();
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.waitForURL(/kind=delegation/);
-      await poll(() => table.locator('tbody tr').count()).toBe(1);
+      const delegations = await apiRuns('?kind=delegation&limit=25');
+      expect(delegations.runs).toHaveLength(1);
+      await poll(rowIds).toEqual(delegations.runs.map((run) => run.id));
       expect(await table.innerText()).toContain('Analyst');
 
       // Agent: the researcher's runs.
@@ -166,7 +168,10 @@ describe.skipIf(!executable)('runs explorer and trace view', () => {
       await page.getByLabel('Agent', { exact: true }).selectOption('researcher');
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.waitForURL(/agent=researcher/);
-      await poll(() => table.locator('tbody tr').count()).toBe(1);
+      // The previous filter also showed one row: wait for the researcher's row itself, not a count.
+      const researcherRuns = await apiRuns('?agent=researcher&limit=25');
+      expect(researcherRuns.runs).toHaveLength(1);
+      await poll(rowIds).toEqual(researcherRuns.runs.map((run) => run.id));
       expect(await table.innerText()).toContain('Researcher');
       await screenshot(page, 'runs-explorer-filtered');
 
