@@ -3,7 +3,7 @@ import type { RedisOptions } from 'ioredis';
 import { TroupeError } from '../../../core/errors.js';
 import type { EventBus, RunSignal, Subscription } from '../../../core/ports/event-bus.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
-import { redactRedisUrl } from '../../redis/redact-redis-url.js';
+import { redactUrl } from '../../../core/redact-url.js';
 
 /*
  * Design: one Redis Stream per run for events, one pub/sub channel for signals.
@@ -150,7 +150,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     for (const connection of connections) connection.disconnect();
     throw new TroupeError(
       'config_invalid',
-      `Cannot reach Redis at ${redactRedisUrl(options.url)}: ${error instanceof Error ? error.message : String(error)}`,
+      `Cannot reach Redis at ${redactUrl(options.url, 'Redis URL')}: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   }

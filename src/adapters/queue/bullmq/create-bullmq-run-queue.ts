@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import { TroupeError } from '../../../core/errors.js';
 import type { RunQueue } from '../../../core/ports/run-queue.js';
-import { redactRedisUrl } from '../../redis/redact-redis-url.js';
+import { redactUrl } from '../../../core/redact-url.js';
 
 /*
  * The scale-out run queue: a BullMQ queue in Redis. Any process may enqueue (API processes only do that);
@@ -106,7 +106,7 @@ export async function createBullmqRunQueue(options: BullmqRunQueueOptions): Prom
     connection.disconnect();
     throw new TroupeError(
       'config_invalid',
-      `Cannot reach Redis at ${redactRedisUrl(options.url)}: ${error instanceof Error ? error.message : String(error)}`,
+      `Cannot reach Redis at ${redactUrl(options.url, 'Redis URL')}: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   } finally {

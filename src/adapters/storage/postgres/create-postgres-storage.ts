@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Clock } from '../../../core/clock.js';
 import { TroupeError } from '../../../core/errors.js';
 import type { Storage } from '../../../core/ports/storage.js';
+import { redactUrl } from '../../../core/redact-url.js';
 import { createSqlStorage } from '../sql/create-sql-storage.js';
 import type { DatabaseSchema } from '../sql/database-schema.js';
 import { migrateToLatest } from '../sql/migrations.js';
@@ -31,17 +32,6 @@ const DEFAULT_POOL_SIZE = 10;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** Bounds how long opening the store waits for a connection, so a wrong URL fails instead of hanging. */
 const CONNECT_TIMEOUT_MS = 10_000;
-
-/** The URL without its password, for error messages and logs. */
-export function redactConnectionString(connectionString: string): string {
-  try {
-    const url = new URL(connectionString);
-    if (url.password !== '') url.password = '***';
-    return url.toString();
-  } catch {
-    return '(unparseable connection string)';
-  }
-}
 
 /** Network errors, and the SQLSTATEs of a refused login or a missing database or schema. */
 const CONNECTION_FAILURE_CODES = new Set([
@@ -155,7 +145,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     const reason = error instanceof Error ? error.message : String(error);
     throw new TroupeError(
       isConnectionFailure(error) ? 'config_invalid' : 'internal',
-      `Cannot open PostgreSQL at ${redactConnectionString(options.connectionString)}: ${reason}`,
+      `Cannot open PostgreSQL at ${redactUrl(options.connectionString, 'connection string')}: ${reason}`,
       { cause: error },
     );
   }
