@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { createMcpToolSource } from '../adapters/mcp/create-mcp-tool-source.js';
-import type { Agent, AgentConfig } from '../core/records/agent.js';
+import { draftAgent } from '../core/draft-agent.js';
+import type { AgentConfig } from '../core/records/agent.js';
 import { agentConfigSchema } from '../runtime/agent-config-schema.js';
 import { computeBuildReport } from '../runtime/build-report/compute-build-report.js';
 import { toValidationError } from '../runtime/to-validation-error.js';
@@ -52,29 +53,6 @@ async function readDefinition(file: string): Promise<Definition> {
   return { name: `${label}${slug}`, config: result.data };
 }
 
-/** A stand-in record for the MCP probe; the CLI runs on the operator's machine, so stdio servers may start. */
-function draftAgent(config: AgentConfig): Agent {
-  const now = new Date(0).toISOString();
-  return {
-    id: 'agt_check',
-    slug: 'check',
-    name: 'check',
-    description: '',
-    backend: 'chat',
-    is_subagent: false,
-    owner_id: 'usr_cli',
-    visibility: 'private',
-    config,
-    status: 'draft',
-    delegatable: false,
-    delegation_brief: null,
-    is_default: false,
-    deleted_at: null,
-    created_at: now,
-    updated_at: now,
-  };
-}
-
 /**
  * `troupe agents check FILE [--json] [--timeout-ms N]`: the build report of an agent definition, offline.
  * Exit 0 when nothing is dropped (warnings allowed), 1 when something is, 2 when the file is unreadable.
@@ -99,11 +77,12 @@ export async function agentsCommand(deps: Pick<CliDeps, 'loadConfig'>, argv: str
     return 2;
   }
   const { config } = definition;
+  // The CLI runs on the operator's machine, so stdio servers may start whoever the draft's owner is.
   const mcp = createMcpToolSource({ allowStdio: () => true });
   try {
     const probe =
       (config.mcp_servers ?? []).length > 0
-        ? await mcp.probe(draftAgent(config), { timeoutMs })
+        ? await mcp.probe(draftAgent(config, 'usr_cli'), { timeoutMs })
         : { tool_names: [], unreachable: [], refused: [] };
     const settings = deps.loadConfig();
     // The sandbox of this machine: `execute` is in the catalogue only where it would be offered.

@@ -1,4 +1,5 @@
 import { canManageAgent } from '../../core/agent-access-policy.js';
+import { draftAgent } from '../../core/draft-agent.js';
 import { TroupeError } from '../../core/errors.js';
 import { keepRedactedSecrets } from '../../core/mcp-secrets.js';
 import type { Storage } from '../../core/ports/storage.js';
@@ -89,27 +90,7 @@ export function createBuildReportService(deps: BuildReportServiceDeps): BuildRep
       const stored = agentId === undefined ? undefined : await manageable(actor, agentId);
       // A placeholder with nothing behind it is no secret: it may go to the server as it is.
       const config = keepRedactedSecrets(parsed, stored?.config, { unmatched: 'leave' });
-      const now = new Date(0).toISOString();
-      // A stand-in record: owned by the caller, so the MCP policy judges the draft as the caller's own agent.
-      const draft: Agent = {
-        id: 'agt_draft',
-        slug: 'draft',
-        name: 'draft',
-        description: '',
-        backend: 'chat',
-        is_subagent: false,
-        owner_id: actor.id,
-        visibility: 'private',
-        config,
-        status: 'draft',
-        delegatable: false,
-        delegation_brief: null,
-        is_default: false,
-        deleted_at: null,
-        created_at: now,
-        updated_at: now,
-      };
-      return forRecord(actor, draft);
+      return forRecord(actor, draftAgent(config, actor.id));
     },
   };
 }
