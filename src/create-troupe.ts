@@ -224,20 +224,10 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   });
   const { executor, reconciler } = runtime;
   const app = createApp({
+    ...runtime,
     config,
     storage,
-    auth: runtime.auth,
-    agents: runtime.agents,
-    projects: runtime.projects,
-    conversations: runtime.conversations,
-    runs: runtime.runs,
-    delegation: runtime.delegation,
-    experts: runtime.experts,
-    delegationPolicies: runtime.delegationPolicies,
-    buildReports: runtime.buildReports,
     consoleDir: path.resolve(import.meta.dirname, '../web/dist'),
-    skills: runtime.skills,
-    knowledge: runtime.knowledge,
   });
 
   // `api` serves HTTP only: it enqueues runs and reads them, but executes none, consumes no queue and

@@ -1,21 +1,25 @@
 import type { TroupeConfig } from '../config.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { AgentService } from '../runtime/agent-service.js';
+import type { ArtifactService } from '../runtime/artifacts/artifact-service.js';
+import type { AttachmentService } from '../runtime/attachments/attachment-service.js';
 import type { AuthService } from '../runtime/auth-service.js';
 import type { BuildReportService } from '../runtime/build-report/build-report-service.js';
+import type { CompletionService } from '../runtime/completions/completion-service.js';
 import type { ConversationService } from '../runtime/conversation-service.js';
 import type { ClientDelegationService } from '../runtime/delegation/client-delegation-service.js';
+import type { DelegationPolicyService } from '../runtime/delegation/delegation-policy-service.js';
+import type { ExpertService } from '../runtime/expert-service.js';
 import type { KnowledgeService } from '../runtime/knowledge/knowledge-service.js';
 import type { ProjectService } from '../runtime/project-service.js';
 import type { RunServiceApi } from '../runtime/run-service-api.js';
 import type { SkillService } from '../runtime/skills/skill-service.js';
 import type { Logger } from './logger.js';
-import type { ArtifactService } from '../runtime/artifacts/artifact-service.js';
-import type { AttachmentService } from '../runtime/attachments/attachment-service.js';
-import type { ExpertService } from '../runtime/expert-service.js';
-import type { DelegationPolicyService } from '../runtime/delegation/delegation-policy-service.js';
 
-/** Everything the HTTP layer needs; `main.ts` builds these, tests build them on a temp SQLite file. */
+/**
+ * Everything the HTTP layer needs. The services are the runtime's (`createRuntime`), in production and in
+ * tests alike: no route builds a service of its own.
+ */
 export interface AppDependencies {
   config: TroupeConfig;
   storage: Storage;
@@ -28,22 +32,24 @@ export interface AppDependencies {
   experts: ExpertService;
   /** The user's delegation policy (SPEC §6). */
   delegationPolicies: DelegationPolicyService;
-  /** Build reports of subagent specs; default: one over the workdir tools that cannot list MCP tools. */
-  buildReports?: BuildReportService;
-  /** `POST /api/delegate`; without it the route answers `internal` (HTTP-only test contexts). */
-  delegation?: ClientDelegationService;
+  /** Build reports of agents and drafts (SPEC §5). */
+  buildReports: BuildReportService;
+  /** `POST /api/delegate`. */
+  delegation: ClientDelegationService;
+  /** Skills (SPEC §9). */
+  skills: SkillService;
+  /** Knowledge sources (SPEC §9). */
+  knowledge: KnowledgeService;
+  /** Artifact listing and downloads (SPEC §8). */
+  artifacts: ArtifactService;
+  /** Attachment uploads (SPEC §8). */
+  attachments: AttachmentService;
+  /** The OpenAI-compatible surface (SPEC §11). */
+  completions: CompletionService;
   /** Built web console (`web/dist`); when missing, `/` explains how to build it. */
   consoleDir?: string;
   /** Defaults to JSON lines on stderr. */
   logger?: Logger;
   /** SSE heartbeat comment interval; default 15 s, shortened in tests. */
   sseHeartbeatMs?: number;
-  /** Skills (SPEC §9); default: a service over `storage` with `config.skillLimits`. */
-  skills?: SkillService;
-  /** Knowledge sources; default: one over `storage` with the upload limit of `config`. */
-  knowledge?: KnowledgeService;
-  /** Artifact listing and downloads; default: over `storage` with `config.files` limits. */
-  artifacts?: ArtifactService;
-  /** Attachment uploads; default: over `storage` with `config.files` limits. */
-  attachments?: AttachmentService;
 }

@@ -67,12 +67,11 @@ interface Setup {
 }
 
 async function setup(files: Partial<TroupeConfig['files']> = {}): Promise<Setup> {
-  harness = await createRuntimeHarness({ scenarios: { main: MAIN, reader: READER } });
-  ctx = await createTestContext({
-    storage: { storage: harness.storage, filename: path.join(harness.dir, 'troupe.db') },
-    runs: harness.runs,
+  harness = await createRuntimeHarness({
+    scenarios: { main: MAIN, reader: READER },
     config: { files: { ...DEFAULT_FILE_LIMITS, ...files } },
   });
+  ctx = await createTestContext({ harness });
   const alice = await ctx.createUser('alice');
   const bob = await ctx.createUser('bob');
   const admin = await ctx.createUser('root', 'admin');

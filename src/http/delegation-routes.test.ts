@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DELEGATION_TEXTS } from '../core/delegation/delegation-texts.js';
 import type { Agent } from '../core/records/agent.js';
@@ -33,14 +32,12 @@ let logged: Record<string, unknown>[];
 let analyst: Agent;
 
 beforeEach(async () => {
-  harness = await createRuntimeHarness({ scenarios: { analyst: ANALYST, main: MAIN } });
   logged = [];
-  ctx = await createTestContext({
-    storage: { storage: harness.storage, filename: path.join(harness.dir, 'troupe.db') },
-    runs: harness.runs,
-    delegationRuns: harness.delegation,
-    logger: { error: () => undefined, warn: (message, context) => logged.push({ message, ...context }) },
+  harness = await createRuntimeHarness({
+    scenarios: { analyst: ANALYST, main: MAIN },
+    warn: (message, context) => logged.push({ message, ...context }),
   });
+  ctx = await createTestContext({ harness });
   alice = await ctx.createUser('alice');
   bob = await ctx.createUser('bob');
   analyst = await ctx.agents.create(alice.user, {

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from '../core/records/agent.js';
 import type { Conversation } from '../core/records/conversation.js';
@@ -50,9 +49,7 @@ beforeAll(async () => {
   // No worker: the run stays pending, so "nothing changed" is exact.
   harness = await createRuntimeHarness({ scenarios: { main: SCENARIO }, startWorker: false });
   ctx = await createTestContext({
-    storage: { storage: harness.storage, filename: path.join(harness.dir, 'troupe.db') },
-    runs: harness.runs,
-    delegationRuns: harness.delegation,
+    harness,
   });
   alice = await ctx.createUser('alice');
   bob = await ctx.createUser('bob');

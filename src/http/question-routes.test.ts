@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Conversation } from '../core/records/conversation.js';
 import type { Run } from '../core/records/run.js';
@@ -44,8 +43,7 @@ interface Setup {
 async function setup(): Promise<Setup> {
   harness = await createRuntimeHarness({ scenarios: { main: ASKING } });
   ctx = await createTestContext({
-    storage: { storage: harness.storage, filename: path.join(harness.dir, 'troupe.db') },
-    runs: harness.runs,
+    harness,
   });
   const alice = await ctx.createUser('alice');
   const bob = await ctx.createUser('bob');

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Conversation } from '../core/records/conversation.js';
 import type { RunEvent } from '../core/records/run-event.js';
@@ -53,7 +52,7 @@ async function setup(scenario: string, sseHeartbeatMs?: number): Promise<Setup> 
     },
   };
   ctx = await createTestContext({
-    storage: { storage: harness.storage, filename: path.join(harness.dir, 'troupe.db') },
+    harness,
     runs,
     sseHeartbeatMs,
   });

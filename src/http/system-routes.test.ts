@@ -1,3 +1,4 @@
+import type { RunServiceApi } from '../runtime/run-service-api.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,9 +87,12 @@ describe('system routes', () => {
   it('logs unexpected failures and answers a bare internal error', async () => {
     const logged: unknown[] = [];
     const logger: Logger = { error: (...entry) => logged.push(entry), warn: () => undefined };
-    ctx = await createTestContext({ logger });
+    // A run service whose every call fails the way a bug would: with no TroupeError.
+    const runs = new Proxy({} as RunServiceApi, {
+      get: () => () => Promise.reject(new Error('the run store is on fire')),
+    });
+    ctx = await createTestContext({ logger, runs });
     const user = await ctx.createUser('alice');
-    // The default test context wires a run service that throws `internal` on every call.
     const body = await expectError(
       await ctx.request('GET', '/api/agent/runs/abc', { token: user.token }),
       500,

@@ -6,6 +6,10 @@ import type { ModelProvider } from '../core/ports/model-provider.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { ToolSource } from '../core/ports/tool-source.js';
+import { createArtifactService, type ArtifactService } from './artifacts/artifact-service.js';
+import { createAttachmentService, type AttachmentService } from './attachments/attachment-service.js';
+import { createCompletionService, type CompletionService } from './completions/completion-service.js';
+import type { MiddlewareFactory } from './middleware/middleware-factory.js';
 import { createAgentService, type AgentService } from './agent-service.js';
 import { createAuthService, type AuthService } from './auth-service.js';
 import { createBuildReportService, type BuildReportService } from './build-report/build-report-service.js';
@@ -15,7 +19,10 @@ import {
   type ClientDelegationService,
 } from './delegation/client-delegation-service.js';
 import { createDelegationMiddleware } from './delegation/create-delegation-middleware.js';
-import { createDelegationRunService } from './delegation/delegation-run-service.js';
+import {
+  createDelegationRunService,
+  type DelegationRunService,
+} from './delegation/delegation-run-service.js';
 import { createKnowledgeMiddleware } from './knowledge/create-knowledge-middleware.js';
 import { createKnowledgeService, type KnowledgeService } from './knowledge/knowledge-service.js';
 import { createLeaseReconciler, type LeaseReconciler } from './lease-reconciler.js';
@@ -28,7 +35,7 @@ import { createSkillsMiddleware } from './skills/create-skills-middleware.js';
 import { createInstallSkillTool } from './skills/install-skill-tool.js';
 import { createSkillService, type SkillService } from './skills/skill-service.js';
 import { createSubagentMiddleware } from './subagents/create-subagent-middleware.js';
-import { createSubagentRunService } from './subagents/subagent-run-service.js';
+import { createSubagentRunService, type SubagentRunService } from './subagents/subagent-run-service.js';
 import type { ExecuteSupport } from './tools/execute/execute-support.js';
 import { createHumanTools } from './tools/human/create-human-tools.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
@@ -48,15 +55,23 @@ export interface RuntimePorts {
   queue: RunQueue;
   clock: Clock;
   models: ModelProvider;
-  /** External tools (MCP servers) of each agent's config. */
-  toolSource: ToolSource<AnyTroupeTool>;
-  remoteExperts: RemoteA2AConnector;
-  /** The `execute` sandbox as probed on this host. */
-  execute: ExecuteSupport;
-  tracer: RunTracer | undefined;
+  /** External tools (MCP servers) of each agent's config; absent: agents get no MCP tools. */
+  toolSource?: ToolSource<AnyTroupeTool>;
+  /** Reaches remote A2A experts; absent: their runs fail with a clear error. */
+  remoteExperts?: RemoteA2AConnector;
+  /** The `execute` sandbox as probed on this host; absent: no `execute` tool. */
+  execute?: ExecuteSupport;
+  tracer?: RunTracer | undefined;
   workerId: string;
   /** Operational warnings (e.g. a delegation policy naming experts that no longer exist). */
   warn: (message: string, context?: Record<string, unknown>) => void;
+  /** What an embedding adds: tools joining the catalogue, middleware after the built-in factories. */
+  extensions?: RuntimeExtensions;
+}
+
+export interface RuntimeExtensions {
+  tools?: AnyTroupeTool[];
+  middleware?: MiddlewareFactory;
 }
 
 /** Every service of the runtime, ready for the HTTP app, the CLI and the worker loop. */
@@ -69,10 +84,16 @@ export interface Runtime {
   runs: RunService;
   skills: SkillService;
   knowledge: KnowledgeService;
+  artifacts: ArtifactService;
+  attachments: AttachmentService;
+  completions: CompletionService;
   delegation: ClientDelegationService;
   experts: ExpertService;
   delegationPolicies: DelegationPolicyService;
   buildReports: BuildReportService;
+  /** The child-run starts behind `task`/`subagent_*` and `delegate` (one mechanism, `child-runs/`). */
+  subagentRuns: SubagentRunService;
+  delegationRuns: DelegationRunService;
   executor: RunExecutor;
   reconciler: LeaseReconciler;
 }
@@ -85,15 +106,17 @@ export interface Runtime {
 export function createRuntime(ports: RuntimePorts): Runtime {
   const { config, storage, bus, queue, clock } = ports;
   const { limits, defaultModel } = config;
+  const { execute } = ports;
   const skills = createSkillService({ storage, limits: config.skillLimits, clock });
   const catalogueTools = [
     ...createWorkdirTools(),
     ...createHumanTools(storage),
-    ...ports.execute.tools,
+    ...(execute?.tools ?? []),
     createInstallSkillTool({ storage, skills }),
+    ...(ports.extensions?.tools ?? []),
   ];
-  const subagents = createSubagentRunService({ storage, bus, queue, clock, limits, defaultModel });
-  const delegations = createDelegationRunService({ storage, bus, queue, clock, limits, defaultModel });
+  const subagentRuns = createSubagentRunService({ storage, bus, queue, clock, limits, defaultModel });
+  const delegationRuns = createDelegationRunService({ storage, bus, queue, clock, limits, defaultModel });
   const knowledge = createKnowledgeService(storage, {
     limits: { maxUploadBytes: config.knowledgeMaxUploadBytes },
   });
@@ -102,13 +125,14 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     bus,
     models: ports.models,
     tools: catalogueTools,
-    toolSources: [ports.toolSource],
+    toolSources: ports.toolSource ? [ports.toolSource] : [],
     middleware: combineMiddlewareFactories(
       ...(ports.tracer ? [ports.tracer.middleware] : []),
-      createSubagentMiddleware({ storage, bus, clock, limits, service: subagents }),
-      createDelegationMiddleware({ storage, limits, service: delegations }),
+      createSubagentMiddleware({ storage, bus, clock, limits, service: subagentRuns }),
+      createDelegationMiddleware({ storage, limits, service: delegationRuns }),
       createSkillsMiddleware({ storage }),
       createKnowledgeMiddleware({ storage, service: knowledge }),
+      ...(ports.extensions?.middleware ? [ports.extensions.middleware] : []),
     ),
     limits,
     leaseMs: config.leaseMs,
@@ -116,31 +140,42 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     workerId: ports.workerId,
     clock,
     queue,
-    remoteExperts: ports.remoteExperts,
+    ...(ports.remoteExperts ? { remoteExperts: ports.remoteExperts } : {}),
     ...(ports.tracer ? { tracer: ports.tracer } : {}),
   });
   const agents = createAgentService(storage, { limits });
   const projects = createProjectService(storage, { workdirRoot: path.join(config.dataDir, 'workdirs') });
+  const conversations = createConversationService({ storage, agents, projects });
+  const runs = createRunService({ storage, bus, queue, clock, defaultModel });
+  const files = config.files;
   return {
     catalogueTools,
     auth: createAuthService(storage),
     agents,
     projects,
-    conversations: createConversationService({ storage, agents, projects }),
-    runs: createRunService({ storage, bus, queue, clock, defaultModel }),
+    conversations,
+    runs,
     skills,
     knowledge,
-    delegation: createClientDelegationService({ storage, runs: delegations, projects }),
+    artifacts: createArtifactService({ storage, maxDownloadBytes: files.artifactMaxDownloadBytes }),
+    attachments: createAttachmentService({
+      storage,
+      limits: { maxBytes: files.attachmentMaxBytes, maxFiles: files.attachmentMaxFiles },
+    }),
+    completions: createCompletionService({ agents, conversations, runs }),
+    delegation: createClientDelegationService({ storage, runs: delegationRuns, projects }),
     experts: createExpertService(storage, agents),
     delegationPolicies: createDelegationPolicyService(storage, ports.warn),
     buildReports: createBuildReportService({
       storage,
       agents,
       catalogue: catalogueTools.map((tool) => tool.name),
-      toolSource: ports.toolSource,
+      ...(ports.toolSource ? { toolSource: ports.toolSource } : {}),
       defaultModel,
-      agentEntries: (agent) => ports.execute.reportEntries(agent),
+      ...(execute ? { agentEntries: (agent) => execute.reportEntries(agent) } : {}),
     }),
+    subagentRuns,
+    delegationRuns,
     executor,
     reconciler: createLeaseReconciler({
       storage,

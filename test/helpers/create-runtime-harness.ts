@@ -8,7 +8,7 @@ import {
 } from '../../src/adapters/models/create-model-provider.js';
 import { createMemoryRunQueue } from '../../src/adapters/queue/memory/create-memory-run-queue.js';
 import { createSqliteStorage } from '../../src/adapters/storage/sqlite/create-sqlite-storage.js';
-import { DEFAULT_LIMITS, type RunLimits } from '../../src/config.js';
+import { DEFAULT_LIMITS, loadConfig, type RunLimits, type TroupeConfig } from '../../src/config.js';
 import { systemClock } from '../../src/core/clock.js';
 import { newId } from '../../src/core/ids.js';
 import type { EventBus } from '../../src/core/ports/event-bus.js';
@@ -18,31 +18,26 @@ import type { NewAgent, Storage } from '../../src/core/ports/storage.js';
 import type { Agent, AgentConfig } from '../../src/core/records/agent.js';
 import type { Conversation } from '../../src/core/records/conversation.js';
 import type { User } from '../../src/core/records/user.js';
-import { createLeaseReconciler, type LeaseReconciler } from '../../src/runtime/lease-reconciler.js';
-import { createRunExecutor, type RunExecutor } from '../../src/runtime/run-executor.js';
 import type { MiddlewareFactory } from '../../src/runtime/middleware/middleware-factory.js';
-import { createRunService, type RunService } from '../../src/runtime/run-service.js';
-import { createWorkdirTools } from '../../src/runtime/tools/workdir/create-workdir-tools.js';
-import { createHumanTools } from '../../src/runtime/tools/human/create-human-tools.js';
-import { createSubagentMiddleware } from '../../src/runtime/subagents/create-subagent-middleware.js';
-import {
-  createSubagentRunService,
-  type SubagentRunService,
-} from '../../src/runtime/subagents/subagent-run-service.js';
-import { createDelegationMiddleware } from '../../src/runtime/delegation/create-delegation-middleware.js';
-import {
-  createDelegationRunService,
-  type DelegationRunService,
-} from '../../src/runtime/delegation/delegation-run-service.js';
+import { createRuntime, type Runtime } from '../../src/runtime/create-runtime.js';
+import type { LeaseReconciler } from '../../src/runtime/lease-reconciler.js';
+import type { RunExecutor } from '../../src/runtime/run-executor.js';
+import type { RunService } from '../../src/runtime/run-service.js';
+import type { SubagentRunService } from '../../src/runtime/subagents/subagent-run-service.js';
+import type { DelegationRunService } from '../../src/runtime/delegation/delegation-run-service.js';
 import type { AnyTroupeTool } from '../../src/runtime/tools/troupe-tool.js';
 import type { RunTracer } from '../../src/runtime/tracing/run-tracer.js';
 
 export interface RuntimeHarnessOptions {
+  /** Configuration beside the defaults (e.g. file limits); the options below win over it. */
+  config?: Partial<TroupeConfig>;
+  /** Operational warnings of the runtime (e.g. delegation policy truncation); default: dropped. */
+  warn?: (message: string, context?: Record<string, unknown>) => void;
   /** Scenario files by name (`demo` → `demo.yaml`), written to a temp scenario dir. */
   scenarios?: Record<string, string>;
   extraTools?: AnyTroupeTool[];
-  /** External tool sources (e.g. an MCP source over test servers); the caller closes them. */
-  toolSources?: ToolSource<AnyTroupeTool>[];
+  /** An external tool source (e.g. an MCP source over test servers); the caller closes it. */
+  toolSource?: ToolSource<AnyTroupeTool>;
   middleware?: MiddlewareFactory;
   limits?: Partial<RunLimits>;
   leaseMs?: number;
@@ -54,12 +49,15 @@ export interface RuntimeHarnessOptions {
   workerId?: string;
   /** Model provider settings besides the scenario folder (e.g. base URLs of fake OpenAI/Anthropic servers). */
   models?: Partial<Omit<ModelProviderOptions, 'scenarioDir'>>;
-  /** Run spans around executions, its model/tool-span middleware outermost, as `main.ts` wires them. */
+  /** Run spans around executions, its model/tool-span middleware outermost, as production wires them. */
   tracer?: (storage: Storage) => RunTracer;
 }
 
 export interface RuntimeHarness {
   dir: string;
+  /** The production runtime (`createRuntime`) the harness is built on. */
+  runtime: Runtime;
+  config: TroupeConfig;
   storage: Storage;
   bus: EventBus;
   queue: RunQueue;
@@ -85,63 +83,35 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
   const storage = await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
   const bus = createMemoryEventBus();
   const queue = createMemoryRunQueue({ concurrency: 1000 });
-  const leaseMs = options.leaseMs ?? 30_000;
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const subagents = createSubagentRunService({
+  const config: TroupeConfig = {
+    ...loadConfig({}, dir),
+    dataDir: dir,
+    scenarioDir,
+    defaultModel: 'scripted:demo',
+    ...options.config,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    leaseMs: options.leaseMs ?? 30_000,
+    leaseExpiry: options.leasePolicy ?? 'resume',
+    workerConcurrency: options.concurrency ?? 16,
+  };
+  // The production wiring, minus the adapters a test does not reach (execute sandbox, remote experts).
+  const runtime = createRuntime({
+    config,
     storage,
     bus,
     queue,
     clock: systemClock,
-    limits,
-    defaultModel: 'scripted:demo',
-  });
-  const subagentMiddleware = createSubagentMiddleware({
-    storage,
-    bus,
-    clock: systemClock,
-    limits,
-    service: subagents,
-  });
-  const delegation = createDelegationRunService({
-    storage,
-    bus,
-    queue,
-    clock: systemClock,
-    limits,
-    defaultModel: 'scripted:demo',
-  });
-  const delegationMiddleware = createDelegationMiddleware({ storage, limits, service: delegation });
-  const extraMiddleware = options.middleware;
-  const tracer = options.tracer?.(storage);
-  const executor = createRunExecutor({
-    storage,
-    bus,
     models: createModelProvider({ scenarioDir, openaiCompatible: {}, ...options.models }),
-    tools: [...createWorkdirTools(), ...createHumanTools(storage), ...(options.extraTools ?? [])],
-    toolSources: options.toolSources,
-    middleware: async (setup) => [
-      ...(tracer ? await tracer.middleware(setup) : []),
-      ...(await subagentMiddleware(setup)),
-      ...(await delegationMiddleware(setup)),
-      ...(extraMiddleware ? await extraMiddleware(setup) : []),
-    ],
-    limits,
-    leaseMs,
-    concurrency: options.concurrency ?? 16,
+    ...(options.toolSource ? { toolSource: options.toolSource } : {}),
+    tracer: options.tracer?.(storage),
     workerId: options.workerId ?? 'wrk_test',
-    clock: systemClock,
-    queue,
-    ...(tracer ? { tracer } : {}),
+    warn: options.warn ?? (() => undefined),
+    extensions: {
+      ...(options.extraTools ? { tools: options.extraTools } : {}),
+      ...(options.middleware ? { middleware: options.middleware } : {}),
+    },
   });
-  const runs = createRunService({ storage, bus, queue, clock: systemClock, defaultModel: 'scripted:demo' });
-  const reconciler = createLeaseReconciler({
-    storage,
-    bus,
-    queue,
-    clock: systemClock,
-    leaseMs,
-    policy: options.leasePolicy ?? 'resume',
-  });
+  const { executor, reconciler, runs } = runtime;
   if (options.startWorker !== false) {
     await executor.start();
     queue.process((runId) => executor.execute(runId));
@@ -149,13 +119,15 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
 
   return {
     dir,
+    runtime,
+    config,
     storage,
     bus,
     queue,
     executor,
     runs,
-    subagents,
-    delegation,
+    subagents: runtime.subagentRuns,
+    delegation: runtime.delegationRuns,
     reconciler,
     createUser: (name, role = 'member') => storage.users.create({ name, role }),
     async createAgent(owner, slug, config, overrides = {}) {

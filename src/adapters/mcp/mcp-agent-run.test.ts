@@ -35,13 +35,14 @@ async function setup() {
   const seenByChild: string[][] = [];
   harness = await createRuntimeHarness({
     scenarios: { main: MAIN, searcher: SEARCHER },
-    toolSources: [source],
+    toolSource: source,
     middleware: () =>
       Promise.resolve([
         {
           name: 'probe',
           wrapModelCall(request, next) {
-            if (request.run.run_type === 'subagent') seenByChild.push(request.tools.map((tool) => tool.name).sort());
+            if (request.run.run_type === 'subagent')
+              seenByChild.push(request.tools.map((tool) => tool.name).sort());
             return next(request);
           },
         },
@@ -53,7 +54,13 @@ async function setup() {
     tools: ['read_file'],
     mcp_servers: [stdioTestServer('test')],
     subagent_specs: [
-      { name: 'searcher', description: 'Adds numbers', system_prompt: 'Add.', tools: ['mcp__test__a*'], model: 'scripted:searcher' },
+      {
+        name: 'searcher',
+        description: 'Adds numbers',
+        system_prompt: 'Add.',
+        tools: ['mcp__test__a*'],
+        model: 'scripted:searcher',
+      },
     ],
   });
   const conversation = await harness.createConversation(user, main);

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentConfig } from '../../core/records/agent.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
-import { BACKENDS, startBackend, type BackendName, type ScriptedBackend, type ScriptRule } from '../../../test/helpers/model-backends.js';
+import {
+  BACKENDS,
+  startBackend,
+  type BackendName,
+  type ScriptedBackend,
+  type ScriptRule,
+} from '../../../test/helpers/model-backends.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
 import { createMcpToolSource, type McpToolSource } from './create-mcp-tool-source.js';
 import { startHttpTestServer, type HttpTestServer } from '../../../test/helpers/mcp/start-mcp-test-server.js';
@@ -32,7 +38,11 @@ afterEach(async () => {
 async function setup(name: BackendName, rules: ScriptRule[], config: Partial<AgentConfig>) {
   backend = await startBackend(name, rules);
   source = createMcpToolSource({ allowStdio: () => false, connectTimeoutMs: 5_000 });
-  const h = await createRuntimeHarness({ scenarios: backend.scenarios, models: backend.models, toolSources: [source] });
+  const h = await createRuntimeHarness({
+    scenarios: backend.scenarios,
+    models: backend.models,
+    toolSource: source,
+  });
   harness = h;
   const alice = await h.createUser('alice');
   const agent = await h.createAgent(alice, 'main', { model: backend.spec, tools: ['ls'], ...config });
@@ -49,7 +59,12 @@ async function setup(name: BackendName, rules: ScriptRule[], config: Partial<Age
 describe.each(BACKENDS)('an MCP tool whose server is down (%s)', { timeout: 60_000 }, (name) => {
   it('never reached: the call is refused as not available, naming the server', async () => {
     const rules: ScriptRule[] = [
-      { steps: [{ tool_calls: [{ name: 'mcp__web__echo', args: { text: 'hi' }, unoffered: true }] }, { text: 'main done' }] },
+      {
+        steps: [
+          { tool_calls: [{ name: 'mcp__web__echo', args: { text: 'hi' }, unoffered: true }] },
+          { text: 'main done' },
+        ],
+      },
     ];
     const world = await setup(name, rules, {
       mcp_servers: [{ name: 'web', transport: 'http', url: 'http://127.0.0.1:9/mcp', timeout_ms: 2_000 }],
@@ -68,7 +83,14 @@ describe.each(BACKENDS)('an MCP tool whose server is down (%s)', { timeout: 60_0
 
   it('gone down after it was listed: the call answers that the server is unavailable', async () => {
     http = await startHttpTestServer();
-    const rules: ScriptRule[] = [{ steps: [{ tool_calls: [{ name: 'mcp__web__echo', args: { text: '{{input}}' } }] }, { text: 'main done' }] }];
+    const rules: ScriptRule[] = [
+      {
+        steps: [
+          { tool_calls: [{ name: 'mcp__web__echo', args: { text: '{{input}}' } }] },
+          { text: 'main done' },
+        ],
+      },
+    ];
     const world = await setup(name, rules, { mcp_servers: [http.config('web')] });
     expect(await world.ask('up')).toMatchObject({ status: 'completed', output: 'main done' });
     await http.stop();

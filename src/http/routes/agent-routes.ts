@@ -4,10 +4,6 @@ import type { Agent } from '../../core/records/agent.js';
 import type { User } from '../../core/records/user.js';
 import { agentConfigSchema } from '../../runtime/agent-config-schema.js';
 import { createAgentInputSchema, updateAgentInputSchema } from '../../runtime/agent-input-schemas.js';
-import { createBuildReportService } from '../../runtime/build-report/build-report-service.js';
-import { INSTALL_SKILL_TOOL_NAME } from '../../runtime/skills/install-skill-tool.js';
-import { createWorkdirTools } from '../../runtime/tools/workdir/create-workdir-tools.js';
-import { HUMAN_TOOL_NAMES } from '../../runtime/tools/human/create-human-tools.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';
@@ -33,18 +29,7 @@ const draftReportSchema = z
 
 export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependencies): void {
   const { agents } = deps;
-  const reports =
-    deps.buildReports ??
-    createBuildReportService({
-      storage: deps.storage,
-      agents,
-      catalogue: [
-        ...createWorkdirTools().map((tool) => tool.name),
-        INSTALL_SKILL_TOOL_NAME,
-        ...HUMAN_TOOL_NAMES,
-      ],
-      defaultModel: deps.config.defaultModel,
-    });
+  const reports = deps.buildReports;
   // Authoring is loud (SPEC §5): a save answers with what the spec builder would drop, never fails on it.
   // Every agent leaves through here with its MCP secrets redacted (SPEC §12); the report reads the real ones.
   const warningsFor = async (actor: User, agent: Agent) => ({

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { createArtifactService } from '../../runtime/artifacts/artifact-service.js';
-import { createAttachmentService } from '../../runtime/attachments/attachment-service.js';
 import { artifactView } from '../../runtime/artifacts/artifact-view.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { attachmentDisposition } from '../content-disposition.js';
@@ -20,15 +18,7 @@ const MULTIPART_OVERHEAD_BYTES = 256 * 1024;
 /** Artifacts presented in a conversation and files attached to it (SPEC §8). */
 export function registerConversationFileRoutes(registry: RouteRegistry, deps: AppDependencies): void {
   const limits = deps.config.files;
-  const artifacts =
-    deps.artifacts ??
-    createArtifactService({ storage: deps.storage, maxDownloadBytes: limits.artifactMaxDownloadBytes });
-  const attachments =
-    deps.attachments ??
-    createAttachmentService({
-      storage: deps.storage,
-      limits: { maxBytes: limits.attachmentMaxBytes, maxFiles: limits.attachmentMaxFiles },
-    });
+  const { artifacts, attachments } = deps;
 
   registry.add({
     method: 'get',

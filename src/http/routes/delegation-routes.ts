@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { TroupeError } from '../../core/errors.js';
 import { DELEGATION_POLICIES } from '../../core/records/user.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import type { RouteRegistry } from '../route-registry.js';
@@ -95,7 +94,6 @@ export function registerDelegationRoutes(registry: RouteRegistry, deps: AppDepen
     query: delegateQuerySchema,
     body: delegateBodySchema,
     handler: async ({ c, actor, query, body }) => {
-      if (!deps.delegation) throw new TroupeError('internal', 'Delegation is not wired into this server');
       return c.json(await deps.delegation.delegate(actor, body, query.wait_ms), 200);
     },
   });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { createKnowledgeService } from '../../runtime/knowledge/knowledge-service.js';
 import {
   createKnowledgeSourceInputSchema,
   knowledgeSearchInputSchema,
@@ -47,9 +46,7 @@ const UPLOAD_BODY = {
 
 /** Knowledge sources (SPEC §9): sources, their documents, a search to try them, and access grants. */
 export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDependencies): void {
-  const knowledge =
-    deps.knowledge ??
-    createKnowledgeService(deps.storage, { limits: { maxUploadBytes: deps.config.knowledgeMaxUploadBytes } });
+  const { knowledge } = deps;
 
   registry.add({
     method: 'get',

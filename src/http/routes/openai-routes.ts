@@ -2,7 +2,6 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { TroupeError } from '../../core/errors.js';
 import type { Agent } from '../../core/records/agent.js';
-import { createCompletionService } from '../../runtime/completions/completion-service.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import type { AppEnv } from '../app-env.js';
 import type { Logger } from '../logger.js';
@@ -39,11 +38,7 @@ export function registerOpenAiRoutes(
   deps: AppDependencies,
   logger: Logger,
 ): void {
-  const service = createCompletionService({
-    agents: deps.agents,
-    conversations: deps.conversations,
-    runs: deps.runs,
-  });
+  const service = deps.completions;
   // Registered before the routes so it wraps them, authentication included.
   app.use('/v1/*', openAiErrorShape);
 

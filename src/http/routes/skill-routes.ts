@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { TroupeError } from '../../core/errors.js';
 import { AGENT_VISIBILITIES } from '../../core/records/agent.js';
-import { createSkillService, type SavedSkill } from '../../runtime/skills/skill-service.js';
+import type { SavedSkill } from '../../runtime/skills/skill-service.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import type { AppEnv } from '../app-env.js';
 import { readJsonBody, readLimited } from '../body.js';
@@ -85,8 +85,7 @@ async function multipartArchive(c: Context<AppEnv>, maxBytes: number): Promise<U
 
 /** Skills (SPEC §9): upload, list, read, change visibility, delete, and access grants like agents'. */
 export function registerSkillRoutes(registry: RouteRegistry, deps: AppDependencies): void {
-  const skills =
-    deps.skills ?? createSkillService({ storage: deps.storage, limits: deps.config.skillLimits });
+  const { skills } = deps;
   const limits = deps.config.skillLimits;
   const saved = (c: Context<AppEnv>, result: SavedSkill) =>
     c.json({ skill: result.skill, files: result.files }, result.created ? 201 : 200);

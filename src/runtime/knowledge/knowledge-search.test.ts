@@ -3,11 +3,10 @@ import { z } from 'zod';
 import type { User } from '../../core/records/user.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
-import type { MiddlewareFactory } from '../middleware/middleware-factory.js';
 import { defineTool } from '../tools/troupe-tool.js';
-import { createKnowledgeMiddleware } from './create-knowledge-middleware.js';
 import { createKnowledgeSearchTool } from './knowledge-search-tool.js';
-import { createKnowledgeService, type KnowledgeService } from './knowledge-service.js';
+import type { KnowledgeService } from './knowledge-service.js';
+import { createKnowledgeMiddleware } from './create-knowledge-middleware.js';
 
 let harness: RuntimeHarness | undefined;
 afterEach(async () => {
@@ -35,21 +34,14 @@ rules:
       - text: "Helper: {{last_tool_result}}"
 `;
 
-/** A harness whose runs get the knowledge middleware over the harness's own storage. */
+/** A harness on the production wiring, knowledge middleware included. */
 async function start(
   scenarios: Record<string, string>,
   extraTools: Parameters<typeof createRuntimeHarness>[0] = {},
 ) {
-  let middleware: MiddlewareFactory = () => Promise.resolve([]);
-  const h = await createRuntimeHarness({
-    scenarios,
-    middleware: (setup) => middleware(setup),
-    ...extraTools,
-  });
+  const h = await createRuntimeHarness({ scenarios, ...extraTools });
   harness = h;
-  const knowledge = createKnowledgeService(h.storage);
-  middleware = createKnowledgeMiddleware({ storage: h.storage, service: knowledge });
-  return { h, knowledge };
+  return { h, knowledge: h.runtime.knowledge };
 }
 
 async function sourceWith(
@@ -194,7 +186,13 @@ rules:
     });
     const middleware = createKnowledgeMiddleware({ storage: h.storage, service: knowledge });
     const run = { user_id: alice.id, run_type: 'chat' } as never;
-    const context = { user: alice, conversation: {} as never, project: {} as never, emitter: {} as never, tools: [] };
+    const context = {
+      user: alice,
+      conversation: {} as never,
+      project: {} as never,
+      emitter: {} as never,
+      tools: [],
+    };
     expect(await middleware({ run, agent: plain, ...context })).toEqual([]);
     const [layer] = await middleware({ run, agent: equipped, ...context });
     expect(layer?.tools?.map((tool) => tool.name)).toEqual(['knowledge_search']);

@@ -1,15 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Storage } from '../../core/ports/storage.js';
 import type { AgentConfig } from '../../core/records/agent.js';
 import type { User } from '../../core/records/user.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
 import type { MiddlewareFactory } from '../middleware/middleware-factory.js';
-import { createSkillsMiddleware } from './create-skills-middleware.js';
-import { createInstallSkillTool } from './install-skill-tool.js';
-import { createSkillService, type SkillService } from './skill-service.js';
 import { SKILLS_READ_ONLY_TEXT } from './skills-write-guard.js';
 import { skillMd, zipOf } from '../../../test/helpers/skills/skill-archives.js';
 
@@ -40,32 +36,10 @@ function probe(seen: Seen): MiddlewareFactory {
 
 async function world(scenarios: Record<string, string>) {
   const seen: Seen = new Map();
-  // The tool and the middleware need the harness's storage, which exists only once the harness does.
-  const late: { storage?: Storage; skills?: SkillService } = {};
-  const must = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('harness not ready');
-    return value;
-  };
-  const h = await createRuntimeHarness({
-    scenarios,
-    extraTools: [
-      createInstallSkillTool({
-        get storage() {
-          return must(late.storage);
-        },
-        get skills() {
-          return must(late.skills);
-        },
-      }),
-    ],
-    middleware: async (setup) => [
-      ...(await createSkillsMiddleware({ storage: must(late.storage) })(setup)),
-      ...(await probe(seen)(setup)),
-    ],
-  });
+  // The runtime wires install_skill and the skills middleware itself; the probe sees what they made.
+  const h = await createRuntimeHarness({ scenarios, middleware: probe(seen) });
   harness = h;
-  const skills = createSkillService({ storage: h.storage });
-  Object.assign(late, { storage: h.storage, skills });
+  const skills = h.runtime.skills;
   const alice = await h.createUser('alice');
   const bob = await h.createUser('bob');
   const add = (owner: User, name: string, visibility: 'private' | 'public' = 'private') =>

@@ -1,23 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Hono } from 'hono';
 import type { TroupeConfig } from '../../../src/config.js';
 import { loadConfig } from '../../../src/config.js';
-import { TroupeError } from '../../../src/core/errors.js';
+import { createMemoryEventBus } from '../../../src/adapters/bus/memory/create-memory-event-bus.js';
+import { createModelProvider } from '../../../src/adapters/models/create-model-provider.js';
+import { createMemoryRunQueue } from '../../../src/adapters/queue/memory/create-memory-run-queue.js';
+import { systemClock } from '../../../src/core/clock.js';
 import type { Storage } from '../../../src/core/ports/storage.js';
 import type { User, UserRole } from '../../../src/core/records/user.js';
 import type { AgentService } from '../../../src/runtime/agent-service.js';
-import { createAgentService } from '../../../src/runtime/agent-service.js';
 import type { AuthService } from '../../../src/runtime/auth-service.js';
-import { createAuthService } from '../../../src/runtime/auth-service.js';
 import type { ConversationService } from '../../../src/runtime/conversation-service.js';
-import { createConversationService } from '../../../src/runtime/conversation-service.js';
-import { createClientDelegationService } from '../../../src/runtime/delegation/client-delegation-service.js';
-import type { DelegationRunService } from '../../../src/runtime/delegation/delegation-run-service.js';
+import { createRuntime, type Runtime } from '../../../src/runtime/create-runtime.js';
 import type { ProjectService } from '../../../src/runtime/project-service.js';
-import { createProjectService } from '../../../src/runtime/project-service.js';
 import type { RunServiceApi } from '../../../src/runtime/run-service-api.js';
 import type { AppEnv } from '../../../src/http/app-env.js';
 import { createApp } from '../../../src/http/create-app.js';
@@ -25,20 +21,18 @@ import type { Logger } from '../../../src/http/logger.js';
 import { silentLogger } from '../../../src/http/logger.js';
 import type { TestStorage } from './create-test-storage.js';
 import { createTestStorage } from './create-test-storage.js';
-import { createExpertService } from '../../../src/runtime/expert-service.js';
-import { createDelegationPolicyService } from '../../../src/runtime/delegation/delegation-policy-service.js';
+import type { RuntimeHarness } from '../create-runtime-harness.js';
 
 export interface TestContextOptions {
   /**
-   * Use this storage (and its SQLite file) instead of a fresh one, e.g. the runtime harness's; the
-   * caller keeps ownership and closes it.
+   * Serve the harness's runtime (its storage, worker and services) instead of a fresh one that executes no
+   * run; the caller keeps ownership and closes it.
    */
-  storage?: { storage: Storage; filename: string };
-  /** The run service behind the run routes; default: one that fails every call with `internal`. */
-  runs?: RunServiceApi;
-  /** Delegation runs behind `POST /api/delegate` (e.g. the runtime harness's); default: not wired. */
-  delegationRuns?: DelegationRunService;
+  harness?: RuntimeHarness;
+  /** Settings beside the defaults; with a harness, give them to the harness instead. */
   config?: Partial<TroupeConfig>;
+  /** Wraps or replaces the runtime's run service behind the run routes (e.g. to observe or fail calls). */
+  runs?: RunServiceApi;
   consoleDir?: string;
   sseHeartbeatMs?: number;
   logger?: Logger;
@@ -76,57 +70,57 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-function unwired(): Promise<never> {
-  return Promise.reject(new TroupeError('internal', 'No run service in this test context'));
+interface ServedRuntime {
+  dir: string;
+  config: TroupeConfig;
+  storage: Storage;
+  filename: string;
+  runtime: Runtime;
+  owned?: TestStorage;
 }
 
-const unwiredRuns: RunServiceApi = {
-  postMessage: unwired,
-  getRun: unwired,
-  getResult: unwired,
-  cancel: unwired,
-  await: unwired,
-  listRunsOfConversation: unwired,
-  streamEvents: unwired,
-  listChildRuns: unwired,
-  listApprovals: unwired,
-  decideApproval: unwired,
-  listQuestions: unwired,
-  answerQuestion: unwired,
-};
-
-async function openStorage(
-  options: TestContextOptions,
-): Promise<{ storage: Storage; filename: string; owned?: TestStorage }> {
-  if (options.storage !== undefined) return options.storage;
+/** The harness's runtime, or the production wiring over a fresh SQLite file with no worker started. */
+async function serveRuntime(options: TestContextOptions): Promise<ServedRuntime> {
+  const { harness } = options;
+  if (harness !== undefined) {
+    // The runtime's services were built from the harness's config: settings here would reach only HTTP.
+    if (options.config !== undefined) throw new Error('Configure the harness (its config option) instead');
+    const config = { ...harness.config, checkResponses: true };
+    return {
+      dir: harness.dir,
+      config,
+      storage: harness.storage,
+      filename: path.join(harness.dir, 'troupe.db'),
+      runtime: harness.runtime,
+    };
+  }
   const owned = await createTestStorage();
-  return { storage: owned.storage, filename: owned.filename, owned };
+  const config: TroupeConfig = {
+    ...loadConfig({ TROUPE_CHECK_RESPONSES: '1' }, owned.dir),
+    ...options.config,
+  };
+  const runtime = createRuntime({
+    config,
+    storage: owned.storage,
+    bus: createMemoryEventBus(),
+    queue: createMemoryRunQueue({ concurrency: 1 }),
+    clock: systemClock,
+    models: createModelProvider({ scenarioDir: config.scenarioDir, openaiCompatible: {} }),
+    workerId: 'wrk_http_test',
+    warn: (message, context) => (options.logger ?? silentLogger).warn(message, context),
+  });
+  return { dir: owned.dir, config, storage: owned.storage, filename: owned.filename, runtime, owned };
 }
 
 /** Storage, services and the app on a temp SQLite file, for in-process `app.request()` tests. */
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
-  const { storage, filename, owned } = await openStorage(options);
-  const dir = owned?.dir ?? mkdtempSync(path.join(os.tmpdir(), 'troupe-http-'));
-  const config: TroupeConfig = { ...loadConfig({ TROUPE_CHECK_RESPONSES: '1' }, dir), ...options.config };
-  const auth = createAuthService(storage);
-  const agents = createAgentService(storage, { limits: config.limits });
-  const projects = createProjectService(storage, { workdirRoot: path.join(dir, 'workdirs') });
-  const conversations = createConversationService({ storage, agents, projects });
+  const { dir, config, storage, filename, runtime, owned } = await serveRuntime(options);
+  const { auth, agents, projects, conversations } = runtime;
   const app = createApp({
+    ...runtime,
     config,
     storage,
-    auth,
-    agents,
-    projects,
-    conversations,
-    runs: options.runs ?? unwiredRuns,
-    experts: createExpertService(storage, agents),
-    delegationPolicies: createDelegationPolicyService(storage, (message, context) =>
-      (options.logger ?? silentLogger).warn(message, context),
-    ),
-    ...(options.delegationRuns
-      ? { delegation: createClientDelegationService({ storage, runs: options.delegationRuns, projects }) }
-      : {}),
+    runs: options.runs ?? runtime.runs,
     consoleDir: options.consoleDir,
     sseHeartbeatMs: options.sseHeartbeatMs,
     logger: options.logger ?? silentLogger,
@@ -197,7 +191,6 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     async close() {
       reader.close();
       if (owned !== undefined) await owned.close();
-      else rmSync(dir, { recursive: true, force: true });
     },
   };
 }

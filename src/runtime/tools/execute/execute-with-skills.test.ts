@@ -8,8 +8,6 @@ import {
   type RuntimeHarness,
 } from '../../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../../test/helpers/run-helpers.js';
-import { createSkillsMiddleware } from '../../skills/create-skills-middleware.js';
-import { createSkillService } from '../../skills/skill-service.js';
 import { skillMd, zipOf } from '../../../../test/helpers/skills/skill-archives.js';
 import { createBwrapSandbox } from './bwrap-sandbox.js';
 import { createExecutePolicyResolver } from './execute-policy.js';
@@ -36,7 +34,7 @@ rules:
 
 describe.skipIf(!SANDBOX_TOOLS)(`execute and projected skills${SANDBOX_SKIP_REASON}`, () => {
   it('reads a projected skill through execute but cannot rewrite it', async () => {
-    // The policy and the middleware need the harness's storage, which exists only once the harness does.
+    // The policy needs the harness's storage, which exists only once the harness does.
     const late: { storage?: Storage } = {};
     const storage = (): Storage => {
       if (!late.storage) throw new Error('harness not ready');
@@ -53,13 +51,12 @@ describe.skipIf(!SANDBOX_TOOLS)(`execute and projected skills${SANDBOX_SKIP_REAS
     harness = await createRuntimeHarness({
       scenarios: { main: MAIN },
       extraTools: [execute],
-      middleware: (setup) => createSkillsMiddleware({ storage: storage() })(setup),
     });
     const h = harness;
     late.storage = h.storage;
     const user = await h.createUser('alice');
     const body = '# deploy\n\nShip it carefully.\n';
-    await createSkillService({ storage: h.storage }).createFromArchive(
+    await h.runtime.skills.createFromArchive(
       user,
       zipOf([{ path: 'deploy/SKILL.md', content: skillMd('deploy', 'Deploys things', body) }]),
     );
