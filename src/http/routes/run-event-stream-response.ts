@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { toTroupeError, TroupeError } from '../../core/errors.js';
+import type { RunEvent } from '../../core/records/run-event.js';
 import type { Actor } from '../../core/records/user.js';
 import type { RunServiceApi } from '../../runtime/run-service-api.js';
 import type { RunEventStream } from '../../runtime/stream-run-events.js';
@@ -8,6 +9,19 @@ import type { AppEnv } from '../app-env.js';
 import type { Logger } from '../logger.js';
 
 export const DEFAULT_SSE_HEARTBEAT_MS = 15_000;
+
+// Both buses hand every listener of a run the same event object, and nothing changes an event once it is
+// published: one serialization then serves all of the run's SSE clients instead of one per client.
+const serialized = new WeakMap<RunEvent, string>();
+
+function frameData(event: RunEvent): string {
+  let data = serialized.get(event);
+  if (data === undefined) {
+    data = JSON.stringify(event);
+    serialized.set(event, data);
+  }
+  return data;
+}
 
 export interface RunEventStreamOptions {
   c: Context<AppEnv>;
@@ -75,7 +89,7 @@ export async function createRunEventStreamResponse(options: RunEventStreamOption
     const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n'), heartbeatMs);
     try {
       for await (const event of events) {
-        await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
+        await stream.writeSSE({ id: String(event.seq), event: event.type, data: frameData(event) });
         if (event.type === 'end' || controller.signal.aborted) break;
       }
     } catch (thrown) {
