@@ -24,16 +24,23 @@ export function findServiceBinaries(): { binaries: ServiceBinaries } | { missing
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root)
     ? readdirSync(root)
-        .filter((version) => ['initdb', 'pg_ctl', 'postgres'].every((binary) => existsSync(path.join(root, version, 'bin', binary))))
+        .filter((version) =>
+          ['initdb', 'pg_ctl', 'postgres'].every((binary) =>
+            existsSync(path.join(root, version, 'bin', binary)),
+          ),
+        )
         .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
     : [];
   const newest = versions.at(-1);
   const redisServer = onPath('redis-server');
   const missing = [
-    ...(newest === undefined ? ['PostgreSQL server binaries (initdb, pg_ctl, postgres under /usr/lib/postgresql/*/bin)'] : []),
+    ...(newest === undefined
+      ? ['PostgreSQL server binaries (initdb, pg_ctl, postgres under /usr/lib/postgresql/*/bin)']
+      : []),
     ...(redisServer === undefined ? ['redis-server (not on PATH)'] : []),
   ];
-  if (newest === undefined || redisServer === undefined) return { missing: `not found: ${missing.join(', ')}` };
+  if (newest === undefined || redisServer === undefined)
+    return { missing: `not found: ${missing.join(', ')}` };
   return { binaries: { pgBin: path.join(root, newest, 'bin'), redisServer } };
 }
 

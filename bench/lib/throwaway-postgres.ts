@@ -31,7 +31,9 @@ function run(binary: string, args: string[], log: string): void {
     // Output to a log file, never a pipe: the postmaster pg_ctl leaves behind would hold a pipe open.
     execFileSync(command, argv, { stdio: ['ignore', fd, fd] });
   } catch (error) {
-    throw new Error(`${path.basename(binary)} failed (${String(error)}):\n${readFileSync(log, 'utf8').slice(-4000)}`);
+    throw new Error(
+      `${path.basename(binary)} failed (${String(error)}):\n${readFileSync(log, 'utf8').slice(-4000)}`,
+    );
   } finally {
     closeSync(fd);
   }
@@ -58,11 +60,24 @@ export async function startThrowawayPostgres(
   }
   const data = path.join(dir, 'data');
   const log = path.join(dir, 'server.log');
-  run(path.join(pgBin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'], path.join(dir, 'initdb.log'));
+  run(
+    path.join(pgBin, 'initdb'),
+    ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
+    path.join(dir, 'initdb.log'),
+  );
   teardown.add('PostgreSQL', () => stopPidFile(path.join(data, 'postmaster.pid'), 'SIGINT'));
   const port = await freePort();
-  const options = ['-c listen_addresses=127.0.0.1', `-p ${port}`, `-k ${dir}`, ...SETTINGS.map((setting) => `-c ${setting}`)];
-  run(path.join(pgBin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-t', '60', '-o', options.join(' '), 'start'], path.join(dir, 'pg_ctl.log'));
+  const options = [
+    '-c listen_addresses=127.0.0.1',
+    `-p ${port}`,
+    `-k ${dir}`,
+    ...SETTINGS.map((setting) => `-c ${setting}`),
+  ];
+  run(
+    path.join(pgBin, 'pg_ctl'),
+    ['-D', data, '-l', log, '-w', '-t', '60', '-o', options.join(' '), 'start'],
+    path.join(dir, 'pg_ctl.log'),
+  );
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   await eventually('PostgreSQL to answer', 10_000, async () => {
     const client = new pg.Client({ connectionString: url });

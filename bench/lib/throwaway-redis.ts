@@ -43,8 +43,24 @@ export async function startThrowawayRedis(
   teardown.add('Redis', () => stopPidFile(pidFile, 'SIGTERM'));
   execFileSync(
     redisServer,
-    ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no',
-      '--dir', dir, '--pidfile', pidFile, '--logfile', log],
+    [
+      '--daemonize',
+      'yes',
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--pidfile',
+      pidFile,
+      '--logfile',
+      log,
+    ],
     { stdio: 'ignore' },
   );
   const url = `redis://127.0.0.1:${port}`;

@@ -28,25 +28,31 @@ export function troupeApi(baseUrl: string, token: string): TroupeApi {
     });
     const text = await response.text();
     if (response.status !== expected)
-      throw new Error(`${method} ${pathname}: expected HTTP ${expected}, got ${response.status}: ${text.slice(0, 500)}`);
+      throw new Error(
+        `${method} ${pathname}: expected HTTP ${expected}, got ${response.status}: ${text.slice(0, 500)}`,
+      );
     return JSON.parse(text) as T;
   }
 
   return {
     call,
     async createConversation(agentId) {
-      return (await call<{ conversation: { id: string } }>('POST', '/api/conversations', { agent_id: agentId }, 201))
-        .conversation.id;
+      return (
+        await call<{ conversation: { id: string } }>('POST', '/api/conversations', { agent_id: agentId }, 201)
+      ).conversation.id;
     },
     async postMessage(conversationId, content) {
-      return (await call<{ run: Run }>('POST', `/api/conversations/${conversationId}/messages`, { content }, 202)).run;
+      return (
+        await call<{ run: Run }>('POST', `/api/conversations/${conversationId}/messages`, { content }, 202)
+      ).run;
     },
     async awaitRun(runId, timeoutMs) {
       const answer = await call<{ run: Run; wait_timed_out: boolean }>(
         'GET',
         `/api/agent/runs/${runId}/await?timeout_ms=${timeoutMs}`,
       );
-      if (answer.wait_timed_out) throw new Error(`run ${runId} still ${answer.run.status} after ${timeoutMs} ms`);
+      if (answer.wait_timed_out)
+        throw new Error(`run ${runId} still ${answer.run.status} after ${timeoutMs} ms`);
       return answer.run;
     },
     async getRun(runId) {
@@ -56,7 +62,8 @@ export function troupeApi(baseUrl: string, token: string): TroupeApi {
       const response = await fetch(`${baseUrl}/api/agent/runs/${runId}/events`, {
         headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
       });
-      if (response.status !== 200 || !response.body) throw new Error(`SSE of ${runId} answered ${response.status}`);
+      if (response.status !== 200 || !response.body)
+        throw new Error(`SSE of ${runId} answered ${response.status}`);
       const events: RunEvent[] = [];
       await readSseFrames(response.body as ReadableStream<Uint8Array>, (frames) => {
         for (const frame of frames) events.push(JSON.parse(frame.data) as RunEvent);
