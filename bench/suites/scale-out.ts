@@ -197,6 +197,7 @@ async function measureRecovery(cluster: Cluster, agents: Agents, count: number, 
   );
   return {
     workers_before_kill: cluster.workers.length,
+    victim: victim.name,
     runs: count,
     orphaned_runs: orphans.length,
     lease_ms: config.leaseMs,
