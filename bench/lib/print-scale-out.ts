@@ -42,43 +42,57 @@ export function printScaleOut(result: ScaleOutResult): void {
   const { recovery } = result;
   const batch = result.phases[0]?.batch.dispatches ?? 0;
   console.log(
-    `\nScale-out: ${result.postgres.version.replace(/ \(Debian.*\)/, '')} + ${result.redis.version.split(' sha=')[0]}, one API process and N worker processes over loopback HTTP (worker concurrency ${result.worker_concurrency})`,
+    `\nScale-out: ${result.postgres.version} + ${result.redis.version}, one API process and N worker processes (worker concurrency ${result.worker_concurrency}), over loopback HTTP`,
   );
   console.log(
-    `Throwaway services, NOT durable: PostgreSQL ${result.postgres.settings.join(', ')}; Redis ${result.redis.settings.join(', ')}. Load average ${result.load_average.before.join(' / ')} → ${result.load_average.after.join(' / ')}.`,
+    `Throwaway services, NOT durable: PostgreSQL ${result.postgres.settings.join(', ')}; Redis ${result.redis.settings.join(' ')}. Load average ${result.load_average.before.join(' / ')} → ${result.load_average.after.join(' / ')}.`,
   );
   console.log(
     formatTable(
       [
-        'workers',
-        'dispatch median ms',
+        'one dispatch at a time (ms)',
+        'dispatch median',
         'p99',
-        'plain median ms',
+        'plain median',
         'dispatch − plain',
         'task span median',
-        `batch of ${batch}: dispatches/s`,
-        'runs/s',
-        'latency p50 ms',
-        'CPU ms/dispatch: API',
-        'workers',
       ],
       result.phases.map((phase) => [
-        String(phase.workers),
+        `${phase.workers} worker${phase.workers === 1 ? '' : 's'}`,
         phase.task.median,
         phase.task.p99,
         phase.plain.median,
         phase.dispatch_marginal_ms,
         phase.task_span.median,
-        phase.batch.dispatches_per_s,
-        phase.batch.runs_per_s,
-        phase.batch.latency_ms.median,
-        phase.batch.cpu_ms_per_dispatch.api,
-        phase.batch.cpu_ms_per_dispatch.workers.map(formatNumber).join(' + '),
       ]),
     ),
   );
   console.log(
-    `Runs/s counts both runs of a dispatch (parent and child); the batch is posted ${result.client_concurrency} requests at a time, each dispatch in a conversation of its own.`,
+    formatTable(
+      [
+        `batch of ${batch} dispatches`,
+        'dispatches/s',
+        'runs/s',
+        'wall s',
+        'latency p50 ms',
+        'p99',
+        'CPU ms/dispatch: API',
+        'each worker',
+      ],
+      result.phases.map(({ workers, batch: phase }) => [
+        `${workers} worker${workers === 1 ? '' : 's'}`,
+        phase.dispatches_per_s,
+        phase.runs_per_s,
+        phase.wall_s,
+        phase.latency_ms.median,
+        phase.latency_ms.p99,
+        phase.cpu_ms_per_dispatch.api,
+        phase.cpu_ms_per_dispatch.workers.map(formatNumber).join(' + '),
+      ]),
+    ),
+  );
+  console.log(
+    `Runs/s counts both runs of a dispatch (parent and child). The batch is posted ${result.client_concurrency} requests at a time, each dispatch in a conversation of its own; latency is post → run completed.`,
   );
   console.log(
     `\nRecovery: kill -9 ${recovery.victim} while it held ${recovery.orphaned_runs} of ${recovery.runs} running runs (${recovery.workers_before_kill} workers). Lease ${recovery.lease_ms} ms (TROUPE_LEASE_MS), renewed every ${recovery.lease_renewed_every_ms} ms, reconciler every ${recovery.reconciler_every_ms} ms.`,

@@ -89,6 +89,8 @@ export async function startThrowawayPostgres(
       await client.end();
     }
   });
-  const version = execFileSync(path.join(pgBin, 'postgres'), ['--version'], { encoding: 'utf8' }).trim();
+  // "postgres (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)" → "PostgreSQL 15.18".
+  const banner = execFileSync(path.join(pgBin, 'postgres'), ['--version'], { encoding: 'utf8' });
+  const version = `PostgreSQL ${/\d+(\.\d+)+/.exec(banner)?.[0] ?? banner.trim()}`;
   return { url, version, settings: SETTINGS };
 }

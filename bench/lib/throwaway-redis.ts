@@ -74,6 +74,8 @@ export async function startThrowawayRedis(
     const tail = existsSync(log) ? readFileSync(log, 'utf8').slice(-4000) : '(no log)';
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n${tail}`);
   }
-  const version = execFileSync(redisServer, ['--version'], { encoding: 'utf8' }).trim();
+  // "Redis server v=7.0.15 sha=… malloc=…" → "Redis 7.0.15".
+  const banner = execFileSync(redisServer, ['--version'], { encoding: 'utf8' });
+  const version = `Redis ${/v=(\S+)/.exec(banner)?.[1] ?? banner.trim()}`;
   return { url, version, settings };
 }

@@ -223,7 +223,7 @@ await runSuite(SUITE, async ({ quick }) => {
     const services = await startServices(found.binaries, teardown);
     progress(
       SUITE,
-      `${services.postgres.version} at ${services.postgres.url} (${services.postgres.settings.join(', ')}); ${services.redis.version.split(' sha=')[0]} at ${services.redis.url}`,
+      `${services.postgres.version} at ${services.postgres.url} (${services.postgres.settings.join(', ')}); ${services.redis.version} at ${services.redis.url}`,
     );
     const cluster = await startCluster({
       services,
