@@ -6,6 +6,7 @@ export interface ScaleOutResult {
   postgres: { version: string; settings: string[] };
   redis: { version: string; settings: string[] };
   worker_concurrency: number;
+  max_active_children_per_user: number;
   client_concurrency: number;
   phases: {
     workers: number;
@@ -42,7 +43,7 @@ export function printScaleOut(result: ScaleOutResult): void {
   const { recovery } = result;
   const batch = result.phases[0]?.batch.dispatches ?? 0;
   console.log(
-    `\nScale-out: ${result.postgres.version} + ${result.redis.version}, one API process and N worker processes (worker concurrency ${result.worker_concurrency}), over loopback HTTP`,
+    `\nScale-out: ${result.postgres.version} + ${result.redis.version}, one API process and N worker processes (worker concurrency ${result.worker_concurrency}, active children per user raised to ${result.max_active_children_per_user}), over loopback HTTP`,
   );
   console.log(
     `Throwaway services, NOT durable: PostgreSQL ${result.postgres.settings.join(', ')}; Redis ${result.redis.settings.join(' ')}. Load average ${result.load_average.before.join(' / ')} → ${result.load_average.after.join(' / ')}.`,

@@ -228,8 +228,13 @@ await runSuite(SUITE, async ({ quick }) => {
     const cluster = await startCluster({
       services,
       scenarios: { main: MAIN_SCENARIO, helper: HELPER_SCENARIO, slow: slowScenario(plan.stepDelayMs) },
-      // A quick smoke run cannot wait for the default 30 s lease to expire; the full run keeps what is configured.
-      env: quick && !process.env.TROUPE_LEASE_MS ? { TROUPE_LEASE_MS: '2000' } : {},
+      env: {
+        // Every dispatch of the batch may have its child active at once; the default per-user limit (20)
+        // would refuse most of them (the fan-out suite raises it the same way).
+        TROUPE_MAX_CHILDREN_PER_USER: String(plan.batch),
+        // A quick smoke run cannot wait for the default 30 s lease to expire; the full run keeps what is configured.
+        ...(quick && !process.env.TROUPE_LEASE_MS ? { TROUPE_LEASE_MS: '2000' } : {}),
+      },
       teardown,
     });
     const { api } = cluster;
@@ -268,6 +273,7 @@ await runSuite(SUITE, async ({ quick }) => {
       postgres: { version: services.postgres.version, settings: services.postgres.settings, durable: false },
       redis: { version: services.redis.version, settings: services.redis.settings, durable: false },
       worker_concurrency: cluster.config.workerConcurrency,
+      max_active_children_per_user: cluster.config.limits.maxActiveChildrenPerUser,
       client_concurrency: CLIENT_CONCURRENCY,
       phases,
       recovery,
