@@ -20,7 +20,7 @@ export interface ScaleOutResult {
       dispatches_per_s: number;
       runs_per_s: number;
       latency_ms: Summary;
-      cpu_ms_per_dispatch: { api: number; workers: number[] };
+      cpu_ms_per_dispatch: { postgres: number; redis: number; api: number; workers: number[] };
     };
   }[];
   recovery: {
@@ -77,7 +77,9 @@ export function printScaleOut(result: ScaleOutResult): void {
         'wall s',
         'latency p50 ms',
         'p99',
-        'CPU ms/dispatch: API',
+        'CPU ms/dispatch: PostgreSQL',
+        'Redis',
+        'API',
         'each worker',
       ],
       result.phases.map(({ workers, batch: phase }) => [
@@ -87,6 +89,8 @@ export function printScaleOut(result: ScaleOutResult): void {
         phase.wall_s,
         phase.latency_ms.median,
         phase.latency_ms.p99,
+        phase.cpu_ms_per_dispatch.postgres,
+        phase.cpu_ms_per_dispatch.redis,
         phase.cpu_ms_per_dispatch.api,
         phase.cpu_ms_per_dispatch.workers.map(formatNumber).join(' + '),
       ]),

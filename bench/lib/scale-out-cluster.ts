@@ -18,6 +18,7 @@ export interface ClusterOptions {
 }
 
 export interface Cluster {
+  services: Services;
   api: TroupeApi;
   apiProcess: TroupeProcess;
   workers: TroupeProcess[];
@@ -67,6 +68,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const workers: TroupeProcess[] = [];
 
   return {
+    services,
     api: troupeApi(url, token),
     apiProcess,
     workers,

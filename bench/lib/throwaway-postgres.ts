@@ -4,12 +4,14 @@ import path from 'node:path';
 import pg from 'pg';
 import { eventually } from './eventually.js';
 import { freePort } from './free-port.js';
-import { stopPidFile } from './stop-pid.js';
+import { pidFromFile, stopPidFile } from './stop-pid.js';
 import type { Teardown } from './teardown.js';
 
 export interface ThrowawayPostgres {
   url: string;
   version: string;
+  /** The server's pid (PostgreSQL: the postmaster, whose children are the backends), for CPU accounting. */
+  pid: number;
   /** The non-durable settings the cluster runs with, for the report. */
   settings: string[];
 }
@@ -92,5 +94,7 @@ export async function startThrowawayPostgres(
   // "postgres (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)" → "PostgreSQL 15.18".
   const banner = execFileSync(path.join(pgBin, 'postgres'), ['--version'], { encoding: 'utf8' });
   const version = `PostgreSQL ${/\d+(\.\d+)+/.exec(banner)?.[0] ?? banner.trim()}`;
-  return { url, version, settings: SETTINGS };
+  const pid = pidFromFile(path.join(data, 'postmaster.pid'));
+  if (pid === undefined) throw new Error('the server wrote no pidfile');
+  return { url, version, settings: SETTINGS, pid };
 }

@@ -4,12 +4,14 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { eventually } from './eventually.js';
 import { freePort } from './free-port.js';
-import { stopPidFile } from './stop-pid.js';
+import { pidFromFile, stopPidFile } from './stop-pid.js';
 import type { Teardown } from './teardown.js';
 
 export interface ThrowawayRedis {
   url: string;
   version: string;
+  /** The server's pid (PostgreSQL: the postmaster, whose children are the backends), for CPU accounting. */
+  pid: number;
   settings: string[];
 }
 
@@ -77,5 +79,7 @@ export async function startThrowawayRedis(
   // "Redis server v=7.0.15 sha=… malloc=…" → "Redis 7.0.15".
   const banner = execFileSync(redisServer, ['--version'], { encoding: 'utf8' });
   const version = `Redis ${/v=(\S+)/.exec(banner)?.[1] ?? banner.trim()}`;
-  return { url, version, settings };
+  const pid = pidFromFile(pidFile);
+  if (pid === undefined) throw new Error('the server wrote no pidfile');
+  return { url, version, settings, pid };
 }

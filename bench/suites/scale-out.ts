@@ -17,7 +17,7 @@ import {
 } from '../lib/dispatch-scenario.js';
 import { eventually } from '../lib/eventually.js';
 import { mapLimit } from '../lib/map-limit.js';
-import { processCpuMs } from '../lib/process-cpu.js';
+import { processCpuMs, processTreeCpuMs } from '../lib/process-cpu.js';
 import { startCluster, type Cluster } from '../lib/scale-out-cluster.js';
 import { findServiceBinaries, startServices } from '../lib/services.js';
 import { round, roundSummary, summarize } from '../lib/stats.js';
@@ -55,6 +55,8 @@ function taskSpan(events: RunEvent[]): number {
 }
 
 const cpuOf = (cluster: Cluster) => ({
+  postgres: processTreeCpuMs(cluster.services.postgres.pid),
+  redis: processCpuMs(cluster.services.redis.pid),
   api: processCpuMs(cluster.apiProcess.pid),
   workers: cluster.workers.map((worker) => processCpuMs(worker.pid)),
 });
@@ -136,6 +138,8 @@ async function measureBatch(cluster: Cluster, agents: Agents, count: number, tag
     latency_ms: roundSummary(summarize(latencies)),
     // CPU time per dispatch of each process (from /proc): how evenly the workers shared the batch.
     cpu_ms_per_dispatch: {
+      postgres: perDispatch(cpuBefore.postgres, cpuAfter.postgres),
+      redis: perDispatch(cpuBefore.redis, cpuAfter.redis),
       api: perDispatch(cpuBefore.api, cpuAfter.api),
       workers: cpuAfter.workers.map((after, index) => perDispatch(cpuBefore.workers[index] ?? 0, after)),
     },
