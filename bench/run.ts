@@ -3,7 +3,7 @@
  * LangGraph savers, autocannon), runs each suite in a process of its own, prints a table and writes
  * `bench/results/<date>-<commit>.json` with the machine facts.
  *
- *   npm run bench                        # everything (~3–5 min on 2 cores)
+ *   npm run bench                        # everything (~6–9 min on 2 cores; scale-out alone ~3.5)
  *   npm run bench -- --only dispatch     # one or more suites: dispatch, fanout, http, knowledge, cancel, scale-out
  *   npm run bench -- --quick             # tiny sample counts, a smoke test of the bench (results to a temp dir)
  *
