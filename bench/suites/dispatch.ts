@@ -9,30 +9,17 @@ import type { RunEvent } from '../../src/core/records/run-event.js';
 import { profileCpu, type CpuBreakdown } from '../lib/cpu-profile.js';
 import { startDeepAgentsProcess } from '../lib/deepagents-remote.js';
 import { sqlSummary } from '../lib/sql-summary.js';
+import {
+  expectedAnswer,
+  HELPER_CONFIG,
+  HELPER_SCENARIO,
+  MAIN_CONFIG,
+  MAIN_SCENARIO,
+} from '../lib/dispatch-scenario.js';
 import { startEmbeddedTroupe } from '../lib/embedded.js';
 import { startSqliteProbe } from '../lib/sqlite-probe.js';
 import { round, roundSummary, summarize, type Summary } from '../lib/stats.js';
 import { collectGarbage, progress, runSuite } from '../lib/suite.js';
-
-const MAIN_SCENARIO = `
-rules:
-  - name: plain
-    when: { contains: plain }
-    steps:
-      - text: "Plain answer to {{input}}"
-  - name: dispatch
-    steps:
-      - tool_calls:
-          - name: task
-            args: { subagent_slug: helper, description: "Investigate: {{input}}" }
-      - text: "Main got: {{last_tool_result}}"
-`;
-const HELPER_SCENARIO = `
-rules:
-  - steps:
-      - text: "Helper report on <{{input}}>"
-`;
-const WORKDIR_TOOLS = ['read_file', 'write_file', 'edit_file', 'ls', 'glob', 'grep'];
 
 type Kind = 'task' | 'plain';
 
@@ -92,17 +79,8 @@ await runSuite('dispatch', async ({ quick }) => {
     : { warmup: 20, rounds: 3, task: 60, plain: 20, instrumented: 60 };
   const env = await startEmbeddedTroupe({ scenarios: { main: MAIN_SCENARIO, helper: HELPER_SCENARIO } });
   const { troupe, user } = env;
-  await env.createAgent(
-    'helper',
-    { model: 'scripted:helper', tools: ['read_file', 'ls', 'glob', 'grep'] },
-    { subagent: true },
-  );
-  const main = await env.createAgent('main', {
-    model: 'scripted:main',
-    tools: WORKDIR_TOOLS,
-    subagents: ['helper'],
-    tool_approval_mode: 'always_trust',
-  });
+  await env.createAgent('helper', HELPER_CONFIG, { subagent: true });
+  const main = await env.createAgent('main', MAIN_CONFIG);
   const needed = 2 * plan.warmup + plan.rounds * (plan.task + plan.plain) + 2 * plan.instrumented;
   const conversations = await env.createConversations(main, needed);
   let nextConversation = 0;
@@ -120,8 +98,7 @@ await runSuite('dispatch', async ({ quick }) => {
     const done = await troupe.runs.await(user, run.id, 60_000);
     const wall = performance.now() - started;
     const cpuUsed = cpuMs(cpu);
-    const expected =
-      kind === 'plain' ? `Plain answer to ${input}` : `Helper report on <Investigate: ${input}>`;
+    const expected = expectedAnswer(kind, input);
     if (done.run.status !== 'completed' || !done.run.output?.includes(expected)) {
       throw new Error(
         `Troupe run ${run.id} ended ${done.run.status}: ${JSON.stringify(done.run.error ?? done.run.output)}`,

@@ -1,0 +1,116 @@
+import type { Summary } from './stats.js';
+import { formatNumber, formatTable } from './table.js';
+
+/** The part of bench/suites/scale-out.ts's result the table reads. */
+export interface ScaleOutResult {
+  postgres: { version: string; settings: string[] };
+  redis: { version: string; settings: string[] };
+  worker_concurrency: number;
+  max_active_children_per_user: number;
+  client_concurrency: number;
+  phases: {
+    workers: number;
+    task: Summary;
+    plain: Summary;
+    dispatch_marginal_ms: number;
+    task_span: Summary;
+    batch: {
+      dispatches: number;
+      wall_s: number;
+      dispatches_per_s: number;
+      runs_per_s: number;
+      latency_ms: Summary;
+      cpu_ms_per_dispatch: { postgres: number; redis: number; api: number; workers: number[] };
+    };
+  }[];
+  recovery: {
+    workers_before_kill: number;
+    victim: string;
+    runs: number;
+    orphaned_runs: number;
+    lease_ms: number;
+    lease_renewed_every_ms: number;
+    reconciler_every_ms: number;
+    step_delay_ms: number;
+    kill_to_all_reclaimed_ms: number;
+    kill_to_all_completed_ms: number;
+    kill_to_completed_ms: Summary;
+  };
+  load_average: { before: number[]; after: number[] };
+}
+
+export function printScaleOut(result: ScaleOutResult): void {
+  const { recovery } = result;
+  const batch = result.phases[0]?.batch.dispatches ?? 0;
+  console.log(
+    `\nScale-out: ${result.postgres.version} + ${result.redis.version}, one API process and N worker processes (worker concurrency ${result.worker_concurrency}, active children per user raised to ${result.max_active_children_per_user}), over loopback HTTP`,
+  );
+  console.log(
+    `Throwaway services, NOT durable: PostgreSQL ${result.postgres.settings.join(', ')}; Redis ${result.redis.settings.join(' ')}. Load average ${result.load_average.before.join(' / ')} → ${result.load_average.after.join(' / ')}.`,
+  );
+  console.log(
+    formatTable(
+      [
+        'one dispatch at a time (ms)',
+        'dispatch median',
+        'p99',
+        'plain median',
+        'dispatch − plain',
+        'task span median',
+      ],
+      result.phases.map((phase) => [
+        `${phase.workers} worker${phase.workers === 1 ? '' : 's'}`,
+        phase.task.median,
+        phase.task.p99,
+        phase.plain.median,
+        phase.dispatch_marginal_ms,
+        phase.task_span.median,
+      ]),
+    ),
+  );
+  console.log(
+    formatTable(
+      [
+        `batch of ${batch} dispatches`,
+        'dispatches/s',
+        'runs/s',
+        'wall s',
+        'latency p50 ms',
+        'p99',
+        'CPU ms/dispatch: PostgreSQL',
+        'Redis',
+        'API',
+        'each worker',
+      ],
+      result.phases.map(({ workers, batch: phase }) => [
+        `${workers} worker${workers === 1 ? '' : 's'}`,
+        phase.dispatches_per_s,
+        phase.runs_per_s,
+        phase.wall_s,
+        phase.latency_ms.median,
+        phase.latency_ms.p99,
+        phase.cpu_ms_per_dispatch.postgres,
+        phase.cpu_ms_per_dispatch.redis,
+        phase.cpu_ms_per_dispatch.api,
+        phase.cpu_ms_per_dispatch.workers.map(formatNumber).join(' + '),
+      ]),
+    ),
+  );
+  console.log(
+    `Runs/s counts both runs of a dispatch (parent and child). The batch is posted ${result.client_concurrency} requests at a time, each dispatch in a conversation of its own; latency is post → run completed.`,
+  );
+  console.log(
+    `\nRecovery: kill -9 ${recovery.victim} while it held ${recovery.orphaned_runs} of ${recovery.runs} running runs (${recovery.workers_before_kill} workers). Lease ${recovery.lease_ms} ms (TROUPE_LEASE_MS), renewed every ${recovery.lease_renewed_every_ms} ms, reconciler every ${recovery.reconciler_every_ms} ms.`,
+  );
+  console.log(
+    formatTable(
+      ['metric', 'ms'],
+      [
+        ['kill → every orphaned run claimed again by a surviving worker', recovery.kill_to_all_reclaimed_ms],
+        ['kill → every orphaned run completed', recovery.kill_to_all_completed_ms],
+        ['kill → completed, median over the orphaned runs', recovery.kill_to_completed_ms.median],
+        ['of which: the interrupted model turn, replayed in full', recovery.step_delay_ms],
+      ],
+    ),
+  );
+}

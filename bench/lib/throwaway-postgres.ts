@@ -1,0 +1,100 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { eventually } from './eventually.js';
+import { freePort } from './free-port.js';
+import { pidFromFile, stopPidFile } from './stop-pid.js';
+import type { Teardown } from './teardown.js';
+
+export interface ThrowawayPostgres {
+  url: string;
+  version: string;
+  /** The server's pid (PostgreSQL: the postmaster, whose children are the backends), for CPU accounting. */
+  pid: number;
+  /** The non-durable settings the cluster runs with, for the report. */
+  settings: string[];
+}
+
+/** Non-durable on purpose, as in `.ci/run`: the cluster lives for one bench run and its data is thrown away. */
+const SETTINGS = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=300'];
+
+const isRoot = (): boolean => process.getuid?.() === 0;
+
+/** initdb refuses to run as root: as root, PostgreSQL binaries run as the postgres user (`runuser`), like `.ci/run`. */
+function asPostgres(binary: string, args: string[]): [string, string[]] {
+  return isRoot() ? ['runuser', ['-u', 'postgres', '--', binary, ...args]] : [binary, args];
+}
+
+function run(binary: string, args: string[], log: string): void {
+  const [command, argv] = asPostgres(binary, args);
+  const fd = openSync(log, 'a');
+  try {
+    // Output to a log file, never a pipe: the postmaster pg_ctl leaves behind would hold a pipe open.
+    execFileSync(command, argv, { stdio: ['ignore', fd, fd] });
+  } catch (error) {
+    throw new Error(
+      `${path.basename(binary)} failed (${String(error)}):\n${readFileSync(log, 'utf8').slice(-4000)}`,
+    );
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A throwaway PostgreSQL cluster in `runDir/postgres` on a free loopback port, started the way `.ci/run`
+ * starts it (initdb with trust auth and C locale, pg_ctl with a socket dir of its own). The stop step (SIGINT to
+ * the postmaster: fast shutdown) is registered before the start, so a start that fails halfway is still stopped.
+ */
+export async function startThrowawayPostgres(
+  pgBin: string,
+  runDir: string,
+  teardown: Teardown,
+): Promise<ThrowawayPostgres> {
+  const dir = path.join(runDir, 'postgres');
+  mkdirSync(dir);
+  if (isRoot()) {
+    // mkdtemp made runDir 0700 for root; the postgres user only needs to pass through it.
+    chmodSync(runDir, 0o711);
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    chownSync(dir, uid, gid);
+  }
+  const data = path.join(dir, 'data');
+  const log = path.join(dir, 'server.log');
+  run(
+    path.join(pgBin, 'initdb'),
+    ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
+    path.join(dir, 'initdb.log'),
+  );
+  teardown.add('PostgreSQL', () => stopPidFile(path.join(data, 'postmaster.pid'), 'SIGINT'));
+  const port = await freePort();
+  const options = [
+    '-c listen_addresses=127.0.0.1',
+    `-p ${port}`,
+    `-k ${dir}`,
+    ...SETTINGS.map((setting) => `-c ${setting}`),
+  ];
+  run(
+    path.join(pgBin, 'pg_ctl'),
+    ['-D', data, '-l', log, '-w', '-t', '60', '-o', options.join(' '), 'start'],
+    path.join(dir, 'pg_ctl.log'),
+  );
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  await eventually('PostgreSQL to answer', 10_000, async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query('select 1');
+      return true;
+    } finally {
+      await client.end();
+    }
+  });
+  // "postgres (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)" → "PostgreSQL 15.18".
+  const banner = execFileSync(path.join(pgBin, 'postgres'), ['--version'], { encoding: 'utf8' });
+  const version = `PostgreSQL ${/\d+(\.\d+)+/.exec(banner)?.[0] ?? banner.trim()}`;
+  const pid = pidFromFile(path.join(data, 'postmaster.pid'));
+  if (pid === undefined) throw new Error('the server wrote no pidfile');
+  return { url, version, settings: SETTINGS, pid };
+}

@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { eventually } from './eventually.js';
+import { REPO_DIR } from './root-require.js';
+
+/** tsx compiles the server on start; on a loaded 2-core machine that takes a while. */
+const START_TIMEOUT_MS = 120_000;
+
+/**
+ * One `troupe serve` process started as a deployment starts it (`node bin/troupe.js serve --role …`), with the
+ * tail of its output kept for failure reports and for the lines that announce its URL, token or pid.
+ */
+export class TroupeProcess {
+  readonly child: ChildProcess;
+  private output = '';
+
+  constructor(
+    readonly name: string,
+    args: string[],
+    env: NodeJS.ProcessEnv,
+  ) {
+    this.child = spawn(process.execPath, [path.join(REPO_DIR, 'bin', 'troupe.js'), 'serve', ...args], {
+      cwd: REPO_DIR,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const append = (chunk: Buffer): void => {
+      // Bounded: a chatty process must not grow the bench's memory.
+      this.output = (this.output + chunk.toString('utf8')).slice(-64 * 1024);
+    };
+    this.child.stdout?.on('data', append);
+    this.child.stderr?.on('data', append);
+  }
+
+  get pid(): number {
+    if (this.child.pid === undefined) throw new Error(`${this.name} has no pid`);
+    return this.child.pid;
+  }
+
+  get exited(): boolean {
+    return this.child.exitCode !== null || this.child.signalCode !== null;
+  }
+
+  /** The tail of what the process printed, for error messages. */
+  tail(): string {
+    return `--- ${this.name} (pid ${this.child.pid}) ---\n${this.output.slice(-4000)}`;
+  }
+
+  /** The first match of `pattern` in the output; fails when the process exits first or time runs out. */
+  waitFor(pattern: RegExp, timeoutMs = START_TIMEOUT_MS): Promise<RegExpMatchArray> {
+    return eventually(`${this.name} to print ${String(pattern)}`, timeoutMs, () => {
+      const match = pattern.exec(this.output);
+      if (match) return Promise.resolve(match);
+      if (this.exited) return Promise.reject(new Error(`${this.name} exited early:\n${this.tail()}`));
+      return Promise.resolve(undefined);
+    });
+  }
+
+  /** `kill -9`: no shutdown hook runs, the runs it holds keep their leases until they expire. */
+  async killHard(): Promise<void> {
+    const gone = this.whenExited();
+    this.child.kill('SIGKILL');
+    await gone;
+  }
+
+  /** A graceful stop (SIGTERM hands its runs back), then SIGKILL after `graceMs`. */
+  async stop(graceMs = 15_000): Promise<void> {
+    if (this.exited) return;
+    const gone = this.whenExited();
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    await gone;
+    clearTimeout(timer);
+  }
+
+  private whenExited(): Promise<void> {
+    if (this.exited) return Promise.resolve();
+    return new Promise((resolve) => this.child.once('exit', () => resolve()));
+  }
+}

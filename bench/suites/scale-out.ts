@@ -1,0 +1,289 @@
+/**
+ * Scale-out: a throwaway PostgreSQL cluster and redis-server, one `troupe serve --role api` process and 1, 2,
+ * then 4 `--role worker` processes, driven over loopback HTTP with the one-`task` dispatch scenario of the
+ * dispatch suite. Measures (a) one dispatch round trip (and the plain-answer baseline, and the `task` span
+ * from the stored events), (b) end-to-end throughput of a fixed batch at each worker count, and (c) recovery:
+ * `kill -9` of a worker holding active runs, until the surviving workers have completed every one of them.
+ */
+import os from 'node:os';
+import type { RunEvent } from '../../src/core/records/run-event.js';
+import type { Run } from '../../src/core/records/run.js';
+import {
+  expectedAnswer,
+  HELPER_CONFIG,
+  HELPER_SCENARIO,
+  MAIN_CONFIG,
+  MAIN_SCENARIO,
+} from '../lib/dispatch-scenario.js';
+import { eventually } from '../lib/eventually.js';
+import { mapLimit } from '../lib/map-limit.js';
+import { processCpuMs, processTreeCpuMs } from '../lib/process-cpu.js';
+import { startCluster, type Cluster } from '../lib/scale-out-cluster.js';
+import { findServiceBinaries, startServices } from '../lib/services.js';
+import { round, roundSummary, summarize } from '../lib/stats.js';
+import { progress, runSuite } from '../lib/suite.js';
+import { createTeardown } from '../lib/teardown.js';
+import type { TroupeApi } from '../lib/troupe-api.js';
+
+const SUITE = 'scale-out';
+/** Requests the client keeps in flight while it posts a batch (as the HTTP suite's autocannon connections). */
+const CLIENT_CONCURRENCY = 20;
+const RUN_TIMEOUT_MS = 120_000;
+
+function slowScenario(delayMs: number): string {
+  return JSON.stringify({
+    rules: [{ steps: [{ text: 'A slow answer to {{input}}, streamed.', delay_ms: delayMs, chunk_size: 8 }] }],
+  });
+}
+
+const loadAverage = (): number[] => os.loadavg().map((value) => Math.round(value * 100) / 100);
+const ms = (from: number, to: number): number => round(to - from);
+
+function checkAnswer(run: Run, expected: string): void {
+  if (run.status !== 'completed' || !run.output?.includes(expected))
+    throw new Error(`run ${run.id} ended ${run.status}: ${JSON.stringify(run.error ?? run.output)}`);
+}
+
+/** From the parent's `task` tool_call event to its tool_result event, by their stored timestamps. */
+function taskSpan(events: RunEvent[]): number {
+  const at = (type: string) =>
+    events.find((event) => event.type === type && event.payload.name === 'task')?.created_at;
+  const call = at('tool_call');
+  const result = at('tool_result');
+  if (!call || !result) throw new Error('the dispatch has no task tool_call/tool_result events');
+  return Date.parse(result) - Date.parse(call);
+}
+
+const cpuOf = (cluster: Cluster) => ({
+  postgres: processTreeCpuMs(cluster.services.postgres.pid),
+  redis: processCpuMs(cluster.services.redis.pid),
+  api: processCpuMs(cluster.apiProcess.pid),
+  workers: cluster.workers.map((worker) => processCpuMs(worker.pid)),
+});
+
+interface Agents {
+  main: string;
+  slow: string;
+}
+
+/** (a) Sequential round trips over HTTP: post the message, long-poll its end. */
+async function measureDispatch(
+  api: TroupeApi,
+  agents: Agents,
+  plan: { warmup: number; task: number; plain: number },
+) {
+  let sequence = 0;
+  const once = async (kind: 'task' | 'plain') => {
+    const conversation = await api.createConversation(agents.main);
+    const input = kind === 'plain' ? `plain question ${sequence++}` : `question ${sequence++}`;
+    const started = performance.now();
+    const run = await api.postMessage(conversation, input);
+    const done = await api.awaitRun(run.id, RUN_TIMEOUT_MS);
+    const wall = performance.now() - started;
+    checkAnswer(done, expectedAnswer(kind, input));
+    return { wall, runId: run.id };
+  };
+  for (let i = 0; i < plan.warmup; i++) await once(i % 3 === 2 ? 'plain' : 'task');
+  const task: { wall: number; runId: string }[] = [];
+  const plain: number[] = [];
+  // Interleaved, so load on the machine falls on both kinds alike.
+  for (let i = 0; i < Math.max(plan.task, plan.plain); i++) {
+    if (i < plan.task) task.push(await once('task'));
+    if (i < plan.plain) plain.push((await once('plain')).wall);
+  }
+  const spans = await mapLimit(task, 4, async (sample) => taskSpan(await api.events(sample.runId)));
+  const taskSummary = roundSummary(summarize(task.map((sample) => sample.wall)));
+  const plainSummary = roundSummary(summarize(plain));
+  return {
+    task: taskSummary,
+    plain: plainSummary,
+    dispatch_marginal_ms: round(taskSummary.median - plainSummary.median),
+    task_span: roundSummary(summarize(spans)),
+  };
+}
+
+/** (b) A fixed batch of dispatches, each in a conversation of its own, posted `CLIENT_CONCURRENCY` at a time. */
+async function measureBatch(cluster: Cluster, agents: Agents, count: number, tag: string) {
+  const { api } = cluster;
+  const conversations = await mapLimit(Array.from({ length: count }), CLIENT_CONCURRENCY, () =>
+    api.createConversation(agents.main),
+  );
+  const cpuBefore = cpuOf(cluster);
+  const started = performance.now();
+  const latencies: number[] = [];
+  const finished = await mapLimit(conversations, CLIENT_CONCURRENCY, async (conversation, index) => {
+    const input = `batch ${tag} ${index}`;
+    const posted = performance.now();
+    const run = await api.postMessage(conversation, input);
+    // Awaited outside the posting lanes (wrapped, so the lane does not wait): the client keeps posting while
+    // earlier runs execute. The no-op catch only keeps an early failure from counting as unhandled.
+    const done = api.awaitRun(run.id, RUN_TIMEOUT_MS).then((ended) => {
+      latencies.push(performance.now() - posted);
+      checkAnswer(ended, expectedAnswer('task', input));
+      return ended;
+    });
+    done.catch(() => undefined);
+    return { done };
+  });
+  await Promise.all(finished.map((entry) => entry.done));
+  const wallS = (performance.now() - started) / 1000;
+  const cpuAfter = cpuOf(cluster);
+  const perDispatch = (before: number, after: number) => round((after - before) / count);
+  return {
+    dispatches: count,
+    runs: 2 * count,
+    wall_s: round(wallS),
+    dispatches_per_s: round(count / wallS),
+    runs_per_s: round((2 * count) / wallS),
+    latency_ms: roundSummary(summarize(latencies)),
+    // CPU time per dispatch of each process (from /proc): how evenly the workers shared the batch.
+    cpu_ms_per_dispatch: {
+      postgres: perDispatch(cpuBefore.postgres, cpuAfter.postgres),
+      redis: perDispatch(cpuBefore.redis, cpuAfter.redis),
+      api: perDispatch(cpuBefore.api, cpuAfter.api),
+      workers: cpuAfter.workers.map((after, index) => perDispatch(cpuBefore.workers[index] ?? 0, after)),
+    },
+  };
+}
+
+/** (c) `kill -9` the worker holding the most of `count` slow runs; time until the survivors completed its runs. */
+async function measureRecovery(cluster: Cluster, agents: Agents, count: number, stepDelayMs: number) {
+  const { api, config } = cluster;
+  const conversations = await mapLimit(Array.from({ length: count }), CLIENT_CONCURRENCY, () =>
+    api.createConversation(agents.slow),
+  );
+  const runs = await mapLimit(conversations, CLIENT_CONCURRENCY, (conversation, index) =>
+    api.postMessage(conversation, `recovery ${index}`),
+  );
+  const claimed = await eventually('every slow run to be running on a worker', RUN_TIMEOUT_MS, async () => {
+    const current = await mapLimit(runs, CLIENT_CONCURRENCY, (run) => api.getRun(run.id));
+    return current.every((run) => run.status === 'running' && cluster.workerOf(run.worker_id))
+      ? current
+      : undefined;
+  });
+  const owners = new Map<string, Run[]>();
+  for (const run of claimed) {
+    const owner = cluster.workerOf(run.worker_id)?.name ?? '';
+    owners.set(owner, [...(owners.get(owner) ?? []), run]);
+  }
+  const [victimName, orphans = []] = [...owners].sort((a, b) => b[1].length - a[1].length)[0] ?? [];
+  const victim = cluster.workers.find((worker) => worker.name === victimName);
+  if (!victim) throw new Error('no worker holds the slow runs');
+  progress(
+    SUITE,
+    `kill -9 ${victim.name} (pid ${victim.pid}) holding ${orphans.length} of ${count} running runs`,
+  );
+  const killedAt = Date.now();
+  await victim.killHard();
+  const completedAt = await Promise.all(
+    orphans.map((run) =>
+      api.awaitRun(run.id, 4 * config.leaseMs + RUN_TIMEOUT_MS).then((done) => {
+        checkAnswer(done, 'A slow answer to');
+        // The victim is dead: a second attempt that completed was run by a surviving worker.
+        if (done.attempt < 2)
+          throw new Error(`run ${run.id} was not resumed by another worker (attempt ${done.attempt})`);
+        return Date.now();
+      }),
+    ),
+  );
+  const reclaimedAt = await mapLimit(orphans, 4, async (run) => {
+    const second = (await api.events(run.id)).find(
+      (event) => event.type === 'metadata' && event.payload.attempt === 2,
+    );
+    if (!second) throw new Error(`run ${run.id} has no second-attempt metadata event`);
+    return Date.parse(second.created_at);
+  });
+  const others = claimed.filter((run) => !orphans.includes(run));
+  await Promise.all(
+    others.map((run) =>
+      api.awaitRun(run.id, RUN_TIMEOUT_MS).then((done) => checkAnswer(done, 'A slow answer to')),
+    ),
+  );
+  return {
+    workers_before_kill: cluster.workers.length,
+    victim: victim.name,
+    runs: count,
+    orphaned_runs: orphans.length,
+    lease_ms: config.leaseMs,
+    lease_renewed_every_ms: Math.max(50, Math.floor(config.leaseMs / 3)),
+    reconciler_every_ms: Math.max(1000, Math.floor(config.leaseMs / 2)),
+    lease_expiry: config.leaseExpiry,
+    step_delay_ms: stepDelayMs,
+    kill_to_all_reclaimed_ms: ms(killedAt, Math.max(...reclaimedAt)),
+    kill_to_all_completed_ms: ms(killedAt, Math.max(...completedAt)),
+    kill_to_completed_ms: roundSummary(summarize(completedAt.map((at) => at - killedAt))),
+  };
+}
+
+await runSuite(SUITE, async ({ quick }) => {
+  const found = findServiceBinaries();
+  if ('missing' in found) throw new Error(`scale-out needs PostgreSQL and Redis binaries: ${found.missing}`);
+  const plan = quick
+    ? { workers: [1, 2], warmup: 3, task: 5, plain: 3, batch: 10, recovery: 4, stepDelayMs: 4_000 }
+    : { workers: [1, 2, 4], warmup: 10, task: 40, plain: 20, batch: 200, recovery: 16, stepDelayMs: 8_000 };
+  const loadBefore = loadAverage();
+  const teardown = createTeardown((message) => progress(SUITE, message));
+  try {
+    const services = await startServices(found.binaries, teardown);
+    progress(
+      SUITE,
+      `${services.postgres.version} at ${services.postgres.url} (${services.postgres.settings.join(', ')}); ${services.redis.version} at ${services.redis.url}`,
+    );
+    const cluster = await startCluster({
+      services,
+      scenarios: { main: MAIN_SCENARIO, helper: HELPER_SCENARIO, slow: slowScenario(plan.stepDelayMs) },
+      env: {
+        // Every dispatch of the batch may have its child active at once; the default per-user limit (20)
+        // would refuse most of them (the fan-out suite raises it the same way).
+        TROUPE_MAX_CHILDREN_PER_USER: String(plan.batch),
+        // A quick smoke run cannot wait for the default 30 s lease to expire; the full run keeps what is configured.
+        ...(quick && !process.env.TROUPE_LEASE_MS ? { TROUPE_LEASE_MS: '2000' } : {}),
+      },
+      teardown,
+    });
+    const { api } = cluster;
+    await api.call(
+      'POST',
+      '/api/agent',
+      { slug: 'helper', name: 'helper', is_subagent: true, config: HELPER_CONFIG },
+      201,
+    );
+    const agent = async (slug: string, config: object) =>
+      (await api.call<{ agent: { id: string } }>('POST', '/api/agent', { slug, name: slug, config }, 201))
+        .agent.id;
+    const agents: Agents = {
+      main: await agent('main', MAIN_CONFIG),
+      slow: await agent('slow', { model: 'scripted:slow', tools: [] }),
+    };
+
+    const phases = [];
+    for (const workers of plan.workers) {
+      await cluster.addWorkers(workers - cluster.workers.length);
+      progress(
+        SUITE,
+        `${workers} worker(s): ${plan.task} dispatches and ${plan.plain} plain runs one at a time, then a batch of ${plan.batch}`,
+      );
+      const dispatch = await measureDispatch(api, agents, plan);
+      const batch = await measureBatch(cluster, agents, plan.batch, `w${workers}`);
+      phases.push({ workers, ...dispatch, batch });
+    }
+    progress(
+      SUITE,
+      `recovery: ${plan.recovery} slow runs (one ${plan.stepDelayMs} ms model turn each) on ${cluster.workers.length} workers, lease ${cluster.config.leaseMs} ms`,
+    );
+    const recovery = await measureRecovery(cluster, agents, plan.recovery, plan.stepDelayMs);
+    return {
+      plan,
+      postgres: { version: services.postgres.version, settings: services.postgres.settings, durable: false },
+      redis: { version: services.redis.version, settings: services.redis.settings, durable: false },
+      worker_concurrency: cluster.config.workerConcurrency,
+      max_active_children_per_user: cluster.config.limits.maxActiveChildrenPerUser,
+      client_concurrency: CLIENT_CONCURRENCY,
+      phases,
+      recovery,
+      load_average: { before: loadBefore, after: loadAverage() },
+    };
+  } finally {
+    await teardown.run();
+  }
+});
