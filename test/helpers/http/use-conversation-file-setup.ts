@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { afterEach } from 'vitest';
 import type { TroupeConfig } from '../../../src/config.js';
 import { DEFAULT_FILE_LIMITS } from '../../../src/config.js';
 import type { Conversation } from '../../../src/core/records/conversation.js';
 import type { Run } from '../../../src/core/records/run.js';
 import type { AwaitedRun, StartedRun } from '../../../src/runtime/run-service-api.js';
-import { createRuntimeHarness, type RuntimeHarness } from '../create-runtime-harness.js';
+import { closeAfterEach } from '../close-after-each.js';
+import { createRuntimeHarness } from '../create-runtime-harness.js';
 import { createTestContext, type TestContext, type TestUser } from './create-test-context.js';
 import { json } from './expect-error.js';
 
@@ -50,21 +50,16 @@ export interface ConversationFileSetup {
 export function useConversationFileSetup(): (
   files?: Partial<TroupeConfig['files']>,
 ) => Promise<ConversationFileSetup> {
-  let harness: RuntimeHarness | undefined;
-  let ctx: TestContext | undefined;
-  afterEach(async () => {
-    await ctx?.close();
-    await harness?.close();
-    ctx = undefined;
-    harness = undefined;
-  });
+  const closeLater = closeAfterEach();
   return async (files = {}) => {
-    harness = await createRuntimeHarness({ scenarios: { main: MAIN, reader: READER } });
-    ctx = await createTestContext({
+    const harness = await createRuntimeHarness({ scenarios: { main: MAIN, reader: READER } });
+    closeLater(harness);
+    const ctx = await createTestContext({
       storage: { storage: harness.storage, filename: path.join(harness.dir, 'troupe.db') },
       runs: harness.runs,
       config: { files: { ...DEFAULT_FILE_LIMITS, ...files } },
     });
+    closeLater(ctx);
     const alice = await ctx.createUser('alice');
     const bob = await ctx.createUser('bob');
     const admin = await ctx.createUser('root', 'admin');

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { afterEach } from 'vitest';
 import type { Conversation } from '../../../src/core/records/conversation.js';
 import type { RunServiceApi, StartedRun } from '../../../src/runtime/run-service-api.js';
-import { createRuntimeHarness, type RuntimeHarness } from '../create-runtime-harness.js';
+import { closeAfterEach } from '../close-after-each.js';
+import { createRuntimeHarness } from '../create-runtime-harness.js';
 import { createTestContext, type TestContext, type TestUser } from './create-test-context.js';
 import { json } from './expect-error.js';
 
@@ -35,16 +35,10 @@ export interface RunRoutesSetup {
  * behind a run service that records the signals its event streams get.
  */
 export function useRunRoutesSetup(): (scenario: string, sseHeartbeatMs?: number) => Promise<RunRoutesSetup> {
-  let harness: RuntimeHarness | undefined;
-  let ctx: TestContext | undefined;
-  afterEach(async () => {
-    await ctx?.close();
-    await harness?.close();
-    ctx = undefined;
-    harness = undefined;
-  });
+  const closeLater = closeAfterEach();
   return async (scenario, sseHeartbeatMs) => {
-    harness = await createRuntimeHarness({ scenarios: { main: scenario } });
+    const harness = await createRuntimeHarness({ scenarios: { main: scenario } });
+    closeLater(harness);
     const real = harness.runs;
     const streamSignals: AbortSignal[] = [];
     const runs: RunServiceApi = {
@@ -54,11 +48,12 @@ export function useRunRoutesSetup(): (scenario: string, sseHeartbeatMs?: number)
         return real.streamEvents(actor, runId, afterSeq, signal);
       },
     };
-    ctx = await createTestContext({
+    const ctx = await createTestContext({
       storage: { storage: harness.storage, filename: path.join(harness.dir, 'troupe.db') },
       runs,
       sseHeartbeatMs,
     });
+    closeLater(ctx);
     const alice = await ctx.createUser('alice');
     await ctx.agents.create(alice.user, {
       name: 'Main',
