@@ -11,7 +11,7 @@
 import { DEFAULT_CHUNK_CHARS } from '../../src/core/knowledge/chunk-text.js';
 import { parseSearchTerms } from '../../src/core/knowledge/parse-search-terms.js';
 import { createKnowledgeSearchTool } from '../../src/runtime/knowledge/knowledge-search-tool.js';
-import type { UploadedFile } from '../../src/runtime/knowledge/knowledge-service.js';
+import type { UploadedFile } from '../../src/runtime/knowledge/prepare-knowledge-upload.js';
 import { startEmbeddedTroupe } from '../lib/embedded.js';
 import { round, roundSummary, summarize } from '../lib/stats.js';
 import { collectGarbage, progress, runSuite } from '../lib/suite.js';

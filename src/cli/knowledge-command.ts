@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { TroupeError } from '../core/errors.js';
 import { AGENT_VISIBILITIES, type AgentVisibility } from '../core/records/agent.js';
 import { citation } from '../runtime/knowledge/format-knowledge-hits.js';
-import type { UploadedFile } from '../runtime/knowledge/knowledge-service.js';
+import type { UploadedFile } from '../runtime/knowledge/prepare-knowledge-upload.js';
 import { findUser } from './find-user.js';
 import { CliUsageError, withTroupe, type CliDeps } from './cli-support.js';
 

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { TroupeError } from '../core/errors.js';
-import type { UploadedFile } from '../runtime/knowledge/knowledge-service.js';
+import type { UploadedFile } from '../runtime/knowledge/prepare-knowledge-upload.js';
 import { readLimited } from './body.js';
 
 function mediaTypeOf(contentType: string | undefined): string {

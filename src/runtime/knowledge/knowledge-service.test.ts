@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TroupeError, type ErrorCode } from '../../core/errors.js';
 import type { User } from '../../core/records/user.js';
 import { createTestStorage, type TestStorage } from '../../../test/helpers/http/create-test-storage.js';
-import { createKnowledgeService, type KnowledgeService, type UploadedFile } from './knowledge-service.js';
+import { createKnowledgeService, type KnowledgeService } from './knowledge-service.js';
+import type { UploadedFile } from './prepare-knowledge-upload.js';
 import { makePdf } from '../../../test/helpers/knowledge/make-pdf.js';
 
 let store: TestStorage;

@@ -1,14 +1,7 @@
 import { TroupeError } from '../../core/errors.js';
-import { chunkText } from '../../core/knowledge/chunk-text.js';
-import {
-  canGrantSource,
-  canManageSource,
-  canUseSource,
-  isKnowledgeSourceId,
-} from '../../core/knowledge/knowledge-access-policy.js';
+import { canManageSource } from '../../core/knowledge/knowledge-access-policy.js';
 import { refFilter } from '../../core/knowledge/knowledge-source-refs.js';
 import { parseSearchTerms } from '../../core/knowledge/parse-search-terms.js';
-import type { NewKnowledgeChunk, NewKnowledgeDocument } from '../../core/ports/knowledge-storage.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type {
   KnowledgeAccess,
@@ -16,13 +9,9 @@ import type {
   KnowledgeHit,
   KnowledgeSource,
 } from '../../core/records/knowledge.js';
-import { DOCUMENT_MEDIA_TYPES } from '../../core/records/knowledge.js';
 import type { Actor } from '../../core/records/user.js';
-import { isAdmin } from '../../core/records/user.js';
 import type { GrantableSource } from '../expert-service.js';
 import { parseOrThrow } from '../to-validation-error.js';
-import { detectMediaType, documentName } from './detect-media-type.js';
-import { extractDocumentText } from './extract-document-text.js';
 import {
   createKnowledgeSourceInputSchema,
   DEFAULT_TOP_K,
@@ -33,14 +22,14 @@ import {
   type UpdateKnowledgeSourceInput,
 } from './knowledge-input-schemas.js';
 import { DEFAULT_KNOWLEDGE_LIMITS, type KnowledgeLimits } from './knowledge-limits.js';
+import { prepareKnowledgeUpload, type UploadedFile } from './prepare-knowledge-upload.js';
+import {
+  resolveGrantableSource,
+  resolveManageableSource,
+  resolveUsableSource,
+} from './resolve-knowledge-source.js';
 
-export interface UploadedFile {
-  /** The client's file name; only its last path segment is kept. */
-  name: string;
-  bytes: Uint8Array;
-  /** The declared content type, used when the extension says nothing. */
-  contentType?: string;
-}
+// Callers (HTTP, CLI, bench) name the upload type through the service they hand it to.
 
 export interface AddedDocument {
   document: KnowledgeDocument;
@@ -94,94 +83,11 @@ export interface KnowledgeServiceOptions {
   limits?: Partial<KnowledgeLimits>;
 }
 
-function notFound(ref: string): TroupeError {
-  return new TroupeError('knowledge_source_not_found', `Knowledge source "${ref}" not found`);
-}
-
 export function createKnowledgeService(
   storage: Storage,
   options: KnowledgeServiceOptions = {},
 ): KnowledgeService {
   const limits: KnowledgeLimits = { ...DEFAULT_KNOWLEDGE_LIMITS, ...options.limits };
-
-  async function resolveUsable(store: Storage, actor: Actor, ref: string): Promise<KnowledgeSource> {
-    const source = isKnowledgeSourceId(ref)
-      ? await store.knowledgeSources.get(ref)
-      : await store.knowledgeSources.getByName(ref);
-    if (source === undefined) throw notFound(ref);
-    // Only look the grant up when it can change the answer.
-    const needsGrant = !isAdmin(actor) && source.owner_id !== actor.id && source.visibility !== 'public';
-    const hasGrant = needsGrant && (await store.knowledgeSources.hasGrant(actor.id, source.id));
-    if (!canUseSource(actor, source, hasGrant)) throw notFound(ref);
-    return source;
-  }
-
-  async function resolveManageable(store: Storage, actor: Actor, ref: string): Promise<KnowledgeSource> {
-    const source = await resolveUsable(store, actor, ref);
-    // Forbidden is safe here: the actor can already see this source, so nothing leaks.
-    if (!canManageSource(actor, source)) {
-      throw new TroupeError(
-        'forbidden',
-        `Only the owner or an admin can change knowledge source "${source.name}"`,
-      );
-    }
-    return source;
-  }
-
-  async function resolveGrantable(actor: Actor, ref: string): Promise<KnowledgeSource> {
-    const source = await resolveUsable(storage, actor, ref);
-    if (!canGrantSource(actor, source)) {
-      throw new TroupeError(
-        'forbidden',
-        source.owner_id === actor.id
-          ? `Only an admin can grant access to a ${source.visibility} knowledge source; owners grant on shared ones`
-          : `Only the owner of a shared knowledge source or an admin can grant access to "${source.name}"`,
-      );
-    }
-    return source;
-  }
-
-  /** Everything that can fail about a file, before anything is written. */
-  async function prepare(
-    sourceId: string,
-    file: UploadedFile,
-  ): Promise<{ document: NewKnowledgeDocument; chunks: NewKnowledgeChunk[] }> {
-    const name = documentName(file.name);
-    if (name === '') {
-      throw new TroupeError('validation_failed', 'Every uploaded document needs a file name', {
-        details: { issues: [{ path: 'filename', message: 'missing file name', code: 'custom' }] },
-      });
-    }
-    const mediaType = detectMediaType(name, file.contentType);
-    if (mediaType === undefined) {
-      throw new TroupeError(
-        'unsupported_media_type',
-        `${name}: knowledge sources read Markdown, text, HTML and PDF (${DOCUMENT_MEDIA_TYPES.join(', ')}); name the file .md, .txt, .html or .pdf`,
-      );
-    }
-    const extracted = await extractDocumentText(file.bytes, mediaType, name, {
-      maxTextChars: limits.maxTextChars,
-      maxPdfPages: limits.maxPdfPages,
-    });
-    const chunks = chunkText(extracted.text, { markdown: extracted.markdown, segments: extracted.segments });
-    if (chunks.length === 0) {
-      throw new TroupeError(
-        'document_unreadable',
-        `${name} has no text to index${mediaType === 'application/pdf' ? ' (a scanned PDF needs OCR first)' : ''}`,
-      );
-    }
-    return {
-      document: {
-        source_id: sourceId,
-        name,
-        media_type: mediaType,
-        bytes: file.bytes.byteLength,
-        text_chars: extracted.text.length,
-        page_count: extracted.page_count,
-      },
-      chunks,
-    };
-  }
 
   async function searchIn(
     sources: KnowledgeSource[],
@@ -202,9 +108,9 @@ export function createKnowledgeService(
 
     list: (actor) => storage.knowledgeSources.listUsable(actor),
 
-    get: (actor, ref) => resolveUsable(storage, actor, ref),
+    get: (actor, ref) => resolveUsableSource(storage, actor, ref),
 
-    getManageable: (actor, ref) => resolveManageable(storage, actor, ref),
+    getManageable: (actor, ref) => resolveManageableSource(storage, actor, ref),
 
     async create(actor, rawInput) {
       const input = parseOrThrow(createKnowledgeSourceInputSchema, rawInput);
@@ -223,7 +129,7 @@ export function createKnowledgeService(
     async update(actor, ref, rawInput) {
       const input = parseOrThrow(updateKnowledgeSourceInputSchema, rawInput);
       return storage.transaction(async (tx) => {
-        const source = await resolveManageable(tx, actor, ref);
+        const source = await resolveManageableSource(tx, actor, ref);
         if (input.description === undefined && input.visibility === undefined) return source;
         return tx.knowledgeSources.update(source.id, input);
       });
@@ -231,44 +137,22 @@ export function createKnowledgeService(
 
     async delete(actor, ref) {
       await storage.transaction(async (tx) => {
-        const source = await resolveManageable(tx, actor, ref);
+        const source = await resolveManageableSource(tx, actor, ref);
         await tx.knowledgeSources.delete(source.id);
       });
     },
 
     async listDocuments(actor, ref) {
-      const source = await resolveUsable(storage, actor, ref);
+      const source = await resolveUsableSource(storage, actor, ref);
       return storage.knowledgeDocuments.list(source.id);
     },
 
     async addDocuments(actor, ref, files) {
-      const source = await resolveManageable(storage, actor, ref);
-      if (files.length === 0) {
-        throw new TroupeError('validation_failed', 'Send at least one document', {
-          details: { issues: [{ path: 'file', message: 'no document in the upload', code: 'custom' }] },
-        });
-      }
-      if (files.length > limits.maxFilesPerUpload) {
-        throw new TroupeError(
-          'validation_failed',
-          `At most ${limits.maxFilesPerUpload} documents per upload, got ${files.length}`,
-          {
-            details: { issues: [{ path: 'file', message: 'too many documents', code: 'custom' }] },
-          },
-        );
-      }
-      const prepared: { document: NewKnowledgeDocument; chunks: NewKnowledgeChunk[] }[] = [];
-      for (const file of files) prepared.push(await prepare(source.id, file));
-      const names = prepared.map((entry) => entry.document.name);
-      const duplicate = names.find((name, index) => names.indexOf(name) !== index);
-      if (duplicate !== undefined) {
-        throw new TroupeError('validation_failed', `The upload holds two documents named ${duplicate}`, {
-          details: { issues: [{ path: 'file', message: `duplicate name ${duplicate}`, code: 'custom' }] },
-        });
-      }
+      const source = await resolveManageableSource(storage, actor, ref);
+      const prepared = await prepareKnowledgeUpload(source.id, files, limits);
       return storage.transaction(async (tx) => {
         // Checked again inside the write: the source may have been deleted while the files were read.
-        const current = await resolveManageable(tx, actor, source.id);
+        const current = await resolveManageableSource(tx, actor, source.id);
         const added: AddedDocument[] = [];
         for (const entry of prepared)
           added.push(
@@ -280,7 +164,7 @@ export function createKnowledgeService(
 
     async deleteDocument(actor, ref, documentId) {
       await storage.transaction(async (tx) => {
-        const source = await resolveManageable(tx, actor, ref);
+        const source = await resolveManageableSource(tx, actor, ref);
         const document = await tx.knowledgeDocuments.get(documentId);
         if (document?.source_id !== source.id) {
           throw new TroupeError(
@@ -293,7 +177,7 @@ export function createKnowledgeService(
     },
 
     async search(actor, ref, input) {
-      return searchIn([await resolveUsable(storage, actor, ref)], input);
+      return searchIn([await resolveUsableSource(storage, actor, ref)], input);
     },
 
     async searchSources(actor, refs, input) {
@@ -303,7 +187,7 @@ export function createKnowledgeService(
     },
 
     async listGrants(actor, ref) {
-      const source = await resolveUsable(storage, actor, ref);
+      const source = await resolveUsableSource(storage, actor, ref);
       if (!canManageSource(actor, source)) {
         throw new TroupeError('forbidden', `Only the owner or an admin can see who may use "${source.name}"`);
       }
@@ -311,7 +195,7 @@ export function createKnowledgeService(
     },
 
     async grant(actor, ref, userId, grantSource) {
-      const source = await resolveGrantable(actor, ref);
+      const source = await resolveGrantableSource(storage, actor, ref);
       if ((await storage.users.get(userId)) === undefined) {
         throw new TroupeError('user_not_found', `User "${userId}" not found`);
       }
@@ -323,7 +207,7 @@ export function createKnowledgeService(
     },
 
     async revokeGrant(actor, ref, userId) {
-      const source = await resolveGrantable(actor, ref);
+      const source = await resolveGrantableSource(storage, actor, ref);
       const grant = (await storage.knowledgeSources.listGrants(source.id)).find(
         (entry) => entry.user_id === userId,
       );

@@ -1,5 +1,5 @@
 import type { TestServer } from '../../helpers/start-test-server.js';
-import type { SweepOptions } from './malformed-sweep.js';
+import type { SweepOptions } from './sweep-options.js';
 
 /**
  * Real records for the sweep's path params: a conversation of the demo assistant with one finished run,

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventBus, RunSignal } from '../../../core/ports/event-bus.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
 import { describeEventBusContract } from '../event-bus.contract.js';
-import { compareStreamIds, createRedisEventBus } from './create-redis-event-bus.js';
+import { compareStreamIds } from './compare-stream-ids.js';
+import { createRedisEventBus } from './create-redis-event-bus.js';
 
 /*
  * Runs against a real Redis when TROUPE_TEST_REDIS_URL is set (`.ci/run` starts one and sets it). Every bus

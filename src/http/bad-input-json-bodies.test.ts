@@ -1,34 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestContext, TestUser } from '../../test/helpers/http/create-test-context.js';
-import { createTestContext } from '../../test/helpers/http/create-test-context.js';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '../../test/helpers/http/expect-error.js';
+import {
+  MAX_BODY_BYTES,
+  useBadInputContext,
+  type BadInputIds,
+} from '../../test/helpers/http/use-bad-input-context.js';
 
-const MAX_BODY_BYTES = 4096;
-
-let ctx: TestContext;
-let admin: TestUser;
-let ids: { agent: string; conversation: string; source: string };
-
-beforeAll(async () => {
-  ctx = await createTestContext({ config: { maxBodyBytes: MAX_BODY_BYTES } });
-  admin = await ctx.createUser('root', 'admin');
-  const agent = await ctx.agents.create(admin.user, { name: 'Main', slug: 'main' });
-  const conversation = await ctx.conversations.create(admin.user, { agent_id: agent.id });
-  const source = await ctx.storage.knowledgeSources.create({
-    name: 'kb',
-    description: '',
-    owner_id: admin.user.id,
-    visibility: 'private',
-  });
-  ids = { agent: agent.id, conversation: conversation.id, source: source.id };
-});
-afterAll(async () => ctx.close());
+const input = useBadInputContext();
 
 interface BodyRoute {
   method: string;
   /** OpenAPI path, as listed in /api/openapi.json. */
   path: string;
-  url: () => string;
+  url: (ids: BadInputIds) => string;
   /** A body with a field of the wrong type. */
   wrongTypes: Record<string, unknown>;
   /** A minimal valid body, used to build the unknown-field and oversize cases. */
@@ -68,7 +52,7 @@ const BODY_ROUTES: BodyRoute[] = [
   {
     method: 'PUT',
     path: '/api/agent/{id}',
-    url: () => `/api/agent/${ids.agent}`,
+    url: (ids) => `/api/agent/${ids.agent}`,
     wrongTypes: { delegatable: 'yes' },
     valid: { name: 'Renamed' },
   },
@@ -89,14 +73,14 @@ const BODY_ROUTES: BodyRoute[] = [
   {
     method: 'PATCH',
     path: '/api/conversations/{id}',
-    url: () => `/api/conversations/${ids.conversation}`,
+    url: (ids) => `/api/conversations/${ids.conversation}`,
     wrongTypes: { status: 'subagent' },
     valid: { title: 'T' },
   },
   {
     method: 'POST',
     path: '/api/conversations/{id}/messages',
-    url: () => `/api/conversations/${ids.conversation}/messages`,
+    url: (ids) => `/api/conversations/${ids.conversation}/messages`,
     wrongTypes: { content: 7 },
     valid: { content: 'hi' },
   },
@@ -110,7 +94,7 @@ const BODY_ROUTES: BodyRoute[] = [
   {
     method: 'POST',
     path: '/api/agent/{id}/grants',
-    url: () => `/api/agent/${ids.agent}/grants`,
+    url: (ids) => `/api/agent/${ids.agent}/grants`,
     wrongTypes: { user_id: 7, source: 'stolen' },
     valid: { user_id: 'usr_someone' },
   },
@@ -160,21 +144,21 @@ const BODY_ROUTES: BodyRoute[] = [
   {
     method: 'PUT',
     path: '/api/knowledge/{id}',
-    url: () => `/api/knowledge/${ids.source}`,
+    url: (ids) => `/api/knowledge/${ids.source}`,
     wrongTypes: { visibility: 'everyone' },
     valid: { description: 'd' },
   },
   {
     method: 'POST',
     path: '/api/knowledge/{id}/search',
-    url: () => `/api/knowledge/${ids.source}/search`,
+    url: (ids) => `/api/knowledge/${ids.source}/search`,
     wrongTypes: { query: 5, top_k: 'many' },
     valid: { query: 'x' },
   },
   {
     method: 'POST',
     path: '/api/knowledge/{id}/grants',
-    url: () => `/api/knowledge/${ids.source}/grants`,
+    url: (ids) => `/api/knowledge/${ids.source}/grants`,
     wrongTypes: { user_id: 7, source: 'stolen' },
     valid: { user_id: 'usr_someone' },
   },
@@ -194,17 +178,9 @@ const BODY_ROUTES: BodyRoute[] = [
   },
 ];
 
-// Uploads: multipart bodies, read by the handler itself.
-const MULTIPART_ROUTES = [
-  {
-    method: 'POST',
-    path: '/api/conversations/{id}/attachments',
-    url: () => `/api/conversations/${ids.conversation}/attachments`,
-  },
-];
-
 describe('bad input on every body route', () => {
   it('covers every route that takes a body in the OpenAPI document', async () => {
+    const { ctx } = input();
     const document = (await (await ctx.request('GET', '/api/openapi.json')).json()) as {
       paths: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>>;
     };
@@ -219,7 +195,8 @@ describe('bad input on every body route', () => {
 
   describe.each(BODY_ROUTES)('$method $path', (route) => {
     async function send(body: string, headers: Record<string, string> = {}): Promise<Response> {
-      return ctx.request(route.method, route.url(), {
+      const { ctx, admin, ids } = input();
+      return ctx.request(route.method, route.url(ids), {
         token: admin.token,
         body,
         headers: { 'Content-Type': 'application/json', ...headers },
@@ -231,6 +208,7 @@ describe('bad input on every body route', () => {
       status: number,
       code: string,
     ): Promise<void> {
+      const { ctx } = input();
       const before = ctx.countRows();
       const agentBefore = ctx.rawRows('agents');
       const conversationsBefore = ctx.rawRows('conversations');
@@ -283,59 +261,5 @@ describe('bad input on every body route', () => {
         'unsupported_media_type',
       );
     });
-  });
-});
-
-describe.each(MULTIPART_ROUTES)('bad uploads on $method $path', (route) => {
-  const send = (body: string, contentType: string, headers: Record<string, string> = {}) =>
-    ctx.request(route.method, route.url(), {
-      token: admin.token,
-      body,
-      headers: { 'Content-Type': contentType, ...headers },
-    });
-
-  it('answers 415, 400 or 413, persisting nothing', async () => {
-    const before = ctx.countRows();
-    await expectError(await send('{"files":[]}', 'application/json'), 415, 'unsupported_media_type');
-    await expectError(await send('x', 'multipart/form-data'), 415, 'unsupported_media_type');
-    await expectError(await send('garbage', 'multipart/form-data; boundary=b'), 400, 'invalid_multipart');
-    await expectError(await send('--b--\r\n', 'multipart/form-data; boundary=b'), 400, 'validation_failed');
-    await expectError(
-      await send(
-        '--b\r\nContent-Disposition: form-data; name="files"\r\n\r\ntext, not a file\r\n--b--\r\n',
-        'multipart/form-data; boundary=b',
-      ),
-      400,
-      'validation_failed',
-    );
-    const limits = ctx.config.files;
-    await expectError(
-      await send('--b--\r\n', 'multipart/form-data; boundary=b', {
-        'Content-Length': String(limits.attachmentMaxBytes * limits.attachmentMaxFiles + 1024 * 1024),
-      }),
-      413,
-      'payload_too_large',
-    );
-    expect(ctx.countRows()).toEqual(before);
-  });
-});
-
-describe('bad path and query parameters', () => {
-  it('rejects invalid query values with 400 and over-long ids with 400', async () => {
-    await expectError(
-      await ctx.request('GET', '/api/agent/runs/x/await?timeout_ms=soon', { token: admin.token }),
-      400,
-      'validation_failed',
-    );
-    await expectError(
-      await ctx.request('GET', '/api/agent/runs/x/events?after_seq=-1', { token: admin.token }),
-      400,
-      'validation_failed',
-    );
-    await expectError(
-      await ctx.request('GET', `/api/agent/${'a'.repeat(201)}`, { token: admin.token }),
-      400,
-      'validation_failed',
-    );
   });
 });

@@ -1,0 +1,215 @@
+import type { Redis } from 'ioredis';
+import type { Subscription } from '../../../core/ports/event-bus.js';
+import type { RunEvent } from '../../../core/records/run-event.js';
+import { compareStreamIds } from './compare-stream-ids.js';
+import { rejectClosedBus } from './reject-closed-bus.js';
+
+/*
+ * Live subscribers of this process are served by ONE blocking `XREAD` loop on a dedicated connection,
+ * over the streams of every run someone here listens to, fanning each entry out to that run's listeners.
+ * Why streams plus XREAD rather than pub/sub for events:
+ * - gapless from the moment `subscribe` resolves without waiting for the loop: `subscribe` records the
+ *   stream's last entry id (XREVRANGE … COUNT 1) and the loop reads strictly after it, so an event
+ *   published after `subscribe` resolved is read even if the loop has not yet added the stream;
+ * - resumable: the loop keeps a cursor (the last entry id) per stream; after a dropped connection it
+ *   continues from there, where pub/sub would silently lose whatever was published in between;
+ * - ordered per run, as the stream is.
+ * When the set of streams changes while the loop is blocked, the loop is woken with CLIENT UNBLOCK from
+ * the command connection (the BLOCK timeout is the fallback).
+ */
+
+/** The field of a stream entry that holds the event JSON. */
+export const STREAM_ENTRY_FIELD = 'event';
+
+export interface RedisStreamReaderOptions {
+  /** Short commands (XREVRANGE, CLIENT UNBLOCK); shared with the bus's other commands. */
+  command: Redis;
+  /** Dedicated to the blocking XREAD; the reader disconnects it on close. */
+  reader: Redis;
+  streamKey: (runId: string) => string;
+  blockMs: number;
+  report: (error: unknown) => void;
+}
+
+export interface RedisStreamReader {
+  subscribe(runId: string, listener: (event: RunEvent) => void): Promise<Subscription>;
+  /** Silences every listener and ends the loop. */
+  close(): Promise<void>;
+}
+
+interface EventListener {
+  listener: (event: RunEvent) => void;
+  active: boolean;
+  /** Stream id this listener's delivery starts after. */
+  after: string;
+}
+
+interface RunStream {
+  key: string;
+  /** Id of the last entry the loop read from this stream; the next XREAD starts after it. */
+  cursor: string;
+  listeners: Set<EventListener>;
+}
+
+type StreamEntry = [id: string, fields: string[]];
+type XreadReply = [key: string, entries: StreamEntry[]][] | null;
+
+const READ_COUNT = 500;
+const RETRY_DELAY_MS = 200;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function isRunEvent(value: unknown): value is RunEvent {
+  if (typeof value !== 'object' || value === null) return false;
+  const { run_id: runId, seq, type } = value as Record<string, unknown>;
+  return typeof runId === 'string' && typeof seq === 'number' && typeof type === 'string';
+}
+
+/** The bus's event half: run streams read by one XREAD loop, starting at once. */
+export function createRedisStreamReader(options: RedisStreamReaderOptions): RedisStreamReader {
+  const { command, reader, streamKey, blockMs, report } = options;
+  const runs = new Map<string, RunStream>();
+  let closed = false;
+  /** Bumped whenever a stream joins the read set; the loop notes which generation its XREAD covers. */
+  let generation = 0;
+  let blockedGeneration = -1;
+  let blocking = false;
+  let readerClientId: number | undefined;
+  let wakeIdle: (() => void) | undefined;
+  reader.on('close', () => (readerClientId = undefined));
+
+  function deliver(stream: RunStream, id: string, fields: string[]): void {
+    let event: unknown;
+    try {
+      const index = fields.indexOf(STREAM_ENTRY_FIELD);
+      event = JSON.parse(index >= 0 ? (fields[index + 1] ?? '') : '');
+    } catch (error) {
+      report(new Error(`Undecodable entry ${id} in ${stream.key}`, { cause: error }));
+      return;
+    }
+    if (!isRunEvent(event)) {
+      report(new Error(`Entry ${id} in ${stream.key} is not a run event`));
+      return;
+    }
+    // Snapshot: a listener added while delivering starts with the next entry anyway (its `after`).
+    for (const entry of [...stream.listeners]) {
+      if (!entry.active || compareStreamIds(id, entry.after) <= 0) continue;
+      try {
+        entry.listener(event);
+      } catch (error) {
+        report(error);
+      }
+    }
+  }
+
+  async function readLoop(): Promise<void> {
+    while (!closed) {
+      if (runs.size === 0) {
+        await new Promise<void>((resolve) => (wakeIdle = resolve));
+        wakeIdle = undefined;
+        continue;
+      }
+      let streams: RunStream[] = [];
+      let reply: XreadReply;
+      try {
+        readerClientId ??= Number(await reader.client('ID'));
+        // Snapshot and generation in the same tick as the XREAD is sent, so no stream slips in between.
+        streams = [...runs.values()];
+        if (streams.length === 0) continue;
+        blockedGeneration = generation;
+        blocking = true;
+        reply = await reader.xread(
+          'COUNT',
+          READ_COUNT,
+          'BLOCK',
+          blockMs,
+          'STREAMS',
+          ...streams.map((stream) => stream.key),
+          ...streams.map((stream) => stream.cursor),
+        );
+      } catch (error) {
+        if (closed) return;
+        report(error);
+        await delay(RETRY_DELAY_MS);
+        continue;
+      } finally {
+        blocking = false;
+      }
+      for (const [key, entries] of reply ?? []) {
+        const stream = streams.find((candidate) => candidate.key === key);
+        if (!stream) continue;
+        for (const [id, fields] of entries) {
+          if (compareStreamIds(id, stream.cursor) > 0) stream.cursor = id;
+          deliver(stream, id, fields);
+        }
+      }
+    }
+  }
+
+  /** Makes the loop re-read the set of streams: wakes it when idle, unblocks its XREAD when blocked. */
+  async function refreshReadSet(): Promise<void> {
+    generation += 1;
+    const wanted = generation;
+    if (wakeIdle) {
+      wakeIdle();
+      return;
+    }
+    // CLIENT UNBLOCK can arrive before the XREAD it targets (two connections): retry briefly, until the
+    // loop is blocked on a read that includes the new stream. The BLOCK timeout covers a lost wake-up.
+    for (let attempt = 0; attempt < 20 && !closed; attempt += 1) {
+      if (blockedGeneration >= wanted) return;
+      if (blocking && readerClientId !== undefined) {
+        try {
+          if (Number(await command.client('UNBLOCK', readerClientId)) === 1) return;
+        } catch (error) {
+          report(error);
+          return;
+        }
+      }
+      await delay(2 * (attempt + 1));
+    }
+  }
+
+  const loop = readLoop();
+
+  return {
+    async subscribe(runId, listener) {
+      if (closed) return rejectClosedBus();
+      const key = streamKey(runId);
+      // Everything after the stream's current tail is ours; an absent stream starts at the beginning.
+      const tail = (await command.xrevrange(key, '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0';
+      if (closed) return rejectClosedBus();
+      const entry: EventListener = { listener, active: true, after: tail };
+      let stream = runs.get(runId);
+      if (stream) {
+        stream.listeners.add(entry);
+      } else {
+        stream = { key, cursor: tail, listeners: new Set([entry]) };
+        runs.set(runId, stream);
+        void refreshReadSet();
+      }
+      const owner = stream;
+      return {
+        unsubscribe() {
+          entry.active = false;
+          owner.listeners.delete(entry);
+          // The loop drops the stream from its next XREAD; no need to interrupt the current one.
+          if (owner.listeners.size === 0 && runs.get(runId) === owner) runs.delete(runId);
+          return Promise.resolve();
+        },
+      } satisfies Subscription;
+    },
+
+    async close() {
+      closed = true;
+      for (const stream of runs.values()) for (const entry of stream.listeners) entry.active = false;
+      runs.clear();
+      wakeIdle?.();
+      // disconnect() also aborts the blocked XREAD, which ends the loop.
+      reader.disconnect();
+      await loop;
+    },
+  };
+}

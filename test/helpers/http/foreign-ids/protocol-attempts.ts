@@ -1,0 +1,96 @@
+import type { ForeignIdAttempt } from './foreign-id-attempt.js';
+
+/** Delegation, A2A and the OpenAI-compatible API: foreign ids in the bodies of the protocols. */
+export const PROTOCOL_ATTEMPTS: ForeignIdAttempt[] = [
+  {
+    name: 'delegate from a foreign conversation',
+    method: 'POST',
+    url: () => '/api/delegate',
+    body: ({ mine }) => ({ expert: 'public-bot', task: 'x', conversation_id: mine.conversation.id }),
+    code: 'conversation_not_found',
+  },
+  {
+    name: 'delegate under a foreign run',
+    method: 'POST',
+    url: () => '/api/delegate',
+    body: ({ mine }) => ({ expert: 'public-bot', task: 'x', parent_run_id: mine.runId }),
+    code: 'run_not_found',
+  },
+  {
+    name: 'delegate to a foreign expert',
+    method: 'POST',
+    url: () => '/api/delegate',
+    body: ({ mine }) => ({ expert: mine.agent.id, task: 'x' }),
+    code: 'HTTP 200 status failed',
+    status: 200,
+    answer: { status: 'failed', run_id: null, error: 'Expert not found or access denied' },
+  },
+  {
+    name: 'A2A card of a foreign expert',
+    method: 'GET',
+    url: () => '/a2a/main/.well-known/agent-card.json',
+    code: 'agent_not_found',
+  },
+  {
+    name: 'A2A call to a foreign expert',
+    method: 'POST',
+    url: ({ mine }) => `/a2a/${mine.agent.id}`,
+    body: ({ mine }) => ({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: mine.runId } }),
+    code: 'agent_not_found',
+  },
+  // JSON-RPC errors travel with HTTP 200 (A2A §9.5): a foreign task is TaskNotFound, a foreign context refused.
+  ...(['GetTask', 'CancelTask', 'SubscribeToTask'] as const).map((method): ForeignIdAttempt => ({
+    name: `A2A ${method} on a foreign task`,
+    method: 'POST',
+    url: () => '/a2a/public-bot',
+    body: ({ mine }) => ({ jsonrpc: '2.0', id: 1, method, params: { id: mine.runId } }),
+    code: 'JSON-RPC -32001',
+    status: 200,
+    answer: { error: { code: -32001 } },
+  })),
+  {
+    name: 'A2A message into a foreign context',
+    method: 'POST',
+    url: () => '/a2a/public-bot',
+    body: ({ mine }) => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: {
+        message: {
+          messageId: 'm1',
+          role: 'ROLE_USER',
+          parts: [{ text: 'hijack' }],
+          contextId: mine.conversation.id,
+        },
+      },
+    }),
+    code: 'JSON-RPC -32602',
+    status: 200,
+    answer: { error: { code: -32602 } },
+  },
+  {
+    name: 'OpenAI-compatible model of another user',
+    method: 'GET',
+    url: () => '/v1/models/main',
+    code: 'agent_not_found',
+  },
+  {
+    name: 'OpenAI-compatible completion with a foreign agent',
+    method: 'POST',
+    url: () => '/v1/chat/completions',
+    body: () => ({ model: 'main', messages: [{ role: 'user', content: 'hijack' }] }),
+    code: 'agent_not_found',
+  },
+  {
+    name: 'OpenAI-compatible completion in a foreign conversation',
+    method: 'POST',
+    url: () => '/v1/chat/completions',
+    body: ({ mine }) => ({
+      model: 'public-bot',
+      conversation_id: mine.conversation.id,
+      messages: [{ role: 'user', content: 'hijack' }],
+    }),
+    code: 'conversation_not_found',
+  },
+];
