@@ -1,8 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.tsx';
-import './styles.css';
-import './styles/console-ux.css';
+import './styles/index.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
