@@ -89,3 +89,38 @@ export function selectedText(locator: Locator): Promise<string> {
       element.value.slice(element.selectionStart ?? 0, element.selectionEnd ?? 0),
   );
 }
+
+/** Tests can run alone (`-t`): signs in through localStorage unless the page is already signed in. */
+export async function ensureSignedIn(page: Page, server: TestServer): Promise<void> {
+  if (page.url().startsWith(server.url) && (await page.getByRole('navigation', { name: 'Main' }).count()) > 0)
+    return;
+  await page.goto(server.url);
+  await page.evaluate(`localStorage.setItem('troupe.token', ${JSON.stringify(server.token)})`);
+  await page.reload();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+/** Starts a conversation with `agentName` from the chat page, as a user would; returns its id. */
+export async function openNewConversation(page: Page, agentName = 'Assistant'): Promise<string> {
+  await page.getByRole('link', { name: 'Chat' }).click();
+  const picker = page.getByLabel('Agent', { exact: true });
+  const option = picker.locator('option', { hasText: agentName });
+  await picker.selectOption((await option.getAttribute('value')) ?? '');
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.waitForURL(/\/chat\/cnv_/);
+  return decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1) ?? '');
+}
+
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  await page.getByLabel('Message', { exact: true }).fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+/** The text of the live (streamed) assistant turn, or '' before it exists. */
+export function liveTurnText(page: Page): Promise<string> {
+  return page
+    .locator('li.turn[data-live="true"]')
+    .last()
+    .innerText()
+    .catch(() => '');
+}
