@@ -124,3 +124,18 @@ export function liveTurnText(page: Page): Promise<string> {
     .innerText()
     .catch(() => '');
 }
+
+/** A new conversation with `agentId`, made through the API; returns its id. */
+export async function createConversation(
+  server: TestServer,
+  title: string,
+  agentId = 'assistant',
+): Promise<string> {
+  const { conversation } = await json<{ conversation: { id: string } }>(
+    await server.api('/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({ agent_id: agentId, title }),
+    }),
+  );
+  return conversation.id;
+}
