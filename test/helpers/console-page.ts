@@ -139,3 +139,10 @@ export async function createConversation(
   );
   return conversation.id;
 }
+
+/** Runs the demo agent for real through the API and waits for the run to end; returns its id. */
+export async function chatToTheEnd(server: TestServer, content: string): Promise<string> {
+  const { runId } = await server.chat(content);
+  await server.api(`/api/agent/runs/${runId}/await?timeout_ms=60000`);
+  return runId;
+}
