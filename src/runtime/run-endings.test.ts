@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { claimByDeadWorker } from '../../test/helpers/runtime/claim-by-dead-worker.js';
 import { BACKENDS } from '../../test/helpers/model-backends.js';
 import { UNFINISHED_TOOL_CALL_TEXT } from '../core/thread/tool-call-pairs.js';
 import { toolResults } from '../../test/helpers/run-helpers.js';
@@ -39,17 +40,7 @@ describe.each(BACKENDS)('a run that ends never poisons its conversation (%s)', (
     const world = await setup(name, { startWorker: false, leasePolicy: 'fail' });
     const run = await post(world, 'hold on');
     // A worker claimed the run, checkpointed the model's tool call, and died before any result.
-    await world.h.storage.runs.update(
-      run.id,
-      { status: ['pending'] },
-      {
-        status: 'running',
-        worker_id: 'wrk_dead',
-        lease_expires_at: new Date(Date.now() - 1000).toISOString(),
-        started_at: new Date().toISOString(),
-        attempt: 1,
-      },
-    );
+    await claimByDeadWorker(world.h.storage, run.id);
     await world.h.storage.messages.append(world.conversation.thread_id, run.id, 1, [
       {
         role: 'assistant',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { claimByDeadWorker } from '../../test/helpers/runtime/claim-by-dead-worker.js';
 import {
   ECHO_SCENARIO as ECHO,
   useSingleAgentRuntime,
@@ -15,17 +16,7 @@ describe('run service: leases', () => {
     });
     const { run } = await h.runs.postMessage(user, conversation.id, { content: 'survive' });
     // A worker that claimed the run, checkpointed step 1, then died: its lease is already over.
-    await h.storage.runs.update(
-      run.id,
-      { status: ['pending'] },
-      {
-        status: 'running',
-        worker_id: 'wrk_dead',
-        lease_expires_at: new Date(Date.now() - 1000).toISOString(),
-        started_at: new Date().toISOString(),
-        attempt: 1,
-      },
-    );
+    await claimByDeadWorker(h.storage, run.id);
     await h.storage.messages.append(conversation.thread_id, run.id, 1, [
       {
         role: 'assistant',

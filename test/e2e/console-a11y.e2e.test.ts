@@ -7,36 +7,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from '../helpers/browser.js';
 import { openSignedIn, poll, seriousAxeViolations } from '../helpers/console-page.js';
-import { consoleSession } from '../helpers/console-session.js';
-import {
-  consolePages,
-  PHONE,
-  seedConsoleTour,
-  visit,
-  type ConsolePage,
-  type ConsoleTour,
-} from '../helpers/console-tour.js';
+import { consoleTourSession, PHONE, visit, type ConsolePage } from '../helpers/console-tour.js';
 import type { TestServer } from '../helpers/start-test-server.js';
 
 const TIMEOUT = 120_000;
 
-let fixture: ConsoleTour;
-
-const session = await consoleSession({
-  name: 'console a11y e2e',
-  failedPrefix: 'failed-mobile-',
-  ready: async ({ page, server }) => {
-    fixture = await seedConsoleTour(server);
-    await openSignedIn(page, server, '/chat');
-  },
-  timeout: TIMEOUT,
-});
+const { session, pages, tour } = await consoleTourSession('console a11y e2e', TIMEOUT);
 let page: Page;
 let server: TestServer;
 beforeAll(() => {
   ({ page, server } = session);
 });
-const pages = () => consolePages(fixture);
 
 describe.skipIf(!session.executable)('console for assistive technology', () => {
   it(
@@ -113,7 +94,7 @@ describe.skipIf(!session.executable)('console for assistive technology', () => {
       await page.locator('article.subagent-card').first().waitFor();
 
       // In the trace, rows are buttons: Enter selects one and the detail follows.
-      await page.goto(`${server.url}/runs/${fixture.parentRunId}`);
+      await page.goto(`${server.url}/runs/${tour().parentRunId}`);
       const researcher = page.getByRole('button', { name: /^Researcher/ });
       await researcher.focus();
       await page.keyboard.press('Enter');

@@ -7,36 +7,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from '../helpers/browser.js';
 import { horizontalExtent, openSignedIn, poll } from '../helpers/console-page.js';
-import { consoleSession } from '../helpers/console-session.js';
-import {
-  consolePages,
-  PHONE,
-  seedConsoleTour,
-  visit,
-  type ConsolePage,
-  type ConsoleTour,
-} from '../helpers/console-tour.js';
+import { consoleTourSession, PHONE, visit, type ConsolePage } from '../helpers/console-tour.js';
 import type { TestServer } from '../helpers/start-test-server.js';
 
 const TIMEOUT = 120_000;
 
-let fixture: ConsoleTour;
-
-const session = await consoleSession({
-  name: 'console mobile e2e',
-  failedPrefix: 'failed-mobile-',
-  ready: async ({ page, server }) => {
-    fixture = await seedConsoleTour(server);
-    await openSignedIn(page, server, '/chat');
-  },
-  timeout: TIMEOUT,
-});
+const { session, pages } = await consoleTourSession('console mobile e2e', TIMEOUT);
 let page: Page;
 let server: TestServer;
 beforeAll(() => {
   ({ page, server } = session);
 });
-const pages = () => consolePages(fixture);
 
 describe.skipIf(!session.executable)('console on a phone', () => {
   it(

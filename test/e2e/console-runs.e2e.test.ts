@@ -7,7 +7,13 @@ import type { Page } from 'playwright-core';
 import { newRunId } from '../../src/core/ids.js';
 import type { RunListPage } from '../../src/core/records/run-list.js';
 import { screenshot } from '../helpers/browser.js';
-import { attributeOfAll, chatToTheEnd, json, openSignedIn, poll } from '../helpers/console-page.js';
+import {
+  attributeOfAll,
+  chatTheDemoTeamAndAnalyst,
+  json,
+  openSignedIn,
+  poll,
+} from '../helpers/console-page.js';
 import { consoleSession } from '../helpers/console-session.js';
 import type { TestServer } from '../helpers/start-test-server.js';
 import { walkRunTo } from '../helpers/walk-run-to.js';
@@ -21,10 +27,7 @@ const session = await consoleSession({
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
       origin: new URL(server.url).origin,
     });
-    await Promise.all([
-      chatToTheEnd(server, 'team: research the notes and summarise them'),
-      chatToTheEnd(server, 'Ask the analyst whether we should archive the notes'),
-    ]);
+    await chatTheDemoTeamAndAnalyst(server);
     await bulkRuns(server);
     await openSignedIn(page, server, '/runs');
   },

@@ -6,7 +6,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { RunTrace } from '../../src/core/trace/run-trace.js';
 import { screenshot } from '../helpers/browser.js';
-import { chatToTheEnd, computedStyle, json, openSignedIn, poll } from '../helpers/console-page.js';
+import {
+  chatTheDemoTeamAndAnalyst,
+  computedStyle,
+  json,
+  openSignedIn,
+  poll,
+} from '../helpers/console-page.js';
 import { consoleSession } from '../helpers/console-session.js';
 import type { TestServer } from '../helpers/start-test-server.js';
 import { syntheticRuns } from '../helpers/synthetic-runs.js';
@@ -21,11 +27,7 @@ const session = await consoleSession({
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
       origin: new URL(server.url).origin,
     });
-    const [team, analyst] = await Promise.all([
-      chatToTheEnd(server, 'team: research the notes and summarise them'),
-      chatToTheEnd(server, 'Ask the analyst whether we should archive the notes'),
-    ]);
-    real = { team, analyst };
+    real = await chatTheDemoTeamAndAnalyst(server);
     await openSignedIn(page, server, '/runs');
   },
   timeout: 180_000,

@@ -146,3 +146,14 @@ export async function chatToTheEnd(server: TestServer, content: string): Promise
   await server.api(`/api/agent/runs/${runId}/await?timeout_ms=60000`);
   return runId;
 }
+
+/** The demo's team run (subagents) and analyst run (a delegation), run to their end; their run ids. */
+export async function chatTheDemoTeamAndAnalyst(
+  server: TestServer,
+): Promise<{ team: string; analyst: string }> {
+  const [team, analyst] = await Promise.all([
+    chatToTheEnd(server, 'team: research the notes and summarise them'),
+    chatToTheEnd(server, 'Ask the analyst whether we should archive the notes'),
+  ]);
+  return { team, analyst };
+}

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
-import { createConversation, json } from './console-page.js';
+import { createConversation, json, openSignedIn } from './console-page.js';
+import { consoleSession } from './console-session.js';
 import type { TestServer } from './start-test-server.js';
 import { syntheticRuns, USAGE_52 } from './synthetic-runs.js';
 
@@ -109,4 +110,26 @@ export function consolePages(fixture: ConsoleTour): ConsolePage[] {
 export async function visit(target: Page, server: TestServer, entry: ConsolePage): Promise<void> {
   await target.goto(`${server.url}${entry.path}`);
   await entry.ready(target);
+}
+
+/**
+ * A console session whose `ready` seeds the tour and signs in on the chat page; `pages()` are the console's
+ * pages over that seed, `tour()` the seed itself.
+ */
+export async function consoleTourSession(name: string, timeout: number) {
+  let seeded: ConsoleTour | undefined;
+  const tour = (): ConsoleTour => {
+    if (!seeded) throw new Error('the console tour is seeded in beforeAll');
+    return seeded;
+  };
+  const session = await consoleSession({
+    name,
+    failedPrefix: 'failed-mobile-',
+    ready: async ({ page, server }) => {
+      seeded = await seedConsoleTour(server);
+      await openSignedIn(page, server, '/chat');
+    },
+    timeout,
+  });
+  return { session, tour, pages: () => consolePages(tour()) };
 }
