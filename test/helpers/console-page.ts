@@ -89,3 +89,71 @@ export function selectedText(locator: Locator): Promise<string> {
       element.value.slice(element.selectionStart ?? 0, element.selectionEnd ?? 0),
   );
 }
+
+/** Tests can run alone (`-t`): signs in through localStorage unless the page is already signed in. */
+export async function ensureSignedIn(page: Page, server: TestServer): Promise<void> {
+  if (page.url().startsWith(server.url) && (await page.getByRole('navigation', { name: 'Main' }).count()) > 0)
+    return;
+  await page.goto(server.url);
+  await page.evaluate(`localStorage.setItem('troupe.token', ${JSON.stringify(server.token)})`);
+  await page.reload();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+/** Starts a conversation with `agentName` from the chat page, as a user would; returns its id. */
+export async function openNewConversation(page: Page, agentName = 'Assistant'): Promise<string> {
+  await page.getByRole('link', { name: 'Chat' }).click();
+  const picker = page.getByLabel('Agent', { exact: true });
+  const option = picker.locator('option', { hasText: agentName });
+  await picker.selectOption((await option.getAttribute('value')) ?? '');
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.waitForURL(/\/chat\/cnv_/);
+  return decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1) ?? '');
+}
+
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  await page.getByLabel('Message', { exact: true }).fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+/** The text of the live (streamed) assistant turn, or '' before it exists. */
+export function liveTurnText(page: Page): Promise<string> {
+  return page
+    .locator('li.turn[data-live="true"]')
+    .last()
+    .innerText()
+    .catch(() => '');
+}
+
+/** A new conversation with `agentId`, made through the API; returns its id. */
+export async function createConversation(
+  server: TestServer,
+  title: string,
+  agentId = 'assistant',
+): Promise<string> {
+  const { conversation } = await json<{ conversation: { id: string } }>(
+    await server.api('/api/conversations', {
+      method: 'POST',
+      body: JSON.stringify({ agent_id: agentId, title }),
+    }),
+  );
+  return conversation.id;
+}
+
+/** Runs the demo agent for real through the API and waits for the run to end; returns its id. */
+export async function chatToTheEnd(server: TestServer, content: string): Promise<string> {
+  const { runId } = await server.chat(content);
+  await server.api(`/api/agent/runs/${runId}/await?timeout_ms=60000`);
+  return runId;
+}
+
+/** The demo's team run (subagents) and analyst run (a delegation), run to their end; their run ids. */
+export async function chatTheDemoTeamAndAnalyst(
+  server: TestServer,
+): Promise<{ team: string; analyst: string }> {
+  const [team, analyst] = await Promise.all([
+    chatToTheEnd(server, 'team: research the notes and summarise them'),
+    chatToTheEnd(server, 'Ask the analyst whether we should archive the notes'),
+  ]);
+  return { team, analyst };
+}
