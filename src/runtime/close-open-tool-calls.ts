@@ -11,6 +11,9 @@ import { lineageOf } from './run-emitter.js';
  * run whose thread would make the conversation's next prompt invalid. Returns the events to publish.
  */
 export async function closeOpenToolCalls(tx: Storage, run: Run & { status: TerminalRunStatus }): Promise<RunEvent[]> {
+  // A run completes only on a model turn without tool calls, and each earlier call's result is checkpointed
+  // before the next model call: a completed run has no open call, so its thread need not be read.
+  if (run.status === 'completed') return [];
   const own = (await tx.messages.list(run.thread_id)).filter((entry) => entry.run_id === run.id);
   const open = openToolCallsAtEnd(own.map((entry) => entry.message));
   if (open.length === 0) return [];

@@ -12,7 +12,7 @@ import { createRunGateMiddleware } from './middleware/run-gate-middleware.js';
 import { loadRunContext } from './runs/load-run-context.js';
 import { resumeAgentLoop } from './runs/resume-agent-loop.js';
 import { attemptMetadata } from './runs/attempt-metadata.js';
-import { createRunOutcomes } from './runs/run-outcomes.js';
+import { createRunOutcomes, type AttemptFacts } from './runs/run-outcomes.js';
 import { runMiddlewareStack } from './runs/run-middleware-stack.js';
 import { watchRun, type RunWatch } from './runs/run-watch.js';
 import { createRunEmitter } from './run-emitter.js';
@@ -131,9 +131,11 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     const meter = createTokenUsageMiddleware(run.usage);
     let emitter = createRunEmitter(storage, bus, run);
     let watch: RunWatch | undefined;
+    let facts: AttemptFacts | undefined;
     try {
       const context = await loadRunContext(storage, run);
       const { agent: usable, ledger } = context;
+      facts = { agent: usable, hasLedger: ledger !== undefined };
       watch = watchRun({
         emitter,
         ledger,
@@ -153,7 +155,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
           timeoutMs: effectiveLimits(deps.limits, usable.config).waitTimeoutMs,
         });
         await emitter.flush();
-        await finishCompleted(run, outcome, meter.usage);
+        await finishCompleted(run, outcome, meter.usage, facts);
         return;
       }
       // An inline subagent run plays a spec of its parent agent; `agent` is then that spec's effective agent.
@@ -197,10 +199,10 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         suspend: (work) => slots.outside(() => paused(work)),
       });
       await emitter.flush();
-      await finishCompleted(run, outcome, meter.usage);
+      await finishCompleted(run, outcome, meter.usage, facts);
     } catch (thrown) {
       await emitter.flush().catch(() => undefined);
-      await finishAfterError(run, thrown, signal, emitter, meter.usage);
+      await finishAfterError(run, thrown, signal, emitter, meter.usage, facts);
     } finally {
       watch?.stop();
     }

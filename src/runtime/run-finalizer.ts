@@ -28,6 +28,11 @@ export async function finishRun(
   runId: string,
   expect: RunExpectation,
   write: TerminalWrite,
+  /**
+   * Whether the run has a budget ledger, when the caller knows: a ledger is created with its run and never
+   * removed, so an attempt that loaded none saves the read here.
+   */
+  known: { hasLedger?: boolean } = {},
 ): Promise<Run | undefined> {
   const finished = await storage.transaction(async (tx) => {
     const run = await tx.runs.update(runId, expect, {
@@ -41,7 +46,7 @@ export async function finishRun(
     });
     if (!run) return undefined;
     // What a budgeted child did not use goes back to its parent with the same commit that ends it.
-    const ledger = await tx.budgets.get(run.id);
+    const ledger = known.hasLedger === false ? undefined : await tx.budgets.get(run.id);
     if (ledger?.parent_run_id) await tx.budgets.release(ledger.parent_run_id, unusedReserve(ledger));
     const closed = await closeOpenToolCalls(tx, { ...run, status: write.status });
     await keepPartialAnswer(tx, { ...run, status: write.status });

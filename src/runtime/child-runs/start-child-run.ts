@@ -95,9 +95,11 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
   let threadId: string | undefined;
   let requestId: string | undefined;
   let childAgent: Agent | undefined;
+  let parentRun: Run | undefined;
   try {
     const outcome = await storage.transaction(async (tx): Promise<ChildRunStart> => {
       const parent = spec.parentRunId === undefined ? undefined : await tx.runs.get(spec.parentRunId);
+      parentRun = parent;
       const parentRefused =
         spec.parentRunId === undefined ? undefined : parentRefusal(spec.kind, parent, spec.userId);
       if (parentRefused !== undefined) return refused(parentRefused);
@@ -179,7 +181,7 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
     });
     if (outcome.kind === 'started') {
       await deps.queue.enqueue(outcome.run.id);
-      await publishSubagentUpdate(storage, deps.bus, outcome.run, childAgent);
+      await publishSubagentUpdate(storage, deps.bus, outcome.run, { childAgent, parent: parentRun });
     }
     return outcome;
   } catch (error) {

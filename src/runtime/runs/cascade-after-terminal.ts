@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Storage } from '../../core/ports/storage.js';
+import type { Agent } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
 import { closeSubtree } from '../run-finalizer.js';
 
@@ -13,9 +14,14 @@ export interface CascadeDeps {
 }
 
 /** What a run's end does to the runs around it: its own children, and those an earlier turn kept alive. */
-export async function cascadeAfterTerminal(deps: CascadeDeps, run: Run): Promise<void> {
+export async function cascadeAfterTerminal(
+  deps: CascadeDeps,
+  run: Run,
+  /** The run's agent as its attempt loaded it, when the caller has it (the config the run ran with). */
+  loaded?: Agent,
+): Promise<void> {
   const { storage, bus, clock } = deps;
-  const agent = await storage.agents.get(run.agent_id);
+  const agent = loaded ?? (await storage.agents.get(run.agent_id));
   // Background children may outlive their parent's turn when the agent asks for it (SPEC §2); a cancel
   // always closes the whole subtree.
   if (run.status === 'cancelled' || agent?.config.keep_background_runs !== true) {

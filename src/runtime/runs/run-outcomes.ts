@@ -3,6 +3,7 @@ import { toTroupeError } from '../../core/errors.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { RunQueue } from '../../core/ports/run-queue.js';
 import type { Storage } from '../../core/ports/storage.js';
+import type { Agent } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
 import type { AgentLoopOutcome } from '../agent-loop.js';
 import { parkForInput } from '../park-for-input.js';
@@ -12,6 +13,12 @@ import type { RunEmitter } from '../run-emitter.js';
 import { finishRun, type TerminalWrite } from '../run-finalizer.js';
 import { publishSubagentUpdate } from '../subagents/publish-subagent-update.js';
 import { cascadeAfterTerminal } from './cascade-after-terminal.js';
+
+/** What the attempt loaded before it ended, when it got that far: spares the ending their reads. */
+export interface AttemptFacts {
+  agent: Agent;
+  hasLedger: boolean;
+}
 
 export interface RunOutcomeDeps {
   storage: Storage;
@@ -34,7 +41,12 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
   const { storage, bus, clock } = deps;
 
   /** Ends the run from `from` (held by this worker) and cascades; false when the run was not there. */
-  async function end(run: Run, from: 'running' | 'cancel_requested', write: TerminalWrite): Promise<boolean> {
+  async function end(
+    run: Run,
+    from: 'running' | 'cancel_requested',
+    write: TerminalWrite,
+    facts: AttemptFacts | undefined,
+  ): Promise<boolean> {
     const ended = await finishRun(
       storage,
       bus,
@@ -42,26 +54,33 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
       run.id,
       { status: [from], worker_id: deps.workerId },
       write,
+      facts ? { hasLedger: facts.hasLedger } : {},
     );
     if (ended)
       await cascadeAfterTerminal(
         { storage, bus, clock, ...(deps.onTerminal ? { onTerminal: deps.onTerminal } : {}) },
         ended,
+        facts?.agent,
       );
     return ended !== undefined;
   }
 
   /** A cancel committed while the attempt ran wins, as in Yuxi; its reason was recorded with the request. */
-  const cancelIfRequested = (run: Run, usage: Run['usage']) =>
-    end(run, 'cancel_requested', { status: 'cancelled', usage });
+  const cancelIfRequested = (run: Run, usage: Run['usage'], facts: AttemptFacts | undefined) =>
+    end(run, 'cancel_requested', { status: 'cancelled', usage }, facts);
 
-  async function completed(run: Run, outcome: AgentLoopOutcome, usage: Run['usage']): Promise<void> {
+  async function completed(
+    run: Run,
+    outcome: AgentLoopOutcome,
+    usage: Run['usage'],
+    facts?: AttemptFacts,
+  ): Promise<void> {
     if (outcome.kind === 'input_required') {
       // Parked: no worker holds a run that waits for a human; the decision re-enqueues it, or, when every
       // decision came in before the park, the park hands it back as pending and this worker carries on.
       const parked = await parkForInput(storage, run.id, deps.workerId, usage);
       if (!parked) {
-        await cancelIfRequested(run, usage);
+        await cancelIfRequested(run, usage, facts);
         return;
       }
       if (parked.status === 'pending') deps.onDecidedBeforePark(run.id);
@@ -78,7 +97,7 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
             usage,
             error: { type: 'max_steps', message: 'The run stopped at its step limit without a final answer' },
           };
-    if (!(await end(run, 'running', write))) await cancelIfRequested(run, usage);
+    if (!(await end(run, 'running', write, facts))) await cancelIfRequested(run, usage, facts);
   }
 
   async function afterError(
@@ -87,6 +106,7 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
     signal: AbortSignal,
     emitter: RunEmitter,
     usage: Run['usage'],
+    facts?: AttemptFacts,
   ): Promise<void> {
     const reason = thrown instanceof RunAbortError ? thrown : abortErrorOf(signal);
     const kind = reason?.kind ?? abortKindOf(signal);
@@ -94,7 +114,7 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
     if ((kind === 'budget' || kind === 'inactive') && reason?.error) {
       await emitter.emit('error', { error: reason.error }).catch(() => undefined);
       const status = kind === 'budget' ? 'failed' : 'interrupted';
-      if (await end(run, 'running', { status, error: reason.error, usage })) return;
+      if (await end(run, 'running', { status, error: reason.error, usage }, facts)) return;
     }
     if (kind === 'shutdown') {
       const released = await storage.runs.update(
@@ -104,11 +124,11 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
       );
       if (released) return;
     }
-    if (await cancelIfRequested(run, usage)) return;
+    if (await cancelIfRequested(run, usage, facts)) return;
     const error = toTroupeError(thrown);
     const runError = { type: error.code, message: error.message };
     await emitter.emit('error', { error: runError }).catch(() => undefined);
-    await end(run, 'running', { status: 'failed', error: runError, usage });
+    await end(run, 'running', { status: 'failed', error: runError, usage }, facts);
   }
 
   return { completed, afterError };

@@ -22,16 +22,16 @@ export async function publishSubagentUpdate(
   storage: Storage,
   bus: EventBus,
   child: Run,
-  /** The child's agent when the caller has it at hand (a start), saving its read. */
-  childAgent?: Pick<Agent, 'slug' | 'name'>,
+  /** What the caller has at hand (a start has both), saving their reads. */
+  known: { childAgent?: Pick<Agent, 'slug' | 'name'>; parent?: Run } = {},
 ): Promise<void> {
   const parentId = child.created_by_run_id;
   if (!parentId) return;
   try {
     const inline = inlineSubagentName(child);
-    const named = childAgent ?? namedInInput(child);
+    const named = known.childAgent ?? namedInInput(child);
     const [parent, agent] = await Promise.all([
-      storage.runs.get(parentId),
+      known.parent ?? storage.runs.get(parentId),
       inline !== undefined || named ? named : storage.agents.get(child.agent_id),
     ]);
     if (!parent) return;
