@@ -6,7 +6,7 @@ import type { Run } from '../core/records/run.js';
 import type { ModelToolCall, ToolCallResult } from './middleware/agent-middleware.js';
 import { ApprovalPendingError } from './middleware/approval-middleware.js';
 import type { ComposedMiddleware } from './middleware/compose-middleware.js';
-import type { RunEmitter } from './run-emitter.js';
+import type { PendingEvent, RunEmitter } from './run-emitter.js';
 import type { AnyTroupeTool, ToolContext } from './tools/troupe-tool.js';
 
 export interface AgentLoopOptions {
@@ -29,15 +29,17 @@ export interface AgentLoopOptions {
   /** Tool calls of a checkpointed step that have no result yet (a resume after a crash or an approval). */
   pending?: { step: number; calls: ModelToolCall[] };
   maxSteps: number;
-  /** Persists messages of a step atomically (the model's turn, then each tool result as it lands). */
-  checkpoint(step: number, messages: ModelMessage[]): Promise<void>;
+  /**
+   * Persists messages of a step atomically (the model's turn, then each tool result as it lands), with the
+   * events that announce them and the text streamed before them, in one transaction.
+   */
+  checkpoint(step: number, messages: ModelMessage[], events?: PendingEvent[]): Promise<void>;
   /** Called before each model call; may stop the run or return messages to add first (steering). */
   beforeStep?(step: number): Promise<ModelMessage[]>;
 }
 
 export type AgentLoopOutcome =
-  | { kind: 'completed' | 'max_steps'; output: string }
-  | { kind: 'input_required'; toolCallIds: string[] };
+  { kind: 'completed' | 'max_steps'; output: string } | { kind: 'input_required'; toolCallIds: string[] };
 
 /**
  * The agent loop of SPEC §3: model call → tool calls (concurrently) → checkpoint → repeat, until the model
@@ -50,9 +52,13 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   let lastText = '';
 
   if (options.pending && options.pending.calls.length > 0) {
-    const waiting = await runToolCalls(options, options.pending.step, options.pending.calls, messages);
+    const waiting = await runToolCalls(options, options.pending.step, options.pending.calls, messages, false);
     if (waiting.length > 0) return { kind: 'input_required', toolCallIds: waiting };
-    await emitter.emit('step', { step: options.pending.step, tool_calls: options.pending.calls.length, resumed: true });
+    await emitter.emit('step', {
+      step: options.pending.step,
+      tool_calls: options.pending.calls.length,
+      resumed: true,
+    });
   }
 
   for (let step = options.firstStep; step <= options.maxSteps; step++) {
@@ -72,16 +78,28 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       model: options.model,
       abortSignal,
     });
-    await emitter.flush();
     lastText = result.text;
     const assistant = toAssistantMessage(result.text, result.toolCalls);
-    await options.checkpoint(step, [assistant]);
-    messages.push(assistant);
     if (result.toolCalls.length === 0) {
-      await emitter.emit('step', { step, tool_calls: 0, finish_reason: result.finishReason, usage: result.usage });
+      await options.checkpoint(
+        step,
+        [assistant],
+        [
+          {
+            type: 'step',
+            payload: { step, tool_calls: 0, finish_reason: result.finishReason, usage: result.usage },
+          },
+        ],
+      );
       return { kind: 'completed', output: result.text };
     }
-    const waiting = await runToolCalls(options, step, result.toolCalls, messages);
+    await options.checkpoint(
+      step,
+      [assistant],
+      result.toolCalls.map((call) => toolCallEvent(step, call)),
+    );
+    messages.push(assistant);
+    const waiting = await runToolCalls(options, step, result.toolCalls, messages, true);
     if (waiting.length > 0) return { kind: 'input_required', toolCallIds: waiting };
     await emitter.emit('step', {
       step,
@@ -102,26 +120,39 @@ async function runToolCalls(
   step: number,
   calls: ModelToolCall[],
   messages: ModelMessage[],
+  /** The model's turn was just checkpointed with its `tool_call` events; a resumed step announces them again. */
+  announced: boolean,
 ): Promise<string[]> {
   const { emitter } = options;
   const waiting: string[] = [];
-  for (const call of calls) {
-    await emitter.emit('tool_call', { step, tool_call_id: call.toolCallId, name: call.toolName, args: call.input });
+  if (!announced) {
+    for (const call of calls) {
+      const event = toolCallEvent(step, call);
+      await emitter.emit(event.type, event.payload);
+    }
   }
   const landed = await Promise.allSettled(
     calls.map(async (call) => {
       const outcome = await executeToolCall(options, call);
       options.abortSignal.throwIfAborted();
       const message = toToolMessage(call, outcome);
-      await options.checkpoint(step, [message]);
-      messages.push(message);
-      await emitter.emit('tool_result', {
+      await options.checkpoint(
         step,
-        tool_call_id: call.toolCallId,
-        name: call.toolName,
-        output: outcome.output,
-        is_error: outcome.isError,
-      });
+        [message],
+        [
+          {
+            type: 'tool_result',
+            payload: {
+              step,
+              tool_call_id: call.toolCallId,
+              name: call.toolName,
+              output: outcome.output,
+              is_error: outcome.isError,
+            },
+          },
+        ],
+      );
+      messages.push(message);
     }),
   );
   options.abortSignal.throwIfAborted();
@@ -131,6 +162,13 @@ async function runToolCalls(
     else throw settled.reason;
   }
   return waiting;
+}
+
+function toolCallEvent(step: number, call: ModelToolCall): PendingEvent {
+  return {
+    type: 'tool_call',
+    payload: { step, tool_call_id: call.toolCallId, name: call.toolName, args: call.input },
+  };
 }
 
 async function executeToolCall(options: AgentLoopOptions, call: ModelToolCall): Promise<ToolCallResult> {
@@ -171,7 +209,8 @@ function toAssistantMessage(text: string, toolCalls: ModelToolCall[]): Assistant
   for (const call of toolCalls) {
     // Arguments that did not parse as an object are kept out of the thread: providers such as Anthropic
     // refuse a tool call whose input is not an object (the call's result tells the model what was wrong).
-    const input = typeof call.input === 'object' && call.input !== null && !Array.isArray(call.input) ? call.input : {};
+    const input =
+      typeof call.input === 'object' && call.input !== null && !Array.isArray(call.input) ? call.input : {};
     content.push({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input });
   }
   return { role: 'assistant', content };

@@ -7,8 +7,20 @@ import type { RunEvent, RunEventType } from '../core/records/run-event.js';
 const DELTA_FLUSH_MS = 40;
 const DELTA_FLUSH_CHARS = 512;
 
+/** An event not yet appended: its lineage fields are added when it is. */
+export interface PendingEvent {
+  type: RunEventType;
+  payload: Record<string, unknown>;
+}
+
 export interface RunEmitter {
   emit(type: RunEventType, payload: Record<string, unknown>): Promise<RunEvent>;
+  /**
+   * Appends the buffered text, runs `alongside` (e.g. a checkpoint) and appends `events`, all in ONE
+   * transaction, then publishes what it appended: a step's checkpoint and its events cost one commit, and
+   * no reader sees one without the other.
+   */
+  commit(events: PendingEvent[], alongside?: (tx: Storage) => Promise<void>): Promise<RunEvent[]>;
   /** Buffers streamed text; flushed before any other event, on size, or on a short timer. */
   delta(text: string): void;
   flush(): Promise<void>;
@@ -85,6 +97,25 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
       return enqueue(async () => {
         await writeDelta(text);
         return appendAndPublish(storage, bus, run.id, type, { ...lineage, ...payload });
+      });
+    },
+    commit(events, alongside) {
+      const text = takeBuffer();
+      return enqueue(async () => {
+        const written = await storage.transaction(async (tx) => {
+          const appended: RunEvent[] = [];
+          const append = async (type: RunEventType, payload: Record<string, unknown>) => {
+            appended.push(
+              await tx.events.append({ run_id: run.id, type, payload: { ...lineage, ...payload } }),
+            );
+          };
+          if (text !== '') await append('message_delta', { text });
+          if (alongside) await alongside(tx);
+          for (const event of events) await append(event.type, event.payload);
+          return appended;
+        });
+        for (const event of written) await publishQuietly(bus, event);
+        return written;
       });
     },
     delta(text) {

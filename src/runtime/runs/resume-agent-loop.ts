@@ -74,8 +74,10 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
     firstStep: lastStep + 1,
     pending,
     maxSteps: options.maxSteps,
-    checkpoint: async (step, stepMessages) => {
-      await storage.messages.append(run.thread_id, run.id, step, stepMessages);
+    checkpoint: async (step, stepMessages, events = []) => {
+      await emitter.commit(events, async (tx) => {
+        await tx.messages.append(run.thread_id, run.id, step, stepMessages);
+      });
     },
     beforeStep: async () => {
       // The lease's heartbeat and the cancel signal end the run through its abort signal: no re-read here.

@@ -53,6 +53,10 @@ export function watchRun(options: {
         watchdog.touch();
         return inner.emit(type, payload);
       },
+      commit(events, alongside) {
+        watchdog.touch();
+        return inner.commit(events, alongside);
+      },
       delta(text) {
         watchdog.touch();
         inner.delta(text);
