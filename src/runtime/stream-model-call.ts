@@ -1,6 +1,6 @@
 import type { LanguageModelV3FunctionTool, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { asSchema, InvalidToolInputError, zodSchema, type Schema } from 'ai';
-import { asLanguageModelUsage, convertToLanguageModelPrompt, standardizePrompt } from 'ai/internal';
+import { asLanguageModelUsage, convertToLanguageModelPrompt } from 'ai/internal';
 import { TroupeError, isTroupeError } from '../core/errors.js';
 import type { ModelCallRequest, ModelCallResult, ModelToolCall } from './middleware/agent-middleware.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
@@ -84,7 +84,9 @@ export async function streamModelCall(
     const declared = await Promise.all(request.tools.map((tool) => prepareTool(tool)));
     const tools = new Map(declared.map((tool) => [tool.declaration.name, tool]));
     const prompt = await convertToLanguageModelPrompt({
-      prompt: await standardizePrompt({ system: request.system || undefined, messages: request.messages }),
+      // `streamText` would first re-validate the whole thread with zod on every call (O(thread) per step);
+      // the thread is written only by this runtime, in the SDK's ModelMessage shape, so it is passed as is.
+      prompt: { system: request.system || undefined, messages: request.messages },
       supportedUrls: await model.model.supportedUrls,
       download: undefined,
       abortSignal,
