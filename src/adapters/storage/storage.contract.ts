@@ -933,6 +933,40 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           });
         });
 
+        it('claims a pending unowned run once: running, leased, attempt counted, first start kept', async () => {
+          const run = await pendingRun();
+          const first = '2030-01-01T00:00:00.000Z';
+          const claims = await Promise.all([
+            storage.runs.claim(run.id, 'wrk_a', FAR_FUTURE, first),
+            storage.runs.claim(run.id, 'wrk_b', FAR_FUTURE, first),
+          ]);
+          const won = claims.filter((claimed) => claimed !== undefined);
+          expect(won).toHaveLength(1);
+          expect(won[0]).toMatchObject({
+            status: 'running',
+            lease_expires_at: FAR_FUTURE,
+            attempt: 1,
+            started_at: first,
+          });
+          // Handed back (a lost lease, a shutdown): the next claim counts a second attempt, same first start.
+          await storage.runs.update(
+            run.id,
+            { status: ['running'] },
+            { status: 'pending', worker_id: null, lease_expires_at: null },
+          );
+          expect(
+            await storage.runs.claim(run.id, 'wrk_c', FAR_FUTURE, '2030-01-01T00:05:00.000Z'),
+          ).toMatchObject({
+            worker_id: 'wrk_c',
+            attempt: 2,
+            started_at: first,
+          });
+          expect(await storage.runs.claim(run.id, 'wrk_d', FAR_FUTURE, first)).toBeUndefined();
+          const ended = await walkRunTo(storage, run, 'cancelled');
+          expect(await storage.runs.claim(ended.id, 'wrk_a', FAR_FUTURE, first)).toBeUndefined();
+          expect(await storage.runs.claim('run_missing', 'wrk_a', FAR_FUTURE, first)).toBeUndefined();
+        });
+
         it('guards on a live lease', async () => {
           const run = await pendingRun();
           const lease = '2030-01-01T00:00:10.000Z';

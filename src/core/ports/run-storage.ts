@@ -66,6 +66,12 @@ export interface RunRepository {
    */
   update(id: string, expect: RunExpectation, patch: RunPatch): Promise<Run | undefined>;
   /**
+   * A worker takes a pending, unowned run in one conditional write: `running`, held by `workerId` until
+   * `leaseExpiresAt`, its attempt counted and its first start kept. Undefined when the run was not pending
+   * (another worker won, or it was cancelled).
+   */
+  claim(id: string, workerId: string, leaseExpiresAt: string, now: string): Promise<Run | undefined>;
+  /**
    * The statuses of the run and of every run above it (its creator, the creator's creator, …), the run's
    * own first, read in one statement: what the stop guarantee checks before each call (SPEC §10).
    */

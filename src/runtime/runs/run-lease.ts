@@ -41,21 +41,7 @@ export function createRunLease(deps: RunLeaseDeps): RunLease {
   }
 
   return {
-    async claim(runId) {
-      const existing = await storage.runs.get(runId);
-      if (existing?.status !== 'pending') return undefined;
-      return storage.runs.update(
-        runId,
-        { status: ['pending'], worker_id: null },
-        {
-          status: 'running',
-          worker_id: deps.workerId,
-          lease_expires_at: isoAfter(clock, deps.leaseMs),
-          started_at: existing.started_at ?? isoNow(clock),
-          attempt: existing.attempt + 1,
-        },
-      );
-    },
+    claim: (runId) => storage.runs.claim(runId, deps.workerId, isoAfter(clock, deps.leaseMs), isoNow(clock)),
     hold(run, onEnd) {
       const heartbeat = setInterval(() => void renew(run, onEnd), Math.max(50, Math.floor(deps.leaseMs / 3)));
       return () => clearInterval(heartbeat);

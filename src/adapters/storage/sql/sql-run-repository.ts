@@ -12,12 +12,7 @@ import type {
   RunRepository,
 } from '../../../core/ports/storage.js';
 import type { RunsTable } from './database-schema.js';
-import {
-  nowIso,
-  toJson,
-  toNumber,
-  translateUniqueViolation,
-} from './sql-context.js';
+import { nowIso, toJson, toNumber, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { listRunPage } from './sql-run-list-query.js';
 import { runFromRow } from './run-from-row.js';
@@ -168,6 +163,26 @@ export class SqlRunRepository implements RunRepository {
     }
   }
 
+  async claim(id: string, workerId: string, leaseExpiresAt: string, now: string): Promise<Run | undefined> {
+    assertStatusWrite(['pending'], 'running');
+    const row = await this.ctx.db
+      .updateTable('runs')
+      .set((eb) => ({
+        status: 'running',
+        worker_id: workerId,
+        lease_expires_at: leaseExpiresAt,
+        attempt: eb('attempt', '+', 1),
+        started_at: eb.fn.coalesce('started_at', eb.val(now)),
+        updated_at: nowIso(this.ctx),
+      }))
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('worker_id', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    return row && runFromRow(row);
+  }
+
   async lineageStatuses(id: string): Promise<RunStatus[]> {
     // Bounded by the depth limits (a chain is a few runs); the hop counter only guards a corrupt cycle.
     const result = await sql<{ status: RunStatus }>`
@@ -242,7 +257,11 @@ export class SqlRunRepository implements RunRepository {
     return rows.map(runFromRow);
   }
 
-  async countActive(filter: { user_id?: string; created_by_run_id?: string; children_only?: boolean }): Promise<number> {
+  async countActive(filter: {
+    user_id?: string;
+    created_by_run_id?: string;
+    children_only?: boolean;
+  }): Promise<number> {
     let query = this.ctx.db
       .selectFrom('runs')
       .select((eb) => eb.fn.countAll().as('active'))
