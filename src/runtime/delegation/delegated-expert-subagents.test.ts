@@ -8,6 +8,7 @@ import {
   type RuntimeHarnessOptions,
 } from '../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
+import { lineageOf } from '../run-emitter.js';
 
 /** A chat expert that hands everything to B. */
 const EXPERT_A = `
@@ -100,6 +101,30 @@ describe('an expert reached through delegate is a main agent in its own run', ()
       isError: false,
     });
     expect(run.output).toBe(`A got: B got: ${taskResult?.text ?? ''}`);
+  });
+
+  it("gives every event of every run in the tree that run's own lineage, subagent_update included", async () => {
+    const { h, ask } = await setup();
+    const run = await ask('chain');
+    const tree = await h.storage.runs.listByRoot(run.id);
+    expect(tree.map((member) => member.depth).sort()).toEqual([0, 1, 2, 3]);
+    for (const member of tree) {
+      const events = await h.storage.events.list(member.id, 0, 1000);
+      const children = tree.filter((other) => other.created_by_run_id === member.id);
+      // Each child reports its start, its claim and its end on this run's stream.
+      expect(events.filter((event) => event.type === 'subagent_update')).toHaveLength(children.length * 3);
+      const lineage = lineageOf(member);
+      for (const event of events) {
+        const carried = Object.fromEntries(Object.keys(lineage).map((key) => [key, event.payload[key]]));
+        // A subagent_update names the tool call that started the child, not the one that started this run.
+        const child = children.find((other) => other.id === event.payload.run_id);
+        const expected =
+          event.type === 'subagent_update'
+            ? { ...lineage, parent_tool_call_id: child?.input.parent_tool_call_id }
+            : lineage;
+        expect(carried, `${event.type} #${event.seq} of ${member.id}`).toEqual(expected);
+      }
+    }
   });
 
   it('counts delegation hops alone against the delegation limit: C (two hops down) keeps its subagent, not a third hop', async () => {

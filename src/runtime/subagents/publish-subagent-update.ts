@@ -14,6 +14,24 @@ function namedInInput(child: Run): Pick<Agent, 'slug' | 'name'> | undefined {
 }
 
 /**
+ * The lineage fields of the parent's events. A child one hop below its root has the root as parent, whose
+ * lineage its own row already says (a root has no creator, no parent tool call, depth 0): no read.
+ */
+async function lineageOfParent(
+  storage: Storage,
+  child: Run,
+  parentId: string,
+  parent: Run | undefined,
+): Promise<Record<string, unknown> | undefined> {
+  if (parent) return lineageOf(parent);
+  if (child.depth === 1 && parentId === child.root_run_id) {
+    return { root_run_id: parentId, parent_run_id: null, parent_tool_call_id: null, depth: 0 };
+  }
+  const read = await storage.runs.get(parentId);
+  return read && lineageOf(read);
+}
+
+/**
  * Pushes a child's status change onto its PARENT's stream (`subagent_update`), so a console watching the
  * parent sees children start, progress and end without polling — Yuxi's panel went stale here (§9.3).
  * A parent that already ended gets nothing: its stream is closed after `end`.
@@ -30,18 +48,18 @@ export async function publishSubagentUpdate(
   try {
     const inline = inlineSubagentName(child);
     const named = known.childAgent ?? namedInInput(child);
-    const [parent, agent] = await Promise.all([
-      known.parent ?? storage.runs.get(parentId),
+    const [parentLineage, agent] = await Promise.all([
+      lineageOfParent(storage, child, parentId, known.parent),
       inline !== undefined || named ? named : storage.agents.get(child.agent_id),
     ]);
-    if (!parent) return;
+    if (!parentLineage) return;
     // Appended only while the parent is active, checked in the insert itself: no window in which the parent
     // could end (and close its stream with `end`) between a status check and the append.
     const event = await storage.events.appendWhileActive({
       run_id: parentId,
       type: 'subagent_update',
       payload: {
-        ...lineageOf(parent),
+        ...parentLineage,
         run_id: child.id,
         kind: child.run_type === 'delegation' ? 'delegation' : 'subagent',
         slug: inline ?? agent?.slug ?? null,
