@@ -1020,6 +1020,13 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           root.id,
         ]);
         expect(await storage.runs.listByConversation('cnv_missing')).toEqual([]);
+        // The run before each, in the same order, ties on created_at broken by id.
+        expect((await storage.runs.previousInConversation(grandchild))?.id).toBe(b.id);
+        expect((await storage.runs.previousInConversation(b))?.id).toBe(a.id);
+        expect((await storage.runs.previousInConversation(a))?.id).toBe(root.id);
+        expect(await storage.runs.previousInConversation(root)).toBeUndefined();
+        const twin = { ...b, id: `${b.id}z` };
+        expect((await storage.runs.previousInConversation(twin))?.id).toBe(b.id);
       });
 
       it('lists leased runs whose lease expired, and unowned running ones', async () => {

@@ -81,6 +81,8 @@ export interface RunRepository {
   listByRoot(rootRunId: string): Promise<Run[]>;
   /** Newest first. */
   listByConversation(conversationId: string): Promise<Run[]>;
+  /** The run started just before `run` in its conversation (same order as `listByConversation`), if any. */
+  previousInConversation(run: Pick<Run, 'id' | 'conversation_id' | 'created_at'>): Promise<Run | undefined>;
   /** Leased runs (`running`, `cancel_requested`) whose lease ended before `now`, plus unowned ones. */
   listExpiredLeases(now: string, limit: number): Promise<Run[]>;
   /** Pending runs created before `before`: the reconciler re-enqueues them in case an enqueue was lost. */

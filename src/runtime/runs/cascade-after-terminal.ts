@@ -29,8 +29,7 @@ export async function cascadeAfterTerminal(
   }
   // Children an earlier turn kept alive are closed when the conversation's next run ends.
   if (run.run_type !== 'subagent') {
-    const runs = await storage.runs.listByConversation(run.conversation_id);
-    const previous = runs[runs.findIndex((candidate) => candidate.id === run.id) + 1];
+    const previous = await storage.runs.previousInConversation(run);
     if (previous) await closeSubtree(storage, bus, clock, previous);
   }
   if (deps.onTerminal) await deps.onTerminal(run);

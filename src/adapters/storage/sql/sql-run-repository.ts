@@ -230,6 +230,26 @@ export class SqlRunRepository implements RunRepository {
     return rows.map(runFromRow);
   }
 
+  async previousInConversation(
+    run: Pick<Run, 'id' | 'conversation_id' | 'created_at'>,
+  ): Promise<Run | undefined> {
+    const row = await this.ctx.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('conversation_id', '=', run.conversation_id)
+      .where((eb) =>
+        eb.or([
+          eb('created_at', '<', run.created_at),
+          eb.and([eb('created_at', '=', run.created_at), eb('id', '<', run.id)]),
+        ]),
+      )
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row && runFromRow(row);
+  }
+
   async listExpiredLeases(now: string, limit: number): Promise<Run[]> {
     const rows = await this.ctx.db
       .selectFrom('runs')
