@@ -30,6 +30,16 @@ export function resolveExpertRef(raw: string): string {
   return raw.trim().replace(/^@/, '');
 }
 
+// Module-level: converted to JSON Schema once, not once per run that mounts the tool.
+const delegateInput = z.object({
+  expert: z
+    .string()
+    .min(1)
+    .describe('The slug of the expert to delegate to, exactly as it leads its line in the list.'),
+  task: z.string().min(1).describe('The whole brief for the expert: goal, context and expected output.'),
+  budget: childBudgetSchema,
+});
+
 /** `delegate(expert, task)`: runs another expert as the same user and returns its final text. */
 export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
   const { service, limits, actor, roster } = deps;
@@ -44,14 +54,7 @@ export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
       '',
       rosterListing(roster),
     ].join('\n'),
-    inputSchema: z.object({
-      expert: z
-        .string()
-        .min(1)
-        .describe('The slug of the expert to delegate to, exactly as it leads its line in the list.'),
-      task: z.string().min(1).describe('The whole brief for the expert: goal, context and expected output.'),
-      budget: childBudgetSchema,
-    }),
+    inputSchema: delegateInput,
     async execute(input, context) {
       const started = await service.start({
         actor,

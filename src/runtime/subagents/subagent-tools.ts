@@ -69,6 +69,18 @@ const startInput = z.object({
 });
 
 const runIdInput = z.object({ run_id: z.string().describe('A subagent run ID returned by subagent_start.') });
+const awaitInput = z
+  .object({
+    run_id: z.string().optional().describe('One subagent run ID.'),
+    run_ids: z.array(z.string()).min(1).max(100).optional().describe('Several subagent run IDs.'),
+    mode: z.enum(['all', 'any']).optional().describe('With run_ids: wait for all of them (default) or the first to finish.'),
+    timeout_ms: z.number().int().min(0).optional().describe('Optional wait limit in milliseconds.'),
+  })
+  .refine((input) => (input.run_id === undefined) !== (input.run_ids === undefined), { message: 'give either run_id or run_ids' });
+const steerInput = z.object({
+  run_id: z.string().describe('A subagent run ID returned by subagent_start.'),
+  message: z.string().min(1).describe('What the subagent should know or change.'),
+});
 
 export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
   const { storage, bus, clock, limits, service, allowed } = deps;
@@ -192,16 +204,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
     name: 'subagent_await',
     description:
       'Wait for background subagent runs to finish and return their results. Pass `run_id` for one run, or `run_ids` with `mode` "all" (default) or "any".',
-    inputSchema: z
-      .object({
-        run_id: z.string().optional().describe('One subagent run ID.'),
-        run_ids: z.array(z.string()).min(1).max(100).optional().describe('Several subagent run IDs.'),
-        mode: z.enum(['all', 'any']).optional().describe('With run_ids: wait for all of them (default) or the first to finish.'),
-        timeout_ms: z.number().int().min(0).optional().describe('Optional wait limit in milliseconds.'),
-      })
-      .refine((input) => (input.run_id === undefined) !== (input.run_ids === undefined), {
-        message: 'give either run_id or run_ids',
-      }),
+    inputSchema: awaitInput,
     async execute(input, context) {
       const timeoutMs = Math.min(input.timeout_ms ?? limits.waitTimeoutMs, limits.waitTimeoutMs);
       const ids = input.run_ids ?? [input.run_id ?? ''];
@@ -264,10 +267,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
   const subagentSteer = defineTool({
     name: 'subagent_steer',
     description: 'Send a follow-up message to a running background subagent; it reads the message before its next step.',
-    inputSchema: z.object({
-      run_id: z.string().describe('A subagent run ID returned by subagent_start.'),
-      message: z.string().min(1).describe('What the subagent should know or change.'),
-    }),
+    inputSchema: steerInput,
     async execute(input, context) {
       const { run } = await owned(context, input.run_id);
       if (isTerminalStatus(run.status) || run.status === 'cancel_requested') throw refusalError(SUBAGENT_TEXTS.steerNotActive(run.status));
