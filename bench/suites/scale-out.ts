@@ -155,11 +155,17 @@ async function measureRecovery(cluster: Cluster, agents: Agents, count: number, 
   const runs = await mapLimit(conversations, CLIENT_CONCURRENCY, (conversation, index) =>
     api.postMessage(conversation, `recovery ${index}`),
   );
+  let last: Run[] = [];
   const claimed = await eventually('every slow run to be running on a worker', RUN_TIMEOUT_MS, async () => {
     const current = await mapLimit(runs, CLIENT_CONCURRENCY, (run) => api.getRun(run.id));
+    last = current;
     return current.every((run) => run.status === 'running' && cluster.workerOf(run.worker_id))
       ? current
       : undefined;
+  }).catch((error: unknown) => {
+    // Say where each run was, so a failed recovery measurement can be told apart from a slow one.
+    const where = last.map((run) => `${run.status}${run.worker_id ? `@${run.worker_id}` : ''}`).join(', ');
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; runs: ${where}`, { cause: error });
   });
   const owners = new Map<string, Run[]>();
   for (const run of claimed) {
@@ -220,7 +226,9 @@ await runSuite(SUITE, async ({ quick }) => {
   if ('missing' in found) throw new Error(`scale-out needs PostgreSQL and Redis binaries: ${found.missing}`);
   const plan = quick
     ? { workers: [1, 2], warmup: 3, task: 5, plain: 3, batch: 10, recovery: 4, stepDelayMs: 4_000 }
-    : { workers: [1, 2, 4], warmup: 10, task: 40, plain: 20, batch: 200, recovery: 16, stepDelayMs: 8_000 };
+    : // Recovery: no more slow runs than one worker has slots (8), so they are all running at once however
+      // the queue spreads them (16 could leave some pending behind a worker's full slots until others end).
+      { workers: [1, 2, 4], warmup: 10, task: 40, plain: 20, batch: 200, recovery: 8, stepDelayMs: 8_000 };
   const loadBefore = loadAverage();
   const teardown = createTeardown((message) => progress(SUITE, message));
   try {
