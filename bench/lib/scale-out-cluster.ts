@@ -6,7 +6,7 @@ import { REPO_DIR } from './root-require.js';
 import type { Services } from './services.js';
 import type { Teardown } from './teardown.js';
 import { troupeApi, type TroupeApi } from './troupe-api.js';
-import { TroupeProcess } from './troupe-process.js';
+import { ServerProcess } from '../../test/helpers/server-process.js';
 
 export interface ClusterOptions {
   services: Services;
@@ -20,14 +20,14 @@ export interface ClusterOptions {
 export interface Cluster {
   services: Services;
   api: TroupeApi;
-  apiProcess: TroupeProcess;
-  workers: TroupeProcess[];
+  apiProcess: ServerProcess;
+  workers: ServerProcess[];
   /** The configuration every process reads from the shared environment (lease, worker concurrency). */
   config: TroupeConfig;
   /** Starts `count` more `--role worker` processes and resolves once each one says it is running. */
   addWorkers(count: number): Promise<void>;
   /** The live worker process whose pid a run's `worker_id` (`wrk_{pid}_{hex}`) names. */
-  workerOf(workerId: string | null): TroupeProcess | undefined;
+  workerOf(workerId: string | null): ServerProcess | undefined;
 }
 
 /**
@@ -55,8 +55,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   };
   const config = loadConfig(env, REPO_DIR);
 
-  const start = (name: string, args: string[]): TroupeProcess => {
-    const started = new TroupeProcess(name, args, env);
+  const start = (name: string, args: string[]): ServerProcess => {
+    const started = new ServerProcess(name, args, env);
     teardown.add(name, () => started.stop());
     return started;
   };
@@ -65,7 +65,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const [, url] = await apiProcess.waitFor(/Troupe is serving on (http:\/\/\S+)/);
   const [, token] = await apiProcess.waitFor(/Token for "demo"[^:]*: (trp_\S+)/);
   if (!url || !token) throw new Error(`the API process printed no URL or token:\n${apiProcess.tail()}`);
-  const workers: TroupeProcess[] = [];
+  const workers: ServerProcess[] = [];
 
   return {
     services,

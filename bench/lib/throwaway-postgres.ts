@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { eventually } from './eventually.js';
+import { eventually } from '../../test/helpers/eventually.js';
 import { freePort } from './free-port.js';
 import { pidFromFile, stopPidFile } from './stop-pid.js';
 import type { Teardown } from './teardown.js';

@@ -15,7 +15,7 @@ import {
   MAIN_CONFIG,
   MAIN_SCENARIO,
 } from '../lib/dispatch-scenario.js';
-import { eventually } from '../lib/eventually.js';
+import { eventually } from '../../test/helpers/eventually.js';
 import { mapLimit } from '../lib/map-limit.js';
 import { processCpuMs, processTreeCpuMs } from '../lib/process-cpu.js';
 import { startCluster, type Cluster } from '../lib/scale-out-cluster.js';

@@ -1,52 +1,38 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { eventually } from './eventually.js';
+
+export { delay, eventually } from './eventually.js';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-/** tsx compiles the server on start; on a loaded 2-core CI machine that takes a while. */
+/** tsx compiles the server on start; on a loaded 2-core machine that takes a while. */
 export const START_TIMEOUT_MS = 90_000;
 
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls `probe` until it returns a value, failing with `what` after `timeoutMs`. */
-export async function eventually<T>(
-  what: string,
-  timeoutMs: number,
-  probe: () => Promise<T | undefined>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await delay(100);
-  }
-}
-
-/** A `troupe serve` child process, with its output kept for assertions and failure reports. */
+/**
+ * One `troupe serve` process started as a deployment starts it (`node bin/troupe.js serve --role …`), with the
+ * tail of its output kept for assertions, failure reports and the lines that announce its URL, token or pid.
+ * The scale-out e2e suites and the scale-out benchmark both run their clusters on it.
+ */
 export class ServerProcess {
   readonly child: ChildProcess;
   output = '';
-  exited = false;
 
   constructor(
     readonly name: string,
     args: string[],
     env: NodeJS.ProcessEnv,
   ) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', ...args], {
+    this.child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'troupe.js'), 'serve', ...args], {
       cwd: REPO_ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const append = (chunk: Buffer): void => {
-      // Bounded: a chatty process must not eat the test runner's memory.
+      // Bounded: a chatty process must not grow the memory of whoever watches it.
       this.output = (this.output + chunk.toString('utf8')).slice(-64 * 1024);
     };
     this.child.stdout?.on('data', append);
     this.child.stderr?.on('data', append);
-    this.child.once('exit', () => (this.exited = true));
   }
 
   get pid(): number {
@@ -54,22 +40,44 @@ export class ServerProcess {
     return this.child.pid;
   }
 
-  /** Resolves with the first match of `pattern` in the output, or fails when the process exits or time runs out. */
-  waitFor(pattern: RegExp, timeoutMs = START_TIMEOUT_MS): Promise<RegExpMatchArray> {
-    return eventually(`${this.name} to print ${String(pattern)}`, timeoutMs, () => {
-      const match = pattern.exec(this.output);
-      if (match) return Promise.resolve(match);
-      if (this.exited) return Promise.reject(new Error(`${this.name} exited early:\n${this.output}`));
-      return Promise.resolve(undefined);
-    });
+  get exited(): boolean {
+    return this.child.exitCode !== null || this.child.signalCode !== null;
   }
 
-  async stop(): Promise<void> {
+  /** The tail of what the process printed, for error messages. */
+  tail(): string {
+    return `--- ${this.name} (pid ${this.child.pid}) ---\n${this.output.slice(-4000)}`;
+  }
+
+  /** The first match of `pattern` in the output; fails when the process exits first or time runs out. */
+  async waitFor(pattern: RegExp, timeoutMs = START_TIMEOUT_MS): Promise<RegExpMatchArray> {
+    // null ends the wait at once: a process that exited will never print it.
+    const match = await eventually(`${this.name} to print ${String(pattern)}`, timeoutMs, () =>
+      Promise.resolve(pattern.exec(this.output) ?? (this.exited ? null : undefined)),
+    );
+    if (match === null) throw new Error(`${this.name} exited early:\n${this.tail()}`);
+    return match;
+  }
+
+  /** `kill -9`: no shutdown hook runs, the runs it holds keep their leases until they expire. */
+  async killHard(): Promise<void> {
+    const gone = this.whenExited();
+    this.child.kill('SIGKILL');
+    await gone;
+  }
+
+  /** A graceful stop (SIGTERM hands its runs back), then SIGKILL after `graceMs`. */
+  async stop(graceMs = 10_000): Promise<void> {
     if (this.exited) return;
-    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    const gone = this.whenExited();
     this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
-    await exited;
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    await gone;
     clearTimeout(timer);
+  }
+
+  private whenExited(): Promise<void> {
+    if (this.exited) return Promise.resolve();
+    return new Promise((resolve) => this.child.once('exit', () => resolve()));
   }
 }
