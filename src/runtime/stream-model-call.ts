@@ -99,7 +99,7 @@ export async function streamModelCall(
       abortSignal,
     });
     let text = '';
-    const calls: Promise<ModelToolCall>[] = [];
+    const toolCalls = new Map<string, ModelToolCall>();
     let finish: Extract<LanguageModelV3StreamPart, { type: 'finish' }> | undefined;
     let streamError: unknown;
     for await (const part of stream) {
@@ -108,7 +108,7 @@ export async function streamModelCall(
         text += part.delta;
         onTextDelta(part.delta);
       } else if (part.type === 'tool-call') {
-        calls.push(parseToolCall(part, tools));
+        toolCalls.set(part.toolCallId, await parseToolCall(part, tools));
       } else if (part.type === 'finish') {
         finish = part;
       } else if (part.type === 'error') {
@@ -117,7 +117,6 @@ export async function streamModelCall(
     }
     abortSignal.throwIfAborted();
     if (streamError !== undefined) throw modelCallError(model.spec, streamError);
-    const toolCalls = new Map((await Promise.all(calls)).map((call) => [call.toolCallId, call]));
     const usage = finish ? asLanguageModelUsage(finish.usage) : undefined;
     return {
       text,
