@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../test/helpers/close-after-each.js';
 import { TroupeError } from '../core/errors.js';
 import type { Agent } from '../core/records/agent.js';
 import type { Conversation } from '../core/records/conversation.js';
@@ -9,7 +10,7 @@ import type { User } from '../core/records/user.js';
 import { partialAnswerMarker } from '../core/thread/partial-answer.js';
 import { repairToolCallPairs } from '../core/thread/tool-call-pairs.js';
 import { createRuntimeHarness, type RuntimeHarness, type RuntimeHarnessOptions } from '../../test/helpers/create-runtime-harness.js';
-import { BACKENDS, startBackend, type ScriptedBackend, type ScriptRule } from '../../test/helpers/model-backends.js';
+import { BACKENDS, startBackend, type ScriptRule } from '../../test/helpers/model-backends.js';
 import type { AgentMiddleware } from './middleware/agent-middleware.js';
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
@@ -44,14 +45,7 @@ interface World {
   prompts: ModelMessage[][];
 }
 
-let harness: RuntimeHarness | undefined;
-let backend: ScriptedBackend | undefined;
-afterEach(async () => {
-  await harness?.close();
-  await backend?.close();
-  harness = undefined;
-  backend = undefined;
-});
+const closeLater = closeAfterEach();
 
 function lastUserText(messages: readonly ModelMessage[]): string {
   const last = [...messages].reverse().find((message) => message.role === 'user');
@@ -96,7 +90,7 @@ async function setup({ model, ...options }: RuntimeHarnessOptions & { model?: st
       ]),
     ...options,
   });
-  harness = h;
+  closeLater(h);
   const alice = await h.createUser('alice');
   await h.createAgent(alice, 'helper', { model: 'scripted:helper', tools: [] }, { backend: 'subagent', is_subagent: true });
   const main = await h.createAgent(alice, 'main', { model: model ?? 'scripted:main', tools: ['ls'] });
@@ -249,7 +243,8 @@ describe.each(BACKENDS)('a partial answer is a valid prompt for the next run (%s
   const rules: ScriptRule[] = [{ steps: [{ text: 'fresh answer' }] }];
 
   it('lease expiry under the fail policy keeps the text the dead worker had streamed', async () => {
-    backend = await startBackend(name, rules);
+    const backend = await startBackend(name, rules);
+    closeLater(backend);
     const world = await setup({
       startWorker: false,
       leasePolicy: 'fail',

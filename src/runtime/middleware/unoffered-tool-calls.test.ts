@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../../test/helpers/close-after-each.js';
 import type { Agent, AgentConfig } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
 import type { ThreadMessage } from '../../core/records/thread-message.js';
@@ -7,7 +8,6 @@ import {
   BACKENDS,
   startBackend,
   type BackendName,
-  type ScriptedBackend,
   type ScriptRule,
 } from '../../../test/helpers/model-backends.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
@@ -38,14 +38,7 @@ rules:
 const byName = <T extends { name: string }>(items: T[]): T[] =>
   [...items].sort((a, b) => a.name.localeCompare(b.name));
 
-let harness: RuntimeHarness | undefined;
-let backend: ScriptedBackend | undefined;
-afterEach(async () => {
-  await harness?.close();
-  await backend?.close();
-  harness = undefined;
-  backend = undefined;
-});
+const closeLater = closeAfterEach();
 
 async function runAgent(
   name: BackendName,
@@ -53,12 +46,13 @@ async function runAgent(
   config: Partial<AgentConfig>,
   options: { asSubagent?: boolean } = {},
 ): Promise<{ run: Run; thread: ThreadMessage[]; h: RuntimeHarness }> {
-  backend = await startBackend(name, rules, 'under_test');
+  const backend = await startBackend(name, rules, 'under_test');
+  closeLater(backend);
   const h = await createRuntimeHarness({
     scenarios: { ...backend.scenarios, parent: PARENT },
     models: backend.models,
   });
-  harness = h;
+  closeLater(h);
   const alice = await h.createUser('alice');
   await h.storage.users.setDelegationPolicy(alice.id, 'all', []);
   await h.createAgent(alice, 'expert', { model: 'scripted:parent' }, { status: 'published' });

@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
+import { closeAfterEach } from '../close-after-each.js';
 import { z } from 'zod';
 import type { Agent } from '../../../src/core/records/agent.js';
 import type { Conversation } from '../../../src/core/records/conversation.js';
@@ -12,7 +13,7 @@ import {
   type RuntimeHarness,
   type RuntimeHarnessOptions,
 } from '../create-runtime-harness.js';
-import { startBackend, type BACKENDS, type ScriptedBackend, type ScriptRule } from '../model-backends.js';
+import { startBackend, type BACKENDS, type ScriptRule } from '../model-backends.js';
 
 // The fake servers' model names are unknown to the SDK, which says so on every call.
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
@@ -138,20 +139,14 @@ export interface World {
 
 /** The world of the run-endings tests; the harness and the fake model server close after each test. */
 export function useRunEndingsWorld() {
-  let harness: RuntimeHarness | undefined;
-  let backend: ScriptedBackend | undefined;
-  afterEach(async () => {
-    await harness?.close();
-    await backend?.close();
-    harness = undefined;
-    backend = undefined;
-  });
+  const closeLater = closeAfterEach();
   return async function setup(
     name: (typeof BACKENDS)[number],
     options: RuntimeHarnessOptions = {},
     owner?: 'root',
   ): Promise<World> {
-    backend = await startBackend(name, MAIN);
+    const backend = await startBackend(name, MAIN);
+    closeLater(backend);
     const block = blockingTool();
     const prompts: ModelMessage[][] = [];
     const h = await createRuntimeHarness({
@@ -170,7 +165,7 @@ export function useRunEndingsWorld() {
         ]),
       ...options,
     });
-    harness = h;
+    closeLater(h);
     const alice = await h.createUser('alice');
     await h.storage.users.setDelegationPolicy(alice.id, 'all', []);
     const root = owner ? await h.createUser('root', 'admin') : alice;
