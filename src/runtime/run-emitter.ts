@@ -27,7 +27,11 @@ export interface RunEmitter {
 }
 
 /** Fields every event of a run carries, so a parent's stream can attribute a child's events. */
-export function lineageOf(run: Run): Record<string, unknown> {
+export function lineageOf(
+  run: Pick<Run, 'root_run_id' | 'created_by_run_id' | 'depth'> & {
+    input: Pick<Run['input'], 'parent_tool_call_id'>;
+  },
+): Record<string, unknown> {
   return {
     root_run_id: run.root_run_id,
     parent_run_id: run.created_by_run_id,

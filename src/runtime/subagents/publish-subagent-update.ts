@@ -25,7 +25,7 @@ async function lineageOfParent(
 ): Promise<Record<string, unknown> | undefined> {
   if (parent) return lineageOf(parent);
   if (child.depth === 1 && parentId === child.root_run_id) {
-    return { root_run_id: parentId, parent_run_id: null, parent_tool_call_id: null, depth: 0 };
+    return lineageOf({ root_run_id: parentId, created_by_run_id: null, depth: 0, input: {} });
   }
   const read = await storage.runs.get(parentId);
   return read && lineageOf(read);
