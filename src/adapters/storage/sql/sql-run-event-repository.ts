@@ -38,20 +38,17 @@ export class SqlRunEventRepository implements RunEventRepository {
   private async insertNext(event: NewRunEvent, whileActive: boolean): Promise<RunEvent | undefined> {
     const payload = toJson(event.payload);
     const createdAt = nowIso(this.ctx);
-    // Only-while-active reads the next seq in a subquery: an aggregate over no rows still yields one row,
-    // so the guard must filter after it, never inside it.
-    const query = whileActive
-      ? sql<{ seq: number | string }>`
-          INSERT INTO run_events (run_id, seq, type, payload, created_at)
-          SELECT ${event.run_id}, next_seq.seq, ${event.type}, ${payload}, ${createdAt}
-          FROM (SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM run_events WHERE run_id = ${event.run_id}) AS next_seq
-          WHERE EXISTS (SELECT 1 FROM runs WHERE id = ${event.run_id} AND status IN (${sql.join([...ACTIVE_RUN_STATUSES])}))
-          RETURNING seq`
-      : sql<{ seq: number | string }>`
-          INSERT INTO run_events (run_id, seq, type, payload, created_at)
-          SELECT ${event.run_id}, COALESCE(MAX(seq), 0) + 1, ${event.type}, ${payload}, ${createdAt}
-          FROM run_events WHERE run_id = ${event.run_id}
-          RETURNING seq`;
+    // The next seq is read in a subquery: an aggregate over no rows still yields one row, so the
+    // only-while-active guard must filter after it, never inside it.
+    const guard = whileActive
+      ? sql`WHERE EXISTS (SELECT 1 FROM runs WHERE id = ${event.run_id} AND status IN (${sql.join([...ACTIVE_RUN_STATUSES])}))`
+      : sql``;
+    const query = sql<{ seq: number | string }>`
+      INSERT INTO run_events (run_id, seq, type, payload, created_at)
+      SELECT ${event.run_id}, next_seq.seq, ${event.type}, ${payload}, ${createdAt}
+      FROM (SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM run_events WHERE run_id = ${event.run_id}) AS next_seq
+      ${guard}
+      RETURNING seq`;
     try {
       const { rows } = await writeNextInSequence(
         this.ctx,
