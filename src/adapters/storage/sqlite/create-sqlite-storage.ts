@@ -2,12 +2,13 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import type { DatabaseConnection, Driver, QueryCompiler, SqliteDatabase, TransactionSettings } from 'kysely';
+import type { DatabaseConnection, Driver, QueryCompiler, TransactionSettings } from 'kysely';
 import type { Clock } from '../../../core/clock.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import { createSqlStorage } from '../sql/create-sql-storage.js';
 import type { DatabaseSchema } from '../sql/database-schema.js';
 import { migrateToLatest } from '../sql/migrations.js';
+import { withStatementCache } from './cached-statements.js';
 import { sqliteSqlDialect } from '../sql/sql-dialect.js';
 
 export interface SqliteStorageOptions {
@@ -19,38 +20,6 @@ export interface SqliteStorageOptions {
 }
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
-const STATEMENT_CACHE_SIZE = 256;
-
-/**
- * Kysely prepares every query afresh; better-sqlite3 statements are reusable, and preparing is a large
- * share of a small write. Reuse is safe because Kysely runs one query at a time on the one connection.
- * Least recently used statements are dropped so queries with varying SQL (IN lists) stay bounded.
- */
-function withStatementCache(database: Database.Database): SqliteDatabase {
-  const cache = new Map<string, Database.Statement>();
-  return {
-    prepare(sql) {
-      const cached = cache.get(sql);
-      if (cached !== undefined) {
-        cache.delete(sql);
-        cache.set(sql, cached);
-        return cached;
-      }
-      const statement = database.prepare(sql);
-      cache.set(sql, statement);
-      if (cache.size > STATEMENT_CACHE_SIZE) {
-        const oldest = cache.keys().next();
-        if (oldest.done !== true) cache.delete(oldest.value);
-      }
-      return statement;
-    },
-    close() {
-      cache.clear();
-      database.close();
-    },
-  };
-}
-
 /**
  * Hands the single connection to waiters in arrival order. Kysely's own mutex wakes every waiter on each
  * release (they race and all but one wait again), which costs O(waiters) per query under a burst of
