@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { RunInboxRepository } from '../../../core/ports/storage.js';
-import { atomically, nowIso } from './sql-context.js';
+import { nowIso } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { writeNextInSequence } from './sql-sequence.js';
 
@@ -18,17 +18,16 @@ export class SqlRunInboxRepository implements RunInboxRepository {
     );
   }
 
-  take(runId: string): Promise<string[]> {
-    const readAt = nowIso(this.ctx);
-    return atomically(this.ctx, async (db) => {
-      const rows = await db
-        .updateTable('run_inbox')
-        .set({ read_at: readAt })
-        .where('run_id', '=', runId)
-        .where('read_at', 'is', null)
-        .returning(['seq', 'message'])
-        .execute();
-      return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map((row) => row.message);
-    });
+  async take(runId: string): Promise<string[]> {
+    // One UPDATE … RETURNING is atomic on both engines: no transaction of its own (it is read before every
+    // step, and is almost always empty).
+    const rows = await this.ctx.db
+      .updateTable('run_inbox')
+      .set({ read_at: nowIso(this.ctx) })
+      .where('run_id', '=', runId)
+      .where('read_at', 'is', null)
+      .returning(['seq', 'message'])
+      .execute();
+    return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map((row) => row.message);
   }
 }
