@@ -47,18 +47,17 @@ export type AgentLoopOutcome =
  * run and every tool result as it lands, so a resumed run re-runs only the calls that have no result.
  */
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopOutcome> {
-  const { run, agent, chain, emitter, abortSignal } = options;
+  const { run, agent, chain, abortSignal } = options;
   const messages = [...options.messages];
   let lastText = '';
 
   if (options.pending && options.pending.calls.length > 0) {
-    const waiting = await runToolCalls(options, options.pending.step, options.pending.calls, messages, false);
-    if (waiting.length > 0) return { kind: 'input_required', toolCallIds: waiting };
-    await emitter.emit('step', {
-      step: options.pending.step,
-      tool_calls: options.pending.calls.length,
-      resumed: true,
+    const { step, calls } = options.pending;
+    const waiting = await runToolCalls(options, step, calls, messages, false, {
+      type: 'step',
+      payload: { step, tool_calls: calls.length, resumed: true },
     });
+    if (waiting.length > 0) return { kind: 'input_required', toolCallIds: waiting };
   }
 
   for (let step = options.firstStep; step <= options.maxSteps; step++) {
@@ -99,14 +98,16 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       result.toolCalls.map((call) => toolCallEvent(step, call)),
     );
     messages.push(assistant);
-    const waiting = await runToolCalls(options, step, result.toolCalls, messages, true);
-    if (waiting.length > 0) return { kind: 'input_required', toolCallIds: waiting };
-    await emitter.emit('step', {
-      step,
-      tool_calls: result.toolCalls.length,
-      finish_reason: result.finishReason,
-      usage: result.usage,
+    const waiting = await runToolCalls(options, step, result.toolCalls, messages, true, {
+      type: 'step',
+      payload: {
+        step,
+        tool_calls: result.toolCalls.length,
+        finish_reason: result.finishReason,
+        usage: result.usage,
+      },
     });
+    if (waiting.length > 0) return { kind: 'input_required', toolCallIds: waiting };
   }
   return { kind: 'max_steps', output: lastText };
 }
@@ -114,6 +115,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
 /**
  * Runs the calls of one step concurrently (SPEC §3). Each result is checkpointed and emitted as it lands;
  * calls waiting for a human decision are returned. An abort stops everything after the calls settle.
+ * The step's `step` event commits with the result that completes the step (the last to land, when every
+ * other call landed too): no commit of its own, and none at all for a step that parks for input.
  */
 async function runToolCalls(
   options: AgentLoopOptions,
@@ -122,6 +125,7 @@ async function runToolCalls(
   messages: ModelMessage[],
   /** The model's turn was just checkpointed with its `tool_call` events; a resumed step announces them again. */
   announced: boolean,
+  stepEvent: PendingEvent,
 ): Promise<string[]> {
   const { emitter } = options;
   const waiting: string[] = [];
@@ -131,28 +135,35 @@ async function runToolCalls(
       await emitter.emit(event.type, event.payload);
     }
   }
+  let unsettled = calls.length;
+  let everyOtherLanded = true;
   const landed = await Promise.allSettled(
     calls.map(async (call) => {
-      const outcome = await executeToolCall(options, call);
-      options.abortSignal.throwIfAborted();
-      const message = toToolMessage(call, outcome);
-      await options.checkpoint(
-        step,
-        [message],
-        [
-          {
-            type: 'tool_result',
-            payload: {
-              step,
-              tool_call_id: call.toolCallId,
-              name: call.toolName,
-              output: outcome.output,
-              is_error: outcome.isError,
-            },
+      let counted = false;
+      try {
+        const outcome = await executeToolCall(options, call);
+        options.abortSignal.throwIfAborted();
+        const message = toToolMessage(call, outcome);
+        unsettled -= 1;
+        counted = true;
+        const completesStep = unsettled === 0 && everyOtherLanded;
+        const result: PendingEvent = {
+          type: 'tool_result',
+          payload: {
+            step,
+            tool_call_id: call.toolCallId,
+            name: call.toolName,
+            output: outcome.output,
+            is_error: outcome.isError,
           },
-        ],
-      );
-      messages.push(message);
+        };
+        await options.checkpoint(step, [message], completesStep ? [result, stepEvent] : [result]);
+        messages.push(message);
+      } catch (error) {
+        if (!counted) unsettled -= 1;
+        everyOtherLanded = false;
+        throw error;
+      }
     }),
   );
   options.abortSignal.throwIfAborted();

@@ -18,9 +18,10 @@ export interface RunEmitter {
   /**
    * Appends the buffered text, runs `alongside` (e.g. a checkpoint) and appends `events`, all in ONE
    * transaction, then publishes what it appended: a step's checkpoint and its events cost one commit, and
-   * no reader sees one without the other.
+   * no reader sees one without the other. Events `alongside` returns (appended to other runs' streams) are
+   * published after the commit too; the run's own appended events are what `commit` returns.
    */
-  commit(events: PendingEvent[], alongside?: (tx: Storage) => Promise<void>): Promise<RunEvent[]>;
+  commit(events: PendingEvent[], alongside?: (tx: Storage) => Promise<RunEvent[] | void>): Promise<RunEvent[]>;
   /** Buffers streamed text; flushed before any other event, on size, or on a short timer. */
   delta(text: string): void;
   flush(): Promise<void>;
@@ -106,19 +107,17 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
     commit(events, alongside) {
       const text = takeBuffer();
       return enqueue(async () => {
-        const written = await storage.transaction(async (tx) => {
-          const appended: RunEvent[] = [];
-          const append = async (type: RunEventType, payload: Record<string, unknown>) => {
-            appended.push(
-              await tx.events.append({ run_id: run.id, type, payload: { ...lineage, ...payload } }),
-            );
-          };
-          if (text !== '') await append('message_delta', { text });
-          if (alongside) await alongside(tx);
-          for (const event of events) await append(event.type, event.payload);
-          return appended;
+        const own = text === '' ? events : [{ type: 'message_delta' as const, payload: { text } }, ...events];
+        const { written, others } = await storage.transaction(async (tx) => {
+          const besides = alongside ? await alongside(tx) : undefined;
+          const appended = await tx.events.appendMany(
+            run.id,
+            own.map((event) => ({ type: event.type, payload: { ...lineage, ...event.payload } })),
+          );
+          return { written: appended, others: besides ?? [] };
         });
         for (const event of written) await publishQuietly(bus, event);
+        for (const event of others) await publishQuietly(bus, event);
         return written;
       });
     },

@@ -16,7 +16,7 @@ import { createRunOutcomes, type AttemptFacts } from './runs/run-outcomes.js';
 import { runMiddlewareStack } from './runs/run-middleware-stack.js';
 import { watchRun, type RunWatch } from './runs/run-watch.js';
 import { createRunEmitter } from './run-emitter.js';
-import { publishSubagentUpdate } from './subagents/publish-subagent-update.js';
+import { announceAttempt } from './runs/announce-attempt.js';
 import { resolveRunAgent } from './subagents/resolve-run-agent.js';
 import { createWorkerSlots } from './worker-slots.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
@@ -109,7 +109,6 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     }
     const run = await lease.claim(runId);
     if (!run) return;
-    await publishSubagentUpdate(storage, bus, run);
     const controller = new AbortController();
     let resolveDone: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (resolveDone = resolve));
@@ -146,7 +145,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       const { paused } = watch;
       // A remote expert's run is a remote task: no model, no tools, no middleware of this server.
       if (usable.backend === 'a2a') {
-        await emitter.emit('metadata', attemptMetadata(run, usable, remoteModelLabel(usable)));
+        await announceAttempt(emitter, run, attemptMetadata(run, usable, remoteModelLabel(usable)));
         const outcome = await driveRemoteExpert(remoteExperts(), {
           run,
           agent: usable,
@@ -164,7 +163,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         toolSources: deps.toolSources,
       });
       const model = deps.models.resolve(run.model_spec);
-      await emitter.emit('metadata', attemptMetadata(run, agent, model.label));
+      await announceAttempt(emitter, run, attemptMetadata(run, agent, model.label));
       const gate = createRunGateMiddleware({
         storage,
         bus,

@@ -6,7 +6,7 @@ import { unusedReserve } from '../core/budgets/carve-child-budget.js';
 import { closeOpenToolCalls } from './close-open-tool-calls.js';
 import { keepPartialAnswer } from './keep-partial-answer.js';
 import { lineageOf, publishQuietly } from './run-emitter.js';
-import { publishSubagentUpdate } from './subagents/publish-subagent-update.js';
+import { appendSubagentUpdate, publishSubagentUpdate } from './subagents/publish-subagent-update.js';
 
 export interface TerminalWrite {
   status: TerminalRunStatus;
@@ -17,7 +17,8 @@ export interface TerminalWrite {
 
 /**
  * Moves a run to a terminal status, closes the tool calls it left without a result (SPEC §2), keeps the
- * text of a model call it left unfinished (`keepPartialAnswer`) and appends its `end` event in ONE transaction, so no reader can see a finished run without its `end` (SSE and
+ * text of a model call it left unfinished (`keepPartialAnswer`), appends its `end` event and its parent's
+ * `subagent_update` in ONE transaction, so no reader can see a finished run without its `end` (SSE and
  * await rely on it) or a thread its conversation's next run could not send to a model. Returns undefined
  * when the guard failed.
  */
@@ -55,11 +56,12 @@ export async function finishRun(
       type: 'end',
       payload: { ...lineageOf(run), status: run.status, output: run.output, error: run.error, usage: run.usage },
     });
-    return { run, events: [...closed, end] };
+    // The parent hears of the ending with the same commit, so its stream never misses a child's end.
+    const update = await appendSubagentUpdate(tx, run);
+    return { run, events: update ? [...closed, end, update] : [...closed, end] };
   });
   if (!finished) return undefined;
   for (const event of finished.events) await publishQuietly(bus, event);
-  await publishSubagentUpdate(storage, bus, finished.run);
   return finished.run;
 }
 

@@ -1145,6 +1145,36 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await storage.events.list('missing', 0, 10)).toEqual([]);
       });
 
+      it('appends a batch of one run in order, continuing and continued by single appends', async () => {
+        const [run, other] = await twoRuns();
+        expect(await storage.events.appendMany(run.id, [])).toEqual([]);
+        await storage.events.append({ run_id: run.id, type: 'metadata', payload: {} });
+        const batch = await storage.events.appendMany(run.id, [
+          { type: 'message_delta', payload: { text: 'a' } },
+          { type: 'tool_call', payload: { name: 'x', args: { q: 'é' } } },
+          { type: 'step', payload: { step: 1 } },
+        ]);
+        expect(batch.map((event) => [event.seq, event.type])).toEqual([
+          [2, 'message_delta'],
+          [3, 'tool_call'],
+          [4, 'step'],
+        ]);
+        const after = await storage.events.append({ run_id: run.id, type: 'end', payload: {} });
+        expect(after.seq).toBe(5);
+        expect(await storage.events.list(run.id, 1, 10)).toEqual([...batch, after]);
+        const concurrent = await Promise.all(
+          Array.from({ length: 30 }, (_, i) =>
+            storage.events.appendMany(other.id, [
+              { type: 'step', payload: { i, part: 0 } },
+              { type: 'step', payload: { i, part: 1 } },
+            ]),
+          ),
+        );
+        for (const pair of concurrent) expect(pair[1]!.seq).toBe(pair[0]!.seq + 1);
+        const stored = await storage.events.list(other.id, 0, 100);
+        expect(stored.map((event) => event.seq)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+      });
+
       it('pages with list(after, limit)', async () => {
         const [run] = await twoRuns();
         for (let i = 0; i < 25; i += 1)

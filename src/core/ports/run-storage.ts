@@ -131,6 +131,11 @@ export interface RunEventRepository {
   /** Appends with the next `seq` of that run (1, 2, 3…), assigned atomically by the store. */
   append(event: NewRunEvent): Promise<RunEvent>;
   /**
+   * Appends several events of ONE run, in order, with consecutive `seq`s: one statement, so a step's events
+   * cost one write. Returns them as `append` would have, in the same order.
+   */
+  appendMany(runId: string, events: Omit<NewRunEvent, 'run_id'>[]): Promise<RunEvent[]>;
+  /**
    * Appends like `append`, in the same statement only while the run has not ended: a closed stream (after
    * its `end`) never gets another event, with no window between a status read and the insert. Undefined
    * when the run has ended (or does not exist).

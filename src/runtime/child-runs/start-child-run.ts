@@ -7,12 +7,14 @@ import type { Storage } from '../../core/ports/storage.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { SubagentThread } from '../../core/records/conversation.js';
 import type { Run, RunChannel } from '../../core/records/run.js';
+import type { RunEvent } from '../../core/records/run-event.js';
 import { buildNewRun } from '../../core/runs/build-new-run.js';
 import { depthRefusal, quotaRefusal } from '../../core/runs/child-run-limits.js';
 import { parentRefusal } from '../../core/runs/child-run-parent.js';
 import { isOwnedChild, type ChildRunKind } from '../../core/runs/lineage.js';
 import { effectiveLimits } from '../agent-limits.js';
-import { publishSubagentUpdate } from '../subagents/publish-subagent-update.js';
+import { appendSubagentUpdate } from '../subagents/publish-subagent-update.js';
+import { publishQuietly } from '../run-emitter.js';
 import { traceCarrier } from '../tracing/trace-carrier.js';
 import { isRefused, refused, REQUEST_ID_CONFLICT, type Refused } from './child-run-refusal.js';
 import { startRaceWinner } from './start-race-winner.js';
@@ -94,12 +96,10 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
   const trace = traceCarrier();
   let threadId: string | undefined;
   let requestId: string | undefined;
-  let childAgent: Agent | undefined;
-  let parentRun: Run | undefined;
+  let announced: RunEvent | undefined;
   try {
     const outcome = await storage.transaction(async (tx): Promise<ChildRunStart> => {
       const parent = spec.parentRunId === undefined ? undefined : await tx.runs.get(spec.parentRunId);
-      parentRun = parent;
       const parentRefused =
         spec.parentRunId === undefined ? undefined : parentRefusal(spec.kind, parent, spec.userId);
       if (parentRefused !== undefined) return refused(parentRefused);
@@ -176,12 +176,12 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
       if (ledger) await ledger.open(runId);
       else await openRootBudget(tx, runId, agent.config.budget, spec.budget, new Date());
       await tx.messages.append(threadId, runId, 0, [{ role: 'user', content: spec.message }]);
-      childAgent = agent;
+      announced = await appendSubagentUpdate(tx, run, { childAgent: agent, parent });
       return { kind: 'started', run, relation: home.relation };
     });
     if (outcome.kind === 'started') {
+      if (announced) await publishQuietly(deps.bus, announced);
       await deps.queue.enqueue(outcome.run.id);
-      await publishSubagentUpdate(storage, deps.bus, outcome.run, { childAgent, parent: parentRun });
     }
     return outcome;
   } catch (error) {

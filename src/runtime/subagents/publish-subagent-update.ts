@@ -2,6 +2,7 @@ import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
+import type { RunEvent } from '../../core/records/run-event.js';
 import { lineageOf, publishQuietly } from '../run-emitter.js';
 import { inlineSubagentName } from './inline-subagent-agent.js';
 
@@ -32,47 +33,57 @@ async function lineageOfParent(
 }
 
 /**
- * Pushes a child's status change onto its PARENT's stream (`subagent_update`), so a console watching the
+ * Appends a child's status change to its PARENT's stream (`subagent_update`), so a console watching the
  * parent sees children start, progress and end without polling — Yuxi's panel went stale here (§9.3).
- * A parent that already ended gets nothing: its stream is closed after `end`.
+ * A parent that already ended gets nothing: its stream is closed after `end`. Given a transaction, the
+ * update commits with the status change it reports (the caller publishes the returned event after the commit).
  */
+export async function appendSubagentUpdate(
+  storage: Storage,
+  child: Run,
+  /** What the caller has at hand (a start has both), saving their reads. */
+  known: { childAgent?: Pick<Agent, 'slug' | 'name'>; parent?: Run } = {},
+): Promise<RunEvent | undefined> {
+  const parentId = child.created_by_run_id;
+  if (!parentId) return undefined;
+  const inline = inlineSubagentName(child);
+  const named = known.childAgent ?? namedInInput(child);
+  const [parentLineage, agent] = await Promise.all([
+    lineageOfParent(storage, child, parentId, known.parent),
+    inline !== undefined || named ? named : storage.agents.get(child.agent_id),
+  ]);
+  if (!parentLineage) return undefined;
+  // Appended only while the parent is active, checked in the insert itself: no window in which the parent
+  // could end (and close its stream with `end`) between a status check and the append.
+  return storage.events.appendWhileActive({
+    run_id: parentId,
+    type: 'subagent_update',
+    payload: {
+      ...parentLineage,
+      run_id: child.id,
+      kind: child.run_type === 'delegation' ? 'delegation' : 'subagent',
+      slug: inline ?? agent?.slug ?? null,
+      name: inline ?? agent?.name ?? null,
+      status: child.status,
+      child_thread_id: child.thread_id,
+      child_conversation_id: child.conversation_id,
+      parent_tool_call_id: child.input.parent_tool_call_id ?? null,
+      description: child.input.message.slice(0, PREVIEW_CHARS),
+      error: child.error,
+      output: child.output === null ? null : child.output.slice(0, PREVIEW_CHARS),
+    },
+  });
+}
+
+/** appendSubagentUpdate on its own, then published: best effort, for changes that have no transaction. */
 export async function publishSubagentUpdate(
   storage: Storage,
   bus: EventBus,
   child: Run,
-  /** What the caller has at hand (a start has both), saving their reads. */
   known: { childAgent?: Pick<Agent, 'slug' | 'name'>; parent?: Run } = {},
 ): Promise<void> {
-  const parentId = child.created_by_run_id;
-  if (!parentId) return;
   try {
-    const inline = inlineSubagentName(child);
-    const named = known.childAgent ?? namedInInput(child);
-    const [parentLineage, agent] = await Promise.all([
-      lineageOfParent(storage, child, parentId, known.parent),
-      inline !== undefined || named ? named : storage.agents.get(child.agent_id),
-    ]);
-    if (!parentLineage) return;
-    // Appended only while the parent is active, checked in the insert itself: no window in which the parent
-    // could end (and close its stream with `end`) between a status check and the append.
-    const event = await storage.events.appendWhileActive({
-      run_id: parentId,
-      type: 'subagent_update',
-      payload: {
-        ...parentLineage,
-        run_id: child.id,
-        kind: child.run_type === 'delegation' ? 'delegation' : 'subagent',
-        slug: inline ?? agent?.slug ?? null,
-        name: inline ?? agent?.name ?? null,
-        status: child.status,
-        child_thread_id: child.thread_id,
-        child_conversation_id: child.conversation_id,
-        parent_tool_call_id: child.input.parent_tool_call_id ?? null,
-        description: child.input.message.slice(0, PREVIEW_CHARS),
-        error: child.error,
-        output: child.output === null ? null : child.output.slice(0, PREVIEW_CHARS),
-      },
-    });
+    const event = await appendSubagentUpdate(storage, child, known);
     if (event) await publishQuietly(bus, event);
   } catch {
     // Best effort: the parent learns the outcome from its tool results and the status panel endpoint anyway.

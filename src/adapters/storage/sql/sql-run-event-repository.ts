@@ -7,6 +7,7 @@ import type { RunEventsTable } from './database-schema.js';
 import { fromJson, nowIso, toJson, toNumber, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { writeNextInSequence } from './sql-sequence.js';
+import { preparedQuery, type PreparedQuery } from './prepared-query.js';
 
 export function runEventFromRow(row: Selectable<RunEventsTable>): RunEvent {
   return {
@@ -18,54 +19,93 @@ export function runEventFromRow(row: Selectable<RunEventsTable>): RunEvent {
   };
 }
 
+type InsertBatch = PreparedQuery<Record<string, string>, { seq: number | string }>;
+
+/** Batches up to this size stay compiled; a larger one (a step with many tool calls) compiles each time. */
+const PREPARED_BATCH_SIZES = 8;
+const preparedBatches = new Map<string, InsertBatch>();
+
+/**
+ * Event i of a batch (from 1) takes the run's highest seq + i, read in a subquery: an aggregate over no rows
+ * still yields one row, so the only-while-active guard must filter after it, never inside it.
+ */
+function insertBatch(size: number, whileActive: boolean): InsertBatch {
+  const key = `${size}:${whileActive}`;
+  const known = preparedBatches.get(key);
+  if (known) return known;
+  const query = preparedQuery((_db, args: Record<string, string>) => {
+    const values = Array.from(
+      { length: size },
+      (_, index) => sql`(${sql.lit(index + 1)}, ${args[`type${index}`]}, ${args[`payload${index}`]})`,
+    );
+    const guard = whileActive
+      ? sql`WHERE EXISTS (SELECT 1 FROM runs WHERE id = ${args.runId} AND status IN (${sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)))}))`
+      : sql``;
+    return sql<{ seq: number | string }>`
+      WITH batch (n, type, payload) AS (VALUES ${sql.join(values)})
+      INSERT INTO run_events (run_id, seq, type, payload, created_at)
+      SELECT ${args.runId}, last.seq + batch.n, batch.type, batch.payload, ${args.createdAt}
+      FROM (SELECT COALESCE(MAX(seq), 0) AS seq FROM run_events WHERE run_id = ${args.runId}) AS last
+      CROSS JOIN batch
+      ${guard}
+      RETURNING seq`;
+  });
+  if (size <= PREPARED_BATCH_SIZES) preparedBatches.set(key, query);
+  return query;
+}
+
 export class SqlRunEventRepository implements RunEventRepository {
   constructor(private readonly ctx: SqlContext) {}
 
   /**
    * The hot path. One statement reads the run's highest `seq` through the (run_id, seq) index and inserts
-   * the next one, so numbers stay gapless; see writeNextInSequence for concurrent writers.
+   * the next ones, so numbers stay gapless; see writeNextInSequence for concurrent writers.
    */
   async append(event: NewRunEvent): Promise<RunEvent> {
-    const appended = await this.insertNext(event, false);
+    const [appended] = await this.insertNext(event.run_id, [event], false);
     if (!appended) throw new Error(`run_events insert for ${event.run_id} returned no row`);
     return appended;
   }
 
-  appendWhileActive(event: NewRunEvent): Promise<RunEvent | undefined> {
-    return this.insertNext(event, true);
+  async appendMany(runId: string, events: Omit<NewRunEvent, 'run_id'>[]): Promise<RunEvent[]> {
+    if (events.length === 0) return [];
+    const appended = await this.insertNext(runId, events, false);
+    if (appended.length !== events.length)
+      throw new Error(`run_events insert for ${runId} returned ${appended.length} of ${events.length} rows`);
+    return appended;
   }
 
-  private async insertNext(event: NewRunEvent, whileActive: boolean): Promise<RunEvent | undefined> {
-    const payload = toJson(event.payload);
+  async appendWhileActive(event: NewRunEvent): Promise<RunEvent | undefined> {
+    const [appended] = await this.insertNext(event.run_id, [event], true);
+    return appended;
+  }
+
+  private async insertNext(
+    runId: string,
+    events: Omit<NewRunEvent, 'run_id'>[],
+    whileActive: boolean,
+  ): Promise<RunEvent[]> {
+    const rows = events.map((event) => ({ type: event.type, payload: toJson(event.payload) }));
     const createdAt = nowIso(this.ctx);
-    // The next seq is read in a subquery: an aggregate over no rows still yields one row, so the
-    // only-while-active guard must filter after it, never inside it.
-    const guard = whileActive
-      ? sql`WHERE EXISTS (SELECT 1 FROM runs WHERE id = ${event.run_id} AND status IN (${sql.join([...ACTIVE_RUN_STATUSES])}))`
-      : sql``;
-    const query = sql<{ seq: number | string }>`
-      INSERT INTO run_events (run_id, seq, type, payload, created_at)
-      SELECT ${event.run_id}, next_seq.seq, ${event.type}, ${payload}, ${createdAt}
-      FROM (SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM run_events WHERE run_id = ${event.run_id}) AS next_seq
-      ${guard}
-      RETURNING seq`;
+    const args: Record<string, string> = { runId, createdAt };
+    rows.forEach((row, index) => {
+      args[`type${index}`] = row.type;
+      args[`payload${index}`] = row.payload;
+    });
     try {
-      const { rows } = await writeNextInSequence(
-        this.ctx,
-        'run_events_run_seq_uq',
-        `run_events:${event.run_id}`,
-        (db) => query.execute(db),
+      const result = await writeNextInSequence(this.ctx, 'run_events_run_seq_uq', `run_events:${runId}`, (db) =>
+        insertBatch(rows.length, whileActive)({ ...this.ctx, db }, args),
       );
-      const row = rows[0];
-      if (row === undefined) return undefined;
+      // RETURNING has no guaranteed order; the seqs are consecutive, so sorted they follow the batch order.
+      const seqs = result.rows.map((row) => toNumber(row.seq)).sort((a, b) => a - b);
       // Re-parsed from the stored text so the caller sees exactly what a reader will (e.g. no undefined keys).
-      return {
-        run_id: event.run_id,
-        seq: toNumber(row.seq),
-        type: event.type,
-        payload: fromJson(payload),
+      return rows.slice(0, seqs.length).map((row, index) => ({
+        run_id: runId,
+        seq: seqs[index] ?? 0,
+        type: row.type,
+        payload: fromJson(row.payload),
         created_at: createdAt,
-      };
+      }));
     } catch (error) {
       return translateUniqueViolation(this.ctx, error, {});
     }
