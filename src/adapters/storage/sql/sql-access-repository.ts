@@ -4,6 +4,15 @@ import type { AccessRepository } from '../../../core/ports/storage.js';
 import type { AgentAccessTable } from './database-schema.js';
 import { nowIso, toNumber } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
+import { preparedQuery } from './prepared-query.js';
+
+const selectGrant = preparedQuery((db, args: { userId: string; agentId: string }) =>
+  db
+    .selectFrom('agent_access')
+    .select('source')
+    .where('user_id', '=', args.userId)
+    .where('agent_id', '=', args.agentId),
+);
 
 export function accessFromRow(row: Selectable<AgentAccessTable>): AgentAccess {
   return { user_id: row.user_id, agent_id: row.agent_id, source: row.source, created_at: row.created_at };
@@ -38,13 +47,8 @@ export class SqlAccessRepository implements AccessRepository {
   }
 
   async has(userId: string, agentId: string): Promise<boolean> {
-    const row = await this.ctx.db
-      .selectFrom('agent_access')
-      .select('source')
-      .where('user_id', '=', userId)
-      .where('agent_id', '=', agentId)
-      .executeTakeFirst();
-    return row !== undefined;
+    const { rows } = await selectGrant(this.ctx, { userId, agentId });
+    return rows.length > 0;
   }
 
   async listForAgent(agentId: string): Promise<AgentAccess[]> {

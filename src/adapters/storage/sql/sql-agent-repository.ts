@@ -23,6 +23,11 @@ import {
   translateUniqueViolation,
 } from './sql-context.js';
 import type { SqlContext, UniqueViolationErrors } from './sql-context.js';
+import { preparedQuery } from './prepared-query.js';
+
+const selectAgent = preparedQuery((db, args: { id: string }) =>
+  db.selectFrom('agents').selectAll().where('id', '=', args.id),
+);
 
 export function agentFromRow(row: Selectable<AgentsTable>): Agent {
   return {
@@ -124,7 +129,7 @@ export class SqlAgentRepository implements AgentRepository {
   }
 
   async get(id: string): Promise<Agent | undefined> {
-    const row = await this.ctx.db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = (await selectAgent(this.ctx, { id })).rows[0];
     return row && agentFromRow(row);
   }
 

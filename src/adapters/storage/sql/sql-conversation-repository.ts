@@ -10,6 +10,11 @@ import type {
 import type { ConversationsTable } from './database-schema.js';
 import { fromJson, nowIso, toJson, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
+import { preparedQuery } from './prepared-query.js';
+
+const selectConversation = preparedQuery((db, args: { id: string }) =>
+  db.selectFrom('conversations').selectAll().where('id', '=', args.id),
+);
 
 export function conversationFromRow(row: Selectable<ConversationsTable>): Conversation {
   return {
@@ -53,11 +58,7 @@ export class SqlConversationRepository implements ConversationRepository {
   }
 
   async get(id: string): Promise<Conversation | undefined> {
-    const row = await this.ctx.db
-      .selectFrom('conversations')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = (await selectConversation(this.ctx, { id })).rows[0];
     return row && conversationFromRow(row);
   }
 

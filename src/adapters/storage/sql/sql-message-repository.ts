@@ -7,6 +7,11 @@ import type { ThreadMessagesTable } from './database-schema.js';
 import { fromJson, nowIso, toJson, toNumber, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { writeNextInSequence } from './sql-sequence.js';
+import { preparedQuery } from './prepared-query.js';
+
+const selectThread = preparedQuery((db, args: { threadId: string }) =>
+  db.selectFrom('thread_messages').selectAll().where('thread_id', '=', args.threadId).orderBy('seq'),
+);
 
 export function threadMessageFromRow(row: Selectable<ThreadMessagesTable>): ThreadMessage {
   return {
@@ -63,12 +68,7 @@ export class SqlMessageRepository implements MessageRepository {
   }
 
   async list(threadId: string): Promise<ThreadMessage[]> {
-    const rows = await this.ctx.db
-      .selectFrom('thread_messages')
-      .selectAll()
-      .where('thread_id', '=', threadId)
-      .orderBy('seq')
-      .execute();
+    const { rows } = await selectThread(this.ctx, { threadId });
     return rows.map(threadMessageFromRow);
   }
 }

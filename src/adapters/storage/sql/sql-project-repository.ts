@@ -5,6 +5,11 @@ import type { NewProject, ProjectRepository } from '../../../core/ports/storage.
 import type { ProjectsTable } from './database-schema.js';
 import { nowIso } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
+import { preparedQuery } from './prepared-query.js';
+
+const selectProject = preparedQuery((db, args: { id: string }) =>
+  db.selectFrom('projects').selectAll().where('id', '=', args.id),
+);
 
 export function projectFromRow(row: Selectable<ProjectsTable>): Project {
   return {
@@ -32,7 +37,7 @@ export class SqlProjectRepository implements ProjectRepository {
   }
 
   async get(id: string): Promise<Project | undefined> {
-    const row = await this.ctx.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = (await selectProject(this.ctx, { id })).rows[0];
     return row && projectFromRow(row);
   }
 

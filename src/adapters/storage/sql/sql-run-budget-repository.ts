@@ -9,6 +9,11 @@ import {
 import type { NewRunBudget, RunBudgetRepository } from '../../../core/ports/run-budget-repository.js';
 import type { DatabaseSchema, RunBudgetsTable } from './database-schema.js';
 import type { SqlContext } from './sql-context.js';
+import { preparedQuery } from './prepared-query.js';
+
+const selectBudget = preparedQuery((db, args: { runId: string }) =>
+  db.selectFrom('run_budgets').selectAll().where('run_id', '=', args.runId),
+);
 
 type Eb = ExpressionBuilder<DatabaseSchema, 'run_budgets'>;
 
@@ -89,11 +94,7 @@ export class SqlRunBudgetRepository implements RunBudgetRepository {
   }
 
   async get(runId: string): Promise<RunBudget | undefined> {
-    const row = await this.ctx.db
-      .selectFrom('run_budgets')
-      .selectAll()
-      .where('run_id', '=', runId)
-      .executeTakeFirst();
+    const row = (await selectBudget(this.ctx, { runId })).rows[0];
     return row && budgetFromRow(row);
   }
 

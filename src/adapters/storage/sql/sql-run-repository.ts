@@ -1,4 +1,4 @@
-import { sql, type Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import { TroupeError } from '../../../core/errors.js';
 import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
 import type { Run, RunStatus } from '../../../core/records/run.js';
@@ -16,6 +16,13 @@ import { nowIso, toJson, toNumber, translateUniqueViolation } from './sql-contex
 import type { SqlContext } from './sql-context.js';
 import { listRunPage } from './sql-run-list-query.js';
 import { runFromRow } from './run-from-row.js';
+import {
+  claimRun,
+  selectChildren,
+  selectLineageStatuses,
+  selectPreviousInConversation,
+  selectRun,
+} from './sql-run-hot-queries.js';
 
 /** Statuses in which a worker holds a lease. */
 const LEASED_STATUSES = ['running', 'cancel_requested'] as const;
@@ -114,7 +121,7 @@ export class SqlRunRepository implements RunRepository {
   }
 
   async get(id: string): Promise<Run | undefined> {
-    const row = await this.ctx.db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = (await selectRun(this.ctx, { id })).rows[0];
     return row && runFromRow(row);
   }
 
@@ -165,46 +172,23 @@ export class SqlRunRepository implements RunRepository {
 
   async claim(id: string, workerId: string, leaseExpiresAt: string, now: string): Promise<Run | undefined> {
     assertStatusWrite(['pending'], 'running');
-    const row = await this.ctx.db
-      .updateTable('runs')
-      .set((eb) => ({
-        status: 'running',
-        worker_id: workerId,
-        lease_expires_at: leaseExpiresAt,
-        attempt: eb('attempt', '+', 1),
-        started_at: eb.fn.coalesce('started_at', eb.val(now)),
-        updated_at: nowIso(this.ctx),
-      }))
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .where('worker_id', 'is', null)
-      .returningAll()
-      .executeTakeFirst();
-    return row && runFromRow(row);
+    const { rows } = await claimRun(this.ctx, {
+      id,
+      workerId,
+      leaseExpiresAt,
+      now,
+      updatedAt: nowIso(this.ctx),
+    });
+    return rows[0] && runFromRow(rows[0]);
   }
 
   async lineageStatuses(id: string): Promise<RunStatus[]> {
-    // Bounded by the depth limits (a chain is a few runs); the hop counter only guards a corrupt cycle.
-    const result = await sql<{ status: RunStatus }>`
-      WITH RECURSIVE chain(id, created_by_run_id, status, hop) AS (
-        SELECT id, created_by_run_id, status, 0 FROM runs WHERE id = ${id}
-        UNION ALL
-        SELECT r.id, r.created_by_run_id, r.status, c.hop + 1
-        FROM runs r JOIN chain c ON r.id = c.created_by_run_id
-        WHERE c.hop < 64
-      )
-      SELECT status FROM chain ORDER BY hop`.execute(this.ctx.db);
-    return result.rows.map((row) => row.status);
+    const { rows } = await selectLineageStatuses(this.ctx, { id });
+    return rows.map((row) => row.status);
   }
 
   async listChildren(runId: string): Promise<Run[]> {
-    const rows = await this.ctx.db
-      .selectFrom('runs')
-      .selectAll()
-      .where('created_by_run_id', '=', runId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+    const { rows } = await selectChildren(this.ctx, { runId });
     return rows.map(runFromRow);
   }
 
@@ -233,21 +217,12 @@ export class SqlRunRepository implements RunRepository {
   async previousInConversation(
     run: Pick<Run, 'id' | 'conversation_id' | 'created_at'>,
   ): Promise<Run | undefined> {
-    const row = await this.ctx.db
-      .selectFrom('runs')
-      .selectAll()
-      .where('conversation_id', '=', run.conversation_id)
-      .where((eb) =>
-        eb.or([
-          eb('created_at', '<', run.created_at),
-          eb.and([eb('created_at', '=', run.created_at), eb('id', '<', run.id)]),
-        ]),
-      )
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row && runFromRow(row);
+    const { rows } = await selectPreviousInConversation(this.ctx, {
+      conversationId: run.conversation_id,
+      createdAt: run.created_at,
+      id: run.id,
+    });
+    return rows[0] && runFromRow(rows[0]);
   }
 
   async listExpiredLeases(now: string, limit: number): Promise<Run[]> {

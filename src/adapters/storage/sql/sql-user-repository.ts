@@ -6,6 +6,11 @@ import type { NewUser, UserRepository } from '../../../core/ports/storage.js';
 import type { UsersTable } from './database-schema.js';
 import { fromJson, nowIso, toJson, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
+import { preparedQuery } from './prepared-query.js';
+
+const selectUser = preparedQuery((db, args: { id: string }) =>
+  db.selectFrom('users').selectAll().where('id', '=', args.id),
+);
 
 export function userFromRow(row: Selectable<UsersTable>): User {
   return {
@@ -41,7 +46,7 @@ export class SqlUserRepository implements UserRepository {
   }
 
   async get(id: string): Promise<User | undefined> {
-    const row = await this.ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = (await selectUser(this.ctx, { id })).rows[0];
     return row && userFromRow(row);
   }
 
