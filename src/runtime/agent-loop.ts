@@ -34,12 +34,20 @@ export interface AgentLoopOptions {
    * events that announce them and the text streamed before them, in one transaction.
    */
   checkpoint(step: number, messages: ModelMessage[], events?: PendingEvent[]): Promise<void>;
+  /**
+   * Checkpoints the final answer and ends the run as completed in the same transaction. Returns the ended
+   * run, or undefined when it could not be ended (its status moved, e.g. to a cancel); the checkpoint is
+   * committed either way. Without it the final answer is only checkpointed and the caller ends the run.
+   */
+  finish?(step: number, messages: ModelMessage[], events: PendingEvent[], output: string): Promise<Run | undefined>;
   /** Called before each model call; may stop the run or return messages to add first (steering). */
   beforeStep?(step: number): Promise<ModelMessage[]>;
 }
 
 export type AgentLoopOutcome =
-  { kind: 'completed' | 'max_steps'; output: string } | { kind: 'input_required'; toolCallIds: string[] };
+  | { kind: 'completed'; output: string; /** Set when `finish` ended the run with its final checkpoint. */ ended?: Run }
+  | { kind: 'max_steps'; output: string }
+  | { kind: 'input_required'; toolCallIds: string[] };
 
 /**
  * The agent loop of SPEC §3: model call → tool calls (concurrently) → checkpoint → repeat, until the model
@@ -80,16 +88,14 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     lastText = result.text;
     const assistant = toAssistantMessage(result.text, result.toolCalls);
     if (result.toolCalls.length === 0) {
-      await options.checkpoint(
-        step,
-        [assistant],
-        [
-          {
-            type: 'step',
-            payload: { step, tool_calls: 0, finish_reason: result.finishReason, usage: result.usage },
-          },
-        ],
-      );
+      const events: PendingEvent[] = [
+        { type: 'step', payload: { step, tool_calls: 0, finish_reason: result.finishReason, usage: result.usage } },
+      ];
+      if (options.finish) {
+        const ended = await options.finish(step, [assistant], events, result.text);
+        return ended ? { kind: 'completed', output: result.text, ended } : { kind: 'completed', output: result.text };
+      }
+      await options.checkpoint(step, [assistant], events);
       return { kind: 'completed', output: result.text };
     }
     await options.checkpoint(

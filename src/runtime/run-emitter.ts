@@ -16,10 +16,11 @@ export interface PendingEvent {
 export interface RunEmitter {
   emit(type: RunEventType, payload: Record<string, unknown>): Promise<RunEvent>;
   /**
-   * Appends the buffered text, runs `alongside` (e.g. a checkpoint) and appends `events`, all in ONE
-   * transaction, then publishes what it appended: a step's checkpoint and its events cost one commit, and
-   * no reader sees one without the other. Events `alongside` returns (appended to other runs' streams) are
-   * published after the commit too; the run's own appended events are what `commit` returns.
+   * Appends the buffered text and `events`, then runs `alongside` (e.g. a checkpoint, or the run's ending,
+   * whose `end` must come last), all in ONE transaction, then publishes what it appended: a step's checkpoint
+   * and its events cost one commit, and no reader sees one without the other. Events `alongside` returns
+   * (its own appends, e.g. `end`, or other runs' streams) are published after the commit too; the events
+   * appended here are what `commit` returns.
    */
   commit(events: PendingEvent[], alongside?: (tx: Storage) => Promise<RunEvent[] | void>): Promise<RunEvent[]>;
   /** Buffers streamed text; flushed before any other event, on size, or on a short timer. */
@@ -109,11 +110,11 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
       return enqueue(async () => {
         const own = text === '' ? events : [{ type: 'message_delta' as const, payload: { text } }, ...events];
         const { written, others } = await storage.transaction(async (tx) => {
-          const besides = alongside ? await alongside(tx) : undefined;
           const appended = await tx.events.appendMany(
             run.id,
             own.map((event) => ({ type: event.type, payload: { ...lineage, ...event.payload } })),
           );
+          const besides = alongside ? await alongside(tx) : undefined;
           return { written: appended, others: besides ?? [] };
         });
         for (const event of written) await publishQuietly(bus, event);

@@ -134,7 +134,8 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     try {
       const context = await loadRunContext(storage, run);
       const { agent: usable, ledger } = context;
-      facts = { agent: usable, hasLedger: ledger !== undefined };
+      const attempt: AttemptFacts = { agent: usable, hasLedger: ledger !== undefined };
+      facts = attempt;
       watch = watchRun({
         emitter,
         ledger,
@@ -196,6 +197,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         signal,
         maxSteps: effectiveLimits(deps.limits, agent.config).maxSteps,
         suspend: (work) => slots.outside(() => paused(work)),
+        finish: (tx, output) => outcomes.completeIn(tx, run, output, meter.usage, attempt),
       });
       await emitter.flush();
       await finishCompleted(run, outcome, meter.usage, facts);

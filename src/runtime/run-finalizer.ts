@@ -2,6 +2,7 @@ import { isoNow, type Clock } from '../core/clock.js';
 import type { EventBus } from '../core/ports/event-bus.js';
 import type { RunExpectation, Storage } from '../core/ports/storage.js';
 import type { Run, RunError, TerminalRunStatus, TokenUsage } from '../core/records/run.js';
+import type { RunEvent } from '../core/records/run-event.js';
 import { unusedReserve } from '../core/budgets/carve-child-budget.js';
 import { closeOpenToolCalls } from './close-open-tool-calls.js';
 import { keepPartialAnswer } from './keep-partial-answer.js';
@@ -15,16 +16,21 @@ export interface TerminalWrite {
   usage?: TokenUsage | null;
 }
 
+/** A run that ended, with the events its ending appended (published once they are committed). */
+export interface EndedRun {
+  run: Run;
+  events: RunEvent[];
+}
+
 /**
  * Moves a run to a terminal status, closes the tool calls it left without a result (SPEC §2), keeps the
  * text of a model call it left unfinished (`keepPartialAnswer`), appends its `end` event and its parent's
- * `subagent_update` in ONE transaction, so no reader can see a finished run without its `end` (SSE and
- * await rely on it) or a thread its conversation's next run could not send to a model. Returns undefined
- * when the guard failed.
+ * `subagent_update`, all inside the caller's transaction `tx`, so no reader can see a finished run without
+ * its `end` (SSE and await rely on it) or a thread its conversation's next run could not send to a model.
+ * Returns undefined when the guard failed.
  */
-export async function finishRun(
-  storage: Storage,
-  bus: EventBus,
+export async function endRunIn(
+  tx: Storage,
   clock: Clock,
   runId: string,
   expect: RunExpectation,
@@ -34,32 +40,43 @@ export async function finishRun(
    * removed, so an attempt that loaded none saves the read here.
    */
   known: { hasLedger?: boolean } = {},
-): Promise<Run | undefined> {
-  const finished = await storage.transaction(async (tx) => {
-    const run = await tx.runs.update(runId, expect, {
-      status: write.status,
-      ...(write.output !== undefined ? { output: write.output } : {}),
-      ...(write.error !== undefined ? { error: write.error } : {}),
-      ...(write.usage !== undefined ? { usage: write.usage } : {}),
-      worker_id: null,
-      lease_expires_at: null,
-      finished_at: isoNow(clock),
-    });
-    if (!run) return undefined;
-    // What a budgeted child did not use goes back to its parent with the same commit that ends it.
-    const ledger = known.hasLedger === false ? undefined : await tx.budgets.get(run.id);
-    if (ledger?.parent_run_id) await tx.budgets.release(ledger.parent_run_id, unusedReserve(ledger));
-    const closed = await closeOpenToolCalls(tx, { ...run, status: write.status });
-    await keepPartialAnswer(tx, { ...run, status: write.status });
-    const end = await tx.events.append({
-      run_id: run.id,
-      type: 'end',
-      payload: { ...lineageOf(run), status: run.status, output: run.output, error: run.error, usage: run.usage },
-    });
-    // The parent hears of the ending with the same commit, so its stream never misses a child's end.
-    const update = await appendSubagentUpdate(tx, run);
-    return { run, events: update ? [...closed, end, update] : [...closed, end] };
+): Promise<EndedRun | undefined> {
+  const run = await tx.runs.update(runId, expect, {
+    status: write.status,
+    ...(write.output !== undefined ? { output: write.output } : {}),
+    ...(write.error !== undefined ? { error: write.error } : {}),
+    ...(write.usage !== undefined ? { usage: write.usage } : {}),
+    worker_id: null,
+    lease_expires_at: null,
+    finished_at: isoNow(clock),
   });
+  if (!run) return undefined;
+  // What a budgeted child did not use goes back to its parent with the same commit that ends it.
+  const ledger = known.hasLedger === false ? undefined : await tx.budgets.get(run.id);
+  if (ledger?.parent_run_id) await tx.budgets.release(ledger.parent_run_id, unusedReserve(ledger));
+  const closed = await closeOpenToolCalls(tx, { ...run, status: write.status });
+  await keepPartialAnswer(tx, { ...run, status: write.status });
+  const end = await tx.events.append({
+    run_id: run.id,
+    type: 'end',
+    payload: { ...lineageOf(run), status: run.status, output: run.output, error: run.error, usage: run.usage },
+  });
+  // The parent hears of the ending with the same commit, so its stream never misses a child's end.
+  const update = await appendSubagentUpdate(tx, run);
+  return { run, events: update ? [...closed, end, update] : [...closed, end] };
+}
+
+/** endRunIn in a transaction of its own, then its events published. */
+export async function finishRun(
+  storage: Storage,
+  bus: EventBus,
+  clock: Clock,
+  runId: string,
+  expect: RunExpectation,
+  write: TerminalWrite,
+  known: { hasLedger?: boolean } = {},
+): Promise<Run | undefined> {
+  const finished = await storage.transaction((tx) => endRunIn(tx, clock, runId, expect, write, known));
   if (!finished) return undefined;
   for (const event of finished.events) await publishQuietly(bus, event);
   return finished.run;

@@ -9,7 +9,8 @@ import { executeTool } from '../execute-tool.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
 import { composeMiddleware } from '../middleware/compose-middleware.js';
 import { abortErrorOf } from '../run-abort.js';
-import type { RunEmitter } from '../run-emitter.js';
+import type { PendingEvent, RunEmitter } from '../run-emitter.js';
+import type { EndedRun } from '../run-finalizer.js';
 import { streamModelCall } from '../stream-model-call.js';
 import type { AnyTroupeTool } from '../tools/troupe-tool.js';
 import { finalAnswerOf, unansweredToolCalls } from './resume-point.js';
@@ -28,6 +29,11 @@ export interface ResumeAgentLoopOptions {
   maxSteps: number;
   /** Lets tools wait on other runs without holding the executor slot or the inactivity clock. */
   suspend: <T>(work: () => Promise<T>) => Promise<T>;
+  /**
+   * Ends the run as completed inside the transaction that checkpoints its final answer (`endRunIn`): one
+   * commit for both. Undefined when the run's status moved; the caller then ends it as it would otherwise.
+   */
+  finish?: (tx: Storage, output: string) => Promise<EndedRun | undefined>;
 }
 
 /**
@@ -36,7 +42,7 @@ export interface ResumeAgentLoopOptions {
  * and died before recording it is complete, not re-asked.
  */
 export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<AgentLoopOutcome> {
-  const { storage, run, emitter, middleware, signal } = options;
+  const { storage, run, emitter, middleware, signal, finish } = options;
   const registry = new Map<string, AnyTroupeTool>();
   for (const tool of [...options.tools, ...middleware.flatMap((layer) => layer.tools ?? [])])
     registry.set(tool.name, tool);
@@ -79,6 +85,20 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
         await tx.messages.append(run.thread_id, run.id, step, stepMessages);
       });
     },
+    ...(finish
+      ? {
+          finish: async (step: number, stepMessages: ModelMessage[], events: PendingEvent[], output: string) => {
+            let ended: Run | undefined;
+            await emitter.commit(events, async (tx) => {
+              await tx.messages.append(run.thread_id, run.id, step, stepMessages);
+              const result = await finish(tx, output);
+              ended = result?.run;
+              return result?.events;
+            });
+            return ended;
+          },
+        }
+      : {}),
     beforeStep: async () => {
       // The lease's heartbeat and the cancel signal end the run through its abort signal: no re-read here.
       const ended = abortErrorOf(signal);

@@ -10,7 +10,7 @@ import { parkForInput } from '../park-for-input.js';
 import { resumeWhenNothingPending } from '../resume-when-nothing-pending.js';
 import { abortErrorOf, abortKindOf, RunAbortError } from '../run-abort.js';
 import type { RunEmitter } from '../run-emitter.js';
-import { finishRun, type TerminalWrite } from '../run-finalizer.js';
+import { endRunIn, finishRun, type TerminalWrite } from '../run-finalizer.js';
 import { publishSubagentUpdate } from '../subagents/publish-subagent-update.js';
 import { cascadeAfterTerminal } from './cascade-after-terminal.js';
 
@@ -40,6 +40,14 @@ export interface RunOutcomeDeps {
 export function createRunOutcomes(deps: RunOutcomeDeps) {
   const { storage, bus, clock } = deps;
 
+  /** What a run's end does to the runs around it, once the end is committed. */
+  const cascade = (ended: Run, facts: AttemptFacts | undefined) =>
+    cascadeAfterTerminal(
+      { storage, bus, clock, ...(deps.onTerminal ? { onTerminal: deps.onTerminal } : {}) },
+      ended,
+      facts?.agent,
+    );
+
   /** Ends the run from `from` (held by this worker) and cascades; false when the run was not there. */
   async function end(
     run: Run,
@@ -56,14 +64,20 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
       write,
       facts ? { hasLedger: facts.hasLedger } : {},
     );
-    if (ended)
-      await cascadeAfterTerminal(
-        { storage, bus, clock, ...(deps.onTerminal ? { onTerminal: deps.onTerminal } : {}) },
-        ended,
-        facts?.agent,
-      );
+    if (ended) await cascade(ended, facts);
     return ended !== undefined;
   }
+
+  /** The completed end of a running attempt, inside the transaction of its final checkpoint (`finish`). */
+  const completeIn = (tx: Storage, run: Run, output: string, usage: Run['usage'], facts: AttemptFacts) =>
+    endRunIn(
+      tx,
+      clock,
+      run.id,
+      { status: ['running'], worker_id: deps.workerId },
+      { status: 'completed', output, usage },
+      { hasLedger: facts.hasLedger },
+    );
 
   /** A cancel committed while the attempt ran wins, as in Yuxi; its reason was recorded with the request. */
   const cancelIfRequested = (run: Run, usage: Run['usage'], facts: AttemptFacts | undefined) =>
@@ -86,6 +100,10 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
       if (parked.status === 'pending') deps.onDecidedBeforePark(run.id);
       await publishSubagentUpdate(storage, bus, parked);
       if (deps.queue) await resumeWhenNothingPending(storage, deps.queue, run.id);
+      return;
+    }
+    if (outcome.kind === 'completed' && outcome.ended) {
+      await cascade(outcome.ended, facts);
       return;
     }
     const write: TerminalWrite =
@@ -131,5 +149,5 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
     await end(run, 'running', { status: 'failed', error: runError, usage }, facts);
   }
 
-  return { completed, afterError };
+  return { completed, afterError, completeIn };
 }
