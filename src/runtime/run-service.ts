@@ -31,16 +31,19 @@ export interface RunServiceDeps {
 
 export type RunService = RunServiceApi;
 
+/** A run the actor may see; anyone else's run is indistinguishable from a missing one. */
+function visibleTo(actor: Actor, runId: string, run: Run | undefined): Run {
+  if (!run || (run.user_id !== actor.id && !isAdmin(actor))) {
+    throw new TroupeError('run_not_found', `Run ${runId} not found`);
+  }
+  return run;
+}
+
 export function createRunService(deps: RunServiceDeps): RunService {
   const { storage, bus, queue, clock } = deps;
 
-  /** A run the actor may see; anyone else's run is indistinguishable from a missing one. */
   async function visibleRun(actor: Actor, runId: string): Promise<Run> {
-    const run = await storage.runs.get(runId);
-    if (!run || (run.user_id !== actor.id && !isAdmin(actor))) {
-      throw new TroupeError('run_not_found', `Run ${runId} not found`);
-    }
-    return run;
+    return visibleTo(actor, runId, await storage.runs.get(runId));
   }
 
   async function postMessage(actor: Actor, conversationId: string, input: PostMessageInput): Promise<StartedRun> {
@@ -145,9 +148,9 @@ export function createRunService(deps: RunServiceDeps): RunService {
     return after;
   }
 
-  async function awaitRun(actor: Actor, runId: string, timeoutMs: number): Promise<AwaitedRun> {
-    await visibleRun(actor, runId);
-    return awaitTerminal(storage, bus, runId, timeoutMs);
+  function awaitRun(actor: Actor, runId: string, timeoutMs: number): Promise<AwaitedRun> {
+    // The wait's own first read decides visibility: nothing of the run is returned before it.
+    return awaitTerminal(storage, bus, runId, timeoutMs, undefined, (run) => visibleTo(actor, runId, run));
   }
 
   async function streamEvents(actor: Actor, runId: string, afterSeq: number, signal: AbortSignal): Promise<RunEventStream> {
@@ -204,6 +207,11 @@ export async function awaitTerminal(
   runId: string,
   timeoutMs: number,
   signal?: AbortSignal,
+  /** Checks the first read (e.g. the caller may see the run); throws to refuse. */
+  check: (run: Run | undefined) => Run = (run) => {
+    if (!run) throw new TroupeError('run_not_found', `Run ${runId} not found`);
+    return run;
+  },
 ): Promise<AwaitedRun> {
   let settle: () => void = () => undefined;
   const ended = new Promise<void>((resolve) => (settle = resolve));
@@ -213,8 +221,7 @@ export async function awaitTerminal(
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   try {
-    const current = await storage.runs.get(runId);
-    if (!current) throw new TroupeError('run_not_found', `Run ${runId} not found`);
+    const current = check(await storage.runs.get(runId));
     if (isTerminalStatus(current.status)) return { run: current, wait_timed_out: false };
     const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
     // The waiter's own cancellation (a parent run being cancelled mid-`task`) ends the wait with its reason.
