@@ -230,8 +230,20 @@ describe.skipIf(!session.executable)('web console in chromium: chat', () => {
     await poll(() => card.getAttribute('data-status'), { timeout: 15_000 }).toBe('cancelled');
     expect(await card.innerText()).toContain('Cancelled');
     expect(await card.innerText()).not.toContain('Completed');
-    // Opening a card shows the child's thread, read-only.
-    await card.getByRole('button', { name: /^Open / }).click();
+    // Opening a card shows the child's thread, read-only. The parent may have finished its turn by now,
+    // and a finished turn is folded: unfold it first (it stays as the user left it).
+    const openCard = card.getByRole('button', { name: /^Open / });
+    const turn = page.locator('li.turn-group').filter({ has: card });
+    await poll(
+      async () => {
+        if (((await turn.getAttribute('class')) ?? '').includes('folded')) {
+          await turn.locator('.turn-group-toggle').click();
+        }
+        return openCard.isVisible();
+      },
+      { timeout: 15_000 },
+    ).toBe(true);
+    await openCard.click();
     await page.getByRole('button', { name: '← Back' }).waitFor();
     expect(await page.getByLabel('Message', { exact: true }).isVisible()).toBe(true);
     await screenshot(page, '16-status-panel-real-cancelled');

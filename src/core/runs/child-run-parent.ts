@@ -17,6 +17,11 @@ const PARENT_TEXTS = {
   },
 } as const satisfies Record<ChildRunKind, Record<'missing' | 'isSubagent' | 'notActive', string>>;
 
+/** Subagents never start runs (SPEC §4 and §6): a subagent run has no children, ever. */
+export function mayStartChildren(run: Pick<Run, 'run_type'>): boolean {
+  return run.run_type !== 'subagent';
+}
+
 /**
  * Who may start a child: a run of the same user that is not a subagent (subagents never start runs: SPEC §4
  * and §6) and is still working. A subagent's creator must be `running` (SPEC §4); a delegation may also come
@@ -29,7 +34,7 @@ export function parentRefusal(
 ): string | undefined {
   const texts = PARENT_TEXTS[kind];
   if (parent?.user_id !== userId) return texts.missing;
-  if (parent.run_type === 'subagent') return texts.isSubagent;
+  if (!mayStartChildren(parent)) return texts.isSubagent;
   const working = kind === 'subagent' ? parent.status === 'running' : isActiveStatus(parent.status);
   return working ? undefined : texts.notActive;
 }

@@ -3,6 +3,7 @@ import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
+import { mayStartChildren } from '../../core/runs/child-run-parent.js';
 import { closeSubtree } from '../run-finalizer.js';
 
 export interface CascadeDeps {
@@ -21,14 +22,15 @@ export async function cascadeAfterTerminal(
   loaded?: Agent,
 ): Promise<void> {
   const { storage, bus, clock } = deps;
-  const agent = loaded ?? (await storage.agents.get(run.agent_id));
-  // Background children may outlive their parent's turn when the agent asks for it (SPEC §2); a cancel
-  // always closes the whole subtree.
-  if (run.status === 'cancelled' || agent?.config.keep_background_runs !== true) {
-    await closeSubtree(storage, bus, clock, run);
-  }
-  // Children an earlier turn kept alive are closed when the conversation's next run ends.
-  if (run.run_type !== 'subagent') {
+  // A subagent run has no children, nor has any run of its conversation: nothing to read or close.
+  if (mayStartChildren(run)) {
+    const agent = loaded ?? (await storage.agents.get(run.agent_id));
+    // Background children may outlive their parent's turn when the agent asks for it (SPEC §2); a cancel
+    // always closes the whole subtree.
+    if (run.status === 'cancelled' || agent?.config.keep_background_runs !== true) {
+      await closeSubtree(storage, bus, clock, run);
+    }
+    // Children an earlier turn kept alive are closed when the conversation's next run ends.
     const previous = await storage.runs.previousInConversation(run);
     if (previous) await closeSubtree(storage, bus, clock, previous);
   }
