@@ -1,7 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openNodeSseSink } from './node-sse-sink.js';
+import { MAX_UNSENT_SSE_BYTES } from './sse-sink.js';
 import type { SseSink } from './sse-sink.js';
 
 let server: Server | undefined;
@@ -65,5 +66,24 @@ describe('openNodeSseSink', () => {
     sink.write(Buffer.from('data: late\n\n'));
     sink.end();
     await expect(sink.ready()).resolves.toBeUndefined();
+  });
+
+  it('drops a client that stops reading once too much is left unsent, instead of holding more for it', async () => {
+    const { url, opened } = await open();
+    const { port } = new URL(url);
+    const client = connect(Number(port), '127.0.0.1');
+    client.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    client.pause();
+    const { sink, outgoing, closed } = await opened;
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    let written = 0;
+    while (!outgoing.destroyed && written < 16 * MAX_UNSENT_SSE_BYTES) {
+      sink.write(chunk);
+      written += chunk.length;
+    }
+    expect(outgoing.destroyed).toBe(true);
+    expect(outgoing.writableLength).toBeLessThanOrEqual(MAX_UNSENT_SSE_BYTES + chunk.length);
+    await closed;
+    client.destroy();
   });
 });
