@@ -20,11 +20,17 @@ export function openNodeSseSink(
         outgoing.destroy();
         return;
       }
-      outgoing.write(bytes);
-      // Node corks the socket on a response write and uncorks it on process.nextTick, which runs only once
-      // the microtask queue is empty: on a loop busy with many runs' promise continuations that is up to
-      // hundreds of milliseconds later. The frame leaves now instead.
-      outgoing.socket?.uncork();
+      try {
+        outgoing.write(bytes);
+        // Node corks the socket on a response write and uncorks it on process.nextTick, which runs only once
+        // the microtask queue is empty: on a loop busy with many runs' promise continuations that is up to
+        // hundreds of milliseconds later. The frame leaves now instead.
+        outgoing.socket?.uncork();
+      } catch {
+        // This runs inside a bus publish, i.e. inside some run's step: a broken connection is this client's
+        // problem only. Dropping it lets the client resume with Last-Event-ID.
+        outgoing.destroy();
+      }
     },
     ready() {
       if (!outgoing.writableNeedDrain || outgoing.destroyed) return Promise.resolve();
