@@ -2,6 +2,8 @@ import type { EventBus } from '../core/ports/event-bus.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { RunEvent } from '../core/records/run-event.js';
 import { isTerminalStatus } from '../core/records/run.js';
+import { iterateRunEvents } from './iterate-run-events.js';
+import type { RunEventSink } from './run-event-sink.js';
 
 const PAGE_SIZE = 500;
 const SAFETY_RECHECK_MS = 10_000;
@@ -13,7 +15,18 @@ export interface RunEventStream extends AsyncIterable<RunEvent> {
    * answers 204 so a standard EventSource stops reconnecting).
    */
   readonly ended: boolean;
+  /**
+   * Push mode: delivers to `sink` until `end` (then resolves), or until the stream's signal aborts (resolves
+   * too); rejects when storage fails. A stream is consumed once, either this way or by iteration.
+   */
+  forEach(sink: RunEventSink): Promise<void>;
 }
+
+const ENDED: RunEventStream = {
+  ended: true,
+  forEach: () => Promise.resolve(),
+  [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }),
+};
 
 /**
  * Whether a reader resuming after `afterSeq` has already seen the run's `end`. A terminal run always has
@@ -30,7 +43,7 @@ async function resumesAtOrPastEnd(storage: Storage, runId: string, afterSeq: num
 
 /**
  * Every event of a run after `afterSeq`, in seq order, each exactly once, ending after `end`.
- * Subscribes before reading the backlog, then serves live events; any gap between what was yielded and
+ * Subscribes before reading the backlog, then serves live events; any gap between what was delivered and
  * what the bus delivers (a lost or reordered publish) is filled from storage, so the stream is gapless
  * without polling.
  */
@@ -41,77 +54,124 @@ export async function streamRunEvents(
   afterSeq: number,
   signal: AbortSignal,
 ): Promise<RunEventStream> {
-  if (await resumesAtOrPastEnd(storage, runId, afterSeq)) {
-    return {
-      ended: true,
-      [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }),
-    };
-  }
-  const live: RunEvent[] = [];
-  let wake: (() => void) | undefined;
-  const subscription = await bus.subscribe(runId, (event) => {
-    live.push(event);
-    wake?.();
-  });
-  const onAbort = (): void => wake?.();
-  signal.addEventListener('abort', onAbort);
+  if (await resumesAtOrPastEnd(storage, runId, afterSeq)) return ENDED;
 
-  async function* iterate(): AsyncGenerator<RunEvent> {
-    let cursor = afterSeq;
+  let sink: RunEventSink | undefined;
+  let cursor = afterSeq;
+  // While storage is read (the backlog, a hole), live events wait here in publish order.
+  let catchingUp = true;
+  const held: RunEvent[] = [];
+  let delivered = 0;
+  let finished = false;
+  let settle: { resolve: () => void; reject: (error: unknown) => void } | undefined;
+  let safety: NodeJS.Timeout | undefined;
+
+  const subscription = await bus.subscribe(runId, (event) => {
+    if (finished) return;
+    if (catchingUp) held.push(event);
+    else if (accept(event) === 'hole') {
+      catchingUp = true;
+      held.push(event);
+      void catchUp();
+    }
+  });
+  const onAbort = (): void => end();
+  signal.addEventListener('abort', onAbort);
+  if (signal.aborted) end();
+
+  function end(error?: unknown): void {
+    if (finished) return;
+    finished = true;
+    held.length = 0;
+    clearTimeout(safety);
+    signal.removeEventListener('abort', onAbort);
+    const unsubscribed = subscription.unsubscribe();
+    void unsubscribed.then(
+      () => (error === undefined ? settle?.resolve() : settle?.reject(error)),
+      (unsubscribeError: unknown) => settle?.reject(error ?? unsubscribeError),
+    );
+  }
+
+  function deliver(event: RunEvent): void {
+    cursor = event.seq;
+    delivered += 1;
     try {
-      // Backlog first, page by page; then whatever arrives live.
-      for (;;) {
-        const page = await storage.events.list(runId, cursor, PAGE_SIZE);
-        for (const event of page) {
-          cursor = event.seq;
-          yield event;
-          if (event.type === 'end') return;
-        }
-        if (page.length < PAGE_SIZE) break;
+      sink?.event(event);
+    } catch (error) {
+      end(error);
+      return;
+    }
+    if (event.type === 'end') end();
+  }
+
+  /** Takes the next event in order; a hole (the event is ahead of the cursor) is left to the caller. */
+  function accept(event: RunEvent): 'taken' | 'hole' {
+    if (event.seq > cursor + 1) return 'hole';
+    if (event.seq === cursor + 1) deliver(event);
+    // At or behind the cursor: already delivered, or the run ended at or before where the reader resumed.
+    else if (event.type === 'end') end();
+    return 'taken';
+  }
+
+  /** Delivers what storage has after the cursor, page by page; how many events it found. */
+  async function readStorage(): Promise<number> {
+    let found = 0;
+    for (;;) {
+      const page = await storage.events.list(runId, cursor, PAGE_SIZE);
+      for (const event of page) {
+        if (finished) return found;
+        deliver(event);
       }
-      while (!signal.aborted) {
-        const next = live.shift();
-        if (!next) {
-          const woken = await new Promise<boolean>((resolve) => {
-            const timer = setTimeout(() => resolve(false), SAFETY_RECHECK_MS);
-            wake = () => {
-              clearTimeout(timer);
-              resolve(true);
-            };
-          });
-          wake = undefined;
-          // Safety net only: a publish the bus dropped is found in storage after a quiet while.
-          if (!woken && !signal.aborted) live.push(...(await storage.events.list(runId, cursor, PAGE_SIZE)));
-          continue;
-        }
-        if (next.seq <= cursor) {
-          // The run ended at or before where the reader resumed: nothing more will come.
-          if (next.type === 'end') return;
-          continue;
-        }
-        if (next.seq > cursor + 1) {
-          // A hole: storage has every event before it (events are committed before they are published).
-          const missing = await storage.events.list(runId, cursor, PAGE_SIZE);
-          // Nothing to fill means storage cannot explain the hole; serve the event rather than spin.
-          if (missing.length > 0) live.unshift(next);
-          else missing.push(next);
-          for (const event of missing) {
-            cursor = event.seq;
-            yield event;
-            if (event.type === 'end') return;
-          }
-          continue;
-        }
-        cursor = next.seq;
-        yield next;
-        if (next.type === 'end') return;
-      }
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-      await subscription.unsubscribe();
+      found += page.length;
+      if (finished || page.length < PAGE_SIZE) return found;
+      await sink?.ready?.();
     }
   }
 
-  const iterator = iterate();
-  return { ended: false, [Symbol.asyncIterator]: () => iterator };
+  async function catchUp(): Promise<void> {
+    try {
+      // Storage first: it has every event committed before it was published.
+      await readStorage();
+      while (!finished) {
+        const next = held.shift();
+        if (!next) break;
+        if (accept(next) === 'taken') continue;
+        // Nothing to fill means storage cannot explain the hole; serve the event rather than spin.
+        if ((await readStorage()) === 0) deliver(next);
+        else held.unshift(next);
+      }
+      catchingUp = false;
+    } catch (error) {
+      end(error);
+    }
+  }
+
+  /** Safety net only: a publish the bus dropped is found in storage after a quiet while. */
+  function armSafety(): void {
+    const seen = delivered;
+    safety = setTimeout(() => {
+      if (finished) return;
+      if (catchingUp || delivered !== seen) return armSafety();
+      catchingUp = true;
+      void catchUp().then(() => finished || armSafety());
+    }, SAFETY_RECHECK_MS);
+  }
+
+  let iterator: AsyncIterator<RunEvent> | undefined;
+  const stream: RunEventStream = {
+    ended: false,
+    forEach(next) {
+      if (sink) return Promise.reject(new Error('A run event stream is consumed once'));
+      sink = next;
+      const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+      if (finished) settle?.resolve();
+      else {
+        armSafety();
+        void catchUp();
+      }
+      return done;
+    },
+    [Symbol.asyncIterator]: () => (iterator ??= iterateRunEvents(stream, () => end())),
+  };
+  return stream;
 }

@@ -1,27 +1,18 @@
+import { ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { toTroupeError, TroupeError } from '../../core/errors.js';
-import type { RunEvent } from '../../core/records/run-event.js';
 import type { Actor } from '../../core/records/user.js';
 import type { RunServiceApi } from '../../runtime/run-service-api.js';
 import type { RunEventStream } from '../../runtime/stream-run-events.js';
 import type { AppEnv } from '../app-env.js';
 import type { Logger } from '../logger.js';
+import { openNodeSseSink } from './node-sse-sink.js';
+import { SSE_HEARTBEAT, sseFrameBytes, sseUntrackedFrame } from './sse-frame-bytes.js';
+import type { SseSink } from './sse-sink.js';
+import { openWebSseSink } from './web-sse-sink.js';
 
 export const DEFAULT_SSE_HEARTBEAT_MS = 15_000;
-
-// Both buses hand every listener of a run the same event object, and nothing changes an event once it is
-// published: one serialization then serves all of the run's SSE clients instead of one per client.
-const serialized = new WeakMap<RunEvent, string>();
-
-function frameData(event: RunEvent): string {
-  let data = serialized.get(event);
-  if (data === undefined) {
-    data = JSON.stringify(event);
-    serialized.set(event, data);
-  }
-  return data;
-}
 
 export interface RunEventStreamOptions {
   c: Context<AppEnv>;
@@ -48,6 +39,12 @@ function resumeCursor(lastEventId: string | undefined, afterSeq: number | undefi
     });
   }
   return Number(trimmed);
+}
+
+/** The Node response @hono/node-server hands the app in `c.env`; absent under `app.request` and elsewhere. */
+function nodeResponseOf(c: Context<AppEnv>): ServerResponse | undefined {
+  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+  return outgoing instanceof ServerResponse ? (outgoing as ServerResponse) : undefined;
 }
 
 /**
@@ -81,33 +78,56 @@ export async function createRunEventStreamResponse(options: RunEventStreamOption
     return c.body(null, 204);
   }
 
-  // Without this, nginx buffers the stream and the client sees nothing until the run ends.
-  c.header('X-Accel-Buffering', 'no');
-  c.header('Cache-Control', 'no-cache');
-  return streamSSE(c, async (stream) => {
-    stream.onAbort(abort);
-    const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n'), heartbeatMs);
-    try {
-      for await (const event of events) {
-        await stream.writeSSE({ id: String(event.seq), event: event.type, data: frameData(event) });
-        if (event.type === 'end' || controller.signal.aborted) break;
-      }
-    } catch (thrown) {
-      if (!controller.signal.aborted) {
-        const error = toTroupeError(thrown);
-        logger.warn('run event stream failed', { run_id: runId, code: error.code, error: error.message });
-        // No id: the client reconnects with the last real seq it saw and loses nothing.
-        const message =
-          error.code === 'internal' ? 'Event stream interrupted; reconnect to resume' : error.message;
-        await stream.writeSSE({
-          event: 'error',
-          data: JSON.stringify({ run_id: runId, type: 'error', payload: { code: error.code, message } }),
-        });
-      }
-    } finally {
-      clearInterval(heartbeat);
-      requestSignal.removeEventListener('abort', abort);
-      controller.abort();
-    }
+  const headers: Record<string, string> = {
+    'Content-Type': 'text/event-stream',
+    'Cache-Control': 'no-cache',
+    Connection: 'keep-alive',
+    // Without this, nginx buffers the stream and the client sees nothing until the run ends.
+    'X-Accel-Buffering': 'no',
+  };
+  // On Node the frames go straight to the socket from the publish that produced them; a web stream would
+  // put several promise hops (each queued behind every other run's work) between a publish and the wire.
+  const outgoing = nodeResponseOf(c);
+  let sink: SseSink;
+  let response: Response;
+  if (outgoing) {
+    sink = openNodeSseSink(outgoing, headers, abort);
+    response = RESPONSE_ALREADY_SENT;
+  } else {
+    const web = openWebSseSink(abort);
+    sink = web.sink;
+    response = new Response(web.body, { headers: { ...headers, 'Transfer-Encoding': 'chunked' } });
+  }
+  void pump(events, sink, { runId, logger, heartbeatMs, signal: controller.signal }).finally(() => {
+    requestSignal.removeEventListener('abort', abort);
+    controller.abort();
   });
+  return response;
+}
+
+/** Sends every event of the stream as a frame until `end` (then closes) or until the client goes away. */
+async function pump(
+  events: RunEventStream,
+  sink: SseSink,
+  options: { runId: string; logger: Logger; heartbeatMs: number; signal: AbortSignal },
+): Promise<void> {
+  const { runId, logger, signal } = options;
+  const heartbeat = setInterval(() => sink.write(SSE_HEARTBEAT), options.heartbeatMs);
+  try {
+    await events.forEach({ event: (event) => sink.write(sseFrameBytes(event)), ready: () => sink.ready() });
+  } catch (thrown) {
+    if (!signal.aborted) {
+      const error = toTroupeError(thrown);
+      logger.warn('run event stream failed', { run_id: runId, code: error.code, error: error.message });
+      // No id: the client reconnects with the last real seq it saw and loses nothing.
+      const message =
+        error.code === 'internal' ? 'Event stream interrupted; reconnect to resume' : error.message;
+      sink.write(
+        sseUntrackedFrame('error', { run_id: runId, type: 'error', payload: { code: error.code, message } }),
+      );
+    }
+  } finally {
+    clearInterval(heartbeat);
+    sink.end();
+  }
 }
