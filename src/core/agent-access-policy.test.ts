@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { canGrantAgent, canManageAgent, canUseAgent, isValidSlug, slugify } from './agent-access-policy.js';
+import {
+  canGrantAgent,
+  canManageAgent,
+  canUseAgent,
+  grantDecides,
+  isValidSlug,
+  slugify,
+} from './agent-access-policy.js';
 import type { Agent, AgentVisibility } from './records/agent.js';
 import type { Actor } from './records/user.js';
 
@@ -42,6 +49,16 @@ describe('canUseAgent', () => {
   it('lets nobody use a deleted agent', () => {
     for (const actor of [admin, owner, other])
       expect(canUseAgent(actor, agent('public', true), true)).toBe(false);
+  });
+
+  it('turns on the grant exactly where grantDecides says, so callers may skip reading it elsewhere', () => {
+    for (const actor of [admin, owner, other])
+      for (const visibility of ['private', 'shared', 'public'] as const)
+        for (const deleted of [false, true]) {
+          const target = agent(visibility, deleted);
+          const differs = canUseAgent(actor, target, true) !== canUseAgent(actor, target, false);
+          expect(grantDecides(actor, target), `${actor.id} ${visibility} deleted=${deleted}`).toBe(differs);
+        }
   });
 });
 

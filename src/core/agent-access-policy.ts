@@ -17,6 +17,14 @@ export function canUseAgent(actor: Actor, agent: Agent, hasGrant: boolean): bool
   return isAdmin(actor) || agent.owner_id === actor.id || hasGrant || agent.visibility === 'public';
 }
 
+/**
+ * Whether `canUseAgent` turns on the grant for this actor and agent; when it does not, the caller need not
+ * look the grant up (a run of the owner's own agent reads no `agent_access` row).
+ */
+export function grantDecides(actor: Actor, agent: Agent): boolean {
+  return agent.deleted_at === null && !isAdmin(actor) && agent.owner_id !== actor.id && agent.visibility !== 'public';
+}
+
 /** Editing, deleting and re-publishing are for the owner and admins; a grant only lends use. */
 export function canManageAgent(actor: Actor, agent: Agent): boolean {
   if (agent.deleted_at !== null) return false;

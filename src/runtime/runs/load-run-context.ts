@@ -1,4 +1,4 @@
-import { canUseAgent } from '../../core/agent-access-policy.js';
+import { canUseAgent, grantDecides } from '../../core/agent-access-policy.js';
 import type { RunBudget } from '../../core/budgets/budget.js';
 import { TroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
@@ -21,17 +21,17 @@ export interface RunContext {
 
 /**
  * Loads a run's context in two round trips. Visibility is recomputed on every attempt (SPEC §1): a revoked
- * grant stops the next run, not only new chats.
+ * grant stops the next run, not only new chats. The grant is read only when it decides.
  */
 export async function loadRunContext(storage: Storage, run: Run): Promise<RunContext> {
-  const [agent, user, conversation, ledger, hasGrant] = await Promise.all([
+  const [agent, user, conversation, ledger] = await Promise.all([
     storage.agents.get(run.agent_id),
     storage.users.get(run.user_id),
     storage.conversations.get(run.conversation_id),
     storage.budgets.get(run.id),
-    storage.access.has(run.user_id, run.agent_id),
   ]);
   if (!agent || !user) throw new TroupeError('agent_not_found', 'The agent or its user no longer exists');
+  const hasGrant = grantDecides(user, agent) && (await storage.access.has(run.user_id, run.agent_id));
   if (!canUseAgent(user, agent, hasGrant)) {
     throw new TroupeError('agent_not_found', `Agent ${agent.slug} is not available to this user`);
   }
