@@ -51,7 +51,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
       const run = await storage.transaction(async (tx) => {
         const conversation = await tx.conversations.get(conversationId);
         if (conversation?.user_id !== actor.id) {
-          throw new TroupeError('conversation_not_found', `Conversation ${conversationId} not found`);
+          throw new TroupeError('conversation_not_found', `Conversation "${conversationId}" not found`);
         }
         if (conversation.status !== 'active') {
           throw new TroupeError('conversation_archived', `Conversation ${conversationId} is ${conversation.status}; it takes no new messages`);
