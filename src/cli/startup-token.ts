@@ -8,7 +8,7 @@ export const STARTUP_TOKEN_NAME = 'startup';
  * hashed, so a restart cannot show the old secret again, and old startup tokens should not pile up.
  */
 export async function issueStartupToken(troupe: Troupe, user: User): Promise<string> {
-  await troupe.storage.tokens.revokeByName(user.id, STARTUP_TOKEN_NAME);
+  await troupe.auth.revokeTokensByName(user.id, STARTUP_TOKEN_NAME);
   const { token } = await troupe.auth.issueToken(user.id, STARTUP_TOKEN_NAME);
   return token;
 }

@@ -30,7 +30,7 @@ export function tokensCommand(deps: CliDeps, argv: string[]): Promise<number> {
       return 0;
     }
     if (!tokenId) throw new CliUsageError('tokens revoke needs a TOKEN_ID');
-    if (!(await troupe.storage.tokens.revoke(user.id, tokenId))) {
+    if (!(await troupe.auth.revokeToken(user.id, tokenId))) {
       throw new TroupeError('token_not_found', `"${user.name}" has no active token ${tokenId}`);
     }
     console.log(`Revoked ${tokenId}.`);

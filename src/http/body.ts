@@ -2,49 +2,14 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { TroupeError } from '../core/errors.js';
 import { toValidationError } from '../runtime/to-validation-error.js';
+import { readRequestBytes } from './read-request-bytes.js';
+
+export { readLimited } from './read-request-bytes.js';
 
 function isJsonMediaType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
   const mediaType = (contentType.split(';')[0] ?? '').trim().toLowerCase();
   return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
-}
-
-function tooLarge(maxBytes: number): TroupeError {
-  return new TroupeError('payload_too_large', `Request body exceeds the limit of ${maxBytes} bytes`, {
-    details: { max_bytes: maxBytes },
-  });
-}
-
-/**
- * Reads at most `maxBytes`. The declared Content-Length is checked first so an honest oversize request
- * is refused without reading it, and the stream is counted too because the header may be absent
- * (chunked encoding) or lie.
- */
-export async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
-  if (request.body === null) return new Uint8Array(0);
-  // Node's fetch types leave the chunk type open; request bodies are always bytes.
-  const reader = (request.body as ReadableStream<Uint8Array>).getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 /**
@@ -63,7 +28,7 @@ export async function readJsonBody<TSchema extends z.ZodType>(
       'Send the request body as JSON (Content-Type: application/json)',
     );
   }
-  const bytes = await readLimited(c.req.raw, maxBytes);
+  const bytes = await readRequestBytes(c, maxBytes);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

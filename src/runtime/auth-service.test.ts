@@ -49,8 +49,37 @@ describe('auth service', () => {
     expect(result.user.id).toBe(user.id);
     await expectCode(auth.authenticate('trp_not-a-real-token'), 'unauthorized');
     await expectCode(auth.authenticate('bogus'), 'unauthorized');
-    await storage.tokens.revoke(user.id, issued.record.id);
+    expect(await auth.revokeToken(user.id, issued.record.id)).toBe(true);
     await expectCode(auth.authenticate(issued.token), 'unauthorized');
+  });
+
+  it('reuses a successful authentication for the TTL; a revocation elsewhere applies once it has passed', async () => {
+    const auth = createAuthService(storage, { clock, cacheTtlMs: 1_000 });
+    const user = await auth.createUser('alice', 'member');
+    const issued = await auth.issueToken(user.id, 'laptop');
+    await auth.authenticate(issued.token);
+    // As another process (the CLI, another API process) would: straight in storage, unseen by this cache.
+    await storage.tokens.revoke(user.id, issued.record.id);
+    now = new Date('2026-01-01T00:00:00.999Z');
+    expect((await auth.authenticate(issued.token)).user.id).toBe(user.id);
+    now = new Date('2026-01-01T00:00:01.000Z');
+    await expectCode(auth.authenticate(issued.token), 'unauthorized');
+  });
+
+  it('applies revocations by name and user changes made through the service at once', async () => {
+    const auth = createAuthService(storage, { clock, cacheTtlMs: 60_000 });
+    const user = await auth.createUser('alice', 'member');
+    const kept = await auth.issueToken(user.id, 'laptop');
+    const ci = await auth.issueToken(user.id, 'ci');
+    await auth.authenticate(kept.token);
+    await auth.authenticate(ci.token);
+    expect(await auth.revokeTokensByName(user.id, 'ci')).toBe(1);
+    await expectCode(auth.authenticate(ci.token), 'unauthorized');
+    await auth.authenticate(kept.token);
+    await storage.users.setDelegationPolicy(user.id, 'all', []);
+    expect((await auth.authenticate(kept.token)).user.delegation_policy).not.toBe('all');
+    auth.forgetUser(user.id);
+    expect((await auth.authenticate(kept.token)).user.delegation_policy).toBe('all');
   });
 
   it('touches last_used_at at most once a minute', async () => {

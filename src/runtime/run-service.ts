@@ -51,10 +51,11 @@ export function createRunService(deps: RunServiceDeps): RunService {
     if (content === '') throw new TroupeError('validation_failed', 'content must not be empty');
     const channel: RunChannel = input.channel ?? 'api';
     try {
-      const run = await storage.transaction(async (tx) => {
+      // Run starts are short writes that arrive together under load: they may share a COMMIT (SQLite).
+      const run = await storage.sharedCommitTransaction(async (tx) => {
         const conversation = await tx.conversations.get(conversationId);
         if (conversation?.user_id !== actor.id) {
-          throw new TroupeError('conversation_not_found', `Conversation ${conversationId} not found`);
+          throw new TroupeError('conversation_not_found', `Conversation "${conversationId}" not found`);
         }
         if (conversation.status !== 'active') {
           throw new TroupeError('conversation_archived', `Conversation ${conversationId} is ${conversation.status}; it takes no new messages`);

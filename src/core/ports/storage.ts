@@ -80,6 +80,13 @@ export interface Storage {
    * Calling `transaction` on a Storage that is already inside one joins the outer transaction.
    */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
+  /**
+   * Like `transaction`, for short, frequent writes whose callers can wait a little for the commit (run
+   * starts). Where the engine has one writer (SQLite), works that arrive while another is running share one
+   * COMMIT: each runs in a savepoint of that transaction, so a throw rolls back its own writes only, and each
+   * caller resolves once the shared COMMIT has succeeded (or rejects with its failure).
+   */
+  sharedCommitTransaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 

@@ -134,12 +134,10 @@ export function registerConversationRoutes(registry: RouteRegistry, deps: AppDep
     status: 202,
     params: idParamsSchema,
     body: postMessageBodySchema,
-    handler: async ({ c, actor, params, body }) => {
-      // Resolved here as well so a foreign id is `conversation_not_found` whatever the run service says.
-      const conversation = await conversations.get(actor, params.id);
-      const started = await runs.postMessage(actor, conversation.id, body);
-      return c.json(started, 202);
-    },
+    handler: async ({ c, actor, params, body }) =>
+      // The run service reads the conversation in its own transaction and answers `conversation_not_found`
+      // for anyone but its owner (an admin may read others' conversations but not speak in them).
+      c.json(await runs.postMessage(actor, params.id, body), 202),
   });
 
   registry.add({

@@ -74,7 +74,12 @@ export function registerDelegationRoutes(registry: RouteRegistry, deps: AppDepen
     tag: 'delegation',
     access: 'user',
     body: delegationPolicyBodySchema,
-    handler: async ({ c, actor, body }) => c.json(await policies.set(actor, body)),
+    handler: async ({ c, actor, body }) => {
+      const policy = await policies.set(actor, body);
+      // The policy is part of the user record the auth cache hands to later requests (`GET /api/me`).
+      deps.auth.forgetUser(actor.id);
+      return c.json(policy);
+    },
   });
 
   registry.add({

@@ -59,7 +59,7 @@ export function registerMeRoutes(registry: RouteRegistry, deps: AppDependencies)
     status: 204,
     params: idParamsSchema,
     handler: async ({ c, actor, params }) => {
-      const revoked = await deps.storage.tokens.revoke(actor.id, params.id);
+      const revoked = await deps.auth.revokeToken(actor.id, params.id);
       if (!revoked) throw new TroupeError('token_not_found', `Token "${params.id}" not found`);
       return c.body(null, 204);
     },

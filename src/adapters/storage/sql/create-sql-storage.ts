@@ -24,6 +24,7 @@ import { SqlKnowledgeSourceRepository } from './sql-knowledge-source-repository.
 import { SqlArtifactRepository } from './sql-artifact-repository.js';
 import { SqlAttachmentRepository } from './sql-attachment-repository.js';
 import { SqlRunBudgetRepository } from './sql-run-budget-repository.js';
+import { CommitGroup } from './commit-group.js';
 
 export interface SqlStorageOptions {
   /** Source of every timestamp the repositories assign; tests pass a controllable one. */
@@ -49,6 +50,7 @@ class SqlStorage implements Storage {
   readonly artifacts;
   readonly attachments;
   readonly budgets;
+  #commitGroup: CommitGroup<Storage> | undefined;
 
   constructor(
     private readonly ctx: SqlContext,
@@ -80,12 +82,21 @@ class SqlStorage implements Storage {
    */
   async transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T> {
     if (this.ctx.inTransaction) return work(this);
-    return this.ctx.db.transaction().execute((trx) => {
-      const tx = new SqlStorage({ ...this.ctx, db: trx, inTransaction: true }, () =>
-        Promise.reject(new TroupeError('internal', 'A transaction-bound storage cannot close the database')),
-      );
-      return work(tx);
-    });
+    return this.ctx.db.transaction().execute((trx) => work(this.#bound(trx)));
+  }
+
+  sharedCommitTransaction<T>(work: (tx: Storage) => Promise<T>): Promise<T> {
+    if (this.ctx.inTransaction) return work(this);
+    // PostgreSQL runs concurrent transactions on a pool and groups commits itself.
+    if (this.ctx.dialect.name !== 'sqlite') return this.transaction(work);
+    this.#commitGroup ??= new CommitGroup<Storage>(this.ctx.db, (trx) => this.#bound(trx));
+    return this.#commitGroup.run(work);
+  }
+
+  #bound(trx: Kysely<DatabaseSchema>): SqlStorage {
+    return new SqlStorage({ ...this.ctx, db: trx, inTransaction: true }, () =>
+      Promise.reject(new TroupeError('internal', 'A transaction-bound storage cannot close the database')),
+    );
   }
 
   close(): Promise<void> {

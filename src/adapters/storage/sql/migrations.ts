@@ -5,6 +5,7 @@ import type { DatabaseSchema } from './database-schema.js';
 import type { RetiredUniqueConstraintName, UniqueConstraintName } from './unique-constraints.js';
 import { knowledgeMigration } from './knowledge-migration.js';
 import { budgetMigration } from './budget-migration.js';
+import { runsPartialIndexesMigration } from './runs-partial-indexes-migration.js';
 
 /*
  * One migration set for SQLite and PostgreSQL: only types and DDL both accept (text, integer, partial
@@ -406,6 +407,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0007_runs_list_index': runsListIndex,
   '0004_artifacts_and_attachments': artifactsAndAttachments,
   '0008_run_budgets': budgetMigration,
+  '0009_runs_partial_indexes': runsPartialIndexesMigration,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };

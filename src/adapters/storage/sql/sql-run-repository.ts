@@ -15,6 +15,7 @@ import type { RunsTable } from './database-schema.js';
 import { nowIso, toJson, toNumber, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { listRunPage } from './sql-run-list-query.js';
+import { listRunsByRoot } from './sql-run-tree-query.js';
 import { runFromRow } from './run-from-row.js';
 import {
   claimRun,
@@ -192,15 +193,8 @@ export class SqlRunRepository implements RunRepository {
     return rows.map(runFromRow);
   }
 
-  async listByRoot(rootRunId: string): Promise<Run[]> {
-    const rows = await this.ctx.db
-      .selectFrom('runs')
-      .selectAll()
-      .where('root_run_id', '=', rootRunId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    return rows.map(runFromRow);
+  listByRoot(rootRunId: string): Promise<Run[]> {
+    return listRunsByRoot(this.ctx, rootRunId);
   }
 
   async listByConversation(conversationId: string): Promise<Run[]> {

@@ -1,0 +1,104 @@
+import { sql, type Kysely } from 'kysely';
+import type { DatabaseSchema } from './database-schema.js';
+
+/** Bounds the latency a member adds to the others of its group. */
+const MAX_GROUP = 32;
+
+interface Member<S> {
+  work: (tx: S) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit for an engine with one writer (SQLite): works submitted while a group is running wait, then
+ * run one after another in a single transaction, each inside a savepoint, and share its COMMIT. A COMMIT is
+ * the dearest statement of a small write (the WAL frames of every page touched, and the checkpoint they
+ * bring on), and pages touched by several members (the table's last page, time-ordered indexes) are written
+ * once per group instead of once per member. Nothing waits on a timer: a group starts at the end of the
+ * event-loop turn its first work arrived in (`setImmediate`), so it takes every work of that turn (better-sqlite3
+ * is synchronous: without this deferral a transaction never yields to the socket reads that bring the next
+ * requests, and every group would hold one work).
+ *
+ * Guarantees: a member that throws rolls back to its savepoint (its writes are gone, the others' stay) and
+ * rejects with its error; a member that succeeds resolves only after the COMMIT, and rejects if the COMMIT
+ * fails. Members see the writes of earlier members of their group, all of which commit or fail together.
+ */
+export class CommitGroup<S> {
+  readonly #waiting: Member<S>[] = [];
+  #running = false;
+
+  constructor(
+    private readonly db: Kysely<DatabaseSchema>,
+    private readonly bind: (trx: Kysely<DatabaseSchema>) => S,
+  ) {}
+
+  run<T>(work: (tx: S) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (this.#running) return;
+      this.#running = true;
+      setImmediate(() => void this.#drain());
+    });
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#waiting.length > 0) await this.#runGroup(this.#waiting.splice(0, MAX_GROUP));
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  async #runGroup(group: Member<S>[]): Promise<void> {
+    let trx;
+    try {
+      trx = await this.db.startTransaction().execute();
+    } catch (error) {
+      for (const member of group) member.reject(error);
+      return;
+    }
+    const tx = this.bind(trx);
+    const succeeded: { member: Member<S>; value: unknown }[] = [];
+    const failed = new Set<Member<S>>();
+    const fail = (member: Member<S>, error: unknown) => {
+      failed.add(member);
+      member.reject(error);
+    };
+    try {
+      if (group.length === 1) {
+        const [member] = group as [Member<S>];
+        // Alone: the transaction itself is the member's, no savepoint needed.
+        try {
+          succeeded.push({ member, value: await member.work(tx) });
+        } catch (error) {
+          fail(member, error);
+          await trx.rollback().execute();
+          return;
+        }
+      } else {
+        for (const member of group) {
+          await sql`savepoint group_member`.execute(trx);
+          try {
+            succeeded.push({ member, value: await member.work(tx) });
+          } catch (error) {
+            await sql`rollback to group_member`.execute(trx);
+            fail(member, error);
+          }
+          await sql`release group_member`.execute(trx);
+        }
+      }
+      await trx.commit().execute();
+    } catch (error) {
+      // A savepoint statement or the COMMIT failed: nothing of the group is kept, every member not yet
+      // refused fails with that error.
+      await trx
+        .rollback()
+        .execute()
+        .catch(() => undefined);
+      for (const member of group) if (!failed.has(member)) member.reject(error);
+      return;
+    }
+    for (const { member, value } of succeeded) member.resolve(value);
+  }
+}

@@ -1,0 +1,81 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Storage } from '../../../core/ports/storage.js';
+import { createSqliteStorage } from './create-sqlite-storage.js';
+
+type StatementMethod = (this: Database.Statement, ...args: unknown[]) => unknown;
+
+/*
+ * The partial indexes of `runs` (migration 0009) serve their queries only when SQLite can prove a query's
+ * WHERE implies the index's, and the dropped lease index leaves its query to another: these plans are read
+ * from the statements the repository really sends.
+ */
+let dir: string;
+let storage: Storage;
+let inspect: Database.Database;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'troupe-plans-'));
+  storage = await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
+  inspect = new Database(path.join(dir, 'troupe.db'), { readonly: true });
+});
+afterAll(async () => {
+  inspect.close();
+  await storage.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The SQL and parameters of every statement `work` executes. */
+async function statementsOf(work: () => Promise<unknown>): Promise<{ sql: string; params: unknown[] }[]> {
+  const proto = Object.getPrototypeOf(inspect.prepare('select 1')) as Record<string, StatementMethod>;
+  const seen: { sql: string; params: unknown[] }[] = [];
+  const originals = new Map<string, StatementMethod>();
+  for (const name of ['all', 'get', 'run']) {
+    const original = proto[name] as StatementMethod;
+    originals.set(name, original);
+    proto[name] = function (this: Database.Statement, ...args: unknown[]) {
+      seen.push({ sql: this.source, params: args });
+      return original.apply(this, args);
+    };
+  }
+  try {
+    await work();
+  } finally {
+    for (const [name, original] of originals) proto[name] = original;
+  }
+  return seen;
+}
+
+async function planOf(work: () => Promise<unknown>): Promise<string> {
+  const [statement] = (await statementsOf(work)).filter((entry) => /from "runs"/i.test(entry.sql));
+  if (statement === undefined) throw new Error('no statement on runs');
+  const rows = inspect.prepare(`explain query plan ${statement.sql}`).all(...statement.params) as {
+    detail: string;
+  }[];
+  return rows.map((row) => row.detail).join(' | ');
+}
+
+describe('runs index plans (SQLite)', () => {
+  it('children of a run use runs_created_by_idx; all active children are read by an index', async () => {
+    expect(await planOf(() => storage.runs.listChildren('run-x'))).toContain('runs_created_by_idx');
+    expect(await planOf(() => storage.runs.countActive({ created_by_run_id: 'run-x' }))).toContain(
+      'runs_created_by_idx',
+    );
+    expect(await planOf(() => storage.runs.countActive({ children_only: true }))).not.toMatch(/SCAN runs\b/);
+  });
+
+  it('a tree reads its members by runs_root_idx and its root by primary key', async () => {
+    const plan = await planOf(() => storage.runs.listByRoot('run-x'));
+    expect(plan).toContain('runs_root_idx');
+    expect(plan).toContain('sqlite_autoindex_runs_1');
+  });
+
+  it('the lease reconciler reads leased runs through runs_status_created_idx', async () => {
+    expect(await planOf(() => storage.runs.listExpiredLeases('2030-01-01T00:00:00.000Z', 10))).toContain(
+      'runs_status_created_idx',
+    );
+  });
+});
