@@ -984,6 +984,20 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           await storage.runs.update(run.id, {}, { lease_expires_at: null });
           expect(await renew(FAR_PAST)).toBeUndefined();
         });
+
+        it('takes over only a lease that has ended (a renewal in between wins)', async () => {
+          const run = await pendingRun();
+          const lease = '2030-01-01T00:00:10.000Z';
+          await walkRunTo(storage, run, 'running', { worker_id: 'wrk_a', lease_expires_at: lease });
+          const takeOver = (at: string) =>
+            storage.runs.update(
+              run.id,
+              { status: ['running'], worker_id: 'wrk_a', lease_expired_at: at },
+              { worker_id: null, lease_expires_at: null },
+            );
+          expect(await takeOver('2030-01-01T00:00:09.999Z')).toBeUndefined();
+          expect(await takeOver('2030-01-01T00:00:10.000Z')).toMatchObject({ worker_id: null });
+        });
       });
 
       it('lists children, a whole tree and a conversation newest first', async () => {

@@ -1,6 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type QueryResult, type Selectable, type Updateable } from 'kysely';
+import type { RunExpectation } from '../../../core/ports/storage.js';
 import type { RunStatus } from '../../../core/records/run.js';
-import { preparedQuery } from './prepared-query.js';
+import type { RunsTable } from './database-schema.js';
+import { preparedQuery, type PreparedQuery } from './prepared-query.js';
+import type { SqlContext } from './sql-context.js';
 
 /** The run queries every attempt makes, compiled once (see preparedQuery). */
 
@@ -65,3 +68,53 @@ export const selectPreviousInConversation = preparedQuery(
       .orderBy('id', 'desc')
       .limit(sql.lit(1)),
 );
+
+type RunRow = Selectable<RunsTable>;
+const runUpdates = new Map<string, PreparedQuery<Record<string, unknown>, RunRow>>();
+
+/**
+ * A compare-and-set update of one run, prepared per shape: which columns it sets and which expectations it
+ * checks (a handful of shapes exist in the code: claim, park, finish, cancel, lease renewal and hand-back).
+ */
+export function updateRun(
+  ctx: SqlContext,
+  id: string,
+  set: Updateable<RunsTable>,
+  expect: RunExpectation,
+): Promise<QueryResult<RunRow>> {
+  const columns = Object.keys(set).sort() as (keyof RunsTable)[];
+  const statuses = expect.status ?? [];
+  const workerCheck = expect.worker_id === undefined ? 'any' : expect.worker_id === null ? 'none' : 'this';
+  const key = `${columns.join(',')}|${expect.status === undefined ? '-' : statuses.length}|${workerCheck}|${expect.lease_live_at !== undefined}|${expect.lease_expired_at !== undefined}`;
+  let query = runUpdates.get(key);
+  if (query === undefined) {
+    query = preparedQuery((db, args: Record<string, unknown>) => {
+      const values = Object.fromEntries(columns.map((column) => [column, args[`set_${column}`]]));
+      let update = db
+        .updateTable('runs')
+        .set(values as Updateable<RunsTable>)
+        .where('id', '=', args.id as string);
+      if (expect.status !== undefined)
+        update = update.where('status', 'in', statuses.map((_, index) => args[`status${index}`] as RunStatus));
+      if (workerCheck === 'none') update = update.where('worker_id', 'is', null);
+      else if (workerCheck === 'this') update = update.where('worker_id', '=', args.workerId as string);
+      if (expect.lease_live_at !== undefined)
+        update = update.where('lease_expires_at', '>', args.leaseLiveAt as string);
+      if (expect.lease_expired_at !== undefined)
+        update = update.where((eb) =>
+          eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', args.leaseExpiredAt as string)]),
+        );
+      return update.returningAll();
+    });
+    runUpdates.set(key, query);
+  }
+  const args: Record<string, unknown> = {
+    id,
+    workerId: expect.worker_id,
+    leaseLiveAt: expect.lease_live_at,
+    leaseExpiredAt: expect.lease_expired_at,
+  };
+  for (const column of columns) args[`set_${column}`] = set[column];
+  statuses.forEach((status, index) => (args[`status${index}`] = status));
+  return query(ctx, args);
+}

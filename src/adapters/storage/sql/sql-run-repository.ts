@@ -23,6 +23,7 @@ import {
   selectLineageStatuses,
   selectPreviousInConversation,
   selectRun,
+  updateRun,
 } from './sql-run-hot-queries.js';
 
 /** Statuses in which a worker holds a lease. */
@@ -150,18 +151,9 @@ export class SqlRunRepository implements RunRepository {
     // `status IN ()` is invalid on PostgreSQL; an empty list can never match anyway.
     if (expect.status?.length === 0) return undefined;
     if (patch.status !== undefined) assertStatusWrite(expect.status, patch.status);
-    let query = this.ctx.db
-      .updateTable('runs')
-      .set({ ...patchToRow(patch), updated_at: nowIso(this.ctx) })
-      .where('id', '=', id);
-    if (expect.status !== undefined) query = query.where('status', 'in', expect.status);
-    if (expect.worker_id === null) query = query.where('worker_id', 'is', null);
-    else if (expect.worker_id !== undefined) query = query.where('worker_id', '=', expect.worker_id);
-    if (expect.lease_live_at !== undefined)
-      query = query.where('lease_expires_at', '>', expect.lease_live_at);
     try {
-      const row = await query.returningAll().executeTakeFirst();
-      return row && runFromRow(row);
+      const { rows } = await updateRun(this.ctx, id, { ...patchToRow(patch), updated_at: nowIso(this.ctx) }, expect);
+      return rows[0] && runFromRow(rows[0]);
     } catch (error) {
       // Only a move back into an active status can collide: another run already holds the thread.
       return translateUniqueViolation(this.ctx, error, {
