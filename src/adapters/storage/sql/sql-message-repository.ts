@@ -7,11 +7,41 @@ import type { ThreadMessagesTable } from './database-schema.js';
 import { fromJson, nowIso, toJson, toNumber, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { writeNextInSequence } from './sql-sequence.js';
-import { preparedQuery } from './prepared-query.js';
+import { preparedQuery, type PreparedQuery } from './prepared-query.js';
 
 const selectThread = preparedQuery((db, args: { threadId: string }) =>
   db.selectFrom('thread_messages').selectAll().where('thread_id', '=', args.threadId).orderBy('seq'),
 );
+
+type InsertCheckpoint = PreparedQuery<Record<string, unknown>, Selectable<ThreadMessagesTable>>;
+
+/** Checkpoints of up to this many messages stay compiled; a larger one compiles each time. */
+const PREPARED_CHECKPOINT_SIZES = 8;
+const preparedCheckpoints = new Map<number, InsertCheckpoint>();
+
+/**
+ * One INSERT … SELECT for a checkpoint of `size` messages: every row reads the thread's current maximum `seq`
+ * from the same snapshot, so the rows get consecutive numbers and the checkpoint is all or nothing.
+ */
+function insertCheckpoint(size: number): InsertCheckpoint {
+  const known = preparedCheckpoints.get(size);
+  if (known) return known;
+  const query = preparedQuery((_db, args: Record<string, unknown>) => {
+    // The step is cast: PostgreSQL types an untyped parameter in a UNION as text.
+    const selects = Array.from(
+      { length: size },
+      (_, index) =>
+        sql`SELECT ${args.threadId}, base.last_seq + ${sql.lit(index + 1)}, ${args.runId}, CAST(${args.step} AS INTEGER), ${args[`message${index}`]}, ${args.createdAt} FROM base`,
+    );
+    return sql<Selectable<ThreadMessagesTable>>`
+      WITH base AS (SELECT COALESCE(MAX(seq), 0) AS last_seq FROM thread_messages WHERE thread_id = ${args.threadId})
+      INSERT INTO thread_messages (thread_id, seq, run_id, step, message, created_at)
+      ${sql.join(selects, sql` UNION ALL `)}
+      RETURNING thread_id, seq, run_id, step, message, created_at`;
+  });
+  if (size <= PREPARED_CHECKPOINT_SIZES) preparedCheckpoints.set(size, query);
+  return query;
+}
 
 export function threadMessageFromRow(row: Selectable<ThreadMessagesTable>): ThreadMessage {
   return {
@@ -31,10 +61,7 @@ function assertInteger(name: string, value: number): void {
 export class SqlMessageRepository implements MessageRepository {
   constructor(private readonly ctx: SqlContext) {}
 
-  /**
-   * One INSERT … SELECT writes the whole checkpoint: every row reads the thread's current maximum `seq`
-   * from the same snapshot, so the rows get consecutive numbers and the checkpoint is all or nothing.
-   */
+  /** One statement per checkpoint (insertCheckpoint). */
   async append(
     threadId: string,
     runId: string | null,
@@ -43,23 +70,14 @@ export class SqlMessageRepository implements MessageRepository {
   ): Promise<ThreadMessage[]> {
     if (messages.length === 0) return [];
     assertInteger('step', step);
-    const now = nowIso(this.ctx);
-    // Integers are inlined as literals: PostgreSQL would type untyped parameters in a UNION as text.
-    const selects = messages.map(
-      (message, index) =>
-        sql`SELECT ${threadId}, base.last_seq + ${sql.lit(index + 1)}, ${runId}, ${sql.lit(step)}, ${toJson(message)}, ${now} FROM base`,
-    );
-    const query = sql<Selectable<ThreadMessagesTable>>`
-      WITH base AS (SELECT COALESCE(MAX(seq), 0) AS last_seq FROM thread_messages WHERE thread_id = ${threadId})
-      INSERT INTO thread_messages (thread_id, seq, run_id, step, message, created_at)
-      ${sql.join(selects, sql` UNION ALL `)}
-      RETURNING thread_id, seq, run_id, step, message, created_at`;
+    const args: Record<string, unknown> = { threadId, runId, step, createdAt: nowIso(this.ctx) };
+    messages.forEach((message, index) => (args[`message${index}`] = toJson(message)));
     try {
       const { rows } = await writeNextInSequence(
         this.ctx,
         'thread_messages_thread_seq_uq',
         `thread_messages:${threadId}`,
-        (db) => query.execute(db),
+        (db) => insertCheckpoint(messages.length)({ ...this.ctx, db }, args),
       );
       return rows.map(threadMessageFromRow).sort((a, b) => a.seq - b.seq);
     } catch (error) {
