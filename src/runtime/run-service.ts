@@ -8,7 +8,7 @@ import type { Storage } from '../core/ports/storage.js';
 import type { Run, RunChannel } from '../core/records/run.js';
 import { isTerminalStatus } from '../core/records/run.js';
 import { isAdmin, type Actor } from '../core/records/user.js';
-import { canUseAgent } from '../core/agent-access-policy.js';
+import { canUseAgent, grantDecides } from '../core/agent-access-policy.js';
 import { CANCELLED, closeSubtree, requestCancel } from './run-finalizer.js';
 import type { AwaitedRun, PostMessageInput, RunResult, RunServiceApi, StartedRun } from './run-service-api.js';
 import { streamRunEvents, type RunEventStream } from './stream-run-events.js';
@@ -65,7 +65,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
           if (replay) return { replay: resolveReplay(actor, replay, conversationId), created: replay };
         }
         const agent = await tx.agents.get(conversation.agent_id);
-        const hasGrant = agent ? await tx.access.has(actor.id, agent.id) : false;
+        const hasGrant = agent !== undefined && grantDecides(actor, agent) && (await tx.access.has(actor.id, agent.id));
         if (!agent || !canUseAgent(actor, agent, hasGrant)) {
           throw new TroupeError('agent_not_found', 'The agent of this conversation is no longer available');
         }
