@@ -1185,7 +1185,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
             ]),
           ),
         );
-        for (const pair of concurrent) expect(pair[1]!.seq).toBe(pair[0]!.seq + 1);
+        for (const [first, second] of concurrent) expect(second?.seq).toBe((first?.seq ?? 0) + 1);
         const stored = await storage.events.list(other.id, 0, 100);
         expect(stored.map((event) => event.seq)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
       });
