@@ -3,7 +3,7 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../core/clock.js';
 import type { DatabaseSchema } from './database-schema.js';
-import { preparedQuery } from './prepared-query.js';
+import { preparedQuery, preparedQueryFamily } from './prepared-query.js';
 import type { SqlContext } from './sql-context.js';
 import { sqliteSqlDialect } from './sql-dialect.js';
 
@@ -14,7 +14,9 @@ describe('preparedQuery', () => {
   });
 
   async function context(): Promise<SqlContext> {
-    const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
+    const db = new Kysely<DatabaseSchema>({
+      dialect: new SqliteDialect({ database: new Database(':memory:') }),
+    });
     open.push(db);
     await sql`CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, role TEXT)`.execute(db);
     await sql`INSERT INTO users VALUES ('u1', 'ann', 'admin'), ('u2', 'bob', 'member')`.execute(db);
@@ -54,5 +56,31 @@ describe('preparedQuery', () => {
       db.selectFrom('users').select(['id']).where('name', '=', sql.lit(args.name)),
     );
     await expect(inlined(ctx, { name: 'ann' })).rejects.toThrow(/inlines an argument/);
+  });
+
+  it('keeps one query per shape key, and compiles a shape it does not keep on every call', async () => {
+    const ctx = await context();
+    const builds: number[] = [];
+    const firstIds = preparedQueryFamily({
+      key: (limit: number) => String(limit),
+      keep: (limit) => limit <= 1,
+      build: (limit) => (db, args: { role: 'admin' | 'member' }) => {
+        builds.push(limit);
+        return db
+          .selectFrom('users')
+          .select(['id'])
+          .where('role', '!=', args.role)
+          .orderBy('id')
+          .limit(sql.lit(limit));
+      },
+    });
+    expect((await firstIds(1)(ctx, { role: 'admin' })).rows).toEqual([{ id: 'u2' }]);
+    expect((await firstIds(1)(ctx, { role: 'member' })).rows).toEqual([{ id: 'u1' }]);
+    expect((await firstIds(2)(ctx, { role: 'nobody' as 'admin' })).rows).toEqual([
+      { id: 'u1' },
+      { id: 'u2' },
+    ]);
+    expect((await firstIds(2)(ctx, { role: 'admin' })).rows).toEqual([{ id: 'u2' }]);
+    expect(builds).toEqual([1, 2, 2]);
   });
 });

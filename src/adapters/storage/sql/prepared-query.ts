@@ -58,3 +58,29 @@ export function preparedQuery<A extends Record<string, unknown>, R>(
     return ctx.db.executeQuery<R>({ ...known.compiled, parameters });
   };
 }
+
+export interface PreparedQueryFamily<S, A, R> {
+  /** The shape's cache key: equal keys must build equal SQL. */
+  key(shape: S): string;
+  build(shape: S): (db: Kysely<DatabaseSchema>, args: A) => Buildable<R>;
+  /** Whether a shape's query is kept (default: all); one not kept is compiled on each call, so rare large shapes do not grow the cache. */
+  keep?(shape: S): boolean;
+}
+
+/**
+ * Queries whose SQL depends on a small shape (a batch size, which columns an update sets): one prepared query
+ * per shape, made on first use.
+ */
+export function preparedQueryFamily<S, A extends Record<string, unknown>, R>(
+  family: PreparedQueryFamily<S, A, R>,
+): (shape: S) => PreparedQuery<A, R> {
+  const known = new Map<string, PreparedQuery<A, R>>();
+  return (shape) => {
+    const key = family.key(shape);
+    const cached = known.get(key);
+    if (cached !== undefined) return cached;
+    const query = preparedQuery(family.build(shape));
+    if (family.keep?.(shape) ?? true) known.set(key, query);
+    return query;
+  };
+}

@@ -7,26 +7,23 @@ import type { ThreadMessagesTable } from './database-schema.js';
 import { fromJson, nowIso, toJson, toNumber, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { writeNextInSequence } from './sql-sequence.js';
-import { preparedQuery, type PreparedQuery } from './prepared-query.js';
+import { preparedQuery, preparedQueryFamily } from './prepared-query.js';
 
 const selectThread = preparedQuery((db, args: { threadId: string }) =>
   db.selectFrom('thread_messages').selectAll().where('thread_id', '=', args.threadId).orderBy('seq'),
 );
 
-type InsertCheckpoint = PreparedQuery<Record<string, unknown>, Selectable<ThreadMessagesTable>>;
-
 /** Checkpoints of up to this many messages stay compiled; a larger one compiles each time. */
 const PREPARED_CHECKPOINT_SIZES = 8;
-const preparedCheckpoints = new Map<number, InsertCheckpoint>();
 
 /**
  * One INSERT … SELECT for a checkpoint of `size` messages: every row reads the thread's current maximum `seq`
  * from the same snapshot, so the rows get consecutive numbers and the checkpoint is all or nothing.
  */
-function insertCheckpoint(size: number): InsertCheckpoint {
-  const known = preparedCheckpoints.get(size);
-  if (known) return known;
-  const query = preparedQuery((_db, args: Record<string, unknown>) => {
+const insertCheckpoint = preparedQueryFamily({
+  key: (size: number) => String(size),
+  keep: (size) => size <= PREPARED_CHECKPOINT_SIZES,
+  build: (size) => (_db, args: Record<string, unknown>) => {
     // The step is cast: PostgreSQL types an untyped parameter in a UNION as text.
     const selects = Array.from(
       { length: size },
@@ -38,10 +35,8 @@ function insertCheckpoint(size: number): InsertCheckpoint {
       INSERT INTO thread_messages (thread_id, seq, run_id, step, message, created_at)
       ${sql.join(selects, sql` UNION ALL `)}
       RETURNING thread_id, seq, run_id, step, message, created_at`;
-  });
-  if (size <= PREPARED_CHECKPOINT_SIZES) preparedCheckpoints.set(size, query);
-  return query;
-}
+  },
+});
 
 export function threadMessageFromRow(row: Selectable<ThreadMessagesTable>): ThreadMessage {
   return {

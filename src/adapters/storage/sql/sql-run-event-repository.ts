@@ -7,7 +7,7 @@ import type { RunEventsTable } from './database-schema.js';
 import { fromJson, nowIso, toJson, toNumber, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { writeNextInSequence } from './sql-sequence.js';
-import { preparedQuery, type PreparedQuery } from './prepared-query.js';
+import { preparedQueryFamily } from './prepared-query.js';
 
 export function runEventFromRow(row: Selectable<RunEventsTable>): RunEvent {
   return {
@@ -19,40 +19,36 @@ export function runEventFromRow(row: Selectable<RunEventsTable>): RunEvent {
   };
 }
 
-type InsertBatch = PreparedQuery<Record<string, string>, { seq: number | string }>;
-
 /** Batches up to this size stay compiled; a larger one (a step with many tool calls) compiles each time. */
 const PREPARED_BATCH_SIZES = 8;
-const preparedBatches = new Map<string, InsertBatch>();
 
 /**
  * Event i of a batch (from 1) takes the run's highest seq + i, read in a subquery: an aggregate over no rows
  * still yields one row, so the only-while-active guard must filter after it, never inside it.
  */
-function insertBatch(size: number, whileActive: boolean): InsertBatch {
-  const key = `${size}:${whileActive}`;
-  const known = preparedBatches.get(key);
-  if (known) return known;
-  const query = preparedQuery((_db, args: Record<string, string>) => {
-    const values = Array.from(
-      { length: size },
-      (_, index) => sql`(${sql.lit(index + 1)}, ${args[`type${index}`]}, ${args[`payload${index}`]})`,
-    );
-    const guard = whileActive
-      ? sql`WHERE EXISTS (SELECT 1 FROM runs WHERE id = ${args.runId} AND status IN (${sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)))}))`
-      : sql``;
-    return sql<{ seq: number | string }>`
-      WITH batch (n, type, payload) AS (VALUES ${sql.join(values)})
-      INSERT INTO run_events (run_id, seq, type, payload, created_at)
-      SELECT ${args.runId}, last.seq + batch.n, batch.type, batch.payload, ${args.createdAt}
-      FROM (SELECT COALESCE(MAX(seq), 0) AS seq FROM run_events WHERE run_id = ${args.runId}) AS last
-      CROSS JOIN batch
-      ${guard}
-      RETURNING seq`;
-  });
-  if (size <= PREPARED_BATCH_SIZES) preparedBatches.set(key, query);
-  return query;
-}
+const insertBatch = preparedQueryFamily({
+  key: ({ size, whileActive }: { size: number; whileActive: boolean }) => `${size}:${whileActive}`,
+  keep: ({ size }) => size <= PREPARED_BATCH_SIZES,
+  build:
+    ({ size, whileActive }) =>
+    (_db, args: Record<string, string>) => {
+      const values = Array.from(
+        { length: size },
+        (_, index) => sql`(${sql.lit(index + 1)}, ${args[`type${index}`]}, ${args[`payload${index}`]})`,
+      );
+      const guard = whileActive
+        ? sql`WHERE EXISTS (SELECT 1 FROM runs WHERE id = ${args.runId} AND status IN (${sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)))}))`
+        : sql``;
+      return sql<{ seq: number | string }>`
+        WITH batch (n, type, payload) AS (VALUES ${sql.join(values)})
+        INSERT INTO run_events (run_id, seq, type, payload, created_at)
+        SELECT ${args.runId}, last.seq + batch.n, batch.type, batch.payload, ${args.createdAt}
+        FROM (SELECT COALESCE(MAX(seq), 0) AS seq FROM run_events WHERE run_id = ${args.runId}) AS last
+        CROSS JOIN batch
+        ${guard}
+        RETURNING seq`;
+    },
+});
 
 export class SqlRunEventRepository implements RunEventRepository {
   constructor(private readonly ctx: SqlContext) {}
@@ -93,8 +89,11 @@ export class SqlRunEventRepository implements RunEventRepository {
       args[`payload${index}`] = row.payload;
     });
     try {
-      const result = await writeNextInSequence(this.ctx, 'run_events_run_seq_uq', `run_events:${runId}`, (db) =>
-        insertBatch(rows.length, whileActive)({ ...this.ctx, db }, args),
+      const result = await writeNextInSequence(
+        this.ctx,
+        'run_events_run_seq_uq',
+        `run_events:${runId}`,
+        (db) => insertBatch({ size: rows.length, whileActive })({ ...this.ctx, db }, args),
       );
       // RETURNING has no guaranteed order; the seqs are consecutive, so sorted they follow the batch order.
       const seqs = result.rows.map((row) => toNumber(row.seq)).sort((a, b) => a - b);

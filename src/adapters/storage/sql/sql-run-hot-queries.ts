@@ -2,7 +2,7 @@ import { sql, type QueryResult, type Selectable, type Updateable } from 'kysely'
 import type { RunExpectation } from '../../../core/ports/storage.js';
 import type { RunStatus } from '../../../core/records/run.js';
 import type { RunsTable } from './database-schema.js';
-import { preparedQuery, type PreparedQuery } from './prepared-query.js';
+import { preparedQuery, preparedQueryFamily } from './prepared-query.js';
 import type { SqlContext } from './sql-context.js';
 
 /** The run queries every attempt makes, compiled once (see preparedQuery). */
@@ -69,45 +69,66 @@ export const selectPreviousInConversation = preparedQuery(
       .limit(sql.lit(1)),
 );
 
-type RunRow = Selectable<RunsTable>;
-const runUpdates = new Map<string, PreparedQuery<Record<string, unknown>, RunRow>>();
+/** What an update's SQL depends on: the columns it sets and the expectations it checks. */
+interface RunUpdateShape {
+  columns: (keyof RunsTable)[];
+  /** How many statuses it may move from; undefined when it does not check the status. */
+  statuses: number | undefined;
+  worker: 'any' | 'none' | 'this';
+  leaseLive: boolean;
+  leaseExpired: boolean;
+}
 
 /**
- * A compare-and-set update of one run, prepared per shape: which columns it sets and which expectations it
- * checks (a handful of shapes exist in the code: claim, park, finish, cancel, lease renewal and hand-back).
+ * A compare-and-set update of one run, prepared per shape (a handful of shapes exist in the code: claim,
+ * park, finish, cancel, lease renewal, hand-back and take-over).
  */
+const runUpdate = preparedQueryFamily({
+  key: (shape: RunUpdateShape) =>
+    `${shape.columns.join(',')}|${shape.statuses ?? '-'}|${shape.worker}|${shape.leaseLive}|${shape.leaseExpired}`,
+  build: (shape) => (db, args: Record<string, unknown>) => {
+    const values = Object.fromEntries(shape.columns.map((column) => [column, args[`set_${column}`]]));
+    let update = db
+      .updateTable('runs')
+      .set(values as Updateable<RunsTable>)
+      .where('id', '=', args.id as string);
+    if (shape.statuses !== undefined) {
+      const statuses = Array.from(
+        { length: shape.statuses },
+        (_, index) => args[`status${index}`] as RunStatus,
+      );
+      update = update.where('status', 'in', statuses);
+    }
+    if (shape.worker === 'none') update = update.where('worker_id', 'is', null);
+    else if (shape.worker === 'this') update = update.where('worker_id', '=', args.workerId as string);
+    if (shape.leaseLive) update = update.where('lease_expires_at', '>', args.leaseLiveAt as string);
+    if (shape.leaseExpired) {
+      update = update.where((eb) =>
+        eb.or([
+          eb('lease_expires_at', 'is', null),
+          eb('lease_expires_at', '<=', args.leaseExpiredAt as string),
+        ]),
+      );
+    }
+    return update.returningAll();
+  },
+});
+
 export function updateRun(
   ctx: SqlContext,
   id: string,
   set: Updateable<RunsTable>,
   expect: RunExpectation,
-): Promise<QueryResult<RunRow>> {
+): Promise<QueryResult<Selectable<RunsTable>>> {
   const columns = Object.keys(set).sort() as (keyof RunsTable)[];
   const statuses = expect.status ?? [];
-  const workerCheck = expect.worker_id === undefined ? 'any' : expect.worker_id === null ? 'none' : 'this';
-  const key = `${columns.join(',')}|${expect.status === undefined ? '-' : statuses.length}|${workerCheck}|${expect.lease_live_at !== undefined}|${expect.lease_expired_at !== undefined}`;
-  let query = runUpdates.get(key);
-  if (query === undefined) {
-    query = preparedQuery((db, args: Record<string, unknown>) => {
-      const values = Object.fromEntries(columns.map((column) => [column, args[`set_${column}`]]));
-      let update = db
-        .updateTable('runs')
-        .set(values as Updateable<RunsTable>)
-        .where('id', '=', args.id as string);
-      if (expect.status !== undefined)
-        update = update.where('status', 'in', statuses.map((_, index) => args[`status${index}`] as RunStatus));
-      if (workerCheck === 'none') update = update.where('worker_id', 'is', null);
-      else if (workerCheck === 'this') update = update.where('worker_id', '=', args.workerId as string);
-      if (expect.lease_live_at !== undefined)
-        update = update.where('lease_expires_at', '>', args.leaseLiveAt as string);
-      if (expect.lease_expired_at !== undefined)
-        update = update.where((eb) =>
-          eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', args.leaseExpiredAt as string)]),
-        );
-      return update.returningAll();
-    });
-    runUpdates.set(key, query);
-  }
+  const shape: RunUpdateShape = {
+    columns,
+    statuses: expect.status?.length,
+    worker: expect.worker_id === undefined ? 'any' : expect.worker_id === null ? 'none' : 'this',
+    leaseLive: expect.lease_live_at !== undefined,
+    leaseExpired: expect.lease_expired_at !== undefined,
+  };
   const args: Record<string, unknown> = {
     id,
     workerId: expect.worker_id,
@@ -116,5 +137,5 @@ export function updateRun(
   };
   for (const column of columns) args[`set_${column}`] = set[column];
   statuses.forEach((status, index) => (args[`status${index}`] = status));
-  return query(ctx, args);
+  return runUpdate(shape)(ctx, args);
 }
