@@ -102,24 +102,29 @@ export class SqlRunRepository implements RunRepository {
       finished_at: null,
       updated_at: now,
     };
-    try {
-      // Naming the (user, request_id) key as the conflict target makes both engines check it before the
-      // one-active-run index, so a replay on a busy thread is reported as the replay it is.
-      const inserted = await this.ctx.db
-        .insertInto('runs')
-        .values(row)
-        .onConflict((oc) => oc.columns(['user_id', 'request_id']).doNothing())
-        .returningAll()
-        .executeTakeFirst();
-      if (inserted === undefined) throw requestIdConflict(run.request_id);
-      return runFromRow(inserted);
-    } catch (error) {
-      return translateUniqueViolation(this.ctx, error, {
-        runs_active_thread_uq: () =>
-          runBusy(`Thread ${run.thread_id} already has an active run`, run.thread_id),
-        runs_user_request_id_uq: () => requestIdConflict(run.request_id),
+    // DO NOTHING on every unique key, then name the key: on PostgreSQL a conflict target covers only its own
+    // index, and a replay racing its original on one thread could reach the one-active-run index first and
+    // be refused as run_busy. Without a target no insert raises, so the transaction stays usable to look.
+    const inserted = await this.ctx.db
+      .insertInto('runs')
+      .values(row)
+      .onConflict((oc) => oc.doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted !== undefined) return runFromRow(inserted);
+    throw await this.insertConflict(run);
+  }
+
+  /** Which key refused an insert; the replay first, since a replay on a busy thread is still a replay. */
+  private async insertConflict(run: NewRun): Promise<TroupeError> {
+    if (await this.getByRequestId(run.user_id, run.request_id)) return requestIdConflict(run.request_id);
+    if (!(await this.getActiveForThread(run.thread_id)) && (await this.get(run.id))) {
+      return new TroupeError('internal', 'Unique key runs_pkey violated', {
+        details: { constraint: 'runs_pkey' },
       });
     }
+    // The active run may have ended since; the thread was busy when the insert ran.
+    return runBusy(`Thread ${run.thread_id} already has an active run`, run.thread_id);
   }
 
   async get(id: string): Promise<Run | undefined> {
@@ -152,7 +157,12 @@ export class SqlRunRepository implements RunRepository {
     if (expect.status?.length === 0) return undefined;
     if (patch.status !== undefined) assertStatusWrite(expect.status, patch.status);
     try {
-      const { rows } = await updateRun(this.ctx, id, { ...patchToRow(patch), updated_at: nowIso(this.ctx) }, expect);
+      const { rows } = await updateRun(
+        this.ctx,
+        id,
+        { ...patchToRow(patch), updated_at: nowIso(this.ctx) },
+        expect,
+      );
       return rows[0] && runFromRow(rows[0]);
     } catch (error) {
       // Only a move back into an active status can collide: another run already holds the thread.
