@@ -29,6 +29,8 @@ import { CommitGroup } from './commit-group.js';
 export interface SqlStorageOptions {
   /** Source of every timestamp the repositories assign; tests pass a controllable one. */
   clock?: Clock;
+  /** Runs before the database is destroyed (an engine's own helpers that hold a connection stop first). */
+  beforeClose?: () => Promise<void>;
 }
 
 class SqlStorage implements Storage {
@@ -115,5 +117,12 @@ export function createSqlStorage(
 ): Storage {
   let closing: Promise<void> | undefined;
   const ctx: SqlContext = { db, dialect, clock: options.clock ?? systemClock, inTransaction: false };
-  return new SqlStorage(ctx, () => (closing ??= db.destroy()));
+  const close = async () => {
+    try {
+      await options.beforeClose?.();
+    } finally {
+      await db.destroy();
+    }
+  };
+  return new SqlStorage(ctx, () => (closing ??= close()));
 }

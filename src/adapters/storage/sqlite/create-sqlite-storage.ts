@@ -9,6 +9,7 @@ import { createSqlStorage } from '../sql/create-sql-storage.js';
 import type { DatabaseSchema } from '../sql/database-schema.js';
 import { migrateToLatest } from '../sql/migrations.js';
 import { withStatementCache } from './cached-statements.js';
+import { startWalCheckpointer } from './wal-checkpointer.js';
 import { sqliteSqlDialect } from '../sql/sql-dialect.js';
 
 export interface SqliteStorageOptions {
@@ -137,5 +138,9 @@ export async function createSqliteStorage(options: SqliteStorageOptions): Promis
     await db.destroy();
     throw error;
   }
-  return createSqlStorage(db, sqliteSqlDialect, options.clock === undefined ? {} : { clock: options.clock });
+  const checkpointer = inMemory ? undefined : startWalCheckpointer(database, options.filename);
+  return createSqlStorage(db, sqliteSqlDialect, {
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(checkpointer === undefined ? {} : { beforeClose: () => checkpointer.stop() }),
+  });
 }
