@@ -8,7 +8,7 @@ import { SqlAccessRepository } from './sql-access-repository.js';
 import { SqlAgentRepository } from './sql-agent-repository.js';
 import { SqlApprovalRepository } from './sql-approval-repository.js';
 import { SqlRunInboxRepository } from './sql-run-inbox-repository.js';
-import type { SqlContext } from './sql-context.js';
+import type { DirectQueryRunner, SqlContext } from './sql-context.js';
 import { SqlConversationRepository } from './sql-conversation-repository.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { SqlMessageRepository } from './sql-message-repository.js';
@@ -31,6 +31,8 @@ export interface SqlStorageOptions {
   clock?: Clock;
   /** Runs before the database is destroyed (an engine's own helpers that hold a connection stop first). */
   beforeClose?: () => Promise<void>;
+  /** The engine's fast path for prepared queries (SQLite). */
+  direct?: DirectQueryRunner;
 }
 
 class SqlStorage implements Storage {
@@ -116,7 +118,13 @@ export function createSqlStorage(
   options: SqlStorageOptions = {},
 ): Storage {
   let closing: Promise<void> | undefined;
-  const ctx: SqlContext = { db, dialect, clock: options.clock ?? systemClock, inTransaction: false };
+  const ctx: SqlContext = {
+    db,
+    dialect,
+    clock: options.clock ?? systemClock,
+    inTransaction: false,
+    direct: options.direct,
+  };
   const close = async () => {
     try {
       await options.beforeClose?.();

@@ -55,7 +55,8 @@ export function preparedQuery<A extends Record<string, unknown>, R>(
       plans.set(ctx.dialect, known);
     }
     const parameters = known.slots.map((name) => args[name]);
-    return ctx.db.executeQuery<R>({ ...known.compiled, parameters });
+    const now = ctx.direct?.run<R>(known.compiled, parameters, ctx.inTransaction);
+    return now ?? ctx.db.executeQuery<R>({ ...known.compiled, parameters });
   };
 }
 

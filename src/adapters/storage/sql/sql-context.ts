@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely, QueryResult } from 'kysely';
 import type { Clock } from '../../../core/clock.js';
 import { isoNow } from '../../../core/clock.js';
 import { TroupeError } from '../../../core/errors.js';
@@ -12,6 +12,17 @@ export interface SqlContext {
   readonly dialect: SqlDialect;
   readonly clock: Clock;
   readonly inTransaction: boolean;
+  /** The engine's fast path for prepared queries, where it has one (SQLite). */
+  readonly direct?: DirectQueryRunner | undefined;
+}
+
+/** Runs a compiled query at once and synchronously, or declines (undefined) when it must queue instead. */
+export interface DirectQueryRunner {
+  run<R>(
+    compiled: CompiledQuery,
+    parameters: readonly unknown[],
+    inTransaction: boolean,
+  ): QueryResult<R> | undefined;
 }
 
 export function nowIso(ctx: SqlContext): string {

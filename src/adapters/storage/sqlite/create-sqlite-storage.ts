@@ -1,8 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import type { DatabaseConnection, Driver, QueryCompiler, TransactionSettings } from 'kysely';
+import { Kysely } from 'kysely';
 import type { Clock } from '../../../core/clock.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import { createSqlStorage } from '../sql/create-sql-storage.js';
@@ -10,6 +9,8 @@ import type { DatabaseSchema } from '../sql/database-schema.js';
 import { migrateToLatest } from '../sql/migrations.js';
 import { withStatementCache } from './cached-statements.js';
 import { startWalCheckpointer } from './wal-checkpointer.js';
+import { createDirectQueryRunner } from './direct-query-runner.js';
+import { ConnectionGate, FifoSqliteDialect } from './fifo-sqlite-dialect.js';
 import { sqliteSqlDialect } from '../sql/sql-dialect.js';
 
 export interface SqliteStorageOptions {
@@ -21,93 +22,6 @@ export interface SqliteStorageOptions {
 }
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
-/**
- * Hands the single connection to waiters in arrival order. Kysely's own mutex wakes every waiter on each
- * release (they race and all but one wait again), which costs O(waiters) per query under a burst of
- * concurrent writes such as many runs streaming events at once.
- */
-class FifoDriver implements Driver {
-  #tail: Promise<void> = Promise.resolve();
-  #release: (() => void) | undefined;
-
-  constructor(private readonly inner: Driver) {}
-
-  init(): Promise<void> {
-    return this.inner.init();
-  }
-
-  async acquireConnection(): Promise<DatabaseConnection> {
-    const previous = this.#tail;
-    let release: () => void = () => undefined;
-    this.#tail = new Promise<void>((resolve) => (release = resolve));
-    await previous;
-    try {
-      const connection = await this.inner.acquireConnection();
-      this.#release = release;
-      return connection;
-    } catch (error) {
-      release();
-      throw error;
-    }
-  }
-
-  async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    const release = this.#release;
-    this.#release = undefined;
-    try {
-      await this.inner.releaseConnection(connection);
-    } finally {
-      release?.();
-    }
-  }
-
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.inner.beginTransaction(connection, settings);
-  }
-
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.commitTransaction(connection);
-  }
-
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.rollbackTransaction(connection);
-  }
-
-  async savepoint(
-    connection: DatabaseConnection,
-    name: string,
-    compile: QueryCompiler['compileQuery'],
-  ): Promise<void> {
-    await this.inner.savepoint?.(connection, name, compile);
-  }
-
-  async rollbackToSavepoint(
-    connection: DatabaseConnection,
-    name: string,
-    compile: QueryCompiler['compileQuery'],
-  ): Promise<void> {
-    await this.inner.rollbackToSavepoint?.(connection, name, compile);
-  }
-
-  async releaseSavepoint(
-    connection: DatabaseConnection,
-    name: string,
-    compile: QueryCompiler['compileQuery'],
-  ): Promise<void> {
-    await this.inner.releaseSavepoint?.(connection, name, compile);
-  }
-
-  destroy(): Promise<void> {
-    return this.inner.destroy();
-  }
-}
-
-class FifoSqliteDialect extends SqliteDialect {
-  override createDriver(): Driver {
-    return new FifoDriver(super.createDriver());
-  }
-}
-
 function openDatabase(filename: string, busyTimeoutMs: number): Database.Database {
   const database = new Database(filename);
   try {
@@ -129,9 +43,9 @@ export async function createSqliteStorage(options: SqliteStorageOptions): Promis
   const inMemory = options.filename === ':memory:' || options.filename === '';
   if (!inMemory) await mkdir(path.dirname(path.resolve(options.filename)), { recursive: true });
   const database = openDatabase(options.filename, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
-  const db = new Kysely<DatabaseSchema>({
-    dialect: new FifoSqliteDialect({ database: withStatementCache(database) }),
-  });
+  const cached = withStatementCache(database);
+  const gate = new ConnectionGate();
+  const db = new Kysely<DatabaseSchema>({ dialect: new FifoSqliteDialect({ database: cached }, gate) });
   try {
     await migrateToLatest(db);
   } catch (error) {
@@ -142,5 +56,6 @@ export async function createSqliteStorage(options: SqliteStorageOptions): Promis
   return createSqlStorage(db, sqliteSqlDialect, {
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(checkpointer === undefined ? {} : { beforeClose: () => checkpointer.stop() }),
+    direct: createDirectQueryRunner(cached, gate),
   });
 }

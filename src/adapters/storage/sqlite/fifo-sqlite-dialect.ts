@@ -1,0 +1,113 @@
+import { SqliteDialect } from 'kysely';
+import type {
+  DatabaseConnection,
+  Driver,
+  QueryCompiler,
+  SqliteDialectConfig,
+  TransactionSettings,
+} from 'kysely';
+
+/** Who holds or waits for the one connection: the direct path (`direct-query-runner.ts`) runs only when nobody does. */
+export class ConnectionGate {
+  pending = 0;
+}
+
+/**
+ * Hands the single connection to waiters in arrival order. Kysely's own mutex wakes every waiter on each
+ * release (they race and all but one wait again), which costs O(waiters) per query under a burst of
+ * concurrent writes such as many runs streaming events at once.
+ */
+class FifoDriver implements Driver {
+  #tail: Promise<void> = Promise.resolve();
+  #release: (() => void) | undefined;
+
+  constructor(
+    private readonly inner: Driver,
+    private readonly gate: ConnectionGate,
+  ) {}
+
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    this.gate.pending += 1;
+    const previous = this.#tail;
+    let release: () => void = () => undefined;
+    this.#tail = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    try {
+      const connection = await this.inner.acquireConnection();
+      this.#release = release;
+      return connection;
+    } catch (error) {
+      this.gate.pending -= 1;
+      release();
+      throw error;
+    }
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const release = this.#release;
+    this.#release = undefined;
+    try {
+      await this.inner.releaseConnection(connection);
+    } finally {
+      this.gate.pending -= 1;
+      release?.();
+    }
+  }
+
+  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    return this.inner.beginTransaction(connection, settings);
+  }
+
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.inner.commitTransaction(connection);
+  }
+
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.inner.rollbackTransaction(connection);
+  }
+
+  async savepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    await this.inner.savepoint?.(connection, name, compile);
+  }
+
+  async rollbackToSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    await this.inner.rollbackToSavepoint?.(connection, name, compile);
+  }
+
+  async releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    await this.inner.releaseSavepoint?.(connection, name, compile);
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+}
+
+export class FifoSqliteDialect extends SqliteDialect {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly gate: ConnectionGate,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    return new FifoDriver(super.createDriver(), this.gate);
+  }
+}
