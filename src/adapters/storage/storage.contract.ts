@@ -428,6 +428,21 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           expect(withDeleted.map((a) => a.slug)).toContain('alice-deleted');
           expect(withDeleted.map((a) => a.slug)).not.toContain('bob-sub');
         });
+
+        it('lists only subagents, and only the named slugs, still within what the user may use', async () => {
+          const { alice } = await catalogue();
+          const member = { id: alice.id, role: 'member' } as const;
+          const subagents = await storage.agents.listUsable(member, { subagents_only: true });
+          expect(subagents.length).toBeGreaterThan(0);
+          expect(subagents.every((agent) => agent.is_subagent)).toBe(true);
+          const named = await storage.agents.listUsable(member, {
+            include_subagents: true,
+            slugs: ['bob-sub', 'bob-public', 'bob-private', 'no-such-agent'],
+          });
+          // bob-private is not Alice's to use: naming it does not make it visible.
+          expect(named.map((agent) => agent.slug).sort()).toEqual(['bob-public', 'bob-sub']);
+          expect(await storage.agents.listUsable(member, { include_subagents: true, slugs: [] })).toEqual([]);
+        });
       });
 
       describe('listDelegatable', () => {

@@ -154,6 +154,10 @@ export type AgentPatch = Partial<
 
 export interface AgentListOptions {
   include_subagents?: boolean;
+  /** Subagents only (what a main agent may dispatch to); implies `include_subagents`. */
+  subagents_only?: boolean;
+  /** Only agents with these slugs; an empty list matches none. */
+  slugs?: readonly string[];
   /** Include soft-deleted agents (admin tooling); default false. */
   include_deleted?: boolean;
 }

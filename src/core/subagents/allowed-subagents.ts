@@ -7,7 +7,7 @@ import type { Agent } from '../records/agent.js';
  */
 export function resolveAllowedSubagents(visible: readonly Agent[], allowList: readonly string[] | undefined): Agent[] {
   const subagents = visible.filter((agent) => agent.is_subagent && agent.deleted_at === null);
-  const requested = (allowList ?? []).map((slug) => slug.trim()).filter((slug) => slug !== '');
+  const requested = allowListSlugs(allowList);
   if (requested.length === 0) return [...subagents].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
   const bySlug = new Map(subagents.map((agent) => [agent.slug, agent]));
   const allowed: Agent[] = [];
@@ -16,4 +16,9 @@ export function resolveAllowedSubagents(visible: readonly Agent[], allowList: re
     if (agent) allowed.push(agent);
   }
   return allowed;
+}
+
+/** The slugs an allow-list names, trimmed, blanks dropped; empty means "every visible subagent". */
+export function allowListSlugs(allowList: readonly string[] | undefined): string[] {
+  return (allowList ?? []).map((slug) => slug.trim()).filter((slug) => slug !== '');
 }

@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Storage } from '../../core/ports/storage.js';
 import { buildAgentSubagents } from '../../core/subagent-specs/build-agent-subagents.js';
-import { resolveAllowedSubagents } from '../../core/subagents/allowed-subagents.js';
+import { allowListSlugs, resolveAllowedSubagents } from '../../core/subagents/allowed-subagents.js';
 import type { RunLimits } from '../../config.js';
 import { effectiveLimits } from '../agent-limits.js';
 import type { MiddlewareFactory } from '../middleware/middleware-factory.js';
@@ -28,7 +28,13 @@ export interface SubagentMiddlewareDeps {
 export function createSubagentMiddleware(deps: SubagentMiddlewareDeps): MiddlewareFactory {
   return async ({ run, agent, user, tools }) => {
     if (!runCapabilities(run, agent).startsAgents) return [];
-    const visible = await deps.storage.agents.listUsable(user, { include_subagents: true });
+    // Only the subagents the allow-list names (all of them without one): a run reads what it may call,
+    // not every agent of the deployment.
+    const slugs = allowListSlugs(agent.config.subagents);
+    const visible = await deps.storage.agents.listUsable(user, {
+      subagents_only: true,
+      ...(slugs.length > 0 ? { slugs } : {}),
+    });
     const registered = resolveAllowedSubagents(visible, agent.config.subagents);
     const { subagents } = buildAgentSubagents({
       config: agent.config,

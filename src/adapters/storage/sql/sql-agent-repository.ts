@@ -205,8 +205,11 @@ export class SqlAgentRepository implements AgentRepository {
   }
 
   async listUsable(actor: Actor, options: AgentListOptions = {}): Promise<Agent[]> {
+    if (options.slugs?.length === 0) return [];
     let query = this.ctx.db.selectFrom('agents').selectAll('agents');
-    if (options.include_subagents !== true) query = query.where('agents.is_subagent', '=', 0);
+    if (options.subagents_only === true) query = query.where('agents.is_subagent', '=', 1);
+    else if (options.include_subagents !== true) query = query.where('agents.is_subagent', '=', 0);
+    if (options.slugs !== undefined) query = query.where('agents.slug', 'in', [...options.slugs]);
     query = query.where((eb) =>
       agentUsableBy(eb, actor, { includeDeleted: options.include_deleted === true }),
     );
