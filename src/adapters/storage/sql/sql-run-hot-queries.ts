@@ -11,6 +11,15 @@ export const selectRun = preparedQuery((db, args: { id: string }) =>
   db.selectFrom('runs').selectAll().where('id', '=', args.id),
 );
 
+/** Every start with a request id looks its replay up first. */
+export const selectRunByRequestId = preparedQuery((db, args: { userId: string; requestId: string }) =>
+  db
+    .selectFrom('runs')
+    .selectAll()
+    .where('user_id', '=', args.userId)
+    .where('request_id', '=', args.requestId),
+);
+
 /** A compare-and-set from pending: the one statement that hands a run to a worker. */
 export const claimRun = preparedQuery(
   (db, args: { id: string; workerId: string; leaseExpiresAt: string; now: string; updatedAt: string }) =>

@@ -23,6 +23,7 @@ import {
   selectLineageStatuses,
   selectPreviousInConversation,
   selectRun,
+  selectRunByRequestId,
   updateRun,
 } from './sql-run-hot-queries.js';
 
@@ -133,12 +134,7 @@ export class SqlRunRepository implements RunRepository {
   }
 
   async getByRequestId(userId: string, requestId: string): Promise<Run | undefined> {
-    const row = await this.ctx.db
-      .selectFrom('runs')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('request_id', '=', requestId)
-      .executeTakeFirst();
+    const row = (await selectRunByRequestId(this.ctx, { userId, requestId })).rows[0];
     return row && runFromRow(row);
   }
 
