@@ -703,6 +703,10 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(relation).toMatchObject({ child_thread_id: child.thread_id, subagent_slug: 'researcher' });
         expect(await storage.subagentThreads.get(relation.id)).toEqual(relation);
         expect(await storage.subagentThreads.getByChildThread(child.thread_id)).toEqual(relation);
+        expect(await storage.subagentThreads.getMany([relation.id, 'rel_missing', relation.id])).toEqual([
+          relation,
+        ]);
+        expect(await storage.subagentThreads.getMany([])).toEqual([]);
         expect(await storage.subagentThreads.getByChildThread('thr_missing')).toBeUndefined();
         expect(await storage.subagentThreads.listForParent(conversation.id)).toEqual([relation]);
         const duplicate = await expectCode(storage.subagentThreads.create({ ...relation }), 'internal');
@@ -713,6 +717,27 @@ export function describeStorageContract(adapterName: string, open: () => Promise
     });
 
     describe('runs', () => {
+      it('reads many runs at once: the ones that exist, each once, any number of ids', async () => {
+        const { conversation } = await seedWorld(storage);
+        const runs = [];
+        for (let i = 0; i < 3; i++) {
+          const run = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
+          runs.push(run);
+        }
+        const byId = (list: { id: string }[]) => [...list].sort((a, b) => a.id.localeCompare(b.id));
+        const [first, second] = runs as [Run, Run, Run];
+        expect(byId(await storage.runs.getMany([second.id, 'run_missing', first.id, second.id]))).toEqual(
+          byId([first, second]),
+        );
+        expect(await storage.runs.getMany([])).toEqual([]);
+        // More ids than one statement binds: still every run, once.
+        const many = [
+          ...Array.from({ length: 1_200 }, (_, i) => `run_missing_${i}`),
+          ...runs.map((run) => run.id),
+        ];
+        expect(byId(await storage.runs.getMany(many))).toEqual(byId(runs));
+      });
+
       it('inserts a pending run and reads it by id, request id and thread', async () => {
         const { conversation } = await seedWorld(storage);
         const input = runInput(conversation);

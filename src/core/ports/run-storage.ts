@@ -57,6 +57,8 @@ export interface RunExpectation {
 export interface RunRepository {
   insert(run: NewRun): Promise<Run>;
   get(id: string): Promise<Run | undefined>;
+  /** The runs among `ids` that exist, in no particular order (one read for a batch, e.g. awaiting 100 children). */
+  getMany(ids: readonly string[]): Promise<Run[]>;
   /** Request ids are unique per user: another user's run with the same id is never returned. */
   getByRequestId(userId: string, requestId: string): Promise<Run | undefined>;
   getActiveForThread(threadId: string): Promise<Run | undefined>;

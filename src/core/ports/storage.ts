@@ -266,6 +266,8 @@ export interface NewSubagentThread {
 export interface SubagentThreadRepository {
   create(relation: NewSubagentThread): Promise<SubagentThread>;
   get(id: string): Promise<SubagentThread | undefined>;
+  /** The relations among `ids` that exist, in no particular order. */
+  getMany(ids: readonly string[]): Promise<SubagentThread[]>;
   getByChildThread(childThreadId: string): Promise<SubagentThread | undefined>;
   listForParent(parentConversationId: string): Promise<SubagentThread[]>;
 }

@@ -45,6 +45,38 @@ export interface SubagentRunServiceDeps extends ChildRunDeps {
 export function createSubagentRunService(deps: SubagentRunServiceDeps) {
   const { storage } = deps;
 
+  /**
+   * The subagent runs `creatorRunId` started, in the order asked, or undefined if any one is not its own
+   * (another run's, another user's, not a subagent run, or a relation that does not match): three reads
+   * for any number of runs.
+   */
+  async function getOwnedChildren(
+    creatorRunId: string,
+    userId: string,
+    runIds: readonly string[],
+  ): Promise<{ run: Run; relation: SubagentThread }[] | undefined> {
+    const [creator, runs] = await Promise.all([storage.runs.get(creatorRunId), storage.runs.getMany(runIds)]);
+    if (creator?.user_id !== userId) return undefined;
+    const byId = new Map(runs.map((run) => [run.id, run]));
+    const relationIds = runs.flatMap((run) => (run.subagent_thread_relation_id ? [run.subagent_thread_relation_id] : []));
+    const relations = new Map(
+      (await storage.subagentThreads.getMany(relationIds)).map((relation) => [relation.id, relation]),
+    );
+    const owned: { run: Run; relation: SubagentThread }[] = [];
+    for (const runId of runIds) {
+      const run = byId.get(runId);
+      if (!run || !isOwnedChild(run, creator) || run.run_type !== 'subagent') return undefined;
+      const relation = run.subagent_thread_relation_id ? relations.get(run.subagent_thread_relation_id) : undefined;
+      const sameThread =
+        relation?.parent_conversation_id === creator.conversation_id &&
+        relation.child_conversation_id === run.conversation_id &&
+        relation.child_thread_id === run.thread_id;
+      if (!relation || !sameThread) return undefined;
+      owned.push({ run, relation });
+    }
+    return owned;
+  }
+
   /** A continued thread must be this conversation's and this subagent's; a new one gets its records here. */
   async function home(
     { tx, parent, threadId }: ChildRunScope,
@@ -134,18 +166,10 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
       userId: string,
       runId: string,
     ): Promise<{ run: Run; relation: SubagentThread } | undefined> {
-      const [creator, run] = await Promise.all([storage.runs.get(creatorRunId), storage.runs.get(runId)]);
-      if (creator?.user_id !== userId || !run || !isOwnedChild(run, creator) || run.run_type !== 'subagent')
-        return undefined;
-      const relation = run.subagent_thread_relation_id
-        ? await storage.subagentThreads.get(run.subagent_thread_relation_id)
-        : undefined;
-      const sameThread =
-        relation?.parent_conversation_id === creator.conversation_id &&
-        relation.child_conversation_id === run.conversation_id &&
-        relation.child_thread_id === run.thread_id;
-      return relation && sameThread ? { run, relation } : undefined;
+      return (await getOwnedChildren(creatorRunId, userId, [runId]))?.[0];
     },
+
+    getOwnedChildren,
   };
 }
 

@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import type { Storage } from '../../core/ports/storage.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
@@ -9,6 +8,7 @@ import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import type { RunLimits } from '../../config.js';
 import { CANCELLED, closeSubtree, requestCancel } from '../run-finalizer.js';
 import { awaitTerminal } from '../run-service.js';
+import { awaitRunsTerminal } from '../runs/await-runs-terminal.js';
 import { defineTool, waitOutsideSlot, type AnyTroupeTool, type ToolContext, type ToolOutput } from '../tools/troupe-tool.js';
 import { formatChildResult } from './format-child-result.js';
 import { readProgress } from './subagent-progress.js';
@@ -208,48 +208,27 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
     async execute(input, context) {
       const timeoutMs = Math.min(input.timeout_ms ?? limits.waitTimeoutMs, limits.waitTimeoutMs);
       const ids = input.run_ids ?? [input.run_id ?? ''];
-      for (const runId of ids) await owned(context, runId);
+      const children = await service.getOwnedChildren(context.run.id, context.run.user_id, ids);
+      if (!children) throw refusalError(SUBAGENT_TEXTS.notOwned);
       // One suspension for the whole wait: the slot is given back once, not once per awaited run.
       return waitOutsideSlot(context, () => awaitRuns(ids, input.run_id !== undefined ? 'one' : (input.mode ?? 'all'), timeoutMs, context.abortSignal));
     },
   });
 
-  /** Waits on owned runs; in `any` mode the waits still pending are stopped once the first run ends. */
+  /** Waits on owned runs: two reads for the whole batch, however many runs it names. */
   async function awaitRuns(ids: string[], mode: 'one' | 'all' | 'any', timeoutMs: number, signal: AbortSignal): Promise<ToolOutput> {
-    const local = new AbortController();
-    // Each awaited run listens on this signal; up to 100 are allowed, so lift Node's leak warning (10).
-    setMaxListeners(ids.length + 10, local.signal);
-    const stop = (): void => local.abort(signal.reason);
-    signal.addEventListener('abort', stop, { once: true });
-    try {
-      const waits = ids.map((runId) => awaitTerminal(storage, bus, runId, timeoutMs, local.signal));
-      if (mode === 'one') {
-        const waited = await waits[0];
-        if (!waited) throw refusalError(SUBAGENT_TEXTS.notOwned);
-        return awaitPayload(waited.run, waited.wait_timed_out);
-      }
-      if (mode === 'any') {
-        const first = await Promise.race(waits);
-        local.abort(new Error('another awaited run finished first'));
-        await Promise.allSettled(waits);
-        signal.throwIfAborted();
-        const runs = await Promise.all(ids.map((runId) => storage.runs.get(runId)));
-        return {
-          mode: 'any',
-          wait_timed_out: first.wait_timed_out,
-          finished_run_id: first.wait_timed_out ? null : first.run.id,
-          runs: runs.filter((run): run is Run => run !== undefined).map((run) => awaitPayload(run, !isTerminalStatus(run.status))),
-        };
-      }
-      const all = await Promise.all(waits);
+    const waited = await awaitRunsTerminal(storage, bus, ids, { mode: mode === 'any' ? 'any' : 'all', timeoutMs, signal });
+    const payload = (run: Run) => awaitPayload(run, waited.timed_out && !isTerminalStatus(run.status));
+    if (mode === 'one') return payload(waited.runs[0] as Run);
+    if (mode === 'any') {
       return {
-        mode: 'all',
-        wait_timed_out: all.some((waited) => waited.wait_timed_out),
-        runs: all.map((waited) => awaitPayload(waited.run, waited.wait_timed_out)),
+        mode: 'any',
+        wait_timed_out: waited.timed_out,
+        finished_run_id: waited.first?.id ?? null,
+        runs: waited.runs.map((run) => awaitPayload(run, !isTerminalStatus(run.status))),
       };
-    } finally {
-      signal.removeEventListener('abort', stop);
     }
+    return { mode: 'all', wait_timed_out: waited.timed_out, runs: waited.runs.map(payload) };
   }
 
   const subagentCancel = defineTool({

@@ -17,6 +17,7 @@ import type { SqlContext } from './sql-context.js';
 import { listRunPage } from './sql-run-list-query.js';
 import { listRunsByRoot } from './sql-run-tree-query.js';
 import { runFromRow } from './run-from-row.js';
+import { selectByIds } from './select-by-ids.js';
 import {
   claimRun,
   selectChildren,
@@ -131,6 +132,13 @@ export class SqlRunRepository implements RunRepository {
   async get(id: string): Promise<Run | undefined> {
     const row = (await selectRun(this.ctx, { id })).rows[0];
     return row && runFromRow(row);
+  }
+
+  async getMany(ids: readonly string[]): Promise<Run[]> {
+    const rows = await selectByIds(ids, (chunk) =>
+      this.ctx.db.selectFrom('runs').selectAll().where('id', 'in', chunk).execute(),
+    );
+    return rows.map(runFromRow);
   }
 
   async getByRequestId(userId: string, requestId: string): Promise<Run | undefined> {

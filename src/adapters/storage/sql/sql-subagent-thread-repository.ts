@@ -5,6 +5,7 @@ import type { NewSubagentThread, SubagentThreadRepository } from '../../../core/
 import type { SubagentThreadsTable } from './database-schema.js';
 import { nowIso, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
+import { selectByIds } from './select-by-ids.js';
 
 export function subagentThreadFromRow(row: Selectable<SubagentThreadsTable>): SubagentThread {
   return {
@@ -49,6 +50,13 @@ export class SqlSubagentThreadRepository implements SubagentThreadRepository {
       .where('id', '=', id)
       .executeTakeFirst();
     return row && subagentThreadFromRow(row);
+  }
+
+  async getMany(ids: readonly string[]): Promise<SubagentThread[]> {
+    const rows = await selectByIds(ids, (chunk) =>
+      this.ctx.db.selectFrom('subagent_threads').selectAll().where('id', 'in', chunk).execute(),
+    );
+    return rows.map(subagentThreadFromRow);
   }
 
   async getByChildThread(childThreadId: string): Promise<SubagentThread | undefined> {

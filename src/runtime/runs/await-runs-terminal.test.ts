@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { isTerminalStatus } from '../../core/records/run.js';
+import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
+import { SLOW } from '../../../test/helpers/runtime/use-subagent-world.js';
+import { awaitRunsTerminal } from './await-runs-terminal.js';
+
+const FAST = `rules:\n  - steps:\n      - text: "fast {{input}}"\n`;
+
+describe('awaitRunsTerminal', () => {
+  let h: RuntimeHarness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  /** Starts one root run per model (each in its own conversation) and returns their ids. */
+  async function start(models: ('fast' | 'slow')[]): Promise<{ harness: RuntimeHarness; ids: string[] }> {
+    const harness = await createRuntimeHarness({ scenarios: { fast: FAST, slow: SLOW } });
+    h = harness;
+    const user = await harness.createUser('ann');
+    const ids: string[] = [];
+    for (const model of models) {
+      const agent = await harness.createAgent(user, `${model}-${ids.length}`, { model: `scripted:${model}` });
+      const conversation = await harness.createConversation(user, agent);
+      ids.push((await harness.runs.postMessage(user, conversation.id, { content: 'go' })).run.id);
+    }
+    return { harness, ids };
+  }
+
+  it('waits for all, reading the batch twice however many runs it names', async () => {
+    const { harness, ids } = await start(['fast', 'fast', 'fast']);
+    let batchReads = 0;
+    const getMany = harness.storage.runs.getMany.bind(harness.storage.runs);
+    harness.storage.runs.getMany = (list) => ((batchReads += 1), getMany(list));
+    const waited = await awaitRunsTerminal(harness.storage, harness.bus, [...ids, ids[0] as string], {
+      mode: 'all',
+      timeoutMs: 20_000,
+    });
+    expect(waited.timed_out).toBe(false);
+    expect(waited.runs.map((run) => run.id)).toEqual([...ids, ids[0]]);
+    expect(waited.runs.every((run) => run.status === 'completed')).toBe(true);
+    expect(batchReads).toBeLessThanOrEqual(2);
+    // Already terminal: one read, no wait.
+    batchReads = 0;
+    const again = await awaitRunsTerminal(harness.storage, harness.bus, ids, { mode: 'all', timeoutMs: 1 });
+    expect(again.runs.every((run) => run.status === 'completed')).toBe(true);
+    expect(batchReads).toBe(1);
+  });
+
+  it('returns at the first end in `any` mode, the others as they are', async () => {
+    const { harness, ids } = await start(['slow', 'fast']);
+    const waited = await awaitRunsTerminal(harness.storage, harness.bus, ids, {
+      mode: 'any',
+      timeoutMs: 20_000,
+    });
+    expect(waited.timed_out).toBe(false);
+    expect(waited.first?.id).toBe(ids[1]);
+    expect(waited.runs[1]?.status).toBe('completed');
+    expect(isTerminalStatus(waited.runs[0]?.status ?? 'completed')).toBe(false);
+  });
+
+  it('reports a timeout with the runs as they are, and ends on the caller’s signal with its reason', async () => {
+    const { harness, ids } = await start(['slow', 'fast']);
+    const waited = await awaitRunsTerminal(harness.storage, harness.bus, ids, {
+      mode: 'all',
+      timeoutMs: 300,
+    });
+    expect(waited.timed_out).toBe(true);
+    expect(waited.runs[0]?.status).not.toBe('completed');
+
+    const controller = new AbortController();
+    const reason = new Error('parent cancelled');
+    setTimeout(() => controller.abort(reason), 50);
+    await expect(
+      awaitRunsTerminal(harness.storage, harness.bus, ids, {
+        mode: 'all',
+        timeoutMs: 20_000,
+        signal: controller.signal,
+      }),
+    ).rejects.toBe(reason);
+  });
+
+  it('refuses an id that names no run', async () => {
+    const { harness, ids } = await start(['fast']);
+    await expect(
+      awaitRunsTerminal(harness.storage, harness.bus, [...ids, 'run_missing'], {
+        mode: 'all',
+        timeoutMs: 1_000,
+      }),
+    ).rejects.toMatchObject({ code: 'run_not_found' });
+  });
+});
