@@ -8,6 +8,7 @@ import type {
   RunExpectation,
   RunListEntry,
   RunListFilter,
+  RunAttemptContext,
   RunPatch,
   RunRepository,
 } from '../../../core/ports/storage.js';
@@ -17,6 +18,7 @@ import type { SqlContext } from './sql-context.js';
 import { listRunPage } from './sql-run-list-query.js';
 import { listRunsByRoot } from './sql-run-tree-query.js';
 import { runFromRow } from './run-from-row.js';
+import { selectAttemptContext } from './select-attempt-context.js';
 import {
   claimRun,
   selectChildren,
@@ -130,6 +132,10 @@ export class SqlRunRepository implements RunRepository {
   async get(id: string): Promise<Run | undefined> {
     const row = (await selectRun(this.ctx, { id })).rows[0];
     return row && runFromRow(row);
+  }
+
+  attemptContext(runId: string): Promise<RunAttemptContext> {
+    return selectAttemptContext(this.ctx, runId);
   }
 
   async getByRequestId(userId: string, requestId: string): Promise<Run | undefined> {
