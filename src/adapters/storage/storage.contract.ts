@@ -11,6 +11,7 @@ import { describeSkillStorageContract } from './skill-storage.contract.js';
 import { describeKnowledgeContract } from './knowledge.contract.js';
 import { describeRunListContract } from './run-list.contract.js';
 import { describeRunBudgetContract } from './run-budget.contract.js';
+import { describeRunAttemptContextContract } from './run-attempt-context.contract.js';
 import { describeSharedCommitContract } from './shared-commit.contract.js';
 import { describeHumanInputAndFilesContract } from './human-input-and-files.contract.js';
 import { walkRunTo } from '../../../test/helpers/walk-run-to.js';
@@ -1365,6 +1366,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
       },
     );
     describeHumanInputAndFilesContract(() => storage);
+    describeRunAttemptContextContract(() => storage);
   });
   describeSkillStorageContract(adapterName, open);
   describeKnowledgeContract(adapterName, open);

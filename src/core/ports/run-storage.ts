@@ -7,6 +7,11 @@ import type {
   ToolApproval,
 } from '../records/run.js';
 import type { NewRunEvent, RunEvent } from '../records/run-event.js';
+import type { RunBudget } from '../budgets/budget.js';
+import type { Agent } from '../records/agent.js';
+import type { Conversation } from '../records/conversation.js';
+import type { Project } from '../records/project.js';
+import type { User } from '../records/user.js';
 
 /*
  * The run side of the storage port (`storage.ts` re-exports it): runs, their events, human input and the
@@ -78,6 +83,13 @@ export interface RunRepository {
    * own first, read in one statement: what the stop guarantee checks before each call (SPEC §10).
    */
   lineageStatuses(id: string): Promise<RunStatus[]>;
+  /**
+   * What an attempt of the run works with, read in one statement: its agent (soft-deleted ones included, as
+   * `agents.get` returns them), user, conversation, the conversation's project and the run's budget ledger,
+   * each the record its repository's `get` returns, or undefined when there is none (all undefined for an
+   * unknown run).
+   */
+  attemptContext(runId: string): Promise<RunAttemptContext>;
   /** Runs created by `runId` (one level). */
   listChildren(runId: string): Promise<Run[]>;
   listByRoot(rootRunId: string): Promise<Run[]>;
@@ -101,6 +113,14 @@ export interface RunRepository {
    * previous page.
    */
   listPage(filter: RunListFilter): Promise<RunListEntry[]>;
+}
+
+export interface RunAttemptContext {
+  agent: Agent | undefined;
+  user: User | undefined;
+  conversation: Conversation | undefined;
+  project: Project | undefined;
+  ledger: RunBudget | undefined;
 }
 
 /** Filters of `runs.listPage`; every given field must hold. */

@@ -37,6 +37,7 @@ export type {
   RunPatch,
   RunExpectation,
   RunRepository,
+  RunAttemptContext,
   RunListFilter,
   RunListEntry,
   RunEventRepository,

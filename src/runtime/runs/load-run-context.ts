@@ -20,22 +20,16 @@ export interface RunContext {
 }
 
 /**
- * Loads a run's context in two round trips. Visibility is recomputed on every attempt (SPEC §1): a revoked
- * grant stops the next run, not only new chats. The grant is read only when it decides.
+ * Loads a run's context in one statement, plus the grant only when it decides. Visibility is recomputed on
+ * every attempt (SPEC §1): a revoked grant stops the next run, not only new chats.
  */
 export async function loadRunContext(storage: Storage, run: Run): Promise<RunContext> {
-  const [agent, user, conversation, ledger] = await Promise.all([
-    storage.agents.get(run.agent_id),
-    storage.users.get(run.user_id),
-    storage.conversations.get(run.conversation_id),
-    storage.budgets.get(run.id),
-  ]);
+  const { agent, user, conversation, project, ledger } = await storage.runs.attemptContext(run.id);
   if (!agent || !user) throw new TroupeError('agent_not_found', 'The agent or its user no longer exists');
   const hasGrant = grantDecides(user, agent) && (await storage.access.has(run.user_id, run.agent_id));
   if (!canUseAgent(user, agent, hasGrant)) {
     throw new TroupeError('agent_not_found', `Agent ${agent.slug} is not available to this user`);
   }
-  const project = conversation ? await storage.projects.get(conversation.project_id) : undefined;
   if (!conversation || !project) throw new TroupeError('project_not_found', 'The run has no project workdir');
   return { agent, user, conversation, project, ledger };
 }

@@ -17,7 +17,7 @@ const selectBudget = preparedQuery((db, args: { runId: string }) =>
 
 type Eb = ExpressionBuilder<DatabaseSchema, 'run_budgets'>;
 
-function budgetFromRow(row: RunBudgetsTable): RunBudget {
+export function budgetFromRow(row: RunBudgetsTable): RunBudget {
   const limits: BudgetLimits = {};
   const amounts = (prefix: 'used' | 'carved' | 'reserved'): BudgetAmounts => ({
     tokens: row[`${prefix}_tokens`],

@@ -8,6 +8,7 @@ import type {
   RunExpectation,
   RunListEntry,
   RunListFilter,
+  RunAttemptContext,
   RunPatch,
   RunRepository,
 } from '../../../core/ports/storage.js';
@@ -18,6 +19,7 @@ import { listRunPage } from './sql-run-list-query.js';
 import { listRunsByRoot } from './sql-run-tree-query.js';
 import { runFromRow } from './run-from-row.js';
 import { selectByIds } from './select-by-ids.js';
+import { selectAttemptContext } from './select-attempt-context.js';
 import {
   claimRun,
   selectChildren,
@@ -139,6 +141,10 @@ export class SqlRunRepository implements RunRepository {
       this.ctx.db.selectFrom('runs').selectAll().where('id', 'in', chunk).execute(),
     );
     return rows.map(runFromRow);
+  }
+
+  attemptContext(runId: string): Promise<RunAttemptContext> {
+    return selectAttemptContext(this.ctx, runId);
   }
 
   async getByRequestId(userId: string, requestId: string): Promise<Run | undefined> {
