@@ -4,11 +4,24 @@ import type { RunStatus } from '../../../core/records/run.js';
 import type { RunsTable } from './database-schema.js';
 import { preparedQuery, preparedQueryFamily } from './prepared-query.js';
 import type { SqlContext } from './sql-context.js';
+import { RUN_COLUMNS } from './table-columns.js';
 
 /** The run queries every attempt makes, compiled once (see preparedQuery). */
 
 export const selectRun = preparedQuery((db, args: { id: string }) =>
   db.selectFrom('runs').selectAll().where('id', '=', args.id),
+);
+
+/**
+ * Every start inserts a run. DO NOTHING on every unique key (no conflict target): the caller names the key
+ * that refused it (see `SqlRunRepository.insert`).
+ */
+export const insertRun = preparedQuery((db, args: RunsTable & Record<string, unknown>) =>
+  db
+    .insertInto('runs')
+    .values(Object.fromEntries(RUN_COLUMNS.map((column) => [column, args[column]])) as unknown as RunsTable)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll(),
 );
 
 /** Every start with a request id looks its replay up first. */

@@ -22,6 +22,7 @@ import { selectByIds } from './select-by-ids.js';
 import { selectAttemptContext } from './select-attempt-context.js';
 import {
   claimRun,
+  insertRun,
   selectChildren,
   selectLineageStatuses,
   selectPreviousInConversation,
@@ -109,12 +110,7 @@ export class SqlRunRepository implements RunRepository {
     // DO NOTHING on every unique key, then name the key: on PostgreSQL a conflict target covers only its own
     // index, and a replay racing its original on one thread could reach the one-active-run index first and
     // be refused as run_busy. Without a target no insert raises, so the transaction stays usable to look.
-    const inserted = await this.ctx.db
-      .insertInto('runs')
-      .values(row)
-      .onConflict((oc) => oc.doNothing())
-      .returningAll()
-      .executeTakeFirst();
+    const inserted = (await insertRun(this.ctx, { ...row })).rows[0];
     if (inserted !== undefined) return runFromRow(inserted);
     throw await this.insertConflict(run);
   }

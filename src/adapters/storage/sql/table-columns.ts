@@ -3,6 +3,7 @@ import type {
   ConversationsTable,
   ProjectsTable,
   RunBudgetsTable,
+  RunsTable,
   UsersTable,
 } from './database-schema.js';
 
@@ -85,4 +86,35 @@ export const RUN_BUDGET_COLUMNS = columnsOf<RunBudgetsTable>({
   used_tool_calls: true,
   carved_tool_calls: true,
   reserved_tool_calls: true,
+});
+
+export const RUN_COLUMNS = columnsOf<RunsTable>({
+  id: true,
+  thread_id: true,
+  conversation_id: true,
+  agent_id: true,
+  user_id: true,
+  run_type: true,
+  source: true,
+  channel: true,
+  status: true,
+  request_id: true,
+  created_by_run_id: true,
+  root_run_id: true,
+  depth: true,
+  subagent_thread_relation_id: true,
+  runtime_scope_id: true,
+  tool_approval_mode: true,
+  model_spec: true,
+  input: true,
+  output: true,
+  error: true,
+  usage: true,
+  worker_id: true,
+  lease_expires_at: true,
+  attempt: true,
+  created_at: true,
+  started_at: true,
+  finished_at: true,
+  updated_at: true,
 });
