@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { contractRunInput } from './contract-run-input.js';
 import { zeroAmounts } from '../../core/budgets/budget.js';
 import { newId, newRunId } from '../../core/ids.js';
 import type { RunAttemptContext, Storage } from '../../core/ports/storage.js';
@@ -40,26 +41,7 @@ async function seedRun(storage: Storage): Promise<Run> {
     title: 'Chat',
     metadata: { pinned: true, tags: ['a'] },
   });
-  const id = newRunId();
-  return storage.runs.insert({
-    id,
-    thread_id: conversation.thread_id,
-    conversation_id: conversation.id,
-    agent_id: agent.id,
-    user_id: owner.id,
-    run_type: 'chat',
-    source: 'contract-test',
-    channel: 'api',
-    request_id: `req:${id}`,
-    created_by_run_id: null,
-    root_run_id: id,
-    depth: 0,
-    subagent_thread_relation_id: null,
-    runtime_scope_id: `scope:${id}`,
-    tool_approval_mode: 'default',
-    model_spec: 'scripted:contract',
-    input: { message: 'hello' },
-  });
+  return storage.runs.insert(contractRunInput(conversation));
 }
 
 async function byGetters(storage: Storage, run: Run): Promise<RunAttemptContext> {

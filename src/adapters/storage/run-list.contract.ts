@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newId, newRunId } from '../../core/ids.js';
+import { contractRunInput } from './contract-run-input.js';
+import { newId } from '../../core/ids.js';
 import type { NewRun, RunListEntry, Storage } from '../../core/ports/storage.js';
 import type { Conversation } from '../../core/records/conversation.js';
 import type { Run, RunStatus } from '../../core/records/run.js';
@@ -61,27 +62,9 @@ async function seed(storage: Storage): Promise<Seeded> {
 
   const insert = async (input: Partial<NewRun> & { conversation: Conversation }, status?: RunStatus) => {
     const { conversation: where, ...overrides } = input;
-    const id = newRunId();
-    const run = await storage.runs.insert({
-      id,
-      thread_id: newId('thr'),
-      conversation_id: where.id,
-      agent_id: main.id,
-      user_id: where.user_id,
-      run_type: 'chat',
-      source: 'contract-test',
-      channel: 'api',
-      request_id: `req:${id}`,
-      created_by_run_id: null,
-      root_run_id: id,
-      depth: 0,
-      subagent_thread_relation_id: null,
-      runtime_scope_id: `scope:${id}`,
-      tool_approval_mode: 'default',
-      model_spec: 'scripted:contract',
-      input: { message: 'hello' },
-      ...overrides,
-    });
+    const run = await storage.runs.insert(
+      contractRunInput(where, { thread_id: newId('thr'), agent_id: main.id, ...overrides }),
+    );
     await pause(3);
     return status === undefined ? run : walkRunTo(storage, run, status);
   };

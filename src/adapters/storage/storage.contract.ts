@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { contractRunInput } from './contract-run-input.js';
 import { TroupeError, isTroupeError } from '../../core/errors.js';
 import type { ErrorCode } from '../../core/errors.js';
 import { newId, newRunId } from '../../core/ids.js';
@@ -98,27 +99,10 @@ const worlds = new WeakMap<Storage, World>();
 
 /** A root run on the conversation's thread unless overridden. */
 function runInput(conversation: Conversation, overrides: Partial<NewRun> = {}): NewRun {
-  const id = overrides.id ?? newRunId();
-  return {
-    id,
-    thread_id: conversation.thread_id,
-    conversation_id: conversation.id,
-    agent_id: conversation.agent_id,
-    user_id: conversation.user_id,
-    run_type: 'chat',
-    source: 'contract-test',
-    channel: 'api',
-    request_id: `req:${id}`,
-    created_by_run_id: null,
-    root_run_id: id,
-    depth: 0,
-    subagent_thread_relation_id: null,
-    runtime_scope_id: `scope:${id}`,
-    tool_approval_mode: 'default',
-    model_spec: 'scripted:contract',
+  return contractRunInput(conversation, {
     input: { message: 'hello', nested: { list: [1, 2, 3] } },
     ...overrides,
-  };
+  });
 }
 
 async function settleAll<T>(promises: Promise<T>[]): Promise<{ ok: T[]; errors: unknown[] }> {
