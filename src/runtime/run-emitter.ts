@@ -13,16 +13,26 @@ export interface PendingEvent {
   payload: Record<string, unknown>;
 }
 
+/**
+ * The events of a commit, appended once, in ONE insert: buffered text first, then the commit's events, then
+ * `tail` (e.g. an ending's `end`, which must come last). Returns everything it appended.
+ */
+export type AppendBatch = (tail?: PendingEvent[]) => Promise<RunEvent[]>;
+
 export interface RunEmitter {
   emit(type: RunEventType, payload: Record<string, unknown>): Promise<RunEvent>;
   /**
-   * Appends the buffered text and `events`, then runs `alongside` (e.g. a checkpoint, or the run's ending,
-   * whose `end` must come last), all in ONE transaction, then publishes what it appended: a step's checkpoint
-   * and its events cost one commit, and no reader sees one without the other. Events `alongside` returns
-   * (its own appends, e.g. `end`, or other runs' streams) are published after the commit too; the events
-   * appended here are what `commit` returns.
+   * Appends the buffered text and `events` and runs `alongside` (e.g. a checkpoint, or the run's ending), all
+   * in ONE transaction, then publishes what it appended: a step's checkpoint and its events cost one commit,
+   * and no reader sees one without the other. `alongside` appends the batch with `append` when its order
+   * matters (an ending moves the status first, then adds its `end` to the batch); if it does not, the batch is
+   * appended after it. Events `alongside` returns (appended to other streams) are published after the batch;
+   * the batch is what `commit` returns.
    */
-  commit(events: PendingEvent[], alongside?: (tx: Storage) => Promise<RunEvent[] | void>): Promise<RunEvent[]>;
+  commit(
+    events: PendingEvent[],
+    alongside?: (tx: Storage, append: AppendBatch) => Promise<RunEvent[] | void>,
+  ): Promise<RunEvent[]>;
   /** Buffers streamed text; flushed before any other event, on size, or on a short timer. */
   delta(text: string): void;
   flush(): Promise<void>;
@@ -110,12 +120,21 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
       return enqueue(async () => {
         const own = text === '' ? events : [{ type: 'message_delta' as const, payload: { text } }, ...events];
         const { written, others } = await storage.transaction(async (tx) => {
-          const appended = await tx.events.appendMany(
-            run.id,
-            own.map((event) => ({ type: event.type, payload: { ...lineage, ...event.payload } })),
-          );
-          const besides = alongside ? await alongside(tx) : undefined;
-          return { written: appended, others: besides ?? [] };
+          let appended: RunEvent[] | undefined;
+          const append: AppendBatch = async (tail = []) => {
+            if (appended) throw new Error(`the events of a commit of run ${run.id} were appended twice`);
+            appended = [];
+            appended = await tx.events.appendMany(
+              run.id,
+              [...own, ...tail].map((event) => ({
+                type: event.type,
+                payload: { ...lineage, ...event.payload },
+              })),
+            );
+            return appended;
+          };
+          const besides = alongside ? await alongside(tx, append) : undefined;
+          return { written: appended ?? (await append()), others: besides ?? [] };
         });
         for (const event of written) await publishQuietly(bus, event);
         for (const event of others) await publishQuietly(bus, event);

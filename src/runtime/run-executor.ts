@@ -197,7 +197,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         signal,
         maxSteps: effectiveLimits(deps.limits, agent.config).maxSteps,
         suspend: (work) => slots.outside(() => paused(work)),
-        finish: (tx, output) => outcomes.completeIn(tx, run, output, meter.usage, attempt),
+        finish: (tx, append, output) => outcomes.completeIn(tx, append, run, output, meter.usage, attempt),
       });
       await emitter.flush();
       await finishCompleted(run, outcome, meter.usage, facts);

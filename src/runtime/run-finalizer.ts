@@ -6,7 +6,7 @@ import type { RunEvent } from '../core/records/run-event.js';
 import { unusedReserve } from '../core/budgets/carve-child-budget.js';
 import { closeOpenToolCalls } from './close-open-tool-calls.js';
 import { keepPartialAnswer } from './keep-partial-answer.js';
-import { lineageOf, publishQuietly } from './run-emitter.js';
+import { lineageOf, publishQuietly, type AppendBatch, type PendingEvent } from './run-emitter.js';
 import { appendSubagentUpdate, publishSubagentUpdate } from './subagents/publish-subagent-update.js';
 
 export interface TerminalWrite {
@@ -16,7 +16,7 @@ export interface TerminalWrite {
   usage?: TokenUsage | null;
 }
 
-/** A run that ended, with the events its ending appended (published once they are committed). */
+/** A run that ended, with the events its ending appended that its caller still has to publish once committed. */
 export interface EndedRun {
   run: Run;
   events: RunEvent[];
@@ -40,6 +40,12 @@ export async function endRunIn(
    * removed, so an attempt that loaded none saves the read here.
    */
   known: { hasLedger?: boolean } = {},
+  /**
+   * How the ending's events join the run's own stream. A caller with a batch of its own (a final checkpoint)
+   * passes it, so the step's events and the `end` are one insert; it publishes what that appended itself.
+   * The status moves first: appended after it, nothing the batch holds can follow the `end`.
+   */
+  append?: AppendBatch,
 ): Promise<EndedRun | undefined> {
   const run = await tx.runs.update(runId, expect, {
     status: write.status,
@@ -55,15 +61,24 @@ export async function endRunIn(
   const ledger = known.hasLedger === false ? undefined : await tx.budgets.get(run.id);
   if (ledger?.parent_run_id) await tx.budgets.release(ledger.parent_run_id, unusedReserve(ledger));
   const closed = await closeOpenToolCalls(tx, { ...run, status: write.status });
-  await keepPartialAnswer(tx, { ...run, status: write.status });
-  const end = await tx.events.append({
-    run_id: run.id,
+  // A closing `tool_result` ends any model call in the stream, so no text can be unfinished after one.
+  if (closed.length === 0) await keepPartialAnswer(tx, { ...run, status: write.status });
+  const end: PendingEvent = {
     type: 'end',
-    payload: { ...lineageOf(run), status: run.status, output: run.output, error: run.error, usage: run.usage },
-  });
+    payload: {
+      ...lineageOf(run),
+      status: run.status,
+      output: run.output,
+      error: run.error,
+      usage: run.usage,
+    },
+  };
+  let own: RunEvent[] = [];
+  if (append) await append([...closed, end]);
+  else own = await tx.events.appendMany(run.id, [...closed, end]);
   // The parent hears of the ending with the same commit, so its stream never misses a child's end.
   const update = await appendSubagentUpdate(tx, run);
-  return { run, events: update ? [...closed, end, update] : [...closed, end] };
+  return { run, events: update ? [...own, update] : own };
 }
 
 /** endRunIn in a transaction of its own, then its events published. */
@@ -82,7 +97,10 @@ export async function finishRun(
   return finished.run;
 }
 
-export const CANCELLED_BEFORE_START: RunError = { type: 'cancelled', message: 'The run was cancelled before it started' };
+export const CANCELLED_BEFORE_START: RunError = {
+  type: 'cancelled',
+  message: 'The run was cancelled before it started',
+};
 export const CANCELLED: RunError = { type: 'cancelled', message: 'The run was cancelled' };
 export const TREE_CLOSED: RunError = {
   type: 'execution_tree_closed',
@@ -113,15 +131,26 @@ export async function requestCancel(
         return run;
       case 'pending':
       case 'input_required': {
-        const cancelled = await finishRun(storage, bus, clock, run.id, { status: [run.status] }, {
-          status: 'cancelled',
-          error: error === CANCELLED && run.started_at === null ? CANCELLED_BEFORE_START : error,
-        });
+        const cancelled = await finishRun(
+          storage,
+          bus,
+          clock,
+          run.id,
+          { status: [run.status] },
+          {
+            status: 'cancelled',
+            error: error === CANCELLED && run.started_at === null ? CANCELLED_BEFORE_START : error,
+          },
+        );
         if (cancelled) return cancelled;
         break;
       }
       case 'running': {
-        const requested = await storage.runs.update(run.id, { status: ['running'] }, { status: 'cancel_requested', error });
+        const requested = await storage.runs.update(
+          run.id,
+          { status: ['running'] },
+          { status: 'cancel_requested', error },
+        );
         if (requested) {
           await publishSubagentUpdate(storage, bus, requested);
           try {
@@ -159,7 +188,13 @@ export async function closeSubtree(
       if (seen.has(child.id)) continue;
       seen.add(child.id);
       queue.push(child);
-      if (child.status === 'completed' || child.status === 'failed' || child.status === 'cancelled' || child.status === 'interrupted') continue;
+      if (
+        child.status === 'completed' ||
+        child.status === 'failed' ||
+        child.status === 'cancelled' ||
+        child.status === 'interrupted'
+      )
+        continue;
       if (keep(child)) continue;
       const after = await requestCancel(storage, bus, clock, child.id, TREE_CLOSED);
       if (after) closed.push(after);

@@ -1128,6 +1128,34 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await storage.runs.countActive({ user_id: bob.id })).toBe(0);
         expect(await storage.runs.countActive({})).toBe(3);
       });
+
+      it('counts the active children of a run and of its user in one read', async () => {
+        const { conversation, bob } = await seedWorld(storage);
+        const root = await storage.runs.insert(runInput(conversation));
+        const otherRoot = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
+        const spawn = (parent: Run) =>
+          storage.runs.insert(
+            runInput(conversation, {
+              thread_id: newId('thr'),
+              created_by_run_id: parent.id,
+              root_run_id: parent.id,
+            }),
+          );
+        const [a, , c] = [await spawn(root), await spawn(root), await spawn(root)];
+        await spawn(otherRoot);
+        await walkRunTo(storage, a, 'running');
+        await walkRunTo(storage, c, 'completed');
+        // Roots are no one's children: the user's quota counts the three active children only.
+        expect(await storage.runs.countActiveChildren(root.id, conversation.user_id)).toEqual({
+          ofRun: 2,
+          ofUser: 3,
+        });
+        expect(await storage.runs.countActiveChildren(otherRoot.id, bob.id)).toEqual({ ofRun: 1, ofUser: 0 });
+        expect(await storage.runs.countActiveChildren(a.id, conversation.user_id)).toEqual({
+          ofRun: 0,
+          ofUser: 3,
+        });
+      });
     });
 
     describe('events', () => {

@@ -108,6 +108,12 @@ export interface RunRepository {
     children_only?: boolean;
   }): Promise<number>;
   /**
+   * The two child quotas of a start, read in one statement: active runs created by `parentRunId`, and
+   * active runs created by any run of `userId` (what `countActive` counts with `created_by_run_id` and with
+   * `user_id` + `children_only`).
+   */
+  countActiveChildren(parentRunId: string, userId: string): Promise<{ ofRun: number; ofUser: number }>;
+  /**
    * One page of runs matching every given filter, newest first by (created_at, id), each with its agent and
    * how many runs it created. Keyset pagination: `before` is the (created_at, id) of the last row of the
    * previous page.

@@ -127,10 +127,7 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
       if (parent) {
         const overQuota = quotaRefusal(
           spec.kind,
-          {
-            ofRun: await tx.runs.countActive({ created_by_run_id: parent.id }),
-            ofUser: await tx.runs.countActive({ user_id: spec.userId, children_only: true }),
-          },
+          await tx.runs.countActiveChildren(parent.id, spec.userId),
           scope.limits,
         );
         if (overQuota !== undefined) return refused(overQuota);

@@ -15,7 +15,9 @@ export async function announceAttempt(
     await emitter.emit('metadata', metadata);
     return;
   }
-  await emitter.commit([{ type: 'metadata', payload: metadata }], async (tx) => {
+  await emitter.commit([{ type: 'metadata', payload: metadata }], async (tx, append) => {
+    // The run's own stream before its parent's, the order its ending takes too.
+    await append();
     const update = await appendSubagentUpdate(tx, run);
     return update ? [update] : [];
   });

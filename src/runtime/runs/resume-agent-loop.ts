@@ -9,7 +9,7 @@ import { executeTool } from '../execute-tool.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
 import { composeMiddleware } from '../middleware/compose-middleware.js';
 import { abortErrorOf } from '../run-abort.js';
-import type { PendingEvent, RunEmitter } from '../run-emitter.js';
+import type { AppendBatch, PendingEvent, RunEmitter } from '../run-emitter.js';
 import type { EndedRun } from '../run-finalizer.js';
 import { streamModelCall } from '../stream-model-call.js';
 import type { AnyTroupeTool } from '../tools/troupe-tool.js';
@@ -31,9 +31,11 @@ export interface ResumeAgentLoopOptions {
   suspend: <T>(work: () => Promise<T>) => Promise<T>;
   /**
    * Ends the run as completed inside the transaction that checkpoints its final answer (`endRunIn`): one
-   * commit for both. Undefined when the run's status moved; the caller then ends it as it would otherwise.
+   * commit for both, and one insert for the step's events and the `end` (`append`, which `finish` calls
+   * once the status moved). Undefined when the run's status moved; the checkpoint then commits alone and
+   * the caller ends the run as it would otherwise.
    */
-  finish?: (tx: Storage, output: string) => Promise<EndedRun | undefined>;
+  finish?: (tx: Storage, append: AppendBatch, output: string) => Promise<EndedRun | undefined>;
 }
 
 /**
@@ -87,11 +89,16 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
     },
     ...(finish
       ? {
-          finish: async (step: number, stepMessages: ModelMessage[], events: PendingEvent[], output: string) => {
+          finish: async (
+            step: number,
+            stepMessages: ModelMessage[],
+            events: PendingEvent[],
+            output: string,
+          ) => {
             let ended: Run | undefined;
-            await emitter.commit(events, async (tx) => {
+            await emitter.commit(events, async (tx, append) => {
               await tx.messages.append(run.thread_id, run.id, step, stepMessages);
-              const result = await finish(tx, output);
+              const result = await finish(tx, append, output);
               ended = result?.run;
               return result?.events;
             });

@@ -9,7 +9,7 @@ import type { AgentLoopOutcome } from '../agent-loop.js';
 import { parkForInput } from '../park-for-input.js';
 import { resumeWhenNothingPending } from '../resume-when-nothing-pending.js';
 import { abortErrorOf, abortKindOf, RunAbortError } from '../run-abort.js';
-import type { RunEmitter } from '../run-emitter.js';
+import type { AppendBatch, RunEmitter } from '../run-emitter.js';
 import { endRunIn, finishRun, type TerminalWrite } from '../run-finalizer.js';
 import { publishSubagentUpdate } from '../subagents/publish-subagent-update.js';
 import { cascadeAfterTerminal } from './cascade-after-terminal.js';
@@ -68,8 +68,18 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
     return ended !== undefined;
   }
 
-  /** The completed end of a running attempt, inside the transaction of its final checkpoint (`finish`). */
-  const completeIn = (tx: Storage, run: Run, output: string, usage: Run['usage'], facts: AttemptFacts) =>
+  /**
+   * The completed end of a running attempt, inside the transaction of its final checkpoint (`finish`), its
+   * `end` in that checkpoint's batch of events.
+   */
+  const completeIn = (
+    tx: Storage,
+    append: AppendBatch,
+    run: Run,
+    output: string,
+    usage: Run['usage'],
+    facts: AttemptFacts,
+  ) =>
     endRunIn(
       tx,
       clock,
@@ -77,6 +87,7 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
       { status: ['running'], worker_id: deps.workerId },
       { status: 'completed', output, usage },
       { hasLedger: facts.hasLedger },
+      append,
     );
 
   /** A cancel committed while the attempt ran wins, as in Yuxi; its reason was recorded with the request. */

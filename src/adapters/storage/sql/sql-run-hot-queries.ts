@@ -1,6 +1,6 @@
 import { sql, type QueryResult, type Selectable, type Updateable } from 'kysely';
 import type { RunExpectation } from '../../../core/ports/storage.js';
-import type { RunStatus } from '../../../core/records/run.js';
+import { ACTIVE_RUN_STATUSES, type RunStatus } from '../../../core/records/run.js';
 import type { RunsTable } from './database-schema.js';
 import { preparedQuery, preparedQueryFamily } from './prepared-query.js';
 import type { SqlContext } from './sql-context.js';
@@ -161,3 +161,13 @@ export function updateRun(
   statuses.forEach((status, index) => (args[`status${index}`] = status));
   return runUpdate(shape)(ctx, args);
 }
+
+/** Each count keeps the predicates of its `countActive` twin, so each still reads through its partial index. */
+export const selectActiveChildCounts = preparedQuery((_db, args: { parentRunId: string; userId: string }) => {
+  const active = sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)));
+  return sql<{ of_run: number | string; of_user: number | string }>`
+      SELECT
+        (SELECT COUNT(*) FROM runs WHERE status IN (${active}) AND created_by_run_id = ${args.parentRunId}) AS of_run,
+        (SELECT COUNT(*) FROM runs
+          WHERE status IN (${active}) AND user_id = ${args.userId} AND created_by_run_id IS NOT NULL) AS of_user`;
+});

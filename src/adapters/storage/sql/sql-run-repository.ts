@@ -23,6 +23,7 @@ import { selectAttemptContext } from './select-attempt-context.js';
 import {
   claimRun,
   insertRun,
+  selectActiveChildCounts,
   selectChildren,
   selectLineageStatuses,
   selectPreviousInConversation,
@@ -269,6 +270,11 @@ export class SqlRunRepository implements RunRepository {
     if (filter.children_only === true) query = query.where('created_by_run_id', 'is not', null);
     const row = await query.executeTakeFirst();
     return toNumber(row?.active);
+  }
+
+  async countActiveChildren(parentRunId: string, userId: string): Promise<{ ofRun: number; ofUser: number }> {
+    const { rows } = await selectActiveChildCounts(this.ctx, { parentRunId, userId });
+    return { ofRun: toNumber(rows[0]?.of_run), ofUser: toNumber(rows[0]?.of_user) };
   }
 
   listPage(filter: RunListFilter): Promise<RunListEntry[]> {

@@ -50,7 +50,7 @@ async function statementsOf(work: () => Promise<unknown>): Promise<{ sql: string
 }
 
 async function planOf(work: () => Promise<unknown>): Promise<string> {
-  const [statement] = (await statementsOf(work)).filter((entry) => /from "runs"/i.test(entry.sql));
+  const [statement] = (await statementsOf(work)).filter((entry) => /from "?runs"?\s/i.test(entry.sql));
   if (statement === undefined) throw new Error('no statement on runs');
   const rows = inspect.prepare(`explain query plan ${statement.sql}`).all(...statement.params) as {
     detail: string;
@@ -65,6 +65,12 @@ describe('runs index plans (SQLite)', () => {
       'runs_created_by_idx',
     );
     expect(await planOf(() => storage.runs.countActive({ children_only: true }))).not.toMatch(/SCAN runs\b/);
+  });
+
+  it("a start's two child quotas, read in one statement, each read by an index", async () => {
+    const plan = await planOf(() => storage.runs.countActiveChildren('run-x', 'usr-x'));
+    expect(plan).toContain('runs_created_by_idx');
+    expect(plan).not.toMatch(/SCAN runs\b/);
   });
 
   it('a tree reads its members by runs_root_idx and its root by primary key', async () => {

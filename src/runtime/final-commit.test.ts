@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { systemClock } from '../core/clock.js';
+import type { Storage } from '../core/ports/storage.js';
+import type { RunEvent } from '../core/records/run-event.js';
+import { claimByDeadWorker } from '../../test/helpers/runtime/claim-by-dead-worker.js';
+import { ECHO_SCENARIO, useSingleAgentRuntime } from '../../test/helpers/runtime/use-single-agent-runtime.js';
+import { createRunEmitter } from './run-emitter.js';
+import { endRunIn } from './run-finalizer.js';
+
+const setup = useSingleAgentRuntime();
+
+/** Counts the inserts into each run's stream a transaction makes (one per append call). */
+function countingInserts(storage: Storage, inserts: string[]): Storage {
+  return {
+    ...storage,
+    transaction: (work) =>
+      storage.transaction((tx) =>
+        work({
+          ...tx,
+          events: {
+            ...tx.events,
+            append: (event) => (inserts.push(event.run_id), tx.events.append(event)),
+            appendMany: (runId, events) => (inserts.push(runId), tx.events.appendMany(runId, events)),
+            appendWhileActive: (event) => (inserts.push(event.run_id), tx.events.appendWhileActive(event)),
+          },
+        }),
+      ),
+  };
+}
+
+describe('the final commit of a run', () => {
+  async function runningRun() {
+    const { h, user, conversation } = await setup(ECHO_SCENARIO, { startWorker: false });
+    const { run } = await h.runs.postMessage(user, conversation.id, { content: 'finish' });
+    await claimByDeadWorker(h.storage, run.id);
+    const claimed = await h.storage.runs.get(run.id);
+    if (!claimed) throw new Error('no run');
+    return { h, run: claimed };
+  }
+
+  const finalStep = [{ type: 'step' as const, payload: { step: 1, tool_calls: 0 } }];
+
+  it("appends the step's events and the run's end in one insert, the end last", async () => {
+    const { h, run } = await runningRun();
+    const inserts: string[] = [];
+    const emitter = createRunEmitter(countingInserts(h.storage, inserts), h.bus, run);
+    const published: RunEvent[] = [];
+    await h.bus.subscribe(run.id, (event) => void published.push(event));
+    emitter.delta('the answer');
+    const written = await emitter.commit(finalStep, (tx, append) =>
+      endRunIn(
+        tx,
+        systemClock,
+        run.id,
+        { status: ['running'], worker_id: 'wrk_dead' },
+        { status: 'completed', output: 'the answer' },
+        {},
+        append,
+      ).then((ended) => ended?.events),
+    );
+    expect(inserts).toEqual([run.id]);
+    expect(written.map((event) => [event.seq, event.type])).toEqual([
+      [1, 'message_delta'],
+      [2, 'step'],
+      [3, 'end'],
+    ]);
+    expect((await h.storage.events.list(run.id, 0, 10)).map((event) => event.type)).toEqual([
+      'message_delta',
+      'step',
+      'end',
+    ]);
+    // Committed before published, and published in seq order.
+    expect(published.map((event) => event.seq)).toEqual([1, 2, 3]);
+    expect((await h.storage.runs.get(run.id))?.status).toBe('completed');
+  });
+
+  it('commits the checkpoint alone when a cancel moved the status meanwhile', async () => {
+    const { h, run } = await runningRun();
+    await h.storage.runs.update(run.id, { status: ['running'] }, { status: 'cancel_requested' });
+    const emitter = createRunEmitter(h.storage, h.bus, run);
+    let ended: unknown = 'not called';
+    const written = await emitter.commit(finalStep, async (tx, append) => {
+      ended = await endRunIn(
+        tx,
+        systemClock,
+        run.id,
+        { status: ['running'], worker_id: 'wrk_dead' },
+        { status: 'completed', output: 'late' },
+        {},
+        append,
+      );
+    });
+    expect(ended).toBeUndefined();
+    expect(written.map((event) => event.type)).toEqual(['step']);
+    expect((await h.storage.events.list(run.id, 0, 10)).map((event) => event.type)).toEqual(['step']);
+    expect((await h.storage.runs.get(run.id))?.status).toBe('cancel_requested');
+  });
+});
