@@ -58,6 +58,11 @@ export interface ChildRunSpec {
   toolCallId: string | undefined;
   /** Without a parent: the agent whose limits apply (the caller's conversation's expert). */
   limitsAgentId?: string | undefined;
+  /**
+   * The agent whose limits apply, when the caller holds it (the parent's attempt loaded it): used when it is
+   * the one the start would read, which saves that read.
+   */
+  limitsAgent?: Agent | undefined;
   channel: RunChannel;
   /** The task, trimmed: the child's first message. */
   message: string;
@@ -113,7 +118,12 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
       if (replay) return replayed(tx, spec, replay);
 
       const limitsAgentId = parent?.agent_id ?? spec.limitsAgentId;
-      const limitsAgent = limitsAgentId === undefined ? undefined : await tx.agents.get(limitsAgentId);
+      const limitsAgent =
+        limitsAgentId === undefined
+          ? undefined
+          : spec.limitsAgent?.id === limitsAgentId
+            ? spec.limitsAgent
+            : await tx.agents.get(limitsAgentId);
       const scope: ChildRunScope = {
         tx,
         parent,

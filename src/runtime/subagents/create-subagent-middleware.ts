@@ -49,7 +49,13 @@ export function createSubagentMiddleware(deps: SubagentMiddlewareDeps): Middlewa
       {
         name: 'subagents',
         // The parent agent's own limits (wait timeout, result cap) narrow the server's for its tools.
-        tools: createSubagentTools({ ...deps, limits: effectiveLimits(deps.limits, agent.config), allowed, inline }),
+        tools: createSubagentTools({
+          ...deps,
+          limits: effectiveLimits(deps.limits, agent.config),
+          allowed,
+          inline,
+          parentAgent: agent,
+        }),
         wrapModelCall(request, next) {
           return next({ ...request, system: request.system ? `${request.system}\n\n${section}` : section });
         },

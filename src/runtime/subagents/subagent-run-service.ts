@@ -26,6 +26,8 @@ export interface SubagentStartInput {
   inlineSubagent?: string;
   /** Part of the parent's remaining budget asked for this child (SPEC §10). */
   budget?: BudgetLimits | undefined;
+  /** The creator's agent as its attempt loaded it (its limits apply); read in the start when absent. */
+  limitsAgent?: Agent;
 }
 
 export type SubagentStartOutcome =
@@ -150,6 +152,7 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
         // and inline specs already carry their resolved model (their own, else the parent's: SPEC §5).
         inheritsParentModel: inlineSubagent !== undefined,
         budget: input.budget,
+        limitsAgent: input.limitsAgent,
       });
       if (started.kind === 'busy' || started.kind === 'refused') return started;
       // Every subagent run has its relation: a replayed run without one is not this start's.

@@ -27,6 +27,8 @@ export interface SubagentToolDeps {
   allowed: readonly Agent[];
   /** Names in `allowed` that are built-in or inline: their child runs play the parent agent. */
   inline?: ReadonlySet<string>;
+  /** The calling run's agent as its attempt loaded it: its limits govern the starts, without a re-read. */
+  parentAgent?: Agent;
 }
 
 const eventsUrl = (runId: string) => `/api/agent/runs/${runId}/events`;
@@ -106,6 +108,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       threadId: input.thread_id ?? null,
       toolCallId: context.toolCallId,
       budget: input.budget,
+      ...(deps.parentAgent === undefined ? {} : { limitsAgent: deps.parentAgent }),
     });
     if (outcome.kind === 'refused') throw refusalError(outcome.error);
     return outcome;
