@@ -427,6 +427,18 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           // bob-private is not Alice's to use: naming it does not make it visible.
           expect(named.map((agent) => agent.slug).sort()).toEqual(['bob-public', 'bob-sub']);
           expect(await storage.agents.listUsable(member, { include_subagents: true, slugs: [] })).toEqual([]);
+          const namedSubagents = await storage.agents.listUsable(member, {
+            subagents_only: true,
+            slugs: ['bob-sub', 'bob-public', 'no-such-agent'],
+          });
+          expect(namedSubagents.map((agent) => agent.slug)).toEqual(['bob-sub']);
+          const admin = { id: alice.id, role: 'admin' } as const;
+          const everySubagent = await storage.agents.listUsable(admin, { subagents_only: true });
+          expect(everySubagent.map((agent) => agent.slug)).toEqual(
+            (await storage.agents.listUsable(admin, { include_subagents: true }))
+              .filter((agent) => agent.is_subagent)
+              .map((agent) => agent.slug),
+          );
         });
       });
 

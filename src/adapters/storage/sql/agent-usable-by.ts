@@ -1,4 +1,4 @@
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Actor } from '../../../core/records/user.js';
 import { isAdmin } from '../../../core/records/user.js';
 import type { DatabaseSchema } from './database-schema.js';
@@ -20,7 +20,8 @@ export function agentUsableBy(
     ...alive,
     eb.or([
       eb('agents.owner_id', '=', actor.id),
-      eb('agents.visibility', '=', 'public'),
+      // A literal, not a parameter: prepared queries built on this rule take only the actor as an argument.
+      eb('agents.visibility', '=', sql.lit('public')),
       eb.exists(
         eb
           .selectFrom('agent_access')

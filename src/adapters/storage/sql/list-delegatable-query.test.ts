@@ -69,7 +69,7 @@ describe('agents.listDelegatable', () => {
       '"agents"."id" <> ?',
       'exists (select',
       '"agent_access"."user_id" = ?',
-      '"agents"."visibility" = ?',
+      '"agents"."visibility" = \'public\'',
       'coalesce("agents"."delegation_brief", "agents"."description", ?)',
     ]) {
       expect(sql).toContain(fragment);

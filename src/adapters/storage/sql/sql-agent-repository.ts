@@ -13,6 +13,7 @@ import type {
 } from '../../../core/ports/storage.js';
 import type { AgentsTable, DatabaseSchema } from './database-schema.js';
 import { agentUsableBy } from './agent-usable-by.js';
+import { selectUsableSubagents } from './select-usable-subagents.js';
 import {
   atomically,
   fromJson,
@@ -206,6 +207,10 @@ export class SqlAgentRepository implements AgentRepository {
 
   async listUsable(actor: Actor, options: AgentListOptions = {}): Promise<Agent[]> {
     if (options.slugs?.length === 0) return [];
+    if (options.subagents_only === true && options.include_deleted !== true) {
+      const { rows } = await selectUsableSubagents(this.ctx, actor, options.slugs);
+      return rows.map(agentFromRow);
+    }
     let query = this.ctx.db.selectFrom('agents').selectAll('agents');
     if (options.subagents_only === true) query = query.where('agents.is_subagent', '=', 1);
     else if (options.include_subagents !== true) query = query.where('agents.is_subagent', '=', 0);
