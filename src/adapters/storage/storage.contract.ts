@@ -714,6 +714,21 @@ export function describeStorageContract(adapterName: string, open: () => Promise
     });
 
     describe('runs', () => {
+      it('takes a run’s steering inbox once, in the order it was sent, and only that run’s', async () => {
+        const { conversation } = await seedWorld(storage);
+        const run = await storage.runs.insert(runInput(conversation));
+        const other = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
+        expect(await storage.inbox.take(run.id)).toEqual([]);
+        await storage.inbox.push(run.id, 'first');
+        await storage.inbox.push(other.id, 'for the other run');
+        await storage.inbox.push(run.id, 'second');
+        expect(await storage.inbox.take(run.id)).toEqual(['first', 'second']);
+        expect(await storage.inbox.take(run.id)).toEqual([]);
+        await storage.inbox.push(run.id, 'third');
+        expect(await storage.inbox.take(run.id)).toEqual(['third']);
+        expect(await storage.inbox.take(other.id)).toEqual(['for the other run']);
+      });
+
       it('reads many runs at once: the ones that exist, each once, any number of ids', async () => {
         const { conversation } = await seedWorld(storage);
         const runs = [];

@@ -3,6 +3,16 @@ import type { RunInboxRepository } from '../../../core/ports/storage.js';
 import { nowIso } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { writeNextInSequence } from './sql-sequence.js';
+import { preparedQuery } from './prepared-query.js';
+
+const takeUnread = preparedQuery((db, args: { runId: string; readAt: string }) =>
+  db
+    .updateTable('run_inbox')
+    .set({ read_at: args.readAt })
+    .where('run_id', '=', args.runId)
+    .where('read_at', 'is', null)
+    .returning(['seq', 'message']),
+);
 
 export class SqlRunInboxRepository implements RunInboxRepository {
   constructor(private readonly ctx: SqlContext) {}
@@ -21,13 +31,7 @@ export class SqlRunInboxRepository implements RunInboxRepository {
   async take(runId: string): Promise<string[]> {
     // One UPDATE … RETURNING is atomic on both engines: no transaction of its own (it is read before every
     // step, and is almost always empty).
-    const rows = await this.ctx.db
-      .updateTable('run_inbox')
-      .set({ read_at: nowIso(this.ctx) })
-      .where('run_id', '=', runId)
-      .where('read_at', 'is', null)
-      .returning(['seq', 'message'])
-      .execute();
+    const { rows } = await takeUnread(this.ctx, { runId, readAt: nowIso(this.ctx) });
     return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map((row) => row.message);
   }
 }
