@@ -6,6 +6,7 @@ import type { RetiredUniqueConstraintName, UniqueConstraintName } from './unique
 import { knowledgeMigration } from './knowledge-migration.js';
 import { budgetMigration } from './budget-migration.js';
 import { runsPartialIndexesMigration } from './runs-partial-indexes-migration.js';
+import { runsUserQuotaIndexMigration } from './runs-user-quota-index-migration.js';
 
 /*
  * One migration set for SQLite and PostgreSQL: only types and DDL both accept (text, integer, partial
@@ -408,6 +409,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0004_artifacts_and_attachments': artifactsAndAttachments,
   '0008_run_budgets': budgetMigration,
   '0009_runs_partial_indexes': runsPartialIndexesMigration,
+  '0010_runs_user_quota_index': runsUserQuotaIndexMigration,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };
