@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newId, newRunId } from '../../core/ids.js';
+import { contractRunInput } from './contract-run-input.js';
+import { newId } from '../../core/ids.js';
 import type { NewArtifact, Storage } from '../../core/ports/storage.js';
 import type { Conversation } from '../../core/records/conversation.js';
 import type { Run } from '../../core/records/run.js';
@@ -38,26 +39,9 @@ async function seed(storage: Storage): Promise<{ conversation: Conversation; run
     });
   const conversation = await conversationOf();
   const other = await conversationOf();
-  const id = newRunId();
-  const run = await storage.runs.insert({
-    id,
-    thread_id: conversation.thread_id,
-    conversation_id: conversation.id,
-    agent_id: agent.id,
-    user_id: alice.id,
-    run_type: 'chat',
-    source: 'contract-test',
-    channel: 'api',
-    request_id: `req:${id}`,
-    created_by_run_id: null,
-    root_run_id: id,
-    depth: 0,
-    subagent_thread_relation_id: null,
-    runtime_scope_id: conversation.thread_id,
-    tool_approval_mode: 'default',
-    model_spec: 'scripted:contract',
-    input: { message: 'hello' },
-  });
+  const run = await storage.runs.insert(
+    contractRunInput(conversation, { runtime_scope_id: conversation.thread_id }),
+  );
   return { conversation, run, other };
 }
 
