@@ -1,8 +1,13 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ControlledTransaction, type Kysely } from 'kysely';
 import type { DatabaseSchema } from './database-schema.js';
 
 /** Bounds the latency a member adds to the others of its group. */
 const MAX_GROUP = 32;
+
+interface Succeeded<S> {
+  member: Member<S>;
+  value: unknown;
+}
 
 interface Member<S> {
   work: (tx: S) => Promise<unknown>;
@@ -30,7 +35,8 @@ export class CommitGroup<S> {
 
   constructor(
     private readonly db: Kysely<DatabaseSchema>,
-    private readonly bind: (trx: Kysely<DatabaseSchema>) => S,
+    /** `open.now` turns false once the group's transaction ended. */
+    private readonly bind: (trx: Kysely<DatabaseSchema>, open: { readonly now: boolean }) => S,
   ) {}
 
   run<T>(work: (tx: S) => Promise<T>): Promise<T> {
@@ -58,8 +64,24 @@ export class CommitGroup<S> {
       for (const member of group) member.reject(error);
       return;
     }
-    const tx = this.bind(trx);
-    const succeeded: { member: Member<S>; value: unknown }[] = [];
+    const open = { now: true };
+    let committed: Succeeded<S>[] = [];
+    try {
+      committed = await this.#runMembers(trx, this.bind(trx, open), group);
+    } finally {
+      open.now = false;
+    }
+    // Only now: a member resumes after its transaction is over for good, whatever it does with `tx` next.
+    for (const { member, value } of committed) member.resolve(value);
+  }
+
+  /** The members that succeeded, once their COMMIT is done; none if the group failed. */
+  async #runMembers(
+    trx: ControlledTransaction<DatabaseSchema>,
+    tx: S,
+    group: Member<S>[],
+  ): Promise<Succeeded<S>[]> {
+    const succeeded: Succeeded<S>[] = [];
     const failed = new Set<Member<S>>();
     const fail = (member: Member<S>, error: unknown) => {
       failed.add(member);
@@ -74,7 +96,7 @@ export class CommitGroup<S> {
         } catch (error) {
           fail(member, error);
           await trx.rollback().execute();
-          return;
+          return [];
         }
       } else {
         for (const member of group) {
@@ -97,8 +119,8 @@ export class CommitGroup<S> {
         .execute()
         .catch(() => undefined);
       for (const member of group) if (!failed.has(member)) member.reject(error);
-      return;
+      return [];
     }
-    for (const { member, value } of succeeded) member.resolve(value);
+    return succeeded;
   }
 }

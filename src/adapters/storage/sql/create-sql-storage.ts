@@ -86,19 +86,33 @@ class SqlStorage implements Storage {
    */
   async transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T> {
     if (this.ctx.inTransaction) return work(this);
-    return this.ctx.db.transaction().execute((trx) => work(this.#bound(trx)));
+    const open = { now: true };
+    try {
+      return await this.ctx.db.transaction().execute((trx) => work(this.#bound(trx, open)));
+    } finally {
+      open.now = false;
+    }
   }
 
   sharedCommitTransaction<T>(work: (tx: Storage) => Promise<T>): Promise<T> {
     if (this.ctx.inTransaction) return work(this);
     // PostgreSQL runs concurrent transactions on a pool and groups commits itself.
     if (this.ctx.dialect.name !== 'sqlite') return this.transaction(work);
-    this.#commitGroup ??= new CommitGroup<Storage>(this.ctx.db, (trx) => this.#bound(trx));
+    this.#commitGroup ??= new CommitGroup<Storage>(this.ctx.db, (trx, open) => this.#bound(trx, open));
     return this.#commitGroup.run(work);
   }
 
-  #bound(trx: Kysely<DatabaseSchema>): SqlStorage {
-    return new SqlStorage({ ...this.ctx, db: trx, inTransaction: true }, () =>
+  /**
+   * `open` says whether the transaction still runs: the direct path of a transaction-bound storage stops with
+   * it, so a `tx` kept past its commit can never run a statement inside whatever holds the connection next.
+   */
+  #bound(trx: Kysely<DatabaseSchema>, open: { readonly now: boolean }): SqlStorage {
+    const direct = this.ctx.direct;
+    const bound: DirectQueryRunner | undefined = direct && {
+      run: (compiled, parameters, inTransaction) =>
+        open.now ? direct.run(compiled, parameters, inTransaction) : undefined,
+    };
+    return new SqlStorage({ ...this.ctx, db: trx, inTransaction: true, direct: bound }, () =>
       Promise.reject(new TroupeError('internal', 'A transaction-bound storage cannot close the database')),
     );
   }
