@@ -1133,29 +1133,6 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await storage.runs.listStalePending(FAR_PAST, 10)).toEqual([]);
       });
 
-      it('counts active runs by user and by creator', async () => {
-        const { conversation, bob } = await seedWorld(storage);
-        const root = await storage.runs.insert(runInput(conversation));
-        const spawn = () =>
-          storage.runs.insert(
-            runInput(conversation, {
-              thread_id: newId('thr'),
-              created_by_run_id: root.id,
-              root_run_id: root.id,
-            }),
-          );
-        const [a, , c] = [await spawn(), await spawn(), await spawn()];
-        await walkRunTo(storage, a, 'running');
-        await walkRunTo(storage, c, 'completed');
-        expect(await storage.runs.countActive({ created_by_run_id: root.id })).toBe(2);
-        expect(await storage.runs.countActive({ user_id: conversation.user_id })).toBe(3);
-        expect(
-          await storage.runs.countActive({ user_id: conversation.user_id, created_by_run_id: root.id }),
-        ).toBe(2);
-        expect(await storage.runs.countActive({ user_id: bob.id })).toBe(0);
-        expect(await storage.runs.countActive({})).toBe(3);
-      });
-
       it('counts the active children of a run and of its user in one read', async () => {
         const { conversation, bob } = await seedWorld(storage);
         const root = await storage.runs.insert(runInput(conversation));

@@ -101,16 +101,9 @@ export interface RunRepository {
   listExpiredLeases(now: string, limit: number): Promise<Run[]>;
   /** Pending runs created before `before`: the reconciler re-enqueues them in case an enqueue was lost. */
   listStalePending(before: string, limit: number): Promise<Run[]>;
-  /** Active runs matching every given filter; `children_only` counts runs created by another run. */
-  countActive(filter: {
-    user_id?: string;
-    created_by_run_id?: string;
-    children_only?: boolean;
-  }): Promise<number>;
   /**
    * The two child quotas of a start, read in one statement: active runs created by `parentRunId`, and
-   * active runs created by any run of `userId` (what `countActive` counts with `created_by_run_id` and with
-   * `user_id` + `children_only`).
+   * active runs created by any run of `userId`.
    */
   countActiveChildren(parentRunId: string, userId: string): Promise<{ ofRun: number; ofUser: number }>;
   /**

@@ -13,7 +13,7 @@ import type {
 } from '../../../core/ports/storage.js';
 import type { AgentsTable, DatabaseSchema } from './database-schema.js';
 import { agentUsableBy } from './agent-usable-by.js';
-import { selectUsableSubagents } from './select-usable-subagents.js';
+import { selectUsableAgents } from './select-usable-agents.js';
 import {
   atomically,
   fromJson,
@@ -206,23 +206,9 @@ export class SqlAgentRepository implements AgentRepository {
   }
 
   async listUsable(actor: Actor, options: AgentListOptions = {}): Promise<Agent[]> {
+    // `in ()` is not SQL; an explicit empty list simply matches nothing.
     if (options.slugs?.length === 0) return [];
-    if (options.subagents_only === true && options.include_deleted !== true) {
-      const { rows } = await selectUsableSubagents(this.ctx, actor, options.slugs);
-      return rows.map(agentFromRow);
-    }
-    let query = this.ctx.db.selectFrom('agents').selectAll('agents');
-    if (options.subagents_only === true) query = query.where('agents.is_subagent', '=', 1);
-    else if (options.include_subagents !== true) query = query.where('agents.is_subagent', '=', 0);
-    if (options.slugs !== undefined) query = query.where('agents.slug', 'in', [...options.slugs]);
-    query = query.where((eb) =>
-      agentUsableBy(eb, actor, { includeDeleted: options.include_deleted === true }),
-    );
-    const rows = await query
-      .orderBy('agents.is_default', 'desc')
-      .orderBy('agents.name')
-      .orderBy('agents.id')
-      .execute();
+    const { rows } = await selectUsableAgents(this.ctx, actor, options);
     return rows.map(agentFromRow);
   }
 

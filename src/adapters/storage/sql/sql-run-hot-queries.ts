@@ -162,7 +162,7 @@ export function updateRun(
   return runUpdate(shape)(ctx, args);
 }
 
-/** Each count keeps the predicates of its `countActive` twin, so each still reads through its partial index. */
+/** Each count reads through an index: runs_created_by_idx (partial), runs_user_status_idx (covering). */
 export const selectActiveChildCounts = preparedQuery((_db, args: { parentRunId: string; userId: string }) => {
   const active = sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)));
   return sql<{ of_run: number | string; of_user: number | string }>`

@@ -255,23 +255,6 @@ export class SqlRunRepository implements RunRepository {
     return rows.map(runFromRow);
   }
 
-  async countActive(filter: {
-    user_id?: string;
-    created_by_run_id?: string;
-    children_only?: boolean;
-  }): Promise<number> {
-    let query = this.ctx.db
-      .selectFrom('runs')
-      .select((eb) => eb.fn.countAll().as('active'))
-      .where('status', 'in', ACTIVE_RUN_STATUSES);
-    if (filter.user_id !== undefined) query = query.where('user_id', '=', filter.user_id);
-    if (filter.created_by_run_id !== undefined)
-      query = query.where('created_by_run_id', '=', filter.created_by_run_id);
-    if (filter.children_only === true) query = query.where('created_by_run_id', 'is not', null);
-    const row = await query.executeTakeFirst();
-    return toNumber(row?.active);
-  }
-
   async countActiveChildren(parentRunId: string, userId: string): Promise<{ ofRun: number; ofUser: number }> {
     const { rows } = await selectActiveChildCounts(this.ctx, { parentRunId, userId });
     return { ofRun: toNumber(rows[0]?.of_run), ofUser: toNumber(rows[0]?.of_user) };
