@@ -6,12 +6,12 @@ import type { EventBus } from '../core/ports/event-bus.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { Run, RunChannel } from '../core/records/run.js';
-import { isTerminalStatus } from '../core/records/run.js';
 import { isAdmin, type Actor } from '../core/records/user.js';
 import { canUseAgent, grantDecides } from '../core/agent-access-policy.js';
 import { CANCELLED, closeSubtree, requestCancel } from './run-finalizer.js';
 import type { AwaitedRun, PostMessageInput, RunResult, RunServiceApi, StartedRun } from './run-service-api.js';
 import { streamRunEvents, type RunEventStream } from './stream-run-events.js';
+import { awaitRunsTerminal } from './runs/await-runs-terminal.js';
 import { listChildRuns } from './subagents/list-child-runs.js';
 import { getReadableConversation } from './readable-conversation.js';
 import { answerRunQuestion, listRunQuestions } from './questions/run-questions.js';
@@ -208,40 +208,15 @@ export async function awaitTerminal(
   runId: string,
   timeoutMs: number,
   signal?: AbortSignal,
-  /** Checks the first read (e.g. the caller may see the run); throws to refuse. */
-  check: (run: Run | undefined) => Run = (run) => {
-    if (!run) throw new TroupeError('run_not_found', `Run ${runId} not found`);
-    return run;
-  },
+  /** Checks the first read (e.g. the caller may see the run); throws to refuse. Default: it exists. */
+  check?: (run: Run | undefined) => Run,
 ): Promise<AwaitedRun> {
-  let settle: () => void = () => undefined;
-  const ended = new Promise<void>((resolve) => (settle = resolve));
-  const subscription = await bus.subscribe(runId, (event) => {
-    if (event.type === 'end') settle();
+  const { runs, timed_out } = await awaitRunsTerminal(storage, bus, [runId], {
+    mode: 'all',
+    timeoutMs,
+    signal,
+    ...(check === undefined ? {} : { check }),
   });
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  try {
-    const current = check(await storage.runs.get(runId));
-    if (isTerminalStatus(current.status)) return { run: current, wait_timed_out: false };
-    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
-    // The waiter's own cancellation (a parent run being cancelled mid-`task`) ends the wait with its reason.
-    const aborted = new Promise<never>((_resolve, reject) => {
-      if (!signal) return;
-      if (signal.aborted) reject(signal.reason as Error);
-      onAbort = () => reject(signal.reason as Error);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    // A settled race leaves `aborted` pending forever; it must not count as an unhandled rejection later.
-    aborted.catch(() => undefined);
-    const outcome = await Promise.race([ended.then(() => 'ended' as const), timedOut, aborted]);
-    const latest = await storage.runs.get(runId);
-    if (!latest) throw new TroupeError('run_not_found', `Run ${runId} not found`);
-    return { run: latest, wait_timed_out: outcome === 'timeout' && !isTerminalStatus(latest.status) };
-  } finally {
-    if (timer) clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
-    await subscription.unsubscribe();
-  }
+  return { run: runs[0] as Run, wait_timed_out: timed_out };
 }
 

@@ -3,6 +3,11 @@ import type { EventBus, Subscription } from '../../core/ports/event-bus.js';
 import type { Storage } from '../../core/ports/storage.js';
 import { isTerminalStatus, type Run } from '../../core/records/run.js';
 
+function exists(run: Run | undefined, runId: string): Run {
+  if (!run) throw new TroupeError('run_not_found', `Run ${runId} not found`);
+  return run;
+}
+
 export interface AwaitedRuns {
   /** The latest state of every awaited run, in the order of the ids. */
   runs: Run[];
@@ -22,7 +27,13 @@ export async function awaitRunsTerminal(
   storage: Storage,
   bus: EventBus,
   ids: readonly string[],
-  options: { mode: 'all' | 'any'; timeoutMs: number; signal?: AbortSignal | undefined },
+  options: {
+    mode: 'all' | 'any';
+    timeoutMs: number;
+    signal?: AbortSignal | undefined;
+    /** Checks each run of the first read (e.g. the caller may see it); throws to refuse. Default: it exists. */
+    check?: (run: Run | undefined, runId: string) => Run;
+  },
 ): Promise<AwaitedRuns> {
   const pending = new Set(ids);
   let firstEnded: string | undefined;
@@ -44,13 +55,12 @@ export async function awaitRunsTerminal(
         }),
       );
     }
-    const read = async (): Promise<Map<string, Run>> => {
+    const read = async (check: (run: Run | undefined, runId: string) => Run): Promise<Map<string, Run>> => {
       const runs = new Map((await storage.runs.getMany(ids)).map((run) => [run.id, run]));
-      const missing = ids.find((runId) => !runs.has(runId));
-      if (missing !== undefined) throw new TroupeError('run_not_found', `Run ${missing} not found`);
+      for (const runId of ids) check(runs.get(runId), runId);
       return runs;
     };
-    const current = await read();
+    const current = await read(options.check ?? exists);
     for (const runId of ids) if (isTerminalStatus(current.get(runId)?.status ?? 'pending')) ended(runId);
     let timedOut = false;
     const waits = pending.size > 0 && !(options.mode === 'any' && firstEnded !== undefined);
@@ -69,7 +79,7 @@ export async function awaitRunsTerminal(
       });
       timedOut = (await Promise.race([done.then(() => 'done' as const), expired, aborted])) === 'timeout';
     }
-    const latest = waits ? await read() : current;
+    const latest = waits ? await read(exists) : current;
     const runs = ids.map((runId) => latest.get(runId) as Run);
     const first = firstEnded === undefined ? undefined : latest.get(firstEnded);
     const condition =

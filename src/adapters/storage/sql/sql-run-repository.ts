@@ -134,6 +134,11 @@ export class SqlRunRepository implements RunRepository {
   }
 
   async getMany(ids: readonly string[]): Promise<Run[]> {
+    // One run is the common case (every single await): the prepared read by id.
+    if (new Set(ids).size === 1) {
+      const run = await this.get(ids[0] as string);
+      return run ? [run] : [];
+    }
     const rows = await selectByIds(ids, (chunk) =>
       this.ctx.db.selectFrom('runs').selectAll().where('id', 'in', chunk).execute(),
     );
