@@ -11,20 +11,19 @@ const setup = useSingleAgentRuntime();
 
 /** Counts the inserts into each run's stream a transaction makes (one per append call). */
 function countingInserts(storage: Storage, inserts: string[]): Storage {
+  const counting = (tx: Storage): Storage => ({
+    ...tx,
+    events: {
+      ...tx.events,
+      append: (event) => (inserts.push(event.run_id), tx.events.append(event)),
+      appendMany: (runId, events) => (inserts.push(runId), tx.events.appendMany(runId, events)),
+      appendWhileActive: (event) => (inserts.push(event.run_id), tx.events.appendWhileActive(event)),
+    },
+  });
   return {
     ...storage,
-    transaction: (work) =>
-      storage.transaction((tx) =>
-        work({
-          ...tx,
-          events: {
-            ...tx.events,
-            append: (event) => (inserts.push(event.run_id), tx.events.append(event)),
-            appendMany: (runId, events) => (inserts.push(runId), tx.events.appendMany(runId, events)),
-            appendWhileActive: (event) => (inserts.push(event.run_id), tx.events.appendWhileActive(event)),
-          },
-        }),
-      ),
+    transaction: (work) => storage.transaction((tx) => work(counting(tx))),
+    sharedCommitTransaction: (work) => storage.sharedCommitTransaction((tx) => work(counting(tx))),
   };
 }
 
@@ -94,5 +93,29 @@ describe('the final commit of a run', () => {
     expect(written.map((event) => event.type)).toEqual(['step']);
     expect((await h.storage.events.list(run.id, 0, 10)).map((event) => event.type)).toEqual(['step']);
     expect((await h.storage.runs.get(run.id))?.status).toBe('cancel_requested');
+  });
+
+  it('lets the commits of runs executing at once share one transaction, each still atomic', async () => {
+    const { h, run } = await runningRun();
+    // A second run on a thread of its own (one active run per thread).
+    const user = await h.storage.users.get(run.user_id);
+    const first = await h.storage.conversations.get(run.conversation_id);
+    if (!user || !first) throw new Error('no user or conversation');
+    const second = await h.storage.conversations.create({ ...first, thread_id: 'thr_second' });
+    const { run: other } = await h.runs.postMessage(user, second.id, { content: 'other' });
+    const transactions: Storage[] = [];
+    const commitOf = (target: typeof run, fail: boolean) =>
+      createRunEmitter(h.storage, h.bus, target).commit(finalStep, (tx) => {
+        transactions.push(tx);
+        return fail ? Promise.reject(new Error('this step fails')) : Promise.resolve();
+      });
+    const [kept, failed] = await Promise.allSettled([commitOf(run, false), commitOf(other, true)]);
+    // One group: both works ran in the same transaction (SQLite group commit), one COMMIT for both.
+    expect(transactions).toHaveLength(2);
+    expect(transactions[0]).toBe(transactions[1]);
+    expect(kept.status).toBe('fulfilled');
+    expect(failed).toMatchObject({ status: 'rejected', reason: new Error('this step fails') });
+    expect((await h.storage.events.list(run.id, 0, 10)).map((event) => event.type)).toEqual(['step']);
+    expect(await h.storage.events.list(other.id, 0, 10)).toEqual([]);
   });
 });

@@ -27,7 +27,8 @@ export interface RunEmitter {
    * and no reader sees one without the other. `alongside` appends the batch with `append` when its order
    * matters (an ending moves the status first, then adds its `end` to the batch); if it does not, the batch is
    * appended after it. Events `alongside` returns (appended to other streams) are published after the batch;
-   * the batch is what `commit` returns.
+   * the batch is what `commit` returns. The transaction is a shared-commit one: the commits of runs executing
+   * at once (a fan-out's children) share one COMMIT, each still atomic on its own.
    */
   commit(
     events: PendingEvent[],
@@ -119,7 +120,7 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
       const text = takeBuffer();
       return enqueue(async () => {
         const own = text === '' ? events : [{ type: 'message_delta' as const, payload: { text } }, ...events];
-        const { written, others } = await storage.transaction(async (tx) => {
+        const { written, others } = await storage.sharedCommitTransaction(async (tx) => {
           let appended: RunEvent[] | undefined;
           const append: AppendBatch = async (tail = []) => {
             if (appended) throw new Error(`the events of a commit of run ${run.id} were appended twice`);

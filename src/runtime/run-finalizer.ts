@@ -91,7 +91,7 @@ export async function finishRun(
   write: TerminalWrite,
   known: { hasLedger?: boolean } = {},
 ): Promise<Run | undefined> {
-  const finished = await storage.transaction((tx) => endRunIn(tx, clock, runId, expect, write, known));
+  const finished = await storage.sharedCommitTransaction((tx) => endRunIn(tx, clock, runId, expect, write, known));
   if (!finished) return undefined;
   for (const event of finished.events) await publishQuietly(bus, event);
   return finished.run;

@@ -83,7 +83,7 @@ export interface Storage {
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
   /**
    * Like `transaction`, for short, frequent writes whose callers can wait a little for the commit (run
-   * starts). Where the engine has one writer (SQLite), works that arrive while another is running share one
+   * starts, child starts, a run's step checkpoints and its ending). Where the engine has one writer (SQLite), works that arrive while another is running share one
    * COMMIT: each runs in a savepoint of that transaction, so a throw rolls back its own writes only, and each
    * caller resolves once the shared COMMIT has succeeded (or rejects with its failure).
    */

@@ -103,7 +103,7 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
   let requestId: string | undefined;
   let announced: RunEvent | undefined;
   try {
-    const outcome = await storage.transaction(async (tx): Promise<ChildRunStart> => {
+    const outcome = await storage.sharedCommitTransaction(async (tx): Promise<ChildRunStart> => {
       const parent = spec.parentRunId === undefined ? undefined : await tx.runs.get(spec.parentRunId);
       const parentRefused =
         spec.parentRunId === undefined ? undefined : parentRefusal(spec.kind, parent, spec.userId);
