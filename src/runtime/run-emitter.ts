@@ -1,7 +1,14 @@
 import type { EventBus } from '../core/ports/event-bus.js';
-import type { Storage } from '../core/ports/storage.js';
+import type { SharedCommitOptions, Storage } from '../core/ports/storage.js';
 import type { Run } from '../core/records/run.js';
 import type { RunEvent, RunEventType } from '../core/records/run-event.js';
+
+/**
+ * How a run's execution commits (steps, endings, child starts): with the commits of other runs executing at
+ * once when they coincide, but never waiting for an event-loop turn to gather them, so a lone run pays
+ * nothing for it.
+ */
+export const SHARED_COMMIT: SharedCommitOptions = { gather: false };
 
 /** Text deltas are batched: one row per token would dominate storage and SSE for a chatty model. */
 const DELTA_FLUSH_MS = 40;
@@ -136,7 +143,7 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
           };
           const besides = alongside ? await alongside(tx, append) : undefined;
           return { written: appended ?? (await append()), others: besides ?? [] };
-        });
+        }, SHARED_COMMIT);
         for (const event of written) await publishQuietly(bus, event);
         for (const event of others) await publishQuietly(bus, event);
         return written;

@@ -6,7 +6,13 @@ import type { RunEvent } from '../core/records/run-event.js';
 import { unusedReserve } from '../core/budgets/carve-child-budget.js';
 import { closeOpenToolCalls } from './close-open-tool-calls.js';
 import { keepPartialAnswer } from './keep-partial-answer.js';
-import { lineageOf, publishQuietly, type AppendBatch, type PendingEvent } from './run-emitter.js';
+import {
+  lineageOf,
+  publishQuietly,
+  SHARED_COMMIT,
+  type AppendBatch,
+  type PendingEvent,
+} from './run-emitter.js';
 import { appendSubagentUpdate, publishSubagentUpdate } from './subagents/publish-subagent-update.js';
 
 export interface TerminalWrite {
@@ -91,7 +97,10 @@ export async function finishRun(
   write: TerminalWrite,
   known: { hasLedger?: boolean } = {},
 ): Promise<Run | undefined> {
-  const finished = await storage.sharedCommitTransaction((tx) => endRunIn(tx, clock, runId, expect, write, known));
+  const finished = await storage.sharedCommitTransaction(
+    (tx) => endRunIn(tx, clock, runId, expect, write, known),
+    SHARED_COMMIT,
+  );
   if (!finished) return undefined;
   for (const event of finished.events) await publishQuietly(bus, event);
   return finished.run;

@@ -57,6 +57,15 @@ export type {
  * - `agents.slug` is unique: `agents.create`/`update` throw `TroupeError('agent_slug_taken')`;
  * - `run_events (run_id, seq)` is unique and `seq` is assigned gaplessly by `events.append`.
  */
+export interface SharedCommitOptions {
+  /**
+   * Wait for the rest of the current event-loop turn before an idle engine starts the shared transaction, so
+   * works arriving in one turn from separate sockets (run starts) join it. Default true. False for works that
+   * usually come alone (one run's step commits): they start at once, and only what arrives meanwhile waits.
+   */
+  gather?: boolean;
+}
+
 export interface Storage {
   readonly users: UserRepository;
   readonly tokens: TokenRepository;
@@ -83,11 +92,12 @@ export interface Storage {
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
   /**
    * Like `transaction`, for short, frequent writes whose callers can wait a little for the commit (run
-   * starts, child starts, a run's step checkpoints and its ending). Where the engine has one writer (SQLite), works that arrive while another is running share one
-   * COMMIT: each runs in a savepoint of that transaction, so a throw rolls back its own writes only, and each
-   * caller resolves once the shared COMMIT has succeeded (or rejects with its failure).
+   * starts, child starts, a run's step checkpoints and its ending). Where the engine has one writer (SQLite),
+   * works that arrive while another is running share one COMMIT: each runs in a savepoint of that
+   * transaction, so a throw rolls back its own writes only, and each caller resolves once the shared COMMIT
+   * has succeeded (or rejects with its failure).
    */
-  sharedCommitTransaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
+  sharedCommitTransaction<T>(work: (tx: Storage) => Promise<T>, options?: SharedCommitOptions): Promise<T>;
   close(): Promise<void>;
 }
 

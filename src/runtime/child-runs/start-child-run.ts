@@ -13,6 +13,7 @@ import { depthRefusal, quotaRefusal } from '../../core/runs/child-run-limits.js'
 import { parentRefusal } from '../../core/runs/child-run-parent.js';
 import { isOwnedChild, type ChildRunKind } from '../../core/runs/lineage.js';
 import { effectiveLimits } from '../agent-limits.js';
+import { SHARED_COMMIT } from '../run-emitter.js';
 import { appendSubagentUpdate } from '../subagents/publish-subagent-update.js';
 import { publishQuietly } from '../run-emitter.js';
 import { traceCarrier } from '../tracing/trace-carrier.js';
@@ -185,7 +186,7 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
       await tx.messages.append(threadId, runId, 0, [{ role: 'user', content: spec.message }]);
       announced = await appendSubagentUpdate(tx, run, { childAgent: agent, parent });
       return { kind: 'started', run, relation: home.relation };
-    });
+    }, SHARED_COMMIT);
     if (outcome.kind === 'started') {
       if (announced) await publishQuietly(deps.bus, announced);
       await deps.queue.enqueue(outcome.run.id);

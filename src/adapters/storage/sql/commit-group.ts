@@ -20,10 +20,12 @@ interface Member<S> {
  * run one after another in a single transaction, each inside a savepoint, and share its COMMIT. A COMMIT is
  * the dearest statement of a small write (the WAL frames of every page touched, and the checkpoint they
  * bring on), and pages touched by several members (the table's last page, time-ordered indexes) are written
- * once per group instead of once per member. Nothing waits on a timer: a group starts at the end of the
- * event-loop turn its first work arrived in (`setImmediate`), so it takes every work of that turn (better-sqlite3
- * is synchronous: without this deferral a transaction never yields to the socket reads that bring the next
- * requests, and every group would hold one work).
+ * once per group instead of once per member. Nothing waits on a timer. A gathering group starts at the end
+ * of the event-loop turn its first work arrived in (`setImmediate`), so it takes every work of that turn
+ * (better-sqlite3 is synchronous: without this deferral a transaction never yields to the socket reads that
+ * bring the next requests, and every group would hold one work). A group that does not gather starts at once;
+ * either way a group takes its members once its BEGIN is done, so works submitted meanwhile join it, and works
+ * arriving while it runs form the next one.
  *
  * Guarantees: a member that throws rolls back to its savepoint (its writes are gone, the others' stay) and
  * rejects with its error; a member that succeeds resolves only after the COMMIT, and rejects if the COMMIT
@@ -39,31 +41,40 @@ export class CommitGroup<S> {
     private readonly bind: (trx: Kysely<DatabaseSchema>, open: { readonly now: boolean }) => S,
   ) {}
 
-  run<T>(work: (tx: S) => Promise<T>): Promise<T> {
+  /**
+   * `gather`: an idle group waits for the end of this event-loop turn before it starts (works arriving from
+   * separate socket reads, such as run starts). Without it an idle group starts at once, and only works that
+   * arrive while it runs wait for the next one: concurrent runs' commits still share COMMITs, and a lone run
+   * pays no event-loop hop per commit.
+   */
+  run<T>(work: (tx: S) => Promise<T>, gather: boolean): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (this.#running) return;
       this.#running = true;
-      setImmediate(() => void this.#drain());
+      if (gather) setImmediate(() => void this.#drain());
+      else void this.#drain();
     });
   }
 
   async #drain(): Promise<void> {
     try {
-      while (this.#waiting.length > 0) await this.#runGroup(this.#waiting.splice(0, MAX_GROUP));
+      while (this.#waiting.length > 0) await this.#runGroup();
     } finally {
       this.#running = false;
     }
   }
 
-  async #runGroup(group: Member<S>[]): Promise<void> {
+  async #runGroup(): Promise<void> {
     let trx;
     try {
       trx = await this.db.startTransaction().execute();
     } catch (error) {
-      for (const member of group) member.reject(error);
+      for (const member of this.#waiting.splice(0, MAX_GROUP)) member.reject(error);
       return;
     }
+    // Taken once the transaction has begun: works submitted while it was being acquired join this group.
+    const group = this.#waiting.splice(0, MAX_GROUP);
     const open = { now: true };
     let committed: Succeeded<S>[] = [];
     try {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { systemClock } from '../../../core/clock.js';
 import type { Clock } from '../../../core/clock.js';
 import { TroupeError } from '../../../core/errors.js';
-import type { Storage } from '../../../core/ports/storage.js';
+import type { SharedCommitOptions, Storage } from '../../../core/ports/storage.js';
 import type { DatabaseSchema } from './database-schema.js';
 import { SqlAccessRepository } from './sql-access-repository.js';
 import { SqlAgentRepository } from './sql-agent-repository.js';
@@ -94,12 +94,15 @@ class SqlStorage implements Storage {
     }
   }
 
-  sharedCommitTransaction<T>(work: (tx: Storage) => Promise<T>): Promise<T> {
+  sharedCommitTransaction<T>(
+    work: (tx: Storage) => Promise<T>,
+    options: SharedCommitOptions = {},
+  ): Promise<T> {
     if (this.ctx.inTransaction) return work(this);
     // PostgreSQL runs concurrent transactions on a pool and groups commits itself.
     if (this.ctx.dialect.name !== 'sqlite') return this.transaction(work);
     this.#commitGroup ??= new CommitGroup<Storage>(this.ctx.db, (trx, open) => this.#bound(trx, open));
-    return this.#commitGroup.run(work);
+    return this.#commitGroup.run(work, options.gather ?? true);
   }
 
   /**
