@@ -14,6 +14,15 @@ const takeUnread = preparedQuery((db, args: { runId: string; readAt: string }) =
     .returning(['seq', 'message']),
 );
 
+const anyUnread = preparedQuery((db, args: { runId: string }) =>
+  db
+    .selectFrom('run_inbox')
+    .select('seq')
+    .where('run_id', '=', args.runId)
+    .where('read_at', 'is', null)
+    .limit(sql.lit(1)),
+);
+
 export class SqlRunInboxRepository implements RunInboxRepository {
   constructor(private readonly ctx: SqlContext) {}
 
@@ -29,8 +38,10 @@ export class SqlRunInboxRepository implements RunInboxRepository {
   }
 
   async take(runId: string): Promise<string[]> {
-    // One UPDATE … RETURNING is atomic on both engines: no transaction of its own (it is read before every
-    // step, and is almost always empty).
+    // One UPDATE … RETURNING is atomic on both engines: no transaction of its own. It runs before every step
+    // and finds nothing almost always, so a read looks first: on SQLite an UPDATE, even of no row, is a write
+    // transaction. A message pushed after the read is taken before the next step, as if it came a moment later.
+    if ((await anyUnread(this.ctx, { runId })).rows.length === 0) return [];
     const { rows } = await takeUnread(this.ctx, { runId, readAt: nowIso(this.ctx) });
     return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map((row) => row.message);
   }
