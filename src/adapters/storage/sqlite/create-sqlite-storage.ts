@@ -22,6 +22,7 @@ export interface SqliteStorageOptions {
 }
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 function openDatabase(filename: string, busyTimeoutMs: number): Database.Database {
   const database = new Database(filename);
   try {
@@ -30,6 +31,8 @@ function openDatabase(filename: string, busyTimeoutMs: number): Database.Databas
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
+    // After the WAL checkpointer restarts the log, the next commit cuts the file back to this size.
+    database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
     return database;
   } catch (error) {

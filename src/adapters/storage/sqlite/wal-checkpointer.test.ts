@@ -48,6 +48,32 @@ describe('startWalCheckpointer', () => {
     database.close();
   });
 
+  it('keeps the WAL bounded under sustained writes, which a PASSIVE checkpoint alone never resets', async () => {
+    const { database, filename } = openWalDatabase();
+    database.pragma(`journal_size_limit = ${1024 * 1024}`);
+    const checkpointer = startWalCheckpointer(database, filename, 10, 200);
+    expect(await checkpointer.ready).toBe(true);
+    const insert = database.prepare('insert into blobs (body) values (?)');
+    const writeFive = database.transaction((seed: number) => {
+      for (let i = 0; i < 5; i++) insert.run(Buffer.alloc(4_096, (seed + i) % 256));
+    });
+    // A transaction about every millisecond, as a busy server commits: a checkpoint never finds the WAL
+    // without new frames, so without a restart the file ends up larger than everything written (~30 MB).
+    let largestWal = 0;
+    let written = 0;
+    while (written < 20_000_000) {
+      writeFive(written);
+      written += 5 * 4_096;
+      largestWal = Math.max(largestWal, statSync(`${filename}-wal`).size);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    expect(largestWal).toBeGreaterThan(0);
+    expect(largestWal).toBeLessThan(8_000_000);
+    await checkpointer.stop();
+    expect(database.prepare('select count(*) as n from blobs').get()).toEqual({ n: written / 4_096 });
+    database.close();
+  });
+
   it('hands checkpoints back to the writer when the worker cannot open the database', async () => {
     const { database, filename } = openWalDatabase();
     const checkpointer = startWalCheckpointer(database, `${filename}.missing`, 20);

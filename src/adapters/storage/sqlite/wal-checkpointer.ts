@@ -7,16 +7,31 @@ import type Database from 'better-sqlite3';
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 const STOP_GRACE_MS = 2_000;
 
+/**
+ * WAL pages past which the worker also restarts the log. A PASSIVE checkpoint copies pages but never resets
+ * the WAL: SQLite starts the log over only when a write begins while every frame is copied, which sustained
+ * writes never allow, so under load the file grew without bound (217 MiB after two fan-outs).
+ */
+const DEFAULT_RESTART_PAGES = 4_096;
+/**
+ * How long a restart may wait for the writer and for readers to leave the WAL. It holds the write lock while
+ * it waits, and the writer's busy handler blocks the event loop meanwhile: kept short, a restart that does
+ * not get through gives up and is tried again on the next tick.
+ */
+const RESTART_WAIT_MS = 25;
+
 // Plain CommonJS, evaluated in a worker thread: it must load without the TypeScript loader of the parent
-// (tsx, vitest). A PASSIVE checkpoint never waits for the writer and never blocks it.
+// (tsx, vitest). A PASSIVE checkpoint never waits for the writer and never blocks it; the RESTART that
+// follows a long WAL copies only what came in since and blocks the writer for at most RESTART_WAIT_MS.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.filename, { fileMustExist: true });
+const db = new Database(workerData.filename, { fileMustExist: true, timeout: workerData.restartWaitMs });
 let failures = 0;
 function checkpoint() {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const [passive] = db.pragma('wal_checkpoint(PASSIVE)');
+    if (passive && passive.log > workerData.restartPages) db.pragma('wal_checkpoint(RESTART)');
     failures = 0;
   } catch (error) {
     if (++failures >= 5) throw error;
@@ -45,12 +60,15 @@ export interface WalCheckpointer {
  * WAL pages copies them into the database file and syncs it, inside that commit: about two thirds of the
  * time SQLite spent committing a dispatch went there. A worker thread with its own connection checkpoints
  * instead, concurrently with the writer, and the writer's own checkpoints are switched off only once the
- * worker runs. If the worker fails, the writer checkpoints again as before: the WAL never grows unbounded.
+ * worker runs. If the worker fails, the writer checkpoints again as before. Past `restartPages` WAL pages the
+ * worker restarts the log as well, so the WAL stays bounded under sustained writes (set the writer's
+ * `journal_size_limit` to give the file's space back after a restart).
  */
 export function startWalCheckpointer(
   database: Database.Database,
   filename: string,
   intervalMs = 250,
+  restartPages = DEFAULT_RESTART_PAGES,
 ): WalCheckpointer {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
@@ -58,6 +76,8 @@ export function startWalCheckpointer(
       driver: createRequire(import.meta.url).resolve('better-sqlite3'),
       filename: path.resolve(filename),
       intervalMs,
+      restartPages,
+      restartWaitMs: RESTART_WAIT_MS,
     },
   });
   worker.unref();
