@@ -1,11 +1,5 @@
-import { SqliteDialect } from 'kysely';
-import type {
-  DatabaseConnection,
-  Driver,
-  QueryCompiler,
-  SqliteDialectConfig,
-  TransactionSettings,
-} from 'kysely';
+import { CompiledQuery, SqliteDialect } from 'kysely';
+import type { DatabaseConnection, Driver, QueryCompiler, SqliteDialectConfig } from 'kysely';
 
 /** Who holds or waits for the one connection: the direct path (`direct-query-runner.ts`) runs only when nobody does. */
 export class ConnectionGate {
@@ -58,8 +52,16 @@ class FifoDriver implements Driver {
     }
   }
 
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.inner.beginTransaction(connection, settings);
+  /**
+   * IMMEDIATE: the write lock is taken at BEGIN, where SQLite's busy handler waits for another writer (the
+   * checkpoint worker restarting the WAL, a CLI command in another process). A deferred BEGIN takes it at the
+   * first write, and a transaction that has read by then is refused at once with "database is locked": SQLite
+   * does not wait on an upgrade from a read snapshot, since the other writer might be waiting for that reader.
+   * This connection is the server's only writer and runs one transaction at a time, so nothing is serialized
+   * that was not already.
+   */
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 
   commitTransaction(connection: DatabaseConnection): Promise<void> {
