@@ -1,12 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Storage } from '../../../core/ports/storage.js';
-import { createSqliteStorage } from './create-sqlite-storage.js';
+import { describe, expect, it } from 'vitest';
+import { useTestStorage } from '../../../../test/helpers/use-test-storage.js';
 
 const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
 
@@ -30,19 +26,10 @@ async function holdWriteLock(filename: string, holdMs: number): Promise<{ exited
 }
 
 describe('SQLite transactions while another connection writes', () => {
-  const opened: { storage: Storage; dir: string }[] = [];
-  afterEach(async () => {
-    for (const { storage, dir } of opened.splice(0)) {
-      await storage.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  const open = useTestStorage();
 
   it('a transaction that reads before it writes waits for the other writer instead of failing', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'troupe-other-writer-'));
-    const filename = path.join(dir, 'db.sqlite');
-    const storage = await createSqliteStorage({ filename });
-    opened.push({ storage, dir });
+    const { storage, filename } = await open();
     const other = await holdWriteLock(filename, 300);
     const created = await storage.transaction(async (tx) => {
       expect(await tx.users.getByName('ann')).toBeUndefined();

@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTestStorage } from '../../../../test/helpers/use-test-storage.js';
 import type { Storage } from '../../../core/ports/storage.js';
-import { createSqliteStorage } from './create-sqlite-storage.js';
 
 /*
  * When an idle SQLite group commit starts: after the event-loop turn (`gather`, run starts arriving from many
@@ -11,20 +8,8 @@ import { createSqliteStorage } from './create-sqlite-storage.js';
  * group's transaction begins join it.
  */
 describe('shared-commit transactions on SQLite: when a group starts', () => {
-  const opened: { storage: Storage; dir: string }[] = [];
-  afterEach(async () => {
-    for (const { storage, dir } of opened.splice(0)) {
-      await storage.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  async function open(): Promise<Storage> {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'troupe-gathering-'));
-    const storage = await createSqliteStorage({ filename: path.join(dir, 'db.sqlite') });
-    opened.push({ storage, dir });
-    return storage;
-  }
+  const openTestStorage = useTestStorage();
+  const open = async (): Promise<Storage> => (await openTestStorage()).storage;
 
   /** Whether the work began after a setImmediate queued just before it was submitted. */
   async function startedAfterTurn(storage: Storage, gather: boolean | undefined): Promise<boolean> {
