@@ -45,14 +45,29 @@ describe('openNodeSseSink', () => {
     expect(await response.text()).toBe('data: 1\n\ndata: 2\n\n');
   });
 
-  it('leaves the socket uncorked after a write, so the frame does not wait for process.nextTick', async () => {
+  it('sends the frames written together in one write once the queued microtasks ran, before process.nextTick', async () => {
     const { url, opened } = await open();
     const response = await fetch(url);
     const { sink, outgoing } = await opened;
+    const socket = outgoing.socket;
+    if (!socket) throw new Error('no socket');
+    const writes: number[] = [];
+    const writev = socket._writev?.bind(socket);
+    const write = socket._write.bind(socket);
+    socket._writev = (chunks, callback) => (writes.push(chunks.length), writev?.(chunks, callback));
+    socket._write = (chunk, encoding, callback) => (writes.push(1), write(chunk, encoding, callback));
+    let nextTickRan = false;
+    process.nextTick(() => (nextTickRan = true));
     sink.write(Buffer.from('data: 1\n\n'));
-    expect(outgoing.socket?.writableCorked).toBe(0);
+    sink.write(Buffer.from('data: 2\n\n'));
+    expect(writes).toEqual([]);
+    await Promise.resolve();
+    // Flushed from a microtask: Node's own uncork waits for process.nextTick, after every microtask.
+    expect(nextTickRan).toBe(false);
+    expect(socket.writableCorked).toBe(0);
+    expect(writes).toHaveLength(1);
     sink.end();
-    await response.text();
+    expect(await response.text()).toBe('data: 1\n\ndata: 2\n\n');
   });
 
   it('tells onClose when the client goes away, and ignores writes after that', async () => {

@@ -13,6 +13,17 @@ export function openNodeSseSink(
   outgoing.writeHead(200, headers);
   outgoing.flushHeaders();
   outgoing.once('close', onClose);
+  let flushQueued = false;
+  // Node corks the socket on a response write and uncorks it on process.nextTick, which runs only once the
+  // microtask queue is empty: on a loop busy with many runs' promise continuations that is up to hundreds of
+  // milliseconds later. A microtask flushes instead: it runs after the continuations already queued (the
+  // other members of a group commit publishing theirs), so frames published together leave in one write,
+  // and without waiting for the event loop.
+  const flush = (): void => {
+    flushQueued = false;
+    const socket = outgoing.socket;
+    while (socket && socket.writableCorked > 0) socket.uncork();
+  };
   return {
     write(bytes) {
       if (outgoing.destroyed || outgoing.writableEnded) return;
@@ -22,10 +33,10 @@ export function openNodeSseSink(
       }
       try {
         outgoing.write(bytes);
-        // Node corks the socket on a response write and uncorks it on process.nextTick, which runs only once
-        // the microtask queue is empty: on a loop busy with many runs' promise continuations that is up to
-        // hundreds of milliseconds later. The frame leaves now instead.
-        outgoing.socket?.uncork();
+        if (!flushQueued) {
+          flushQueued = true;
+          queueMicrotask(flush);
+        }
       } catch {
         // This runs inside a bus publish, i.e. inside some run's step: a broken connection is this client's
         // problem only. Dropping it lets the client resume with Last-Event-ID.
