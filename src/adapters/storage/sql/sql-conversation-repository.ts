@@ -11,6 +11,12 @@ import type { ConversationsTable } from './database-schema.js';
 import { fromJson, nowIso, toJson, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { preparedQuery } from './prepared-query.js';
+import { CONVERSATION_COLUMNS, valuesOf } from './table-columns.js';
+
+/** Every subagent's first start creates its conversation. */
+const insertConversation = preparedQuery((db, args: ConversationsTable & Record<string, unknown>) =>
+  db.insertInto('conversations').values(valuesOf<ConversationsTable>(CONVERSATION_COLUMNS, args)),
+);
 
 const selectConversation = preparedQuery((db, args: { id: string }) =>
   db.selectFrom('conversations').selectAll().where('id', '=', args.id),
@@ -49,7 +55,7 @@ export class SqlConversationRepository implements ConversationRepository {
       updated_at: now,
     };
     try {
-      await this.ctx.db.insertInto('conversations').values(row).execute();
+      await insertConversation(this.ctx, { ...row });
     } catch (error) {
       // A duplicate thread is a caller bug or a replay; the error names the key so callers can tell.
       translateUniqueViolation(this.ctx, error, {});

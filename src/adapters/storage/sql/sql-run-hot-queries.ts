@@ -4,7 +4,7 @@ import { ACTIVE_RUN_STATUSES, type RunStatus } from '../../../core/records/run.j
 import type { RunsTable } from './database-schema.js';
 import { preparedQuery, preparedQueryFamily } from './prepared-query.js';
 import type { SqlContext } from './sql-context.js';
-import { RUN_COLUMNS } from './table-columns.js';
+import { RUN_COLUMNS, valuesOf } from './table-columns.js';
 
 /** The run queries every attempt makes, compiled once (see preparedQuery). */
 
@@ -19,7 +19,7 @@ export const selectRun = preparedQuery((db, args: { id: string }) =>
 export const insertRun = preparedQuery((db, args: RunsTable & Record<string, unknown>) =>
   db
     .insertInto('runs')
-    .values(Object.fromEntries(RUN_COLUMNS.map((column) => [column, args[column]])) as unknown as RunsTable)
+    .values(valuesOf<RunsTable>(RUN_COLUMNS, args))
     .onConflict((oc) => oc.doNothing())
     .returningAll(),
 );

@@ -6,6 +6,17 @@ import type { SubagentThreadsTable } from './database-schema.js';
 import { nowIso, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { selectByIds } from './select-by-ids.js';
+import { preparedQuery } from './prepared-query.js';
+import { SUBAGENT_THREAD_COLUMNS, valuesOf } from './table-columns.js';
+
+/** Every subagent's first start records its thread: one prepared insert and one prepared look-up. */
+const insertRelation = preparedQuery((db, args: SubagentThreadsTable & Record<string, unknown>) =>
+  db.insertInto('subagent_threads').values(valuesOf<SubagentThreadsTable>(SUBAGENT_THREAD_COLUMNS, args)),
+);
+
+const selectByChildThread = preparedQuery((db, args: { childThreadId: string }) =>
+  db.selectFrom('subagent_threads').selectAll().where('child_thread_id', '=', args.childThreadId),
+);
 
 export function subagentThreadFromRow(row: Selectable<SubagentThreadsTable>): SubagentThread {
   return {
@@ -35,7 +46,7 @@ export class SqlSubagentThreadRepository implements SubagentThreadRepository {
       created_at: nowIso(this.ctx),
     };
     try {
-      await this.ctx.db.insertInto('subagent_threads').values(row).execute();
+      await insertRelation(this.ctx, { ...row });
     } catch (error) {
       // A duplicate thread is a caller bug or a replay; the error names the key so callers can tell.
       translateUniqueViolation(this.ctx, error, {});
@@ -60,11 +71,7 @@ export class SqlSubagentThreadRepository implements SubagentThreadRepository {
   }
 
   async getByChildThread(childThreadId: string): Promise<SubagentThread | undefined> {
-    const row = await this.ctx.db
-      .selectFrom('subagent_threads')
-      .selectAll()
-      .where('child_thread_id', '=', childThreadId)
-      .executeTakeFirst();
+    const row = (await selectByChildThread(this.ctx, { childThreadId })).rows[0];
     return row && subagentThreadFromRow(row);
   }
 

@@ -4,6 +4,7 @@ import type {
   ProjectsTable,
   RunBudgetsTable,
   RunsTable,
+  SubagentThreadsTable,
   UsersTable,
 } from './database-schema.js';
 
@@ -17,6 +18,14 @@ export type ColumnList<T> = readonly (keyof T & string)[];
  */
 function columnsOf<T>(columns: Record<keyof T & string, true>): ColumnList<T> {
   return Object.keys(columns) as (keyof T & string)[];
+}
+
+/**
+ * The values of an insert, column by column from `args`: the prepared insert statements list every column
+ * through it, so a column the list names is always bound (a missing argument fails the compile).
+ */
+export function valuesOf<T>(columns: ColumnList<T>, args: Record<string, unknown>): T {
+  return Object.fromEntries(columns.map((column) => [column, args[column]])) as T;
 }
 
 export const AGENT_COLUMNS = columnsOf<AgentsTable>({
@@ -117,4 +126,15 @@ export const RUN_COLUMNS = columnsOf<RunsTable>({
   started_at: true,
   finished_at: true,
   updated_at: true,
+});
+
+export const SUBAGENT_THREAD_COLUMNS = columnsOf<SubagentThreadsTable>({
+  id: true,
+  user_id: true,
+  parent_conversation_id: true,
+  child_conversation_id: true,
+  child_thread_id: true,
+  subagent_slug: true,
+  created_by_run_id: true,
+  created_at: true,
 });
