@@ -230,8 +230,9 @@ describe.skipIf(!session.executable)('web console in chromium: chat', () => {
     await poll(() => card.getAttribute('data-status'), { timeout: 15_000 }).toBe('cancelled');
     expect(await card.innerText()).toContain('Cancelled');
     expect(await card.innerText()).not.toContain('Completed');
-    // Opening a card shows the child's thread, read-only. The parent may have finished its turn by now,
-    // and a finished turn is folded: unfold it first (it stays as the user left it).
+    // Opening a card shows the child's thread, read-only. The parent may finish its turn at any moment, and
+    // a finished turn folds: unfold it when it is folded (it stays as the user left it), and try again if it
+    // folded between the look and the click.
     const openCard = card.getByRole('button', { name: /^Open / });
     const turn = page.locator('li.turn-group').filter({ has: card });
     await poll(
@@ -239,11 +240,13 @@ describe.skipIf(!session.executable)('web console in chromium: chat', () => {
         if (((await turn.getAttribute('class')) ?? '').includes('folded')) {
           await turn.locator('.turn-group-toggle').click();
         }
-        return openCard.isVisible();
+        return openCard.click({ timeout: 2_000 }).then(
+          () => true,
+          () => false,
+        );
       },
       { timeout: 15_000 },
     ).toBe(true);
-    await openCard.click();
     await page.getByRole('button', { name: '← Back' }).waitFor();
     expect(await page.getByLabel('Message', { exact: true }).isVisible()).toBe(true);
     await screenshot(page, '16-status-panel-real-cancelled');
