@@ -134,18 +134,18 @@ await runSuite('http', async ({ quick }) => {
     });
   };
 
+  /** Request `index` of a phase: conversation `offset + index` of the server, request id `prefix-index`. */
+  const numbered = (server: ServerHandle, prefix: string, offset: number) => (index: number) => ({
+    conversation: server.conversations[offset + index] ?? '',
+    requestId: `${prefix}-${index}`,
+  });
+
   // 1 and 2: API process without a worker — the run-start path alone, then replays of the same requests.
   progress('http', `api-only server: ${amount} new runs, then ${amount} replays, ${connections} connections`);
   const api = await startServer('api', amount + warmUp);
   try {
-    const pair = (index: number) => ({
-      conversation: api.conversations[index] ?? '',
-      requestId: `bench-${index}`,
-    });
-    await run(api, warmUp, (index) => ({
-      conversation: api.conversations[amount + index] ?? '',
-      requestId: `warm-up-${index}`,
-    }));
+    const pair = numbered(api, 'bench', 0);
+    await run(api, warmUp, numbered(api, 'warm-up', amount));
     const before = await serverState(api);
     const fresh = await run(api, amount, pair);
     const afterFresh = await serverState(api);
@@ -175,17 +175,11 @@ await runSuite('http', async ({ quick }) => {
       full.child.stdin?.write(`wait ${count}\n`);
       return answer;
     };
-    await run(full, warmUp, (index) => ({
-      conversation: full.conversations[withWorker + index] ?? '',
-      requestId: `warm-up-${index}`,
-    }));
+    await run(full, warmUp, numbered(full, 'warm-up', withWorker));
     await ended(warmUp);
     const before = await serverState(full);
     const started = performance.now();
-    const fresh = await run(full, withWorker, (index) => ({
-      conversation: full.conversations[index] ?? '',
-      requestId: `bench-${index}`,
-    }));
+    const fresh = await run(full, withWorker, numbered(full, 'bench', 0));
     await ended(warmUp + withWorker);
     const drained = performance.now() - started;
     const state = await serverState(full);

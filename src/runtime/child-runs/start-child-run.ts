@@ -13,9 +13,8 @@ import { depthRefusal, quotaRefusal } from '../../core/runs/child-run-limits.js'
 import { parentRefusal } from '../../core/runs/child-run-parent.js';
 import { isOwnedChild, type ChildRunKind } from '../../core/runs/lineage.js';
 import { effectiveLimits } from '../agent-limits.js';
-import { SHARED_COMMIT } from '../run-emitter.js';
 import { appendSubagentUpdate } from '../subagents/publish-subagent-update.js';
-import { publishQuietly } from '../run-emitter.js';
+import { publishQuietly, SHARED_COMMIT } from '../run-emitter.js';
 import { traceCarrier } from '../tracing/trace-carrier.js';
 import { isRefused, refused, REQUEST_ID_CONFLICT, type Refused } from './child-run-refusal.js';
 import { startRaceWinner } from './start-race-winner.js';
