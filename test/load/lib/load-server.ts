@@ -1,11 +1,7 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { parse, stringify } from 'yaml';
+import { rmSync } from 'node:fs';
 import { DEFAULT_LIMITS, type TroupeConfig } from '../../../src/config.js';
+import { copyScenarios } from '../../helpers/scenario-dir.js';
 import { startTestServer, type TestServer } from '../../helpers/start-test-server.js';
-
-const REPO_SCENARIOS = path.resolve(import.meta.dirname, '../../../scenarios');
 
 function withoutDelays(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutDelays);
@@ -21,14 +17,7 @@ function withoutDelays(value: unknown): unknown {
 
 /** Copies the shipped scenarios (demo "team", researcher, summarizer…) with every `delay_ms` removed. */
 export function zeroDelayScenarioDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'troupe-load-scenarios-'));
-  mkdirSync(dir, { recursive: true });
-  for (const file of readdirSync(REPO_SCENARIOS)) {
-    if (!/\.ya?ml$/.test(file)) continue;
-    const scenario = withoutDelays(parse(readFileSync(path.join(REPO_SCENARIOS, file), 'utf8')));
-    writeFileSync(path.join(dir, file), stringify(scenario));
-  }
-  return dir;
+  return copyScenarios((_file, scenario) => withoutDelays(scenario));
 }
 
 export interface LoadServer extends TestServer {
