@@ -33,7 +33,7 @@ function openDatabase(filename: string, busyTimeoutMs: number): Database.Databas
     database.pragma('foreign_keys = ON');
     // After the WAL checkpointer restarts the log, the next commit cuts the file back to this size.
     database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-    database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
+    database.pragma(`busy_timeout = ${busyTimeoutMs}`);
     return database;
   } catch (error) {
     database.close();
@@ -45,10 +45,13 @@ function openDatabase(filename: string, busyTimeoutMs: number): Database.Databas
 export async function createSqliteStorage(options: SqliteStorageOptions): Promise<Storage> {
   const inMemory = options.filename === ':memory:' || options.filename === '';
   if (!inMemory) await mkdir(path.dirname(path.resolve(options.filename)), { recursive: true });
-  const database = openDatabase(options.filename, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
+  const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
+  const database = openDatabase(options.filename, busyTimeoutMs);
   const cached = withStatementCache(database);
   const gate = new ConnectionGate();
-  const db = new Kysely<DatabaseSchema>({ dialect: new FifoSqliteDialect({ database: cached }, gate) });
+  const db = new Kysely<DatabaseSchema>({
+    dialect: new FifoSqliteDialect({ database: cached }, gate, busyTimeoutMs),
+  });
   try {
     await migrateToLatest(db);
   } catch (error) {

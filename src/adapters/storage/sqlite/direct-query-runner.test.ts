@@ -24,7 +24,9 @@ describe('createDirectQueryRunner', () => {
   async function context(): Promise<{ ctx: SqlContext; gate: ConnectionGate; direct: () => number }> {
     const cached = withStatementCache(new Database(':memory:'));
     const gate = new ConnectionGate();
-    const db = new Kysely<DatabaseSchema>({ dialect: new FifoSqliteDialect({ database: cached }, gate) });
+    const db = new Kysely<DatabaseSchema>({
+      dialect: new FifoSqliteDialect({ database: cached }, gate, 5_000),
+    });
     open.push(db);
     await sql`CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, role TEXT)`.execute(db);
     const runner = createDirectQueryRunner(cached, gate);

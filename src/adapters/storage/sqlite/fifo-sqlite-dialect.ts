@@ -1,6 +1,14 @@
 import { CompiledQuery, SqliteDialect } from 'kysely';
 import type { DatabaseConnection, Driver, QueryCompiler, SqliteDialectConfig } from 'kysely';
 
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+const RETRY_PAUSES_MS = [1, 2, 5, 10, 20, 50];
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
 /** Who holds or waits for the one connection: the direct path (`direct-query-runner.ts`) runs only when nobody does. */
 export class ConnectionGate {
   pending = 0;
@@ -11,13 +19,15 @@ export class ConnectionGate {
  * release (they race and all but one wait again), which costs O(waiters) per query under a burst of
  * concurrent writes such as many runs streaming events at once.
  */
-class FifoDriver implements Driver {
+export class FifoDriver implements Driver {
   #tail: Promise<void> = Promise.resolve();
   #release: (() => void) | undefined;
 
   constructor(
     private readonly inner: Driver,
     private readonly gate: ConnectionGate,
+    /** How long a BEGIN keeps trying for the write lock, across attempts. */
+    private readonly busyTimeoutMs: number,
   ) {}
 
   init(): Promise<void> {
@@ -59,9 +69,25 @@ class FifoDriver implements Driver {
    * does not wait on an upgrade from a read snapshot, since the other writer might be waiting for that reader.
    * This connection is the server's only writer and runs one transaction at a time, so nothing is serialized
    * that was not already.
+   *
+   * SQLite can still refuse the BEGIN before its busy timeout is spent: under sustained writes, a BEGIN that
+   * met the checkpoint worker's RESTART failed with SQLITE_BUSY after 21–29 ms of a 5 s timeout (the HTTP
+   * bench's API-only load, a few times per 3,000 requests), and the whole commit group failed with it. A
+   * BEGIN that failed holds nothing, so it is tried again, after a pause that does not block the event loop,
+   * until the busy timeout has passed.
    */
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    const deadline = performance.now() + this.busyTimeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await connection.executeQuery(BEGIN_IMMEDIATE);
+        return;
+      } catch (error) {
+        const pause = RETRY_PAUSES_MS[Math.min(attempt, RETRY_PAUSES_MS.length - 1)] ?? 0;
+        if (!isBusy(error) || performance.now() + pause > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
   }
 
   commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -105,11 +131,12 @@ export class FifoSqliteDialect extends SqliteDialect {
   constructor(
     config: SqliteDialectConfig,
     private readonly gate: ConnectionGate,
+    private readonly busyTimeoutMs: number,
   ) {
     super(config);
   }
 
   override createDriver(): Driver {
-    return new FifoDriver(super.createDriver(), this.gate);
+    return new FifoDriver(super.createDriver(), this.gate, this.busyTimeoutMs);
   }
 }
