@@ -1096,6 +1096,36 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect((await storage.runs.previousInConversation(twin))?.id).toBe(b.id);
       });
 
+      it('lists the active runs below a run at any depth, through finished ones, parents first', async () => {
+        const { conversation } = await seedWorld(storage);
+        const root = await storage.runs.insert(runInput(conversation));
+        const below = async (createdBy: Run, depth: number, status: RunStatus) => {
+          const run = await storage.runs.insert(
+            runInput(conversation, {
+              thread_id: newId('thr'),
+              run_type: 'subagent',
+              created_by_run_id: createdBy.id,
+              root_run_id: root.id,
+              depth,
+            }),
+          );
+          if (status !== 'pending') await walkRunTo(storage, run, status);
+          await delay(3);
+          return run;
+        };
+        const done = await below(root, 1, 'completed');
+        const running = await below(root, 1, 'running');
+        const underDone = await below(done, 2, 'pending');
+        await below(running, 2, 'cancelled');
+        const deepest = await below(underDone, 3, 'input_required');
+        const cancelling = await below(underDone, 3, 'cancel_requested');
+        const ids = async (run: Run) => (await storage.runs.listActiveDescendants(run.id)).map((r) => r.id);
+        expect(await ids(root)).toEqual([running.id, underDone.id, deepest.id, cancelling.id]);
+        expect(await ids(done)).toEqual([underDone.id, deepest.id, cancelling.id]);
+        expect(await ids(deepest)).toEqual([]);
+        expect(await storage.runs.listActiveDescendants('run_missing')).toEqual([]);
+      });
+
       it('lists leased runs whose lease expired, and unowned running ones', async () => {
         const { conversation } = await seedWorld(storage);
         const make = async (status: RunStatus, lease: string | null) => {

@@ -92,6 +92,11 @@ export interface RunRepository {
   attemptContext(runId: string): Promise<RunAttemptContext>;
   /** Runs created by `runId` (one level). */
   listChildren(runId: string): Promise<Run[]>;
+  /**
+   * The not yet terminal runs below `runId` at any depth, in one read: parents before their children, and
+   * siblings oldest first.
+   */
+  listActiveDescendants(runId: string): Promise<Run[]>;
   listByRoot(rootRunId: string): Promise<Run[]>;
   /** Newest first. */
   listByConversation(conversationId: string): Promise<Run[]>;

@@ -74,6 +74,24 @@ export const selectChildren = preparedQuery((db, args: { runId: string }) =>
     .orderBy('id'),
 );
 
+/**
+ * Walks the whole subtree through `runs_created_by_idx` (terminal runs too: a finished child may have left
+ * active children of its own) and keeps the active runs. `created_by_run_id` only ever points to an older
+ * run, so the walk ends; the hop bound is a guard, as in the lineage walk.
+ */
+export const selectActiveDescendants = preparedQuery(
+  (_db, args: { runId: string }) => sql<Selectable<RunsTable>>`
+      WITH RECURSIVE tree(id, hop) AS (
+        SELECT id, 1 FROM runs WHERE created_by_run_id = ${args.runId}
+        UNION ALL
+        SELECT r.id, t.hop + 1 FROM runs r JOIN tree t ON r.created_by_run_id = t.id
+        WHERE t.hop < 64
+      )
+      SELECT runs.* FROM tree JOIN runs ON runs.id = tree.id
+      WHERE runs.status IN (${sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)))})
+      ORDER BY tree.hop, runs.created_at, runs.id`,
+);
+
 export const selectPreviousInConversation = preparedQuery(
   (db, args: { conversationId: string; createdAt: string; id: string }) =>
     db

@@ -24,6 +24,7 @@ import {
   claimRun,
   insertRun,
   selectActiveChildCounts,
+  selectActiveDescendants,
   selectChildren,
   selectLineageStatuses,
   selectPreviousInConversation,
@@ -204,6 +205,11 @@ export class SqlRunRepository implements RunRepository {
 
   async listChildren(runId: string): Promise<Run[]> {
     const { rows } = await selectChildren(this.ctx, { runId });
+    return rows.map(runFromRow);
+  }
+
+  async listActiveDescendants(runId: string): Promise<Run[]> {
+    const { rows } = await selectActiveDescendants(this.ctx, { runId });
     return rows.map(runFromRow);
   }
 

@@ -63,6 +63,12 @@ describe('runs index plans (SQLite)', () => {
     expect(await planOf(() => storage.runs.listChildren('run-x'))).toContain('runs_created_by_idx');
   });
 
+  it('the active runs below a run are walked through runs_created_by_idx at every level, rows by key', async () => {
+    const plan = await planOf(() => storage.runs.listActiveDescendants('run-x'));
+    expect(plan.match(/runs_created_by_idx/g)).toHaveLength(2);
+    expect(plan).not.toMatch(/SCAN runs\b/);
+  });
+
   it("a start's two child quotas, read in one statement, each read by an index", async () => {
     const plan = await planOf(() => storage.runs.countActiveChildren('run-x', 'usr-x'));
     expect(plan).toContain('runs_created_by_idx');
