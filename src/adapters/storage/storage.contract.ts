@@ -105,6 +105,17 @@ function runInput(conversation: Conversation, overrides: Partial<NewRun> = {}): 
   });
 }
 
+/** A subagent run on a thread of its own, created by `createdBy` in the tree of `root`. */
+function childRunInput(conversation: Conversation, root: Run, createdBy: Run, depth: number): NewRun {
+  return runInput(conversation, {
+    thread_id: newId('thr'),
+    run_type: 'subagent',
+    created_by_run_id: createdBy.id,
+    root_run_id: root.id,
+    depth,
+  });
+}
+
 async function settleAll<T>(promises: Promise<T>[]): Promise<{ ok: T[]; errors: unknown[] }> {
   const results = await Promise.allSettled(promises);
   return {
@@ -1056,15 +1067,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         const { conversation } = await seedWorld(storage);
         const root = await storage.runs.insert(runInput(conversation));
         const child = (createdBy: Run, depth: number) =>
-          storage.runs.insert(
-            runInput(conversation, {
-              thread_id: newId('thr'),
-              run_type: 'subagent',
-              created_by_run_id: createdBy.id,
-              root_run_id: root.id,
-              depth,
-            }),
-          );
+          storage.runs.insert(childRunInput(conversation, root, createdBy, depth));
         await delay(3);
         const a = await child(root, 1);
         await delay(3);
@@ -1100,15 +1103,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         const { conversation } = await seedWorld(storage);
         const root = await storage.runs.insert(runInput(conversation));
         const below = async (createdBy: Run, depth: number, status: RunStatus) => {
-          const run = await storage.runs.insert(
-            runInput(conversation, {
-              thread_id: newId('thr'),
-              run_type: 'subagent',
-              created_by_run_id: createdBy.id,
-              root_run_id: root.id,
-              depth,
-            }),
-          );
+          const run = await storage.runs.insert(childRunInput(conversation, root, createdBy, depth));
           if (status !== 'pending') await walkRunTo(storage, run, status);
           await delay(3);
           return run;
