@@ -67,6 +67,7 @@ export const ERROR_CODES = [
   'document_unreadable',
   // anything else is a bug or an infrastructure failure
   'internal',
+  'storage_busy',
   // outbound calls and authentication (SPEC §12)
   'egress_denied',
   'too_many_requests',

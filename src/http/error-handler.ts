@@ -31,7 +31,7 @@ export function errorResponse(c: Context<AppEnv>, error: TroupeError): Response 
   const status = errorStatus(error.code);
   if (error.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer realm="troupe"');
   const retryAfter = error.details?.retry_after_seconds;
-  if (error.code === 'too_many_requests' && typeof retryAfter === 'number')
+  if ((error.code === 'too_many_requests' || error.code === 'storage_busy') && typeof retryAfter === 'number')
     c.header('Retry-After', String(retryAfter));
   return c.json(body, status);
 }

@@ -64,6 +64,9 @@ export const ERROR_STATUS = {
   // The upload arrived whole but its content cannot be read as the document type it claims.
   document_unreadable: 422,
   internal: 500,
+  // Another connection held the database's write lock past the busy timeout: nothing was written, and the
+  // same request succeeds once the lock is free (a CLI command or backup in another process).
+  storage_busy: 503,
   // The agent's owner may not reach that address: a policy refusal, like forbidden.
   egress_denied: 403,
   too_many_requests: 429,

@@ -36,6 +36,8 @@ export interface TestContextOptions {
   consoleDir?: string;
   sseHeartbeatMs?: number;
   logger?: Logger;
+  /** How long the SQLite file's writes wait for another connection's lock (default 5 s). */
+  sqliteBusyTimeoutMs?: number;
 }
 
 export interface TestUser {
@@ -94,7 +96,9 @@ async function serveRuntime(options: TestContextOptions): Promise<ServedRuntime>
       runtime: harness.runtime,
     };
   }
-  const owned = await createTestStorage();
+  const owned = await createTestStorage(
+    options.sqliteBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.sqliteBusyTimeoutMs },
+  );
   const config: TroupeConfig = {
     ...loadConfig({ TROUPE_CHECK_RESPONSES: '1' }, owned.dir),
     ...options.config,

@@ -17,7 +17,9 @@ export interface TestStorage {
  * Real SQLite on a temp file. Lives here rather than in `src/runtime` because the layer rules keep
  * runtime code (tests included) away from concrete adapters; service tests borrow it from the HTTP side.
  */
-export async function createTestStorage(options: { clock?: Clock } = {}): Promise<TestStorage> {
+export async function createTestStorage(
+  options: { clock?: Clock; busyTimeoutMs?: number } = {},
+): Promise<TestStorage> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'troupe-test-'));
   const filename = path.join(dir, 'troupe.db');
   const storage = await createSqliteStorage({ filename, ...options });

@@ -1,5 +1,6 @@
 import type { CompiledQuery, QueryResult, SqliteDatabase } from 'kysely';
 import type { DirectQueryRunner } from '../sql/sql-context.js';
+import { busyAsTroupeError } from './busy-error.js';
 import type { ConnectionGate } from './fifo-sqlite-dialect.js';
 
 /**
@@ -15,9 +16,13 @@ export function createDirectQueryRunner(database: SqliteDatabase, gate: Connecti
     run<R>(compiled: CompiledQuery, parameters: readonly unknown[], inTransaction: boolean) {
       if (!inTransaction && gate.pending > 0) return undefined;
       const statement = database.prepare(compiled.sql);
-      if (statement.reader) return { rows: statement.all(parameters) as R[] };
-      const { changes } = statement.run(parameters);
-      return { rows: [], numAffectedRows: BigInt(changes) } satisfies QueryResult<R>;
+      try {
+        if (statement.reader) return { rows: statement.all(parameters) as R[] };
+        const { changes } = statement.run(parameters);
+        return { rows: [], numAffectedRows: BigInt(changes) } satisfies QueryResult<R>;
+      } catch (error) {
+        throw busyAsTroupeError(error);
+      }
     },
   };
 }

@@ -53,13 +53,13 @@ describe('FifoSqliteDialect BEGIN', () => {
     });
   });
 
-  it('gives up with SQLITE_BUSY once the busy timeout has passed, and holds nothing afterwards', async () => {
+  it('gives up with storage_busy once the busy timeout has passed, and holds nothing afterwards', async () => {
     const { db, other } = open(60);
     other.exec('begin immediate');
     const failed = db
       .transaction()
       .execute((tx) => tx.insertInto('notes').values({ text: 'never' }).execute());
-    await expect(failed).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    await expect(failed).rejects.toMatchObject({ code: 'storage_busy', cause: { code: 'SQLITE_BUSY' } });
     other.exec('commit');
     await db.transaction().execute((tx) => tx.insertInto('notes').values({ text: 'now' }).execute());
     const { rows } = await sql<{ text: string }>`SELECT text FROM notes`.execute(db);

@@ -1,12 +1,25 @@
 import { CompiledQuery, SqliteDialect } from 'kysely';
-import type { DatabaseConnection, Driver, QueryCompiler, SqliteDialectConfig } from 'kysely';
+import type { DatabaseConnection, Driver, QueryCompiler, QueryResult, SqliteDialectConfig } from 'kysely';
+import { busyAsTroupeError, isBusy } from './busy-error.js';
 
 const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
 const RETRY_PAUSES_MS = [1, 2, 5, 10, 20, 50];
 
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+/** The connection, with SQLITE_BUSY past the busy timeout answered as `storage_busy` (see busy-error.ts). */
+class BusyAwareConnection implements DatabaseConnection {
+  constructor(readonly inner: DatabaseConnection) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      return await this.inner.executeQuery<R>(query);
+    } catch (error) {
+      throw busyAsTroupeError(error);
+    }
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
 }
 
 /** Who holds or waits for the one connection: the direct path (`direct-query-runner.ts`) runs only when nobody does. */
@@ -22,6 +35,7 @@ export class ConnectionGate {
 export class FifoDriver implements Driver {
   #tail: Promise<void> = Promise.resolve();
   #release: (() => void) | undefined;
+  #connection: BusyAwareConnection | undefined;
 
   constructor(
     private readonly inner: Driver,
@@ -41,7 +55,9 @@ export class FifoDriver implements Driver {
     this.#tail = new Promise<void>((resolve) => (release = resolve));
     await previous;
     try {
-      const connection = await this.inner.acquireConnection();
+      const inner = await this.inner.acquireConnection();
+      if (this.#connection?.inner !== inner) this.#connection = new BusyAwareConnection(inner);
+      const connection = this.#connection;
       this.#release = release;
       return connection;
     } catch (error) {
@@ -84,7 +100,7 @@ export class FifoDriver implements Driver {
         return;
       } catch (error) {
         const pause = RETRY_PAUSES_MS[Math.min(attempt, RETRY_PAUSES_MS.length - 1)] ?? 0;
-        if (!isBusy(error) || performance.now() + pause > deadline) throw error;
+        if (!isBusy(error) || performance.now() + pause > deadline) throw busyAsTroupeError(error);
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
