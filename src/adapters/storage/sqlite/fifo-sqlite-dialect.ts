@@ -32,7 +32,7 @@ export class ConnectionGate {
  * release (they race and all but one wait again), which costs O(waiters) per query under a burst of
  * concurrent writes such as many runs streaming events at once.
  */
-export class FifoDriver implements Driver {
+class FifoDriver implements Driver {
   #tail: Promise<void> = Promise.resolve();
   #release: (() => void) | undefined;
   #connection: BusyAwareConnection | undefined;
