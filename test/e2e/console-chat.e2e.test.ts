@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from '../helpers/browser.js';
 import { consoleSession } from '../helpers/console-session.js';
-import { copyScenarios, withRuleFirst } from '../helpers/scenario-dir.js';
+import { copyScenarios, withRuleDelay, withRuleFirst } from '../helpers/scenario-dir.js';
 import {
   ensureSignedIn,
   json,
@@ -27,15 +27,17 @@ const session = await consoleSession({
   failedPrefix: 'failed-',
   noForeignRequests: true,
   server: {
-    scenarioDir: copyScenarios((file, scenario) =>
-      file === 'researcher.yaml'
-        ? withRuleFirst(scenario, {
-            name: 'patient',
-            when: { contains: 'take your time' },
-            steps: [{ text: 'Taking my time with this one.', delay_ms: 120_000 }],
-          })
-        : scenario,
-    ),
+    // The runs these tests cancel take long enough that a loaded CI machine cannot finish them first: the
+    // demo's slow answer streams over 30 s instead of 8, and a researcher told to take its time waits 120 s.
+    scenarioDir: copyScenarios((file, scenario) => {
+      if (file === 'demo.yaml') return withRuleDelay(scenario, 'slow', 30_000);
+      if (file !== 'researcher.yaml') return scenario;
+      return withRuleFirst(scenario, {
+        name: 'patient',
+        when: { contains: 'take your time' },
+        steps: [{ text: 'Taking my time with this one.', delay_ms: 120_000 }],
+      });
+    }),
   },
 });
 let page: Page;
@@ -205,8 +207,8 @@ describe.skipIf(!session.executable)('web console in chromium: chat', () => {
   it('shows subagent runs in the status panel live and cancels a child', async () => {
     await ensureSignedIn(page, server);
     await openNewConversation(page);
-    // The researcher's rule for "take your time" holds it running until it is cancelled, so the cancel does
-    // not race the child's end however slow the machine; the summarizer finishes on its own.
+    // The researcher is held running until it is cancelled (see the scenario copy); the summarizer finishes
+    // on its own.
     await sendMessage(page, 'team: research the notes and summarise them, take your time');
     const cards = page.getByRole('list', { name: 'Subagent runs' }).locator('article.subagent-card');
     await poll(() => cards.count(), { timeout: 20_000 }).toBe(2);

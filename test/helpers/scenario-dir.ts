@@ -25,3 +25,18 @@ export function withRuleFirst(scenario: unknown, rule: Record<string, unknown>):
   const { rules, ...rest } = scenario as { rules: unknown[] };
   return { ...rest, rules: [rule, ...rules] };
 }
+
+/** `scenario` with every step of its rule `name` given `delayMs` (for a step that streams, its whole span). */
+export function withRuleDelay(scenario: unknown, name: string, delayMs: number): unknown {
+  const { rules, ...rest } = scenario as { rules: { name?: string; steps: Record<string, unknown>[] }[] };
+  const found = rules.some((rule) => rule.name === name);
+  if (!found) throw new Error(`no rule ${name} in the scenario`);
+  return {
+    ...rest,
+    rules: rules.map((rule) =>
+      rule.name === name
+        ? { ...rule, steps: rule.steps.map((step) => ({ ...step, delay_ms: delayMs })) }
+        : rule,
+    ),
+  };
+}
