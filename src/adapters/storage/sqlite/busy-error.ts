@@ -1,13 +1,8 @@
-import { isTroupeError, TroupeError } from '../../../core/errors.js';
+import { TroupeError } from '../../../core/errors.js';
 
-function isSqliteBusy(error: unknown): boolean {
+export function isSqliteBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
-}
-
-/** SQLITE_BUSY, as the driver threw it or already answered as `storage_busy`. */
-export function isBusy(error: unknown): boolean {
-  return isSqliteBusy(error) || isTroupeError(error, 'storage_busy');
 }
 
 /**

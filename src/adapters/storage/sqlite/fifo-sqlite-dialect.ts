@@ -1,6 +1,6 @@
 import { CompiledQuery, SqliteDialect } from 'kysely';
 import type { DatabaseConnection, Driver, QueryCompiler, QueryResult, SqliteDialectConfig } from 'kysely';
-import { busyAsTroupeError, isBusy } from './busy-error.js';
+import { busyAsTroupeError, isSqliteBusy } from './busy-error.js';
 
 const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
 const RETRY_PAUSES_MS = [1, 2, 5, 10, 20, 50];
@@ -93,14 +93,16 @@ class FifoDriver implements Driver {
    * until the busy timeout has passed.
    */
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    // The driver's own connection: its SQLITE_BUSY is what decides a retry, and is answered only at the end.
+    const raw = connection instanceof BusyAwareConnection ? connection.inner : connection;
     const deadline = performance.now() + this.busyTimeoutMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        await connection.executeQuery(BEGIN_IMMEDIATE);
+        await raw.executeQuery(BEGIN_IMMEDIATE);
         return;
       } catch (error) {
         const pause = RETRY_PAUSES_MS[Math.min(attempt, RETRY_PAUSES_MS.length - 1)] ?? 0;
-        if (!isBusy(error) || performance.now() + pause > deadline) throw busyAsTroupeError(error);
+        if (!isSqliteBusy(error) || performance.now() + pause > deadline) throw busyAsTroupeError(error);
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
