@@ -3,9 +3,9 @@
  * answers and tool calls, an approval, a cancel mid-stream, the run tree, and live subagent and delegation
  * cards. Skipped, with a message, when no chromium binary is installed.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from '../helpers/browser.js';
 import { consoleSession } from '../helpers/console-session.js';
@@ -22,23 +22,24 @@ import type { TestServer } from '../helpers/start-test-server.js';
 
 const E2E_TIMEOUT = 60_000;
 
+// The runs these tests cancel take long enough that a loaded CI machine cannot finish them first: the demo's
+// slow answer streams over 30 s instead of 8, and a researcher told to take its time waits 120 s.
+const scenarioDir = copyScenarios((file, scenario) => {
+  if (file === 'demo.yaml') return withRuleDelay(scenario, 'slow', 30_000);
+  if (file !== 'researcher.yaml') return scenario;
+  return withRuleFirst(scenario, {
+    name: 'patient',
+    when: { contains: 'take your time' },
+    steps: [{ text: 'Taking my time with this one.', delay_ms: 120_000 }],
+  });
+});
+afterAll(() => rmSync(scenarioDir, { recursive: true, force: true }));
+
 const session = await consoleSession({
   name: 'console e2e',
   failedPrefix: 'failed-',
   noForeignRequests: true,
-  server: {
-    // The runs these tests cancel take long enough that a loaded CI machine cannot finish them first: the
-    // demo's slow answer streams over 30 s instead of 8, and a researcher told to take its time waits 120 s.
-    scenarioDir: copyScenarios((file, scenario) => {
-      if (file === 'demo.yaml') return withRuleDelay(scenario, 'slow', 30_000);
-      if (file !== 'researcher.yaml') return scenario;
-      return withRuleFirst(scenario, {
-        name: 'patient',
-        when: { contains: 'take your time' },
-        steps: [{ text: 'Taking my time with this one.', delay_ms: 120_000 }],
-      });
-    }),
-  },
+  server: { scenarioDir },
 });
 let page: Page;
 let server: TestServer;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Skill } from '../../src/core/records/skill.js';
@@ -8,11 +8,13 @@ import { startTestServer, type TestServer } from '../helpers/start-test-server.j
 import { zeroDelayScenarioDir } from '../load/lib/load-server.js';
 
 let server: TestServer;
+const scenarioDir = zeroDelayScenarioDir();
 beforeAll(async () => {
-  server = await startTestServer({ scenarioDir: zeroDelayScenarioDir() });
+  server = await startTestServer({ scenarioDir });
 });
 afterAll(async () => {
   await server.close();
+  rmSync(scenarioDir, { recursive: true, force: true });
 });
 
 describe('skills over real HTTP with the demo data', () => {
