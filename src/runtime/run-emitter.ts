@@ -1,5 +1,5 @@
 import type { EventBus } from '../core/ports/event-bus.js';
-import type { SharedCommitOptions, Storage } from '../core/ports/storage.js';
+import type { RunEventBatch, SharedCommitOptions, Storage } from '../core/ports/storage.js';
 import type { Run } from '../core/records/run.js';
 import type { RunEvent, RunEventType } from '../core/records/run-event.js';
 
@@ -22,12 +22,22 @@ export interface PendingEvent {
 
 /**
  * The events of a commit, appended once, in ONE insert: buffered text first, then the commit's events, then
- * `tail` (e.g. an ending's `end`, which must come last). Returns everything it appended.
+ * `tail` (e.g. an ending's `end`, which must come last); other runs' batches in `besides` (a parent's
+ * `subagent_update`) go in the same statement. Returns what it appended to this run's stream; the commit
+ * publishes the rest after it.
  */
-export type AppendBatch = (tail?: PendingEvent[]) => Promise<RunEvent[]>;
+export type AppendBatch = (tail?: PendingEvent[], besides?: readonly RunEventBatch[]) => Promise<RunEvent[]>;
 
 export interface RunEmitter {
-  emit(type: RunEventType, payload: Record<string, unknown>): Promise<RunEvent>;
+  /**
+   * Appends the buffered text and one event, and other runs' batches (`besides`), in one statement, then
+   * publishes them in that order. Returns the event.
+   */
+  emit(
+    type: RunEventType,
+    payload: Record<string, unknown>,
+    besides?: readonly RunEventBatch[],
+  ): Promise<RunEvent>;
   /**
    * Appends the buffered text and `events` and runs `alongside` (e.g. a checkpoint, or the run's ending), all
    * in ONE transaction, then publishes what it appended: a step's checkpoint and its events cost one commit,
@@ -103,49 +113,69 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
     return text;
   };
 
-  const writeDelta = (text: string): Promise<unknown> =>
-    text === ''
-      ? Promise.resolve()
-      : appendAndPublish(storage, bus, run.id, 'message_delta', { ...lineage, text });
+  /** This run's events (the buffered text first) and `besides` in one insert, published in that order. */
+  const appendOwn = async (
+    store: Storage,
+    text: string,
+    events: PendingEvent[],
+    besides: readonly RunEventBatch[] = [],
+  ): Promise<{ own: RunEvent[]; others: RunEvent[] }> => {
+    const own = text === '' ? events : [{ type: 'message_delta' as const, payload: { text } }, ...events];
+    const [mine = [], ...rest] = await store.events.appendBatches([
+      {
+        run_id: run.id,
+        events: own.map((event) => ({ type: event.type, payload: { ...lineage, ...event.payload } })),
+      },
+      ...besides,
+    ]);
+    return { own: mine, others: rest.flat() };
+  };
+
+  const publishAll = async (events: readonly RunEvent[]): Promise<void> => {
+    for (const event of events) await publishQuietly(bus, event);
+  };
 
   const flush = (): Promise<void> => {
     const text = takeBuffer();
     return enqueue(async () => {
-      await writeDelta(text);
+      if (text === '') return;
+      const { own } = await appendOwn(storage, text, []);
+      await publishAll(own);
     });
   };
 
   return {
-    emit(type, payload) {
+    emit(type, payload, besides) {
       const text = takeBuffer();
       return enqueue(async () => {
-        await writeDelta(text);
-        return appendAndPublish(storage, bus, run.id, type, { ...lineage, ...payload });
+        const { own, others } = await appendOwn(storage, text, [{ type, payload }], besides);
+        await publishAll(own);
+        await publishAll(others);
+        const event = own[own.length - 1];
+        if (!event) throw new Error(`run_events insert for ${run.id} returned no row`);
+        return event;
       });
     },
     commit(events, alongside) {
       const text = takeBuffer();
       return enqueue(async () => {
-        const own = text === '' ? events : [{ type: 'message_delta' as const, payload: { text } }, ...events];
         const { written, others } = await storage.sharedCommitTransaction(async (tx) => {
-          let appended: RunEvent[] | undefined;
-          const append: AppendBatch = async (tail = []) => {
+          let appended: { own: RunEvent[]; others: RunEvent[] } | undefined;
+          const append: AppendBatch = async (tail = [], besides = []) => {
             if (appended) throw new Error(`the events of a commit of run ${run.id} were appended twice`);
-            appended = [];
-            appended = await tx.events.appendMany(
-              run.id,
-              [...own, ...tail].map((event) => ({
-                type: event.type,
-                payload: { ...lineage, ...event.payload },
-              })),
-            );
-            return appended;
+            appended = { own: [], others: [] };
+            appended = await appendOwn(tx, text, [...events, ...tail], besides);
+            return appended.own;
           };
-          const besides = alongside ? await alongside(tx, append) : undefined;
-          return { written: appended ?? (await append()), others: besides ?? [] };
+          const returned = alongside ? await alongside(tx, append) : undefined;
+          if (!appended) await append();
+          return {
+            written: appended?.own ?? [],
+            others: [...(appended?.others ?? []), ...(returned ?? [])],
+          };
         }, SHARED_COMMIT);
-        for (const event of written) await publishQuietly(bus, event);
-        for (const event of others) await publishQuietly(bus, event);
+        await publishAll(written);
+        await publishAll(others);
         return written;
       });
     },

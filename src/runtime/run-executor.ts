@@ -146,7 +146,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       const { paused } = watch;
       // A remote expert's run is a remote task: no model, no tools, no middleware of this server.
       if (usable.backend === 'a2a') {
-        await announceAttempt(emitter, run, attemptMetadata(run, usable, remoteModelLabel(usable)));
+        await announceAttempt(storage, emitter, run, attemptMetadata(run, usable, remoteModelLabel(usable)));
         const outcome = await driveRemoteExpert(remoteExperts(), {
           run,
           agent: usable,
@@ -164,7 +164,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         toolSources: deps.toolSources,
       });
       const model = deps.models.resolve(run.model_spec);
-      await announceAttempt(emitter, run, attemptMetadata(run, agent, model.label));
+      await announceAttempt(storage, emitter, run, attemptMetadata(run, agent, model.label));
       const gate = createRunGateMiddleware({
         storage,
         bus,

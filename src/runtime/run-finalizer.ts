@@ -13,7 +13,7 @@ import {
   type AppendBatch,
   type PendingEvent,
 } from './run-emitter.js';
-import { appendSubagentUpdate, publishSubagentUpdate } from './subagents/publish-subagent-update.js';
+import { publishSubagentUpdate, subagentUpdateBatch } from './subagents/publish-subagent-update.js';
 
 export interface TerminalWrite {
   status: TerminalRunStatus;
@@ -79,12 +79,16 @@ export async function endRunIn(
       usage: run.usage,
     },
   };
-  let own: RunEvent[] = [];
-  if (append) await append([...closed, end]);
-  else own = await tx.events.appendMany(run.id, [...closed, end]);
-  // The parent hears of the ending with the same commit, so its stream never misses a child's end.
-  const update = await appendSubagentUpdate(tx, run);
-  return { run, events: update ? [...own, update] : own };
+  // The parent hears of the ending in the same insert, so its stream never misses a child's end.
+  const update = await subagentUpdateBatch(tx, run);
+  const besides = update ? [update] : [];
+  // With the caller's batch, the caller publishes what it appended, the parent's update included.
+  if (append) {
+    await append([...closed, end], besides);
+    return { run, events: [] };
+  }
+  const appended = await tx.events.appendBatches([{ run_id: run.id, events: [...closed, end] }, ...besides]);
+  return { run, events: appended.flat() };
 }
 
 /** endRunIn in a transaction of its own, then its events published. */

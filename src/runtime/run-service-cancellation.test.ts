@@ -46,12 +46,16 @@ describe('run service: cancellation', () => {
 
   it('aborts tools in flight through their AbortSignal', async () => {
     let toolSawAbort = false;
+    // The cancel must land while the tool runs: one landing before it is refused by the run gate instead.
+    let inFlight: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (inFlight = resolve));
     const block = defineTool({
       name: 'block',
       description: 'waits until aborted',
       inputSchema: z.object({}),
       execute: (_input, context) =>
         new Promise((_resolve, reject) => {
+          inFlight();
           context.abortSignal.addEventListener('abort', () => {
             toolSawAbort = true;
             reject(new Error('aborted'));
@@ -66,7 +70,10 @@ describe('run service: cancellation', () => {
     );
     const { run } = await h.runs.postMessage(user, conversation.id, { content: 'x' });
     for await (const event of await h.runs.streamEvents(user, run.id, 0, new AbortController().signal)) {
-      if (event.type === 'tool_call') await h.runs.cancel(user, run.id);
+      if (event.type === 'tool_call') {
+        await started;
+        await h.runs.cancel(user, run.id);
+      }
     }
     expect(toolSawAbort).toBe(true);
     expect((await h.runs.getRun(user, run.id)).status).toBe('cancelled');

@@ -1272,6 +1272,63 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(stored.map((event) => event.seq)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
       });
 
+      it('appends batches of several runs in one statement, each numbered on from its own run', async () => {
+        const [child, parent] = await twoRuns();
+        await storage.events.append({ run_id: parent.id, type: 'metadata', payload: {} });
+        const [own, update] = await storage.events.appendBatches([
+          {
+            run_id: child.id,
+            events: [
+              { type: 'metadata', payload: { n: 1 } },
+              { type: 'step', payload: { n: 2, text: 'é' } },
+            ],
+          },
+          { run_id: parent.id, events: [{ type: 'subagent_update', payload: { n: 1 } }], whileActive: true },
+        ]);
+        expect(own?.map((event) => [event.run_id, event.seq, event.type, event.payload.n])).toEqual([
+          [child.id, 1, 'metadata', 1],
+          [child.id, 2, 'step', 2],
+        ]);
+        expect(update?.map((event) => [event.run_id, event.seq, event.type])).toEqual([
+          [parent.id, 2, 'subagent_update'],
+        ]);
+        expect(await storage.events.list(child.id, 0, 10)).toEqual(own);
+        expect(await storage.events.list(parent.id, 1, 10)).toEqual(update);
+        // An ended run's guarded batch adds nothing; the other run's still lands, numbered on.
+        await walkRunTo(storage, parent, 'completed');
+        const [later, none, empty] = await storage.events.appendBatches([
+          { run_id: child.id, events: [{ type: 'end', payload: {} }] },
+          { run_id: parent.id, events: [{ type: 'subagent_update', payload: {} }], whileActive: true },
+          { run_id: 'run_other', events: [] },
+        ]);
+        expect(later?.map((event) => event.seq)).toEqual([3]);
+        expect(none).toEqual([]);
+        expect(empty).toEqual([]);
+        expect(await storage.events.lastSeq(parent.id)).toBe(2);
+        expect(await storage.events.appendBatches([])).toEqual([]);
+        await expect(
+          storage.events.appendBatches([
+            { run_id: child.id, events: [{ type: 'step', payload: {} }] },
+            { run_id: child.id, events: [{ type: 'step', payload: {} }] },
+          ]),
+        ).rejects.toThrow(/at most once/);
+        // Concurrent multi-run appends keep both runs' numbers gapless.
+        await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            storage.events.appendBatches([
+              { run_id: child.id, events: [{ type: 'step', payload: { i } }] },
+              { run_id: parent.id, events: [{ type: 'step', payload: { i } }] },
+            ]),
+          ),
+        );
+        expect((await storage.events.list(child.id, 0, 100)).map((event) => event.seq)).toEqual(
+          Array.from({ length: 23 }, (_, i) => i + 1),
+        );
+        expect((await storage.events.list(parent.id, 0, 100)).map((event) => event.seq)).toEqual(
+          Array.from({ length: 22 }, (_, i) => i + 1),
+        );
+      });
+
       it('pages with list(after, limit)', async () => {
         const [run] = await twoRuns();
         for (let i = 0; i < 25; i += 1)

@@ -153,6 +153,14 @@ export interface RunListEntry {
   agent: { id: string; slug: string; name: string } | null;
 }
 
+/** The events of one run, as one part of a multi-run append (`events.appendBatches`). */
+export interface RunEventBatch {
+  run_id: string;
+  events: Omit<NewRunEvent, 'run_id'>[];
+  /** Appended only while the run has not ended, as `appendWhileActive` does; an ended run's batch adds nothing. */
+  whileActive?: boolean;
+}
+
 export interface RunEventRepository {
   /** Appends with the next `seq` of that run (1, 2, 3…), assigned atomically by the store. */
   append(event: NewRunEvent): Promise<RunEvent>;
@@ -167,6 +175,12 @@ export interface RunEventRepository {
    * when the run has ended (or does not exist).
    */
   appendWhileActive(event: NewRunEvent): Promise<RunEvent | undefined>;
+  /**
+   * Appends batches of several runs (each run at most once) in ONE statement, each numbered on from its own
+   * run's highest `seq`: a child's status change and its parent's `subagent_update` are one write, atomic
+   * without a transaction. Returns each batch's events in order, `[]` for a guarded batch of an ended run.
+   */
+  appendBatches(batches: readonly RunEventBatch[]): Promise<RunEvent[][]>;
   /** Events with `seq > afterSeq`, in order, at most `limit`. */
   list(runId: string, afterSeq: number, limit: number): Promise<RunEvent[]>;
   lastSeq(runId: string): Promise<number>;

@@ -41,6 +41,7 @@ export type {
   RunListFilter,
   RunListEntry,
   RunEventRepository,
+  RunEventBatch,
   NewToolApproval,
   ApprovalRepository,
   RunInboxRepository,

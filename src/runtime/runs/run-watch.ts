@@ -49,9 +49,9 @@ export function watchRun(options: {
   const inner = options.emitter;
   return {
     emitter: {
-      emit(type, payload) {
+      emit(type, payload, besides) {
         watchdog.touch();
-        return inner.emit(type, payload);
+        return inner.emit(type, payload, besides);
       },
       commit(events, alongside) {
         watchdog.touch();

@@ -1,5 +1,5 @@
 import type { EventBus } from '../../core/ports/event-bus.js';
-import type { Storage } from '../../core/ports/storage.js';
+import type { RunEventBatch, Storage } from '../../core/ports/storage.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
 import type { RunEvent } from '../../core/records/run-event.js';
@@ -33,17 +33,18 @@ async function lineageOfParent(
 }
 
 /**
- * Appends a child's status change to its PARENT's stream (`subagent_update`), so a console watching the
+ * A child's status change as an event of its PARENT's stream (`subagent_update`), so a console watching the
  * parent sees children start, progress and end without polling — Yuxi's panel went stale here (§9.3).
- * A parent that already ended gets nothing: its stream is closed after `end`. Given a transaction, the
- * update commits with the status change it reports (the caller publishes the returned event after the commit).
+ * Guarded: a parent that already ended gets nothing, its stream is closed after `end`, checked in the insert
+ * itself, with no window in which the parent could end between a status check and the append. The caller
+ * appends it, alone or in the same statement as the child's own events (`events.appendBatches`).
  */
-export async function appendSubagentUpdate(
+export async function subagentUpdateBatch(
   storage: Storage,
   child: Run,
   /** What the caller has at hand (a start has both), saving their reads. */
   known: { childAgent?: Pick<Agent, 'slug' | 'name'>; parent?: Run } = {},
-): Promise<RunEvent | undefined> {
+): Promise<RunEventBatch | undefined> {
   const parentId = child.created_by_run_id;
   if (!parentId) return undefined;
   const inline = inlineSubagentName(child);
@@ -53,26 +54,36 @@ export async function appendSubagentUpdate(
     inline !== undefined || named ? named : storage.agents.get(child.agent_id),
   ]);
   if (!parentLineage) return undefined;
-  // Appended only while the parent is active, checked in the insert itself: no window in which the parent
-  // could end (and close its stream with `end`) between a status check and the append.
-  return storage.events.appendWhileActive({
-    run_id: parentId,
-    type: 'subagent_update',
-    payload: {
-      ...parentLineage,
-      run_id: child.id,
-      kind: child.run_type === 'delegation' ? 'delegation' : 'subagent',
-      slug: inline ?? agent?.slug ?? null,
-      name: inline ?? agent?.name ?? null,
-      status: child.status,
-      child_thread_id: child.thread_id,
-      child_conversation_id: child.conversation_id,
-      parent_tool_call_id: child.input.parent_tool_call_id ?? null,
-      description: child.input.message.slice(0, PREVIEW_CHARS),
-      error: child.error,
-      output: child.output === null ? null : child.output.slice(0, PREVIEW_CHARS),
-    },
-  });
+  const payload = {
+    ...parentLineage,
+    run_id: child.id,
+    kind: child.run_type === 'delegation' ? 'delegation' : 'subagent',
+    slug: inline ?? agent?.slug ?? null,
+    name: inline ?? agent?.name ?? null,
+    status: child.status,
+    child_thread_id: child.thread_id,
+    child_conversation_id: child.conversation_id,
+    parent_tool_call_id: child.input.parent_tool_call_id ?? null,
+    description: child.input.message.slice(0, PREVIEW_CHARS),
+    error: child.error,
+    output: child.output === null ? null : child.output.slice(0, PREVIEW_CHARS),
+  };
+  return { run_id: parentId, events: [{ type: 'subagent_update', payload }], whileActive: true };
+}
+
+/**
+ * subagentUpdateBatch appended on its own. Given a transaction, the update commits with the status change it
+ * reports (the caller publishes the returned event after the commit).
+ */
+export async function appendSubagentUpdate(
+  storage: Storage,
+  child: Run,
+  known: { childAgent?: Pick<Agent, 'slug' | 'name'>; parent?: Run } = {},
+): Promise<RunEvent | undefined> {
+  const batch = await subagentUpdateBatch(storage, child, known);
+  if (!batch) return undefined;
+  const [appended] = await storage.events.appendBatches([batch]);
+  return appended?.[0];
 }
 
 /** appendSubagentUpdate on its own, then published: best effort, for changes that have no transaction. */

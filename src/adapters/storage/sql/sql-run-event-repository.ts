@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { NewRunEvent, RunEvent } from '../../../core/records/run-event.js';
 import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
-import type { RunEventRepository } from '../../../core/ports/storage.js';
+import type { RunEventBatch, RunEventRepository } from '../../../core/ports/storage.js';
 import type { RunEventsTable } from './database-schema.js';
 import { fromJson, nowIso, toJson, toNumber, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
@@ -19,92 +19,126 @@ export function runEventFromRow(row: Selectable<RunEventsTable>): RunEvent {
   };
 }
 
-/** Batches up to this size stay compiled; a larger one (a step with many tool calls) compiles each time. */
+/** Shapes with up to this many events per run, and two runs, stay compiled; larger ones compile each time. */
 const PREPARED_BATCH_SIZES = 8;
+const PREPARED_RUNS = 2;
+
+interface BatchShape {
+  size: number;
+  whileActive: boolean;
+}
 
 /**
- * Event i of a batch (from 1) takes the run's highest seq + i, read in a subquery: an aggregate over no rows
- * still yields one row, so the only-while-active guard must filter after it, never inside it.
+ * Event i of run b's batch (both from 0 and 1) takes that run's highest seq + i, read in a correlated
+ * subquery. The statement reads run_events while it inserts into it: SQLite then computes every row first
+ * (a temporary table) and PostgreSQL reads the snapshot before the statement, so no row sees another.
+ * A guarded run's rows are filtered per run; an aggregate over no rows still yields its 0.
  */
-const insertBatch = preparedQueryFamily({
-  key: ({ size, whileActive }: { size: number; whileActive: boolean }) => `${size}:${whileActive}`,
-  keep: ({ size }) => size <= PREPARED_BATCH_SIZES,
-  build:
-    ({ size, whileActive }) =>
-    (_db, args: Record<string, string>) => {
-      const values = Array.from(
+const insertBatches = preparedQueryFamily({
+  key: (shape: readonly BatchShape[]) =>
+    shape.map(({ size, whileActive }) => `${size}${whileActive ? 'g' : ''}`).join(','),
+  keep: (shape) => shape.length <= PREPARED_RUNS && shape.every(({ size }) => size <= PREPARED_BATCH_SIZES),
+  build: (shape) => (_db, args: Record<string, string>) => {
+    const values = shape.flatMap(({ size }, b) =>
+      Array.from(
         { length: size },
-        (_, index) => sql`(${sql.lit(index + 1)}, ${args[`type${index}`]}, ${args[`payload${index}`]})`,
-      );
-      const guard = whileActive
-        ? sql`WHERE EXISTS (SELECT 1 FROM runs WHERE id = ${args.runId} AND status IN (${sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)))}))`
-        : sql``;
-      return sql<{ seq: number | string }>`
-        WITH batch (n, type, payload) AS (VALUES ${sql.join(values)})
-        INSERT INTO run_events (run_id, seq, type, payload, created_at)
-        SELECT ${args.runId}, last.seq + batch.n, batch.type, batch.payload, ${args.createdAt}
-        FROM (SELECT COALESCE(MAX(seq), 0) AS seq FROM run_events WHERE run_id = ${args.runId}) AS last
-        CROSS JOIN batch
-        ${guard}
-        RETURNING seq`;
-    },
+        (_, i) =>
+          sql`(${sql.lit(b)}, ${sql.lit(i + 1)}, ${args[`type${b}_${i}`]}, ${args[`payload${b}_${i}`]})`,
+      ),
+    );
+    const owners = shape.map(
+      ({ whileActive }, b) => sql`(${sql.lit(b)}, ${args[`run${b}`]}, ${sql.lit(whileActive ? 1 : 0)})`,
+    );
+    const guard = shape.some(({ whileActive }) => whileActive)
+      ? sql`WHERE batch_run.guarded = 0 OR EXISTS (SELECT 1 FROM runs WHERE runs.id = batch_run.run_id AND runs.status IN (${sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)))}))`
+      : sql``;
+    return sql<{ run_id: string; seq: number | string }>`
+      WITH batch (b, n, type, payload) AS (VALUES ${sql.join(values)}),
+        batch_run (b, run_id, guarded) AS (VALUES ${sql.join(owners)})
+      INSERT INTO run_events (run_id, seq, type, payload, created_at)
+      SELECT batch_run.run_id,
+        (SELECT COALESCE(MAX(seq), 0) FROM run_events WHERE run_events.run_id = batch_run.run_id) + batch.n,
+        batch.type, batch.payload, ${args.createdAt}
+      FROM batch_run JOIN batch ON batch.b = batch_run.b
+      ${guard}
+      RETURNING run_id, seq`;
+  },
 });
 
 export class SqlRunEventRepository implements RunEventRepository {
   constructor(private readonly ctx: SqlContext) {}
 
   /**
-   * The hot path. One statement reads the run's highest `seq` through the (run_id, seq) index and inserts
+   * The hot path. One statement reads each run's highest `seq` through the (run_id, seq) index and inserts
    * the next ones, so numbers stay gapless; see writeNextInSequence for concurrent writers.
    */
   async append(event: NewRunEvent): Promise<RunEvent> {
-    const [appended] = await this.insertNext(event.run_id, [event], false);
+    const [appended] = await this.appendMany(event.run_id, [event]);
     if (!appended) throw new Error(`run_events insert for ${event.run_id} returned no row`);
     return appended;
   }
 
   async appendMany(runId: string, events: Omit<NewRunEvent, 'run_id'>[]): Promise<RunEvent[]> {
-    if (events.length === 0) return [];
-    const appended = await this.insertNext(runId, events, false);
+    const [appended = []] = await this.appendBatches([{ run_id: runId, events }]);
     if (appended.length !== events.length)
       throw new Error(`run_events insert for ${runId} returned ${appended.length} of ${events.length} rows`);
     return appended;
   }
 
   async appendWhileActive(event: NewRunEvent): Promise<RunEvent | undefined> {
-    const [appended] = await this.insertNext(event.run_id, [event], true);
-    return appended;
+    const [appended] = await this.appendBatches([
+      { run_id: event.run_id, events: [event], whileActive: true },
+    ]);
+    return appended?.[0];
   }
 
-  private async insertNext(
-    runId: string,
-    events: Omit<NewRunEvent, 'run_id'>[],
-    whileActive: boolean,
-  ): Promise<RunEvent[]> {
-    const rows = events.map((event) => ({ type: event.type, payload: toJson(event.payload) }));
+  async appendBatches(batches: readonly RunEventBatch[]): Promise<RunEvent[][]> {
+    const parts = batches.filter((batch) => batch.events.length > 0);
+    if (parts.length === 0) return batches.map(() => []);
+    if (new Set(parts.map((batch) => batch.run_id)).size !== parts.length) {
+      throw new Error('appendBatches takes each run at most once');
+    }
     const createdAt = nowIso(this.ctx);
-    const args: Record<string, string> = { runId, createdAt };
-    rows.forEach((row, index) => {
-      args[`type${index}`] = row.type;
-      args[`payload${index}`] = row.payload;
+    const args: Record<string, string> = { createdAt };
+    const rows = parts.map((batch, b) => {
+      args[`run${b}`] = batch.run_id;
+      return batch.events.map((event, i) => {
+        const row = { type: event.type, payload: toJson(event.payload) };
+        args[`type${b}_${i}`] = row.type;
+        args[`payload${b}_${i}`] = row.payload;
+        return row;
+      });
     });
+    const shape = parts.map((batch) => ({
+      size: batch.events.length,
+      whileActive: batch.whileActive === true,
+    }));
     try {
       const result = await writeNextInSequence(
         this.ctx,
         'run_events_run_seq_uq',
-        `run_events:${runId}`,
-        (db) => insertBatch({ size: rows.length, whileActive })({ ...this.ctx, db }, args),
+        parts.map((batch) => `run_events:${batch.run_id}`),
+        (db) => insertBatches(shape)({ ...this.ctx, db }, args),
       );
-      // RETURNING has no guaranteed order; the seqs are consecutive, so sorted they follow the batch order.
-      const seqs = result.rows.map((row) => toNumber(row.seq)).sort((a, b) => a - b);
-      // Re-parsed from the stored text so the caller sees exactly what a reader will (e.g. no undefined keys).
-      return rows.slice(0, seqs.length).map((row, index) => ({
-        run_id: runId,
-        seq: seqs[index] ?? 0,
-        type: row.type,
-        payload: fromJson(row.payload),
-        created_at: createdAt,
-      }));
+      // RETURNING has no guaranteed order; a run's seqs are consecutive, so sorted they follow its batch.
+      const seqs = new Map<string, number[]>();
+      for (const row of result.rows) {
+        const list = seqs.get(row.run_id) ?? [];
+        list.push(toNumber(row.seq));
+        seqs.set(row.run_id, list);
+      }
+      const appended = parts.map((batch, b) => {
+        const numbers = (seqs.get(batch.run_id) ?? []).sort((x, y) => x - y);
+        // Re-parsed from the stored text so the caller sees exactly what a reader will (e.g. no undefined keys).
+        return (rows[b] ?? []).slice(0, numbers.length).map((row, i) => ({
+          run_id: batch.run_id,
+          seq: numbers[i] ?? 0,
+          type: row.type,
+          payload: fromJson<Record<string, unknown>>(row.payload),
+          created_at: createdAt,
+        }));
+      });
+      return batches.map((batch) => (batch.events.length === 0 ? [] : (appended.shift() ?? [])));
     } catch (error) {
       return translateUniqueViolation(this.ctx, error, {});
     }

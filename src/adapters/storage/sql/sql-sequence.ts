@@ -19,7 +19,8 @@ const MAX_ATTEMPTS = 5;
 export async function writeNextInSequence<T>(
   ctx: SqlContext,
   constraint: UniqueConstraintName,
-  key: string,
+  /** One key, or several locked in the order given (a multi-run append: keep a child's before its parent's). */
+  key: string | readonly string[],
   write: (db: Kysely<DatabaseSchema>) => Promise<T>,
 ): Promise<T> {
   const lock = ctx.dialect.lockKey;
@@ -28,7 +29,7 @@ export async function writeNextInSequence<T>(
       ? () => write(ctx.db)
       : () =>
           atomically(ctx, async (db) => {
-            await lock(db, key);
+            for (const one of typeof key === 'string' ? [key] : key) await lock(db, one);
             return write(db);
           });
   for (let attempt = 1; ; attempt += 1) {
