@@ -185,8 +185,18 @@ export async function requestCancel(
  * ends. One read finds them all, however wide the tree (a parent of 100 children read 101 times before).
  */
 export async function closeSubtree(storage: Storage, bus: EventBus, clock: Clock, root: Run): Promise<Run[]> {
+  return closeRuns(storage, bus, clock, await storage.runs.listActiveDescendants(root.id));
+}
+
+/** Closes runs of an execution tree read parents first (closeSubtree), each as the tree's end closes it. */
+export async function closeRuns(
+  storage: Storage,
+  bus: EventBus,
+  clock: Clock,
+  runs: readonly Run[],
+): Promise<Run[]> {
   const closed: Run[] = [];
-  for (const run of await storage.runs.listActiveDescendants(root.id)) {
+  for (const run of runs) {
     const after = await requestCancel(storage, bus, clock, run.id, TREE_CLOSED);
     if (after) closed.push(after);
   }

@@ -1090,13 +1090,41 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           root.id,
         ]);
         expect(await storage.runs.listByConversation('cnv_missing')).toEqual([]);
-        // The run before each, in the same order, ties on created_at broken by id.
-        expect((await storage.runs.previousInConversation(grandchild))?.id).toBe(b.id);
-        expect((await storage.runs.previousInConversation(b))?.id).toBe(a.id);
-        expect((await storage.runs.previousInConversation(a))?.id).toBe(root.id);
-        expect(await storage.runs.previousInConversation(root)).toBeUndefined();
-        const twin = { ...b, id: `${b.id}z` };
-        expect((await storage.runs.previousInConversation(twin))?.id).toBe(b.id);
+      });
+
+      it("reads what a turn's end closes: its own active runs below, then the previous turn's", async () => {
+        const { conversation } = await seedWorld(storage);
+        // Children run in conversations of their own, as subagents and delegations do.
+        const elsewhere = await storage.conversations.create({ ...conversation, thread_id: newId('thr') });
+        const below = async (root: Run, createdBy: Run, depth: number, status: RunStatus = 'pending') => {
+          const run = await storage.runs.insert(childRunInput(elsewhere, root, createdBy, depth));
+          if (status !== 'pending') await walkRunTo(storage, run, status);
+          await delay(3);
+          return run;
+        };
+        const first = await storage.runs.insert(runInput(conversation));
+        // The first turn kept a background child alive (with a child of its own), and one ended.
+        const kept = await below(first, first, 1, 'running');
+        const keptChild = await below(first, kept, 2);
+        await below(first, first, 1, 'completed');
+        await walkRunTo(storage, first, 'completed');
+        await delay(3);
+        const second = await storage.runs.insert(runInput(conversation));
+        const done = await below(second, second, 1, 'completed');
+        const underDone = await below(second, done, 2, 'input_required');
+        const own = await below(second, second, 1);
+        const ids = async (run: Run, options: { own: boolean }) =>
+          (await storage.runs.listActiveBelowTurn(run, options)).map((r) => r.id);
+        expect(await ids(second, { own: true })).toEqual([own.id, underDone.id, kept.id, keptChild.id]);
+        expect(await ids(second, { own: false })).toEqual([kept.id, keptChild.id]);
+        // No run before the first: only its own.
+        expect(await ids(first, { own: true })).toEqual([kept.id, keptChild.id]);
+        expect(await ids(first, { own: false })).toEqual([]);
+        // "Before" is the conversation's order: created_at, ties broken by id.
+        const twin = { ...first, id: `${first.id}z` };
+        expect(await ids(twin, { own: false })).toEqual([kept.id, keptChild.id]);
+        const earlierTwin = { ...first, id: `${first.id.slice(0, -1)}` };
+        expect(await ids(earlierTwin, { own: false })).toEqual([]);
       });
 
       it('lists the active runs below a run at any depth, through finished ones, parents first', async () => {

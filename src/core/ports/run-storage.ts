@@ -100,8 +100,16 @@ export interface RunRepository {
   listByRoot(rootRunId: string): Promise<Run[]>;
   /** Newest first. */
   listByConversation(conversationId: string): Promise<Run[]>;
-  /** The run started just before `run` in its conversation (same order as `listByConversation`), if any. */
-  previousInConversation(run: Pick<Run, 'id' | 'conversation_id' | 'created_at'>): Promise<Run | undefined>;
+  /**
+   * What a conversation run's end closes, in one read: the active runs below `run` (when `own`), then the
+   * active runs below the run started just before it in its conversation (same order as
+   * `listByConversation`), whose background children an earlier turn kept alive. Each part is ordered as
+   * `listActiveDescendants` orders.
+   */
+  listActiveBelowTurn(
+    run: Pick<Run, 'id' | 'conversation_id' | 'created_at'>,
+    options: { own: boolean },
+  ): Promise<Run[]>;
   /** Leased runs (`running`, `cancel_requested`) whose lease ended before `now`, plus unowned ones. */
   listExpiredLeases(now: string, limit: number): Promise<Run[]>;
   /** Pending runs created before `before`: the reconciler re-enqueues them in case an enqueue was lost. */

@@ -4,7 +4,7 @@ import type { Storage } from '../../core/ports/storage.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
 import { mayStartChildren } from '../../core/runs/child-run-parent.js';
-import { closeSubtree } from '../run-finalizer.js';
+import { closeRuns } from '../run-finalizer.js';
 
 export interface CascadeDeps {
   storage: Storage;
@@ -26,13 +26,10 @@ export async function cascadeAfterTerminal(
   if (mayStartChildren(run)) {
     const agent = loaded ?? (await storage.agents.get(run.agent_id));
     // Background children may outlive their parent's turn when the agent asks for it (SPEC §2); a cancel
-    // always closes the whole subtree.
-    if (run.status === 'cancelled' || agent?.config.keep_background_runs !== true) {
-      await closeSubtree(storage, bus, clock, run);
-    }
-    // Children an earlier turn kept alive are closed when the conversation's next run ends.
-    const previous = await storage.runs.previousInConversation(run);
-    if (previous) await closeSubtree(storage, bus, clock, previous);
+    // always closes the whole subtree. Children an earlier turn kept alive are closed when the
+    // conversation's next run ends: both in one read.
+    const own = run.status === 'cancelled' || agent?.config.keep_background_runs !== true;
+    await closeRuns(storage, bus, clock, await storage.runs.listActiveBelowTurn(run, { own }));
   }
   if (deps.onTerminal) await deps.onTerminal(run);
 }

@@ -92,22 +92,32 @@ export const selectActiveDescendants = preparedQuery(
       ORDER BY tree.hop, runs.created_at, runs.id`,
 );
 
-export const selectPreviousInConversation = preparedQuery(
-  (db, args: { conversationId: string; createdAt: string; id: string }) =>
-    db
-      .selectFrom('runs')
-      .selectAll()
-      .where('conversation_id', '=', args.conversationId)
-      .where((eb) =>
-        eb.or([
-          eb('created_at', '<', args.createdAt),
-          eb.and([eb('created_at', '=', args.createdAt), eb('id', '<', args.id)]),
-        ]),
+/**
+ * What a conversation run's end closes: the active runs below it (`own`), then those below the run started
+ * just before it in its conversation (ties on created_at broken by id), each part walked as
+ * selectActiveDescendants walks, through runs_created_by_idx.
+ */
+export const selectActiveBelowTurn = preparedQueryFamily({
+  key: ({ own }: { own: boolean }) => String(own),
+  build:
+    ({ own }) =>
+    (_db, args: { id: string; conversationId: string; createdAt: string }) => sql<Selectable<RunsTable>>`
+      WITH RECURSIVE previous(id) AS (
+        SELECT id FROM runs WHERE conversation_id = ${args.conversationId}
+          AND (created_at < ${args.createdAt} OR (created_at = ${args.createdAt} AND id < ${args.id}))
+        ORDER BY created_at DESC, id DESC LIMIT 1
+      ),
+      tree(id, part, hop) AS (
+        ${own ? sql`SELECT id, 0, 1 FROM runs WHERE created_by_run_id = ${args.id} UNION ALL` : sql``}
+        SELECT runs.id, 1, 1 FROM runs JOIN previous ON runs.created_by_run_id = previous.id
+        UNION ALL
+        SELECT r.id, t.part, t.hop + 1 FROM runs r JOIN tree t ON r.created_by_run_id = t.id
+        WHERE t.hop < 64
       )
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(sql.lit(1)),
-);
+      SELECT runs.* FROM tree JOIN runs ON runs.id = tree.id
+      WHERE runs.status IN (${sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)))})
+      ORDER BY tree.part, tree.hop, runs.created_at, runs.id`,
+});
 
 /** What an update's SQL depends on: the columns it sets and the expectations it checks. */
 interface RunUpdateShape {

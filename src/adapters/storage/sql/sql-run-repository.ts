@@ -27,7 +27,7 @@ import {
   selectActiveDescendants,
   selectChildren,
   selectLineageStatuses,
-  selectPreviousInConversation,
+  selectActiveBelowTurn,
   selectRun,
   selectRunByRequestId,
   updateRun,
@@ -228,15 +228,16 @@ export class SqlRunRepository implements RunRepository {
     return rows.map(runFromRow);
   }
 
-  async previousInConversation(
+  async listActiveBelowTurn(
     run: Pick<Run, 'id' | 'conversation_id' | 'created_at'>,
-  ): Promise<Run | undefined> {
-    const { rows } = await selectPreviousInConversation(this.ctx, {
+    options: { own: boolean },
+  ): Promise<Run[]> {
+    const { rows } = await selectActiveBelowTurn(options)(this.ctx, {
+      id: run.id,
       conversationId: run.conversation_id,
       createdAt: run.created_at,
-      id: run.id,
     });
-    return rows[0] && runFromRow(rows[0]);
+    return rows.map(runFromRow);
   }
 
   async listExpiredLeases(now: string, limit: number): Promise<Run[]> {

@@ -69,6 +69,13 @@ describe('runs index plans (SQLite)', () => {
     expect(plan).not.toMatch(/SCAN runs\b/);
   });
 
+  it("what a turn's end closes is found by the conversation index, then walked through runs_created_by_idx", async () => {
+    const turn = { id: 'run-x', conversation_id: 'cnv-x', created_at: '2030-01-01T00:00:00.000Z' };
+    const plan = await planOf(() => storage.runs.listActiveBelowTurn(turn, { own: true }));
+    expect(plan.match(/runs_created_by_idx/g)?.length).toBeGreaterThanOrEqual(3);
+    expect(plan).not.toMatch(/SCAN runs\b/);
+  });
+
   it("a start's two child quotas, read in one statement, each read by an index", async () => {
     const plan = await planOf(() => storage.runs.countActiveChildren('run-x', 'usr-x'));
     expect(plan).toContain('runs_created_by_idx');
