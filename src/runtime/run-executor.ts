@@ -180,6 +180,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
             user: context.user,
             conversation: context.conversation,
             project: context.project,
+            hasLedger: ledger !== undefined,
             emitter,
             tools,
           })

@@ -38,13 +38,15 @@ export async function reserveChildBudget(
   tx: Storage,
   options: {
     parentRunId: string;
+    /** False when the parent is known to have no ledger (one is created with its run, never removed). */
+    parentHasLedger?: boolean | undefined;
     requested: BudgetLimits | undefined;
     agentBudget: BudgetLimits | undefined;
     share: number;
     now: Date;
   },
 ): Promise<{ refused: string } | { open(runId: string): Promise<void> }> {
-  const parent = await tx.budgets.get(options.parentRunId);
+  const parent = options.parentHasLedger === false ? undefined : await tx.budgets.get(options.parentRunId);
   const carved = carveChildBudget({
     parent,
     requested: options.requested,

@@ -5,7 +5,7 @@ import type { EventBus } from '../../core/ports/event-bus.js';
 import type { RunQueue } from '../../core/ports/run-queue.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Agent } from '../../core/records/agent.js';
-import type { SubagentThread } from '../../core/records/conversation.js';
+import type { Conversation, SubagentThread } from '../../core/records/conversation.js';
 import type { Run, RunChannel } from '../../core/records/run.js';
 import type { RunEvent } from '../../core/records/run-event.js';
 import { buildNewRun } from '../../core/runs/build-new-run.js';
@@ -31,11 +31,25 @@ export interface ChildRunDeps {
   defaultModel: string;
 }
 
+/**
+ * What the creating run's attempt loaded, handed to the start so it does not read it again. Each is a fact
+ * that holds for the run's whole life: its agent as the attempt plays it, its conversation (whose id and
+ * project never change, and which is never deleted), and whether it has a budget ledger (created with its
+ * run, never removed).
+ */
+export interface CreatorKnown {
+  agent?: Agent | undefined;
+  conversation?: Conversation | undefined;
+  hasLedger?: boolean | undefined;
+}
+
 /** What the start's transaction has read when a hook of the kind runs. Hooks read and write through `tx` only. */
 export interface ChildRunScope {
   tx: Storage;
   /** The creating run, read once in this transaction. */
   parent: Run | undefined;
+  /** What the creating run's attempt already holds. */
+  creator: CreatorKnown;
   /** The limits the creating agent works under. */
   limits: RunLimits;
   threadId: string;
@@ -59,10 +73,10 @@ export interface ChildRunSpec {
   /** Without a parent: the agent whose limits apply (the caller's conversation's expert). */
   limitsAgentId?: string | undefined;
   /**
-   * The agent whose limits apply, when the caller holds it (the parent's attempt loaded it): used when it is
-   * the one the start would read, which saves that read.
+   * What the creating run's attempt loaded: its agent is used for the limits when it is the one the start
+   * would read, and a creator known to have no ledger saves reading it.
    */
-  limitsAgent?: Agent | undefined;
+  creator?: CreatorKnown | undefined;
   channel: RunChannel;
   /** The task, trimmed: the child's first message. */
   message: string;
@@ -121,12 +135,13 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
       const limitsAgent =
         limitsAgentId === undefined
           ? undefined
-          : spec.limitsAgent?.id === limitsAgentId
-            ? spec.limitsAgent
+          : spec.creator?.agent?.id === limitsAgentId
+            ? spec.creator.agent
             : await tx.agents.get(limitsAgentId);
       const scope: ChildRunScope = {
         tx,
         parent,
+        creator: spec.creator ?? {},
         threadId,
         limits: effectiveLimits(deps.limits, limitsAgent?.config ?? {}),
       };
@@ -145,6 +160,7 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
       const ledger = parent
         ? await reserveChildBudget(tx, {
             parentRunId: parent.id,
+            parentHasLedger: spec.creator?.hasLedger,
             requested: spec.budget,
             agentBudget: agent.config.budget,
             share: scope.limits.childBudgetShare,

@@ -6,6 +6,7 @@ import type { Actor } from '../../core/records/user.js';
 import type { RunLimits } from '../../config.js';
 import { defineTool, type AnyTroupeTool, waitOutsideSlot } from '../tools/troupe-tool.js';
 import { refusalError } from '../child-runs/child-run-refusal.js';
+import type { CreatorKnown } from '../child-runs/start-child-run.js';
 import type { DelegationRunService } from './delegation-run-service.js';
 import { rosterListing } from './delegation-prompt.js';
 import { formatDelegationResult } from './format-delegation-result.js';
@@ -18,6 +19,8 @@ export interface DelegateToolDeps {
   actor: Actor;
   /** The roster the model was shown; the call is checked again regardless. */
   roster: readonly DelegatableExpert[];
+  /** What the delegating run's attempt loaded, so starts do not read it again. */
+  creator?: CreatorKnown;
 }
 
 /**
@@ -64,6 +67,7 @@ export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
         toolCallId: context.toolCallId,
         channel: 'internal',
         budget: input.budget,
+        creator: deps.creator,
       });
       if (started.kind === 'refused') throw refusalError(started.error);
       const { run, wait_timed_out } = await waitOutsideSlot(context, () =>

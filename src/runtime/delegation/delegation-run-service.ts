@@ -18,6 +18,7 @@ import {
   type ChildHome,
   type ChildRunDeps,
   type ChildRunScope,
+  type CreatorKnown,
 } from '../child-runs/start-child-run.js';
 import { diagnoseRefusal } from './diagnose-refusal.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
@@ -42,6 +43,8 @@ export interface DelegationStartInput {
   channel: RunChannel;
   /** Carved from the parent's budget, or narrowing the expert's at the top (SPEC §10). */
   budget?: BudgetLimits | undefined;
+  /** What the delegating run's attempt loaded (the `delegate` tool's run), so the start does not read it again. */
+  creator?: CreatorKnown | undefined;
 }
 
 export type DelegationStart = { kind: 'started' | 'existing'; run: Run } | Refused;
@@ -96,10 +99,14 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
   async function home(
     input: DelegationStartInput,
     fallbackProjectId: string | undefined,
-    { tx, parent, threadId }: ChildRunScope,
+    { tx, parent, creator, threadId }: ChildRunScope,
     expert: Agent,
   ): Promise<ChildHome | Refused> {
-    const parentConversation = parent ? await tx.conversations.get(parent.conversation_id) : input.origin;
+    const parentConversation = !parent
+      ? input.origin
+      : creator.conversation?.id === parent.conversation_id
+        ? creator.conversation
+        : await tx.conversations.get(parent.conversation_id);
     const projectId = parentConversation?.project_id ?? fallbackProjectId;
     if (!projectId) return refused('The delegation has no project to work in');
     const conversation = await tx.conversations.create({
@@ -152,6 +159,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
         home: (scope, agent) => home(input, fallbackProjectId, scope, agent),
         input: (agent) => ({ expert_slug: agent.slug }),
         budget: input.budget,
+        creator: input.creator,
       });
       // Every delegation gets a new thread, which no run can hold yet.
       if (started.kind === 'busy')

@@ -88,6 +88,7 @@ describe('subagents never get delegate', () => {
       user,
       conversation: {} as never,
       project: {} as never,
+      hasLedger: false,
       emitter: {} as RunEmitter,
       tools: [],
     });
@@ -175,7 +176,13 @@ describe('subagents never get delegate', () => {
       model_spec: 'scripted:helper',
       input: { message: 'x' },
     });
-    const started = await h.delegation.start({ actor: user, expert: analyst.slug, task: 'x', parent, channel: 'internal' });
+    const started = await h.delegation.start({
+      actor: user,
+      expert: analyst.slug,
+      task: 'x',
+      parent,
+      channel: 'internal',
+    });
     expect(started).toEqual({ kind: 'refused', error: DELEGATION_TEXTS.subagentCannotDelegate });
   });
 });

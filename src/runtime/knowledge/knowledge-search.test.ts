@@ -190,6 +190,7 @@ rules:
       user: alice,
       conversation: {} as never,
       project: {} as never,
+      hasLedger: false,
       emitter: {} as never,
       tools: [],
     };

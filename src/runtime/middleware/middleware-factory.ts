@@ -17,6 +17,8 @@ export interface RunSetup {
   user: User;
   conversation: Conversation;
   project: Project;
+  /** Whether the run has a budget ledger: one is created with its run and never removed. */
+  hasLedger: boolean;
   emitter: RunEmitter;
   tools: AnyTroupeTool[];
 }

@@ -11,6 +11,7 @@ import {
   type ChildHome,
   type ChildRunDeps,
   type ChildRunScope,
+  type CreatorKnown,
 } from '../child-runs/start-child-run.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 
@@ -26,8 +27,8 @@ export interface SubagentStartInput {
   inlineSubagent?: string;
   /** Part of the parent's remaining budget asked for this child (SPEC §10). */
   budget?: BudgetLimits | undefined;
-  /** The creator's agent as its attempt loaded it (its limits apply); read in the start when absent. */
-  limitsAgent?: Agent;
+  /** What the creator's attempt loaded (its agent's limits apply); read in the start when absent. */
+  creator?: CreatorKnown;
 }
 
 export type SubagentStartOutcome =
@@ -60,7 +61,9 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
     const [creator, runs] = await Promise.all([storage.runs.get(creatorRunId), storage.runs.getMany(runIds)]);
     if (creator?.user_id !== userId) return undefined;
     const byId = new Map(runs.map((run) => [run.id, run]));
-    const relationIds = runs.flatMap((run) => (run.subagent_thread_relation_id ? [run.subagent_thread_relation_id] : []));
+    const relationIds = runs.flatMap((run) =>
+      run.subagent_thread_relation_id ? [run.subagent_thread_relation_id] : [],
+    );
     const relations = new Map(
       (await storage.subagentThreads.getMany(relationIds)).map((relation) => [relation.id, relation]),
     );
@@ -68,7 +71,9 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
     for (const runId of runIds) {
       const run = byId.get(runId);
       if (!run || !isOwnedChild(run, creator) || run.run_type !== 'subagent') return undefined;
-      const relation = run.subagent_thread_relation_id ? relations.get(run.subagent_thread_relation_id) : undefined;
+      const relation = run.subagent_thread_relation_id
+        ? relations.get(run.subagent_thread_relation_id)
+        : undefined;
       const sameThread =
         relation?.parent_conversation_id === creator.conversation_id &&
         relation.child_conversation_id === run.conversation_id &&
@@ -81,7 +86,7 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
 
   /** A continued thread must be this conversation's and this subagent's; a new one gets its records here. */
   async function home(
-    { tx, parent, threadId }: ChildRunScope,
+    { tx, parent, creator, threadId }: ChildRunScope,
     subagent: Agent,
     continuing: boolean,
   ): Promise<ChildHome | Refused> {
@@ -97,7 +102,10 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
       return { conversationId: existing.child_conversation_id, relation: existing };
     }
     if (continuing) return refused(SUBAGENT_TEXTS.threadNotInConversation(threadId));
-    const parentConversation = await tx.conversations.get(parent.conversation_id);
+    const parentConversation =
+      creator.conversation?.id === parent.conversation_id
+        ? creator.conversation
+        : await tx.conversations.get(parent.conversation_id);
     if (!parentConversation) return refused('The parent conversation does not exist');
     const child = await tx.conversations.create({
       user_id: parent.user_id,
@@ -152,7 +160,7 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
         // and inline specs already carry their resolved model (their own, else the parent's: SPEC §5).
         inheritsParentModel: inlineSubagent !== undefined,
         budget: input.budget,
-        limitsAgent: input.limitsAgent,
+        creator: input.creator,
       });
       if (started.kind === 'busy' || started.kind === 'refused') return started;
       // Every subagent run has its relation: a replayed run without one is not this start's.

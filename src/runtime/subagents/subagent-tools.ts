@@ -3,13 +3,20 @@ import type { Storage } from '../../core/ports/storage.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Clock } from '../../core/clock.js';
 import type { Agent } from '../../core/records/agent.js';
+import type { CreatorKnown } from '../child-runs/start-child-run.js';
 import { isTerminalStatus, type Run } from '../../core/records/run.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import type { RunLimits } from '../../config.js';
 import { CANCELLED, closeSubtree, requestCancel } from '../run-finalizer.js';
 import { awaitTerminal } from '../run-service.js';
 import { awaitRunsTerminal } from '../runs/await-runs-terminal.js';
-import { defineTool, waitOutsideSlot, type AnyTroupeTool, type ToolContext, type ToolOutput } from '../tools/troupe-tool.js';
+import {
+  defineTool,
+  waitOutsideSlot,
+  type AnyTroupeTool,
+  type ToolContext,
+  type ToolOutput,
+} from '../tools/troupe-tool.js';
 import { formatChildResult } from './format-child-result.js';
 import { readProgress } from './subagent-progress.js';
 import { refusalError } from '../child-runs/child-run-refusal.js';
@@ -27,8 +34,8 @@ export interface SubagentToolDeps {
   allowed: readonly Agent[];
   /** Names in `allowed` that are built-in or inline: their child runs play the parent agent. */
   inline?: ReadonlySet<string>;
-  /** The calling run's agent as its attempt loaded it: its limits govern the starts, without a re-read. */
-  parentAgent?: Agent;
+  /** What the calling run's attempt loaded (its agent's limits govern the starts), so starts do not re-read it. */
+  creator?: CreatorKnown;
 }
 
 const eventsUrl = (runId: string) => `/api/agent/runs/${runId}/events`;
@@ -61,12 +68,16 @@ function runResult(run: Run): ToolOutput {
 
 // Module-level: the model-facing schemas are converted to JSON Schema once, not once per run.
 const startInput = z.object({
-  description: z.string().describe('The task for the subagent, with the context it needs and the output you expect.'),
+  description: z
+    .string()
+    .describe('The task for the subagent, with the context it needs and the output you expect.'),
   subagent_slug: z.string().describe('Which subagent to use: one of the available slugs.'),
   thread_id: z
     .string()
     .nullish()
-    .describe('Optional. A subagent thread ID from an earlier result, to continue that thread. Leave empty for a new task.'),
+    .describe(
+      'Optional. A subagent thread ID from an earlier result, to continue that thread. Leave empty for a new task.',
+    ),
   budget: childBudgetSchema,
 });
 
@@ -75,10 +86,15 @@ const awaitInput = z
   .object({
     run_id: z.string().optional().describe('One subagent run ID.'),
     run_ids: z.array(z.string()).min(1).max(100).optional().describe('Several subagent run IDs.'),
-    mode: z.enum(['all', 'any']).optional().describe('With run_ids: wait for all of them (default) or the first to finish.'),
+    mode: z
+      .enum(['all', 'any'])
+      .optional()
+      .describe('With run_ids: wait for all of them (default) or the first to finish.'),
     timeout_ms: z.number().int().min(0).optional().describe('Optional wait limit in milliseconds.'),
   })
-  .refine((input) => (input.run_id === undefined) !== (input.run_ids === undefined), { message: 'give either run_id or run_ids' });
+  .refine((input) => (input.run_id === undefined) !== (input.run_ids === undefined), {
+    message: 'give either run_id or run_ids',
+  });
 const steerInput = z.object({
   run_id: z.string().describe('A subagent run ID returned by subagent_start.'),
   message: z.string().min(1).describe('What the subagent should know or change.'),
@@ -97,7 +113,12 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
   /** Started, replayed or busy; a refusal becomes the tool's error result. */
   async function start(
     context: ToolContext,
-    input: { description: string; subagent_slug: string; thread_id?: string | null | undefined; budget?: BudgetLimits | undefined },
+    input: {
+      description: string;
+      subagent_slug: string;
+      thread_id?: string | null | undefined;
+      budget?: BudgetLimits | undefined;
+    },
   ): Promise<Exclude<SubagentStartOutcome, { kind: 'refused' }>> {
     const outcome = await service.start({
       creatorRunId: context.run.id,
@@ -108,7 +129,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       threadId: input.thread_id ?? null,
       toolCallId: context.toolCallId,
       budget: input.budget,
-      ...(deps.parentAgent === undefined ? {} : { limitsAgent: deps.parentAgent }),
+      ...(deps.creator === undefined ? {} : { creator: deps.creator }),
     });
     if (outcome.kind === 'refused') throw refusalError(outcome.error);
     return outcome;
@@ -119,7 +140,6 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
     if (!child) throw refusalError(SUBAGENT_TEXTS.notOwned);
     return child;
   }
-
 
   const task = defineTool({
     name: 'task',
@@ -141,7 +161,8 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
         awaitTerminal(storage, bus, outcome.run.id, limits.waitTimeoutMs, context.abortSignal),
       );
       const prefix = SUBAGENT_TEXTS.threadPrefix(outcome.run.thread_id);
-      if (wait_timed_out || !isTerminalStatus(awaited.status)) return prefix + SUBAGENT_TEXTS.stillRunning(awaited.status, awaited.id);
+      if (wait_timed_out || !isTerminalStatus(awaited.status))
+        return prefix + SUBAGENT_TEXTS.stillRunning(awaited.status, awaited.id);
       const { text, isError } = await formatChildResult(awaited, context.workdir, limits.childResultCapBytes);
       if (isError) throw refusalError(prefix + text);
       return prefix + text;
@@ -180,10 +201,10 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
     },
   });
 
-
   const subagentStatus = defineTool({
     name: 'subagent_status',
-    description: 'Status of a background subagent run: its latest progress (3 items) and, once finished, its result.',
+    description:
+      'Status of a background subagent run: its latest progress (3 items) and, once finished, its result.',
     inputSchema: runIdInput,
     async execute(input, context) {
       const { run, relation } = await owned(context, input.run_id);
@@ -214,13 +235,29 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       const children = await service.getOwnedChildren(context.run.id, context.run.user_id, ids);
       if (!children) throw refusalError(SUBAGENT_TEXTS.notOwned);
       // One suspension for the whole wait: the slot is given back once, not once per awaited run.
-      return waitOutsideSlot(context, () => awaitRuns(ids, input.run_id !== undefined ? 'one' : (input.mode ?? 'all'), timeoutMs, context.abortSignal));
+      return waitOutsideSlot(context, () =>
+        awaitRuns(
+          ids,
+          input.run_id !== undefined ? 'one' : (input.mode ?? 'all'),
+          timeoutMs,
+          context.abortSignal,
+        ),
+      );
     },
   });
 
   /** Waits on owned runs: two reads for the whole batch, however many runs it names. */
-  async function awaitRuns(ids: string[], mode: 'one' | 'all' | 'any', timeoutMs: number, signal: AbortSignal): Promise<ToolOutput> {
-    const waited = await awaitRunsTerminal(storage, bus, ids, { mode: mode === 'any' ? 'any' : 'all', timeoutMs, signal });
+  async function awaitRuns(
+    ids: string[],
+    mode: 'one' | 'all' | 'any',
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<ToolOutput> {
+    const waited = await awaitRunsTerminal(storage, bus, ids, {
+      mode: mode === 'any' ? 'any' : 'all',
+      timeoutMs,
+      signal,
+    });
     const payload = (run: Run) => awaitPayload(run, waited.timed_out && !isTerminalStatus(run.status));
     if (mode === 'one') return payload(waited.runs[0] as Run);
     if (mode === 'any') {
@@ -242,17 +279,25 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       const { run } = await owned(context, input.run_id);
       const after = (await requestCancel(storage, bus, clock, run.id, CANCELLED)) ?? run;
       await closeSubtree(storage, bus, clock, after);
-      return { status: after.status, run_id: after.id, thread_id: after.thread_id, events_url: eventsUrl(after.id), result_url: resultUrl(after.id) };
+      return {
+        status: after.status,
+        run_id: after.id,
+        thread_id: after.thread_id,
+        events_url: eventsUrl(after.id),
+        result_url: resultUrl(after.id),
+      };
     },
   });
 
   const subagentSteer = defineTool({
     name: 'subagent_steer',
-    description: 'Send a follow-up message to a running background subagent; it reads the message before its next step.',
+    description:
+      'Send a follow-up message to a running background subagent; it reads the message before its next step.',
     inputSchema: steerInput,
     async execute(input, context) {
       const { run } = await owned(context, input.run_id);
-      if (isTerminalStatus(run.status) || run.status === 'cancel_requested') throw refusalError(SUBAGENT_TEXTS.steerNotActive(run.status));
+      if (isTerminalStatus(run.status) || run.status === 'cancel_requested')
+        throw refusalError(SUBAGENT_TEXTS.steerNotActive(run.status));
       await storage.inbox.push(run.id, input.message);
       return { status: 'queued', run_id: run.id, run_status: run.status, message: SUBAGENT_TEXTS.steered };
     },
@@ -267,8 +312,17 @@ function awaitPayload(run: Run, timedOut: boolean): Record<string, ToolOutput> {
     run_id: run.id,
     thread_id: run.thread_id,
     result: runResult(run),
-    ...(timedOut && !isTerminalStatus(run.status) ? { wait_timed_out: true, message: SUBAGENT_TEXTS.awaitTimedOut } : {}),
+    ...(timedOut && !isTerminalStatus(run.status)
+      ? { wait_timed_out: true, message: SUBAGENT_TEXTS.awaitTimedOut }
+      : {}),
   };
 }
 
-export const SUBAGENT_TOOL_NAMES = ['task', 'subagent_start', 'subagent_status', 'subagent_await', 'subagent_cancel', 'subagent_steer'];
+export const SUBAGENT_TOOL_NAMES = [
+  'task',
+  'subagent_start',
+  'subagent_status',
+  'subagent_await',
+  'subagent_cancel',
+  'subagent_steer',
+];
