@@ -1186,7 +1186,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await storage.runs.listStalePending(FAR_PAST, 10)).toEqual([]);
       });
 
-      it('counts the active children of a run and of its user in one read', async () => {
+      it('reads a run with the active children of it and of its user in one statement', async () => {
         const { conversation, bob } = await seedWorld(storage);
         const root = await storage.runs.insert(runInput(conversation));
         const otherRoot = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
@@ -1202,16 +1202,16 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         await spawn(otherRoot);
         await walkRunTo(storage, a, 'running');
         await walkRunTo(storage, c, 'completed');
+        const counts = async (run: Run, userId: string) => {
+          const read = await storage.runs.getWithActiveChildren(run.id, userId);
+          expect(read?.run).toEqual(await storage.runs.get(run.id));
+          return read?.activeChildren;
+        };
         // Roots are no one's children: the user's quota counts the three active children only.
-        expect(await storage.runs.countActiveChildren(root.id, conversation.user_id)).toEqual({
-          ofRun: 2,
-          ofUser: 3,
-        });
-        expect(await storage.runs.countActiveChildren(otherRoot.id, bob.id)).toEqual({ ofRun: 1, ofUser: 0 });
-        expect(await storage.runs.countActiveChildren(a.id, conversation.user_id)).toEqual({
-          ofRun: 0,
-          ofUser: 3,
-        });
+        expect(await counts(root, conversation.user_id)).toEqual({ ofRun: 2, ofUser: 3 });
+        expect(await counts(otherRoot, bob.id)).toEqual({ ofRun: 1, ofUser: 0 });
+        expect(await counts(a, conversation.user_id)).toEqual({ ofRun: 0, ofUser: 3 });
+        expect(await storage.runs.getWithActiveChildren('run_missing', conversation.user_id)).toBeUndefined();
       });
     });
 

@@ -115,10 +115,13 @@ export interface RunRepository {
   /** Pending runs created before `before`: the reconciler re-enqueues them in case an enqueue was lost. */
   listStalePending(before: string, limit: number): Promise<Run[]>;
   /**
-   * The two child quotas of a start, read in one statement: active runs created by `parentRunId`, and
-   * active runs created by any run of `userId`.
+   * A run with the two child quotas of a start, read in one statement: its active children (`ofRun`), and
+   * the active runs created by any run of `userId` (`ofUser`). Undefined for an unknown run.
    */
-  countActiveChildren(parentRunId: string, userId: string): Promise<{ ofRun: number; ofUser: number }>;
+  getWithActiveChildren(
+    id: string,
+    userId: string,
+  ): Promise<{ run: Run; activeChildren: { ofRun: number; ofUser: number } } | undefined>;
   /**
    * One page of runs matching every given filter, newest first by (created_at, id), each with its agent and
    * how many runs it created. Keyset pagination: `before` is the (created_at, id) of the last row of the

@@ -118,7 +118,14 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
   let announced: RunEvent | undefined;
   try {
     const outcome = await storage.sharedCommitTransaction(async (tx): Promise<ChildRunStart> => {
-      const parent = spec.parentRunId === undefined ? undefined : await tx.runs.get(spec.parentRunId);
+      // The parent with its child quotas in one read. On SQLite the transaction holds the write lock, so the
+      // counts cannot move before the insert; on PostgreSQL, reading them a few statements later would not
+      // close the window between the count and the insert either.
+      const read =
+        spec.parentRunId === undefined
+          ? undefined
+          : await tx.runs.getWithActiveChildren(spec.parentRunId, spec.userId);
+      const parent = read?.run;
       const parentRefused =
         spec.parentRunId === undefined ? undefined : parentRefusal(spec.kind, parent, spec.userId);
       if (parentRefused !== undefined) return refused(parentRefused);
@@ -149,12 +156,8 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
       if (isRefused(agent)) return agent;
       const ruled = depthRefusal(spec.kind, parent, scope.limits) ?? (await spec.verify?.(scope, agent));
       if (ruled !== undefined) return refused(ruled);
-      if (parent) {
-        const overQuota = quotaRefusal(
-          spec.kind,
-          await tx.runs.countActiveChildren(parent.id, spec.userId),
-          scope.limits,
-        );
+      if (read) {
+        const overQuota = quotaRefusal(spec.kind, read.activeChildren, scope.limits);
         if (overQuota !== undefined) return refused(overQuota);
       }
       const ledger = parent

@@ -191,11 +191,13 @@ export function updateRun(
 }
 
 /** Each count reads through an index: runs_created_by_idx (partial), runs_user_status_idx (covering). */
-export const selectActiveChildCounts = preparedQuery((_db, args: { parentRunId: string; userId: string }) => {
+/** A start's parent with its two child quotas: each count reads one index (see runs-index-plans.test.ts). */
+export const selectRunWithActiveChildren = preparedQuery((_db, args: { id: string; userId: string }) => {
   const active = sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)));
-  return sql<{ of_run: number | string; of_user: number | string }>`
-      SELECT
-        (SELECT COUNT(*) FROM runs WHERE status IN (${active}) AND created_by_run_id = ${args.parentRunId}) AS of_run,
+  return sql<Selectable<RunsTable> & { active_of_run: number | string; active_of_user: number | string }>`
+      SELECT parent.*,
+        (SELECT COUNT(*) FROM runs WHERE status IN (${active}) AND created_by_run_id = parent.id) AS active_of_run,
         (SELECT COUNT(*) FROM runs
-          WHERE status IN (${active}) AND user_id = ${args.userId} AND created_by_run_id IS NOT NULL) AS of_user`;
+          WHERE status IN (${active}) AND user_id = ${args.userId} AND created_by_run_id IS NOT NULL) AS active_of_user
+      FROM runs AS parent WHERE parent.id = ${args.id}`;
 });

@@ -23,7 +23,7 @@ import { selectAttemptContext } from './select-attempt-context.js';
 import {
   claimRun,
   insertRun,
-  selectActiveChildCounts,
+  selectRunWithActiveChildren,
   selectActiveDescendants,
   selectChildren,
   selectLineageStatuses,
@@ -267,9 +267,16 @@ export class SqlRunRepository implements RunRepository {
     return rows.map(runFromRow);
   }
 
-  async countActiveChildren(parentRunId: string, userId: string): Promise<{ ofRun: number; ofUser: number }> {
-    const { rows } = await selectActiveChildCounts(this.ctx, { parentRunId, userId });
-    return { ofRun: toNumber(rows[0]?.of_run), ofUser: toNumber(rows[0]?.of_user) };
+  async getWithActiveChildren(
+    id: string,
+    userId: string,
+  ): Promise<{ run: Run; activeChildren: { ofRun: number; ofUser: number } } | undefined> {
+    const [row] = (await selectRunWithActiveChildren(this.ctx, { id, userId })).rows;
+    if (!row) return undefined;
+    return {
+      run: runFromRow(row),
+      activeChildren: { ofRun: toNumber(row.active_of_run), ofUser: toNumber(row.active_of_user) },
+    };
   }
 
   listPage(filter: RunListFilter): Promise<RunListEntry[]> {

@@ -77,7 +77,7 @@ describe('runs index plans (SQLite)', () => {
   });
 
   it("a start's two child quotas, read in one statement, each read by an index", async () => {
-    const plan = await planOf(() => storage.runs.countActiveChildren('run-x', 'usr-x'));
+    const plan = await planOf(() => storage.runs.getWithActiveChildren('run-x', 'usr-x'));
     expect(plan).toContain('runs_created_by_idx');
     // The user's count reads the index alone, never a row.
     expect(plan).toContain('USING COVERING INDEX runs_user_status_idx');
