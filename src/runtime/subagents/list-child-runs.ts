@@ -3,20 +3,12 @@ import type { Storage } from '../../core/ports/storage.js';
 import type { Run, RunError, TokenUsage } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
 import { getReadableConversation } from '../readable-conversation.js';
-import { inlineSubagentName } from './inline-subagent-agent.js';
+import { childCard, type ChildCard } from './child-card.js';
 import { readProgress, type RunProgress } from './subagent-progress.js';
 
 /** One card of the console's status panel. */
-export interface ChildRunEntry {
-  run_id: string;
-  kind: 'subagent' | 'delegation';
-  slug: string | null;
-  name: string | null;
-  status: Run['status'];
-  child_thread_id: string;
-  child_conversation_id: string;
+export interface ChildRunEntry extends ChildCard {
   parent_run_id: string | null;
-  parent_tool_call_id: string | null;
   /** The task as the parent wrote it: the child's input message. */
   description: string;
   progress: RunProgress;
@@ -37,7 +29,11 @@ async function budgetOf(storage: Storage, runId: string): Promise<BudgetView | n
 }
 
 /** Every subagent and delegation run started from a conversation, oldest first. */
-export async function listChildRuns(storage: Storage, actor: Actor, conversationId: string): Promise<ChildRunEntry[]> {
+export async function listChildRuns(
+  storage: Storage,
+  actor: Actor,
+  conversationId: string,
+): Promise<ChildRunEntry[]> {
   const conversation = await getReadableConversation(storage, actor, conversationId);
   // Children of every kind are found one way: the runs each of this conversation's runs created.
   const children: Run[] = [];
@@ -48,19 +44,9 @@ export async function listChildRuns(storage: Storage, actor: Actor, conversation
   const entries: ChildRunEntry[] = [];
   for (const run of children.sort((a, b) => a.created_at.localeCompare(b.created_at))) {
     if (!agents.has(run.agent_id)) agents.set(run.agent_id, await storage.agents.get(run.agent_id));
-    const agent = agents.get(run.agent_id);
-    // An inline spec runs as its parent agent; the card shows the spec's name.
-    const inlineName = inlineSubagentName(run);
     entries.push({
-      run_id: run.id,
-      kind: run.run_type === 'delegation' ? 'delegation' : 'subagent',
-      slug: inlineName ?? agent?.slug ?? null,
-      name: inlineName ?? agent?.name ?? null,
-      status: run.status,
-      child_thread_id: run.thread_id,
-      child_conversation_id: run.conversation_id,
+      ...childCard(run, agents.get(run.agent_id)),
       parent_run_id: run.created_by_run_id,
-      parent_tool_call_id: run.input.parent_tool_call_id ?? null,
       description: run.input.message,
       progress: await readProgress(storage, run.id),
       result: run.status === 'completed' || run.error ? { output: run.output, error: run.error } : null,

@@ -4,6 +4,7 @@ import type { Agent } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
 import type { RunEvent } from '../../core/records/run-event.js';
 import { lineageOf, publishQuietly } from '../run-emitter.js';
+import { childCard } from './child-card.js';
 import { inlineSubagentName } from './inline-subagent-agent.js';
 
 const PREVIEW_CHARS = 500;
@@ -56,14 +57,8 @@ export async function subagentUpdateBatch(
   if (!parentLineage) return undefined;
   const payload = {
     ...parentLineage,
-    run_id: child.id,
-    kind: child.run_type === 'delegation' ? 'delegation' : 'subagent',
-    slug: inline ?? agent?.slug ?? null,
-    name: inline ?? agent?.name ?? null,
-    status: child.status,
-    child_thread_id: child.thread_id,
-    child_conversation_id: child.conversation_id,
-    parent_tool_call_id: child.input.parent_tool_call_id ?? null,
+    // The card's own parent_tool_call_id (the call that started the child) replaces the parent's lineage one.
+    ...childCard(child, agent),
     description: child.input.message.slice(0, PREVIEW_CHARS),
     error: child.error,
     output: child.output === null ? null : child.output.slice(0, PREVIEW_CHARS),

@@ -317,12 +317,3 @@ function awaitPayload(run: Run, timedOut: boolean): Record<string, ToolOutput> {
       : {}),
   };
 }
-
-export const SUBAGENT_TOOL_NAMES = [
-  'task',
-  'subagent_start',
-  'subagent_status',
-  'subagent_await',
-  'subagent_cancel',
-  'subagent_steer',
-];
