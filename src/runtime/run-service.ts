@@ -53,7 +53,9 @@ export function createRunService(deps: RunServiceDeps): RunService {
     try {
       // Run starts are short writes that arrive together under load: they may share a COMMIT (SQLite).
       const run = await storage.sharedCommitTransaction(async (tx) => {
-        const conversation = await tx.conversations.get(conversationId);
+        // The conversation with its agent in one read; the agent is checked once the request is no replay.
+        const read = await tx.conversations.getWithAgent(conversationId);
+        const conversation = read?.conversation;
         if (conversation?.user_id !== actor.id) {
           throw new TroupeError('conversation_not_found', `Conversation "${conversationId}" not found`);
         }
@@ -64,7 +66,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
           const replay = await tx.runs.getByRequestId(actor.id, input.request_id);
           if (replay) return { replay: resolveReplay(actor, replay, conversationId), created: replay };
         }
-        const agent = await tx.agents.get(conversation.agent_id);
+        const agent = read?.agent;
         const hasGrant = agent !== undefined && grantDecides(actor, agent) && (await tx.access.has(actor.id, agent.id));
         if (!agent || !canUseAgent(actor, agent, hasGrant)) {
           throw new TroupeError('agent_not_found', 'The agent of this conversation is no longer available');

@@ -605,6 +605,18 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         );
       });
 
+      it('reads a conversation with its agent in one statement, as get returns each', async () => {
+        const { conversation } = await seedWorld(storage);
+        const agent = await storage.agents.get(conversation.agent_id);
+        expect(await storage.conversations.getWithAgent(conversation.id)).toEqual({ conversation, agent });
+        // A soft-deleted agent comes back as agents.get returns it: the caller decides what it may do.
+        await storage.agents.softDelete(conversation.agent_id, '2030-01-01T00:00:00.000Z');
+        expect((await storage.conversations.getWithAgent(conversation.id))?.agent).toEqual(
+          await storage.agents.get(conversation.agent_id),
+        );
+        expect(await storage.conversations.getWithAgent('cnv_missing')).toBeUndefined();
+      });
+
       it('lists a user conversations by status, most recently updated first', async () => {
         const { alice, conversation } = await seedWorld(storage);
         const base = { ...conversation, metadata: {} };

@@ -249,6 +249,11 @@ export type ConversationPatch = Partial<Pick<Conversation, 'title' | 'status' | 
 export interface ConversationRepository {
   create(conversation: NewConversation): Promise<Conversation>;
   get(id: string): Promise<Conversation | undefined>;
+  /**
+   * A conversation and its agent in one read, each as its repository's `get` returns it (the agent
+   * undefined when its row is gone); undefined for an unknown conversation.
+   */
+  getWithAgent(id: string): Promise<{ conversation: Conversation; agent: Agent | undefined } | undefined>;
   getByThread(threadId: string): Promise<Conversation | undefined>;
   /** Newest first. */
   listForUser(userId: string, statuses: ConversationStatus[]): Promise<Conversation[]>;

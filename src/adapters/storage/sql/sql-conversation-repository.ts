@@ -11,6 +11,9 @@ import type { ConversationsTable } from './database-schema.js';
 import { fromJson, nowIso, toJson, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { preparedQuery } from './prepared-query.js';
+import { AGENT, CONVERSATION, rowOf, selected, type JoinedRow } from './joined-parts.js';
+import { agentFromRow } from './sql-agent-repository.js';
+import type { Agent } from '../../../core/records/agent.js';
 import { CONVERSATION_COLUMNS, valuesOf } from './table-columns.js';
 
 /** Every subagent's first start creates its conversation. */
@@ -36,6 +39,15 @@ export function conversationFromRow(row: Selectable<ConversationsTable>): Conver
     updated_at: row.updated_at,
   };
 }
+
+/** A conversation and its agent in one statement: every message posted to a conversation reads both. */
+const selectConversationWithAgent = preparedQuery((db, args: { id: string }) =>
+  db
+    .selectFrom('conversations')
+    .leftJoin('agents', 'agents.id', 'conversations.agent_id')
+    .select([...selected(CONVERSATION), ...selected(AGENT)])
+    .where('conversations.id', '=', args.id),
+);
 
 export class SqlConversationRepository implements ConversationRepository {
   constructor(private readonly ctx: SqlContext) {}
@@ -66,6 +78,16 @@ export class SqlConversationRepository implements ConversationRepository {
   async get(id: string): Promise<Conversation | undefined> {
     const row = (await selectConversation(this.ctx, { id })).rows[0];
     return row && conversationFromRow(row);
+  }
+
+  async getWithAgent(
+    id: string,
+  ): Promise<{ conversation: Conversation; agent: Agent | undefined } | undefined> {
+    const row = (await selectConversationWithAgent(this.ctx, { id })).rows[0] as JoinedRow | undefined;
+    const conversation = row && rowOf(row, CONVERSATION);
+    if (!row || !conversation) return undefined;
+    const agent = rowOf(row, AGENT);
+    return { conversation: conversationFromRow(conversation), agent: agent && agentFromRow(agent) };
   }
 
   async getByThread(threadId: string): Promise<Conversation | undefined> {
