@@ -1,3 +1,4 @@
+import { runCapabilities } from '../../core/runs/run-capabilities.js';
 import type { ModelMessage } from 'ai';
 import type { ResolvedModel } from '../../core/ports/model-provider.js';
 import type { Storage } from '../../core/ports/storage.js';
@@ -52,6 +53,7 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
     callModel: (request) => streamModelCall(request, (text) => emitter.delta(text)),
     callTool: executeTool,
   });
+  const { steerable } = runCapabilities(run);
   const thread = await storage.messages.list(run.thread_id);
   // The run's own checkpoints are in the thread already; the highest step is where to continue from.
   const lastStep = thread.reduce(
@@ -111,6 +113,7 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
       const ended = abortErrorOf(signal);
       if (ended !== undefined) throw ended;
       // Steering messages queued by the parent are read between steps, in the order they were sent.
+      if (!steerable) return [];
       const steering = await storage.inbox.take(run.id);
       return steering.map((text): ModelMessage => ({ role: 'user', content: text }));
     },

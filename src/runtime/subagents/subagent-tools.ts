@@ -6,6 +6,7 @@ import type { Agent } from '../../core/records/agent.js';
 import type { CreatorKnown } from '../child-runs/start-child-run.js';
 import { isTerminalStatus, type Run } from '../../core/records/run.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
+import { runCapabilities } from '../../core/runs/run-capabilities.js';
 import type { RunLimits } from '../../config.js';
 import { CANCELLED, closeSubtree, requestCancel } from '../run-finalizer.js';
 import { awaitTerminal } from '../run-service.js';
@@ -298,6 +299,8 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       const { run } = await owned(context, input.run_id);
       if (isTerminalStatus(run.status) || run.status === 'cancel_requested')
         throw refusalError(SUBAGENT_TEXTS.steerNotActive(run.status));
+      // Owned children are subagent runs, the only runs that read their inbox.
+      if (!runCapabilities(run).steerable) throw refusalError(SUBAGENT_TEXTS.notOwned);
       await storage.inbox.push(run.id, input.message);
       return { status: 'queued', run_id: run.id, run_status: run.status, message: SUBAGENT_TEXTS.steered };
     },
