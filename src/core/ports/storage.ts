@@ -261,7 +261,10 @@ export interface ConversationRepository {
 }
 
 export interface MessageRepository {
-  /** Appends messages to a thread in one write (a checkpoint); returns them with their sequence numbers. */
+  /**
+   * Appends messages to a thread in one write (a checkpoint); returns them with their sequence numbers. The
+   * returned `message`s are the ones given (a reader gets their JSON round trip).
+   */
   append(
     threadId: string,
     runId: string | null,

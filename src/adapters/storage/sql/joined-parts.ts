@@ -37,13 +37,26 @@ export function selected<N extends keyof DatabaseSchema>(part: Part<N>) {
   return part.columns.map((column) => sql.ref(`${part.table}.${column}`).as(`${part.table}.${column}`));
 }
 
+/** Each part's columns with their joined names, built once: rowOf runs for every part of every read. */
+const joinedNames = new WeakMap<object, readonly (readonly [string, string])[]>();
+
+function namesOf<N extends keyof DatabaseSchema>(part: Part<N>): readonly (readonly [string, string])[] {
+  let names = joinedNames.get(part);
+  if (names === undefined) {
+    names = part.columns.map((column) => [column, `${part.table}.${column}`] as const);
+    joinedNames.set(part, names);
+  }
+  return names;
+}
+
 /** The part's own row out of the joined one; undefined when the LEFT JOIN found none. */
 export function rowOf<N extends keyof DatabaseSchema>(
   row: JoinedRow,
   part: Part<N>,
 ): Selectable<DatabaseSchema[N]> | undefined {
   if (row[`${part.table}.${part.key}`] === null) return undefined;
-  const own = Object.fromEntries(part.columns.map((column) => [column, row[`${part.table}.${column}`]]));
+  const own: Record<string, unknown> = {};
+  for (const [column, joined] of namesOf(part)) own[column] = row[joined];
   // The columns are the table's own, checked exhaustive by table-columns.ts, with the engine's values.
   return own as Selectable<DatabaseSchema[N]>;
 }

@@ -30,11 +30,11 @@ const insertCheckpoint = preparedQueryFamily({
       (_, index) =>
         sql`SELECT ${args.threadId}, base.last_seq + ${sql.lit(index + 1)}, ${args.runId}, CAST(${args.step} AS INTEGER), ${args[`message${index}`]}, ${args.createdAt} FROM base`,
     );
-    return sql<Selectable<ThreadMessagesTable>>`
+    return sql<{ seq: number | string }>`
       WITH base AS (SELECT COALESCE(MAX(seq), 0) AS last_seq FROM thread_messages WHERE thread_id = ${args.threadId})
       INSERT INTO thread_messages (thread_id, seq, run_id, step, message, created_at)
       ${sql.join(selects, sql` UNION ALL `)}
-      RETURNING thread_id, seq, run_id, step, message, created_at`;
+      RETURNING seq`;
   },
 });
 
@@ -65,7 +65,8 @@ export class SqlMessageRepository implements MessageRepository {
   ): Promise<ThreadMessage[]> {
     if (messages.length === 0) return [];
     assertInteger('step', step);
-    const args: Record<string, unknown> = { threadId, runId, step, createdAt: nowIso(this.ctx) };
+    const createdAt = nowIso(this.ctx);
+    const args: Record<string, unknown> = { threadId, runId, step, createdAt };
     messages.forEach((message, index) => (args[`message${index}`] = toJson(message)));
     try {
       const { rows } = await writeNextInSequence(
@@ -74,7 +75,17 @@ export class SqlMessageRepository implements MessageRepository {
         `thread_messages:${threadId}`,
         (db) => insertCheckpoint(messages.length)({ ...this.ctx, db }, args),
       );
-      return rows.map(threadMessageFromRow).sort((a, b) => a.seq - b.seq);
+      // Only the numbers come back: a checkpoint's messages are the caller's, not re-read and re-parsed. RETURNING
+      // has no guaranteed order; the seqs are consecutive, so sorted they follow the messages' order.
+      const seqs = rows.map((row) => toNumber(row.seq)).sort((a, b) => a - b);
+      return messages.map((message, index) => ({
+        thread_id: threadId,
+        seq: seqs[index] ?? 0,
+        run_id: runId,
+        step,
+        message,
+        created_at: createdAt,
+      }));
     } catch (error) {
       return translateUniqueViolation(this.ctx, error, {});
     }
