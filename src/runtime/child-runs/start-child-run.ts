@@ -48,8 +48,11 @@ export interface ChildRunScope {
   tx: Storage;
   /** The creating run, read once in this transaction. */
   parent: Run | undefined;
-  /** What the creating run's attempt already holds. */
-  creator: CreatorKnown;
+  /**
+   * The creating run's conversation: the one its attempt loaded, or read in this transaction when the
+   * caller did not hand it over. Undefined without a parent, or when the row is gone.
+   */
+  parentConversation: () => Promise<Conversation | undefined>;
   /** The limits the creating agent works under. */
   limits: RunLimits;
   threadId: string;
@@ -145,10 +148,16 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
           : spec.creator?.agent?.id === limitsAgentId
             ? spec.creator.agent
             : await tx.agents.get(limitsAgentId);
+      const known = spec.creator?.conversation;
       const scope: ChildRunScope = {
         tx,
         parent,
-        creator: spec.creator ?? {},
+        parentConversation: async () =>
+          !parent
+            ? undefined
+            : known?.id === parent.conversation_id
+              ? known
+              : tx.conversations.get(parent.conversation_id),
         threadId,
         limits: effectiveLimits(deps.limits, limitsAgent?.config ?? {}),
       };

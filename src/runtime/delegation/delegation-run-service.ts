@@ -99,14 +99,10 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
   async function home(
     input: DelegationStartInput,
     fallbackProjectId: string | undefined,
-    { tx, parent, creator, threadId }: ChildRunScope,
+    { tx, parent, parentConversation: readParentConversation, threadId }: ChildRunScope,
     expert: Agent,
   ): Promise<ChildHome | Refused> {
-    const parentConversation = !parent
-      ? input.origin
-      : creator.conversation?.id === parent.conversation_id
-        ? creator.conversation
-        : await tx.conversations.get(parent.conversation_id);
+    const parentConversation = parent ? await readParentConversation() : input.origin;
     const projectId = parentConversation?.project_id ?? fallbackProjectId;
     if (!projectId) return refused('The delegation has no project to work in');
     const conversation = await tx.conversations.create({

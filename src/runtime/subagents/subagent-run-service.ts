@@ -86,7 +86,7 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
 
   /** A continued thread must be this conversation's and this subagent's; a new one gets its records here. */
   async function home(
-    { tx, parent, creator, threadId }: ChildRunScope,
+    { tx, parent, parentConversation: readParentConversation, threadId }: ChildRunScope,
     subagent: Agent,
     continuing: boolean,
   ): Promise<ChildHome | Refused> {
@@ -102,10 +102,7 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
       return { conversationId: existing.child_conversation_id, relation: existing };
     }
     if (continuing) return refused(SUBAGENT_TEXTS.threadNotInConversation(threadId));
-    const parentConversation =
-      creator.conversation?.id === parent.conversation_id
-        ? creator.conversation
-        : await tx.conversations.get(parent.conversation_id);
+    const parentConversation = await readParentConversation();
     if (!parentConversation) return refused('The parent conversation does not exist');
     const child = await tx.conversations.create({
       user_id: parent.user_id,
