@@ -1,4 +1,4 @@
-import { sql, type QueryResult, type Selectable, type Updateable } from 'kysely';
+import { sql, type QueryResult, type RawBuilder, type Selectable, type Updateable } from 'kysely';
 import type { RunExpectation } from '../../../core/ports/storage.js';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '../../../core/records/run.js';
 import type { RunsTable } from './database-schema.js';
@@ -74,49 +74,53 @@ export const selectChildren = preparedQuery((db, args: { runId: string }) =>
     .orderBy('id'),
 );
 
-/**
- * Walks the whole subtree through `runs_created_by_idx` (terminal runs too: a finished child may have left
- * active children of its own) and keeps the active runs. `created_by_run_id` only ever points to an older
- * run, so the walk ends; the hop bound is a guard, as in the lineage walk.
- */
-export const selectActiveDescendants = preparedQuery(
-  (_db, args: { runId: string }) => sql<Selectable<RunsTable>>`
-      WITH RECURSIVE tree(id, hop) AS (
-        SELECT id, 1 FROM runs WHERE created_by_run_id = ${args.runId}
-        UNION ALL
-        SELECT r.id, t.hop + 1 FROM runs r JOIN tree t ON r.created_by_run_id = t.id
-        WHERE t.hop < 64
-      )
-      SELECT runs.* FROM tree JOIN runs ON runs.id = tree.id
-      WHERE runs.status IN (${sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)))})
-      ORDER BY tree.hop, runs.created_at, runs.id`,
-);
+/** The statuses of a run that has not ended, as SQL literals. */
+const ACTIVE_STATUSES = sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)));
 
 /**
- * What a conversation run's end closes: the active runs below it (`own`), then those below the run started
- * just before it in its conversation (ties on created_at broken by id), each part walked as
- * selectActiveDescendants walks, through runs_created_by_idx.
+ * The active runs below the `seeds` (rows of `(id, part, 1)`: the first level, tagged with the part of the
+ * answer it starts), parents before their children and siblings oldest first, part by part. Walks the whole
+ * subtree through `runs_created_by_idx` (terminal runs too: a finished child may have left active children of
+ * its own) and keeps the active runs. `created_by_run_id` only ever points to an older run, so the walk ends;
+ * the hop bound is a guard, as in the lineage walk. `before` adds CTEs the seeds read.
  */
-export const selectActiveBelowTurn = preparedQueryFamily({
-  key: ({ own }: { own: boolean }) => String(own),
-  build:
-    ({ own }) =>
-    (_db, args: { id: string; conversationId: string; createdAt: string }) => sql<Selectable<RunsTable>>`
-      WITH RECURSIVE previous(id) AS (
-        SELECT id FROM runs WHERE conversation_id = ${args.conversationId}
-          AND (created_at < ${args.createdAt} OR (created_at = ${args.createdAt} AND id < ${args.id}))
-        ORDER BY created_at DESC, id DESC LIMIT 1
-      ),
+function activeRunsBelow(seeds: RawBuilder<unknown>, before: RawBuilder<unknown> = sql``) {
+  return sql<Selectable<RunsTable>>`
+      WITH RECURSIVE ${before}
       tree(id, part, hop) AS (
-        ${own ? sql`SELECT id, 0, 1 FROM runs WHERE created_by_run_id = ${args.id} UNION ALL` : sql``}
-        SELECT runs.id, 1, 1 FROM runs JOIN previous ON runs.created_by_run_id = previous.id
+        ${seeds}
         UNION ALL
         SELECT r.id, t.part, t.hop + 1 FROM runs r JOIN tree t ON r.created_by_run_id = t.id
         WHERE t.hop < 64
       )
       SELECT runs.* FROM tree JOIN runs ON runs.id = tree.id
-      WHERE runs.status IN (${sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)))})
-      ORDER BY tree.part, tree.hop, runs.created_at, runs.id`,
+      WHERE runs.status IN (${ACTIVE_STATUSES})
+      ORDER BY tree.part, tree.hop, runs.created_at, runs.id`;
+}
+
+export const selectActiveDescendants = preparedQuery((_db, args: { runId: string }) =>
+  activeRunsBelow(sql`SELECT id, 0, 1 FROM runs WHERE created_by_run_id = ${args.runId}`),
+);
+
+/**
+ * What a conversation run's end closes: the active runs below it (`own`), then those below the run started
+ * just before it in its conversation (ties on created_at broken by id).
+ */
+export const selectActiveBelowTurn = preparedQueryFamily({
+  key: ({ own }: { own: boolean }) => String(own),
+  build:
+    ({ own }) =>
+    (_db, args: { id: string; conversationId: string; createdAt: string }) =>
+      activeRunsBelow(
+        sql`
+          ${own ? sql`SELECT id, 0, 1 FROM runs WHERE created_by_run_id = ${args.id} UNION ALL` : sql``}
+          SELECT runs.id, 1, 1 FROM runs JOIN previous ON runs.created_by_run_id = previous.id`,
+        sql`previous(id) AS (
+          SELECT id FROM runs WHERE conversation_id = ${args.conversationId}
+            AND (created_at < ${args.createdAt} OR (created_at = ${args.createdAt} AND id < ${args.id}))
+          ORDER BY created_at DESC, id DESC LIMIT 1
+        ),`,
+      ),
 });
 
 /** What an update's SQL depends on: the columns it sets and the expectations it checks. */
@@ -190,14 +194,15 @@ export function updateRun(
   return runUpdate(shape)(ctx, args);
 }
 
-/** Each count reads through an index: runs_created_by_idx (partial), runs_user_status_idx (covering). */
-/** A start's parent with its two child quotas: each count reads one index (see runs-index-plans.test.ts). */
+/**
+ * A start's parent with its two child quotas. Each count reads through an index: runs_created_by_idx
+ * (partial), runs_user_status_idx (covering); see runs-index-plans.test.ts.
+ */
 export const selectRunWithActiveChildren = preparedQuery((_db, args: { id: string; userId: string }) => {
-  const active = sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)));
   return sql<Selectable<RunsTable> & { active_of_run: number | string; active_of_user: number | string }>`
       SELECT parent.*,
-        (SELECT COUNT(*) FROM runs WHERE status IN (${active}) AND created_by_run_id = parent.id) AS active_of_run,
+        (SELECT COUNT(*) FROM runs WHERE status IN (${ACTIVE_STATUSES}) AND created_by_run_id = parent.id) AS active_of_run,
         (SELECT COUNT(*) FROM runs
-          WHERE status IN (${active}) AND user_id = ${args.userId} AND created_by_run_id IS NOT NULL) AS active_of_user
+          WHERE status IN (${ACTIVE_STATUSES}) AND user_id = ${args.userId} AND created_by_run_id IS NOT NULL) AS active_of_user
       FROM runs AS parent WHERE parent.id = ${args.id}`;
 });
