@@ -17,7 +17,6 @@ function countingInserts(storage: Storage, inserts: string[]): Storage {
       ...tx.events,
       append: (event) => (inserts.push(event.run_id), tx.events.append(event)),
       appendMany: (runId, events) => (inserts.push(runId), tx.events.appendMany(runId, events)),
-      appendWhileActive: (event) => (inserts.push(event.run_id), tx.events.appendWhileActive(event)),
       appendBatches: (batches) => (
         inserts.push(batches.map((batch) => batch.run_id).join('+')),
         tx.events.appendBatches(batches)

@@ -1237,20 +1237,18 @@ export function describeStorageContract(adapterName: string, open: () => Promise
 
       it('appends while the run is active only, in the same statement, continuing the numbering', async () => {
         const [one] = await twoRuns();
-        expect(
-          await storage.events.appendWhileActive({ run_id: one.id, type: 'step', payload: { i: 1 } }),
-        ).toMatchObject({ seq: 1 });
+        const whileActive = async (runId: string, payload: Record<string, unknown>) => {
+          const [batch] = await storage.events.appendBatches([
+            { run_id: runId, events: [{ type: 'step', payload }], whileActive: true },
+          ]);
+          return batch?.[0];
+        };
+        expect(await whileActive(one.id, { i: 1 })).toMatchObject({ seq: 1 });
         await storage.events.append({ run_id: one.id, type: 'step', payload: { i: 2 } });
-        expect(
-          await storage.events.appendWhileActive({ run_id: one.id, type: 'step', payload: { i: 3 } }),
-        ).toMatchObject({ seq: 3 });
+        expect(await whileActive(one.id, { i: 3 })).toMatchObject({ seq: 3 });
         await walkRunTo(storage, one, 'completed');
-        expect(
-          await storage.events.appendWhileActive({ run_id: one.id, type: 'step', payload: {} }),
-        ).toBeUndefined();
-        expect(
-          await storage.events.appendWhileActive({ run_id: 'run_missing', type: 'step', payload: {} }),
-        ).toBeUndefined();
+        expect(await whileActive(one.id, {})).toBeUndefined();
+        expect(await whileActive('run_missing', {})).toBeUndefined();
         expect(await storage.events.lastSeq(one.id)).toBe(3);
       });
 

@@ -168,7 +168,11 @@ export interface RunListEntry {
 export interface RunEventBatch {
   run_id: string;
   events: Omit<NewRunEvent, 'run_id'>[];
-  /** Appended only while the run has not ended, as `appendWhileActive` does; an ended run's batch adds nothing. */
+  /**
+   * Appended only while the run has not ended, checked in the same statement: a closed stream (after its
+   * `end`) never gets another event, with no window between a status read and the insert. The batch of an
+   * ended (or unknown) run adds nothing.
+   */
   whileActive?: boolean;
 }
 
@@ -180,12 +184,6 @@ export interface RunEventRepository {
    * cost one write. Returns them as `append` would have, in the same order.
    */
   appendMany(runId: string, events: Omit<NewRunEvent, 'run_id'>[]): Promise<RunEvent[]>;
-  /**
-   * Appends like `append`, in the same statement only while the run has not ended: a closed stream (after
-   * its `end`) never gets another event, with no window between a status read and the insert. Undefined
-   * when the run has ended (or does not exist).
-   */
-  appendWhileActive(event: NewRunEvent): Promise<RunEvent | undefined>;
   /**
    * Appends batches of several runs (each run at most once) in ONE statement, each numbered on from its own
    * run's highest `seq`: a child's status change and its parent's `subagent_update` are one write, atomic

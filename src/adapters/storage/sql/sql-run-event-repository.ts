@@ -85,13 +85,6 @@ export class SqlRunEventRepository implements RunEventRepository {
     return appended;
   }
 
-  async appendWhileActive(event: NewRunEvent): Promise<RunEvent | undefined> {
-    const [appended] = await this.appendBatches([
-      { run_id: event.run_id, events: [event], whileActive: true },
-    ]);
-    return appended?.[0];
-  }
-
   async appendBatches(batches: readonly RunEventBatch[]): Promise<RunEvent[][]> {
     const parts = batches.filter((batch) => batch.events.length > 0);
     if (parts.length === 0) return batches.map(() => []);
