@@ -30,9 +30,9 @@ export function errorResponse(c: Context<AppEnv>, error: TroupeError): Response 
   if (error.details !== undefined) body.error.details = { ...error.details };
   const status = errorStatus(error.code);
   if (error.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer realm="troupe"');
+  // Any error that says when to try again (rate limits, a locked database) says it in the header too.
   const retryAfter = error.details?.retry_after_seconds;
-  if ((error.code === 'too_many_requests' || error.code === 'storage_busy') && typeof retryAfter === 'number')
-    c.header('Retry-After', String(retryAfter));
+  if (typeof retryAfter === 'number') c.header('Retry-After', String(retryAfter));
   return c.json(body, status);
 }
 
