@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -62,6 +63,22 @@ describe('scripted model cancellation', () => {
     expect(seen).toEqual(['go s']);
     // The step still had ~4 s of delay left: the rejection must not wait for it.
     expect(Date.now() - abortedAt).toBeLessThan(1000);
+  });
+
+  it("leaves no listener on the caller's signal once a turn is read to its end or cancelled", async () => {
+    const model = scenarioModel('rules:\n  - steps:\n      - text: "a whole answer"\n');
+    const controller = new AbortController();
+    const prompt = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hello' }] }];
+    const read = await model.doStream({ prompt, abortSignal: controller.signal });
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    const types: string[] = [];
+    for await (const part of read.stream) types.push(part.type);
+    expect(types).toContain('finish');
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+
+    const dropped = await model.doStream({ prompt, abortSignal: controller.signal });
+    await dropped.stream.cancel(new Error('consumer gone'));
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('ends streamText early when the caller aborts', async () => {
