@@ -52,6 +52,24 @@ export function describeRunBudgetContract(
       expect(await storage.budgets.admit(newRunless(), charge, before)).toBeUndefined();
     });
 
+    it('reads the ledgers of many runs at once, skipping runs without one', async () => {
+      const storage = store();
+      const [a, b, none] = [await makeRun(), await makeRun(), await makeRun()];
+      for (const run of [a, b]) {
+        await storage.budgets.insert({
+          run_id: run.id,
+          parent_run_id: null,
+          limits: { tool_calls: 3 },
+          deadline_at: null,
+          reserved: zeroAmounts(),
+        });
+      }
+      const ledgers = await storage.budgets.getMany([a.id, none.id, b.id, a.id]);
+      expect(ledgers.map((ledger) => ledger.run_id).sort()).toEqual([a.id, b.id].sort());
+      expect(ledgers.find((ledger) => ledger.run_id === b.id)).toEqual(await storage.budgets.get(b.id));
+      expect(await storage.budgets.getMany([])).toEqual([]);
+    });
+
     it('carves from what remains, gives back on release, and lists a tree', async () => {
       const storage = store();
       const parent = await makeRun();

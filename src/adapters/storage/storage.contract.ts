@@ -1104,6 +1104,34 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await storage.runs.listByConversation('cnv_missing')).toEqual([]);
       });
 
+      it("lists the children of every turn of a conversation in one read, not their children's", async () => {
+        const { conversation } = await seedWorld(storage);
+        const elsewhere = await storage.conversations.create({ ...conversation, thread_id: newId('thr') });
+        const childIn = (home: Conversation, root: Run, createdBy: Run, depth: number) =>
+          storage.runs.insert({
+            ...childRunInput(home, root, createdBy, depth),
+            conversation_id: home.id,
+          });
+        const first = await storage.runs.insert(runInput(conversation));
+        const a = await childIn(elsewhere, first, first, 1);
+        await delay(3);
+        const grandchild = await childIn(elsewhere, first, a, 2);
+        await walkRunTo(storage, first, 'completed');
+        await delay(3);
+        const second = await storage.runs.insert(runInput(conversation));
+        const b = await childIn(elsewhere, second, second, 1);
+        // Another conversation's turn and child are not this one's.
+        const other = await storage.runs.insert(runInput(elsewhere, { thread_id: newId('thr') }));
+        await childIn(elsewhere, other, other, 1);
+        const listed = await storage.runs.listChildrenInConversation(conversation.id);
+        expect(listed.map((run) => run.id)).toEqual([a.id, b.id]);
+        expect(listed[0]).toEqual(await storage.runs.get(a.id));
+        expect((await storage.runs.listChildrenInConversation(elsewhere.id)).map((run) => run.id)).toContain(
+          grandchild.id,
+        );
+        expect(await storage.runs.listChildrenInConversation('cnv_missing')).toEqual([]);
+      });
+
       it("reads what a turn's end closes: its own active runs below, then the previous turn's", async () => {
         const { conversation } = await seedWorld(storage);
         // Children run in conversations of their own, as subagents and delegations do.
@@ -1250,6 +1278,30 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await whileActive(one.id, {})).toBeUndefined();
         expect(await whileActive('run_missing', {})).toBeUndefined();
         expect(await storage.events.lastSeq(one.id)).toBe(3);
+      });
+
+      it('reads the latest events of many runs at once, each run its own window', async () => {
+        const [one, two] = await twoRuns();
+        await storage.events.appendMany(
+          one.id,
+          [1, 2, 3, 4, 5].map((n) => ({ type: 'step' as const, payload: { n } })),
+        );
+        await storage.events.appendMany(two.id, [
+          { type: 'step', payload: { n: 1 } },
+          { type: 'end', payload: {} },
+        ]);
+        const latest = await storage.events.listLatest([two.id, one.id, 'run_missing', one.id], 3);
+        const seqs = (runId: string) =>
+          latest.filter((event) => event.run_id === runId).map((event) => event.seq);
+        expect(seqs(one.id)).toEqual([3, 4, 5]);
+        expect(seqs(two.id)).toEqual([1, 2]);
+        expect(latest).toHaveLength(5);
+        // Ordered by run, then seq.
+        const runOrder = [...new Set(latest.map((event) => event.run_id))];
+        expect(runOrder).toEqual([one.id, two.id].sort());
+        expect(latest.find((event) => event.seq === 5)).toEqual((await storage.events.list(one.id, 4, 1))[0]);
+        expect(await storage.events.listLatest([one.id], 0)).toEqual([]);
+        expect(await storage.events.listLatest([], 3)).toEqual([]);
       });
 
       it('numbers events per run from 1 and round-trips them', async () => {

@@ -16,6 +16,8 @@ export interface NewRunBudget {
 export interface RunBudgetRepository {
   insert(budget: NewRunBudget): Promise<RunBudget>;
   get(runId: string): Promise<RunBudget | undefined>;
+  /** The ledgers of those runs that have one, in no particular order. */
+  getMany(runIds: readonly string[]): Promise<RunBudget[]>;
   /** The ledgers of every run of a tree. */
   listByRoot(rootRunId: string): Promise<RunBudget[]>;
   /**

@@ -93,6 +93,11 @@ export interface RunRepository {
   /** Runs created by `runId` (one level). */
   listChildren(runId: string): Promise<Run[]>;
   /**
+   * Runs created by any run of the conversation (one level), oldest first by (created_at, id), in one read:
+   * the status panel's children, however many turns started them.
+   */
+  listChildrenInConversation(conversationId: string): Promise<Run[]>;
+  /**
    * The not yet terminal runs below `runId` at any depth, in one read: parents before their children, and
    * siblings oldest first.
    */
@@ -193,6 +198,11 @@ export interface RunEventRepository {
   /** Events with `seq > afterSeq`, in order, at most `limit`. */
   list(runId: string, afterSeq: number, limit: number): Promise<RunEvent[]>;
   lastSeq(runId: string): Promise<number>;
+  /**
+   * The last `perRun` events of each run (all of a run with fewer), ordered by run id then `seq`, in as few
+   * statements as the engine's parameter limit allows.
+   */
+  listLatest(runIds: readonly string[], perRun: number): Promise<RunEvent[]>;
 }
 
 export interface NewToolApproval {

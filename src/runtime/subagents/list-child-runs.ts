@@ -1,10 +1,11 @@
 import { budgetView, type BudgetView } from '../../core/budgets/budget-view.js';
 import type { Storage } from '../../core/ports/storage.js';
-import type { Run, RunError, TokenUsage } from '../../core/records/run.js';
+import type { RunError, TokenUsage } from '../../core/records/run.js';
+import type { RunEvent } from '../../core/records/run-event.js';
 import type { Actor } from '../../core/records/user.js';
 import { getReadableConversation } from '../readable-conversation.js';
 import { childCard, type ChildCard } from './child-card.js';
-import { readProgress, type RunProgress } from './subagent-progress.js';
+import { PROGRESS_WINDOW, summariseProgress, type RunProgress } from './subagent-progress.js';
 
 /** One card of the console's status panel. */
 export interface ChildRunEntry extends ChildCard {
@@ -23,39 +24,43 @@ export interface ChildRunEntry extends ChildCard {
   budget: BudgetView | null;
 }
 
-async function budgetOf(storage: Storage, runId: string): Promise<BudgetView | null> {
-  const ledger = await storage.budgets.get(runId);
-  return ledger ? budgetView(ledger) : null;
-}
-
-/** Every subagent and delegation run started from a conversation, oldest first. */
+/**
+ * Every subagent and delegation run started from a conversation, oldest first. A fixed number of reads
+ * however many children and turns there are: the children, their latest events and their ledgers in one
+ * statement each, and each distinct agent once.
+ */
 export async function listChildRuns(
   storage: Storage,
   actor: Actor,
   conversationId: string,
 ): Promise<ChildRunEntry[]> {
   const conversation = await getReadableConversation(storage, actor, conversationId);
-  // Children of every kind are found one way: the runs each of this conversation's runs created.
-  const children: Run[] = [];
-  for (const parent of await storage.runs.listByConversation(conversation.id)) {
-    children.push(...(await storage.runs.listChildren(parent.id)));
+  const children = await storage.runs.listChildrenInConversation(conversation.id);
+  const ids = children.map((run) => run.id);
+  const eventsOf = new Map<string, RunEvent[]>();
+  for (const event of await storage.events.listLatest(ids, PROGRESS_WINDOW)) {
+    const list = eventsOf.get(event.run_id);
+    if (list) list.push(event);
+    else eventsOf.set(event.run_id, [event]);
   }
+  const ledgers = new Map((await storage.budgets.getMany(ids)).map((ledger) => [ledger.run_id, ledger]));
   const agents = new Map<string, { slug: string; name: string } | undefined>();
   const entries: ChildRunEntry[] = [];
-  for (const run of children.sort((a, b) => a.created_at.localeCompare(b.created_at))) {
+  for (const run of children) {
     if (!agents.has(run.agent_id)) agents.set(run.agent_id, await storage.agents.get(run.agent_id));
+    const ledger = ledgers.get(run.id);
     entries.push({
       ...childCard(run, agents.get(run.agent_id)),
       parent_run_id: run.created_by_run_id,
       description: run.input.message,
-      progress: await readProgress(storage, run.id),
+      progress: summariseProgress(eventsOf.get(run.id) ?? []),
       result: run.status === 'completed' || run.error ? { output: run.output, error: run.error } : null,
       created_at: run.created_at,
       started_at: run.started_at,
       finished_at: run.finished_at,
       usage: run.usage,
       updated_at: run.updated_at,
-      budget: await budgetOf(storage, run.id),
+      budget: ledger ? budgetView(ledger) : null,
     });
   }
   return entries;

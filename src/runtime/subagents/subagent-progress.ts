@@ -20,7 +20,8 @@ export interface RunProgress {
 }
 
 const MAX_ITEM_CHARS = 800;
-const WINDOW = 200;
+/** How many of a run's latest events its progress is read from. */
+export const PROGRESS_WINDOW = 200;
 
 function clip(text: string): string {
   return text.length > MAX_ITEM_CHARS ? `...${text.slice(-MAX_ITEM_CHARS)}` : text;
@@ -60,6 +61,6 @@ export function summariseProgress(events: readonly RunEvent[], limit = 3): RunPr
 
 export async function readProgress(storage: Storage, runId: string, limit = 3): Promise<RunProgress> {
   const last = await storage.events.lastSeq(runId);
-  const events = await storage.events.list(runId, Math.max(0, last - WINDOW), WINDOW);
+  const events = await storage.events.list(runId, Math.max(0, last - PROGRESS_WINDOW), PROGRESS_WINDOW);
   return summariseProgress(events, limit);
 }

@@ -10,6 +10,7 @@ import type { NewRunBudget, RunBudgetRepository } from '../../../core/ports/run-
 import type { DatabaseSchema, RunBudgetsTable } from './database-schema.js';
 import type { SqlContext } from './sql-context.js';
 import { preparedQuery } from './prepared-query.js';
+import { selectByIds } from './select-by-ids.js';
 
 const selectBudget = preparedQuery((db, args: { runId: string }) =>
   db.selectFrom('run_budgets').selectAll().where('run_id', '=', args.runId),
@@ -96,6 +97,13 @@ export class SqlRunBudgetRepository implements RunBudgetRepository {
   async get(runId: string): Promise<RunBudget | undefined> {
     const row = (await selectBudget(this.ctx, { runId })).rows[0];
     return row && budgetFromRow(row);
+  }
+
+  async getMany(runIds: readonly string[]): Promise<RunBudget[]> {
+    const rows = await selectByIds(runIds, (chunk) =>
+      this.ctx.db.selectFrom('run_budgets').selectAll().where('run_id', 'in', chunk).execute(),
+    );
+    return rows.map(budgetFromRow);
   }
 
   async listByRoot(rootRunId: string): Promise<RunBudget[]> {

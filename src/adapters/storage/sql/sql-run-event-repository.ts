@@ -8,6 +8,7 @@ import { fromJson, nowIso, toJson, toNumber, translateUniqueViolation } from './
 import type { SqlContext } from './sql-context.js';
 import { writeNextInSequence } from './sql-sequence.js';
 import { preparedQueryFamily } from './prepared-query.js';
+import { selectByIds } from './select-by-ids.js';
 
 export function runEventFromRow(row: Selectable<RunEventsTable>): RunEvent {
   return {
@@ -157,5 +158,38 @@ export class SqlRunEventRepository implements RunEventRepository {
       .where('run_id', '=', runId)
       .executeTakeFirst();
     return toNumber(row?.last_seq, 0);
+  }
+
+  async listLatest(runIds: readonly string[], perRun: number): Promise<RunEvent[]> {
+    if (perRun <= 0) return [];
+    // Each run's window starts past its own highest seq minus perRun. Correlated to the run, not to the
+    // event, the MAX is read once per run from the (run_id, seq) index's last entry and bounds that index's
+    // range: a long stream costs its window only.
+    const rows = await selectByIds(runIds, (chunk) =>
+      this.ctx.db
+        .selectFrom('runs as r')
+        .innerJoin('run_events as e', (join) =>
+          join.onRef('e.run_id', '=', 'r.id').on((eb) =>
+            eb(
+              'e.seq',
+              '>',
+              eb(
+                eb
+                  .selectFrom('run_events as m')
+                  .select((inner) => inner.fn.max('m.seq').as('last_seq'))
+                  .whereRef('m.run_id', '=', 'r.id'),
+                '-',
+                perRun,
+              ),
+            ),
+          ),
+        )
+        .selectAll('e')
+        .where('r.id', 'in', chunk)
+        .orderBy('e.run_id')
+        .orderBy('e.seq')
+        .execute(),
+    );
+    return rows.map(runEventFromRow);
   }
 }

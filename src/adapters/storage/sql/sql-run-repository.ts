@@ -208,6 +208,18 @@ export class SqlRunRepository implements RunRepository {
     return rows.map(runFromRow);
   }
 
+  async listChildrenInConversation(conversationId: string): Promise<Run[]> {
+    const rows = await this.ctx.db
+      .selectFrom('runs as parent')
+      .innerJoin('runs as child', 'child.created_by_run_id', 'parent.id')
+      .selectAll('child')
+      .where('parent.conversation_id', '=', conversationId)
+      .orderBy('child.created_at')
+      .orderBy('child.id')
+      .execute();
+    return rows.map(runFromRow);
+  }
+
   async listActiveDescendants(runId: string): Promise<Run[]> {
     const { rows } = await selectActiveDescendants(this.ctx, { runId });
     return rows.map(runFromRow);

@@ -84,6 +84,26 @@ describe('runs index plans (SQLite)', () => {
     expect(plan).not.toMatch(/SCAN runs\b/);
   });
 
+  it("a conversation's children: its runs by runs_conversation_idx, each one's children by runs_created_by_idx", async () => {
+    const plan = await planOf(() => storage.runs.listChildrenInConversation('cnv-x'));
+    expect(plan).toContain('runs_conversation_idx');
+    expect(plan).toContain('runs_created_by_idx');
+    expect(plan).not.toMatch(/SCAN (parent|child|runs)\b/);
+  });
+
+  it('the latest events of many runs are a range of run_events_run_seq_uq per run, past its last seq', async () => {
+    const [statement] = await statementsOf(() => storage.events.listLatest(['run-x', 'run-y'], 200));
+    if (statement === undefined) throw new Error('no statement');
+    const plan = (
+      inspect.prepare(`explain query plan ${statement.sql}`).all(...statement.params) as { detail: string }[]
+    )
+      .map((row) => row.detail)
+      .join(' | ');
+    // A range of the index per run, not every event of the run with the bound tested row by row.
+    expect(plan).toContain('run_events_run_seq_uq (run_id=? AND seq>?)');
+    expect(plan).not.toMatch(/SCAN (e|m|run_events)\b/);
+  });
+
   it('a tree reads its members by runs_root_idx and its root by primary key', async () => {
     const plan = await planOf(() => storage.runs.listByRoot('run-x'));
     expect(plan).toContain('runs_root_idx');
