@@ -221,6 +221,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     tracer,
     workerId,
     warn: (message, context) => log.warn(message, context),
+    executesRuns: role !== 'api',
   });
   const { executor, reconciler } = runtime;
   const app = createApp({

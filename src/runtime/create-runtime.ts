@@ -31,6 +31,7 @@ import { createProjectService, type ProjectService } from './project-service.js'
 import type { RemoteA2AConnector } from './remote-experts/remote-a2a-connector.js';
 import { createRunExecutor, type RunExecutor } from './run-executor.js';
 import { createRunService, type RunService } from './run-service.js';
+import { RunHandoffs } from './runs/run-handoffs.js';
 import { createSkillsMiddleware } from './skills/create-skills-middleware.js';
 import { createInstallSkillTool } from './skills/install-skill-tool.js';
 import { createSkillService, type SkillService } from './skills/skill-service.js';
@@ -67,6 +68,12 @@ export interface RuntimePorts {
   warn: (message: string, context?: Record<string, unknown>) => void;
   /** What an embedding adds: tools joining the catalogue, middleware after the built-in factories. */
   extensions?: RuntimeExtensions;
+  /**
+   * Whether this process executes runs (`--role all` or `worker`, the default); then the runs it creates
+   * hand their first thread over to its executor (`RunHandoffs`), which a process that executes nothing
+   * would only hold on to.
+   */
+  executesRuns?: boolean;
 }
 
 export interface RuntimeExtensions {
@@ -115,8 +122,10 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     createInstallSkillTool({ storage, skills }),
     ...(ports.extensions?.tools ?? []),
   ];
-  const subagentRuns = createSubagentRunService({ storage, bus, queue, clock, limits, defaultModel });
-  const delegationRuns = createDelegationRunService({ storage, bus, queue, clock, limits, defaultModel });
+  const handoffs = ports.executesRuns === false ? undefined : new RunHandoffs();
+  const childDeps = { storage, bus, queue, clock, limits, defaultModel, handoffs };
+  const subagentRuns = createSubagentRunService(childDeps);
+  const delegationRuns = createDelegationRunService(childDeps);
   const knowledge = createKnowledgeService(storage, {
     limits: { maxUploadBytes: config.knowledgeMaxUploadBytes },
   });
@@ -142,11 +151,19 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     queue,
     ...(ports.remoteExperts ? { remoteExperts: ports.remoteExperts } : {}),
     ...(ports.tracer ? { tracer: ports.tracer } : {}),
+    ...(handoffs ? { handoffs } : {}),
   });
   const agents = createAgentService(storage, { limits });
   const projects = createProjectService(storage, { workdirRoot: path.join(config.dataDir, 'workdirs') });
   const conversations = createConversationService({ storage, agents, projects });
-  const runs = createRunService({ storage, bus, queue, clock, defaultModel });
+  const runs = createRunService({
+    storage,
+    bus,
+    queue,
+    clock,
+    defaultModel,
+    ...(handoffs ? { handoffs } : {}),
+  });
   const files = config.files;
   return {
     catalogueTools,

@@ -10,6 +10,7 @@ import { createTokenUsageMiddleware } from './middleware/token-usage-middleware.
 import { RunAbortError } from './run-abort.js';
 import { createRunGateMiddleware } from './middleware/run-gate-middleware.js';
 import { loadRunContext } from './runs/load-run-context.js';
+import type { RunHandoffs } from './runs/run-handoffs.js';
 import { resumeAgentLoop } from './runs/resume-agent-loop.js';
 import { attemptMetadata } from './runs/attempt-metadata.js';
 import { createRunOutcomes, type AttemptFacts } from './runs/run-outcomes.js';
@@ -55,6 +56,8 @@ export interface RunExecutorDeps {
   tracer?: RunTracer;
   /** Reaches remote A2A experts (backend `a2a`); without it their runs fail with a clear error. */
   remoteExperts?: RemoteA2AConnector;
+  /** Threads the runs' creators in this process hand over, so a first attempt need not read them back. */
+  handoffs?: RunHandoffs;
 }
 
 export interface RunExecutor {
@@ -131,6 +134,9 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     let emitter = createRunEmitter(storage, bus, run);
     let watch: RunWatch | undefined;
     let facts: AttemptFacts | undefined;
+    // Only the first attempt may start from the creator's copy: a later one resumes from what it wrote.
+    const handedOver = deps.handoffs?.take(run.id);
+    const thread = run.attempt === 1 ? handedOver : undefined;
     try {
       const context = await loadRunContext(storage, run);
       const { agent: usable, ledger } = context;
@@ -198,6 +204,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         signal,
         maxSteps: effectiveLimits(deps.limits, agent.config).maxSteps,
         suspend: (work) => slots.outside(() => paused(work)),
+        ...(thread ? { thread } : {}),
         finish: (tx, append, output) => outcomes.completeIn(tx, append, run, output, meter.usage, attempt),
       });
       await emitter.flush();

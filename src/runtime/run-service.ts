@@ -20,6 +20,7 @@ import { resolveMessageAttachments } from './attachments/resolve-message-attachm
 import { messageWithAttachments } from '../core/files/message-with-attachments.js';
 import { startRaceWinner } from './child-runs/start-race-winner.js';
 import { openRootBudget } from './budgets/open-run-budget.js';
+import type { RunHandoffs } from './runs/run-handoffs.js';
 
 export interface RunServiceDeps {
   storage: Storage;
@@ -27,6 +28,8 @@ export interface RunServiceDeps {
   queue: RunQueue;
   clock: Clock;
   defaultModel: string;
+  /** Where a new chat's first message is handed to this process's executor (`RunHandoffs`). */
+  handoffs?: RunHandoffs;
 }
 
 export type RunService = RunServiceApi;
@@ -90,10 +93,11 @@ export function createRunService(deps: RunServiceDeps): RunService {
           }),
         );
         await openRootBudget(tx, runId, agent.config.budget, input.budget, new Date());
-        await tx.messages.append(conversation.thread_id, runId, 0, [{ role: 'user', content: message }]);
-        return { replay: undefined, created };
+        const appended = await tx.messages.append(conversation.thread_id, runId, 0, [{ role: 'user', content: message }]);
+        return { replay: undefined, created, appended };
       });
       if (run.replay) return { status: 'existing', run: run.replay };
+      deps.handoffs?.offer(run.created.id, run.appended);
       await queue.enqueue(run.created.id);
       return { status: 'started', run: run.created };
     } catch (error) {

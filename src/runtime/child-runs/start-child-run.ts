@@ -18,6 +18,8 @@ import { publishQuietly, SHARED_COMMIT } from '../run-emitter.js';
 import { traceCarrier } from '../tracing/trace-carrier.js';
 import { isRefused, refused, REQUEST_ID_CONFLICT, type Refused } from './child-run-refusal.js';
 import { startRaceWinner } from './start-race-winner.js';
+import type { RunHandoffs } from '../runs/run-handoffs.js';
+import type { ThreadMessage } from '../../core/records/thread-message.js';
 import { openRootBudget, reserveChildBudget } from '../budgets/open-run-budget.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 
@@ -29,6 +31,8 @@ export interface ChildRunDeps {
   limits: RunLimits;
   /** For a child agent whose config names no model. */
   defaultModel: string;
+  /** Where a new child thread's first message is handed to this process's executor (`RunHandoffs`). */
+  handoffs?: RunHandoffs | undefined;
 }
 
 /**
@@ -119,6 +123,7 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
   let threadId: string | undefined;
   let requestId: string | undefined;
   let announced: RunEvent | undefined;
+  let appended: ThreadMessage[] = [];
   try {
     const outcome = await storage.sharedCommitTransaction(async (tx): Promise<ChildRunStart> => {
       // The parent with its child quotas in one read. On SQLite the transaction holds the write lock, so the
@@ -210,12 +215,13 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
       );
       if (ledger) await ledger.open(runId);
       else await openRootBudget(tx, runId, agent.config.budget, spec.budget, new Date());
-      await tx.messages.append(threadId, runId, 0, [{ role: 'user', content: spec.message }]);
+      appended = await tx.messages.append(threadId, runId, 0, [{ role: 'user', content: spec.message }]);
       announced = await appendSubagentUpdate(tx, run, { childAgent: agent, parent });
       return { kind: 'started', run, relation: home.relation };
     }, SHARED_COMMIT);
     if (outcome.kind === 'started') {
       if (announced) await publishQuietly(deps.bus, announced);
+      deps.handoffs?.offer(outcome.run.id, appended);
       await deps.queue.enqueue(outcome.run.id);
     }
     return outcome;

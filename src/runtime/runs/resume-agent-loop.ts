@@ -4,6 +4,7 @@ import type { ResolvedModel } from '../../core/ports/model-provider.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
+import type { ThreadMessage } from '../../core/records/thread-message.js';
 import { repairToolCallPairs } from '../../core/thread/tool-call-pairs.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../agent-loop.js';
 import { executeTool } from '../execute-tool.js';
@@ -30,6 +31,8 @@ export interface ResumeAgentLoopOptions {
   maxSteps: number;
   /** Lets tools wait on other runs without holding the executor slot or the inactivity clock. */
   suspend: <T>(work: () => Promise<T>) => Promise<T>;
+  /** The run's thread when its creator handed it over (`RunHandoffs`); read from storage otherwise. */
+  thread?: ThreadMessage[];
   /**
    * Ends the run as completed inside the transaction that checkpoints its final answer (`endRunIn`): one
    * commit for both, and one insert for the step's events and the `end` (`append`, which `finish` calls
@@ -54,7 +57,7 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
     callTool: executeTool,
   });
   const { steerable } = runCapabilities(run);
-  const thread = await storage.messages.list(run.thread_id);
+  const thread = options.thread ?? (await storage.messages.list(run.thread_id));
   // The run's own checkpoints are in the thread already; the highest step is where to continue from.
   const lastStep = thread.reduce(
     (highest, entry) => (entry.run_id === run.id ? Math.max(highest, entry.step) : highest),

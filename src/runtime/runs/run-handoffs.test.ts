@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Storage } from '../../core/ports/storage.js';
+import type { ThreadMessage } from '../../core/records/thread-message.js';
+import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
+import { RunHandoffs } from './run-handoffs.js';
+
+function entry(seq: number, content: unknown): ThreadMessage {
+  return {
+    thread_id: 'thr-1',
+    seq,
+    run_id: 'run-1',
+    step: 0,
+    message: { role: 'user', content } as ThreadMessage['message'],
+    created_at: '2030-01-01T00:00:00.000Z',
+  };
+}
+
+describe('RunHandoffs', () => {
+  it('hands over a whole first thread once, as a copy a read would return', () => {
+    const handoffs = new RunHandoffs();
+    const original = entry(1, 'hello');
+    handoffs.offer('run-1', [original]);
+    const taken = handoffs.take('run-1');
+    expect(taken).toEqual([original]);
+    expect(taken?.[0]?.message).not.toBe(original.message);
+    expect(handoffs.take('run-1')).toBeUndefined();
+  });
+
+  it('refuses a thread that had messages before, and a first message too large to hold', () => {
+    const handoffs = new RunHandoffs();
+    handoffs.offer('run-later-turn', [entry(7, 'second turn')]);
+    handoffs.offer('run-large', [entry(1, 'x'.repeat(70_000))]);
+    handoffs.offer('run-none', []);
+    expect(handoffs.take('run-later-turn')).toBeUndefined();
+    expect(handoffs.take('run-large')).toBeUndefined();
+    expect(handoffs.take('run-none')).toBeUndefined();
+  });
+
+  it('keeps only the newest offers when nobody takes them', () => {
+    const handoffs = new RunHandoffs();
+    for (let n = 0; n < 600; n++) handoffs.offer(`run-${n}`, [entry(1, `m${n}`)]);
+    expect(handoffs.take('run-0')).toBeUndefined();
+    expect(handoffs.take('run-599')).toBeDefined();
+  });
+});
+
+const MAIN = `rules:
+  - when: { contains: delegate }
+    steps:
+      - tool_calls: [{ name: task, args: { subagent_slug: helper, description: "look into {{input}}" } }]
+      - text: "main done"
+  - steps:
+      - text: "heard: {{input}}"
+`;
+const HELPER = `rules:\n  - steps:\n      - text: "helper saw {{input}}"\n`;
+
+describe('a run started in this process', () => {
+  let h: RuntimeHarness | undefined;
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await h?.close();
+    h = undefined;
+  });
+
+  /** The threads read from storage while `work` ran. */
+  async function threadsReadDuring(storage: Storage, work: () => Promise<void>): Promise<string[]> {
+    const list = vi.spyOn(Object.getPrototypeOf(storage.messages) as Storage['messages'], 'list');
+    await work();
+    const read = list.mock.calls.map(([threadId]) => threadId);
+    list.mockRestore();
+    return read;
+  }
+
+  it('starts from the thread its creator wrote when that is its first message, and reads a longer one', async () => {
+    h = await createRuntimeHarness({ scenarios: { main: MAIN, helper: HELPER } });
+    const harness = h;
+    const user = await harness.createUser('alice');
+    await harness.createAgent(user, 'helper', { model: 'scripted:helper' }, { is_subagent: true });
+    const main = await harness.createAgent(user, 'main', { model: 'scripted:main', subagents: ['helper'] });
+    const conversation = await harness.createConversation(user, main);
+    const ask = async (content: string) => {
+      const { run } = await harness.runs.postMessage(user, conversation.id, { content });
+      return (await harness.runs.await(user, run.id, 10_000)).run;
+    };
+
+    let first = await ask('delegate the first question');
+    const firstReads = await threadsReadDuring(harness.storage, async () => {
+      first = await ask('delegate the second question');
+    });
+    // The second turn's thread holds the first turn: it is read. The child's new thread is not.
+    expect(first.error).toBeNull();
+    expect(first.status).toBe('completed');
+    expect(first.output).toBe('main done');
+    expect(firstReads).toEqual([conversation.thread_id]);
+    const [child] = await harness.storage.runs.listChildren(first.id);
+    expect(child?.status).toBe('completed');
+    expect(child?.output).toBe('helper saw look into delegate the second question');
+
+    const fresh = await harness.createConversation(user, main);
+    const reads = await threadsReadDuring(harness.storage, async () => {
+      const { run } = await harness.runs.postMessage(user, fresh.id, { content: 'a new chat' });
+      const ended = (await harness.runs.await(user, run.id, 10_000)).run;
+      expect(ended.output).toBe('heard: a new chat');
+    });
+    expect(reads).toEqual([]);
+  });
+});
