@@ -136,9 +136,9 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     let facts: AttemptFacts | undefined;
     // Only the first attempt may start from the creator's copy: a later one resumes from what it wrote.
     const handedOver = deps.handoffs?.take(run.id);
-    const thread = run.attempt === 1 ? handedOver : undefined;
+    const handoff = run.attempt === 1 ? handedOver : undefined;
     try {
-      const context = await loadRunContext(storage, run);
+      const context = await loadRunContext(storage, run, handoff?.context);
       const { agent: usable, ledger } = context;
       const attempt: AttemptFacts = { agent: usable, hasLedger: ledger !== undefined };
       facts = attempt;
@@ -204,7 +204,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         signal,
         maxSteps: effectiveLimits(deps.limits, agent.config).maxSteps,
         suspend: (work) => slots.outside(() => paused(work)),
-        ...(thread ? { thread } : {}),
+        ...(handoff?.thread ? { thread: handoff.thread } : {}),
         finish: (tx, append, output) => outcomes.completeIn(tx, append, run, output, meter.usage, attempt),
       });
       await emitter.flush();

@@ -57,7 +57,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
       // Run starts are short writes that arrive together under load: they may share a COMMIT (SQLite).
       const run = await storage.sharedCommitTransaction(async (tx) => {
         // The conversation with its agent in one read; the agent is checked once the request is no replay.
-        const read = await tx.conversations.getWithAgent(conversationId);
+        const read = await tx.conversations.getWithParts(conversationId);
         const conversation = read?.conversation;
         if (conversation?.user_id !== actor.id) {
           throw new TroupeError('conversation_not_found', `Conversation "${conversationId}" not found`);
@@ -92,12 +92,15 @@ export function createRunService(deps: RunServiceDeps): RunService {
             input: { message, ...(attached.length > 0 ? { attachments: attached.map((attachment) => attachment.id) } : {}) },
           }),
         );
-        await openRootBudget(tx, runId, agent.config.budget, input.budget, new Date());
+        const ledger = await openRootBudget(tx, runId, agent.config.budget, input.budget, new Date());
         const appended = await tx.messages.append(conversation.thread_id, runId, 0, [{ role: 'user', content: message }]);
-        return { replay: undefined, created, appended };
+        // Every part of the first attempt's context was read (or written) right here: hand it over.
+        const { owner, project } = read;
+        const context = owner && project ? { agent, user: owner, conversation, project, ledger } : undefined;
+        return { replay: undefined, created, appended, context };
       });
       if (run.replay) return { status: 'existing', run: run.replay };
-      deps.handoffs?.offer(run.created.id, run.appended);
+      deps.handoffs?.offer(run.created.id, run.appended, run.context);
       await queue.enqueue(run.created.id);
       return { status: 'started', run: run.created };
     } catch (error) {

@@ -605,16 +605,24 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         );
       });
 
-      it('reads a conversation with its agent in one statement, as get returns each', async () => {
+      it('reads a conversation with its agent, owner and project in one statement, as get returns each', async () => {
         const { conversation } = await seedWorld(storage);
         const agent = await storage.agents.get(conversation.agent_id);
-        expect(await storage.conversations.getWithAgent(conversation.id)).toEqual({ conversation, agent });
+        const owner = await storage.users.get(conversation.user_id);
+        const project = await storage.projects.get(conversation.project_id);
+        expect(project).toBeDefined();
+        expect(await storage.conversations.getWithParts(conversation.id)).toEqual({
+          conversation,
+          agent,
+          owner,
+          project,
+        });
         // A soft-deleted agent comes back as agents.get returns it: the caller decides what it may do.
         await storage.agents.softDelete(conversation.agent_id, '2030-01-01T00:00:00.000Z');
-        expect((await storage.conversations.getWithAgent(conversation.id))?.agent).toEqual(
+        expect((await storage.conversations.getWithParts(conversation.id))?.agent).toEqual(
           await storage.agents.get(conversation.agent_id),
         );
-        expect(await storage.conversations.getWithAgent('cnv_missing')).toBeUndefined();
+        expect(await storage.conversations.getWithParts('cnv_missing')).toBeUndefined();
       });
 
       it('lists a user conversations by status, most recently updated first', async () => {

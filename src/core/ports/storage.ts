@@ -246,6 +246,13 @@ export interface NewConversation {
 
 export type ConversationPatch = Partial<Pick<Conversation, 'title' | 'status' | 'metadata'>>;
 
+export interface ConversationWithParts {
+  conversation: Conversation;
+  agent: Agent | undefined;
+  owner: User | undefined;
+  project: Project | undefined;
+}
+
 export interface ConversationRepository {
   create(conversation: NewConversation): Promise<Conversation>;
   get(id: string): Promise<Conversation | undefined>;
@@ -253,7 +260,11 @@ export interface ConversationRepository {
    * A conversation and its agent in one read, each as its repository's `get` returns it (the agent
    * undefined when its row is gone); undefined for an unknown conversation.
    */
-  getWithAgent(id: string): Promise<{ conversation: Conversation; agent: Agent | undefined } | undefined>;
+  /**
+   * The conversation with its agent, owner and project in one read (each as its repository's `get` returns
+   * it, undefined when missing): what a new run of the conversation works with.
+   */
+  getWithParts(id: string): Promise<ConversationWithParts | undefined>;
   getByThread(threadId: string): Promise<Conversation | undefined>;
   /** Newest first. */
   listForUser(userId: string, statuses: ConversationStatus[]): Promise<Conversation[]>;

@@ -1,5 +1,5 @@
 import { validationFailed } from '../to-validation-error.js';
-import { hasLimits, zeroAmounts, type BudgetLimits } from '../../core/budgets/budget.js';
+import { hasLimits, zeroAmounts, type BudgetLimits, type RunBudget } from '../../core/budgets/budget.js';
 import { carveChildBudget } from '../../core/budgets/carve-child-budget.js';
 import { narrowBudget } from '../../core/budgets/narrow-budget.js';
 import type { Storage } from '../../core/ports/storage.js';
@@ -7,7 +7,7 @@ import type { Storage } from '../../core/ports/storage.js';
 /**
  * Opens the ledger of a root run (a chat turn, a top-level delegation): the agent's `config.budget` narrowed
  * by the request's. A request above the agent's budget is refused rather than lowered. Call inside the
- * transaction that inserts the run.
+ * transaction that inserts the run. Returns the ledger, if the run has one.
  */
 export async function openRootBudget(
   tx: Storage,
@@ -15,11 +15,11 @@ export async function openRootBudget(
   agentBudget: BudgetLimits | undefined,
   requested: BudgetLimits | undefined,
   now: Date,
-): Promise<void> {
+): Promise<RunBudget | undefined> {
   const { limits, issues } = narrowBudget(agentBudget, requested);
   if (issues.length > 0) throw validationFailed(issues.map((issue) => ({ ...issue, code: 'too_big' })));
-  if (!hasLimits(limits)) return;
-  await tx.budgets.insert({
+  if (!hasLimits(limits)) return undefined;
+  return tx.budgets.insert({
     run_id: runId,
     parent_run_id: null,
     limits,

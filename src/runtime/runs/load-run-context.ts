@@ -21,10 +21,11 @@ export interface RunContext {
 
 /**
  * Loads a run's context in one statement, plus the grant only when it decides. Visibility is recomputed on
- * every attempt (SPEC §1): a revoked grant stops the next run, not only new chats.
+ * every attempt (SPEC §1): a revoked grant stops the next run, not only new chats. `known` is the context
+ * the run's creator read in the transaction that created it (`RunHandoffs`), checked the same way.
  */
-export async function loadRunContext(storage: Storage, run: Run): Promise<RunContext> {
-  const { agent, user, conversation, project, ledger } = await storage.runs.attemptContext(run.id);
+export async function loadRunContext(storage: Storage, run: Run, known?: RunContext): Promise<RunContext> {
+  const { agent, user, conversation, project, ledger } = known ?? (await storage.runs.attemptContext(run.id));
   if (!agent || !user) throw new TroupeError('agent_not_found', 'The agent or its user no longer exists');
   const hasGrant = grantDecides(user, agent) && (await storage.access.has(run.user_id, run.agent_id));
   if (!canUseAgent(user, agent, hasGrant)) {

@@ -21,8 +21,8 @@ describe('RunHandoffs', () => {
     const original = entry(1, 'hello');
     handoffs.offer('run-1', [original]);
     const taken = handoffs.take('run-1');
-    expect(taken).toEqual([original]);
-    expect(taken?.[0]?.message).not.toBe(original.message);
+    expect(taken).toEqual({ thread: [original] });
+    expect(taken?.thread?.[0]?.message).not.toBe(original.message);
     expect(handoffs.take('run-1')).toBeUndefined();
   });
 
@@ -62,12 +62,19 @@ describe('a run started in this process', () => {
     h = undefined;
   });
 
-  /** The threads read from storage while `work` ran. */
-  async function threadsReadDuring(storage: Storage, work: () => Promise<void>): Promise<string[]> {
+  /** The threads, and the runs' attempt contexts, read from storage while `work` ran. */
+  async function readsDuring(
+    storage: Storage,
+    work: () => Promise<void>,
+  ): Promise<{ threads: string[]; contexts: string[] }> {
     const list = vi.spyOn(Object.getPrototypeOf(storage.messages) as Storage['messages'], 'list');
+    const context = vi.spyOn(Object.getPrototypeOf(storage.runs) as Storage['runs'], 'attemptContext');
     await work();
-    const read = list.mock.calls.map(([threadId]) => threadId);
-    list.mockRestore();
+    const read = {
+      threads: list.mock.calls.map(([threadId]) => threadId),
+      contexts: context.mock.calls.map(([runId]) => runId),
+    };
+    vi.restoreAllMocks();
     return read;
   }
 
@@ -83,25 +90,46 @@ describe('a run started in this process', () => {
       return (await harness.runs.await(user, run.id, 10_000)).run;
     };
 
-    let first = await ask('delegate the first question');
-    const firstReads = await threadsReadDuring(harness.storage, async () => {
-      first = await ask('delegate the second question');
+    let second = await ask('delegate the first question');
+    const secondReads = await readsDuring(harness.storage, async () => {
+      second = await ask('delegate the second question');
     });
-    // The second turn's thread holds the first turn: it is read. The child's new thread is not.
-    expect(first.error).toBeNull();
-    expect(first.status).toBe('completed');
-    expect(first.output).toBe('main done');
-    expect(firstReads).toEqual([conversation.thread_id]);
-    const [child] = await harness.storage.runs.listChildren(first.id);
+    // The second turn's thread holds the first turn: it is read. The child's new thread is not; the child
+    // reads its context at its claim (its creator's records are its parent attempt's), the turn does not.
+    expect(second.error).toBeNull();
+    expect(second.status).toBe('completed');
+    expect(second.output).toBe('main done');
+    expect(secondReads.threads).toEqual([conversation.thread_id]);
+    const [child] = await harness.storage.runs.listChildren(second.id);
+    expect(secondReads.contexts).toEqual([child?.id]);
     expect(child?.status).toBe('completed');
     expect(child?.output).toBe('helper saw look into delegate the second question');
 
     const fresh = await harness.createConversation(user, main);
-    const reads = await threadsReadDuring(harness.storage, async () => {
+    const reads = await readsDuring(harness.storage, async () => {
       const { run } = await harness.runs.postMessage(user, fresh.id, { content: 'a new chat' });
       const ended = (await harness.runs.await(user, run.id, 10_000)).run;
       expect(ended.output).toBe('heard: a new chat');
     });
-    expect(reads).toEqual([]);
+    expect(reads).toEqual({ threads: [], contexts: [] });
+  });
+
+  it('hands over the context as it would be read: the budget a message opened limits its run', async () => {
+    h = await createRuntimeHarness({ scenarios: { main: MAIN, helper: HELPER } });
+    const harness = h;
+    const user = await harness.createUser('bob');
+    const main = await harness.createAgent(user, 'main', { model: 'scripted:main' });
+    const conversation = await harness.createConversation(user, main);
+    let ended: Awaited<ReturnType<typeof harness.runs.await>>['run'] | undefined;
+    const reads = await readsDuring(harness.storage, async () => {
+      const { run } = await harness.runs.postMessage(user, conversation.id, {
+        content: 'one call only',
+        budget: { model_calls: 0 },
+      });
+      ended = (await harness.runs.await(user, run.id, 10_000)).run;
+    });
+    expect(reads.contexts).toEqual([]);
+    expect(ended?.status).toBe('failed');
+    expect(ended?.error?.type).toBe('budget_exhausted');
   });
 });

@@ -5,15 +5,17 @@ import type { Conversation, ConversationStatus } from '../../../core/records/con
 import type {
   ConversationPatch,
   ConversationRepository,
+  ConversationWithParts,
   NewConversation,
 } from '../../../core/ports/storage.js';
 import type { ConversationsTable } from './database-schema.js';
 import { fromJson, nowIso, toJson, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { preparedQuery } from './prepared-query.js';
-import { AGENT, CONVERSATION, rowOf, selected, type JoinedRow } from './joined-parts.js';
+import { AGENT, CONVERSATION, PROJECT, USER, rowOf, selected, type JoinedRow } from './joined-parts.js';
+import { projectFromRow } from './sql-project-repository.js';
+import { userFromRow } from './sql-user-repository.js';
 import { agentFromRow } from './sql-agent-repository.js';
-import type { Agent } from '../../../core/records/agent.js';
 import { CONVERSATION_COLUMNS, valuesOf } from './table-columns.js';
 
 /** Every subagent's first start creates its conversation. */
@@ -41,11 +43,13 @@ export function conversationFromRow(row: Selectable<ConversationsTable>): Conver
 }
 
 /** A conversation and its agent in one statement: every message posted to a conversation reads both. */
-const selectConversationWithAgent = preparedQuery((db, args: { id: string }) =>
+const selectConversationWithParts = preparedQuery((db, args: { id: string }) =>
   db
     .selectFrom('conversations')
     .leftJoin('agents', 'agents.id', 'conversations.agent_id')
-    .select([...selected(CONVERSATION), ...selected(AGENT)])
+    .leftJoin('users', 'users.id', 'conversations.user_id')
+    .leftJoin('projects', 'projects.id', 'conversations.project_id')
+    .select([...selected(CONVERSATION), ...selected(AGENT), ...selected(USER), ...selected(PROJECT)])
     .where('conversations.id', '=', args.id),
 );
 
@@ -80,14 +84,19 @@ export class SqlConversationRepository implements ConversationRepository {
     return row && conversationFromRow(row);
   }
 
-  async getWithAgent(
-    id: string,
-  ): Promise<{ conversation: Conversation; agent: Agent | undefined } | undefined> {
-    const row = (await selectConversationWithAgent(this.ctx, { id })).rows[0] as JoinedRow | undefined;
+  async getWithParts(id: string): Promise<ConversationWithParts | undefined> {
+    const row = (await selectConversationWithParts(this.ctx, { id })).rows[0] as JoinedRow | undefined;
     const conversation = row && rowOf(row, CONVERSATION);
     if (!row || !conversation) return undefined;
     const agent = rowOf(row, AGENT);
-    return { conversation: conversationFromRow(conversation), agent: agent && agentFromRow(agent) };
+    const owner = rowOf(row, USER);
+    const project = rowOf(row, PROJECT);
+    return {
+      conversation: conversationFromRow(conversation),
+      agent: agent && agentFromRow(agent),
+      owner: owner && userFromRow(owner),
+      project: project && projectFromRow(project),
+    };
   }
 
   async getByThread(threadId: string): Promise<Conversation | undefined> {
