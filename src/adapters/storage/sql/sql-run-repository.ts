@@ -112,8 +112,8 @@ export class SqlRunRepository implements RunRepository {
     // DO NOTHING on every unique key, then name the key: on PostgreSQL a conflict target covers only its own
     // index, and a replay racing its original on one thread could reach the one-active-run index first and
     // be refused as run_busy. Without a target no insert raises, so the transaction stays usable to look.
-    const inserted = (await insertRun(this.ctx, { ...row })).rows[0];
-    if (inserted !== undefined) return runFromRow(inserted);
+    const { numAffectedRows } = await insertRun(this.ctx, { ...row });
+    if (numAffectedRows !== undefined && numAffectedRows > 0n) return runFromRow(row);
     throw await this.insertConflict(run);
   }
 
