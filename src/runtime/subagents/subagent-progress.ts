@@ -59,8 +59,7 @@ export function summariseProgress(events: readonly RunEvent[], limit = 3): RunPr
   return { last_seq: events.at(-1)?.seq ?? 0, items: items.slice(-limit) };
 }
 
+/** One run's progress from its latest events, read as the status panel reads many runs' (`listLatest`). */
 export async function readProgress(storage: Storage, runId: string, limit = 3): Promise<RunProgress> {
-  const last = await storage.events.lastSeq(runId);
-  const events = await storage.events.list(runId, Math.max(0, last - PROGRESS_WINDOW), PROGRESS_WINDOW);
-  return summariseProgress(events, limit);
+  return summariseProgress(await storage.events.listLatest([runId], PROGRESS_WINDOW), limit);
 }
