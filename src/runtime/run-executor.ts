@@ -56,7 +56,7 @@ export interface RunExecutorDeps {
   tracer?: RunTracer;
   /** Reaches remote A2A experts (backend `a2a`); without it their runs fail with a clear error. */
   remoteExperts?: RemoteA2AConnector;
-  /** Threads the runs' creators in this process hand over, so a first attempt need not read them back. */
+  /** What the runs' creators in this process hand over, so a first attempt need not read it back. */
   handoffs?: RunHandoffs;
 }
 
@@ -134,9 +134,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     let emitter = createRunEmitter(storage, bus, run);
     let watch: RunWatch | undefined;
     let facts: AttemptFacts | undefined;
-    // Only the first attempt may start from the creator's copy: a later one resumes from what it wrote.
-    const handedOver = deps.handoffs?.take(run.id);
-    const handoff = run.attempt === 1 ? handedOver : undefined;
+    const handoff = deps.handoffs?.take(run);
     try {
       const context = await loadRunContext(storage, run, handoff?.context);
       const { agent: usable, ledger } = context;

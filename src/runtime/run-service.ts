@@ -56,7 +56,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
     try {
       // Run starts are short writes that arrive together under load: they may share a COMMIT (SQLite).
       const run = await storage.sharedCommitTransaction(async (tx) => {
-        // The conversation with its agent in one read; the agent is checked once the request is no replay.
+        // The conversation with its agent, owner and project in one read; the agent is checked once the request
+        // is no replay.
         const read = await tx.conversations.getWithParts(conversationId);
         const conversation = read?.conversation;
         if (conversation?.user_id !== actor.id) {

@@ -257,12 +257,9 @@ export interface ConversationRepository {
   create(conversation: NewConversation): Promise<Conversation>;
   get(id: string): Promise<Conversation | undefined>;
   /**
-   * A conversation and its agent in one read, each as its repository's `get` returns it (the agent
-   * undefined when its row is gone); undefined for an unknown conversation.
-   */
-  /**
-   * The conversation with its agent, owner and project in one read (each as its repository's `get` returns
-   * it, undefined when missing): what a new run of the conversation works with.
+   * The conversation with its agent, owner and project in one read, each as its repository's `get` returns
+   * it (undefined when its row is gone): what a new run of the conversation works with. Undefined for an
+   * unknown conversation.
    */
   getWithParts(id: string): Promise<ConversationWithParts | undefined>;
   getByThread(threadId: string): Promise<Conversation | undefined>;

@@ -15,15 +15,25 @@ function entry(seq: number, content: unknown): ThreadMessage {
   };
 }
 
+/** The run as its first attempt claimed it. */
+const first = (id: string) => ({ id, attempt: 1 });
+
 describe('RunHandoffs', () => {
   it('hands over a whole first thread once, as a copy a read would return', () => {
     const handoffs = new RunHandoffs();
     const original = entry(1, 'hello');
     handoffs.offer('run-1', [original]);
-    const taken = handoffs.take('run-1');
+    const taken = handoffs.take(first('run-1'));
     expect(taken).toEqual({ thread: [original] });
     expect(taken?.thread?.[0]?.message).not.toBe(original.message);
-    expect(handoffs.take('run-1')).toBeUndefined();
+    expect(handoffs.take(first('run-1'))).toBeUndefined();
+  });
+
+  it('gives nothing to a later attempt, and drops the offer all the same', () => {
+    const handoffs = new RunHandoffs();
+    handoffs.offer('run-1', [entry(1, 'hello')]);
+    expect(handoffs.take({ id: 'run-1', attempt: 2 })).toBeUndefined();
+    expect(handoffs.take(first('run-1'))).toBeUndefined();
   });
 
   it('refuses a thread that had messages before, and a first message too large to hold', () => {
@@ -31,16 +41,16 @@ describe('RunHandoffs', () => {
     handoffs.offer('run-later-turn', [entry(7, 'second turn')]);
     handoffs.offer('run-large', [entry(1, 'x'.repeat(70_000))]);
     handoffs.offer('run-none', []);
-    expect(handoffs.take('run-later-turn')).toBeUndefined();
-    expect(handoffs.take('run-large')).toBeUndefined();
-    expect(handoffs.take('run-none')).toBeUndefined();
+    expect(handoffs.take(first('run-later-turn'))).toBeUndefined();
+    expect(handoffs.take(first('run-large'))).toBeUndefined();
+    expect(handoffs.take(first('run-none'))).toBeUndefined();
   });
 
   it('keeps only the newest offers when nobody takes them', () => {
     const handoffs = new RunHandoffs();
     for (let n = 0; n < 600; n++) handoffs.offer(`run-${n}`, [entry(1, `m${n}`)]);
-    expect(handoffs.take('run-0')).toBeUndefined();
-    expect(handoffs.take('run-599')).toBeDefined();
+    expect(handoffs.take(first('run-0'))).toBeUndefined();
+    expect(handoffs.take(first('run-599'))).toBeDefined();
   });
 });
 

@@ -1,3 +1,4 @@
+import type { Run } from '../../core/records/run.js';
 import type { ThreadMessage } from '../../core/records/thread-message.js';
 import type { RunContext } from './load-run-context.js';
 
@@ -44,11 +45,14 @@ export class RunHandoffs {
     }
   }
 
-  /** What was offered for the run, once; undefined when nothing was (or it was dropped). */
-  take(runId: string): RunHandoff | undefined {
-    const handoff = this.#offers.get(runId);
-    this.#offers.delete(runId);
-    return handoff;
+  /**
+   * What was offered for the run, once; undefined when nothing was (or it was dropped). Only its first
+   * attempt gets it: a later one resumes from what the run wrote since. Either way the offer is gone.
+   */
+  take(run: Pick<Run, 'id' | 'attempt'>): RunHandoff | undefined {
+    const handoff = this.#offers.get(run.id);
+    this.#offers.delete(run.id);
+    return run.attempt === 1 ? handoff : undefined;
   }
 }
 

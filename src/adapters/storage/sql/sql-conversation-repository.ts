@@ -42,7 +42,7 @@ export function conversationFromRow(row: Selectable<ConversationsTable>): Conver
   };
 }
 
-/** A conversation and its agent in one statement: every message posted to a conversation reads both. */
+/** A conversation with its agent, owner and project in one statement: every posted message reads them. */
 const selectConversationWithParts = preparedQuery((db, args: { id: string }) =>
   db
     .selectFrom('conversations')
