@@ -5,6 +5,7 @@ import type { Run, RunError, TerminalRunStatus, TokenUsage } from '../core/recor
 import type { RunEvent } from '../core/records/run-event.js';
 import { unusedReserve } from '../core/budgets/carve-child-budget.js';
 import { closeOpenToolCalls } from './close-open-tool-calls.js';
+import { attachEndedRun } from './runs/ended-run-of.js';
 import { keepPartialAnswer } from './keep-partial-answer.js';
 import {
   lineageOf,
@@ -84,10 +85,11 @@ export async function endRunIn(
   const besides = update ? [update] : [];
   // With the caller's batch, the caller publishes what it appended, the parent's update included.
   if (append) {
-    await append([...closed, end], besides);
+    attachEndedRun(await append([...closed, end], besides), run);
     return { run, events: [] };
   }
   const appended = await tx.events.appendBatches([{ run_id: run.id, events: [...closed, end] }, ...besides]);
+  attachEndedRun(appended[0] ?? [], run);
   return { run, events: appended.flat() };
 }
 

@@ -1,10 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { EventBus } from '../../core/ports/event-bus.js';
 import { isTerminalStatus } from '../../core/records/run.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
 import { SLOW } from '../../../test/helpers/runtime/use-subagent-world.js';
 import { awaitRunsTerminal } from './await-runs-terminal.js';
 
 const FAST = `rules:\n  - steps:\n      - text: "fast {{input}}"\n`;
+/** Slow enough to be running at the first read, quick enough for a test. */
+const BRIEF = `rules:\n  - steps:\n      - delay_ms: 300\n        text: "brief {{input}}"\n`;
 
 describe('awaitRunsTerminal', () => {
   let h: RuntimeHarness | undefined;
@@ -14,8 +17,10 @@ describe('awaitRunsTerminal', () => {
   });
 
   /** Starts one root run per model (each in its own conversation) and returns their ids. */
-  async function start(models: ('fast' | 'slow')[]): Promise<{ harness: RuntimeHarness; ids: string[] }> {
-    const harness = await createRuntimeHarness({ scenarios: { fast: FAST, slow: SLOW } });
+  async function start(
+    models: ('fast' | 'slow' | 'brief')[],
+  ): Promise<{ harness: RuntimeHarness; ids: string[] }> {
+    const harness = await createRuntimeHarness({ scenarios: { fast: FAST, slow: SLOW, brief: BRIEF } });
     h = harness;
     const user = await harness.createUser('ann');
     const ids: string[] = [];
@@ -45,6 +50,39 @@ describe('awaitRunsTerminal', () => {
     const again = await awaitRunsTerminal(harness.storage, harness.bus, ids, { mode: 'all', timeoutMs: 1 });
     expect(again.runs.every((run) => run.status === 'completed')).toBe(true);
     expect(batchReads).toBe(1);
+  });
+
+  it('takes each ended row from its `end` when delivered in-process, and reads it when the end is a copy', async () => {
+    const { harness, ids } = await start(['brief', 'brief']);
+    let batchReads = 0;
+    const getMany = harness.storage.runs.getMany.bind(harness.storage.runs);
+    harness.storage.runs.getMany = (list) => ((batchReads += 1), getMany(list));
+    const waited = await awaitRunsTerminal(harness.storage, harness.bus, ids, {
+      mode: 'all',
+      timeoutMs: 20_000,
+    });
+    // The first read found both running; their ends carried their rows, so no second read.
+    expect(batchReads).toBe(1);
+    expect(waited.runs.map((run) => run.status)).toEqual(['completed', 'completed']);
+    for (const run of waited.runs) expect(run).toEqual(await harness.storage.runs.get(run.id));
+
+    // An end that crossed a process boundary (Redis; here a structured clone) is a new object: one more read.
+    const [first] = waited.runs;
+    const user = first && (await harness.storage.users.get(first.user_id));
+    if (!first || !user) throw new Error('the first run and its user were just read');
+    const next = await harness.runs.postMessage(user, first.conversation_id, { content: 'again' });
+    const copying: EventBus = {
+      ...harness.bus,
+      subscribe: (runId, listener) =>
+        harness.bus.subscribe(runId, (event) => listener(structuredClone(event))),
+    };
+    batchReads = 0;
+    const copied = await awaitRunsTerminal(harness.storage, copying, [next.run.id], {
+      mode: 'all',
+      timeoutMs: 20_000,
+    });
+    expect(batchReads).toBe(2);
+    expect(copied.runs[0]?.status).toBe('completed');
   });
 
   it('returns at the first end in `any` mode, the others as they are', async () => {

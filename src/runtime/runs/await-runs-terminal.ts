@@ -2,10 +2,28 @@ import { TroupeError } from '../../core/errors.js';
 import type { EventBus, Subscription } from '../../core/ports/event-bus.js';
 import type { Storage } from '../../core/ports/storage.js';
 import { isTerminalStatus, type Run } from '../../core/records/run.js';
+import { endedRunOf } from './ended-run-of.js';
 
 function exists(run: Run | undefined, runId: string): Run {
   if (!run) throw new TroupeError('run_not_found', `Run ${runId} not found`);
   return run;
+}
+
+/** Every run's ended row, when the first read or an in-process `end` gave each one; else undefined. */
+function knownEnded(
+  ids: readonly string[],
+  current: ReadonlyMap<string, Run>,
+  endedRows: ReadonlyMap<string, Run>,
+): Map<string, Run> | undefined {
+  const rows = new Map<string, Run>();
+  for (const runId of ids) {
+    const first = current.get(runId);
+    // An `end` delivered during the wait is newer than the first read.
+    const row = endedRows.get(runId) ?? (first && isTerminalStatus(first.status) ? first : undefined);
+    if (!row) return undefined;
+    rows.set(runId, row);
+  }
+  return rows;
 }
 
 export interface AwaitedRuns {
@@ -20,8 +38,9 @@ export interface AwaitedRuns {
 /**
  * Waits until every run (`all`) or one run (`any`) of a batch is terminal, with two reads for the whole
  * batch instead of two per run: one after subscribing (so an end published in between is not missed), one
- * when the wait is over. The caller's signal ends the wait with its reason; the timeout returns the runs as
- * they are.
+ * when the wait is over. The second is skipped when every run's ended row is known: from the first read, or
+ * attached to an `end` this process wrote and delivered in-process (`endedRunOf`). The caller's signal ends
+ * the wait with its reason; the timeout returns the runs as they are.
  */
 export async function awaitRunsTerminal(
   storage: Storage,
@@ -36,6 +55,8 @@ export async function awaitRunsTerminal(
   },
 ): Promise<AwaitedRuns> {
   const pending = new Set(ids);
+  // The rows every `end` delivered here carried, by run: what the last read would find.
+  const endedRows = new Map<string, Run>();
   let firstEnded: string | undefined;
   let settle: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (settle = resolve));
@@ -51,7 +72,10 @@ export async function awaitRunsTerminal(
     for (const runId of pending) {
       subscriptions.push(
         await bus.subscribe(runId, (event) => {
-          if (event.type === 'end') ended(runId);
+          if (event.type !== 'end') return;
+          const row = endedRunOf(event);
+          if (row) endedRows.set(runId, row);
+          ended(runId);
         }),
       );
     }
@@ -79,7 +103,7 @@ export async function awaitRunsTerminal(
       });
       timedOut = (await Promise.race([done.then(() => 'done' as const), expired, aborted])) === 'timeout';
     }
-    const latest = waits ? await read(exists) : current;
+    const latest = !waits ? current : (knownEnded(ids, current, endedRows) ?? (await read(exists)));
     const runs = ids.map((runId) => latest.get(runId) as Run);
     const first = firstEnded === undefined ? undefined : latest.get(firstEnded);
     const condition =
