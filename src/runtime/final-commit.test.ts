@@ -3,32 +3,12 @@ import { systemClock } from '../core/clock.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { RunEvent } from '../core/records/run-event.js';
 import { claimByDeadWorker } from '../../test/helpers/runtime/claim-by-dead-worker.js';
+import { countingInserts } from '../../test/helpers/runtime/counting-inserts.js';
 import { ECHO_SCENARIO, useSingleAgentRuntime } from '../../test/helpers/runtime/use-single-agent-runtime.js';
 import { createRunEmitter } from './run-emitter.js';
 import { endRunIn } from './run-finalizer.js';
 
 const setup = useSingleAgentRuntime();
-
-/** Counts the inserts into each run's stream a transaction makes (one per append call). */
-function countingInserts(storage: Storage, inserts: string[]): Storage {
-  const counting = (tx: Storage): Storage => ({
-    ...tx,
-    events: {
-      ...tx.events,
-      append: (event) => (inserts.push(event.run_id), tx.events.append(event)),
-      appendMany: (runId, events) => (inserts.push(runId), tx.events.appendMany(runId, events)),
-      appendBatches: (batches) => (
-        inserts.push(batches.map((batch) => batch.run_id).join('+')),
-        tx.events.appendBatches(batches)
-      ),
-    },
-  });
-  return {
-    ...storage,
-    transaction: (work) => storage.transaction((tx) => work(counting(tx))),
-    sharedCommitTransaction: (work) => storage.sharedCommitTransaction((tx) => work(counting(tx))),
-  };
-}
 
 describe('the final commit of a run', () => {
   async function runningRun() {

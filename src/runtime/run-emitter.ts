@@ -51,6 +51,12 @@ export interface RunEmitter {
     events: PendingEvent[],
     alongside?: (tx: Storage, append: AppendBatch) => Promise<RunEvent[] | void>,
   ): Promise<RunEvent[]>;
+  /**
+   * Holds an event that opens the stream (an attempt's `metadata`, with its parent's `running` update in
+   * `besides`) until the next append, which it leads, or a short timer: a run whose first step commits at
+   * once spends no statement of its own on it, and a slow first step delays it by DELTA_FLUSH_MS at most.
+   */
+  announce(type: RunEventType, payload: Record<string, unknown>, besides?: readonly RunEventBatch[]): void;
   /** Buffers streamed text; flushed before any other event, on size, or on a short timer. */
   delta(text: string): void;
   flush(): Promise<void>;
@@ -68,6 +74,30 @@ export function lineageOf(
     parent_tool_call_id: run.input.parent_tool_call_id ?? null,
     depth: run.depth,
   };
+}
+
+/**
+ * `first`'s batches followed by `then`'s, one batch per run: appendBatches takes each run once, so a run both
+ * name gets `first`'s events, then `then`'s. Undefined when such a run's batches differ in their guard.
+ */
+function joinBatches(
+  first: readonly RunEventBatch[],
+  then: readonly RunEventBatch[],
+): RunEventBatch[] | undefined {
+  const joined = first.map((batch) => ({ ...batch, events: [...batch.events] }));
+  for (const batch of then) {
+    const same = joined.find((other) => other.run_id === batch.run_id);
+    if (!same) joined.push(batch);
+    else if ((same.whileActive === true) !== (batch.whileActive === true)) return undefined;
+    else same.events.push(...batch.events);
+  }
+  return joined;
+}
+
+/** What waits to be appended: the announced lead events with their other streams' batches, then the text. */
+interface Held {
+  lead: { events: PendingEvent[]; besides: RunEventBatch[] } | undefined;
+  text: string;
 }
 
 /** Persists first (the database is the source of truth), then publishes for live subscribers. */
@@ -95,6 +125,7 @@ export async function publishQuietly(bus: EventBus, event: RunEvent): Promise<vo
 export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): RunEmitter {
   const lineage = lineageOf(run);
   let buffer = '';
+  let lead: Held['lead'];
   let timer: NodeJS.Timeout | undefined;
   // Events are appended strictly one after another so their seq order is the order they were emitted in.
   let chain: Promise<unknown> = Promise.resolve();
@@ -105,30 +136,46 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
     return next;
   };
 
-  const takeBuffer = (): string => {
+  const takeBuffer = (): Held => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    const text = buffer;
+    const held = { lead, text: buffer };
+    lead = undefined;
     buffer = '';
-    return text;
+    return held;
   };
 
-  /** This run's events (the buffered text first) and `besides` in one insert, published in that order. */
+  /**
+   * This run's events (the held lead events, then the buffered text, first) and `besides` in one insert,
+   * published in that order. A lead's batch for a run `besides` also names joins it; when they differ in
+   * their guard, the lead goes first in a statement of its own.
+   */
   const appendOwn = async (
     store: Storage,
-    text: string,
+    held: Held,
     events: PendingEvent[],
     besides: readonly RunEventBatch[] = [],
   ): Promise<{ own: RunEvent[]; others: RunEvent[] }> => {
-    const own = text === '' ? events : [{ type: 'message_delta' as const, payload: { text } }, ...events];
+    const text = held.text === '' ? [] : [{ type: 'message_delta' as const, payload: { text: held.text } }];
+    const merged = held.lead && joinBatches(held.lead.besides, besides);
+    if (held.lead && !merged) {
+      const first = await appendOwn(store, { lead: held.lead, text: '' }, []);
+      const then = await appendOwn(store, { lead: undefined, text: held.text }, events, besides);
+      return { own: [...first.own, ...then.own], others: [...first.others, ...then.others] };
+    }
+    const own = [...(held.lead?.events ?? []), ...text, ...events];
     const [mine = [], ...rest] = await store.events.appendBatches([
       {
         run_id: run.id,
         events: own.map((event) => ({ type: event.type, payload: { ...lineage, ...event.payload } })),
       },
-      ...besides,
+      ...(merged ?? besides),
     ]);
     return { own: mine, others: rest.flat() };
+  };
+
+  const schedule = () => {
+    timer ??= setTimeout(() => void flush().catch(() => undefined), DELTA_FLUSH_MS);
   };
 
   const publishAll = async (events: readonly RunEvent[]): Promise<void> => {
@@ -136,19 +183,20 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
   };
 
   const flush = (): Promise<void> => {
-    const text = takeBuffer();
+    const held = takeBuffer();
     return enqueue(async () => {
-      if (text === '') return;
-      const { own } = await appendOwn(storage, text, []);
+      if (held.text === '' && !held.lead) return;
+      const { own, others } = await appendOwn(storage, held, []);
       await publishAll(own);
+      await publishAll(others);
     });
   };
 
   return {
     emit(type, payload, besides) {
-      const text = takeBuffer();
+      const held = takeBuffer();
       return enqueue(async () => {
-        const { own, others } = await appendOwn(storage, text, [{ type, payload }], besides);
+        const { own, others } = await appendOwn(storage, held, [{ type, payload }], besides);
         await publishAll(own);
         await publishAll(others);
         const event = own[own.length - 1];
@@ -157,14 +205,14 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
       });
     },
     commit(events, alongside) {
-      const text = takeBuffer();
+      const held = takeBuffer();
       return enqueue(async () => {
         const { written, others } = await storage.sharedCommitTransaction(async (tx) => {
           let appended: { own: RunEvent[]; others: RunEvent[] } | undefined;
           const append: AppendBatch = async (tail = [], besides = []) => {
             if (appended) throw new Error(`the events of a commit of run ${run.id} were appended twice`);
             appended = { own: [], others: [] };
-            appended = await appendOwn(tx, text, [...events, ...tail], besides);
+            appended = await appendOwn(tx, held, [...events, ...tail], besides);
             return appended.own;
           };
           const returned = alongside ? await alongside(tx, append) : undefined;
@@ -179,12 +227,18 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
         return written;
       });
     },
+    announce(type, payload, besides = []) {
+      // One lead at a time: an attempt announces itself once, and a second lead would not share its batches.
+      if (lead) void flush().catch(() => undefined);
+      lead = { events: [{ type, payload }], besides: [...besides] };
+      schedule();
+    },
     delta(text) {
       buffer += text;
       if (buffer.length >= DELTA_FLUSH_CHARS) {
         void flush().catch(() => undefined);
       } else {
-        timer ??= setTimeout(() => void flush().catch(() => undefined), DELTA_FLUSH_MS);
+        schedule();
       }
     },
     flush,

@@ -57,6 +57,10 @@ export function watchRun(options: {
         watchdog.touch();
         return inner.commit(events, alongside);
       },
+      announce(type, payload, besides) {
+        watchdog.touch();
+        inner.announce(type, payload, besides);
+      },
       delta(text) {
         watchdog.touch();
         inner.delta(text);
