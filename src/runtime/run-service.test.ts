@@ -64,6 +64,23 @@ describe('run service: a conversation turn end to end', () => {
     expect(userMessages).toHaveLength(1);
   });
 
+  it('answers a retry with its run even when a check before the insert would now refuse it', async () => {
+    const { h, user, agent, conversation } = await setup(ECHO);
+    const first = await h.runs.postMessage(user, conversation.id, {
+      content: 'once',
+      request_id: 'req-retry',
+    });
+    await h.runs.await(user, first.run.id, 10_000);
+    await h.storage.agents.softDelete(agent.id, new Date().toISOString());
+    await expect(
+      h.runs.postMessage(user, conversation.id, { content: 'once', request_id: 'req-retry' }),
+    ).resolves.toMatchObject({ status: 'existing', run: { id: first.run.id } });
+    // A new request meets the check.
+    await expect(
+      h.runs.postMessage(user, conversation.id, { content: 'again', request_id: 'req-new' }),
+    ).rejects.toMatchObject({ code: 'agent_not_found' });
+  });
+
   it('refuses a second message while a run is active and persists nothing for it', async () => {
     const { h, user, conversation } = await setup(SLOW);
     const first = await h.runs.postMessage(user, conversation.id, { content: 'one' });

@@ -142,9 +142,9 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
         parent && spec.toolCallId !== undefined
           ? childRunRequestId(parent.id, spec.requestScope(threadId), spec.toolCallId)
           : undefined;
-      const replay =
-        requestId === undefined ? undefined : await tx.runs.getByRequestId(spec.userId, requestId);
-      if (replay) return replayed(tx, spec, replay);
+      // No look-up of the request id first: a new run's insert proves it unused (a unique key). A replay (a
+      // resumed parent calling its tools again) fails that insert, or is refused before it, and is answered
+      // after the transaction.
 
       const limitsAgentId = parent?.agent_id ?? spec.limitsAgentId;
       const limitsAgent =
@@ -219,6 +219,11 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
       announced = await appendSubagentUpdate(tx, run, { childAgent: agent, parent });
       return { kind: 'started', run, relation: home.relation };
     }, SHARED_COMMIT);
+    // A replay is answered as such whatever refused it after the parent's checks (a quota its own run fills).
+    if (outcome.kind === 'refused' && requestId !== undefined) {
+      const replay = await storage.runs.getByRequestId(spec.userId, requestId);
+      if (replay) return await replayed(storage, spec, replay);
+    }
     if (outcome.kind === 'started') {
       if (announced) await publishQuietly(deps.bus, announced);
       deps.handoffs?.offer(outcome.run.id, appended);

@@ -72,6 +72,32 @@ describe('subagent start: busy and idempotency under concurrency', () => {
   });
 });
 
+describe('subagent start: a replayed tool call', () => {
+  it('gets the same run back, in the parent’s first attempt (by the insert’s conflict) and in a resumed one', async () => {
+    const { h, user, helper, conversation } = await setup({ helper: SLOW });
+    const parent = await runningParent(h, user.id, conversation.id);
+    const start = () =>
+      h.subagents.start({
+        creatorRunId: parent.id,
+        userId: user.id,
+        subagent: helper,
+        description: 'same',
+        toolCallId: 'call-once',
+      });
+    const first = await start();
+    if (first.kind !== 'started') throw new Error('the first start failed');
+    const again = await start();
+    await h.storage.runs.update(parent.id, { status: ['running'] }, { attempt: 2 });
+    const resumed = await start();
+    for (const outcome of [again, resumed]) {
+      expect(outcome).toMatchObject({ kind: 'existing', run: { id: first.run.id } });
+    }
+    expect(await h.storage.runs.listChildren(parent.id)).toHaveLength(1);
+    expect(await h.storage.subagentThreads.listForParent(conversation.id)).toHaveLength(1);
+    await h.runs.cancel(user, parent.id);
+  });
+});
+
 describe('subagent start: refusals', () => {
   it('refuses a creator that is not running, and a creator that is a subagent run', async () => {
     const { h, user, helper, conversation } = await setup({ main: QUICK });
