@@ -52,11 +52,11 @@ export interface RunEmitter {
     alongside?: (tx: Storage, append: AppendBatch) => Promise<RunEvent[] | void>,
   ): Promise<RunEvent[]>;
   /**
-   * Holds an event that opens the stream (an attempt's `metadata`, with its parent's `running` update in
-   * `besides`) until the next append, which it leads, or a short timer: a run whose first step commits at
-   * once spends no statement of its own on it, and a slow first step delays it by DELTA_FLUSH_MS at most.
+   * Holds an event that opens the stream (a root run's attempt `metadata`) until the next append, which it
+   * leads, or a short timer: a run whose first step commits at once spends no statement of its own on it,
+   * and a slow first step delays it by DELTA_FLUSH_MS at most.
    */
-  announce(type: RunEventType, payload: Record<string, unknown>, besides?: readonly RunEventBatch[]): void;
+  announce(type: RunEventType, payload: Record<string, unknown>): void;
   /** Buffers streamed text; flushed before any other event, on size, or on a short timer. */
   delta(text: string): void;
   flush(): Promise<void>;
@@ -76,27 +76,9 @@ export function lineageOf(
   };
 }
 
-/**
- * `first`'s batches followed by `then`'s, one batch per run: appendBatches takes each run once, so a run both
- * name gets `first`'s events, then `then`'s. Undefined when such a run's batches differ in their guard.
- */
-function joinBatches(
-  first: readonly RunEventBatch[],
-  then: readonly RunEventBatch[],
-): RunEventBatch[] | undefined {
-  const joined = first.map((batch) => ({ ...batch, events: [...batch.events] }));
-  for (const batch of then) {
-    const same = joined.find((other) => other.run_id === batch.run_id);
-    if (!same) joined.push(batch);
-    else if ((same.whileActive === true) !== (batch.whileActive === true)) return undefined;
-    else same.events.push(...batch.events);
-  }
-  return joined;
-}
-
-/** What waits to be appended: the announced lead events with their other streams' batches, then the text. */
+/** What waits to be appended: the announced event, then the buffered text. */
 interface Held {
-  lead: { events: PendingEvent[]; besides: RunEventBatch[] } | undefined;
+  lead: PendingEvent | undefined;
   text: string;
 }
 
@@ -145,11 +127,7 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
     return held;
   };
 
-  /**
-   * This run's events (the held lead events, then the buffered text, first) and `besides` in one insert,
-   * published in that order. A lead's batch for a run `besides` also names joins it; when they differ in
-   * their guard, the lead goes first in a statement of its own.
-   */
+  /** This run's events (the held lead and text first) and `besides` in one insert, published in that order. */
   const appendOwn = async (
     store: Storage,
     held: Held,
@@ -157,19 +135,13 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
     besides: readonly RunEventBatch[] = [],
   ): Promise<{ own: RunEvent[]; others: RunEvent[] }> => {
     const text = held.text === '' ? [] : [{ type: 'message_delta' as const, payload: { text: held.text } }];
-    const merged = held.lead && joinBatches(held.lead.besides, besides);
-    if (held.lead && !merged) {
-      const first = await appendOwn(store, { lead: held.lead, text: '' }, []);
-      const then = await appendOwn(store, { lead: undefined, text: held.text }, events, besides);
-      return { own: [...first.own, ...then.own], others: [...first.others, ...then.others] };
-    }
-    const own = [...(held.lead?.events ?? []), ...text, ...events];
+    const own = [...(held.lead ? [held.lead] : []), ...text, ...events];
     const [mine = [], ...rest] = await store.events.appendBatches([
       {
         run_id: run.id,
         events: own.map((event) => ({ type: event.type, payload: { ...lineage, ...event.payload } })),
       },
-      ...(merged ?? besides),
+      ...besides,
     ]);
     return { own: mine, others: rest.flat() };
   };
@@ -186,9 +158,8 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
     const held = takeBuffer();
     return enqueue(async () => {
       if (held.text === '' && !held.lead) return;
-      const { own, others } = await appendOwn(storage, held, []);
+      const { own } = await appendOwn(storage, held, []);
       await publishAll(own);
-      await publishAll(others);
     });
   };
 
@@ -227,10 +198,10 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
         return written;
       });
     },
-    announce(type, payload, besides = []) {
-      // One lead at a time: an attempt announces itself once, and a second lead would not share its batches.
+    announce(type, payload) {
+      // One lead at a time: an attempt announces itself once; a second one sends the first on its way.
       if (lead) void flush().catch(() => undefined);
-      lead = { events: [{ type, payload }], besides: [...besides] };
+      lead = { type, payload };
       schedule();
     },
     delta(text) {

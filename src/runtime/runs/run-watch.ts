@@ -57,9 +57,9 @@ export function watchRun(options: {
         watchdog.touch();
         return inner.commit(events, alongside);
       },
-      announce(type, payload, besides) {
+      announce(type, payload) {
         watchdog.touch();
-        inner.announce(type, payload, besides);
+        inner.announce(type, payload);
       },
       delta(text) {
         watchdog.touch();
