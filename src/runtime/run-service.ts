@@ -12,6 +12,7 @@ import { CANCELLED, closeSubtree, requestCancel } from './run-finalizer.js';
 import type { AwaitedRun, PostMessageInput, RunResult, RunServiceApi, StartedRun } from './run-service-api.js';
 import { streamRunEvents, type RunEventStream } from './stream-run-events.js';
 import { awaitRunsTerminal } from './runs/await-runs-terminal.js';
+import type { RunEndWatch } from './runs/watch-run-ends.js';
 import { listChildRuns } from './subagents/list-child-runs.js';
 import { getReadableConversation } from './readable-conversation.js';
 import { answerRunQuestion, listRunQuestions } from './questions/run-questions.js';
@@ -168,7 +169,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
 
   function awaitRun(actor: Actor, runId: string, timeoutMs: number): Promise<AwaitedRun> {
     // The wait's own first read decides visibility: nothing of the run is returned before it.
-    return awaitTerminal(storage, bus, runId, timeoutMs, undefined, (run) => visibleTo(actor, runId, run));
+    return awaitTerminal(storage, bus, runId, timeoutMs, undefined, { check: (run) => visibleTo(actor, runId, run) });
   }
 
   async function streamEvents(actor: Actor, runId: string, afterSeq: number, signal: AbortSignal): Promise<RunEventStream> {
@@ -225,14 +226,20 @@ export async function awaitTerminal(
   runId: string,
   timeoutMs: number,
   signal?: AbortSignal,
-  /** Checks the first read (e.g. the caller may see the run); throws to refuse. Default: it exists. */
-  check?: (run: Run | undefined) => Run,
+  options: {
+    /** Checks the first read (e.g. the caller may see the run); throws to refuse. Default: it exists. */
+    check?: (run: Run | undefined) => Run;
+    /** The run as its creator made it, watched since before (see awaitRunsTerminal): no first read. */
+    since?: { watch: RunEndWatch; created: readonly Run[] } | undefined;
+  } = {},
 ): Promise<AwaitedRun> {
+  const { check, since } = options;
   const { runs, timed_out } = await awaitRunsTerminal(storage, bus, [runId], {
     mode: 'all',
     timeoutMs,
     signal,
     ...(check === undefined ? {} : { check }),
+    ...(since === undefined ? {} : { since }),
   });
   return { run: runs[0] as Run, wait_timed_out: timed_out };
 }

@@ -89,6 +89,8 @@ export interface ChildRunSpec {
   message: string;
   /** The child's thread; a subagent's is derived from the parent's, so a replay maps to the same one. */
   threadId(parent: Run | undefined): string;
+  /** The id of the run this start creates, when the caller made it first (to watch it); a replay has its own. */
+  runId?: string | undefined;
   /** What tells this parent's starts apart beside the tool call (see `childRunRequestId`). */
   requestScope(threadId: string): string;
   /** The agent that runs the child, or the kind's refusal. Checked before the depth limit. */
@@ -188,7 +190,7 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
       const home = await spec.home(scope, agent);
       if (isRefused(home)) return home;
 
-      const runId = newRunId();
+      const runId = spec.runId ?? newRunId();
       const run = await tx.runs.insert(
         buildNewRun({
           id: runId,

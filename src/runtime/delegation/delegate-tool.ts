@@ -58,26 +58,29 @@ export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
       rosterListing(roster),
     ].join('\n'),
     inputSchema: delegateInput,
-    async execute(input, context) {
-      const started = await service.start({
-        actor,
-        expert: resolveExpertRef(input.expert),
-        task: input.task,
-        parent: context.run,
-        toolCallId: context.toolCallId,
-        channel: 'internal',
-        budget: input.budget,
-        creator: deps.creator,
-      });
-      if (started.kind === 'refused') throw refusalError(started.error);
-      const { run, wait_timed_out } = await waitOutsideSlot(context, () =>
-        service.awaitRun(started.run.id, limits.waitTimeoutMs, context.abortSignal),
-      );
-      if (wait_timed_out || !isTerminalStatus(run.status))
-        return DELEGATION_TEXTS.stillRunning(run.status, run.id);
-      const result = await formatDelegationResult(run, context.workdir, limits.childResultCapBytes);
-      if (result.isError) throw refusalError(result.text);
-      return result.text;
-    },
+    execute: (input, context) =>
+      service.startWatched(
+        {
+          actor,
+          expert: resolveExpertRef(input.expert),
+          task: input.task,
+          parent: context.run,
+          toolCallId: context.toolCallId,
+          channel: 'internal',
+          budget: input.budget,
+          creator: deps.creator,
+        },
+        async (started, since) => {
+          if (started.kind === 'refused') throw refusalError(started.error);
+          const { run, wait_timed_out } = await waitOutsideSlot(context, () =>
+            service.awaitRun(started.run.id, limits.waitTimeoutMs, context.abortSignal, since),
+          );
+          if (wait_timed_out || !isTerminalStatus(run.status))
+            return DELEGATION_TEXTS.stillRunning(run.status, run.id);
+          const result = await formatDelegationResult(run, context.workdir, limits.childResultCapBytes);
+          if (result.isError) throw refusalError(result.text);
+          return result.text;
+        },
+      ),
   });
 }

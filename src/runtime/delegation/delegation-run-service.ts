@@ -21,6 +21,7 @@ import {
   type CreatorKnown,
 } from '../child-runs/start-child-run.js';
 import { diagnoseRefusal } from './diagnose-refusal.js';
+import { startWatched, type WatchedSince } from '../child-runs/start-watched.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface DelegationStartInput {
@@ -45,6 +46,8 @@ export interface DelegationStartInput {
   budget?: BudgetLimits | undefined;
   /** What the delegating run's attempt loaded (the `delegate` tool's run), so the start does not read it again. */
   creator?: CreatorKnown | undefined;
+  /** The id the started run gets (see ChildRunSpec.runId). */
+  runId?: string | undefined;
 }
 
 export type DelegationStart = { kind: 'started' | 'existing'; run: Run } | Refused;
@@ -124,7 +127,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
     return { conversationId: conversation.id };
   }
 
-  return {
+  const service = {
     async start(input: DelegationStartInput): Promise<DelegationStart> {
       const task = input.task.trim();
       if (task === '') return refused(DELEGATION_TEXTS.emptyTask);
@@ -156,6 +159,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
         input: (agent) => ({ expert_slug: agent.slug }),
         budget: input.budget,
         creator: input.creator,
+        runId: input.runId,
       });
       // Every delegation gets a new thread, which no run can hold yet.
       if (started.kind === 'busy')
@@ -163,10 +167,24 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
       return started.kind === 'refused' ? started : { kind: started.kind, run: started.run };
     },
 
-    awaitRun(runId: string, timeoutMs: number, signal?: AbortSignal): Promise<AwaitedRun> {
-      return awaitTerminal(storage, deps.bus, runId, timeoutMs, signal);
+    /** start, watched from before the run exists, then `use` (see startWatched). */
+    startWatched<R>(
+      input: Omit<DelegationStartInput, 'runId'>,
+      use: (started: DelegationStart, since: WatchedSince | undefined) => Promise<R>,
+    ): Promise<R> {
+      return startWatched(deps.bus, (runId) => service.start({ ...input, runId }), use);
+    },
+
+    awaitRun(
+      runId: string,
+      timeoutMs: number,
+      signal?: AbortSignal,
+      since?: WatchedSince,
+    ): Promise<AwaitedRun> {
+      return awaitTerminal(storage, deps.bus, runId, timeoutMs, signal, { since });
     },
   };
+  return service;
 }
 
 export type DelegationRunService = ReturnType<typeof createDelegationRunService>;

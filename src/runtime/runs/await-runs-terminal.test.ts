@@ -4,6 +4,7 @@ import { isTerminalStatus } from '../../core/records/run.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
 import { SLOW } from '../../../test/helpers/runtime/use-subagent-world.js';
 import { awaitRunsTerminal } from './await-runs-terminal.js';
+import { watchRunEnds } from './watch-run-ends.js';
 
 const FAST = `rules:\n  - steps:\n      - text: "fast {{input}}"\n`;
 /** Slow enough to be running at the first read, quick enough for a test. */
@@ -83,6 +84,27 @@ describe('awaitRunsTerminal', () => {
     });
     expect(batchReads).toBe(2);
     expect(copied.runs[0]?.status).toBe('completed');
+  });
+
+  it('reads nothing when watched since before the end and handed the created rows', async () => {
+    const { harness, ids } = await start(['brief']);
+    const watch = await watchRunEnds(harness.bus, ids);
+    const created = await harness.storage.runs.getMany(ids);
+    let batchReads = 0;
+    const getMany = harness.storage.runs.getMany.bind(harness.storage.runs);
+    harness.storage.runs.getMany = (list) => ((batchReads += 1), getMany(list));
+    try {
+      const waited = await awaitRunsTerminal(harness.storage, harness.bus, ids, {
+        mode: 'all',
+        timeoutMs: 20_000,
+        since: { watch, created },
+      });
+      expect(batchReads).toBe(0);
+      expect(waited.runs[0]).toEqual(await harness.storage.runs.get(ids[0] as string));
+      expect(waited.runs[0]?.status).toBe('completed');
+    } finally {
+      await watch.close();
+    }
   });
 
   it('returns at the first end in `any` mode, the others as they are', async () => {

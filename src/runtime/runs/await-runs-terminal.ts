@@ -1,8 +1,8 @@
 import { TroupeError } from '../../core/errors.js';
-import type { EventBus, Subscription } from '../../core/ports/event-bus.js';
+import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Storage } from '../../core/ports/storage.js';
 import { isTerminalStatus, type Run } from '../../core/records/run.js';
-import { endedRunOf } from './ended-run-of.js';
+import { watchRunEnds, type RunEndWatch } from './watch-run-ends.js';
 
 function exists(run: Run | undefined, runId: string): Run {
   if (!run) throw new TroupeError('run_not_found', `Run ${runId} not found`);
@@ -13,13 +13,13 @@ function exists(run: Run | undefined, runId: string): Run {
 function knownEnded(
   ids: readonly string[],
   current: ReadonlyMap<string, Run>,
-  endedRows: ReadonlyMap<string, Run>,
+  watch: RunEndWatch,
 ): Map<string, Run> | undefined {
   const rows = new Map<string, Run>();
   for (const runId of ids) {
     const first = current.get(runId);
     // An `end` delivered during the wait is newer than the first read.
-    const row = endedRows.get(runId) ?? (first && isTerminalStatus(first.status) ? first : undefined);
+    const row = watch.endedRow(runId) ?? (first && isTerminalStatus(first.status) ? first : undefined);
     if (!row) return undefined;
     rows.set(runId, row);
   }
@@ -38,9 +38,10 @@ export interface AwaitedRuns {
 /**
  * Waits until every run (`all`) or one run (`any`) of a batch is terminal, with two reads for the whole
  * batch instead of two per run: one after subscribing (so an end published in between is not missed), one
- * when the wait is over. The second is skipped when every run's ended row is known: from the first read, or
- * attached to an `end` this process wrote and delivered in-process (`endedRunOf`). The caller's signal ends
- * the wait with its reason; the timeout returns the runs as they are.
+ * when the wait is over. The first is skipped when the caller watched the runs' ends from before they
+ * existed and passes the rows it created (`since`); the second when every run's ended row is known, from the
+ * first read or attached to an `end` this process wrote and delivered in-process (`endedRunOf`). The
+ * caller's signal ends the wait with its reason; the timeout returns the runs as they are.
  */
 export async function awaitRunsTerminal(
   storage: Storage,
@@ -52,58 +53,61 @@ export async function awaitRunsTerminal(
     signal?: AbortSignal | undefined;
     /** Checks each run of the first read (e.g. the caller may see it); throws to refuse. Default: it exists. */
     check?: (run: Run | undefined, runId: string) => Run;
+    /**
+     * A watch of these runs' ends the caller opened before it created them, with the rows it created: they
+     * stand for the first read. The caller closes the watch.
+     */
+    since?: { watch: RunEndWatch; created: readonly Run[] };
   },
 ): Promise<AwaitedRuns> {
-  const pending = new Set(ids);
-  // The rows every `end` delivered here carried, by run: what the last read would find.
-  const endedRows = new Map<string, Run>();
-  let firstEnded: string | undefined;
-  let settle: () => void = () => undefined;
-  const done = new Promise<void>((resolve) => (settle = resolve));
-  const ended = (runId: string) => {
-    if (!pending.delete(runId)) return;
-    firstEnded ??= runId;
-    if (options.mode === 'any' || pending.size === 0) settle();
-  };
-  const subscriptions: Subscription[] = [];
+  const { since } = options;
+  const watch = since?.watch ?? (await watchRunEnds(bus, ids));
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   try {
-    for (const runId of pending) {
-      subscriptions.push(
-        await bus.subscribe(runId, (event) => {
-          if (event.type !== 'end') return;
-          const row = endedRunOf(event);
-          if (row) endedRows.set(runId, row);
-          ended(runId);
-        }),
-      );
-    }
     const read = async (check: (run: Run | undefined, runId: string) => Run): Promise<Map<string, Run>> => {
       const runs = new Map((await storage.runs.getMany(ids)).map((run) => [run.id, run]));
       for (const runId of ids) check(runs.get(runId), runId);
       return runs;
     };
-    const current = await read(options.check ?? exists);
-    for (const runId of ids) if (isTerminalStatus(current.get(runId)?.status ?? 'pending')) ended(runId);
+    const current =
+      since && ids.every((runId) => since.created.some((run) => run.id === runId))
+        ? new Map(since.created.map((run) => [run.id, run]))
+        : await read(options.check ?? exists);
+    const pending = new Set(ids.filter((runId) => !watch.ended(runId)));
+    for (const runId of ids)
+      if (isTerminalStatus(current.get(runId)?.status ?? 'pending')) pending.delete(runId);
+    let firstEnded = ids.find((runId) => !pending.has(runId));
+    let settle: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (settle = resolve));
+    const stopListening = watch.onEnd((runId) => {
+      if (!pending.delete(runId)) return;
+      firstEnded ??= runId;
+      if (options.mode === 'any' || pending.size === 0) settle();
+    });
     let timedOut = false;
     const waits = pending.size > 0 && !(options.mode === 'any' && firstEnded !== undefined);
-    if (waits) {
-      const { signal } = options;
-      const aborted = new Promise<never>((_resolve, reject) => {
-        if (!signal) return;
-        if (signal.aborted) reject(signal.reason as Error);
-        onAbort = () => reject(signal.reason as Error);
-        signal.addEventListener('abort', onAbort, { once: true });
-      });
-      // A settled race leaves `aborted` pending forever; it must not count as an unhandled rejection later.
-      aborted.catch(() => undefined);
-      const expired = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
-      });
-      timedOut = (await Promise.race([done.then(() => 'done' as const), expired, aborted])) === 'timeout';
+    try {
+      if (waits) {
+        const { signal } = options;
+        const aborted = new Promise<never>((_resolve, reject) => {
+          if (!signal) return;
+          if (signal.aborted) reject(signal.reason as Error);
+          onAbort = () => reject(signal.reason as Error);
+          signal.addEventListener('abort', onAbort, { once: true });
+        });
+        // A settled race leaves `aborted` pending forever; it must not count as an unhandled rejection later.
+        aborted.catch(() => undefined);
+        const expired = new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
+        });
+        timedOut = (await Promise.race([done.then(() => 'done' as const), expired, aborted])) === 'timeout';
+      }
+    } finally {
+      stopListening();
     }
-    const latest = !waits ? current : (knownEnded(ids, current, endedRows) ?? (await read(exists)));
+    const settled = knownEnded(ids, current, watch);
+    const latest = !waits && !since ? current : (settled ?? (await read(exists)));
     const runs = ids.map((runId) => latest.get(runId) as Run);
     const first = firstEnded === undefined ? undefined : latest.get(firstEnded);
     const condition =
@@ -112,6 +116,6 @@ export async function awaitRunsTerminal(
   } finally {
     if (timer) clearTimeout(timer);
     if (onAbort) options.signal?.removeEventListener('abort', onAbort);
-    await Promise.all(subscriptions.map((subscription) => subscription.unsubscribe()));
+    if (!since) await watch.close();
   }
 }

@@ -29,6 +29,8 @@ export interface SubagentStartInput {
   budget?: BudgetLimits | undefined;
   /** What the creator's attempt loaded (its agent's limits apply); read in the start when absent. */
   creator?: CreatorKnown;
+  /** The id the started run gets (see ChildRunSpec.runId). */
+  runId?: string | undefined;
 }
 
 export type SubagentStartOutcome =
@@ -158,6 +160,7 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
         inheritsParentModel: inlineSubagent !== undefined,
         budget: input.budget,
         creator: input.creator,
+        runId: input.runId,
       });
       if (started.kind === 'busy' || started.kind === 'refused') return started;
       // Every subagent run has its relation: a replayed run without one is not this start's.

@@ -11,6 +11,7 @@ import type { RunLimits } from '../../config.js';
 import { CANCELLED, closeSubtree, requestCancel } from '../run-finalizer.js';
 import { awaitTerminal } from '../run-service.js';
 import { awaitRunsTerminal } from '../runs/await-runs-terminal.js';
+import { startWatched } from '../child-runs/start-watched.js';
 import {
   defineTool,
   waitOutsideSlot,
@@ -120,6 +121,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       thread_id?: string | null | undefined;
       budget?: BudgetLimits | undefined;
     },
+    runId?: string,
   ): Promise<Exclude<SubagentStartOutcome, { kind: 'refused' }>> {
     const outcome = await service.start({
       creatorRunId: context.run.id,
@@ -131,6 +133,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       toolCallId: context.toolCallId,
       budget: input.budget,
       ...(deps.creator === undefined ? {} : { creator: deps.creator }),
+      runId,
     });
     if (outcome.kind === 'refused') throw refusalError(outcome.error);
     return outcome;
@@ -155,19 +158,27 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       listing(allowed),
     ].join('\n'),
     inputSchema: startInput,
-    async execute(input, context) {
-      const outcome = await start(context, input);
-      if (outcome.kind === 'busy') return busyPayload(outcome);
-      const { run: awaited, wait_timed_out } = await waitOutsideSlot(context, () =>
-        awaitTerminal(storage, bus, outcome.run.id, limits.waitTimeoutMs, context.abortSignal),
-      );
-      const prefix = SUBAGENT_TEXTS.threadPrefix(outcome.run.thread_id);
-      if (wait_timed_out || !isTerminalStatus(awaited.status))
-        return prefix + SUBAGENT_TEXTS.stillRunning(awaited.status, awaited.id);
-      const { text, isError } = await formatChildResult(awaited, context.workdir, limits.childResultCapBytes);
-      if (isError) throw refusalError(prefix + text);
-      return prefix + text;
-    },
+    execute: (input, context) =>
+      startWatched(
+        bus,
+        (runId) => start(context, input, runId),
+        async (outcome, since) => {
+          if (outcome.kind === 'busy') return busyPayload(outcome);
+          const { run: awaited, wait_timed_out } = await waitOutsideSlot(context, () =>
+            awaitTerminal(storage, bus, outcome.run.id, limits.waitTimeoutMs, context.abortSignal, { since }),
+          );
+          const prefix = SUBAGENT_TEXTS.threadPrefix(outcome.run.thread_id);
+          if (wait_timed_out || !isTerminalStatus(awaited.status))
+            return prefix + SUBAGENT_TEXTS.stillRunning(awaited.status, awaited.id);
+          const { text, isError } = await formatChildResult(
+            awaited,
+            context.workdir,
+            limits.childResultCapBytes,
+          );
+          if (isError) throw refusalError(prefix + text);
+          return prefix + text;
+        },
+      ),
   });
 
   const subagentStart = defineTool({
