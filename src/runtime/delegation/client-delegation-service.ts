@@ -91,28 +91,32 @@ export function createClientDelegationService(deps: ClientDelegationDeps): Clien
           'conversation_id is not the conversation of parent_run_id',
         );
       }
-      const started = await deps.runs.start({
-        actor,
-        expert: request.expert,
-        task: request.task,
-        ...(parent ? { parent } : {}),
-        ...(origin ? { origin } : {}),
-        project: async () => (await deps.projects.defaultProject(actor)).id,
-        channel: 'api',
-        budget: request.budget,
-      });
-      if (started.kind === 'refused') {
-        return {
-          status: 'failed',
-          run_id: null,
-          conversation_id: null,
-          thread_id: null,
-          output: null,
-          error: started.error,
-        };
-      }
-      const { run, wait_timed_out } = await deps.runs.awaitRun(started.run.id, waitMs);
-      return response(run, wait_timed_out);
+      return deps.runs.startWatched(
+        {
+          actor,
+          expert: request.expert,
+          task: request.task,
+          ...(parent ? { parent } : {}),
+          ...(origin ? { origin } : {}),
+          project: async () => (await deps.projects.defaultProject(actor)).id,
+          channel: 'api',
+          budget: request.budget,
+        },
+        async (started, since) => {
+          if (started.kind === 'refused') {
+            return {
+              status: 'failed',
+              run_id: null,
+              conversation_id: null,
+              thread_id: null,
+              output: null,
+              error: started.error,
+            };
+          }
+          const { run, wait_timed_out } = await deps.runs.awaitRun(started.run.id, waitMs, undefined, since);
+          return response(run, wait_timed_out);
+        },
+      );
     },
   };
 }
