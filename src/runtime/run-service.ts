@@ -54,12 +54,11 @@ export function createRunService(deps: RunServiceDeps): RunService {
     const content = input.content.trim();
     if (content === '') throw new TroupeError('validation_failed', 'content must not be empty');
     const channel: RunChannel = input.channel ?? 'api';
-    // Set once the conversation is known to be the actor's and open: from there a replay answers every request.
-    let conversationChecked = false;
     try {
       // Run starts are short writes that arrive together under load: they may share a COMMIT (SQLite).
       const run = await storage.sharedCommitTransaction(async (tx) => {
-        // The conversation with its agent, owner and project in one read.
+        // The conversation with its agent, owner and project in one read; the agent is checked once the request
+        // is no replay.
         const read = await tx.conversations.getWithParts(conversationId);
         const conversation = read?.conversation;
         if (conversation?.user_id !== actor.id) {
@@ -68,9 +67,12 @@ export function createRunService(deps: RunServiceDeps): RunService {
         if (conversation.status !== 'active') {
           throw new TroupeError('conversation_archived', `Conversation ${conversationId} is ${conversation.status}; it takes no new messages`);
         }
-        // No look-up of the request id first: a new run's insert proves it unused (a unique key), and a replay
-        // fails that insert, or a check before it, and is answered after the rollback (recoverStartConflict).
-        conversationChecked = true;
+        // A retry is looked up first, unlike a child start's (startChildRun): clients retry often, and a retry
+        // found by the insert's conflict cost 45 % more CPU (0.49 → 0.70 ms per HTTP replay) for 2 % on new runs.
+        if (input.request_id !== undefined) {
+          const replay = await tx.runs.getByRequestId(actor.id, input.request_id);
+          if (replay) return { replay: resolveReplay(actor, replay, conversationId), created: replay };
+        }
         const agent = read?.agent;
         const hasGrant = agent !== undefined && grantDecides(actor, agent) && (await tx.access.has(actor.id, agent.id));
         if (!agent || !canUseAgent(actor, agent, hasGrant)) {
@@ -99,13 +101,14 @@ export function createRunService(deps: RunServiceDeps): RunService {
         // Every part of the first attempt's context was read (or written) right here: hand it over.
         const { owner, project } = read;
         const context = owner && project ? { agent, user: owner, conversation, project, ledger } : undefined;
-        return { created, appended, context };
+        return { replay: undefined, created, appended, context };
       });
+      if (run.replay) return { status: 'existing', run: run.replay };
       deps.handoffs?.offer(run.created.id, run.appended, run.context);
       await queue.enqueue(run.created.id);
       return { status: 'started', run: run.created };
     } catch (error) {
-      return recoverStartConflict(actor, conversationId, input, error, conversationChecked);
+      return recoverStartConflict(actor, conversationId, input, error);
     }
   }
 
@@ -116,23 +119,15 @@ export function createRunService(deps: RunServiceDeps): RunService {
     return replay;
   }
 
-  /**
-   * Turns a failed start into the answer a client needs: the run of an earlier request with the same id (a
-   * retry, or the winner of two identical requests racing), else who is busy.
-   */
+  /** Turns database constraint failures into the answers a client needs (replay, or who is busy). */
   async function recoverStartConflict(
     actor: Actor,
     conversationId: string,
     input: PostMessageInput,
     error: unknown,
-    conversationChecked: boolean,
   ): Promise<StartedRun> {
-    // A replay is answered as such whatever refused it after the conversation's checks (a used attachment, an
-    // agent removed since): the request already has its run.
-    const winner =
-      conversationChecked && input.request_id !== undefined
-        ? await storage.runs.getByRequestId(actor.id, input.request_id)
-        : await startRaceWinner(storage, error, actor.id, input.request_id);
+    // Two identical requests raced: the loser answers with the winner's run.
+    const winner = await startRaceWinner(storage, error, actor.id, input.request_id);
     if (winner) return { status: 'existing', run: resolveReplay(actor, winner, conversationId) };
     if (isTroupeError(error, 'run_busy')) {
       const conversation = await storage.conversations.get(conversationId);
