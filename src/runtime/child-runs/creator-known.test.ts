@@ -1,32 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Storage } from '../../core/ports/storage.js';
 import { QUICK, runningParent, useSubagentWorld } from '../../../test/helpers/runtime/use-subagent-world.js';
+import { readsDuring } from '../../../test/helpers/runtime/reads-during.js';
 
 const setup = useSubagentWorld();
 
 afterEach(() => vi.restoreAllMocks());
 
-/**
- * The ids each repository's `get` was asked for while `work` ran, in any transaction: a transaction's
- * repositories are instances of the same classes, so the spies sit on their prototypes.
- */
-async function readsDuring(
-  storage: Storage,
-  work: () => Promise<unknown>,
-): Promise<{ ledgers: unknown[]; conversations: unknown[] }> {
-  const ledgers = vi.spyOn(Object.getPrototypeOf(storage.budgets) as Storage['budgets'], 'get');
-  const conversations = vi.spyOn(
-    Object.getPrototypeOf(storage.conversations) as Storage['conversations'],
-    'get',
-  );
-  await work();
-  const seen = {
-    ledgers: ledgers.mock.calls.map(([id]) => id),
-    conversations: conversations.mock.calls.map(([id]) => id),
-  };
-  vi.restoreAllMocks();
-  return seen;
-}
+/** The ids the ledgers' and the conversations' `get` were asked for while `work` ran, in any transaction. */
+const ledgerAndConversationReads = (storage: Storage, work: () => Promise<unknown>) =>
+  readsDuring(storage, { ledgers: ['budgets', 'get'], conversations: ['conversations', 'get'] }, work);
 
 describe('a child start with what its creator attempt already holds', () => {
   it("reads neither the creator's conversation nor a ledger it is known not to have", async () => {
@@ -42,12 +25,12 @@ describe('a child start with what its creator attempt already holds', () => {
         ...(creator ? { creator } : {}),
       });
 
-    const unknown = await readsDuring(h.storage, () => start('call-unknown'));
+    const unknown = await ledgerAndConversationReads(h.storage, () => start('call-unknown'));
     expect(unknown.ledgers).toContain(parent.id);
     expect(unknown.conversations).toContain(conversation.id);
 
     let started: Awaited<ReturnType<typeof start>> | undefined;
-    const known = await readsDuring(h.storage, async () => {
+    const known = await ledgerAndConversationReads(h.storage, async () => {
       started = await start('call-known', { conversation, hasLedger: false });
     });
     expect(known.ledgers).not.toContain(parent.id);

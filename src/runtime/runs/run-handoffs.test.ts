@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Storage } from '../../core/ports/storage.js';
 import type { ThreadMessage } from '../../core/records/thread-message.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
+import { readsDuring } from '../../../test/helpers/runtime/reads-during.js';
 import { RunHandoffs } from './run-handoffs.js';
 
 function entry(seq: number, content: unknown): ThreadMessage {
@@ -73,20 +74,8 @@ describe('a run started in this process', () => {
   });
 
   /** The threads, and the runs' attempt contexts, read from storage while `work` ran. */
-  async function readsDuring(
-    storage: Storage,
-    work: () => Promise<void>,
-  ): Promise<{ threads: string[]; contexts: string[] }> {
-    const list = vi.spyOn(Object.getPrototypeOf(storage.messages) as Storage['messages'], 'list');
-    const context = vi.spyOn(Object.getPrototypeOf(storage.runs) as Storage['runs'], 'attemptContext');
-    await work();
-    const read = {
-      threads: list.mock.calls.map(([threadId]) => threadId),
-      contexts: context.mock.calls.map(([runId]) => runId),
-    };
-    vi.restoreAllMocks();
-    return read;
-  }
+  const threadAndContextReads = (storage: Storage, work: () => Promise<void>) =>
+    readsDuring(storage, { threads: ['messages', 'list'], contexts: ['runs', 'attemptContext'] }, work);
 
   it('starts from the thread its creator wrote when that is its first message, and reads a longer one', async () => {
     h = await createRuntimeHarness({ scenarios: { main: MAIN, helper: HELPER } });
@@ -101,7 +90,7 @@ describe('a run started in this process', () => {
     };
 
     let second = await ask('delegate the first question');
-    const secondReads = await readsDuring(harness.storage, async () => {
+    const secondReads = await threadAndContextReads(harness.storage, async () => {
       second = await ask('delegate the second question');
     });
     // The second turn's thread holds the first turn: it is read. The child's new thread is not; the child
@@ -116,7 +105,7 @@ describe('a run started in this process', () => {
     expect(child?.output).toBe('helper saw look into delegate the second question');
 
     const fresh = await harness.createConversation(user, main);
-    const reads = await readsDuring(harness.storage, async () => {
+    const reads = await threadAndContextReads(harness.storage, async () => {
       const { run } = await harness.runs.postMessage(user, fresh.id, { content: 'a new chat' });
       const ended = (await harness.runs.await(user, run.id, 10_000)).run;
       expect(ended.output).toBe('heard: a new chat');
@@ -131,7 +120,7 @@ describe('a run started in this process', () => {
     const main = await harness.createAgent(user, 'main', { model: 'scripted:main' });
     const conversation = await harness.createConversation(user, main);
     let ended: Awaited<ReturnType<typeof harness.runs.await>>['run'] | undefined;
-    const reads = await readsDuring(harness.storage, async () => {
+    const reads = await threadAndContextReads(harness.storage, async () => {
       const { run } = await harness.runs.postMessage(user, conversation.id, {
         content: 'one call only',
         budget: { model_calls: 0 },
