@@ -12,7 +12,7 @@ import { CANCELLED, closeSubtree, requestCancel } from './run-finalizer.js';
 import type { AwaitedRun, PostMessageInput, RunResult, RunServiceApi, StartedRun } from './run-service-api.js';
 import { streamRunEvents, type RunEventStream } from './stream-run-events.js';
 import { awaitRunsTerminal } from './runs/await-runs-terminal.js';
-import type { RunEndWatch } from './runs/watch-run-ends.js';
+import type { WatchedSince } from './runs/watch-run-ends.js';
 import { listChildRuns } from './subagents/list-child-runs.js';
 import { getReadableConversation } from './readable-conversation.js';
 import { answerRunQuestion, listRunQuestions } from './questions/run-questions.js';
@@ -225,7 +225,7 @@ export async function awaitTerminal(
     /** Checks the first read (e.g. the caller may see the run); throws to refuse. Default: it exists. */
     check?: (run: Run | undefined) => Run;
     /** The run as its creator made it, watched since before (see awaitRunsTerminal): no first read. */
-    since?: { watch: RunEndWatch; created: readonly Run[] } | undefined;
+    since?: WatchedSince | undefined;
   } = {},
 ): Promise<AwaitedRun> {
   const { check, since } = options;
@@ -234,7 +234,7 @@ export async function awaitTerminal(
     timeoutMs,
     signal,
     ...(check === undefined ? {} : { check }),
-    ...(since === undefined ? {} : { since }),
+    since,
   });
   return { run: runs[0] as Run, wait_timed_out: timed_out };
 }

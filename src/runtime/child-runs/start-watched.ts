@@ -1,13 +1,7 @@
 import { newRunId } from '../../core/ids.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Run } from '../../core/records/run.js';
-import { watchRunEnds, type RunEndWatch } from '../runs/watch-run-ends.js';
-
-/** A started child as its wait takes it: watched since before it existed (see awaitRunsTerminal). */
-export interface WatchedSince {
-  watch: RunEndWatch;
-  created: readonly Run[];
-}
+import { watchRunEnds, type WatchedSince } from '../runs/watch-run-ends.js';
 
 /**
  * Starts a child run (`start` gives the new run the id it is passed) watched from before it exists, then
@@ -15,7 +9,7 @@ export interface WatchedSince {
  * answers with a run of an earlier start, which the watch did not see from its beginning: `since` is then
  * undefined, and the wait reads it as any other run.
  */
-export async function startWatched<T extends { kind: string }, R>(
+export async function startWatched<T extends { kind: string; run?: Run }, R>(
   bus: EventBus,
   start: (runId: string) => Promise<T>,
   use: (outcome: T, since: WatchedSince | undefined) => Promise<R>,
@@ -24,7 +18,7 @@ export async function startWatched<T extends { kind: string }, R>(
   const watch = await watchRunEnds(bus, [runId]);
   try {
     const outcome = await start(runId);
-    const run = 'run' in outcome ? (outcome.run as Run | undefined) : undefined;
+    const { run } = outcome;
     return await use(outcome, run?.id === runId ? { watch, created: [run] } : undefined);
   } finally {
     await watch.close();

@@ -21,7 +21,8 @@ import {
   type CreatorKnown,
 } from '../child-runs/start-child-run.js';
 import { diagnoseRefusal } from './diagnose-refusal.js';
-import { startWatched, type WatchedSince } from '../child-runs/start-watched.js';
+import { startWatched } from '../child-runs/start-watched.js';
+import type { WatchedSince } from '../runs/watch-run-ends.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface DelegationStartInput {

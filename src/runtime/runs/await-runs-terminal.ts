@@ -2,7 +2,7 @@ import { TroupeError } from '../../core/errors.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Storage } from '../../core/ports/storage.js';
 import { isTerminalStatus, type Run } from '../../core/records/run.js';
-import { watchRunEnds, type RunEndWatch } from './watch-run-ends.js';
+import { watchRunEnds, type RunEndWatch, type WatchedSince } from './watch-run-ends.js';
 
 function exists(run: Run | undefined, runId: string): Run {
   if (!run) throw new TroupeError('run_not_found', `Run ${runId} not found`);
@@ -53,11 +53,8 @@ export async function awaitRunsTerminal(
     signal?: AbortSignal | undefined;
     /** Checks each run of the first read (e.g. the caller may see it); throws to refuse. Default: it exists. */
     check?: (run: Run | undefined, runId: string) => Run;
-    /**
-     * A watch of these runs' ends the caller opened before it created them, with the rows it created: they
-     * stand for the first read. The caller closes the watch.
-     */
-    since?: { watch: RunEndWatch; created: readonly Run[] };
+    /** A watch of these runs' ends the caller opened before it created them, and closes itself. */
+    since?: WatchedSince | undefined;
   },
 ): Promise<AwaitedRuns> {
   const { since } = options;
@@ -106,8 +103,7 @@ export async function awaitRunsTerminal(
     } finally {
       stopListening();
     }
-    const settled = knownEnded(ids, current, watch);
-    const latest = !waits && !since ? current : (settled ?? (await read(exists)));
+    const latest = !waits && !since ? current : (knownEnded(ids, current, watch) ?? (await read(exists)));
     const runs = ids.map((runId) => latest.get(runId) as Run);
     const first = firstEnded === undefined ? undefined : latest.get(firstEnded);
     const condition =

@@ -13,6 +13,13 @@ export interface RunEndWatch {
   close(): Promise<void>;
 }
 
+/** Runs their creator watched since before it made them, as a wait takes them (awaitRunsTerminal's `since`). */
+export interface WatchedSince {
+  watch: RunEndWatch;
+  /** The rows the creator made: they stand for the wait's first read. */
+  created: readonly Run[];
+}
+
 /**
  * Opens a watch of the runs' ends. A run may not exist yet: a caller that watches the id it is about to
  * create, then creates the run, knows every end of it without reading it back.
