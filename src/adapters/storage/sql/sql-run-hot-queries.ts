@@ -14,12 +14,10 @@ export const selectRun = preparedQuery((db, args: { id: string }) =>
 
 /**
  * Every start inserts a run. DO NOTHING on every unique key (no conflict target): the caller names the key
- * that refused it (see `SqlRunRepository.insert`).
- */
-/**
- * No RETURNING: every column is the caller's value, and on SQLite a RETURNING clause costs more than the
- * insert itself (measured on a bench database with 9,000 runs: 38 µs plain, 71 µs returning the id, 95 µs
- * returning the row). Whether it inserted is in the affected-row count.
+ * that refused it (see `SqlRunRepository.insert`). No RETURNING: every column is the caller's value, and on
+ * SQLite a RETURNING clause costs more than the insert itself (measured on a bench database with 9,000 runs:
+ * 38 µs plain, 71 µs returning the id, 95 µs returning the row). Whether it inserted is in the affected-row
+ * count.
  */
 export const insertRun = preparedQuery((db, args: RunsTable & Record<string, unknown>) =>
   db
@@ -28,7 +26,7 @@ export const insertRun = preparedQuery((db, args: RunsTable & Record<string, unk
     .onConflict((oc) => oc.doNothing()),
 );
 
-/** Every start with a request id looks its replay up first. */
+/** A chat post with a request id looks its replay up first; a child start only once its insert failed. */
 export const selectRunByRequestId = preparedQuery((db, args: { userId: string; requestId: string }) =>
   db
     .selectFrom('runs')
