@@ -66,9 +66,26 @@ describe('scripted model cancellation', () => {
   });
 
   it("leaves no listener on the caller's signal once a turn is read to its end or cancelled", async () => {
-    const model = scenarioModel('rules:\n  - steps:\n      - text: "a whole answer"\n');
-    const controller = new AbortController();
     const prompt = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hello' }] }];
+    const controller = new AbortController();
+    // A turn without a delay has nothing to interrupt: it never listens, and is whole in its stream.
+    const whole = await scenarioModel('rules:\n  - steps:\n      - text: "a whole answer"\n').doStream({
+      prompt,
+      abortSignal: controller.signal,
+    });
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    const wholeTypes: string[] = [];
+    for await (const part of whole.stream) wholeTypes.push(part.type);
+    expect(wholeTypes).toEqual([
+      'stream-start',
+      'response-metadata',
+      'text-start',
+      'text-delta',
+      'text-end',
+      'finish',
+    ]);
+
+    const model = scenarioModel('rules:\n  - steps:\n      - text: "a whole answer"\n        delay_ms: 4\n');
     const read = await model.doStream({ prompt, abortSignal: controller.signal });
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
     const types: string[] = [];

@@ -19,40 +19,55 @@ function chunkText(text: string, size: number): string[] {
   return chunks;
 }
 
-async function* playTurn(
-  turn: ScriptedTurn,
-  modelId: string,
-  signal: AbortSignal,
-): AsyncGenerator<LanguageModelV3StreamPart> {
-  yield { type: 'stream-start', warnings: [] };
-  yield { type: 'response-metadata', id: `scripted-${randomUUID()}`, modelId, timestamp: new Date() };
+/** Where a paced turn waits: before every text chunk and tool call, or once before an empty turn's finish. */
+const PAUSE = Symbol('pause');
+type Played = LanguageModelV3StreamPart | typeof PAUSE;
 
-  const chunks = chunkText(turn.text, turn.chunkSize);
-  const emissions = chunks.length + turn.toolCalls.length;
-  const pause = emissions > 0 ? turn.delayMs / emissions : 0;
-  const wait = async (): Promise<void> => {
-    if (pause > 0) await delay(pause, signal);
-    else signal.throwIfAborted();
+/** A turn's stream parts in order, with a PAUSE wherever a turn with a delay waits. */
+function turnParts(turn: ScriptedTurn, modelId: string): Played[] {
+  const paced = turn.delayMs > 0;
+  const parts: Played[] = [
+    { type: 'stream-start', warnings: [] },
+    { type: 'response-metadata', id: `scripted-${randomUUID()}`, modelId, timestamp: new Date() },
+  ];
+  const pause = (): void => {
+    if (paced) parts.push(PAUSE);
   };
-  if (emissions === 0 && turn.delayMs > 0) await delay(turn.delayMs, signal);
-
+  const chunks = chunkText(turn.text, turn.chunkSize);
   if (chunks.length > 0) {
     const id = 'text-0';
-    yield { type: 'text-start', id };
-    for (const chunk of chunks) {
-      await wait();
-      yield { type: 'text-delta', id, delta: chunk };
+    parts.push({ type: 'text-start', id });
+    for (const delta of chunks) {
+      pause();
+      parts.push({ type: 'text-delta', id, delta });
     }
-    yield { type: 'text-end', id };
+    parts.push({ type: 'text-end', id });
   }
   for (const call of turn.toolCalls) {
-    await wait();
-    yield { type: 'tool-input-start', id: call.toolCallId, toolName: call.toolName };
-    yield { type: 'tool-input-delta', id: call.toolCallId, delta: call.input };
-    yield { type: 'tool-input-end', id: call.toolCallId };
-    yield { type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input };
+    pause();
+    parts.push(
+      { type: 'tool-input-start', id: call.toolCallId, toolName: call.toolName },
+      { type: 'tool-input-delta', id: call.toolCallId, delta: call.input },
+      { type: 'tool-input-end', id: call.toolCallId },
+      { type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input },
+    );
   }
-  yield { type: 'finish', usage: turn.usage, finishReason: turn.finishReason };
+  if (chunks.length + turn.toolCalls.length === 0) pause();
+  parts.push({ type: 'finish', usage: turn.usage, finishReason: turn.finishReason });
+  return parts;
+}
+
+/** The turn's delay spread evenly over its pauses. */
+async function* playPaced(
+  parts: readonly Played[],
+  delayMs: number,
+  signal: AbortSignal,
+): AsyncGenerator<LanguageModelV3StreamPart> {
+  const pauseMs = delayMs / Math.max(1, parts.filter((part) => part === PAUSE).length);
+  for (const part of parts) {
+    if (part === PAUSE) await delay(pauseMs, signal);
+    else yield part;
+  }
 }
 
 /**
@@ -93,6 +108,19 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
     // Planned before the stream exists: an invalid scenario rejects doStream instead of half-streaming.
     const turn = await this.#plan(options);
+    const parts = turnParts(turn, this.modelId);
+    if (turn.delayMs <= 0) {
+      // Nothing to wait for, so nothing to cancel: the whole turn is queued at once. A controller, an abort
+      // listener and a generator hop per part cost more than the rest of the scripted call (the caller still
+      // checks its own signal when the stream ends).
+      const stream = new ReadableStream<LanguageModelV3StreamPart>({
+        start(controller) {
+          for (const part of parts) if (part !== PAUSE) controller.enqueue(part);
+          controller.close();
+        },
+      });
+      return { stream };
+    }
     // Cancelling the stream (consumer gone) must also end a pending delay, not just the caller's abort. The
     // caller's abort is forwarded by a listener removed when the turn ends: `AbortSignal.any` per call cost
     // more than the rest of the turn, and on Node 20 its composite signals are kept alive by their sources.
@@ -102,11 +130,11 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
     if (outer?.aborted) forward();
     else outer?.addEventListener('abort', forward, { once: true });
     const release = (): void => outer?.removeEventListener('abort', forward);
-    const parts = playTurn(turn, this.modelId, cancelled.signal);
+    const played = playPaced(parts, turn.delayMs, cancelled.signal);
     const stream = new ReadableStream<LanguageModelV3StreamPart>({
       async pull(controller) {
         try {
-          const next = await parts.next();
+          const next = await played.next();
           if (next.done) {
             release();
             controller.close();
@@ -119,7 +147,7 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
       async cancel(reason) {
         release();
         cancelled.abort(reason);
-        await parts.return(undefined);
+        await played.return(undefined);
       },
     });
     return { stream };
