@@ -1,5 +1,4 @@
-import { sql, type ControlledTransaction, type Kysely } from 'kysely';
-import type { DatabaseSchema } from './database-schema.js';
+import type { OpenTransaction, TransactionSource } from './sql-context.js';
 
 /** Bounds the latency a member adds to the others of its group. */
 const MAX_GROUP = 32;
@@ -36,9 +35,8 @@ export class CommitGroup<S> {
   #running = false;
 
   constructor(
-    private readonly db: Kysely<DatabaseSchema>,
-    /** `open.now` turns false once the group's transaction ended. */
-    private readonly bind: (trx: Kysely<DatabaseSchema>, open: { readonly now: boolean }) => S,
+    private readonly transactions: TransactionSource,
+    private readonly bind: (transaction: OpenTransaction) => S,
   ) {}
 
   /**
@@ -66,32 +64,24 @@ export class CommitGroup<S> {
   }
 
   async #runGroup(): Promise<void> {
-    let trx;
+    let transaction;
     try {
-      trx = await this.db.startTransaction().execute();
+      transaction = await this.transactions.begin();
     } catch (error) {
       for (const member of this.#waiting.splice(0, MAX_GROUP)) member.reject(error);
       return;
     }
-    // Taken once the transaction has begun: works submitted while it was being acquired join this group.
+    // Taken once the transaction has begun (at least a microtask later, even when the engine begins at once):
+    // works submitted while it was being acquired join this group.
     const group = this.#waiting.splice(0, MAX_GROUP);
-    const open = { now: true };
-    let committed: Succeeded<S>[] = [];
-    try {
-      committed = await this.#runMembers(trx, this.bind(trx, open), group);
-    } finally {
-      open.now = false;
-    }
+    const committed = await this.#runMembers(transaction, group);
     // Only now: a member resumes after its transaction is over for good, whatever it does with `tx` next.
     for (const { member, value } of committed) member.resolve(value);
   }
 
   /** The members that succeeded, once their COMMIT is done; none if the group failed. */
-  async #runMembers(
-    trx: ControlledTransaction<DatabaseSchema>,
-    tx: S,
-    group: Member<S>[],
-  ): Promise<Succeeded<S>[]> {
+  async #runMembers(transaction: OpenTransaction, group: Member<S>[]): Promise<Succeeded<S>[]> {
+    const tx = this.bind(transaction);
     const succeeded: Succeeded<S>[] = [];
     const failed = new Set<Member<S>>();
     const fail = (member: Member<S>, error: unknown) => {
@@ -106,29 +96,32 @@ export class CommitGroup<S> {
           succeeded.push({ member, value: await member.work(tx) });
         } catch (error) {
           fail(member, error);
-          await trx.rollback().execute();
+          await transaction.rollback();
           return [];
         }
       } else {
         for (const member of group) {
-          await sql`savepoint group_member`.execute(trx);
+          await transaction.savepoint();
           try {
             succeeded.push({ member, value: await member.work(tx) });
           } catch (error) {
-            await sql`rollback to group_member`.execute(trx);
+            await transaction.rollbackToSavepoint();
             fail(member, error);
           }
-          await sql`release group_member`.execute(trx);
+          await transaction.releaseSavepoint();
         }
       }
-      await trx.commit().execute();
+      await transaction.commit();
     } catch (error) {
       // A savepoint statement or the COMMIT failed: nothing of the group is kept, every member not yet
       // refused fails with that error.
-      await trx
-        .rollback()
-        .execute()
-        .catch(() => undefined);
+      if (transaction.open) {
+        try {
+          await transaction.rollback();
+        } catch {
+          // The error that ended the group is the one to report.
+        }
+      }
       for (const member of group) if (!failed.has(member)) member.reject(error);
       return [];
     }

@@ -8,7 +8,7 @@ import { SqlAccessRepository } from './sql-access-repository.js';
 import { SqlAgentRepository } from './sql-agent-repository.js';
 import { SqlApprovalRepository } from './sql-approval-repository.js';
 import { SqlRunInboxRepository } from './sql-run-inbox-repository.js';
-import type { DirectQueryRunner, SqlContext } from './sql-context.js';
+import type { DirectQueryRunner, OpenTransaction, SqlContext, TransactionSource } from './sql-context.js';
 import { SqlConversationRepository } from './sql-conversation-repository.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { SqlMessageRepository } from './sql-message-repository.js';
@@ -25,6 +25,7 @@ import { SqlArtifactRepository } from './sql-artifact-repository.js';
 import { SqlAttachmentRepository } from './sql-attachment-repository.js';
 import { SqlRunBudgetRepository } from './sql-run-budget-repository.js';
 import { CommitGroup } from './commit-group.js';
+import { kyselyTransactions } from './kysely-transactions.js';
 
 export interface SqlStorageOptions {
   /** Source of every timestamp the repositories assign; tests pass a controllable one. */
@@ -33,6 +34,8 @@ export interface SqlStorageOptions {
   beforeClose?: () => Promise<void>;
   /** The engine's fast path for prepared queries (SQLite). */
   direct?: DirectQueryRunner;
+  /** The engine's own transactions (SQLite); otherwise Kysely's. */
+  transactions?: TransactionSource;
 }
 
 class SqlStorage implements Storage {
@@ -86,12 +89,31 @@ class SqlStorage implements Storage {
    */
   async transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T> {
     if (this.ctx.inTransaction) return work(this);
-    const open = { now: true };
-    try {
-      return await this.ctx.db.transaction().execute((trx) => work(this.#bound(trx, open)));
-    } finally {
-      open.now = false;
+    const source = this.ctx.transactions;
+    if (source === undefined) {
+      const open = { now: true };
+      try {
+        return await this.ctx.db.transaction().execute((trx) => work(this.#boundTo(trx, () => open.now)));
+      } finally {
+        open.now = false;
+      }
     }
+    const transaction = await source.begin();
+    let value: T;
+    try {
+      value = await work(this.#bound(transaction));
+    } catch (error) {
+      if (transaction.open) {
+        try {
+          await transaction.rollback();
+        } catch {
+          // The work's error is the one to report; the rollback released the connection regardless.
+        }
+      }
+      throw error;
+    }
+    await transaction.commit();
+    return value;
   }
 
   sharedCommitTransaction<T>(
@@ -101,21 +123,29 @@ class SqlStorage implements Storage {
     if (this.ctx.inTransaction) return work(this);
     // PostgreSQL runs concurrent transactions on a pool and groups commits itself.
     if (this.ctx.dialect.name !== 'sqlite') return this.transaction(work);
-    this.#commitGroup ??= new CommitGroup<Storage>(this.ctx.db, (trx, open) => this.#bound(trx, open));
+    this.#commitGroup ??= new CommitGroup<Storage>(
+      this.ctx.transactions ?? kyselyTransactions(this.ctx.db),
+      (tx) => this.#bound(tx),
+    );
     return this.#commitGroup.run(work, options.gather ?? true);
+  }
+
+  #bound(transaction: OpenTransaction): SqlStorage {
+    return this.#boundTo(transaction.db, () => transaction.open);
   }
 
   /**
    * `open` says whether the transaction still runs: the direct path of a transaction-bound storage stops with
-   * it, so a `tx` kept past its commit can never run a statement inside whatever holds the connection next.
+   * it, so a `tx` kept past its commit can never run a statement inside whatever holds the connection next
+   * (its other queries fail on the ended transaction).
    */
-  #bound(trx: Kysely<DatabaseSchema>, open: { readonly now: boolean }): SqlStorage {
+  #boundTo(db: Kysely<DatabaseSchema>, open: () => boolean): SqlStorage {
     const direct = this.ctx.direct;
     const bound: DirectQueryRunner | undefined = direct && {
       run: (compiled, parameters, inTransaction) =>
-        open.now ? direct.run(compiled, parameters, inTransaction) : undefined,
+        open() ? direct.run(compiled, parameters, inTransaction) : undefined,
     };
-    return new SqlStorage({ ...this.ctx, db: trx, inTransaction: true, direct: bound }, () =>
+    return new SqlStorage({ ...this.ctx, db, inTransaction: true, direct: bound }, () =>
       Promise.reject(new TroupeError('internal', 'A transaction-bound storage cannot close the database')),
     );
   }
@@ -141,6 +171,7 @@ export function createSqlStorage(
     clock: options.clock ?? systemClock,
     inTransaction: false,
     direct: options.direct,
+    transactions: options.transactions,
   };
   const close = async () => {
     try {

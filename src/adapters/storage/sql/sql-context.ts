@@ -14,6 +14,29 @@ export interface SqlContext {
   readonly inTransaction: boolean;
   /** The engine's fast path for prepared queries, where it has one (SQLite). */
   readonly direct?: DirectQueryRunner | undefined;
+  /** The engine's own transactions, where it runs them off Kysely's machinery (SQLite). */
+  readonly transactions?: TransactionSource | undefined;
+}
+
+/**
+ * One open transaction, with the one savepoint a group commit needs. Commit and rollback end it; an engine's
+ * direct transaction does all of this synchronously, Kysely's asynchronously.
+ */
+export interface OpenTransaction {
+  /** Runs queries inside this transaction; any query once it has ended fails. */
+  readonly db: Kysely<DatabaseSchema>;
+  /** False once committed or rolled back. */
+  readonly open: boolean;
+  savepoint(): void | Promise<void>;
+  releaseSavepoint(): void | Promise<void>;
+  rollbackToSavepoint(): void | Promise<void>;
+  commit(): void | Promise<void>;
+  rollback(): void | Promise<void>;
+}
+
+export interface TransactionSource {
+  /** Waits for the connection, then begins; refuses with `storage_busy` past the engine's busy timeout. */
+  begin(): Promise<OpenTransaction>;
 }
 
 /** Runs a compiled query at once and synchronously, or declines (undefined) when it must queue instead. */

@@ -10,7 +10,9 @@ import { migrateToLatest } from '../sql/migrations.js';
 import { withStatementCache } from './cached-statements.js';
 import { startWalCheckpointer } from './wal-checkpointer.js';
 import { createDirectQueryRunner } from './direct-query-runner.js';
-import { ConnectionGate, FifoSqliteDialect } from './fifo-sqlite-dialect.js';
+import { ConnectionGate } from './connection-gate.js';
+import { createDirectTransactions } from './direct-transactions.js';
+import { FifoSqliteDialect } from './fifo-sqlite-dialect.js';
 import { sqliteSqlDialect } from '../sql/sql-dialect.js';
 
 export interface SqliteStorageOptions {
@@ -63,5 +65,6 @@ export async function createSqliteStorage(options: SqliteStorageOptions): Promis
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(checkpointer === undefined ? {} : { beforeClose: () => checkpointer.stop() }),
     direct: createDirectQueryRunner(cached, gate),
+    transactions: createDirectTransactions(cached, gate, busyTimeoutMs),
   });
 }

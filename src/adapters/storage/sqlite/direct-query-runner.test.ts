@@ -8,7 +8,8 @@ import type { DirectQueryRunner, SqlContext } from '../sql/sql-context.js';
 import { sqliteSqlDialect } from '../sql/sql-dialect.js';
 import { withStatementCache } from './cached-statements.js';
 import { createDirectQueryRunner } from './direct-query-runner.js';
-import { ConnectionGate, FifoSqliteDialect } from './fifo-sqlite-dialect.js';
+import { ConnectionGate } from './connection-gate.js';
+import { FifoSqliteDialect } from './fifo-sqlite-dialect.js';
 
 const insertUser = preparedQuery((db, args: { id: string }) =>
   db.insertInto('users').values({ id: args.id, name: args.id, role: sql.lit('member') } as never),

@@ -1,7 +1,7 @@
 import type { CompiledQuery, QueryResult, SqliteDatabase } from 'kysely';
 import type { DirectQueryRunner } from '../sql/sql-context.js';
 import { busyAsTroupeError } from './busy-error.js';
-import type { ConnectionGate } from './fifo-sqlite-dialect.js';
+import type { ConnectionGate } from './connection-gate.js';
 
 /**
  * Runs a prepared query on the one connection without Kysely's executor: no connection hand-over, no

@@ -4,7 +4,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, sql, type Generated } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionGate, FifoSqliteDialect } from './fifo-sqlite-dialect.js';
+import { ConnectionGate } from './connection-gate.js';
+import { FifoSqliteDialect } from './fifo-sqlite-dialect.js';
 
 interface Schema {
   notes: { id: Generated<number>; text: string };
