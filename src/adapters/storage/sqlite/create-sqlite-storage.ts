@@ -65,6 +65,6 @@ export async function createSqliteStorage(options: SqliteStorageOptions): Promis
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(checkpointer === undefined ? {} : { beforeClose: () => checkpointer.stop() }),
     direct: createDirectQueryRunner(cached, gate),
-    transactions: createDirectTransactions(cached, gate, busyTimeoutMs),
+    transactions: createDirectTransactions(db, cached, gate, busyTimeoutMs),
   });
 }

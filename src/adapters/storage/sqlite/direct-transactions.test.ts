@@ -41,7 +41,12 @@ describe('createDirectTransactions', () => {
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     cleanups.push(() => db.destroy());
     cleanups.push(() => other.close());
-    const transactions = createDirectTransactions(cached, gate, busyTimeoutMs);
+    const transactions = createDirectTransactions(
+      db as unknown as Kysely<DatabaseSchema>,
+      cached,
+      gate,
+      busyTimeoutMs,
+    );
     const texts = () => database.prepare('SELECT text FROM notes ORDER BY id').pluck().all();
     return { db, gate, other, transactions, texts };
   }

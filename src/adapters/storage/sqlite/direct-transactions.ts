@@ -1,4 +1,5 @@
-import { Kysely, SelectQueryNode, SqliteDialect, Transaction } from 'kysely';
+import { SelectQueryNode, SqliteDialect, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { CompiledQuery, DatabaseConnection, QueryResult, SqliteDatabase } from 'kysely';
 import type { DatabaseSchema } from '../sql/database-schema.js';
 import type { OpenTransaction } from '../sql/sql-context.js';
@@ -79,14 +80,15 @@ export interface DirectTransaction extends OpenTransaction {
  * queries and transactions; BEGIN IMMEDIATE with its SQLITE_BUSY retries; a query after the end fails.
  */
 export function createDirectTransactions(
+  db: Kysely<DatabaseSchema>,
   database: SqliteDatabase,
   gate: ConnectionGate,
   busyTimeoutMs: number,
 ): { begin(): Promise<DirectTransaction> } {
-  // Never destroyed (that would close the shared database) and never queried: it only lends its executor,
-  // which each transaction points at its own connection.
+  // A transaction's queries compile with `db`'s executor (its dialect and plugins), pointed at the connection
+  // that transaction holds. The dialect and driver are only carried along: a Transaction refuses
+  // `transaction()`, `connection()` and `destroy()`, the calls that would use them.
   const dialect = new SqliteDialect({ database });
-  const base = new Kysely<DatabaseSchema>({ dialect });
   const driver = dialect.createDriver();
   const run = (sql: string): void => {
     try {
@@ -106,7 +108,7 @@ export function createDirectTransactions(
         throw error;
       }
       const connection = new TransactionConnection(database);
-      const executor = base.getExecutor().withConnectionProvider({
+      const executor = db.getExecutor().withConnectionProvider({
         provideConnection: (consume) => consume(connection),
       });
       const end = (ended: 'committed' | 'rolled back'): void => {
