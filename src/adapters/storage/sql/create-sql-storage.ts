@@ -93,7 +93,14 @@ class SqlStorage implements Storage {
     if (source === undefined) {
       const open = { now: true };
       try {
-        return await this.ctx.db.transaction().execute((trx) => work(this.#boundTo(trx, () => open.now)));
+        return await this.ctx.db.transaction().execute((trx) =>
+          work(
+            this.#boundTo(
+              () => trx,
+              () => open.now,
+            ),
+          ),
+        );
       } finally {
         open.now = false;
       }
@@ -131,7 +138,10 @@ class SqlStorage implements Storage {
   }
 
   #bound(transaction: OpenTransaction): SqlStorage {
-    return this.#boundTo(transaction.db, () => transaction.open);
+    return this.#boundTo(
+      () => transaction.db,
+      () => transaction.open,
+    );
   }
 
   /**
@@ -139,13 +149,24 @@ class SqlStorage implements Storage {
    * it, so a `tx` kept past its commit can never run a statement inside whatever holds the connection next
    * (its other queries fail on the ended transaction).
    */
-  #boundTo(db: Kysely<DatabaseSchema>, open: () => boolean): SqlStorage {
+  #boundTo(db: () => Kysely<DatabaseSchema>, open: () => boolean): SqlStorage {
     const direct = this.ctx.direct;
     const bound: DirectQueryRunner | undefined = direct && {
       run: (compiled, parameters, inTransaction) =>
         open() ? direct.run(compiled, parameters, inTransaction) : undefined,
     };
-    return new SqlStorage({ ...this.ctx, db, inTransaction: true, direct: bound }, () =>
+    const { dialect, clock } = this.ctx;
+    const ctx: SqlContext = {
+      // Asked for only by queries that are not prepared (or a prepared one's first compile).
+      get db() {
+        return db();
+      },
+      dialect,
+      clock,
+      inTransaction: true,
+      direct: bound,
+    };
+    return new SqlStorage(ctx, () =>
       Promise.reject(new TroupeError('internal', 'A transaction-bound storage cannot close the database')),
     );
   }

@@ -108,9 +108,14 @@ export function createDirectTransactions(
         throw error;
       }
       const connection = new TransactionConnection(database);
-      const executor = db.getExecutor().withConnectionProvider({
-        provideConnection: (consume) => consume(connection),
-      });
+      // Made on first use: most queries inside a transaction are prepared ones, which never ask for it.
+      let kysely: Kysely<DatabaseSchema> | undefined;
+      const transactionDb = (): Kysely<DatabaseSchema> => {
+        const executor = db.getExecutor().withConnectionProvider({
+          provideConnection: (consume) => consume(connection),
+        });
+        return new Transaction<DatabaseSchema>({ config: { dialect }, dialect, driver, executor });
+      };
       const end = (ended: 'committed' | 'rolled back'): void => {
         if (connection.ended !== undefined) throw new Error(`Transaction is already ${connection.ended}`);
         connection.ended = ended;
@@ -131,7 +136,9 @@ export function createDirectTransactions(
         }
       };
       return {
-        db: new Transaction<DatabaseSchema>({ config: { dialect }, dialect, driver, executor }),
+        get db() {
+          return (kysely ??= transactionDb());
+        },
         get open() {
           return connection.ended === undefined;
         },
