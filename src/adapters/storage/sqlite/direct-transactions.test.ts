@@ -65,6 +65,7 @@ describe('createDirectTransactions', () => {
       /already committed/,
     );
     expect(() => kept.commit()).toThrow(/already committed/);
+    expect(() => kept.savepoint()).toThrow(/already committed/);
 
     const dropped = await transactions.begin();
     await notes(dropped.db).insertInto('notes').values({ id: 2, text: 'dropped' }).execute();
