@@ -32,6 +32,7 @@ import type { RemoteA2AConnector } from './remote-experts/remote-a2a-connector.j
 import { createRunExecutor, type RunExecutor } from './run-executor.js';
 import { createRunService, type RunService } from './run-service.js';
 import { RunHandoffs } from './runs/run-handoffs.js';
+import { LocalRunStarts } from './runs/local-run-starts.js';
 import { createSkillsMiddleware } from './skills/create-skills-middleware.js';
 import { createInstallSkillTool } from './skills/install-skill-tool.js';
 import { createSkillService, type SkillService } from './skills/skill-service.js';
@@ -123,7 +124,8 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     ...(ports.extensions?.tools ?? []),
   ];
   const handoffs = ports.executesRuns === false ? undefined : new RunHandoffs();
-  const childDeps = { storage, bus, queue, clock, limits, defaultModel, handoffs };
+  const localStarts = ports.executesRuns === false ? undefined : new LocalRunStarts();
+  const childDeps = { storage, bus, queue, clock, limits, defaultModel, handoffs, localStarts };
   const subagentRuns = createSubagentRunService(childDeps);
   const delegationRuns = createDelegationRunService(childDeps);
   const knowledge = createKnowledgeService(storage, {
@@ -152,6 +154,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     ...(ports.remoteExperts ? { remoteExperts: ports.remoteExperts } : {}),
     ...(ports.tracer ? { tracer: ports.tracer } : {}),
     ...(handoffs ? { handoffs } : {}),
+    ...(localStarts ? { localStarts } : {}),
   });
   const agents = createAgentService(storage, { limits });
   const projects = createProjectService(storage, { workdirRoot: path.join(config.dataDir, 'workdirs') });

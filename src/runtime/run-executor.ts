@@ -1,4 +1,4 @@
-import type { Clock } from '../core/clock.js';
+import { isoAfter, isoNow, type Clock } from '../core/clock.js';
 import { TroupeError } from '../core/errors.js';
 import type { EventBus, Subscription } from '../core/ports/event-bus.js';
 import type { ModelProvider } from '../core/ports/model-provider.js';
@@ -11,6 +11,7 @@ import { RunAbortError } from './run-abort.js';
 import { createRunGateMiddleware } from './middleware/run-gate-middleware.js';
 import { loadRunContext } from './runs/load-run-context.js';
 import type { RunHandoffs } from './runs/run-handoffs.js';
+import type { LocalRunStarts, RunReservation } from './runs/local-run-starts.js';
 import { resumeAgentLoop } from './runs/resume-agent-loop.js';
 import { attemptMetadata } from './runs/attempt-metadata.js';
 import { createRunOutcomes, type AttemptFacts } from './runs/run-outcomes.js';
@@ -58,6 +59,8 @@ export interface RunExecutorDeps {
   remoteExperts?: RemoteA2AConnector;
   /** What the runs' creators in this process hand over, so a first attempt need not read it back. */
   handoffs?: RunHandoffs;
+  /** Where this process's child-run creators find the executor once it started (see LocalRunStarts). */
+  localStarts?: LocalRunStarts;
 }
 
 export interface RunExecutor {
@@ -96,8 +99,13 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     }
     // A slot first, the claim after: a run waiting for a slot holds no lease and stays pending.
     await slots.acquire();
+    await inTakenSlot(runId, () => claimAndExecute(runId));
+  }
+
+  /** Runs `work` in the slot the caller took, then gives it back; a run decided while it parked goes again. */
+  async function inTakenSlot(runId: string, work: () => Promise<void>): Promise<void> {
     try {
-      await claimAndExecute(runId);
+      await work();
     } finally {
       slots.release();
     }
@@ -111,14 +119,24 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       return;
     }
     const run = await lease.claim(runId);
-    if (!run) return;
+    if (run) await executeHeld(run, false);
+  }
+
+  /**
+   * Executes a run this worker holds: claimed here, or inserted already claimed by its creator (`adopted`,
+   * see LocalRunStarts), in a slot the caller holds.
+   */
+  async function executeHeld(run: Run, adopted: boolean): Promise<void> {
+    const runId = run.id;
     const controller = new AbortController();
     let resolveDone: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (resolveDone = resolve));
     inFlight.set(runId, { controller, done });
+    // Held after `stop` collected the runs in flight: handed back at once, like those.
+    if (stopping) controller.abort(new RunAbortError('shutdown'));
     const release = lease.hold(run, (kind) => abort(runId, kind));
     try {
-      const work = () => executeClaimed(run, controller.signal);
+      const work = () => executeClaimed(run, controller.signal, adopted);
       await (deps.tracer ? deps.tracer.traceRun(run, work) : work());
     } finally {
       release();
@@ -129,7 +147,31 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     }
   }
 
-  async function executeClaimed(run: Run, signal: AbortSignal): Promise<void> {
+  /** A slot for a run its creator is about to insert already held by this worker (LocalRunStarts). */
+  function reserve(): RunReservation | undefined {
+    if (stopping || !slots.tryAcquire()) return undefined;
+    let settled = false;
+    const settle = (): void => {
+      if (settled) throw new Error('a run reservation was used twice');
+      settled = true;
+    };
+    return {
+      claim: [deps.workerId, isoAfter(clock, deps.leaseMs), isoNow(clock)],
+      start(run) {
+        settle();
+        // Like a queue handler's: executeClaimed records the run's own failures; nothing is left to tell.
+        void inTakenSlot(run.id, () => executeHeld(run, true)).catch(() => undefined);
+      },
+      release() {
+        // Once started the slot is the run's; a start that failed or created nothing gives it back.
+        if (settled) return;
+        settled = true;
+        slots.release();
+      },
+    };
+  }
+
+  async function executeClaimed(run: Run, signal: AbortSignal, adopted: boolean): Promise<void> {
     const meter = createTokenUsageMiddleware(run.usage);
     let emitter = createRunEmitter(storage, bus, run);
     let watch: RunWatch | undefined;
@@ -150,7 +192,13 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       const { paused } = watch;
       // A remote expert's run is a remote task: no model, no tools, no middleware of this server.
       if (usable.backend === 'a2a') {
-        await announceAttempt(storage, emitter, run, attemptMetadata(run, usable, remoteModelLabel(usable)));
+        await announceAttempt(
+          storage,
+          emitter,
+          run,
+          attemptMetadata(run, usable, remoteModelLabel(usable)),
+          adopted,
+        );
         const outcome = await driveRemoteExpert(remoteExperts(), {
           run,
           agent: usable,
@@ -168,7 +216,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         toolSources: deps.toolSources,
       });
       const model = deps.models.resolve(run.model_spec);
-      await announceAttempt(storage, emitter, run, attemptMetadata(run, agent, model.label));
+      await announceAttempt(storage, emitter, run, attemptMetadata(run, agent, model.label), adopted);
       const gate = createRunGateMiddleware({
         storage,
         bus,
@@ -241,12 +289,14 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     execute,
     async start() {
       stopping = false;
+      deps.localStarts?.attach(reserve);
       signals ??= await bus.subscribeSignals((signal) => {
         if (signal.type === 'cancel') abort(signal.run_id, 'cancel');
       });
     },
     async stop() {
       stopping = true;
+      deps.localStarts?.attach(undefined);
       await signals?.unsubscribe();
       signals = undefined;
       const waiting = [...inFlight.entries()].map(([runId, entry]) => {

@@ -37,4 +37,20 @@ describe('worker slots', () => {
     expect(childRan).toBe(true);
     expect(slots.inUse).toBe(1);
   });
+
+  it('takes a free slot at once, and none while full or while others wait for one', async () => {
+    const slots = createWorkerSlots(2);
+    expect(slots.tryAcquire()).toBe(true);
+    expect(slots.tryAcquire()).toBe(true);
+    expect(slots.tryAcquire()).toBe(false);
+    expect(slots.inUse).toBe(2);
+    const waiter = slots.acquire();
+    slots.release();
+    await waiter;
+    // The freed slot went to the waiter, not to a later tryAcquire.
+    expect(slots.tryAcquire()).toBe(false);
+    slots.release();
+    expect(slots.inUse).toBe(1);
+    expect(slots.tryAcquire()).toBe(true);
+  });
 });

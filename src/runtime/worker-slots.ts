@@ -5,6 +5,8 @@
  */
 export interface WorkerSlots {
   acquire(): Promise<void>;
+  /** A slot now, or false: none is free, or runs are waiting for one (they come first). */
+  tryAcquire(): boolean;
   release(): void;
   /** Runs `work` without holding a slot: releases before, reacquires after (FIFO with everyone else). */
   outside<T>(work: () => Promise<T>): Promise<T>;
@@ -29,6 +31,11 @@ export function createWorkerSlots(capacity: number): WorkerSlots {
   };
   return {
     acquire,
+    tryAcquire() {
+      if (inUse >= capacity || waiting.length > 0) return false;
+      inUse += 1;
+      return true;
+    },
     release,
     async outside(work) {
       release();

@@ -19,6 +19,7 @@ import { traceCarrier } from '../tracing/trace-carrier.js';
 import { isRefused, refused, REQUEST_ID_CONFLICT, type Refused } from './child-run-refusal.js';
 import { startRaceWinner } from './start-race-winner.js';
 import type { RunHandoffs } from '../runs/run-handoffs.js';
+import type { LocalRunStarts, RunReservation } from '../runs/local-run-starts.js';
 import type { ThreadMessage } from '../../core/records/thread-message.js';
 import { openRootBudget, reserveChildBudget } from '../budgets/open-run-budget.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
@@ -33,6 +34,8 @@ export interface ChildRunDeps {
   defaultModel: string;
   /** Where a new child thread's first message is handed to this process's executor (`RunHandoffs`). */
   handoffs?: RunHandoffs | undefined;
+  /** This process's executor, when it has a free slot for the child at once (`LocalRunStarts`). */
+  localStarts?: LocalRunStarts | undefined;
 }
 
 /**
@@ -91,6 +94,12 @@ export interface ChildRunSpec {
   threadId(parent: Run | undefined): string;
   /** The id of the run this start creates, when the caller made it first (to watch it); a replay has its own. */
   runId?: string | undefined;
+  /**
+   * The creator waits for the child from its start (a blocking `task` or `delegate`): the child may run at once
+   * in a free slot of this process (`LocalRunStarts`). A background start is queued, `pending` as its payload
+   * says (yuxi §5).
+   */
+  awaited?: boolean | undefined;
   /** What tells this parent's starts apart beside the tool call (see `childRunRequestId`). */
   requestScope(threadId: string): string;
   /** The agent that runs the child, or the kind's refusal. Checked before the depth limit. */
@@ -124,8 +133,9 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
   const trace = traceCarrier();
   let threadId: string | undefined;
   let requestId: string | undefined;
-  let announced: RunEvent | undefined;
+  let announced: RunEvent[] = [];
   let appended: ThreadMessage[] = [];
+  let reservation: RunReservation | undefined;
   try {
     const outcome = await storage.sharedCommitTransaction(async (tx): Promise<ChildRunStart> => {
       // The parent with its child quotas in one read. On SQLite the transaction holds the write lock, so the
@@ -191,7 +201,7 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
       if (isRefused(home)) return home;
 
       const runId = spec.runId ?? newRunId();
-      const run = await tx.runs.insert(
+      const inserted = await tx.runs.insert(
         buildNewRun({
           id: runId,
           run_type: spec.kind,
@@ -215,10 +225,19 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
           },
         }),
       );
+      // A free slot of this process's worker: the child is claimed in this transaction and executed once it
+      // committed, with no queue hop and no claim of its own. Taken only now, when nothing refused the start.
+      if (spec.awaited === true) reservation ??= deps.localStarts?.reserve();
+      const claimed = reservation && (await tx.runs.claim(runId, ...reservation.claim));
+      const run = claimed ?? inserted;
       if (ledger) await ledger.open(runId);
       else await openRootBudget(tx, runId, agent.config.budget, spec.budget, new Date());
       appended = await tx.messages.append(threadId, runId, 0, [{ role: 'user', content: spec.message }]);
-      announced = await appendSubagentUpdate(tx, run, { childAgent: agent, parent });
+      // The parent's stream hears both changes, `pending` then `running`, in one insert.
+      announced = await appendSubagentUpdate(tx, claimed ? [inserted, claimed] : [inserted], {
+        childAgent: agent,
+        parent,
+      });
       return { kind: 'started', run, relation: home.relation };
     }, SHARED_COMMIT);
     // A replay is answered as such whatever refused it after the parent's checks (a quota its own run fills).
@@ -227,9 +246,10 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
       if (replay) return await replayed(storage, spec, replay);
     }
     if (outcome.kind === 'started') {
-      if (announced) await publishQuietly(deps.bus, announced);
+      for (const event of announced) await publishQuietly(deps.bus, event);
       deps.handoffs?.offer(outcome.run.id, appended);
-      await deps.queue.enqueue(outcome.run.id);
+      if (outcome.run.status === 'running' && reservation) reservation.start(outcome.run);
+      else await deps.queue.enqueue(outcome.run.id);
     }
     return outcome;
   } catch (error) {
@@ -240,6 +260,9 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
     const winner = await startRaceWinner(storage, error, spec.userId, requestId);
     if (!winner) throw error;
     return replayed(storage, spec, winner);
+  } finally {
+    // A start that created no run (refused, replayed, failed) gives the slot back; a started one kept it.
+    reservation?.release();
   }
 }
 

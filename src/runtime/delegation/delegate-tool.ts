@@ -69,6 +69,7 @@ export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
           channel: 'internal',
           budget: input.budget,
           creator: deps.creator,
+          awaited: true,
         },
         async (started, since) => {
           if (started.kind === 'refused') throw refusalError(started.error);

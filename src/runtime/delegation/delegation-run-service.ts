@@ -49,6 +49,8 @@ export interface DelegationStartInput {
   creator?: CreatorKnown | undefined;
   /** The id the started run gets (see ChildRunSpec.runId). */
   runId?: string | undefined;
+  /** See ChildRunSpec.awaited. */
+  awaited?: boolean | undefined;
 }
 
 export type DelegationStart = { kind: 'started' | 'existing'; run: Run } | Refused;
@@ -161,6 +163,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
         budget: input.budget,
         creator: input.creator,
         runId: input.runId,
+        awaited: input.awaited,
       });
       // Every delegation gets a new thread, which no run can hold yet.
       if (started.kind === 'busy')

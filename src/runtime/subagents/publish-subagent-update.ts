@@ -67,18 +67,21 @@ export async function subagentUpdateBatch(
 }
 
 /**
- * subagentUpdateBatch appended on its own. Given a transaction, the update commits with the status change it
- * reports (the caller publishes the returned event after the commit).
+ * subagentUpdateBatch appended on its own, one event per state of the child in `states` (a start that also
+ * claimed its child reports `pending`, then `running`), in one statement. Given a transaction, the updates
+ * commit with the status changes they report (the caller publishes the returned events after the commit).
  */
 export async function appendSubagentUpdate(
   storage: Storage,
-  child: Run,
+  states: readonly Run[],
   known: { childAgent?: Pick<Agent, 'slug' | 'name'>; parent?: Run } = {},
-): Promise<RunEvent | undefined> {
-  const batch = await subagentUpdateBatch(storage, child, known);
-  if (!batch) return undefined;
-  const [appended] = await storage.events.appendBatches([batch]);
-  return appended?.[0];
+): Promise<RunEvent[]> {
+  const batches = await Promise.all(states.map((state) => subagentUpdateBatch(storage, state, known)));
+  const [first] = batches;
+  if (!first) return [];
+  const events = batches.flatMap((batch) => batch?.events ?? []);
+  const [appended = []] = await storage.events.appendBatches([{ ...first, events }]);
+  return appended;
 }
 
 /** appendSubagentUpdate on its own, then published: best effort, for changes that have no transaction. */
@@ -89,8 +92,7 @@ export async function publishSubagentUpdate(
   known: { childAgent?: Pick<Agent, 'slug' | 'name'>; parent?: Run } = {},
 ): Promise<void> {
   try {
-    const event = await appendSubagentUpdate(storage, child, known);
-    if (event) await publishQuietly(bus, event);
+    for (const event of await appendSubagentUpdate(storage, [child], known)) await publishQuietly(bus, event);
   } catch {
     // Best effort: the parent learns the outcome from its tool results and the status panel endpoint anyway.
   }

@@ -31,6 +31,8 @@ export interface SubagentStartInput {
   creator?: CreatorKnown;
   /** The id the started run gets (see ChildRunSpec.runId). */
   runId?: string | undefined;
+  /** See ChildRunSpec.awaited. */
+  awaited?: boolean | undefined;
 }
 
 export type SubagentStartOutcome =
@@ -161,6 +163,7 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
         budget: input.budget,
         creator: input.creator,
         runId: input.runId,
+        awaited: input.awaited,
       });
       if (started.kind === 'busy' || started.kind === 'refused') return started;
       // Every subagent run has its relation: a replayed run without one is not this start's.

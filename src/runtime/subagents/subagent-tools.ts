@@ -121,6 +121,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       thread_id?: string | null | undefined;
       budget?: BudgetLimits | undefined;
     },
+    /** `task`: the id of the child it watches and waits for; none for a background start. */
     runId?: string,
   ): Promise<Exclude<SubagentStartOutcome, { kind: 'refused' }>> {
     const outcome = await service.start({
@@ -134,6 +135,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       budget: input.budget,
       ...(deps.creator === undefined ? {} : { creator: deps.creator }),
       runId,
+      awaited: runId !== undefined,
     });
     if (outcome.kind === 'refused') throw refusalError(outcome.error);
     return outcome;

@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RuntimeHarnessOptions } from '../../../test/helpers/create-runtime-harness.js';
+import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
+
+let harness: RuntimeHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+const TASK_MAIN = `
+rules:
+  - steps:
+      - tool_calls:
+          - name: task
+            args: { subagent_slug: helper, description: "Investigate: {{input}}" }
+      - text: "Main got: {{last_tool_result}}"
+`;
+const START_MAIN = `
+rules:
+  - steps:
+      - tool_calls:
+          - name: subagent_start
+            args: { subagent_slug: helper, description: "Investigate: {{input}}" }
+      - tool_calls:
+          - name: subagent_await
+            args: { run_id: "{{run_id}}" }
+      - text: "Main got: {{last_tool_result}}"
+`;
+const HELPER = `rules:\n  - steps:\n      - text: "Helper report on <{{input}}>"\n`;
+
+/** alice asks `main` once; returns the finished parent, its child, the runs queued and the parent's updates. */
+async function dispatch(main: string, options: RuntimeHarnessOptions = {}) {
+  harness = await createRuntimeHarness({
+    scenarios: { main, helper: HELPER },
+    workerId: 'wrk_here',
+    ...options,
+  });
+  const h = harness;
+  const queued: string[] = [];
+  const enqueue = h.queue.enqueue.bind(h.queue);
+  h.queue.enqueue = (runId) => {
+    queued.push(runId);
+    return enqueue(runId);
+  };
+  const user = await h.createUser('alice');
+  await h.createAgent(
+    user,
+    'helper',
+    { model: 'scripted:helper' },
+    { backend: 'subagent', is_subagent: true },
+  );
+  const agent = await h.createAgent(user, 'main', {
+    model: 'scripted:main',
+    tool_approval_mode: 'always_trust',
+  });
+  const conversation = await h.createConversation(user, agent);
+  const { run } = await h.runs.postMessage(user, conversation.id, { content: 'the logs' });
+  const done = await h.runs.await(user, run.id, 15_000);
+  expect(done.run.status).toBe('completed');
+  expect(done.run.output).toContain('Helper report on <Investigate: the logs>');
+  const [child] = await h.storage.runs.listChildren(run.id);
+  if (!child) throw new Error('no child run');
+  const updates = (await h.storage.events.list(run.id, 0, 1000))
+    .filter((event) => event.type === 'subagent_update')
+    .map((event) => event.payload.status);
+  return { parent: done.run, child, queued, updates };
+}
+
+describe('a child run started in its creator’s process', () => {
+  it('runs a child its creator waits for at once in a free slot: claimed as it is created, never queued', async () => {
+    const { parent, child, queued, updates } = await dispatch(TASK_MAIN);
+    expect(queued).toEqual([parent.id]);
+    expect(child).toMatchObject({ status: 'completed', attempt: 1 });
+    // Its parent's stream heard every status change: created, claimed, ended.
+    expect(updates).toEqual(['pending', 'running', 'completed']);
+    const childEvents = await harness?.storage.events.list(child.id, 0, 100);
+    expect(childEvents?.map((event) => event.type)).toEqual(['metadata', 'message_delta', 'step', 'end']);
+  });
+
+  it('queues the child, pending until a worker claims it, when no slot is free', async () => {
+    const { parent, child, queued, updates } = await dispatch(TASK_MAIN, { concurrency: 1 });
+    expect(queued).toEqual([parent.id, child.id]);
+    expect(child).toMatchObject({ status: 'completed', attempt: 1 });
+    expect(updates).toEqual(['pending', 'running', 'completed']);
+  });
+
+  it('queues a background start even with free slots: its payload says pending (yuxi §5)', async () => {
+    const { parent, child, queued, updates } = await dispatch(START_MAIN);
+    expect(queued).toEqual([parent.id, child.id]);
+    expect(updates[0]).toBe('pending');
+    expect(updates.at(-1)).toBe('completed');
+  });
+});
