@@ -73,7 +73,7 @@ export class SqlMessageRepository implements MessageRepository {
         this.ctx,
         'thread_messages_thread_seq_uq',
         `thread_messages:${threadId}`,
-        (db) => insertCheckpoint(messages.length)({ ...this.ctx, db }, args),
+        (ctx) => insertCheckpoint(messages.length)(ctx, args),
       );
       // Only the numbers come back: a checkpoint's messages are the caller's, not re-read and re-parsed. RETURNING
       // has no guaranteed order; the seqs are consecutive, so sorted they follow the messages' order.

@@ -112,7 +112,7 @@ export class SqlRunEventRepository implements RunEventRepository {
         this.ctx,
         'run_events_run_seq_uq',
         parts.map((batch) => `run_events:${batch.run_id}`),
-        (db) => insertBatches(shape)({ ...this.ctx, db }, args),
+        (ctx) => insertBatches(shape)(ctx, args),
       );
       // RETURNING has no guaranteed order; a run's seqs are consecutive, so sorted they follow its batch.
       const seqs = new Map<string, number[]>();

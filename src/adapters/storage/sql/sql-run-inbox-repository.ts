@@ -29,11 +29,11 @@ export class SqlRunInboxRepository implements RunInboxRepository {
   async push(runId: string, message: string): Promise<void> {
     const createdAt = nowIso(this.ctx);
     // A per-run sequence keeps the send order exact even for messages sent within one millisecond.
-    await writeNextInSequence(this.ctx, 'run_inbox_run_seq_uq', `run_inbox:${runId}`, (db) =>
+    await writeNextInSequence(this.ctx, 'run_inbox_run_seq_uq', `run_inbox:${runId}`, (ctx) =>
       sql`
         INSERT INTO run_inbox (run_id, seq, message, created_at, read_at)
         SELECT ${runId}, COALESCE(MAX(seq), 0) + 1, ${message}, ${createdAt}, NULL
-        FROM run_inbox WHERE run_id = ${runId}`.execute(db),
+        FROM run_inbox WHERE run_id = ${runId}`.execute(ctx.db),
     );
   }
 

@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from './database-schema.js';
 import { atomically } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import type { UniqueConstraintName } from './unique-constraints.js';
@@ -21,16 +19,21 @@ export async function writeNextInSequence<T>(
   constraint: UniqueConstraintName,
   /** One key, or several locked in the order given (a multi-run append: keep a child's before its parent's). */
   key: string | readonly string[],
-  write: (db: Kysely<DatabaseSchema>) => Promise<T>,
+  /**
+   * The write, given the context to run it in: the caller's own on SQLite (so a prepared statement inside a
+   * transaction takes its direct path, and no Kysely transaction object is made for it), the locking
+   * transaction's on the others.
+   */
+  write: (ctx: SqlContext) => Promise<T>,
 ): Promise<T> {
   const lock = ctx.dialect.lockKey;
   const once =
     lock === undefined
-      ? () => write(ctx.db)
+      ? () => write(ctx)
       : () =>
           atomically(ctx, async (db) => {
             for (const one of typeof key === 'string' ? [key] : key) await lock(db, one);
-            return write(db);
+            return write({ ...ctx, db });
           });
   for (let attempt = 1; ; attempt += 1) {
     try {
