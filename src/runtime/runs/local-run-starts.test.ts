@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RuntimeHarnessOptions } from '../../../test/helpers/create-runtime-harness.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
+import { PARENT_HOLDS, runningParent } from '../../../test/helpers/runtime/use-subagent-world.js';
 
 let harness: RuntimeHarness | undefined;
 afterEach(async () => {
@@ -29,6 +30,17 @@ rules:
 `;
 const HELPER = `rules:\n  - steps:\n      - text: "Helper report on <{{input}}>"\n`;
 
+/** Records the runs the harness's queue is given. */
+function spyQueue(h: RuntimeHarness): string[] {
+  const queued: string[] = [];
+  const enqueue = h.queue.enqueue.bind(h.queue);
+  h.queue.enqueue = (runId) => {
+    queued.push(runId);
+    return enqueue(runId);
+  };
+  return queued;
+}
+
 /** alice asks `main` once; returns the finished parent, its child, the runs queued and the parent's updates. */
 async function dispatch(main: string, options: RuntimeHarnessOptions = {}) {
   harness = await createRuntimeHarness({
@@ -37,12 +49,7 @@ async function dispatch(main: string, options: RuntimeHarnessOptions = {}) {
     ...options,
   });
   const h = harness;
-  const queued: string[] = [];
-  const enqueue = h.queue.enqueue.bind(h.queue);
-  h.queue.enqueue = (runId) => {
-    queued.push(runId);
-    return enqueue(runId);
-  };
+  const queued = spyQueue(h);
   const user = await h.createUser('alice');
   await h.createAgent(
     user,
@@ -90,5 +97,50 @@ describe('a child run started in its creator’s process', () => {
     expect(queued).toEqual([parent.id, child.id]);
     expect(updates[0]).toBe('pending');
     expect(updates.at(-1)).toBe('completed');
+  });
+
+  it('gives the slot back when a start fails after taking it: the next child still runs here', async () => {
+    // Two slots: the parent's model call holds one, a child may take the other.
+    harness = await createRuntimeHarness({
+      scenarios: { main: PARENT_HOLDS, helper: HELPER },
+      concurrency: 2,
+    });
+    const h = harness;
+    const queued = spyQueue(h);
+    const user = await h.createUser('alice');
+    const helper = await h.createAgent(
+      user,
+      'helper',
+      { model: 'scripted:helper' },
+      { backend: 'subagent', is_subagent: true },
+    );
+    const agent = await h.createAgent(user, 'main', { model: 'scripted:main' });
+    const conversation = await h.createConversation(user, agent);
+    const parent = await runningParent(h, user.id, conversation.id);
+    const start = (toolCallId: string) =>
+      h.subagents.start({
+        creatorRunId: parent.id,
+        userId: user.id,
+        subagent: helper,
+        description: 'look',
+        toolCallId,
+        awaited: true,
+      });
+
+    // The start's transaction fails after its work took the slot (as a failed COMMIT would): nothing is kept.
+    const commit = h.storage.sharedCommitTransaction.bind(h.storage);
+    h.storage.sharedCommitTransaction = (work, options) =>
+      commit(async (tx) => {
+        await work(tx);
+        throw new Error('COMMIT failed');
+      }, options);
+    await expect(start('call-1')).rejects.toThrow('COMMIT failed');
+    h.storage.sharedCommitTransaction = commit;
+    expect(await h.storage.runs.listChildren(parent.id)).toEqual([]);
+
+    const second = await start('call-2');
+    if (second.kind !== 'started') throw new Error(`second start: ${second.kind}`);
+    expect(queued).not.toContain(second.run.id);
+    expect((await h.runs.await(user, second.run.id, 15_000)).run.status).toBe('completed');
   });
 });
