@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RuntimeHarnessOptions } from '../../../test/helpers/create-runtime-harness.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
-import { PARENT_HOLDS, runningParent } from '../../../test/helpers/runtime/use-subagent-world.js';
+import {
+  HELPER_REPORTS as HELPER,
+  PARENT_HOLDS,
+  runningParent,
+  TASK_MAIN,
+} from '../../../test/helpers/runtime/use-subagent-world.js';
 
 let harness: RuntimeHarness | undefined;
 afterEach(async () => {
@@ -9,14 +14,6 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const TASK_MAIN = `
-rules:
-  - steps:
-      - tool_calls:
-          - name: task
-            args: { subagent_slug: helper, description: "Investigate: {{input}}" }
-      - text: "Main got: {{last_tool_result}}"
-`;
 const START_MAIN = `
 rules:
   - steps:
@@ -28,7 +25,6 @@ rules:
             args: { run_id: "{{run_id}}" }
       - text: "Main got: {{last_tool_result}}"
 `;
-const HELPER = `rules:\n  - steps:\n      - text: "Helper report on <{{input}}>"\n`;
 
 /** Records the runs the harness's queue is given. */
 function spyQueue(h: RuntimeHarness): string[] {

@@ -6,26 +6,13 @@ import type { AgentConfig } from '../../core/records/agent.js';
 import type { RuntimeHarnessOptions } from '../../../test/helpers/create-runtime-harness.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
+import { HELPER_REPORTS as HELPER, TASK_MAIN } from '../../../test/helpers/runtime/use-subagent-world.js';
 
 let harness: RuntimeHarness | undefined;
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-const TASK_MAIN = `
-rules:
-  - steps:
-      - tool_calls:
-          - name: task
-            args: { subagent_slug: helper, description: "Investigate: {{input}}" }
-      - text: "Main got: {{last_tool_result}}"
-`;
-const HELPER = `
-rules:
-  - steps:
-      - text: "Helper report on <{{input}}>"
-`;
 
 interface Setup {
   main: string;

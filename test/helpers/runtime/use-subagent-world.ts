@@ -11,6 +11,21 @@ import {
 export const PARENT_HOLDS = `rules:\n  - steps:\n      - delay_ms: 20000\n        text: holding\n`;
 export const QUICK = `rules:\n  - steps:\n      - text: "done: {{input}}"\n`;
 export const SLOW = `rules:\n  - steps:\n      - delay_ms: 20000\n        text: slow\n`;
+/** A main agent that hands its input to `helper` through `task`, then quotes the result. */
+export const TASK_MAIN = `
+rules:
+  - steps:
+      - tool_calls:
+          - name: task
+            args: { subagent_slug: helper, description: "Investigate: {{input}}" }
+      - text: "Main got: {{last_tool_result}}"
+`;
+/** A subagent that answers its task at once, quoting it. */
+export const HELPER_REPORTS = `
+rules:
+  - steps:
+      - text: "Helper report on <{{input}}>"
+`;
 
 export interface SubagentWorldOptions {
   main?: string;
