@@ -299,11 +299,15 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       deps.localStarts?.attach(undefined);
       await signals?.unsubscribe();
       signals = undefined;
-      const waiting = [...inFlight.entries()].map(([runId, entry]) => {
-        abort(runId, 'shutdown');
-        return entry.done;
-      });
-      await Promise.all(waiting);
+      // Until none is left: a run can join while this waits (a child whose start was committing took its slot
+      // before the stop, a claim already under way), and is handed back at once, like these.
+      while (inFlight.size > 0) {
+        const waiting = [...inFlight.entries()].map(([runId, entry]) => {
+          abort(runId, 'shutdown');
+          return entry.done;
+        });
+        await Promise.all(waiting);
+      }
     },
     get activeRuns() {
       return inFlight.size;

@@ -139,4 +139,49 @@ describe('a child run started in its creator’s process', () => {
     expect(queued).not.toContain(second.run.id);
     expect((await h.runs.await(user, second.run.id, 15_000)).run.status).toBe('completed');
   });
+
+  it('hands a child back, pending, when its executor stopped while the start was committing', async () => {
+    harness = await createRuntimeHarness({
+      scenarios: { main: PARENT_HOLDS, helper: HELPER },
+      concurrency: 2,
+    });
+    const h = harness;
+    const user = await h.createUser('alice');
+    const helper = await h.createAgent(
+      user,
+      'helper',
+      { model: 'scripted:helper' },
+      { backend: 'subagent', is_subagent: true },
+    );
+    const agent = await h.createAgent(user, 'main', { model: 'scripted:main' });
+    const conversation = await h.createConversation(user, agent);
+    const parent = await runningParent(h, user.id, conversation.id);
+    // A shutdown begins after the start's work took the slot and claimed the child, before its commit ends.
+    const commit = h.storage.sharedCommitTransaction.bind(h.storage);
+    let stopped: Promise<void> | undefined;
+    h.storage.sharedCommitTransaction = (work, options) =>
+      commit(async (tx) => {
+        const result = await work(tx);
+        stopped = h.runtime.executor.stop();
+        return result;
+      }, options);
+    const started = await h.subagents.start({
+      creatorRunId: parent.id,
+      userId: user.id,
+      subagent: helper,
+      description: 'look',
+      toolCallId: 'call-1',
+      awaited: true,
+    });
+    h.storage.sharedCommitTransaction = commit;
+    if (started.kind !== 'started') throw new Error(`start: ${started.kind}`);
+    await stopped;
+    // Neither the child nor its parent is left held by the stopped worker: both wait for the next one.
+    expect(await h.storage.runs.get(started.run.id)).toMatchObject({
+      status: 'pending',
+      worker_id: null,
+      output: null,
+    });
+    expect(await h.storage.runs.get(parent.id)).toMatchObject({ status: 'pending', worker_id: null });
+  });
 });
