@@ -70,6 +70,35 @@ async function dispatch(main: string, options: RuntimeHarnessOptions = {}) {
   return { parent: done.run, child, queued, updates };
 }
 
+/**
+ * Two slots: a parent whose model call holds one for a while, so a child may take the other; `start` starts a
+ * child of it that it waits for, as its `task` tool would.
+ */
+async function parentWithFreeSlot() {
+  harness = await createRuntimeHarness({ scenarios: { main: PARENT_HOLDS, helper: HELPER }, concurrency: 2 });
+  const h = harness;
+  const user = await h.createUser('alice');
+  const helper = await h.createAgent(
+    user,
+    'helper',
+    { model: 'scripted:helper' },
+    { backend: 'subagent', is_subagent: true },
+  );
+  const agent = await h.createAgent(user, 'main', { model: 'scripted:main' });
+  const conversation = await h.createConversation(user, agent);
+  const parent = await runningParent(h, user.id, conversation.id);
+  const start = (toolCallId: string) =>
+    h.subagents.start({
+      creatorRunId: parent.id,
+      userId: user.id,
+      subagent: helper,
+      description: 'look',
+      toolCallId,
+      awaited: true,
+    });
+  return { h, user, parent, start };
+}
+
 describe('a child run started in its creator’s process', () => {
   it('runs a child its creator waits for at once in a free slot: claimed as it is created, never queued', async () => {
     const { parent, child, queued, updates } = await dispatch(TASK_MAIN);
@@ -96,32 +125,8 @@ describe('a child run started in its creator’s process', () => {
   });
 
   it('gives the slot back when a start fails after taking it: the next child still runs here', async () => {
-    // Two slots: the parent's model call holds one, a child may take the other.
-    harness = await createRuntimeHarness({
-      scenarios: { main: PARENT_HOLDS, helper: HELPER },
-      concurrency: 2,
-    });
-    const h = harness;
+    const { h, user, parent, start } = await parentWithFreeSlot();
     const queued = spyQueue(h);
-    const user = await h.createUser('alice');
-    const helper = await h.createAgent(
-      user,
-      'helper',
-      { model: 'scripted:helper' },
-      { backend: 'subagent', is_subagent: true },
-    );
-    const agent = await h.createAgent(user, 'main', { model: 'scripted:main' });
-    const conversation = await h.createConversation(user, agent);
-    const parent = await runningParent(h, user.id, conversation.id);
-    const start = (toolCallId: string) =>
-      h.subagents.start({
-        creatorRunId: parent.id,
-        userId: user.id,
-        subagent: helper,
-        description: 'look',
-        toolCallId,
-        awaited: true,
-      });
 
     // The start's transaction fails after its work took the slot (as a failed COMMIT would): nothing is kept.
     const commit = h.storage.sharedCommitTransaction.bind(h.storage);
@@ -141,21 +146,7 @@ describe('a child run started in its creator’s process', () => {
   });
 
   it('hands a child back, pending, when its executor stopped while the start was committing', async () => {
-    harness = await createRuntimeHarness({
-      scenarios: { main: PARENT_HOLDS, helper: HELPER },
-      concurrency: 2,
-    });
-    const h = harness;
-    const user = await h.createUser('alice');
-    const helper = await h.createAgent(
-      user,
-      'helper',
-      { model: 'scripted:helper' },
-      { backend: 'subagent', is_subagent: true },
-    );
-    const agent = await h.createAgent(user, 'main', { model: 'scripted:main' });
-    const conversation = await h.createConversation(user, agent);
-    const parent = await runningParent(h, user.id, conversation.id);
+    const { h, parent, start } = await parentWithFreeSlot();
     // A shutdown begins after the start's work took the slot and claimed the child, before its commit ends.
     const commit = h.storage.sharedCommitTransaction.bind(h.storage);
     let stopped: Promise<void> | undefined;
@@ -165,14 +156,7 @@ describe('a child run started in its creator’s process', () => {
         stopped = h.runtime.executor.stop();
         return result;
       }, options);
-    const started = await h.subagents.start({
-      creatorRunId: parent.id,
-      userId: user.id,
-      subagent: helper,
-      description: 'look',
-      toolCallId: 'call-1',
-      awaited: true,
-    });
+    const started = await start('call-1');
     h.storage.sharedCommitTransaction = commit;
     if (started.kind !== 'started') throw new Error(`start: ${started.kind}`);
     await stopped;
