@@ -1,18 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RuntimeHarnessOptions } from '../../../test/helpers/create-runtime-harness.js';
-import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
+import { describe, expect, it } from 'vitest';
+import type { RuntimeHarness, RuntimeHarnessOptions } from '../../../test/helpers/create-runtime-harness.js';
 import {
   HELPER_REPORTS as HELPER,
-  PARENT_HOLDS,
   runningParent,
   TASK_MAIN,
+  useSubagentWorld,
 } from '../../../test/helpers/runtime/use-subagent-world.js';
 
-let harness: RuntimeHarness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const setup = useSubagentWorld();
 
 const START_MAIN = `
 rules:
@@ -38,26 +33,14 @@ function spyQueue(h: RuntimeHarness): string[] {
 }
 
 /** alice asks `main` once; returns the finished parent, its child, the runs queued and the parent's updates. */
-async function dispatch(main: string, options: RuntimeHarnessOptions = {}) {
-  harness = await createRuntimeHarness({
-    scenarios: { main, helper: HELPER },
-    workerId: 'wrk_here',
-    ...options,
+async function dispatch(main: string, harness: RuntimeHarnessOptions = {}) {
+  const { h, user, conversation } = await setup({
+    main,
+    helper: HELPER,
+    mainConfig: { tool_approval_mode: 'always_trust' },
+    harness,
   });
-  const h = harness;
   const queued = spyQueue(h);
-  const user = await h.createUser('alice');
-  await h.createAgent(
-    user,
-    'helper',
-    { model: 'scripted:helper' },
-    { backend: 'subagent', is_subagent: true },
-  );
-  const agent = await h.createAgent(user, 'main', {
-    model: 'scripted:main',
-    tool_approval_mode: 'always_trust',
-  });
-  const conversation = await h.createConversation(user, agent);
   const { run } = await h.runs.postMessage(user, conversation.id, { content: 'the logs' });
   const done = await h.runs.await(user, run.id, 15_000);
   expect(done.run.status).toBe('completed');
@@ -67,7 +50,7 @@ async function dispatch(main: string, options: RuntimeHarnessOptions = {}) {
   const updates = (await h.storage.events.list(run.id, 0, 1000))
     .filter((event) => event.type === 'subagent_update')
     .map((event) => event.payload.status);
-  return { parent: done.run, child, queued, updates };
+  return { h, parent: done.run, child, queued, updates };
 }
 
 /**
@@ -75,17 +58,8 @@ async function dispatch(main: string, options: RuntimeHarnessOptions = {}) {
  * child of it that it waits for, as its `task` tool would.
  */
 async function parentWithFreeSlot() {
-  harness = await createRuntimeHarness({ scenarios: { main: PARENT_HOLDS, helper: HELPER }, concurrency: 2 });
-  const h = harness;
-  const user = await h.createUser('alice');
-  const helper = await h.createAgent(
-    user,
-    'helper',
-    { model: 'scripted:helper' },
-    { backend: 'subagent', is_subagent: true },
-  );
-  const agent = await h.createAgent(user, 'main', { model: 'scripted:main' });
-  const conversation = await h.createConversation(user, agent);
+  // `main` holds by default (PARENT_HOLDS).
+  const { h, user, helper, conversation } = await setup({ helper: HELPER, harness: { concurrency: 2 } });
   const parent = await runningParent(h, user.id, conversation.id);
   const start = (toolCallId: string) =>
     h.subagents.start({
@@ -101,13 +75,13 @@ async function parentWithFreeSlot() {
 
 describe('a child run started in its creator’s process', () => {
   it('runs a child its creator waits for at once in a free slot: claimed as it is created, never queued', async () => {
-    const { parent, child, queued, updates } = await dispatch(TASK_MAIN);
+    const { h, parent, child, queued, updates } = await dispatch(TASK_MAIN);
     expect(queued).toEqual([parent.id]);
     expect(child).toMatchObject({ status: 'completed', attempt: 1 });
     // Its parent's stream heard every status change: created, claimed, ended.
     expect(updates).toEqual(['pending', 'running', 'completed']);
-    const childEvents = await harness?.storage.events.list(child.id, 0, 100);
-    expect(childEvents?.map((event) => event.type)).toEqual(['metadata', 'message_delta', 'step', 'end']);
+    const childEvents = await h.storage.events.list(child.id, 0, 100);
+    expect(childEvents.map((event) => event.type)).toEqual(['metadata', 'message_delta', 'step', 'end']);
   });
 
   it('queues the child, pending until a worker claims it, when no slot is free', async () => {
