@@ -123,8 +123,8 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   }
 
   /**
-   * Executes a run this worker holds: claimed here, or inserted already claimed by its creator (`adopted`,
-   * see LocalRunStarts), in a slot the caller holds.
+   * Executes a run this worker holds: claimed here, or claimed for it by the transaction that created it
+   * (`adopted`, see LocalRunStarts), in a slot the caller holds.
    */
   async function executeHeld(run: Run, adopted: boolean): Promise<void> {
     const runId = run.id;
@@ -147,18 +147,15 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     }
   }
 
-  /** A slot for a run its creator is about to insert already held by this worker (LocalRunStarts). */
+  /** A slot for a run its creator is about to create and claim for this worker (LocalRunStarts). */
   function reserve(): RunReservation | undefined {
     if (stopping || !slots.tryAcquire()) return undefined;
     let settled = false;
-    const settle = (): void => {
-      if (settled) throw new Error('a run reservation was used twice');
-      settled = true;
-    };
     return {
       claim: [deps.workerId, isoAfter(clock, deps.leaseMs), isoNow(clock)],
       start(run) {
-        settle();
+        if (settled) throw new Error('a run reservation was used twice');
+        settled = true;
         // Like a queue handler's: executeClaimed records the run's own failures; nothing is left to tell.
         void inTakenSlot(run.id, () => executeHeld(run, true)).catch(() => undefined);
       },

@@ -12,8 +12,8 @@ import { subagentUpdateBatch } from '../subagents/publish-subagent-update.js';
  * commits within DELTA_FLUSH_MS, or on its own then, so a quick turn spends no statement on it. A child's goes
  * out at once: its parent's panel shows it running from the claim, and in a fan-out, holding hundreds of
  * children's updates for their final commits made the parent's stream bursty (SSE p99 25 → 75–108 ms in the
- * fan-out bench, 5 of 5 runs). A child its creator inserted already running here (`parentTold`, see
- * LocalRunStarts) told its parent so in the update its start committed: its `metadata` leads like a root's.
+ * fan-out bench, 5 of 5 runs). A child its creator's start claimed for this worker (`parentTold`, see
+ * LocalRunStarts) told its parent it runs in the updates that start committed: its `metadata` leads like a root's.
  */
 export async function announceAttempt(
   storage: Storage,
