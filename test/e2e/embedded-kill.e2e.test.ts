@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/core/records/run-event.js';
 import type { Run } from '../../src/core/records/run.js';
+import { json as readJson } from '../helpers/http/expect-error.js';
 import { eventually, ServerProcess, START_TIMEOUT_MS } from '../helpers/server-process.js';
 import { readSse } from '../helpers/start-test-server.js';
 
@@ -57,13 +58,8 @@ function client(baseUrl: string, token: string) {
         ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
       },
     });
-  const json = async <T>(response: Promise<Response>, status = 200): Promise<T> => {
-    const resolved = await response;
-    const body = await resolved.text();
-    if (resolved.status !== status)
-      throw new Error(`expected HTTP ${status}, got ${resolved.status}: ${body}`);
-    return JSON.parse(body) as T;
-  };
+  const json = async <T>(response: Promise<Response>, status = 200): Promise<T> =>
+    readJson<T>(await response, status);
   return { api, json };
 }
 
