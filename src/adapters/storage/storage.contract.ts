@@ -693,6 +693,29 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await storage.messages.list('thr_missing')).toEqual([]);
       });
 
+      it("appends several steps' messages in one write, in order, each with its step", async () => {
+        const { conversation } = await seedWorld(storage);
+        const run = await storage.runs.insert(runInput(conversation));
+        const written = await storage.messages.appendSteps(conversation.thread_id, run.id, [
+          { step: 1, messages: [{ role: 'assistant', content: 'one' }] },
+          { step: 2, messages: [] },
+          {
+            step: 3,
+            messages: [
+              { role: 'assistant', content: 'three' },
+              { role: 'assistant', content: 'three, again' },
+            ],
+          },
+        ]);
+        expect(written.map((m) => [m.seq, m.step, m.message.content])).toEqual([
+          [1, 1, 'one'],
+          [2, 3, 'three'],
+          [3, 3, 'three, again'],
+        ]);
+        expect(await storage.messages.list(conversation.thread_id)).toEqual(written);
+        expect(await storage.messages.appendSteps(conversation.thread_id, run.id, [])).toEqual([]);
+      });
+
       it('keeps checkpoints of concurrent appends contiguous and gapless', async () => {
         const { conversation } = await seedWorld(storage);
         const checkpoints = await Promise.all(
@@ -1051,6 +1074,20 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           expect(await storage.runs.claim('run_missing', 'wrk_a', FAR_FUTURE, first)).toBeUndefined();
         });
 
+        it('inserts a run claimed, as a claim of it would leave it', async () => {
+          const { conversation } = await seedWorld(storage);
+          const now = '2030-01-01T00:00:00.000Z';
+          const claimed = await storage.runs.insert(runInput(conversation), ['wrk_a', FAR_FUTURE, now]);
+          const other = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
+          const byClaim = await storage.runs.claim(other.id, 'wrk_a', FAR_FUTURE, now);
+          const fields = ['status', 'worker_id', 'lease_expires_at', 'attempt', 'started_at'] as const;
+          const pick = (run: Run | undefined) => fields.map((field) => run?.[field]);
+          expect(pick(claimed)).toEqual(pick(byClaim));
+          expect(await storage.runs.get(claimed.id)).toEqual(claimed);
+          // It is held like any claimed run: a second claim finds nothing to take.
+          expect(await storage.runs.claim(claimed.id, 'wrk_b', FAR_FUTURE, now)).toBeUndefined();
+        });
+
         it('guards on a live lease', async () => {
           const run = await pendingRun();
           const lease = '2030-01-01T00:00:10.000Z';
@@ -1260,6 +1297,38 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await counts(otherRoot, bob.id)).toEqual({ ofRun: 1, ofUser: 0 });
         expect(await counts(a, conversation.user_id)).toEqual({ ofRun: 0, ofUser: 3 });
         expect(await storage.runs.getWithActiveChildren('run_missing', conversation.user_id)).toBeUndefined();
+      });
+
+      it('says with it whether a cancel is committed on any run above it, not on itself', async () => {
+        const { conversation } = await seedWorld(storage);
+        const root = await storage.runs.insert(runInput(conversation));
+        const spawn = async (parent: Run) =>
+          storage.runs.insert(
+            runInput(conversation, {
+              thread_id: newId('thr'),
+              created_by_run_id: parent.id,
+              root_run_id: root.id,
+              depth: parent.depth + 1,
+            }),
+          );
+        const middle = await spawn(root);
+        const leaf = await spawn(middle);
+        const stopped = async (run: Run) =>
+          (await storage.runs.getWithActiveChildren(run.id, conversation.user_id))?.stoppedAbove;
+        expect([await stopped(root), await stopped(middle), await stopped(leaf)]).toEqual([
+          false,
+          false,
+          false,
+        ]);
+        await walkRunTo(storage, root, 'running');
+        await walkRunTo(storage, root, 'cancel_requested');
+        expect([await stopped(root), await stopped(middle), await stopped(leaf)]).toEqual([
+          false,
+          true,
+          true,
+        ]);
+        await walkRunTo(storage, middle, 'cancelled');
+        expect(await stopped(leaf)).toBe(true);
       });
     });
 

@@ -60,7 +60,11 @@ export interface RunExpectation {
 }
 
 export interface RunRepository {
-  insert(run: NewRun): Promise<Run>;
+  /**
+   * Inserts a `pending` run; with `claim` (`[workerId, leaseExpiresAt, now]`), a run already claimed, exactly
+   * as `claim` would leave it (a child its creator's worker starts at once, `LocalRunStarts`).
+   */
+  insert(run: NewRun, claim?: readonly [workerId: string, leaseExpiresAt: string, now: string]): Promise<Run>;
   get(id: string): Promise<Run | undefined>;
   /** The runs among `ids` that exist, in no particular order (one read for a batch, e.g. awaiting 100 children). */
   getMany(ids: readonly string[]): Promise<Run[]>;
@@ -120,13 +124,11 @@ export interface RunRepository {
   /** Pending runs created before `before`: the reconciler re-enqueues them in case an enqueue was lost. */
   listStalePending(before: string, limit: number): Promise<Run[]>;
   /**
-   * A run with the two child quotas of a start, read in one statement: its active children (`ofRun`), and
-   * the active runs created by any run of `userId` (`ofUser`). Undefined for an unknown run.
+   * A run as a child start reads it, in one statement: the run, the two child quotas (its active children,
+   * `ofRun`, and the active runs created by any run of `userId`, `ofUser`), and whether a cancel is committed
+   * on any run above it (`stoppedAbove`, SPEC §10). Undefined for an unknown run.
    */
-  getWithActiveChildren(
-    id: string,
-    userId: string,
-  ): Promise<{ run: Run; activeChildren: { ofRun: number; ofUser: number } } | undefined>;
+  getWithActiveChildren(id: string, userId: string): Promise<ChildStartParent | undefined>;
   /**
    * One page of runs matching every given filter, newest first by (created_at, id), each with its agent and
    * how many runs it created. Keyset pagination: `before` is the (created_at, id) of the last row of the
@@ -167,6 +169,13 @@ export interface RunListEntry {
   child_count: number;
   /** Null when the agent row is gone. */
   agent: { id: string; slug: string; name: string } | null;
+}
+
+/** What `runs.getWithActiveChildren` reads for a child start. */
+export interface ChildStartParent {
+  run: Run;
+  activeChildren: { ofRun: number; ofUser: number };
+  stoppedAbove: boolean;
 }
 
 /** The events of one run, as one part of a multi-run append (`events.appendBatches`). */

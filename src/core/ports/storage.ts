@@ -38,6 +38,7 @@ export type {
   RunExpectation,
   RunRepository,
   RunAttemptContext,
+  ChildStartParent,
   RunListFilter,
   RunListEntry,
   RunEventRepository,
@@ -278,6 +279,12 @@ export interface MessageRepository {
     runId: string | null,
     step: number,
     messages: ModelMessage[],
+  ): Promise<ThreadMessage[]>;
+  /** `append` of several steps' messages (checkpoints written together), in one write, in the order given. */
+  appendSteps(
+    threadId: string,
+    runId: string | null,
+    parts: readonly { step: number; messages: readonly ModelMessage[] }[],
   ): Promise<ThreadMessage[]>;
   list(threadId: string): Promise<ThreadMessage[]>;
 }

@@ -17,8 +17,9 @@ const selectThread = preparedQuery((db, args: { threadId: string }) =>
 const PREPARED_CHECKPOINT_SIZES = 8;
 
 /**
- * One INSERT … SELECT for a checkpoint of `size` messages: every row reads the thread's current maximum `seq`
- * from the same snapshot, so the rows get consecutive numbers and the checkpoint is all or nothing.
+ * One INSERT … SELECT for a checkpoint of `size` messages, each with its step: every row reads the thread's
+ * current maximum `seq` from the same snapshot, so the rows get consecutive numbers and the checkpoint is all
+ * or nothing.
  */
 const insertCheckpoint = preparedQueryFamily({
   key: (size: number) => String(size),
@@ -28,7 +29,7 @@ const insertCheckpoint = preparedQueryFamily({
     const selects = Array.from(
       { length: size },
       (_, index) =>
-        sql`SELECT ${args.threadId}, base.last_seq + ${sql.lit(index + 1)}, ${args.runId}, CAST(${args.step} AS INTEGER), ${args[`message${index}`]}, ${args.createdAt} FROM base`,
+        sql`SELECT ${args.threadId}, base.last_seq + ${sql.lit(index + 1)}, ${args.runId}, CAST(${args[`step${index}`]} AS INTEGER), ${args[`message${index}`]}, ${args.createdAt} FROM base`,
     );
     return sql<{ seq: number | string }>`
       WITH base AS (SELECT COALESCE(MAX(seq), 0) AS last_seq FROM thread_messages WHERE thread_id = ${args.threadId})
@@ -57,28 +58,40 @@ export class SqlMessageRepository implements MessageRepository {
   constructor(private readonly ctx: SqlContext) {}
 
   /** One statement per checkpoint (insertCheckpoint). */
-  async append(
+  append(
     threadId: string,
     runId: string | null,
     step: number,
     messages: ModelMessage[],
   ): Promise<ThreadMessage[]> {
-    if (messages.length === 0) return [];
-    assertInteger('step', step);
+    return this.appendSteps(threadId, runId, [{ step, messages }]);
+  }
+
+  async appendSteps(
+    threadId: string,
+    runId: string | null,
+    parts: readonly { step: number; messages: readonly ModelMessage[] }[],
+  ): Promise<ThreadMessage[]> {
+    const entries = parts.flatMap(({ step, messages }) => messages.map((message) => ({ step, message })));
+    if (entries.length === 0) return [];
+    for (const { step } of parts) assertInteger('step', step);
     const createdAt = nowIso(this.ctx);
-    const args: Record<string, unknown> = { threadId, runId, step, createdAt };
-    messages.forEach((message, index) => (args[`message${index}`] = toJson(message)));
+    const args: Record<string, unknown> = { threadId, runId, createdAt };
+    entries.forEach(({ step, message }, index) => {
+      args[`step${index}`] = step;
+      args[`message${index}`] = toJson(message);
+    });
     try {
       const { rows } = await writeNextInSequence(
         this.ctx,
         'thread_messages_thread_seq_uq',
         `thread_messages:${threadId}`,
-        (ctx) => insertCheckpoint(messages.length)(ctx, args),
+        (ctx) => insertCheckpoint(entries.length)(ctx, args),
       );
       // Only the numbers come back: a checkpoint's messages are the caller's, not re-read and re-parsed. RETURNING
       // has no guaranteed order; the seqs are consecutive, so sorted they follow the messages' order.
       const seqs = rows.map((row) => toNumber(row.seq)).sort((a, b) => a - b);
-      return messages.map((message, index) => ({
+      return entries.map(({ step, message }, index) => ({
         thread_id: threadId,
         seq: seqs[index] ?? 0,
         run_id: runId,

@@ -201,10 +201,24 @@ export function updateRun(
  * (partial), runs_user_status_idx (covering); see runs-index-plans.test.ts.
  */
 export const selectRunWithActiveChildren = preparedQuery((_db, args: { id: string; userId: string }) => {
-  return sql<Selectable<RunsTable> & { active_of_run: number | string; active_of_user: number | string }>`
+  return sql<
+    Selectable<RunsTable> & {
+      active_of_run: number | string;
+      active_of_user: number | string;
+      stopped_above: number | string;
+    }
+  >`
+      WITH RECURSIVE chain(id, created_by_run_id, status, hop) AS (
+        SELECT id, created_by_run_id, status, 0 FROM runs WHERE id = ${args.id}
+        UNION ALL
+        SELECT r.id, r.created_by_run_id, r.status, c.hop + 1
+        FROM runs r JOIN chain c ON r.id = c.created_by_run_id
+        WHERE c.hop < 64
+      )
       SELECT parent.*,
         (SELECT COUNT(*) FROM runs WHERE status IN (${ACTIVE_STATUSES}) AND created_by_run_id = parent.id) AS active_of_run,
         (SELECT COUNT(*) FROM runs
-          WHERE status IN (${ACTIVE_STATUSES}) AND user_id = ${args.userId} AND created_by_run_id IS NOT NULL) AS active_of_user
+          WHERE status IN (${ACTIVE_STATUSES}) AND user_id = ${args.userId} AND created_by_run_id IS NOT NULL) AS active_of_user,
+        (SELECT COUNT(*) FROM chain WHERE hop > 0 AND status IN ('cancel_requested', 'cancelled')) AS stopped_above
       FROM runs AS parent WHERE parent.id = ${args.id}`;
 });

@@ -4,6 +4,7 @@ import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
 import type { Run, RunStatus } from '../../../core/records/run.js';
 import { assertTransition } from '../../../core/run-state-machine.js';
 import type {
+  ChildStartParent,
   NewRun,
   RunExpectation,
   RunListEntry,
@@ -76,7 +77,10 @@ function requestIdConflict(requestId: string): TroupeError {
 export class SqlRunRepository implements RunRepository {
   constructor(private readonly ctx: SqlContext) {}
 
-  async insert(run: NewRun): Promise<Run> {
+  async insert(
+    run: NewRun,
+    claim?: readonly [workerId: string, leaseExpiresAt: string, now: string],
+  ): Promise<Run> {
     const now = nowIso(this.ctx);
     // Every column spelled out: a NewRun built by spreading a Run may carry fields that are not inputs.
     const row: RunsTable = {
@@ -109,6 +113,17 @@ export class SqlRunRepository implements RunRepository {
       finished_at: null,
       updated_at: now,
     };
+    if (claim) {
+      assertStatusWrite(['pending'], 'running');
+      const [workerId, leaseExpiresAt, startedAt] = claim;
+      Object.assign(row, {
+        status: 'running',
+        worker_id: workerId,
+        lease_expires_at: leaseExpiresAt,
+        attempt: 1,
+        started_at: startedAt,
+      });
+    }
     // DO NOTHING on every unique key, then name the key: on PostgreSQL a conflict target covers only its own
     // index, and a replay racing its original on one thread could reach the one-active-run index first and
     // be refused as run_busy. Without a target no insert raises, so the transaction stays usable to look.
@@ -279,15 +294,13 @@ export class SqlRunRepository implements RunRepository {
     return rows.map(runFromRow);
   }
 
-  async getWithActiveChildren(
-    id: string,
-    userId: string,
-  ): Promise<{ run: Run; activeChildren: { ofRun: number; ofUser: number } } | undefined> {
+  async getWithActiveChildren(id: string, userId: string): Promise<ChildStartParent | undefined> {
     const [row] = (await selectRunWithActiveChildren(this.ctx, { id, userId })).rows;
     if (!row) return undefined;
     return {
       run: runFromRow(row),
       activeChildren: { ofRun: toNumber(row.active_of_run), ofUser: toNumber(row.active_of_user) },
+      stoppedAbove: toNumber(row.stopped_above) > 0,
     };
   }
 
