@@ -35,17 +35,31 @@ export interface AgentLoopOptions {
    */
   checkpoint(step: number, messages: ModelMessage[], events?: PendingEvent[]): Promise<void>;
   /**
+   * `checkpoint` held back for the step's child starts to adopt (`RunEmitter.hold`): used for a step whose
+   * every call only starts a child run, so the model's turn commits with the first child, not before it.
+   */
+  hold?(step: number, messages: ModelMessage[], events: PendingEvent[]): void;
+  /**
    * Checkpoints the final answer and ends the run as completed in the same transaction. Returns the ended
    * run, or undefined when it could not be ended (its status moved, e.g. to a cancel); the checkpoint is
    * committed either way. Without it the final answer is only checkpointed and the caller ends the run.
    */
-  finish?(step: number, messages: ModelMessage[], events: PendingEvent[], output: string): Promise<Run | undefined>;
+  finish?(
+    step: number,
+    messages: ModelMessage[],
+    events: PendingEvent[],
+    output: string,
+  ): Promise<Run | undefined>;
   /** Called before each model call; may stop the run or return messages to add first (steering). */
   beforeStep?(step: number): Promise<ModelMessage[]>;
 }
 
 export type AgentLoopOutcome =
-  | { kind: 'completed'; output: string; /** Set when `finish` ended the run with its final checkpoint. */ ended?: Run }
+  | {
+      kind: 'completed';
+      output: string;
+      /** Set when `finish` ended the run with its final checkpoint. */ ended?: Run;
+    }
   | { kind: 'max_steps'; output: string }
   | { kind: 'input_required'; toolCallIds: string[] };
 
@@ -89,20 +103,26 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     const assistant = toAssistantMessage(result.text, result.toolCalls);
     if (result.toolCalls.length === 0) {
       const events: PendingEvent[] = [
-        { type: 'step', payload: { step, tool_calls: 0, finish_reason: result.finishReason, usage: result.usage } },
+        {
+          type: 'step',
+          payload: { step, tool_calls: 0, finish_reason: result.finishReason, usage: result.usage },
+        },
       ];
       if (options.finish) {
         const ended = await options.finish(step, [assistant], events, result.text);
-        return ended ? { kind: 'completed', output: result.text, ended } : { kind: 'completed', output: result.text };
+        return ended
+          ? { kind: 'completed', output: result.text, ended }
+          : { kind: 'completed', output: result.text };
       }
       await options.checkpoint(step, [assistant], events);
       return { kind: 'completed', output: result.text };
     }
-    await options.checkpoint(
-      step,
-      [assistant],
-      result.toolCalls.map((call) => toolCallEvent(step, call)),
-    );
+    const announced = result.toolCalls.map((call) => toolCallEvent(step, call));
+    if (options.hold && result.toolCalls.every((call) => startsChildOnly(options.tools, call))) {
+      options.hold(step, [assistant], announced);
+    } else {
+      await options.checkpoint(step, [assistant], announced);
+    }
     messages.push(assistant);
     const waiting = await runToolCalls(options, step, result.toolCalls, messages, true, {
       type: 'step',
@@ -163,7 +183,10 @@ async function runToolCalls(
             is_error: outcome.isError,
           },
         };
-        await options.checkpoint(step, [message], completesStep ? [result, stepEvent] : [result]);
+        const events = completesStep ? [result, stepEvent] : [result];
+        // A child start's result is found again by its replay: it may wait for the run's next commit.
+        if (options.hold && startsChildOnly(options.tools, call)) options.hold(step, [message], events);
+        else await options.checkpoint(step, [message], events);
         messages.push(message);
       } catch (error) {
         if (!counted) unsettled -= 1;
@@ -172,6 +195,11 @@ async function runToolCalls(
       }
     }),
   );
+  // A step that stops here (an abort, a call that failed or waits for a human) writes what it held before the
+  // run parks or ends; one that goes on leaves it to the run's next commit.
+  if (options.abortSignal.aborted || landed.some((settled) => settled.status === 'rejected')) {
+    await options.emitter.flush().catch(() => undefined);
+  }
   options.abortSignal.throwIfAborted();
   for (const settled of landed) {
     if (settled.status === 'fulfilled') continue;
@@ -179,6 +207,14 @@ async function runToolCalls(
     else throw settled.reason;
   }
   return waiting;
+}
+
+/**
+ * Whether the call's only effect is a child run's start, whose transaction can carry the step's checkpoint:
+ * a tool that says so (`adoptsCheckpoint`), called with input that parsed.
+ */
+function startsChildOnly(tools: ReadonlyMap<string, AnyTroupeTool>, call: ModelToolCall): boolean {
+  return call.invalidInput === undefined && tools.get(call.toolName)?.adoptsCheckpoint === true;
 }
 
 function toolCallEvent(step: number, call: ModelToolCall): PendingEvent {
@@ -201,6 +237,7 @@ async function executeToolCall(options: AgentLoopOptions, call: ModelToolCall): 
     },
     workdir: options.workdir,
     ...(options.suspend ? { suspend: options.suspend } : {}),
+    adoptCheckpoint: () => options.emitter.adopt(),
   };
   try {
     return await options.chain.callTool({

@@ -1,3 +1,4 @@
+import type { ModelMessage } from 'ai';
 import type { EventBus } from '../core/ports/event-bus.js';
 import type { RunEventBatch, SharedCommitOptions, Storage } from '../core/ports/storage.js';
 import type { Run } from '../core/records/run.js';
@@ -13,6 +14,12 @@ export const SHARED_COMMIT: SharedCommitOptions = { gather: false };
 /** Text deltas are batched: one row per token would dominate storage and SSE for a chatty model. */
 const DELTA_FLUSH_MS = 40;
 const DELTA_FLUSH_CHARS = 512;
+
+/** Messages of one step of the run, for its thread. */
+export interface StepMessages {
+  step: number;
+  messages: ModelMessage[];
+}
 
 /** An event not yet appended: its lineage fields are added when it is. */
 export interface PendingEvent {
@@ -50,6 +57,8 @@ export interface RunEmitter {
   commit(
     events: PendingEvent[],
     alongside?: (tx: Storage, append: AppendBatch) => Promise<RunEvent[] | void>,
+    /** A checkpoint: messages of the run's thread, written first. */
+    messages?: StepMessages,
   ): Promise<RunEvent[]>;
   /**
    * Holds an event that opens the stream (a root run's attempt `metadata`) until the next append, which it
@@ -57,9 +66,39 @@ export interface RunEmitter {
    * and a slow first step delays it by DELTA_FLUSH_MS at most.
    */
   announce(type: RunEventType, payload: Record<string, unknown>): void;
+  /**
+   * `commit`, held back: the run's next commit writes it in its own transaction, ahead of its own rows and
+   * events; an `emit` or `flush` writes it first, and so does a short timer, so it is never held for long.
+   * For the steps of tools whose only effect is a child start (`TroupeTool.adoptsCheckpoint`), whose replay
+   * after a crash finds the child again: their checkpoints then cost no commit of their own. A child start
+   * may take the held commits into its own transaction (`adopt`).
+   */
+  hold(events: PendingEvent[], messages: StepMessages): void;
+  /**
+   * The held commits, for the caller's transaction to write; undefined when nothing is held, or when work
+   * queued since must write them first. Until the caller settles, this run's other appends wait, so its
+   * events keep their place in the stream, and so does another adopter: it gets undefined once the first
+   * settled, and its transaction cannot commit first.
+   */
+  adopt(): Promise<AdoptedCommit | undefined>;
   /** Buffers streamed text; flushed before any other event, on size, or on a short timer. */
   delta(text: string): void;
+  /** Writes the held commits and the buffered text now, and waits for an adopted commit to settle. */
   flush(): Promise<void>;
+}
+
+/** Held commits (`RunEmitter.hold`) that another transaction writes. */
+export interface AdoptedCommit {
+  /**
+   * Writes the commits' rows in `tx` and returns their events, which the caller appends in the same
+   * transaction, ahead of anything it appends to this run's stream.
+   */
+  write(tx: Storage): Promise<RunEventBatch>;
+  /**
+   * After the caller's transaction: committed with the events it appended (published now, before anything
+   * else of this run's), or rolled back (undefined), when the commits are held again as they were.
+   */
+  settle(appended: readonly RunEvent[] | undefined): Promise<void>;
 }
 
 /** Fields every event of a run carries, so a parent's stream can attribute a child's events. */
@@ -74,12 +113,6 @@ export function lineageOf(
     parent_tool_call_id: run.input.parent_tool_call_id ?? null,
     depth: run.depth,
   };
-}
-
-/** What waits to be appended: the announced event, then the buffered text. */
-interface Held {
-  lead: PendingEvent | undefined;
-  text: string;
 }
 
 /** Persists first (the database is the source of truth), then publishes for live subscribers. */
@@ -104,45 +137,62 @@ export async function publishQuietly(bus: EventBus, event: RunEvent): Promise<vo
   }
 }
 
+/** A checkpoint held back (`RunEmitter.hold`): its events (text buffered before it first), and its messages. */
+interface HeldCommit {
+  events: PendingEvent[];
+  messages: StepMessages;
+}
+
 export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): RunEmitter {
   const lineage = lineageOf(run);
   let buffer = '';
-  let lead: Held['lead'];
+  let lead: PendingEvent | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let held: HeldCommit[] = [];
+  /** How much work was queued when the first held commit was: work queued since writes them itself. */
+  let heldAt = 0;
+  /** An adoption in flight, settled when the adopting transaction is. */
+  let adopting: Promise<void> | undefined;
   // Events are appended strictly one after another so their seq order is the order they were emitted in.
   let chain: Promise<unknown> = Promise.resolve();
+  let queued = 0;
 
   const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
+    queued += 1;
     const next = chain.then(work);
     chain = next.catch(() => undefined);
     return next;
   };
 
-  const takeBuffer = (): Held => {
+  /** The announced event, then the buffered text, then `events`; the buffer is emptied. */
+  const takeBuffer = (events: PendingEvent[] = []): PendingEvent[] => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    const held = { lead, text: buffer };
+    const text = buffer === '' ? [] : [{ type: 'message_delta' as const, payload: { text: buffer } }];
+    const taken = [...(lead ? [lead] : []), ...text, ...events];
     lead = undefined;
     buffer = '';
-    return held;
+    return taken;
   };
 
-  /** This run's events (the held lead and text first) and `besides` in one insert, published in that order. */
+  const takeHeld = (): HeldCommit[] => {
+    const taken = held;
+    held = [];
+    return taken;
+  };
+
+  const ownBatch = (events: PendingEvent[]): RunEventBatch => ({
+    run_id: run.id,
+    events: events.map((event) => ({ type: event.type, payload: { ...lineage, ...event.payload } })),
+  });
+
+  /** This run's events and `besides` in one insert. */
   const appendOwn = async (
     store: Storage,
-    held: Held,
     events: PendingEvent[],
     besides: readonly RunEventBatch[] = [],
   ): Promise<{ own: RunEvent[]; others: RunEvent[] }> => {
-    const text = held.text === '' ? [] : [{ type: 'message_delta' as const, payload: { text: held.text } }];
-    const own = [...(held.lead ? [held.lead] : []), ...text, ...events];
-    const [mine = [], ...rest] = await store.events.appendBatches([
-      {
-        run_id: run.id,
-        events: own.map((event) => ({ type: event.type, payload: { ...lineage, ...event.payload } })),
-      },
-      ...besides,
-    ]);
+    const [mine = [], ...rest] = await store.events.appendBatches([ownBatch(events), ...besides]);
     return { own: mine, others: rest.flat() };
   };
 
@@ -154,20 +204,71 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
     for (const event of events) await publishQuietly(bus, event);
   };
 
+  /**
+   * One transaction, run in the chain: the messages of the held commits `prior` and `messages` in one insert,
+   * then `alongside`, and all the events in one insert, the held ones first; then published. Held commits that
+   * fail are held again.
+   */
+  const write = async (
+    prior: HeldCommit[],
+    events: PendingEvent[],
+    alongside?: (tx: Storage, append: AppendBatch) => Promise<RunEvent[] | void>,
+    messages?: StepMessages,
+  ): Promise<RunEvent[]> => {
+    const leading = prior.flatMap((commit) => commit.events);
+    const steps = [...prior.map((commit) => commit.messages), ...(messages ? [messages] : [])];
+    try {
+      const { written, others } = await storage.sharedCommitTransaction(async (tx) => {
+        if (steps.length > 0) await tx.messages.appendSteps(run.thread_id, run.id, steps);
+        let appended: { own: RunEvent[]; others: RunEvent[] } | undefined;
+        const append: AppendBatch = async (tail = [], besides = []) => {
+          if (appended) throw new Error(`the events of a commit of run ${run.id} were appended twice`);
+          appended = { own: [], others: [] };
+          appended = await appendOwn(tx, [...leading, ...events, ...tail], besides);
+          return appended.own.slice(leading.length);
+        };
+        const returned = alongside ? await alongside(tx, append) : undefined;
+        if (!appended) await append();
+        return {
+          written: appended?.own ?? [],
+          others: [...(appended?.others ?? []), ...(returned ?? [])],
+        };
+      }, SHARED_COMMIT);
+      await publishAll(written);
+      await publishAll(others);
+      return written.slice(leading.length);
+    } catch (error) {
+      held = [...prior, ...held];
+      throw error;
+    }
+  };
+
+  /** The held commits on their own: first thing in work that appends without a transaction. */
+  const writeHeld = async (): Promise<void> => {
+    const prior = takeHeld();
+    if (prior.length > 0) await write(prior, []);
+  };
+
   const flush = (): Promise<void> => {
-    const held = takeBuffer();
+    const events = takeBuffer();
     return enqueue(async () => {
-      if (held.text === '' && !held.lead) return;
-      const { own } = await appendOwn(storage, held, []);
+      const prior = takeHeld();
+      if (prior.length > 0) {
+        await write(prior, events);
+        return;
+      }
+      if (events.length === 0) return;
+      const { own } = await appendOwn(storage, events);
       await publishAll(own);
     });
   };
 
   return {
     emit(type, payload, besides) {
-      const held = takeBuffer();
+      const events = takeBuffer([{ type, payload }]);
       return enqueue(async () => {
-        const { own, others } = await appendOwn(storage, held, [{ type, payload }], besides);
+        await writeHeld();
+        const { own, others } = await appendOwn(storage, events, besides);
         await publishAll(own);
         await publishAll(others);
         const event = own[own.length - 1];
@@ -175,28 +276,9 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
         return event;
       });
     },
-    commit(events, alongside) {
-      const held = takeBuffer();
-      return enqueue(async () => {
-        const { written, others } = await storage.sharedCommitTransaction(async (tx) => {
-          let appended: { own: RunEvent[]; others: RunEvent[] } | undefined;
-          const append: AppendBatch = async (tail = [], besides = []) => {
-            if (appended) throw new Error(`the events of a commit of run ${run.id} were appended twice`);
-            appended = { own: [], others: [] };
-            appended = await appendOwn(tx, held, [...events, ...tail], besides);
-            return appended.own;
-          };
-          const returned = alongside ? await alongside(tx, append) : undefined;
-          if (!appended) await append();
-          return {
-            written: appended?.own ?? [],
-            others: [...(appended?.others ?? []), ...(returned ?? [])],
-          };
-        }, SHARED_COMMIT);
-        await publishAll(written);
-        await publishAll(others);
-        return written;
-      });
+    commit(events, alongside, messages) {
+      const own = takeBuffer(events);
+      return enqueue(() => write(takeHeld(), own, alongside, messages));
     },
     announce(type, payload) {
       // One lead at a time: an attempt announces itself once; a second one sends the first on its way.
@@ -213,5 +295,42 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
       }
     },
     flush,
+    hold(events, messages) {
+      if (held.length === 0) heldAt = queued;
+      held.push({ events: takeBuffer(events), messages });
+      schedule();
+    },
+    async adopt() {
+      if (adopting) {
+        await adopting;
+        return undefined;
+      }
+      if (held.length === 0 || heldAt !== queued) return undefined;
+      const prior = takeHeld();
+      // The chain waits for the adopting transaction: nothing of this run's is appended before its events.
+      let open: () => void = () => undefined;
+      const adopted = new Promise<void>((resolve) => (open = resolve));
+      adopting = adopted;
+      void enqueue(() => adopted);
+      let settled = false;
+      return {
+        async write(tx) {
+          const steps = prior.map((commit) => commit.messages);
+          await tx.messages.appendSteps(run.thread_id, run.id, steps);
+          return ownBatch(prior.flatMap((commit) => commit.events));
+        },
+        async settle(appended) {
+          if (settled) return;
+          settled = true;
+          try {
+            if (appended) await publishAll(appended);
+            else held = [...prior, ...held];
+          } finally {
+            adopting = undefined;
+            open();
+          }
+        },
+      };
+    },
   };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DELEGATION_TEXTS } from '../delegation/delegation-texts.js';
 import { SUBAGENT_TEXTS } from '../subagents/subagent-texts.js';
 import { CHILD_RUN_LIMIT_TEXTS, depthRefusal, quotaRefusal } from './child-run-limits.js';
-import { parentRefusal } from './child-run-parent.js';
+import { parentRefusal, TREE_STOPPING } from './child-run-parent.js';
 
 const limits = {
   subagentMaxDepth: 1,
@@ -88,5 +88,27 @@ describe('parentRefusal', () => {
     expect(parentRefusal('delegation', { ...running, status: 'completed' }, 'usr_a')).toBe(
       DELEGATION_TEXTS.parentNotActive,
     );
+  });
+
+  it('starts nothing once a cancel is committed on the creator or above it, for anyone (SPEC §10)', () => {
+    const cancelling = { ...running, status: 'cancel_requested' } as const;
+    const quiet = { stoppedAbove: false, byToolCall: false };
+    const above = { stoppedAbove: true, byToolCall: false };
+    expect(parentRefusal('subagent', cancelling, 'usr_a', quiet)).toBe(TREE_STOPPING);
+    expect(parentRefusal('delegation', cancelling, 'usr_a', quiet)).toBe(TREE_STOPPING);
+    expect(parentRefusal('delegation', running, 'usr_a', above)).toBe(TREE_STOPPING);
+    expect(parentRefusal('subagent', running, 'usr_a', above)).toBe(TREE_STOPPING);
+    // Another user's run stays unknown, whatever its state.
+    expect(parentRefusal('delegation', cancelling, 'usr_b', above)).toBe(DELEGATION_TEXTS.notFound);
+  });
+
+  it("needs a running creator for a tool call's start, as the run gate would", () => {
+    const waiting = { ...running, status: 'input_required' } as const;
+    expect(parentRefusal('delegation', waiting, 'usr_a', { stoppedAbove: false, byToolCall: true })).toBe(
+      DELEGATION_TEXTS.parentNotActive,
+    );
+    expect(
+      parentRefusal('delegation', running, 'usr_a', { stoppedAbove: false, byToolCall: true }),
+    ).toBeUndefined();
   });
 });

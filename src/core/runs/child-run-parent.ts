@@ -22,19 +22,38 @@ export function mayStartChildren(run: Pick<Run, 'run_type'>): boolean {
   return run.run_type !== 'subagent';
 }
 
+/** Said to a start refused because its tree is being cancelled. */
+export const TREE_STOPPING = 'The run is being cancelled: no new child run starts in its tree';
+
+/** What a start knows of the stop guarantee (SPEC §10) besides the creator's own status. */
+export interface StartStop {
+  /** A cancel is committed on a run above the creator. */
+  stoppedAbove: boolean;
+  /**
+   * The start is a tool call's execution, which the run gate leaves to the start's transaction
+   * (`TroupeTool.adoptsCheckpoint`): the creator must then be `running`, as the gate would require, so an
+   * attempt that lost its run starts nothing, whatever the kind.
+   */
+  byToolCall: boolean;
+}
+
 /**
  * Who may start a child: a run of the same user that is not a subagent (subagents never start runs: SPEC §4
  * and §6) and is still working. A subagent's creator must be `running` (SPEC §4); a delegation may also come
- * from a run waiting for a human (through `POST /api/delegate`).
+ * from a run waiting for a human (through `POST /api/delegate`). Once a cancel is committed on the creator or
+ * above it, no child starts (SPEC §10), whoever asks.
  */
 export function parentRefusal(
   kind: ChildRunKind,
   parent: Pick<Run, 'user_id' | 'run_type' | 'status'> | undefined,
   userId: string,
+  stop: StartStop = { stoppedAbove: false, byToolCall: false },
 ): string | undefined {
   const texts = PARENT_TEXTS[kind];
   if (parent?.user_id !== userId) return texts.missing;
   if (!mayStartChildren(parent)) return texts.isSubagent;
-  const working = kind === 'subagent' ? parent.status === 'running' : isActiveStatus(parent.status);
+  if (stop.stoppedAbove || parent.status === 'cancel_requested') return TREE_STOPPING;
+  const working =
+    kind === 'subagent' || stop.byToolCall ? parent.status === 'running' : isActiveStatus(parent.status);
   return working ? undefined : texts.notActive;
 }

@@ -3,7 +3,7 @@ import { isTroupeError } from '../../core/errors.js';
 import { childRunRequestId, newRunId } from '../../core/ids.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { RunQueue } from '../../core/ports/run-queue.js';
-import type { Storage } from '../../core/ports/storage.js';
+import type { RunEventBatch, Storage } from '../../core/ports/storage.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { Conversation, SubagentThread } from '../../core/records/conversation.js';
 import type { Run, RunChannel } from '../../core/records/run.js';
@@ -14,7 +14,7 @@ import { parentRefusal } from '../../core/runs/child-run-parent.js';
 import { isOwnedChild, type ChildRunKind } from '../../core/runs/lineage.js';
 import { effectiveLimits } from '../agent-limits.js';
 import { appendSubagentUpdate } from '../subagents/publish-subagent-update.js';
-import { publishQuietly, SHARED_COMMIT } from '../run-emitter.js';
+import { publishQuietly, SHARED_COMMIT, type AdoptedCommit } from '../run-emitter.js';
 import { traceCarrier } from '../tracing/trace-carrier.js';
 import { isRefused, refused, REQUEST_ID_CONFLICT, type Refused } from './child-run-refusal.js';
 import { startRaceWinner } from './start-race-winner.js';
@@ -114,6 +114,12 @@ export interface ChildRunSpec {
   inheritsParentModel?: boolean;
   /** The budget the start asks for (SPEC §10): carved from the parent's, or narrowing the agent's at the top. */
   budget?: BudgetLimits | undefined;
+  /**
+   * The creating run's held step checkpoint (`ToolContext.adoptCheckpoint`): written in the start's
+   * transaction, its events leading the parent's `subagent_update`s, so the model's turn and the child it
+   * asked for commit together.
+   */
+  adoptCheckpoint?: (() => Promise<AdoptedCommit | undefined>) | undefined;
 }
 
 export type ChildRunStart =
@@ -122,10 +128,12 @@ export type ChildRunStart =
   | Refused;
 
 /**
- * Starts a child run (subagent, delegation) in ONE transaction: parent, replay, agent, depth, chain rule,
- * quotas, then the child's conversation (and subagent thread relation), its run row and its first message
- * exist together or not at all. Each row is read once. After the commit the run is enqueued and the parent's
- * stream hears of it. A refusal is a result; two identical starts racing end with one run, which both return.
+ * Starts a child run (subagent, delegation) in ONE transaction: parent (and the stop guarantee above it),
+ * replay, agent, depth, chain rule, quotas, then the child's conversation (and subagent thread relation), its
+ * run row and its first message exist together or not at all, with the creator's held step checkpoint when
+ * it hands one over (`adoptCheckpoint`). Each row is read once. After the commit the run is started or
+ * enqueued and the parent's stream hears of it. A refusal is a result; two identical starts racing end with
+ * one run, which both return.
  */
 export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Promise<ChildRunStart> {
   const { storage } = deps;
@@ -136,110 +144,20 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
   let announced: RunEvent[] = [];
   let appended: ThreadMessage[] = [];
   let reservation: RunReservation | undefined;
+  // Taken before the transaction begins: a second start of the same step waits for this one's commit
+  // without holding a transaction of its own.
+  const adopted = await spec.adoptCheckpoint?.();
+  let checkpoint: RunEventBatch | undefined;
+  let checkpointed: RunEvent[] | undefined;
   try {
     const outcome = await storage.sharedCommitTransaction(async (tx): Promise<ChildRunStart> => {
-      // The parent with its child quotas in one read. On SQLite the transaction holds the write lock, so the
-      // counts cannot move before the insert; on PostgreSQL, reading them a few statements later would not
-      // close the window between the count and the insert either.
-      const read =
-        spec.parentRunId === undefined
-          ? undefined
-          : await tx.runs.getWithActiveChildren(spec.parentRunId, spec.userId);
-      const parent = read?.run;
-      const parentRefused =
-        spec.parentRunId === undefined ? undefined : parentRefusal(spec.kind, parent, spec.userId);
-      if (parentRefused !== undefined) return refused(parentRefused);
-      threadId = spec.threadId(parent);
-      requestId =
-        parent && spec.toolCallId !== undefined
-          ? childRunRequestId(parent.id, spec.requestScope(threadId), spec.toolCallId)
-          : undefined;
-      // No look-up of the request id first: a new run's insert proves it unused (a unique key). A replay (a
-      // resumed parent calling its tools again) fails that insert, or is refused before it, and is answered
-      // after the transaction.
-
-      const limitsAgentId = parent?.agent_id ?? spec.limitsAgentId;
-      const limitsAgent =
-        limitsAgentId === undefined
-          ? undefined
-          : spec.creator?.agent?.id === limitsAgentId
-            ? spec.creator.agent
-            : await tx.agents.get(limitsAgentId);
-      const known = spec.creator?.conversation;
-      const scope: ChildRunScope = {
-        tx,
-        parent,
-        parentConversation: async () =>
-          !parent
-            ? undefined
-            : known?.id === parent.conversation_id
-              ? known
-              : tx.conversations.get(parent.conversation_id),
-        threadId,
-        limits: effectiveLimits(deps.limits, limitsAgent?.config ?? {}),
-      };
-      const agent = await spec.agent(scope);
-      if (isRefused(agent)) return agent;
-      const ruled = depthRefusal(spec.kind, parent, scope.limits) ?? (await spec.verify?.(scope, agent));
-      if (ruled !== undefined) return refused(ruled);
-      if (read) {
-        const overQuota = quotaRefusal(spec.kind, read.activeChildren, scope.limits);
-        if (overQuota !== undefined) return refused(overQuota);
-      }
-      const ledger = parent
-        ? await reserveChildBudget(tx, {
-            parentRunId: parent.id,
-            parentHasLedger: spec.creator?.hasLedger,
-            requested: spec.budget,
-            agentBudget: agent.config.budget,
-            share: scope.limits.childBudgetShare,
-            now: new Date(),
-          })
-        : undefined;
-      if (ledger && 'refused' in ledger) return refused(ledger.refused);
-      const home = await spec.home(scope, agent);
-      if (isRefused(home)) return home;
-
-      const runId = spec.runId ?? newRunId();
-      const inserted = await tx.runs.insert(
-        buildNewRun({
-          id: runId,
-          run_type: spec.kind,
-          channel: spec.channel,
-          user_id: spec.userId,
-          agent,
-          thread_id: threadId,
-          conversation_id: home.conversationId,
-          parent,
-          request_id: requestId,
-          fallback_model: spec.inheritsParentModel && parent ? parent.model_spec : deps.defaultModel,
-          subagent_thread_relation_id: home.relation?.id ?? null,
-          input: {
-            message: spec.message,
-            ...(spec.toolCallId === undefined ? {} : { parent_tool_call_id: spec.toolCallId }),
-            ...spec.input(agent),
-            // Status updates on the parent's stream name the child without reading its agent each time.
-            agent_slug: agent.slug,
-            agent_name: agent.name,
-            ...trace,
-          },
-        }),
-      );
-      // A free slot of this process's worker: the child is claimed in this transaction and executed once it
-      // committed, with no queue hop and no claim of its own. Taken only now, when nothing refused the start.
-      if (spec.awaited === true) reservation ??= deps.localStarts?.reserve();
-      const claimed = reservation && (await tx.runs.claim(runId, ...reservation.claim));
-      const run = claimed ?? inserted;
-      if (ledger) await ledger.open(runId);
-      else await openRootBudget(tx, runId, agent.config.budget, spec.budget, new Date());
-      appended = await tx.messages.append(threadId, runId, 0, [{ role: 'user', content: spec.message }]);
-      // The parent's stream hears both changes, `pending` then `running`, in one insert.
-      announced = await appendSubagentUpdate(tx, claimed ? [inserted, claimed] : [inserted], {
-        childAgent: agent,
-        parent,
-      });
-      return { kind: 'started', run, relation: home.relation };
+      checkpoint = await adopted?.write(tx);
+      const started = await startIn(tx);
+      // A start that creates nothing still commits the checkpoint it took.
+      if (checkpoint && !checkpointed) [checkpointed] = await tx.events.appendBatches([checkpoint]);
+      return started;
     }, SHARED_COMMIT);
+    await adopted?.settle(checkpointed ?? []);
     // A replay is answered as such whatever refused it after the parent's checks (a quota its own run fills).
     if (outcome.kind === 'refused' && requestId !== undefined) {
       const replay = await storage.runs.getByRequestId(spec.userId, requestId);
@@ -253,6 +171,8 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
     }
     return outcome;
   } catch (error) {
+    // Rolled back with the start: the checkpoint is the creating run's to write again.
+    await adopted?.settle(undefined);
     // A continued thread that already has an active run: the caller says `busy`, nothing is queued behind it.
     if (isTroupeError(error, 'run_busy') && threadId !== undefined) {
       return { kind: 'busy', threadId, activeRun: await storage.runs.getActiveForThread(threadId) };
@@ -264,6 +184,125 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
     // A start that created no run (refused, replayed, failed) gives the slot back; a started one kept it.
     reservation?.release();
   }
+
+  /** The transaction's work after the checkpoint: the checks, then the child's rows. */
+  async function startIn(tx: Storage): Promise<ChildRunStart> {
+    // The parent with its child quotas in one read. On SQLite the transaction holds the write lock, so the
+    // counts cannot move before the insert; on PostgreSQL, reading them a few statements later would not
+    // close the window between the count and the insert either.
+    const read =
+      spec.parentRunId === undefined
+        ? undefined
+        : await tx.runs.getWithActiveChildren(spec.parentRunId, spec.userId);
+    const parent = read?.run;
+    const parentRefused =
+      spec.parentRunId === undefined
+        ? undefined
+        : parentRefusal(spec.kind, parent, spec.userId, {
+            stoppedAbove: read?.stoppedAbove === true,
+            byToolCall: spec.toolCallId !== undefined,
+          });
+    if (parentRefused !== undefined) return refused(parentRefused);
+    threadId = spec.threadId(parent);
+    requestId =
+      parent && spec.toolCallId !== undefined
+        ? childRunRequestId(parent.id, spec.requestScope(threadId), spec.toolCallId)
+        : undefined;
+    // No look-up of the request id first: a new run's insert proves it unused (a unique key). A replay (a
+    // resumed parent calling its tools again) fails that insert, or is refused before it, and is answered
+    // after the transaction.
+
+    const limitsAgentId = parent?.agent_id ?? spec.limitsAgentId;
+    const limitsAgent =
+      limitsAgentId === undefined
+        ? undefined
+        : spec.creator?.agent?.id === limitsAgentId
+          ? spec.creator.agent
+          : await tx.agents.get(limitsAgentId);
+    const known = spec.creator?.conversation;
+    const scope: ChildRunScope = {
+      tx,
+      parent,
+      parentConversation: async () =>
+        !parent
+          ? undefined
+          : known?.id === parent.conversation_id
+            ? known
+            : tx.conversations.get(parent.conversation_id),
+      threadId,
+      limits: effectiveLimits(deps.limits, limitsAgent?.config ?? {}),
+    };
+    const agent = await spec.agent(scope);
+    if (isRefused(agent)) return agent;
+    const ruled = depthRefusal(spec.kind, parent, scope.limits) ?? (await spec.verify?.(scope, agent));
+    if (ruled !== undefined) return refused(ruled);
+    if (read) {
+      const overQuota = quotaRefusal(spec.kind, read.activeChildren, scope.limits);
+      if (overQuota !== undefined) return refused(overQuota);
+    }
+    const ledger = parent
+      ? await reserveChildBudget(tx, {
+          parentRunId: parent.id,
+          parentHasLedger: spec.creator?.hasLedger,
+          requested: spec.budget,
+          agentBudget: agent.config.budget,
+          share: scope.limits.childBudgetShare,
+          now: new Date(),
+        })
+      : undefined;
+    if (ledger && 'refused' in ledger) return refused(ledger.refused);
+    const home = await spec.home(scope, agent);
+    if (isRefused(home)) return home;
+
+    const runId = spec.runId ?? newRunId();
+    // A free slot of this process's worker: the child is inserted claimed and executed once the transaction
+    // committed, with no queue hop and no claim of its own. Taken only now, when nothing refused the start.
+    if (spec.awaited === true) reservation ??= deps.localStarts?.reserve();
+    const run = await tx.runs.insert(
+      buildNewRun({
+        id: runId,
+        run_type: spec.kind,
+        channel: spec.channel,
+        user_id: spec.userId,
+        agent,
+        thread_id: threadId,
+        conversation_id: home.conversationId,
+        parent,
+        request_id: requestId,
+        fallback_model: spec.inheritsParentModel && parent ? parent.model_spec : deps.defaultModel,
+        subagent_thread_relation_id: home.relation?.id ?? null,
+        input: {
+          message: spec.message,
+          ...(spec.toolCallId === undefined ? {} : { parent_tool_call_id: spec.toolCallId }),
+          ...spec.input(agent),
+          // Status updates on the parent's stream name the child without reading its agent each time.
+          agent_slug: agent.slug,
+          agent_name: agent.name,
+          ...trace,
+        },
+      }),
+      reservation?.claim,
+    );
+    if (ledger) await ledger.open(runId);
+    else await openRootBudget(tx, runId, agent.config.budget, spec.budget, new Date());
+    appended = await tx.messages.append(threadId, runId, 0, [{ role: 'user', content: spec.message }]);
+    // The parent's stream hears both changes, `pending` then `running`, in one insert, after the checkpoint.
+    const updates = await appendSubagentUpdate(
+      tx,
+      run.status === 'running' ? [pendingStateOf(run), run] : [run],
+      { childAgent: agent, parent },
+      checkpoint?.events,
+    );
+    const held = checkpoint?.events.length ?? 0;
+    if (checkpoint) checkpointed = updates.slice(0, held);
+    announced = updates.slice(held);
+    return { kind: 'started', run, relation: home.relation };
+  }
+}
+
+/** A run inserted claimed, as it would have been before its claim: what the parent's stream hears first. */
+function pendingStateOf(run: Run): Run {
+  return { ...run, status: 'pending', worker_id: null, lease_expires_at: null, attempt: 0, started_at: null };
 }
 
 /** A run already started under this request id: the same start replayed, if it is this parent's child. */

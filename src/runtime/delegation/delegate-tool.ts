@@ -58,6 +58,7 @@ export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
       rosterListing(roster),
     ].join('\n'),
     inputSchema: delegateInput,
+    adoptsCheckpoint: true,
     execute: (input, context) =>
       service.startWatched(
         {
@@ -70,6 +71,7 @@ export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
           budget: input.budget,
           creator: deps.creator,
           awaited: true,
+          adoptCheckpoint: context.adoptCheckpoint,
         },
         async (started, since) => {
           if (started.kind === 'refused') throw refusalError(started.error);

@@ -23,6 +23,7 @@ import {
 import { diagnoseRefusal } from './diagnose-refusal.js';
 import { startWatched } from '../child-runs/start-watched.js';
 import type { WatchedSince } from '../runs/watch-run-ends.js';
+import type { AdoptedCommit } from '../run-emitter.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface DelegationStartInput {
@@ -51,6 +52,8 @@ export interface DelegationStartInput {
   runId?: string | undefined;
   /** See ChildRunSpec.awaited. */
   awaited?: boolean | undefined;
+  /** See ChildRunSpec.adoptCheckpoint. */
+  adoptCheckpoint?: (() => Promise<AdoptedCommit | undefined>) | undefined;
 }
 
 export type DelegationStart = { kind: 'started' | 'existing'; run: Run } | Refused;
@@ -164,6 +167,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
         creator: input.creator,
         runId: input.runId,
         awaited: input.awaited,
+        adoptCheckpoint: input.adoptCheckpoint,
       });
       // Every delegation gets a new thread, which no run can hold yet.
       if (started.kind === 'busy')

@@ -24,20 +24,15 @@ export interface RunGateDeps {
  * The admission gate in front of every model call and tool execution (SPEC §10), innermost so it sees only
  * calls that would really run. It reads, in one statement, the status of the run and of every run above
  * it: once a cancel is committed anywhere up the tree, nothing new starts here, whichever process holds
- * the run and whether or not the cascade or the cancel signal has arrived. Then it charges the run's budget
- * ledger with one conditional update, so concurrent spenders cannot overdraw it.
+ * the run and whether or not the cascade or the cancel signal has arrived. A tool whose one effect is a
+ * child start (`adoptsCheckpoint`) gets that check in the start's transaction instead. Then it charges the
+ * run's budget ledger with one conditional update, so concurrent spenders cannot overdraw it.
  */
 export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware {
   const { storage, run } = deps;
 
-  async function admit(charge: BudgetAmounts): Promise<void> {
-    const verdict = stopVerdict(await storage.runs.lineageStatuses(run.id));
-    if (verdict === 'tree_cancelled') {
-      await requestCancel(storage, deps.bus, deps.clock, run.id, TREE_CLOSED);
-      throw deps.stop(new RunAbortError('cancel'));
-    }
-    if (verdict === 'cancelled') throw deps.stop(new RunAbortError('cancel'));
-    if (verdict === 'not_held') throw deps.stop(new RunAbortError('lease_lost'));
+  async function admit(charge: BudgetAmounts, checkStop = true): Promise<void> {
+    if (checkStop) await stopUnlessGo();
     if (!deps.budget) return;
     const now = isoNow(deps.clock);
     if (await storage.budgets.admit(run.id, charge, now)) return;
@@ -45,6 +40,16 @@ export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware {
     const dimension = ledger ? (exhaustedDimension(ledger, charge, now) ?? 'tokens') : 'tokens';
     const message = ledger ? describeExhaustion(ledger, dimension) : 'The run exhausted its budget';
     throw deps.stop(new RunAbortError('budget', { type: 'budget_exhausted', message }));
+  }
+
+  async function stopUnlessGo(): Promise<void> {
+    const verdict = stopVerdict(await storage.runs.lineageStatuses(run.id));
+    if (verdict === 'tree_cancelled') {
+      await requestCancel(storage, deps.bus, deps.clock, run.id, TREE_CLOSED);
+      throw deps.stop(new RunAbortError('cancel'));
+    }
+    if (verdict === 'cancelled') throw deps.stop(new RunAbortError('cancel'));
+    if (verdict === 'not_held') throw deps.stop(new RunAbortError('lease_lost'));
   }
 
   return {
@@ -60,7 +65,9 @@ export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware {
       return result;
     },
     async wrapToolCall(request, next) {
-      await admit({ tokens: 0, model_calls: 0, tool_calls: 1 });
+      // A child start checks the stop in its own transaction, with the rows it writes (`stopRefusal`): later
+      // than here, and atomic with the start.
+      await admit({ tokens: 0, model_calls: 0, tool_calls: 1 }, request.tool?.adoptsCheckpoint !== true);
       return next(request);
     },
   };

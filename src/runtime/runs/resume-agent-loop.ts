@@ -88,10 +88,9 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
     pending,
     maxSteps: options.maxSteps,
     checkpoint: async (step, stepMessages, events = []) => {
-      await emitter.commit(events, async (tx) => {
-        await tx.messages.append(run.thread_id, run.id, step, stepMessages);
-      });
+      await emitter.commit(events, undefined, { step, messages: stepMessages });
     },
+    hold: (step, stepMessages, events) => emitter.hold(events, { step, messages: stepMessages }),
     ...(finish
       ? {
           finish: async (
@@ -101,12 +100,15 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
             output: string,
           ) => {
             let ended: Run | undefined;
-            await emitter.commit(events, async (tx, append) => {
-              await tx.messages.append(run.thread_id, run.id, step, stepMessages);
-              const result = await finish(tx, append, output);
-              ended = result?.run;
-              return result?.events;
-            });
+            await emitter.commit(
+              events,
+              async (tx, append) => {
+                const result = await finish(tx, append, output);
+                ended = result?.run;
+                return result?.events;
+              },
+              { step, messages: stepMessages },
+            );
             return ended;
           },
         }

@@ -53,9 +53,9 @@ export function watchRun(options: {
         watchdog.touch();
         return inner.emit(type, payload, besides);
       },
-      commit(events, alongside) {
+      commit(events, alongside, messages) {
         watchdog.touch();
-        return inner.commit(events, alongside);
+        return inner.commit(events, alongside, messages);
       },
       announce(type, payload) {
         watchdog.touch();
@@ -66,6 +66,11 @@ export function watchRun(options: {
         inner.delta(text);
       },
       flush: () => inner.flush(),
+      hold(events, messages) {
+        watchdog.touch();
+        inner.hold(events, messages);
+      },
+      adopt: () => inner.adopt(),
     },
     paused: (work) => watchdog.paused(work),
     stop() {

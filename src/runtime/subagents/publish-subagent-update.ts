@@ -75,11 +75,13 @@ export async function appendSubagentUpdate(
   storage: Storage,
   states: readonly Run[],
   known: { childAgent?: Pick<Agent, 'slug' | 'name'>; parent?: Run } = {},
+  /** The parent's own events to lead the insert (a checkpoint its start adopted), returned first. */
+  lead: RunEventBatch['events'] = [],
 ): Promise<RunEvent[]> {
   const batches = await Promise.all(states.map((state) => subagentUpdateBatch(storage, state, known)));
   const [first] = batches;
   if (!first) return [];
-  const events = batches.flatMap((batch) => batch?.events ?? []);
+  const events = [...lead, ...batches.flatMap((batch) => batch?.events ?? [])];
   const [appended = []] = await storage.events.appendBatches([{ ...first, events }]);
   return appended;
 }

@@ -13,6 +13,7 @@ import {
   type ChildRunScope,
   type CreatorKnown,
 } from '../child-runs/start-child-run.js';
+import type { AdoptedCommit } from '../run-emitter.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface SubagentStartInput {
@@ -33,6 +34,8 @@ export interface SubagentStartInput {
   runId?: string | undefined;
   /** See ChildRunSpec.awaited. */
   awaited?: boolean | undefined;
+  /** See ChildRunSpec.adoptCheckpoint. */
+  adoptCheckpoint?: (() => Promise<AdoptedCommit | undefined>) | undefined;
 }
 
 export type SubagentStartOutcome =
@@ -164,6 +167,7 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
         creator: input.creator,
         runId: input.runId,
         awaited: input.awaited,
+        adoptCheckpoint: input.adoptCheckpoint,
       });
       if (started.kind === 'busy' || started.kind === 'refused') return started;
       // Every subagent run has its relation: a replayed run without one is not this start's.

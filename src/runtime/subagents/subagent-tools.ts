@@ -136,6 +136,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       ...(deps.creator === undefined ? {} : { creator: deps.creator }),
       runId,
       awaited: runId !== undefined,
+      adoptCheckpoint: context.adoptCheckpoint,
     });
     if (outcome.kind === 'refused') throw refusalError(outcome.error);
     return outcome;
@@ -160,6 +161,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       listing(allowed),
     ].join('\n'),
     inputSchema: startInput,
+    adoptsCheckpoint: true,
     execute: (input, context) =>
       startWatched(
         bus,
@@ -195,6 +197,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       listing(allowed),
     ].join('\n'),
     inputSchema: startInput,
+    adoptsCheckpoint: true,
     async execute(input, context) {
       const outcome = await start(context, input);
       if (outcome.kind === 'busy') return busyPayload(outcome);

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Run } from '../../core/records/run.js';
 import type { RunEventType } from '../../core/records/run-event.js';
+import type { AdoptedCommit } from '../run-emitter.js';
 
 /** What every tool execution gets (SPEC §3): the run, its tool-call id, an abort signal, an event emitter. */
 export interface ToolContext {
@@ -16,6 +17,11 @@ export interface ToolContext {
    * it. Absent outside an executor (tests): then `work` simply runs.
    */
   suspend?: <T>(work: () => Promise<T>) => Promise<T>;
+  /**
+   * The step's checkpoint, when the loop held it for this call (`TroupeTool.adoptsCheckpoint`): a child start
+   * writes it in its own transaction. Undefined when nothing is held or another call took it.
+   */
+  adoptCheckpoint?: () => Promise<AdoptedCommit | undefined>;
 }
 
 /** Waits through `context.suspend` when the executor offers it. */
@@ -33,6 +39,12 @@ export interface TroupeTool<TInput = unknown> {
   inputSchema: z.ZodType<TInput>;
   /** Sensitive tools write or execute; they need approval (or `always_trust`) and are hidden from subagents. */
   sensitive?: boolean;
+  /**
+   * The tool's one effect is a transaction that takes the step's held checkpoint (`ToolContext.adoptCheckpoint`),
+   * as a child start does: the loop then holds the checkpoint for it instead of committing it first. Whatever
+   * the tool does before that transaction must leave no trace a crash could need the checkpoint for.
+   */
+  adoptsCheckpoint?: boolean;
   /** Throwing a TroupeError (or any error) becomes an error tool result the model sees, not a failed run. */
   execute(input: TInput, context: ToolContext): Promise<ToolOutput>;
 }
