@@ -7,6 +7,7 @@ import { knowledgeMigration } from './knowledge-migration.js';
 import { budgetMigration } from './budget-migration.js';
 import { runsPartialIndexesMigration } from './runs-partial-indexes-migration.js';
 import { runsUserQuotaIndexMigration } from './runs-user-quota-index-migration.js';
+import { leanIndexesMigration } from './lean-indexes-migration.js';
 
 /*
  * One migration set for SQLite and PostgreSQL: only types and DDL both accept (text, integer, partial
@@ -373,7 +374,11 @@ const artifactsAndAttachments: Migration = {
       .addColumn('content_type', 'text', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
-    await uniqueIndex(db, 'artifacts_call_path_uq', 'artifacts', ['run_id', 'tool_call_id', 'path']).execute();
+    await uniqueIndex(db, 'artifacts_call_path_uq', 'artifacts', [
+      'run_id',
+      'tool_call_id',
+      'path',
+    ]).execute();
     await index(db, 'artifacts_conversation_idx', 'artifacts', ['conversation_id', 'created_at']);
 
     await db.schema
@@ -410,6 +415,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0008_run_budgets': budgetMigration,
   '0009_runs_partial_indexes': runsPartialIndexesMigration,
   '0010_runs_user_quota_index': runsUserQuotaIndexMigration,
+  '0011_lean_indexes': leanIndexesMigration,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };

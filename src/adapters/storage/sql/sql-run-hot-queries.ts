@@ -80,6 +80,12 @@ export const selectChildren = preparedQuery((db, args: { runId: string }) =>
 const ACTIVE_STATUSES = sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)));
 
 /**
+ * `status IN (active)`, written as the partial indexes on it say it (lean-indexes-migration.ts): a query that has this
+ * term may read them.
+ */
+export const activeStatusTerm = sql<boolean>`status in (${ACTIVE_STATUSES})`;
+
+/**
  * The active runs below the `seeds` (rows of `(id, part, 1)`: the first level, tagged with the part of the
  * answer it starts), parents before their children and siblings oldest first, part by part. Walks the whole
  * subtree through `runs_created_by_idx` (terminal runs too: a finished child may have left active children of
@@ -198,7 +204,7 @@ export function updateRun(
 
 /**
  * A start's parent with its two child quotas. Each count reads through an index: runs_created_by_idx
- * (partial), runs_user_status_idx (covering); see runs-index-plans.test.ts.
+ * (partial), runs_user_active_children_idx (partial, covering); see runs-index-plans.test.ts.
  */
 export const selectRunWithActiveChildren = preparedQuery((_db, args: { id: string; userId: string }) => {
   return sql<

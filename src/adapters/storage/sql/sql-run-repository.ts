@@ -32,6 +32,7 @@ import {
   selectRun,
   selectRunByRequestId,
   updateRun,
+  activeStatusTerm,
 } from './sql-run-hot-queries.js';
 
 /** Statuses in which a worker holds a lease. */
@@ -271,6 +272,7 @@ export class SqlRunRepository implements RunRepository {
     const rows = await this.ctx.db
       .selectFrom('runs')
       .selectAll()
+      .where(activeStatusTerm)
       .where('status', 'in', LEASED_STATUSES)
       .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
       // Explicit NULLS FIRST: the engines disagree on where NULL sorts by default.
@@ -285,6 +287,7 @@ export class SqlRunRepository implements RunRepository {
     const rows = await this.ctx.db
       .selectFrom('runs')
       .selectAll()
+      .where(activeStatusTerm)
       .where('status', '=', 'pending')
       .where('created_at', '<', before)
       .orderBy('created_at')

@@ -9,7 +9,7 @@ import { createSqliteStorage } from './create-sqlite-storage.js';
 type StatementMethod = (this: Database.Statement, ...args: unknown[]) => unknown;
 
 /*
- * The partial indexes of `runs` (migration 0009) serve their queries only when SQLite can prove a query's
+ * The partial indexes of `runs` (migrations 0009 and 0011) serve their queries only when SQLite can prove a query's
  * WHERE implies the index's, and the dropped lease index leaves its query to another: these plans are read
  * from the statements the repository really sends.
  */
@@ -80,7 +80,7 @@ describe('runs index plans (SQLite)', () => {
     const plan = await planOf(() => storage.runs.getWithActiveChildren('run-x', 'usr-x'));
     expect(plan).toContain('runs_created_by_idx');
     // The user's count reads the index alone, never a row.
-    expect(plan).toContain('USING COVERING INDEX runs_user_status_idx');
+    expect(plan).toContain('USING COVERING INDEX runs_user_active_children_idx');
     expect(plan).not.toMatch(/SCAN runs\b/);
   });
 
@@ -110,9 +110,14 @@ describe('runs index plans (SQLite)', () => {
     expect(plan).toContain('sqlite_autoindex_runs_1');
   });
 
-  it('the lease reconciler reads leased runs through runs_status_created_idx', async () => {
-    expect(await planOf(() => storage.runs.listExpiredLeases('2030-01-01T00:00:00.000Z', 10))).toContain(
-      'runs_status_created_idx',
-    );
+  it('the reconciler reads leased and stale pending runs through the partial runs_active_status_idx', async () => {
+    for (const read of [
+      () => storage.runs.listExpiredLeases('2030-01-01T00:00:00.000Z', 10),
+      () => storage.runs.listStalePending('2030-01-01T00:00:00.000Z', 10),
+    ]) {
+      const plan = await planOf(read);
+      expect(plan).toContain('runs_active_status_idx');
+      expect(plan).not.toMatch(/SCAN runs\b/);
+    }
   });
 });
