@@ -248,6 +248,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         maxSteps: effectiveLimits(deps.limits, agent.config).maxSteps,
         suspend: (work) => slots.outside(() => paused(work)),
         ...(handoff?.thread ? { thread: handoff.thread } : {}),
+        unsteered: adopted && run.attempt === 1,
         finish: (tx, append, output) => outcomes.completeIn(tx, append, run, output, meter.usage, attempt),
       });
       await emitter.flush();

@@ -53,6 +53,16 @@ async function dispatch(main: string, harness: RuntimeHarnessOptions = {}) {
   return { h, parent: done.run, child, queued, updates };
 }
 
+/** Two slots, a parent holding one (PARENT_HOLDS), and `helper` playing `helperScenario`. */
+async function parentWithFreeSlotAndHelper(helperScenario: string) {
+  const { h, user, helper, conversation } = await setup({
+    helper: helperScenario,
+    harness: { concurrency: 2 },
+  });
+  const parent = await runningParent(h, user.id, conversation.id);
+  return { h, user, helper, parent };
+}
+
 /**
  * Two slots: a parent whose model call holds one for a while, so a child may take the other; `start` starts a
  * child of it that it waits for, as its `task` tool would.
@@ -82,6 +92,33 @@ describe('a child run started in its creator’s process', () => {
     expect(updates).toEqual(['pending', 'running', 'completed']);
     const childEvents = await h.storage.events.list(child.id, 0, 100);
     expect(childEvents.map((event) => event.type)).toEqual(['metadata', 'message_delta', 'step', 'end']);
+  });
+
+  it('reads no inbox before the first step of a child started at once, and every later one', async () => {
+    const { h, user, helper, parent } = await parentWithFreeSlotAndHelper(`
+rules:
+  - steps:
+      - tool_calls:
+          - name: read_file
+            args: { path: "nothing.txt" }
+      - text: "read"
+`);
+    const takes: string[] = [];
+    const take = h.storage.inbox.take.bind(h.storage.inbox);
+    h.storage.inbox.take = (runId) => (takes.push(runId), take(runId));
+    const started = await h.subagents.start({
+      creatorRunId: parent.id,
+      userId: user.id,
+      subagent: helper,
+      description: 'look',
+      toolCallId: 'call-1',
+      awaited: true,
+    });
+    if (started.kind !== 'started') throw new Error(`start: ${started.kind}`);
+    expect(started.run).toMatchObject({ status: 'running', attempt: 1 });
+    expect((await h.runs.await(user, started.run.id, 15_000)).run.status).toBe('completed');
+    // Two steps: only the second looked for steering.
+    expect(takes).toEqual([started.run.id]);
   });
 
   it('queues the child, pending until a worker claims it, when no slot is free', async () => {

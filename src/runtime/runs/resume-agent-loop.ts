@@ -40,6 +40,12 @@ export interface ResumeAgentLoopOptions {
    * the caller ends the run as it would otherwise.
    */
   finish?: (tx: Storage, append: AppendBatch, output: string) => Promise<EndedRun | undefined>;
+  /**
+   * Nobody can have steered the run before its first step, so that step skips the inbox: a child its
+   * creator's worker started at once for a call that waits for it (LocalRunStarts), whose id only that call
+   * knows until it returns, and the only tool that steers (`subagent_steer`) needs the id.
+   */
+  unsteered?: boolean;
 }
 
 /**
@@ -113,12 +119,12 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
           },
         }
       : {}),
-    beforeStep: async () => {
+    beforeStep: async (step) => {
       // The lease's heartbeat and the cancel signal end the run through its abort signal: no re-read here.
       const ended = abortErrorOf(signal);
       if (ended !== undefined) throw ended;
       // Steering messages queued by the parent are read between steps, in the order they were sent.
-      if (!steerable) return [];
+      if (!steerable || (options.unsteered === true && step === lastStep + 1)) return [];
       const steering = await storage.inbox.take(run.id);
       return steering.map((text): ModelMessage => ({ role: 'user', content: text }));
     },
