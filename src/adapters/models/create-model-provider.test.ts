@@ -110,7 +110,7 @@ describe('createModelProvider', () => {
     expect(error.message).toMatch(/endpoint "ollama".*configured endpoints: local, vllm/);
   });
 
-  it('names the available scenarios when one is missing, also after a deletion', () => {
+  it('names the available scenarios when one is missing, also after a deletion', async () => {
     const { dir, models } = provider({
       demo: 'rules: [{ steps: [{ text: hi }] }]',
       other: 'rules: [{ steps: [{ text: x }] }]',
@@ -118,9 +118,16 @@ describe('createModelProvider', () => {
     const missing = thrown(() => models.resolve('scripted:nope'));
     expect(missing.code).toBe('model_not_found');
     expect(missing.message).toMatch(/Scenario "nope" not found.*available scenarios: demo, other/);
-    models.resolve('scripted:other');
+    const other = models.resolve('scripted:other');
     rmSync(path.join(dir, 'other.yaml'));
-    expect(thrown(() => models.resolve('scripted:other')).code).toBe('model_not_found');
+    // The model already resolved finds its file gone at its next call, which fails as a missing one does.
+    const call = other.model.doStream({
+      prompt: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+    });
+    await expect(call).rejects.toMatchObject({
+      code: 'model_not_found',
+      message: expect.stringMatching(/Scenario "other" not found.*available scenarios: demo/) as unknown,
+    });
   });
 
   it('rejects bad syntax before looking anything up', () => {
@@ -170,8 +177,16 @@ describe('the demo scenarios', () => {
 
   it.each(['researcher', 'summarizer', 'analyst'])('%s answers with text about the input', async (name) => {
     // The researcher reads its skill and looks around with `ls` before it answers; the others answer at once.
-    const ls = tool({ description: 'List files', inputSchema: z.object({ path: z.string().optional() }), execute: () => [] });
-    const readFile = tool({ description: 'Read a file', inputSchema: z.object({ path: z.string() }), execute: () => '' });
+    const ls = tool({
+      description: 'List files',
+      inputSchema: z.object({ path: z.string().optional() }),
+      execute: () => [],
+    });
+    const readFile = tool({
+      description: 'Read a file',
+      inputSchema: z.object({ path: z.string() }),
+      execute: () => '',
+    });
     const result = streamText({
       model: models.resolve(`scripted:${name}`).model,
       prompt: 'quarterly churn',

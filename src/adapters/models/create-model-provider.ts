@@ -101,10 +101,9 @@ export function createModelProvider(options: ModelProviderOptions): ModelProvide
   return {
     resolve(spec: string): ResolvedModel {
       const cached = cache.get(spec);
-      // A cached scripted model stays valid only while its file exists; deleting it must show up at once.
-      if (cached && (cached.provider !== 'scripted' || store.find(cached.model.modelId) !== undefined)) {
-        return cached;
-      }
+      // A scripted model looks its file up on every call (`ScenarioStore.load`): an edit or a deletion shows up
+      // at the next model call, with no look-up here as well.
+      if (cached) return cached;
       const resolved = build(spec);
       cache.set(spec, resolved);
       return resolved;
