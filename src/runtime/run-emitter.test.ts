@@ -104,7 +104,8 @@ describe("a run emitter's held checkpoints", () => {
     if (!adopted) throw new Error('nothing to adopt');
     const later = emitter.emit('error', {});
     const appended = await h.storage.sharedCommitTransaction(async (tx) => {
-      const batch = await adopted.write(tx);
+      await tx.messages.appendBatches([adopted.messages]);
+      const batch = adopted.events;
       const [own = []] = await tx.events.appendBatches([
         { ...batch, events: [...batch.events, { type: 'subagent_update', payload: {} }] },
       ]);
@@ -127,7 +128,7 @@ describe("a run emitter's held checkpoints", () => {
     if (!adopted) throw new Error('nothing to adopt');
     await expect(
       h.storage.sharedCommitTransaction(async (tx) => {
-        await adopted.write(tx);
+        await tx.messages.appendBatches([adopted.messages]);
         throw new Error('the start failed');
       }),
     ).rejects.toThrow('the start failed');

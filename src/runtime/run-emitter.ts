@@ -1,6 +1,11 @@
 import type { ModelMessage } from 'ai';
 import type { EventBus } from '../core/ports/event-bus.js';
-import type { RunEventBatch, SharedCommitOptions, Storage } from '../core/ports/storage.js';
+import type {
+  RunEventBatch,
+  SharedCommitOptions,
+  Storage,
+  ThreadMessageBatch,
+} from '../core/ports/storage.js';
 import type { Run } from '../core/records/run.js';
 import type { RunEvent, RunEventType } from '../core/records/run-event.js';
 
@@ -89,11 +94,10 @@ export interface RunEmitter {
 
 /** Held commits (`RunEmitter.hold`) that another transaction writes. */
 export interface AdoptedCommit {
-  /**
-   * Writes the commits' rows in `tx` and returns their events, which the caller appends in the same
-   * transaction, ahead of anything it appends to this run's stream.
-   */
-  write(tx: Storage): Promise<RunEventBatch>;
+  /** Their messages, for the caller's transaction to write (`messages.appendBatches`, with its own). */
+  readonly messages: ThreadMessageBatch;
+  /** Their events, which the caller appends in the same transaction, ahead of anything of its own for this run. */
+  readonly events: RunEventBatch;
   /**
    * After the caller's transaction: committed with the events it appended (published now, before anything
    * else of this run's), or rolled back (undefined), when the commits are held again as they were.
@@ -314,11 +318,8 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
       void enqueue(() => adopted);
       let settled = false;
       return {
-        async write(tx) {
-          const steps = prior.map((commit) => commit.messages);
-          await tx.messages.appendSteps(run.thread_id, run.id, steps);
-          return ownBatch(prior.flatMap((commit) => commit.events));
-        },
+        messages: { threadId: run.thread_id, runId: run.id, parts: prior.map((commit) => commit.messages) },
+        events: ownBatch(prior.flatMap((commit) => commit.events)),
         async settle(appended) {
           if (settled) return;
           settled = true;

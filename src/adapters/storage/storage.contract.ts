@@ -716,6 +716,62 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await storage.messages.appendSteps(conversation.thread_id, run.id, [])).toEqual([]);
       });
 
+      it('appends to several threads in one write, each numbered on from its own last message', async () => {
+        const { conversation } = await seedWorld(storage);
+        const other = await storage.conversations.create({
+          user_id: conversation.user_id,
+          agent_id: conversation.agent_id,
+          thread_id: newId('thr'),
+          project_id: conversation.project_id,
+          status: 'active',
+          title: 'Second chat',
+          metadata: {},
+        });
+        const run = await storage.runs.insert(runInput(conversation));
+        await storage.messages.append(conversation.thread_id, run.id, 0, [
+          { role: 'user', content: 'first' },
+        ]);
+        const [mine = [], empty = [], theirs = []] = await storage.messages.appendBatches([
+          {
+            threadId: conversation.thread_id,
+            runId: run.id,
+            parts: [{ step: 1, messages: [{ role: 'assistant', content: 'a' }] }],
+          },
+          { threadId: newId('thr'), runId: null, parts: [] },
+          {
+            threadId: other.thread_id,
+            runId: null,
+            parts: [
+              {
+                step: 0,
+                messages: [
+                  { role: 'user', content: 'b' },
+                  { role: 'user', content: 'c' },
+                ],
+              },
+            ],
+          },
+        ]);
+        expect(mine.map((m) => [m.thread_id, m.seq, m.step, m.run_id])).toEqual([
+          [conversation.thread_id, 2, 1, run.id],
+        ]);
+        expect(empty).toEqual([]);
+        expect(theirs.map((m) => [m.seq, m.message.content])).toEqual([
+          [1, 'b'],
+          [2, 'c'],
+        ]);
+        expect(await storage.messages.list(other.thread_id)).toEqual(theirs);
+        const twice = {
+          threadId: other.thread_id,
+          runId: null,
+          parts: [{ step: 1, messages: [{ role: 'user' as const, content: 'd' }] }],
+        };
+        await expect(storage.messages.appendBatches([twice, twice])).rejects.toThrow(
+          'each thread at most once',
+        );
+        expect(await storage.messages.list(other.thread_id)).toHaveLength(2);
+      });
+
       it('keeps checkpoints of concurrent appends contiguous and gapless', async () => {
         const { conversation } = await seedWorld(storage);
         const checkpoints = await Promise.all(

@@ -269,6 +269,13 @@ export interface ConversationRepository {
   update(id: string, patch: ConversationPatch): Promise<Conversation>;
 }
 
+/** Messages of one run's steps for one thread, as one part of a multi-thread append (`messages.appendBatches`). */
+export interface ThreadMessageBatch {
+  threadId: string;
+  runId: string | null;
+  parts: readonly { step: number; messages: readonly ModelMessage[] }[];
+}
+
 export interface MessageRepository {
   /**
    * Appends messages to a thread in one write (a checkpoint); returns them with their sequence numbers. The
@@ -286,6 +293,11 @@ export interface MessageRepository {
     runId: string | null,
     parts: readonly { step: number; messages: readonly ModelMessage[] }[],
   ): Promise<ThreadMessage[]>;
+  /**
+   * `appendSteps` into several threads in one write (a child start: its parent's checkpoint and the child's
+   * first message), each thread at most once; returns each batch's messages.
+   */
+  appendBatches(batches: readonly ThreadMessageBatch[]): Promise<ThreadMessage[][]>;
   list(threadId: string): Promise<ThreadMessage[]>;
 }
 

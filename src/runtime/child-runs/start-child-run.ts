@@ -3,7 +3,7 @@ import { isTroupeError } from '../../core/errors.js';
 import { childRunRequestId, newRunId } from '../../core/ids.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { RunQueue } from '../../core/ports/run-queue.js';
-import type { RunEventBatch, Storage } from '../../core/ports/storage.js';
+import type { Storage } from '../../core/ports/storage.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { Conversation, SubagentThread } from '../../core/records/conversation.js';
 import type { Run, RunChannel } from '../../core/records/run.js';
@@ -147,14 +147,15 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
   // Taken before the transaction begins: a second start of the same step waits for this one's commit
   // without holding a transaction of its own.
   const adopted = await spec.adoptCheckpoint?.();
-  let checkpoint: RunEventBatch | undefined;
+  // What of the adopted checkpoint the start wrote with its own rows.
+  let checkpointMessages = false;
   let checkpointed: RunEvent[] | undefined;
   try {
     const outcome = await storage.sharedCommitTransaction(async (tx): Promise<ChildRunStart> => {
-      checkpoint = await adopted?.write(tx);
       const started = await startIn(tx);
       // A start that creates nothing still commits the checkpoint it took.
-      if (checkpoint && !checkpointed) [checkpointed] = await tx.events.appendBatches([checkpoint]);
+      if (adopted && !checkpointMessages) await tx.messages.appendBatches([adopted.messages]);
+      if (adopted && !checkpointed) [checkpointed] = await tx.events.appendBatches([adopted.events]);
       return started;
     }, SHARED_COMMIT);
     await adopted?.settle(checkpointed ?? []);
@@ -285,16 +286,23 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
     );
     if (ledger) await ledger.open(runId);
     else await openRootBudget(tx, runId, agent.config.budget, spec.budget, new Date());
-    appended = await tx.messages.append(threadId, runId, 0, [{ role: 'user', content: spec.message }]);
+    // The child's first message, and the creator's checkpoint it took, in one insert.
+    const first = {
+      threadId,
+      runId,
+      parts: [{ step: 0, messages: [{ role: 'user' as const, content: spec.message }] }],
+    };
+    appended = (await tx.messages.appendBatches(adopted ? [adopted.messages, first] : [first])).at(-1) ?? [];
+    checkpointMessages = adopted !== undefined;
     // The parent's stream hears both changes, `pending` then `running`, in one insert, after the checkpoint.
     const updates = await appendSubagentUpdate(
       tx,
       run.status === 'running' ? [pendingStateOf(run), run] : [run],
       { childAgent: agent, parent },
-      checkpoint?.events,
+      adopted?.events.events,
     );
-    const held = checkpoint?.events.length ?? 0;
-    if (checkpoint) checkpointed = updates.slice(0, held);
+    const held = adopted?.events.events.length ?? 0;
+    if (adopted) checkpointed = updates.slice(0, held);
     announced = updates.slice(held);
     return { kind: 'started', run, relation: home.relation };
   }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { ModelMessage } from 'ai';
 import type { ThreadMessage } from '../../../core/records/thread-message.js';
-import type { MessageRepository } from '../../../core/ports/storage.js';
+import type { MessageRepository, ThreadMessageBatch } from '../../../core/ports/storage.js';
 import type { ThreadMessagesTable } from './database-schema.js';
 import { fromJson, nowIso, toJson, toNumber, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
@@ -13,29 +13,37 @@ const selectThread = preparedQuery((db, args: { threadId: string }) =>
   db.selectFrom('thread_messages').selectAll().where('thread_id', '=', args.threadId).orderBy('seq'),
 );
 
-/** Checkpoints of up to this many messages stay compiled; a larger one compiles each time. */
+/** Checkpoints of up to this many messages per thread, and two threads, stay compiled; larger ones compile each time. */
 const PREPARED_CHECKPOINT_SIZES = 8;
+const PREPARED_THREADS = 2;
 
 /**
- * One INSERT … SELECT for a checkpoint of `size` messages, each with its step: every row reads the thread's
- * current maximum `seq` from the same snapshot, so the rows get consecutive numbers and the checkpoint is all
- * or nothing.
+ * One INSERT … SELECT for checkpoints of `shape[b]` messages in thread b, each with its step: every row of a
+ * thread reads that thread's current maximum `seq` from the same snapshot, so its rows get consecutive
+ * numbers, and the whole write is all or nothing.
  */
-const insertCheckpoint = preparedQueryFamily({
-  key: (size: number) => String(size),
-  keep: (size) => size <= PREPARED_CHECKPOINT_SIZES,
-  build: (size) => (_db, args: Record<string, unknown>) => {
-    // The step is cast: PostgreSQL types an untyped parameter in a UNION as text.
-    const selects = Array.from(
-      { length: size },
-      (_, index) =>
-        sql`SELECT ${args.threadId}, base.last_seq + ${sql.lit(index + 1)}, ${args.runId}, CAST(${args[`step${index}`]} AS INTEGER), ${args[`message${index}`]}, ${args.createdAt} FROM base`,
+const insertCheckpoints = preparedQueryFamily({
+  key: (shape: readonly number[]) => shape.join(','),
+  keep: (shape) =>
+    shape.length <= PREPARED_THREADS && shape.every((size) => size <= PREPARED_CHECKPOINT_SIZES),
+  build: (shape) => (_db, args: Record<string, unknown>) => {
+    const bases = shape.map(
+      (_, b) =>
+        sql`${sql.raw(`base${b}`)} AS (SELECT COALESCE(MAX(seq), 0) AS last_seq FROM thread_messages WHERE thread_id = ${args[`thread${b}`]})`,
     );
-    return sql<{ seq: number | string }>`
-      WITH base AS (SELECT COALESCE(MAX(seq), 0) AS last_seq FROM thread_messages WHERE thread_id = ${args.threadId})
+    // The step is cast: PostgreSQL types an untyped parameter in a UNION as text.
+    const selects = shape.flatMap((size, b) =>
+      Array.from(
+        { length: size },
+        (_, index) =>
+          sql`SELECT ${args[`thread${b}`]}, ${sql.raw(`base${b}`)}.last_seq + ${sql.lit(index + 1)}, ${args[`run${b}`]}, CAST(${args[`step${b}_${index}`]} AS INTEGER), ${args[`message${b}_${index}`]}, ${args.createdAt} FROM ${sql.raw(`base${b}`)}`,
+      ),
+    );
+    return sql<{ thread_id: string; seq: number | string }>`
+      WITH ${sql.join(bases)}
       INSERT INTO thread_messages (thread_id, seq, run_id, step, message, created_at)
       ${sql.join(selects, sql` UNION ALL `)}
-      RETURNING seq`;
+      RETURNING thread_id, seq`;
   },
 });
 
@@ -57,7 +65,7 @@ function assertInteger(name: string, value: number): void {
 export class SqlMessageRepository implements MessageRepository {
   constructor(private readonly ctx: SqlContext) {}
 
-  /** One statement per checkpoint (insertCheckpoint). */
+  /** One statement per checkpoint (insertCheckpoints). */
   append(
     threadId: string,
     runId: string | null,
@@ -72,33 +80,54 @@ export class SqlMessageRepository implements MessageRepository {
     runId: string | null,
     parts: readonly { step: number; messages: readonly ModelMessage[] }[],
   ): Promise<ThreadMessage[]> {
-    const entries = parts.flatMap(({ step, messages }) => messages.map((message) => ({ step, message })));
-    if (entries.length === 0) return [];
-    for (const { step } of parts) assertInteger('step', step);
+    const [appended = []] = await this.appendBatches([{ threadId, runId, parts }]);
+    return appended;
+  }
+
+  async appendBatches(batches: readonly ThreadMessageBatch[]): Promise<ThreadMessage[][]> {
+    for (const batch of batches) for (const { step } of batch.parts) assertInteger('step', step);
+    const threads = batches.map((batch) => ({
+      batch,
+      entries: batch.parts.flatMap(({ step, messages }) => messages.map((message) => ({ step, message }))),
+    }));
+    const written = threads.filter(({ entries }) => entries.length > 0);
+    if (written.length === 0) return batches.map(() => []);
+    if (new Set(written.map(({ batch }) => batch.threadId)).size !== written.length) {
+      throw new Error('appendBatches takes each thread at most once');
+    }
     const createdAt = nowIso(this.ctx);
-    const args: Record<string, unknown> = { threadId, runId, createdAt };
-    entries.forEach(({ step, message }, index) => {
-      args[`step${index}`] = step;
-      args[`message${index}`] = toJson(message);
+    const args: Record<string, unknown> = { createdAt };
+    written.forEach(({ batch, entries }, b) => {
+      args[`thread${b}`] = batch.threadId;
+      args[`run${b}`] = batch.runId;
+      entries.forEach(({ step, message }, index) => {
+        args[`step${b}_${index}`] = step;
+        args[`message${b}_${index}`] = toJson(message);
+      });
     });
     try {
       const { rows } = await writeNextInSequence(
         this.ctx,
         'thread_messages_thread_seq_uq',
-        `thread_messages:${threadId}`,
-        (ctx) => insertCheckpoint(entries.length)(ctx, args),
+        written.map(({ batch }) => `thread_messages:${batch.threadId}`),
+        (ctx) => insertCheckpoints(written.map(({ entries }) => entries.length))(ctx, args),
       );
       // Only the numbers come back: a checkpoint's messages are the caller's, not re-read and re-parsed. RETURNING
-      // has no guaranteed order; the seqs are consecutive, so sorted they follow the messages' order.
-      const seqs = rows.map((row) => toNumber(row.seq)).sort((a, b) => a - b);
-      return entries.map(({ step, message }, index) => ({
-        thread_id: threadId,
-        seq: seqs[index] ?? 0,
-        run_id: runId,
-        step,
-        message,
-        created_at: createdAt,
-      }));
+      // has no guaranteed order; a thread's seqs are consecutive, so sorted they follow its messages' order.
+      const seqs = new Map<string, number[]>();
+      for (const row of rows)
+        seqs.set(row.thread_id, [...(seqs.get(row.thread_id) ?? []), toNumber(row.seq)]);
+      return threads.map(({ batch, entries }) => {
+        const numbers = (seqs.get(batch.threadId) ?? []).sort((x, y) => x - y);
+        return entries.map(({ step, message }, index) => ({
+          thread_id: batch.threadId,
+          seq: numbers[index] ?? 0,
+          run_id: batch.runId,
+          step,
+          message,
+          created_at: createdAt,
+        }));
+      });
     } catch (error) {
       return translateUniqueViolation(this.ctx, error, {});
     }
