@@ -7,22 +7,27 @@ import { createRunEmitter } from './run-emitter.js';
 
 const setup = useSingleAgentRuntime();
 
-describe("a run emitter's announcement", () => {
-  /** A running run held by a dead worker, its emitter counting inserts, and what the bus published. */
-  async function runningRun() {
-    const { h, user, conversation } = await setup(SLOW_SCENARIO, { startWorker: false });
-    const { run: posted } = await h.runs.postMessage(user, conversation.id, { content: 'go' });
-    await claimByDeadWorker(h.storage, posted.id);
-    const run = await h.storage.runs.get(posted.id);
-    if (!run) throw new Error('no run');
-    const inserts: string[] = [];
-    const published: RunEvent[] = [];
-    await h.bus.subscribe(run.id, (event) => void published.push(event));
-    const emitter = createRunEmitter(countingInserts(h.storage, inserts), h.bus, run);
-    const stream = async () => (await h.storage.events.list(run.id, 0, 100)).map((e) => `${e.seq}:${e.type}`);
-    return { emitter, inserts, published, stream };
-  }
+/**
+ * A running run held by a dead worker, its emitter counting inserts, what the bus published, and its stream
+ * and thread as `seq:type` and `step:role`.
+ */
+async function runningRun() {
+  const { h, user, conversation } = await setup(SLOW_SCENARIO, { startWorker: false });
+  const { run: posted } = await h.runs.postMessage(user, conversation.id, { content: 'go' });
+  await claimByDeadWorker(h.storage, posted.id);
+  const run = await h.storage.runs.get(posted.id);
+  if (!run) throw new Error('no run');
+  const inserts: string[] = [];
+  const published: RunEvent[] = [];
+  await h.bus.subscribe(run.id, (event) => void published.push(event));
+  const emitter = createRunEmitter(countingInserts(h.storage, inserts), h.bus, run);
+  const stream = async () => (await h.storage.events.list(run.id, 0, 100)).map((e) => `${e.seq}:${e.type}`);
+  const thread = async () =>
+    (await h.storage.messages.list(run.thread_id)).map((m) => `${m.step}:${m.message.role}`);
+  return { h, emitter, inserts, published, stream, thread };
+}
 
+describe("a run emitter's announcement", () => {
   it('leads the first append, in the same insert, before the buffered text', async () => {
     const { emitter, inserts, published, stream } = await runningRun();
     emitter.announce('metadata', { attempt: 1 });
@@ -48,22 +53,7 @@ describe("a run emitter's announcement", () => {
 });
 
 describe("a run emitter's held checkpoints", () => {
-  /** A running run held by a dead worker, its emitter counting inserts, and what the bus published. */
-  async function runningRun() {
-    const { h, user, conversation } = await setup(SLOW_SCENARIO, { startWorker: false });
-    const { run: posted } = await h.runs.postMessage(user, conversation.id, { content: 'go' });
-    await claimByDeadWorker(h.storage, posted.id);
-    const run = await h.storage.runs.get(posted.id);
-    if (!run) throw new Error('no run');
-    const inserts: string[] = [];
-    const published: string[] = [];
-    await h.bus.subscribe(run.id, (event) => void published.push(`${event.seq}:${event.type}`));
-    const emitter = createRunEmitter(countingInserts(h.storage, inserts), h.bus, run);
-    const stream = async () => (await h.storage.events.list(run.id, 0, 100)).map((e) => `${e.seq}:${e.type}`);
-    const thread = async () =>
-      (await h.storage.messages.list(run.thread_id)).map((m) => `${m.step}:${m.message.role}`);
-    return { h, run, emitter, inserts, published, stream, thread };
-  }
+  const seqTypes = (events: readonly RunEvent[]) => events.map((event) => `${event.seq}:${event.type}`);
 
   const toolCall = { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'calling' }] };
   const answer = { role: 'assistant' as const, content: 'done' };
@@ -80,7 +70,7 @@ describe("a run emitter's held checkpoints", () => {
     expect(written.map((event) => event.type)).toEqual(['step']);
     expect(inserts).toHaveLength(1);
     expect(await stream()).toEqual(['1:tool_call', '2:tool_result', '3:step']);
-    expect(published).toEqual(['1:tool_call', '2:tool_result', '3:step']);
+    expect(seqTypes(published)).toEqual(['1:tool_call', '2:tool_result', '3:step']);
     expect(await thread()).toEqual(['0:user', '1:assistant', '1:assistant', '2:assistant']);
   });
 
@@ -112,12 +102,12 @@ describe("a run emitter's held checkpoints", () => {
       return own;
     });
     expect(await stream()).toEqual(['1:message_delta', '2:tool_call', '3:subagent_update']);
-    expect(published).toEqual([]);
+    expect(seqTypes(published)).toEqual([]);
     await adopted.settle(appended.slice(0, 2));
     await later;
     expect(await stream()).toEqual(['1:message_delta', '2:tool_call', '3:subagent_update', '4:error']);
     // The adopter publishes its own events (here: none) after the held ones; the run's next append follows.
-    expect(published).toEqual(['1:message_delta', '2:tool_call', '4:error']);
+    expect(seqTypes(published)).toEqual(['1:message_delta', '2:tool_call', '4:error']);
     expect(await thread()).toEqual(['0:user', '1:assistant']);
   });
 

@@ -5,6 +5,7 @@ import {
   HELPER_REPORTS,
   refusedWith,
   runningParent,
+  startTaskChild,
   TASK_MAIN,
   useSubagentWorld,
 } from '../../../test/helpers/runtime/use-subagent-world.js';
@@ -73,15 +74,7 @@ describe('the stop guarantee at a child start (SPEC §10)', () => {
     const parent = await runningParent(h, user.id, conversation.id);
     // The cancel is committed but its signal never sent: only the start's own read can see it.
     await h.storage.runs.update(parent.id, { status: ['running'] }, { status: 'cancel_requested' });
-    const start = await h.subagents.start({
-      creatorRunId: parent.id,
-      userId: user.id,
-      subagent: helper,
-      description: 'look',
-      toolCallId: 'call-1',
-      awaited: true,
-    });
-    expect(start).toEqual(refusedWith(TREE_STOPPING));
+    expect(await startTaskChild(h, parent, helper, 'call-1')).toEqual(refusedWith(TREE_STOPPING));
     expect(await h.storage.runs.listChildren(parent.id)).toEqual([]);
   });
 

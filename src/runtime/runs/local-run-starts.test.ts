@@ -3,6 +3,7 @@ import type { RuntimeHarness, RuntimeHarnessOptions } from '../../../test/helper
 import {
   HELPER_REPORTS as HELPER,
   runningParent,
+  startTaskChild,
   TASK_MAIN,
   useSubagentWorld,
 } from '../../../test/helpers/runtime/use-subagent-world.js';
@@ -53,33 +54,18 @@ async function dispatch(main: string, harness: RuntimeHarnessOptions = {}) {
   return { h, parent: done.run, child, queued, updates };
 }
 
-/** Two slots, a parent holding one (PARENT_HOLDS), and `helper` playing `helperScenario`. */
-async function parentWithFreeSlotAndHelper(helperScenario: string) {
+/**
+ * Two slots: a parent whose model call holds one for a while (PARENT_HOLDS), so a child may take the other,
+ * with `helper` playing `helperScenario`; `start` starts a child of it that it waits for, as its `task` tool
+ * would.
+ */
+async function parentWithFreeSlot(helperScenario = HELPER) {
   const { h, user, helper, conversation } = await setup({
     helper: helperScenario,
     harness: { concurrency: 2 },
   });
   const parent = await runningParent(h, user.id, conversation.id);
-  return { h, user, helper, parent };
-}
-
-/**
- * Two slots: a parent whose model call holds one for a while, so a child may take the other; `start` starts a
- * child of it that it waits for, as its `task` tool would.
- */
-async function parentWithFreeSlot() {
-  // `main` holds by default (PARENT_HOLDS).
-  const { h, user, helper, conversation } = await setup({ helper: HELPER, harness: { concurrency: 2 } });
-  const parent = await runningParent(h, user.id, conversation.id);
-  const start = (toolCallId: string) =>
-    h.subagents.start({
-      creatorRunId: parent.id,
-      userId: user.id,
-      subagent: helper,
-      description: 'look',
-      toolCallId,
-      awaited: true,
-    });
+  const start = (toolCallId: string) => startTaskChild(h, parent, helper, toolCallId);
   return { h, user, parent, start };
 }
 
@@ -95,7 +81,7 @@ describe('a child run started in its creator’s process', () => {
   });
 
   it('reads no inbox before the first step of a child started at once, and every later one', async () => {
-    const { h, user, helper, parent } = await parentWithFreeSlotAndHelper(`
+    const { h, user, start } = await parentWithFreeSlot(`
 rules:
   - steps:
       - tool_calls:
@@ -106,14 +92,7 @@ rules:
     const takes: string[] = [];
     const take = h.storage.inbox.take.bind(h.storage.inbox);
     h.storage.inbox.take = (runId) => (takes.push(runId), take(runId));
-    const started = await h.subagents.start({
-      creatorRunId: parent.id,
-      userId: user.id,
-      subagent: helper,
-      description: 'look',
-      toolCallId: 'call-1',
-      awaited: true,
-    });
+    const started = await start('call-1');
     if (started.kind !== 'started') throw new Error(`start: ${started.kind}`);
     expect(started.run).toMatchObject({ status: 'running', attempt: 1 });
     expect((await h.runs.await(user, started.run.id, 15_000)).run.status).toBe('completed');

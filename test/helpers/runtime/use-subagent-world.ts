@@ -1,5 +1,5 @@
 import { afterEach, expect } from 'vitest';
-import type { AgentConfig } from '../../../src/core/records/agent.js';
+import type { Agent, AgentConfig } from '../../../src/core/records/agent.js';
 import type { Run } from '../../../src/core/records/run.js';
 import {
   createRuntimeHarness,
@@ -78,4 +78,21 @@ export async function runningParent(h: RuntimeHarness, userId: string, conversat
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error('parent never started');
+}
+
+/** Starts a child of `parent` as its `task` tool would: awaited, for the tool call `toolCallId`. */
+export function startTaskChild(
+  h: RuntimeHarness,
+  parent: Pick<Run, 'id' | 'user_id'>,
+  subagent: Agent,
+  toolCallId: string,
+) {
+  return h.subagents.start({
+    creatorRunId: parent.id,
+    userId: parent.user_id,
+    subagent,
+    description: 'look',
+    toolCallId,
+    awaited: true,
+  });
 }

@@ -54,16 +54,23 @@ export const claimRun = preparedQuery(
       .returningAll(),
 );
 
-/** Bounded by the depth limits (a chain is a few runs); the hop counter only guards a corrupt cycle. */
-export const selectLineageStatuses = preparedQuery(
-  (_db, args: { id: string }) => sql<{ status: RunStatus }>`
-      WITH RECURSIVE chain(id, created_by_run_id, status, hop) AS (
-        SELECT id, created_by_run_id, status, 0 FROM runs WHERE id = ${args.id}
+/**
+ * `chain`: the run `id` (hop 0) and every run above it, by creator. Bounded by the depth limits (a chain is a
+ * few runs); the hop counter only guards a corrupt cycle.
+ */
+function lineageChain(id: unknown) {
+  return sql`WITH RECURSIVE chain(id, created_by_run_id, status, hop) AS (
+        SELECT id, created_by_run_id, status, 0 FROM runs WHERE id = ${id}
         UNION ALL
         SELECT r.id, r.created_by_run_id, r.status, c.hop + 1
         FROM runs r JOIN chain c ON r.id = c.created_by_run_id
         WHERE c.hop < 64
-      )
+      )`;
+}
+
+export const selectLineageStatuses = preparedQuery(
+  (_db, args: { id: string }) => sql<{ status: RunStatus }>`
+      ${lineageChain(args.id)}
       SELECT status FROM chain ORDER BY hop`,
 );
 
@@ -214,13 +221,7 @@ export const selectRunWithActiveChildren = preparedQuery((_db, args: { id: strin
       stopped_above: number | string;
     }
   >`
-      WITH RECURSIVE chain(id, created_by_run_id, status, hop) AS (
-        SELECT id, created_by_run_id, status, 0 FROM runs WHERE id = ${args.id}
-        UNION ALL
-        SELECT r.id, r.created_by_run_id, r.status, c.hop + 1
-        FROM runs r JOIN chain c ON r.id = c.created_by_run_id
-        WHERE c.hop < 64
-      )
+      ${lineageChain(args.id)}
       SELECT parent.*,
         (SELECT COUNT(*) FROM runs WHERE status IN (${ACTIVE_STATUSES}) AND created_by_run_id = parent.id) AS active_of_run,
         (SELECT COUNT(*) FROM runs
