@@ -99,3 +99,60 @@ rules:
     expect(events.filter((event) => event.type === 'subagent_update')).toEqual([]);
   });
 });
+
+describe('a step with two child starts', () => {
+  it('writes its turn with the first start; the second waits for that commit; both results come back', async () => {
+    const main = `
+rules:
+  - steps:
+      - tool_calls:
+          - name: task
+            args: { subagent_slug: helper, description: "first: {{input}}" }
+          - name: task
+            args: { subagent_slug: helper, description: "second: {{input}}" }
+      - text: "Main got: {{last_tool_result}}"
+`;
+    const { h, user, conversation } = await setup({ main, helper: HELPER_REPORTS });
+    const { run } = await h.runs.postMessage(user, conversation.id, { content: 'the logs' });
+    expect((await h.runs.await(user, run.id, 15_000)).run.status).toBe('completed');
+    const events = await h.storage.events.list(run.id, 0, 1000);
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+    const kinds = events
+      .filter((event) => ['tool_call', 'subagent_update', 'tool_result'].includes(event.type))
+      .map((event) =>
+        event.type === 'subagent_update' ? `update:${String(event.payload.status)}` : event.type,
+      );
+    // Both calls are announced before either child, each child is pending before running, and each
+    // result comes after its child's end.
+    expect(kinds.slice(0, 2)).toEqual(['tool_call', 'tool_call']);
+    expect(kinds.filter((kind) => kind === 'update:pending')).toHaveLength(2);
+    expect(kinds.filter((kind) => kind === 'tool_result')).toHaveLength(2);
+    const children = await h.storage.runs.listChildren(run.id);
+    expect(children.map((child) => child.status)).toEqual(['completed', 'completed']);
+    for (const child of children) {
+      const of = (status: string) =>
+        events.findIndex(
+          (event) =>
+            event.type === 'subagent_update' &&
+            event.payload.run_id === child.id &&
+            event.payload.status === status,
+        );
+      const result = events.findIndex(
+        (event) =>
+          event.type === 'tool_result' && event.payload.tool_call_id === child.input.parent_tool_call_id,
+      );
+      expect(of('pending')).toBeGreaterThan(-1);
+      expect(of('pending')).toBeLessThan(of('running'));
+      expect(of('running')).toBeLessThan(of('completed'));
+      expect(of('completed')).toBeLessThan(result);
+    }
+    const thread = await h.storage.messages.list(run.thread_id);
+    expect(thread.map((entry) => `${entry.step}:${entry.message.role}`)).toEqual([
+      '0:user',
+      '1:assistant',
+      '1:tool',
+      '1:tool',
+      '2:assistant',
+    ]);
+  });
+});
