@@ -1,8 +1,8 @@
-import type { ModelMessage } from 'ai';
 import type { EventBus } from '../core/ports/event-bus.js';
 import type {
   RunEventBatch,
   SharedCommitOptions,
+  StepMessages,
   Storage,
   ThreadMessageBatch,
 } from '../core/ports/storage.js';
@@ -19,12 +19,6 @@ export const SHARED_COMMIT: SharedCommitOptions = { gather: false };
 /** Text deltas are batched: one row per token would dominate storage and SSE for a chatty model. */
 const DELTA_FLUSH_MS = 40;
 const DELTA_FLUSH_CHARS = 512;
-
-/** Messages of one step of the run, for its thread. */
-export interface StepMessages {
-  step: number;
-  messages: ModelMessage[];
-}
 
 /** An event not yet appended: its lineage fields are added when it is. */
 export interface PendingEvent {
@@ -91,6 +85,9 @@ export interface RunEmitter {
   /** Writes the held commits and the buffered text now, and waits for an adopted commit to settle. */
   flush(): Promise<void>;
 }
+
+/** Takes the run's held checkpoint for the caller's transaction (`RunEmitter.adopt`). */
+export type AdoptCheckpoint = () => Promise<AdoptedCommit | undefined>;
 
 /** Held commits (`RunEmitter.hold`) that another transaction writes. */
 export interface AdoptedCommit {

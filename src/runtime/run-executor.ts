@@ -1,4 +1,4 @@
-import { isoAfter, isoNow, type Clock } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import { TroupeError } from '../core/errors.js';
 import type { EventBus, Subscription } from '../core/ports/event-bus.js';
 import type { ModelProvider } from '../core/ports/model-provider.js';
@@ -152,7 +152,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     if (stopping || !slots.tryAcquire()) return undefined;
     let settled = false;
     return {
-      claim: [deps.workerId, isoAfter(clock, deps.leaseMs), isoNow(clock)],
+      claim: lease.terms(),
       start(run) {
         if (settled) throw new Error('a run reservation was used twice');
         settled = true;

@@ -59,12 +59,15 @@ export interface RunExpectation {
   lease_expired_at?: string;
 }
 
+/** What a claim writes: the worker, when its fresh lease expires, and the start instant. */
+export type ClaimTerms = readonly [workerId: string, leaseExpiresAt: string, now: string];
+
 export interface RunRepository {
   /**
-   * Inserts a `pending` run; with `claim` (`[workerId, leaseExpiresAt, now]`), a run already claimed, exactly
-   * as `claim` would leave it (a child its creator's worker starts at once, `LocalRunStarts`).
+   * Inserts a `pending` run; with `claim`, a run already claimed, exactly as `claim` would leave it (a child
+   * its creator's worker starts at once, `LocalRunStarts`).
    */
-  insert(run: NewRun, claim?: readonly [workerId: string, leaseExpiresAt: string, now: string]): Promise<Run>;
+  insert(run: NewRun, claim?: ClaimTerms): Promise<Run>;
   get(id: string): Promise<Run | undefined>;
   /** The runs among `ids` that exist, in no particular order (one read for a batch, e.g. awaiting 100 children). */
   getMany(ids: readonly string[]): Promise<Run[]>;

@@ -39,6 +39,7 @@ export type {
   RunRepository,
   RunAttemptContext,
   ChildStartParent,
+  ClaimTerms,
   RunListFilter,
   RunListEntry,
   RunEventRepository,
@@ -269,11 +270,17 @@ export interface ConversationRepository {
   update(id: string, patch: ConversationPatch): Promise<Conversation>;
 }
 
+/** Messages of one step of a run (a checkpoint), in the order they are appended. */
+export interface StepMessages {
+  step: number;
+  messages: readonly ModelMessage[];
+}
+
 /** Messages of one run's steps for one thread, as one part of a multi-thread append (`messages.appendBatches`). */
 export interface ThreadMessageBatch {
   threadId: string;
   runId: string | null;
-  parts: readonly { step: number; messages: readonly ModelMessage[] }[];
+  parts: readonly StepMessages[];
 }
 
 export interface MessageRepository {
@@ -291,7 +298,7 @@ export interface MessageRepository {
   appendSteps(
     threadId: string,
     runId: string | null,
-    parts: readonly { step: number; messages: readonly ModelMessage[] }[],
+    parts: readonly StepMessages[],
   ): Promise<ThreadMessage[]>;
   /**
    * `appendSteps` into several threads in one write (a child start: its parent's checkpoint and the child's

@@ -14,7 +14,7 @@ import { parentRefusal } from '../../core/runs/child-run-parent.js';
 import { isOwnedChild, type ChildRunKind } from '../../core/runs/lineage.js';
 import { effectiveLimits } from '../agent-limits.js';
 import { appendSubagentUpdate } from '../subagents/publish-subagent-update.js';
-import { publishQuietly, SHARED_COMMIT, type AdoptedCommit } from '../run-emitter.js';
+import { publishQuietly, SHARED_COMMIT, type AdoptCheckpoint } from '../run-emitter.js';
 import { traceCarrier } from '../tracing/trace-carrier.js';
 import { isRefused, refused, REQUEST_ID_CONFLICT, type Refused } from './child-run-refusal.js';
 import { startRaceWinner } from './start-race-winner.js';
@@ -119,7 +119,7 @@ export interface ChildRunSpec {
    * transaction, its events leading the parent's `subagent_update`s, so the model's turn and the child it
    * asked for commit together.
    */
-  adoptCheckpoint?: (() => Promise<AdoptedCommit | undefined>) | undefined;
+  adoptCheckpoint?: AdoptCheckpoint | undefined;
 }
 
 export type ChildRunStart =
@@ -186,7 +186,10 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
     reservation?.release();
   }
 
-  /** The transaction's work after the checkpoint: the checks, then the child's rows. */
+  /**
+   * The transaction's checks, then the child's rows, with the adopted checkpoint's messages and events in the
+   * same inserts as the child's own.
+   */
   async function startIn(tx: Storage): Promise<ChildRunStart> {
     // The parent with its child quotas in one read. On SQLite the transaction holds the write lock, so the
     // counts cannot move before the insert; on PostgreSQL, reading them a few statements later would not

@@ -23,7 +23,7 @@ import {
 import { diagnoseRefusal } from './diagnose-refusal.js';
 import { startWatched } from '../child-runs/start-watched.js';
 import type { WatchedSince } from '../runs/watch-run-ends.js';
-import type { AdoptedCommit } from '../run-emitter.js';
+import type { AdoptCheckpoint } from '../run-emitter.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface DelegationStartInput {
@@ -53,7 +53,7 @@ export interface DelegationStartInput {
   /** See ChildRunSpec.awaited. */
   awaited?: boolean | undefined;
   /** See ChildRunSpec.adoptCheckpoint. */
-  adoptCheckpoint?: (() => Promise<AdoptedCommit | undefined>) | undefined;
+  adoptCheckpoint?: AdoptCheckpoint | undefined;
 }
 
 export type DelegationStart = { kind: 'started' | 'existing'; run: Run } | Refused;

@@ -65,8 +65,8 @@ export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware {
       return result;
     },
     async wrapToolCall(request, next) {
-      // A child start checks the stop in its own transaction, with the rows it writes (`stopRefusal`): later
-      // than here, and atomic with the start.
+      // A child start checks the stop in its own transaction, with the rows it writes (`parentRefusal`):
+      // later than here, and atomic with the start.
       await admit({ tokens: 0, model_calls: 0, tool_calls: 1 }, request.tool?.adoptsCheckpoint !== true);
       return next(request);
     },

@@ -1,13 +1,14 @@
+import type { ClaimTerms } from '../../core/ports/storage.js';
 import type { Run } from '../../core/records/run.js';
 
 /**
- * A slot of this process's executor, taken for a run being created: the creating transaction claims the run
- * with `claim` (`runs.claim(id, ...claim)`: this worker, a fresh lease, started now) and, once it committed,
- * `start`s it here, with no queue hop and no claim statement of its own. A start that creates no run
- * (refused, replayed, failed) calls `release`.
+ * A slot of this process's executor, taken for a run being created: the creating transaction inserts the run
+ * already claimed with `claim` (`runs.insert(run, claim)`: this worker, a fresh lease, started now) and, once
+ * it committed, `start`s it here, with no queue hop and no claim statement of its own. A start that creates
+ * no run (refused, replayed, failed) calls `release`.
  */
 export interface RunReservation {
-  readonly claim: readonly [workerId: string, leaseExpiresAt: string, now: string];
+  readonly claim: ClaimTerms;
   /** Executes the run, claimed with `claim` in a committed transaction, in the reserved slot. */
   start(run: Run): void;
   /** Gives the slot back, unless `start` took it: no run was created with the claim. */
@@ -21,9 +22,9 @@ export type ReserveRun = () => RunReservation | undefined;
  * Where the code that creates child runs (subagents, delegations) finds this process's executor, when it
  * has one that has started. A child created while a slot is free runs at once where its parent runs, as
  * deepagents' subagents do; one created when the executor is busy, or in a process that executes nothing,
- * goes through the queue as before. Either way the run goes `pending` → `running` by the same compare-and-set
- * claim, and is held under a lease like any claimed run: a dead process's lease lapses and the reconciler hands
- * the run to another worker.
+ * goes through the queue as before. Either way the run is `running` under this worker's lease on the same
+ * terms as any claim (`RunLease.terms`), its parent's stream hears `pending` then `running`, and a dead
+ * process's lease lapses so the reconciler hands the run to another worker.
  */
 export class LocalRunStarts {
   #reserve: ReserveRun | undefined;

@@ -1,5 +1,5 @@
 import { isoAfter, isoNow, type Clock } from '../../core/clock.js';
-import type { Storage } from '../../core/ports/storage.js';
+import type { ClaimTerms, Storage } from '../../core/ports/storage.js';
 import type { Run } from '../../core/records/run.js';
 import type { RunAbortKind } from '../run-abort.js';
 
@@ -13,6 +13,8 @@ export interface RunLeaseDeps {
 export interface RunLease {
   /** `pending` → `running` under this worker's lease, or undefined when another worker or an end won. */
   claim(runId: string): Promise<Run | undefined>;
+  /** The terms of a claim made now, for a run its creator inserts already claimed (`runs.insert`). */
+  terms(): ClaimTerms;
   /**
    * Renews the lease of a claimed run until the returned function is called. The heartbeat is the run's live
    * status: it ends the run's work (`onEnd`) when the lease is lost or a cancel was committed, so the loop
@@ -24,6 +26,7 @@ export interface RunLease {
 /** The worker's side of run ownership: one compare-and-set claim, then a heartbeat (SPEC §7, crash resume). */
 export function createRunLease(deps: RunLeaseDeps): RunLease {
   const { storage, clock } = deps;
+  const terms = (): ClaimTerms => [deps.workerId, isoAfter(clock, deps.leaseMs), isoNow(clock)];
 
   async function renew(run: Run, onEnd: (kind: 'cancel' | 'lease_lost') => void): Promise<void> {
     try {
@@ -41,7 +44,8 @@ export function createRunLease(deps: RunLeaseDeps): RunLease {
   }
 
   return {
-    claim: (runId) => storage.runs.claim(runId, deps.workerId, isoAfter(clock, deps.leaseMs), isoNow(clock)),
+    claim: (runId) => storage.runs.claim(runId, ...terms()),
+    terms,
     hold(run, onEnd) {
       const heartbeat = setInterval(() => void renew(run, onEnd), Math.max(50, Math.floor(deps.leaseMs / 3)));
       return () => clearInterval(heartbeat);

@@ -13,7 +13,7 @@ import {
   type ChildRunScope,
   type CreatorKnown,
 } from '../child-runs/start-child-run.js';
-import type { AdoptedCommit } from '../run-emitter.js';
+import type { AdoptCheckpoint } from '../run-emitter.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface SubagentStartInput {
@@ -35,7 +35,7 @@ export interface SubagentStartInput {
   /** See ChildRunSpec.awaited. */
   awaited?: boolean | undefined;
   /** See ChildRunSpec.adoptCheckpoint. */
-  adoptCheckpoint?: (() => Promise<AdoptedCommit | undefined>) | undefined;
+  adoptCheckpoint?: AdoptCheckpoint | undefined;
 }
 
 export type SubagentStartOutcome =

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Run } from '../../core/records/run.js';
 import type { RunEventType } from '../../core/records/run-event.js';
-import type { AdoptedCommit } from '../run-emitter.js';
+import type { AdoptCheckpoint } from '../run-emitter.js';
 
 /** What every tool execution gets (SPEC §3): the run, its tool-call id, an abort signal, an event emitter. */
 export interface ToolContext {
@@ -21,7 +21,7 @@ export interface ToolContext {
    * The step's checkpoint, when the loop held it for this call (`TroupeTool.adoptsCheckpoint`): a child start
    * writes it in its own transaction. Undefined when nothing is held or another call took it.
    */
-  adoptCheckpoint?: () => Promise<AdoptedCommit | undefined>;
+  adoptCheckpoint?: AdoptCheckpoint;
 }
 
 /** Waits through `context.suspend` when the executor offers it. */

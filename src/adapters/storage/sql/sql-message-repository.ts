@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { ModelMessage } from 'ai';
 import type { ThreadMessage } from '../../../core/records/thread-message.js';
-import type { MessageRepository, ThreadMessageBatch } from '../../../core/ports/storage.js';
+import type { MessageRepository, StepMessages, ThreadMessageBatch } from '../../../core/ports/storage.js';
 import type { ThreadMessagesTable } from './database-schema.js';
 import { fromJson, nowIso, toJson, toNumber, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
@@ -78,7 +78,7 @@ export class SqlMessageRepository implements MessageRepository {
   async appendSteps(
     threadId: string,
     runId: string | null,
-    parts: readonly { step: number; messages: readonly ModelMessage[] }[],
+    parts: readonly StepMessages[],
   ): Promise<ThreadMessage[]> {
     const [appended = []] = await this.appendBatches([{ threadId, runId, parts }]);
     return appended;

@@ -5,6 +5,7 @@ import type { Run, RunStatus } from '../../../core/records/run.js';
 import { assertTransition } from '../../../core/run-state-machine.js';
 import type {
   ChildStartParent,
+  ClaimTerms,
   NewRun,
   RunExpectation,
   RunListEntry,
@@ -78,10 +79,7 @@ function requestIdConflict(requestId: string): TroupeError {
 export class SqlRunRepository implements RunRepository {
   constructor(private readonly ctx: SqlContext) {}
 
-  async insert(
-    run: NewRun,
-    claim?: readonly [workerId: string, leaseExpiresAt: string, now: string],
-  ): Promise<Run> {
+  async insert(run: NewRun, claim?: ClaimTerms): Promise<Run> {
     const now = nowIso(this.ctx);
     // Every column spelled out: a NewRun built by spreading a Run may carry fields that are not inputs.
     const row: RunsTable = {
