@@ -15,9 +15,16 @@ export interface PromptFacts {
 }
 
 function runIdOf(text: string): string | undefined {
+  // Most tool results are prose: a failed parse throws, and a throw costs more than the rest of the read.
+  if (!text.trimStart().startsWith('{')) return undefined;
   try {
     const parsed: unknown = JSON.parse(text);
-    if (parsed !== null && typeof parsed === 'object' && 'run_id' in parsed && typeof parsed.run_id === 'string') {
+    if (
+      parsed !== null &&
+      typeof parsed === 'object' &&
+      'run_id' in parsed &&
+      typeof parsed.run_id === 'string'
+    ) {
       return parsed.run_id;
     }
   } catch {
