@@ -1355,6 +1355,61 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await storage.runs.getWithActiveChildren('run_missing', conversation.user_id)).toBeUndefined();
       });
 
+      it("reads with it its conversation and project, the user, and when asked an agent and a thread's relation", async () => {
+        const { conversation, alice, bob } = await seedWorld(storage);
+        const root = await storage.runs.insert(runInput(conversation));
+        const helper = await storage.agents.create(
+          agentInput(alice.id, { slug: 'helper', is_subagent: true }),
+        );
+        const childThread = newId('thr');
+        const childConversation = await storage.conversations.create({
+          user_id: alice.id,
+          agent_id: helper.id,
+          thread_id: childThread,
+          project_id: conversation.project_id,
+          status: 'subagent',
+          title: 'SubAgent: helper',
+          metadata: {},
+        });
+        const relation = await storage.subagentThreads.create({
+          user_id: alice.id,
+          parent_conversation_id: conversation.id,
+          child_conversation_id: childConversation.id,
+          child_thread_id: childThread,
+          subagent_slug: 'helper',
+          created_by_run_id: root.id,
+        });
+
+        const plain = await storage.runs.getWithActiveChildren(root.id, alice.id);
+        expect(plain?.conversation).toEqual(await storage.conversations.get(conversation.id));
+        expect(plain?.project).toEqual(await storage.projects.get(conversation.project_id));
+        expect(plain?.user).toEqual(await storage.users.get(alice.id));
+        expect(plain && 'agent' in plain).toBe(false);
+        expect(plain && 'relation' in plain).toBe(false);
+
+        const asked = await storage.runs.getWithActiveChildren(root.id, bob.id, {
+          agentId: helper.id,
+          childThreadId: childThread,
+        });
+        expect(asked?.user).toEqual(await storage.users.get(bob.id));
+        expect(asked?.agent).toEqual(helper);
+        expect(asked?.relation).toEqual(relation);
+        // A deleted agent still comes back, as `agents.get` returns it: the caller decides what it means.
+        await storage.agents.softDelete(helper.id, '2030-01-01T00:00:00.000Z');
+        const none = await storage.runs.getWithActiveChildren(root.id, 'usr_missing', {
+          agentId: helper.id,
+          childThreadId: newId('thr'),
+        });
+        expect(none?.agent).toEqual(await storage.agents.get(helper.id));
+        expect(none?.agent?.deleted_at).not.toBeNull();
+        expect(none?.relation).toBeNull();
+        expect(none?.user).toBeUndefined();
+        const missing = await storage.runs.getWithActiveChildren(root.id, alice.id, {
+          agentId: 'agt_missing',
+        });
+        expect(missing?.agent).toBeUndefined();
+      });
+
       it('says with it whether a cancel is committed on any run above it, not on itself', async () => {
         const { conversation } = await seedWorld(storage);
         const root = await storage.runs.insert(runInput(conversation));

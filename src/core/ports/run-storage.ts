@@ -9,7 +9,7 @@ import type {
 import type { NewRunEvent, RunEvent } from '../records/run-event.js';
 import type { RunBudget } from '../budgets/budget.js';
 import type { Agent } from '../records/agent.js';
-import type { Conversation } from '../records/conversation.js';
+import type { Conversation, SubagentThread } from '../records/conversation.js';
 import type { Project } from '../records/project.js';
 import type { User } from '../records/user.js';
 
@@ -128,10 +128,15 @@ export interface RunRepository {
   listStalePending(before: string, limit: number): Promise<Run[]>;
   /**
    * A run as a child start reads it, in one statement: the run, the two child quotas (its active children,
-   * `ofRun`, and the active runs created by any run of `userId`, `ofUser`), and whether a cancel is committed
-   * on any run above it (`stoppedAbove`, SPEC §10). Undefined for an unknown run.
+   * `ofRun`, and the active runs created by any run of `userId`, `ofUser`), whether a cancel is committed
+   * on any run above it (`stoppedAbove`, SPEC §10), its conversation with that conversation's project, the
+   * user `userId`, and what `also` asks for. Undefined for an unknown run.
    */
-  getWithActiveChildren(id: string, userId: string): Promise<ChildStartParent | undefined>;
+  getWithActiveChildren(
+    id: string,
+    userId: string,
+    also?: ChildStartAlso,
+  ): Promise<ChildStartParent | undefined>;
   /**
    * One page of runs matching every given filter, newest first by (created_at, id), each with its agent and
    * how many runs it created. Keyset pagination: `before` is the (created_at, id) of the last row of the
@@ -174,11 +179,28 @@ export interface RunListEntry {
   agent: { id: string; slug: string; name: string } | null;
 }
 
+/** What else a child start's parent read fetches in the same statement. */
+export interface ChildStartAlso {
+  /** An agent's row as it is now, deleted or not (the child's: its first attempt's context). */
+  agentId?: string | undefined;
+  /** A child thread whose subagent relation the start needs (a continued thread, a replayed start). */
+  childThreadId?: string | undefined;
+}
+
 /** What `runs.getWithActiveChildren` reads for a child start. */
 export interface ChildStartParent {
   run: Run;
   activeChildren: { ofRun: number; ofUser: number };
   stoppedAbove: boolean;
+  /** The run's conversation, and that conversation's project; undefined when the row is gone. */
+  conversation: Conversation | undefined;
+  project: Project | undefined;
+  /** The user the start was asked for, as the row is now. */
+  user: User | undefined;
+  /** With `also.agentId`: that agent's row, undefined when none has the id. Absent when not asked. */
+  agent?: Agent | undefined;
+  /** With `also.childThreadId`: that thread's relation, null when it has none. Absent when not asked. */
+  relation?: SubagentThread | null;
 }
 
 /** The events of one run, as one part of a multi-run append (`events.appendBatches`). */

@@ -38,6 +38,7 @@ export type {
   RunExpectation,
   RunRepository,
   RunAttemptContext,
+  ChildStartAlso,
   ChildStartParent,
   ClaimTerms,
   RunListFilter,

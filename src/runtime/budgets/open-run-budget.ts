@@ -45,7 +45,7 @@ export async function reserveChildBudget(
     share: number;
     now: Date;
   },
-): Promise<{ refused: string } | { open(runId: string): Promise<void> }> {
+): Promise<{ refused: string } | { open(runId: string): Promise<RunBudget | undefined> }> {
   const parent = options.parentHasLedger === false ? undefined : await tx.budgets.get(options.parentRunId);
   const carved = carveChildBudget({
     parent,
@@ -55,13 +55,14 @@ export async function reserveChildBudget(
     now: options.now,
   });
   if (carved.kind === 'refused') return { refused: `budget_exhausted: ${carved.reason}` };
-  if (!hasLimits(carved.limits) && carved.deadline_at === null) return { open: () => Promise.resolve() };
+  if (!hasLimits(carved.limits) && carved.deadline_at === null)
+    return { open: () => Promise.resolve(undefined) };
   if (parent && !(await tx.budgets.carve(parent.run_id, carved.reserve))) {
     return { refused: 'budget_exhausted: the budget has too little left to give this child' };
   }
   return {
-    async open(runId) {
-      await tx.budgets.insert({
+    open(runId) {
+      return tx.budgets.insert({
         run_id: runId,
         parent_run_id: parent?.run_id ?? null,
         limits: carved.limits,

@@ -23,6 +23,8 @@ import type { LocalRunStarts, RunReservation } from '../runs/local-run-starts.js
 import type { ThreadMessage } from '../../core/records/thread-message.js';
 import { openRootBudget, reserveChildBudget } from '../budgets/open-run-budget.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
+import type { RunContext } from '../runs/load-run-context.js';
+import { firstAttemptContext } from './first-attempt-context.js';
 
 export interface ChildRunDeps {
   storage: Storage;
@@ -40,13 +42,11 @@ export interface ChildRunDeps {
 
 /**
  * What the creating run's attempt loaded, handed to the start so it does not read it again. Each is a fact
- * that holds for the run's whole life: its agent as the attempt plays it, its conversation (whose id and
- * project never change, and which is never deleted), and whether it has a budget ledger (created with its
- * run, never removed).
+ * that holds for the run's whole life: its agent as the attempt plays it, and whether it has a budget ledger
+ * (created with its run, never removed).
  */
 export interface CreatorKnown {
   agent?: Agent | undefined;
-  conversation?: Conversation | undefined;
   hasLedger?: boolean | undefined;
 }
 
@@ -55,11 +55,13 @@ export interface ChildRunScope {
   tx: Storage;
   /** The creating run, read once in this transaction. */
   parent: Run | undefined;
+  /** The creating run's conversation, read with it. Undefined without a parent, or when the row is gone. */
+  parentConversation: Conversation | undefined;
   /**
-   * The creating run's conversation: the one its attempt loaded, or read in this transaction when the
-   * caller did not hand it over. Undefined without a parent, or when the row is gone.
+   * The subagent relation of the child's thread, if it has one: read with the parent when the spec named the
+   * thread beforehand (`childThreadId`), else here.
    */
-  parentConversation: () => Promise<Conversation | undefined>;
+  relationOf: (threadId: string) => Promise<SubagentThread | undefined>;
   /** The limits the creating agent works under. */
   limits: RunLimits;
   threadId: string;
@@ -68,6 +70,8 @@ export interface ChildRunScope {
 /** Where the child runs: a conversation created now, or the one of a continued subagent thread. */
 export interface ChildHome {
   conversationId: string;
+  /** The conversation's row, when the start created it. */
+  created?: Conversation;
   relation?: SubagentThread;
 }
 
@@ -92,6 +96,13 @@ export interface ChildRunSpec {
   message: string;
   /** The child's thread; a subagent's is derived from the parent's, so a replay maps to the same one. */
   threadId(parent: Run | undefined): string;
+  /**
+   * Read with the parent, in its one statement (`runs.getWithActiveChildren`): the relation of the thread
+   * `threadId` will return, when the caller knows it beforehand, and the agent the child will run as, when
+   * known beforehand. That agent's row, read in the transaction that creates the child, is its first
+   * attempt's (`RunHandoffs`), as fresh as a read at its claim.
+   */
+  readAlso?: { childThreadId?: string | undefined; childAgentId?: string | undefined } | undefined;
   /** The id of the run this start creates, when the caller made it first (to watch it); a replay has its own. */
   runId?: string | undefined;
   /**
@@ -144,6 +155,7 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
   let announced: RunEvent[] = [];
   let appended: ThreadMessage[] = [];
   let reservation: RunReservation | undefined;
+  let context: RunContext | undefined;
   // Taken before the transaction begins: a second start of the same step waits for this one's commit
   // without holding a transaction of its own.
   const adopted = await spec.adoptCheckpoint?.();
@@ -166,7 +178,7 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
     }
     if (outcome.kind === 'started') {
       for (const event of announced) await publishQuietly(deps.bus, event);
-      deps.handoffs?.offer(outcome.run.id, appended);
+      deps.handoffs?.offer(outcome.run.id, appended, context);
       if (outcome.run.status === 'running' && reservation) reservation.start(outcome.run);
       else await deps.queue.enqueue(outcome.run.id);
     }
@@ -194,10 +206,14 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
     // The parent with its child quotas in one read. On SQLite the transaction holds the write lock, so the
     // counts cannot move before the insert; on PostgreSQL, reading them a few statements later would not
     // close the window between the count and the insert either.
+    const also = spec.readAlso;
     const read =
       spec.parentRunId === undefined
         ? undefined
-        : await tx.runs.getWithActiveChildren(spec.parentRunId, spec.userId);
+        : await tx.runs.getWithActiveChildren(spec.parentRunId, spec.userId, {
+            agentId: also?.childAgentId,
+            childThreadId: also?.childThreadId,
+          });
     const parent = read?.run;
     const parentRefused =
       spec.parentRunId === undefined
@@ -223,16 +239,14 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
         : spec.creator?.agent?.id === limitsAgentId
           ? spec.creator.agent
           : await tx.agents.get(limitsAgentId);
-    const known = spec.creator?.conversation;
     const scope: ChildRunScope = {
       tx,
       parent,
-      parentConversation: async () =>
-        !parent
-          ? undefined
-          : known?.id === parent.conversation_id
-            ? known
-            : tx.conversations.get(parent.conversation_id),
+      parentConversation: read?.conversation,
+      relationOf: async (id) =>
+        read?.relation !== undefined && id === also?.childThreadId
+          ? (read.relation ?? undefined)
+          : tx.subagentThreads.getByChildThread(id),
       threadId,
       limits: effectiveLimits(deps.limits, limitsAgent?.config ?? {}),
     };
@@ -287,8 +301,10 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
       }),
       reservation?.claim,
     );
-    if (ledger) await ledger.open(runId);
-    else await openRootBudget(tx, runId, agent.config.budget, spec.budget, new Date());
+    const opened = ledger
+      ? await ledger.open(runId)
+      : await openRootBudget(tx, runId, agent.config.budget, spec.budget, new Date());
+    context = firstAttemptContext(read, run, home, opened);
     // The child's first message, and the creator's checkpoint it took, in one insert.
     const first = {
       threadId,

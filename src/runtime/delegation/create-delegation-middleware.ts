@@ -21,7 +21,7 @@ export interface DelegationMiddlewareDeps {
  * tool and no prompt section.
  */
 export function createDelegationMiddleware(deps: DelegationMiddlewareDeps): MiddlewareFactory {
-  return async ({ run, agent, user, conversation, hasLedger }) => {
+  return async ({ run, agent, user, hasLedger }) => {
     if (!runCapabilities(run, agent).startsAgents) return [];
     const roster = await buildRoster(deps.storage, {
       user,
@@ -39,7 +39,7 @@ export function createDelegationMiddleware(deps: DelegationMiddlewareDeps): Midd
             limits: effectiveLimits(deps.limits, agent.config),
             actor: user,
             roster,
-            creator: { agent, conversation, hasLedger },
+            creator: { agent, hasLedger },
           }),
         ],
         wrapModelCall(request, next) {

@@ -108,10 +108,10 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
   async function home(
     input: DelegationStartInput,
     fallbackProjectId: string | undefined,
-    { tx, parent, parentConversation: readParentConversation, threadId }: ChildRunScope,
+    { tx, parent, parentConversation: parentRead, threadId }: ChildRunScope,
     expert: Agent,
   ): Promise<ChildHome | Refused> {
-    const parentConversation = parent ? await readParentConversation() : input.origin;
+    const parentConversation = parent ? parentRead : input.origin;
     const projectId = parentConversation?.project_id ?? fallbackProjectId;
     if (!projectId) return refused('The delegation has no project to work in');
     const conversation = await tx.conversations.create({
@@ -130,7 +130,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
         parent_tool_call_id: input.toolCallId ?? null,
       },
     });
-    return { conversationId: conversation.id };
+    return { conversationId: conversation.id, created: conversation };
   }
 
   const service = {

@@ -93,14 +93,14 @@ describe('a run started in this process', () => {
     const secondReads = await threadAndContextReads(harness.storage, async () => {
       second = await ask('delegate the second question');
     });
-    // The second turn's thread holds the first turn: it is read. The child's new thread is not; the child
-    // reads its context at its claim (its creator's records are its parent attempt's), the turn does not.
+    // The second turn's thread holds the first turn: it is read. The child's new thread is not, nor its
+    // context: its start read the agent, user and project with its parent and wrote the rest.
     expect(second.error).toBeNull();
     expect(second.status).toBe('completed');
     expect(second.output).toBe('main done');
     expect(secondReads.threads).toEqual([conversation.thread_id]);
     const [child] = await harness.storage.runs.listChildren(second.id);
-    expect(secondReads.contexts).toEqual([child?.id]);
+    expect(secondReads.contexts).toEqual([]);
     expect(child?.status).toBe('completed');
     expect(child?.output).toBe('helper saw look into delegate the second question');
 

@@ -21,10 +21,11 @@ export interface RunHandoff {
  * - the thread, only when it holds nothing but the run's first message (it took seq 1: a new chat, a new
  *   subagent or delegation thread), which nobody else can add to while the run is active (one active run per
  *   thread); a copy as a read would return it (JSON round trip), never the creator's objects;
- * - the attempt's context, when the creator read every part of it in the transaction that created the run
- *   (a chat message: conversation, agent, owner, project, and the ledger it opened), so it is as fresh as a
- *   read at the claim a moment later. A child's creator holds its parent attempt's records, which may be
- *   older: a child reads its context at its claim.
+ * - the attempt's context, when the creator read or wrote every part of it in the transaction that created
+ *   the run (a chat message: conversation, agent, owner, project, and the ledger it opened; a new subagent
+ *   child: its agent, user and project read with its parent, the conversation and ledger it created), so it
+ *   is as fresh as a read at the claim a moment later. Never its creator's attempt's records, which may be
+ *   older (an edited or revoked subagent applies to the next child).
  * Taken once, by the attempt that claims the run; a run claimed by another process, or resumed after a
  * restart, reads everything as always.
  */

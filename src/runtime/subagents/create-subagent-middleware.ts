@@ -26,7 +26,7 @@ export interface SubagentMiddlewareDeps {
  * registered subagents the user can currently see. No subagents means no tools and no prompt.
  */
 export function createSubagentMiddleware(deps: SubagentMiddlewareDeps): MiddlewareFactory {
-  return async ({ run, agent, user, conversation, hasLedger, tools }) => {
+  return async ({ run, agent, user, hasLedger, tools }) => {
     if (!runCapabilities(run, agent).startsAgents) return [];
     // Only the subagents the allow-list names (all of them without one): a run reads what it may call,
     // not every agent of the deployment.
@@ -54,7 +54,7 @@ export function createSubagentMiddleware(deps: SubagentMiddlewareDeps): Middlewa
           limits: effectiveLimits(deps.limits, agent.config),
           allowed,
           inline,
-          creator: { agent, conversation, hasLedger },
+          creator: { agent, hasLedger },
         }),
         wrapModelCall(request, next) {
           return next({ ...request, system: request.system ? `${request.system}\n\n${section}` : section });

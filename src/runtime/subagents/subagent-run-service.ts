@@ -18,6 +18,8 @@ import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface SubagentStartInput {
   creatorRunId: string;
+  /** The creator's thread, when the caller has its run: a new child's thread is derived from it. */
+  creatorThreadId?: string | undefined;
   userId: string;
   subagent: Agent;
   description: string;
@@ -93,12 +95,12 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
 
   /** A continued thread must be this conversation's and this subagent's; a new one gets its records here. */
   async function home(
-    { tx, parent, parentConversation: readParentConversation, threadId }: ChildRunScope,
+    { tx, parent, parentConversation, relationOf, threadId }: ChildRunScope,
     subagent: Agent,
     continuing: boolean,
   ): Promise<ChildHome | Refused> {
     if (!parent) return refused(SUBAGENT_TEXTS.parentMissing);
-    const existing = await tx.subagentThreads.getByChildThread(threadId);
+    const existing = await relationOf(threadId);
     if (existing) {
       if (existing.user_id !== parent.user_id || existing.parent_conversation_id !== parent.conversation_id) {
         return refused(SUBAGENT_TEXTS.threadNotInConversation(threadId));
@@ -109,7 +111,6 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
       return { conversationId: existing.child_conversation_id, relation: existing };
     }
     if (continuing) return refused(SUBAGENT_TEXTS.threadNotInConversation(threadId));
-    const parentConversation = await readParentConversation();
     if (!parentConversation) return refused('The parent conversation does not exist');
     const child = await tx.conversations.create({
       user_id: parent.user_id,
@@ -134,7 +135,7 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
       subagent_slug: subagent.slug,
       created_by_run_id: parent.id,
     });
-    return { conversationId: child.id, relation };
+    return { conversationId: child.id, created: child, relation };
   }
 
   return {
@@ -144,6 +145,8 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
       const requested = input.threadId?.trim() ?? '';
       const continuing = requested !== '';
       const { subagent, inlineSubagent, toolCallId } = input;
+      const childThread = (parentThreadId: string) =>
+        continuing ? requested : subagentChildThreadId(parentThreadId, subagent.slug, toolCallId);
       const started = await startChildRun(deps, {
         kind: 'subagent',
         userId: input.userId,
@@ -151,8 +154,15 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
         toolCallId,
         channel: 'internal',
         message: description,
-        threadId: (parent) =>
-          continuing ? requested : subagentChildThreadId(parent?.thread_id ?? '', subagent.slug, toolCallId),
+        threadId: (parent) => childThread(parent?.thread_id ?? ''),
+        // A run's thread never changes: the creator's as the caller has it is the parent's as the start reads it.
+        readAlso: {
+          childAgentId: subagent.id,
+          childThreadId:
+            continuing || input.creatorThreadId !== undefined
+              ? childThread(input.creatorThreadId ?? '')
+              : undefined,
+        },
         requestScope: (threadId) => threadId,
         agent: () => Promise.resolve(subagent),
         home: (scope) => home(scope, subagent, continuing),

@@ -126,6 +126,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
   ): Promise<Exclude<SubagentStartOutcome, { kind: 'refused' }>> {
     const outcome = await service.start({
       creatorRunId: context.run.id,
+      creatorThreadId: context.run.thread_id,
       userId: context.run.user_id,
       subagent: pick(input.subagent_slug),
       ...(deps.inline?.has(input.subagent_slug) ? { inlineSubagent: input.subagent_slug } : {}),

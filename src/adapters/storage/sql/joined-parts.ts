@@ -5,6 +5,7 @@ import {
   CONVERSATION_COLUMNS,
   PROJECT_COLUMNS,
   RUN_BUDGET_COLUMNS,
+  SUBAGENT_THREAD_COLUMNS,
   USER_COLUMNS,
   type ColumnList,
 } from './table-columns.js';
@@ -32,9 +33,24 @@ export const BUDGET: Part<'run_budgets'> = {
   key: 'run_id',
 };
 
+export const SUBAGENT_THREAD: Part<'subagent_threads'> = {
+  table: 'subagent_threads',
+  columns: SUBAGENT_THREAD_COLUMNS,
+  key: 'id',
+};
+
 /** Joined tables share column names (id, created_at…): each column comes back as `"<table>.<column>"`. */
 export function selected<N extends keyof DatabaseSchema>(part: Part<N>) {
   return part.columns.map((column) => sql.ref(`${part.table}.${column}`).as(`${part.table}.${column}`));
+}
+
+/** `selected` for a raw `sql` query: the part's columns as `"<table>.<column>"`, comma-separated. */
+export function selectedSql<N extends keyof DatabaseSchema>(part: Part<N>) {
+  return sql.join(
+    part.columns.map(
+      (column) => sql`${sql.ref(`${part.table}.${column}`)} AS ${sql.id(`${part.table}.${column}`)}`,
+    ),
+  );
 }
 
 /** Each part's columns with their joined names, built once: rowOf runs for every part of every read. */

@@ -58,7 +58,7 @@ export const claimRun = preparedQuery(
  * `chain`: the run `id` (hop 0) and every run above it, by creator. Bounded by the depth limits (a chain is a
  * few runs); the hop counter only guards a corrupt cycle.
  */
-function lineageChain(id: unknown) {
+export function lineageChain(id: unknown) {
   return sql`WITH RECURSIVE chain(id, created_by_run_id, status, hop) AS (
         SELECT id, created_by_run_id, status, 0 FROM runs WHERE id = ${id}
         UNION ALL
@@ -84,7 +84,7 @@ export const selectChildren = preparedQuery((db, args: { runId: string }) =>
 );
 
 /** The statuses of a run that has not ended, as SQL literals. */
-const ACTIVE_STATUSES = sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)));
+export const ACTIVE_STATUSES = sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)));
 
 /**
  * `status IN (active)`, written as the partial indexes on it say it (lean-indexes-migration.ts): a query that has this
@@ -208,24 +208,3 @@ export function updateRun(
   statuses.forEach((status, index) => (args[`status${index}`] = status));
   return runUpdate(shape)(ctx, args);
 }
-
-/**
- * A start's parent with its two child quotas. Each count reads through an index: runs_created_by_idx
- * (partial), runs_user_active_children_idx (partial, covering); see runs-index-plans.test.ts.
- */
-export const selectRunWithActiveChildren = preparedQuery((_db, args: { id: string; userId: string }) => {
-  return sql<
-    Selectable<RunsTable> & {
-      active_of_run: number | string;
-      active_of_user: number | string;
-      stopped_above: number | string;
-    }
-  >`
-      ${lineageChain(args.id)}
-      SELECT parent.*,
-        (SELECT COUNT(*) FROM runs WHERE status IN (${ACTIVE_STATUSES}) AND created_by_run_id = parent.id) AS active_of_run,
-        (SELECT COUNT(*) FROM runs
-          WHERE status IN (${ACTIVE_STATUSES}) AND user_id = ${args.userId} AND created_by_run_id IS NOT NULL) AS active_of_user,
-        (SELECT COUNT(*) FROM chain WHERE hop > 0 AND status IN ('cancel_requested', 'cancelled')) AS stopped_above
-      FROM runs AS parent WHERE parent.id = ${args.id}`;
-});

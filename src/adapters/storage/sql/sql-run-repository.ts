@@ -4,6 +4,7 @@ import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
 import type { Run, RunStatus } from '../../../core/records/run.js';
 import { assertTransition } from '../../../core/run-state-machine.js';
 import type {
+  ChildStartAlso,
   ChildStartParent,
   ClaimTerms,
   NewRun,
@@ -15,17 +16,17 @@ import type {
   RunRepository,
 } from '../../../core/ports/storage.js';
 import type { RunsTable } from './database-schema.js';
-import { nowIso, toJson, toNumber, translateUniqueViolation } from './sql-context.js';
+import { nowIso, toJson, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { listRunPage } from './sql-run-list-query.js';
 import { listRunsByRoot } from './sql-run-tree-query.js';
 import { runFromRow } from './run-from-row.js';
 import { selectByIds } from './select-by-ids.js';
 import { selectAttemptContext } from './select-attempt-context.js';
+import { selectChildStartParent } from './select-child-start.js';
 import {
   claimRun,
   insertRun,
-  selectRunWithActiveChildren,
   selectActiveDescendants,
   selectChildren,
   selectLineageStatuses,
@@ -295,14 +296,12 @@ export class SqlRunRepository implements RunRepository {
     return rows.map(runFromRow);
   }
 
-  async getWithActiveChildren(id: string, userId: string): Promise<ChildStartParent | undefined> {
-    const [row] = (await selectRunWithActiveChildren(this.ctx, { id, userId })).rows;
-    if (!row) return undefined;
-    return {
-      run: runFromRow(row),
-      activeChildren: { ofRun: toNumber(row.active_of_run), ofUser: toNumber(row.active_of_user) },
-      stoppedAbove: toNumber(row.stopped_above) > 0,
-    };
+  getWithActiveChildren(
+    id: string,
+    userId: string,
+    also: ChildStartAlso = {},
+  ): Promise<ChildStartParent | undefined> {
+    return selectChildStartParent(this.ctx, id, userId, also);
   }
 
   listPage(filter: RunListFilter): Promise<RunListEntry[]> {

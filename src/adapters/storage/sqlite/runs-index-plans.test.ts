@@ -76,12 +76,16 @@ describe('runs index plans (SQLite)', () => {
     expect(plan).not.toMatch(/SCAN runs\b/);
   });
 
-  it("a start's two child quotas, read in one statement, each read by an index", async () => {
-    const plan = await planOf(() => storage.runs.getWithActiveChildren('run-x', 'usr-x'));
+  it("a start's two child quotas, read in one statement, each read by an index, and its joins by their keys", async () => {
+    const plan = await planOf(() =>
+      storage.runs.getWithActiveChildren('run-x', 'usr-x', { agentId: 'agt-x', childThreadId: 'thr-x' }),
+    );
     expect(plan).toContain('runs_created_by_idx');
     // The user's count reads the index alone, never a row.
     expect(plan).toContain('USING COVERING INDEX runs_user_active_children_idx');
-    expect(plan).not.toMatch(/SCAN runs\b/);
+    expect(plan).toContain('subagent_threads USING INDEX subagent_threads_child_thread_uq');
+    // Every other table is a primary-key look-up; only the lineage walk's own rows are scanned.
+    expect(plan).not.toMatch(/SCAN (runs|parent|conversations|projects|users|agents|subagent_threads)\b/);
   });
 
   it("a conversation's children: its runs by runs_conversation_idx, each one's children by runs_created_by_idx", async () => {

@@ -1,0 +1,24 @@
+import type { RunBudget } from '../../core/budgets/budget.js';
+import type { ChildStartParent } from '../../core/ports/storage.js';
+import type { Run } from '../../core/records/run.js';
+import type { RunContext } from '../runs/load-run-context.js';
+import type { ChildHome } from './start-child-run.js';
+
+/**
+ * The child's first attempt's context, when the start read or wrote every part of it: the agent it runs as
+ * (read with the parent, `readAlso.childAgentId`), the user, the conversation it created, that conversation's
+ * project (its parent's) and the ledger it opened. A continued thread's conversation was not read: none.
+ */
+export function firstAttemptContext(
+  read: ChildStartParent | undefined,
+  run: Run,
+  home: ChildHome,
+  ledger: RunBudget | undefined,
+): RunContext | undefined {
+  const agent = read?.agent;
+  const conversation = home.created;
+  const { user, project } = read ?? {};
+  if (agent?.id !== run.agent_id || !user || !conversation || project?.id !== conversation.project_id)
+    return undefined;
+  return { agent, user, conversation, project, ledger };
+}
