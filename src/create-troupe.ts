@@ -38,6 +38,7 @@ import type { SkillService } from './runtime/skills/skill-service.js';
 import type { KnowledgeService } from './runtime/knowledge/knowledge-service.js';
 import type { RunTracer } from './runtime/tracing/run-tracer.js';
 import { createRuntime } from './runtime/create-runtime.js';
+import type { RequestsInProgress } from './runtime/requests-in-progress.js';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -56,6 +57,8 @@ export interface Troupe {
   executor: RunExecutor;
   reconciler: LeaseReconciler;
   app: Hono<AppEnv>;
+  /** The client requests being handled, counted by `listen` (`RequestsInProgress`). */
+  requests: RequestsInProgress;
   skills: SkillService;
   close(): Promise<void>;
 }
@@ -256,6 +259,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     executor,
     reconciler,
     app,
+    requests: runtime.requests,
     skills: runtime.skills,
     async close() {
       reconciler.stop();

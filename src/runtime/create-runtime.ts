@@ -44,6 +44,7 @@ import type { AnyTroupeTool } from './tools/troupe-tool.js';
 import { createWorkdirTools } from './tools/workdir/create-workdir-tools.js';
 import type { RunTracer } from './tracing/run-tracer.js';
 import { createExpertService, type ExpertService } from './expert-service.js';
+import { RequestsInProgress } from './requests-in-progress.js';
 import {
   createDelegationPolicyService,
   type DelegationPolicyService,
@@ -104,6 +105,8 @@ export interface Runtime {
   delegationRuns: DelegationRunService;
   executor: RunExecutor;
   reconciler: LeaseReconciler;
+  /** Counted by the HTTP layer, read by run starts (`RequestsInProgress`). */
+  requests: RequestsInProgress;
 }
 
 /**
@@ -159,6 +162,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
   const agents = createAgentService(storage, { limits });
   const projects = createProjectService(storage, { workdirRoot: path.join(config.dataDir, 'workdirs') });
   const conversations = createConversationService({ storage, agents, projects });
+  const requests = new RequestsInProgress();
   const runs = createRunService({
     storage,
     bus,
@@ -166,6 +170,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     clock,
     defaultModel,
     ...(handoffs ? { handoffs } : {}),
+    requests,
   });
   const files = config.files;
   return {
@@ -197,6 +202,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     subagentRuns,
     delegationRuns,
     executor,
+    requests,
     reconciler: createLeaseReconciler({
       storage,
       bus,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { collectEvents as collect } from '../../test/helpers/run-helpers.js';
 import {
   ECHO_SCENARIO as ECHO,
@@ -46,6 +46,28 @@ describe('run service: a conversation turn end to end', () => {
     const all = await collect(await h.runs.streamEvents(user, run.id, 0, new AbortController().signal));
     const tail = await collect(await h.runs.streamEvents(user, run.id, 3, new AbortController().signal));
     expect(tail.map((event) => event.seq)).toEqual(all.slice(3).map((event) => event.seq));
+  });
+
+  it('starts a lone post at once, and one in a burst of requests after the turn, with what the burst brings', async () => {
+    const { h, user, conversation } = await setup(ECHO);
+    const gathered: (boolean | undefined)[] = [];
+    const shared = h.storage.sharedCommitTransaction.bind(h.storage);
+    vi.spyOn(h.storage, 'sharedCommitTransaction').mockImplementation((work, options) => {
+      gathered.push(options?.gather);
+      return shared(work, options);
+    });
+    const post = async (content: string) => {
+      const { run } = await h.runs.postMessage(user, conversation.id, { content });
+      await h.runs.await(user, run.id, 10_000);
+    };
+    // The post's transaction is the first of each turn; the run's own commits never gather.
+    await post('alone');
+    const lone = gathered.splice(0);
+    h.runtime.requests.arrived();
+    h.runtime.requests.arrived();
+    await post('in a burst');
+    expect([lone[0], gathered[0]]).toEqual([false, true]);
+    expect([...lone.slice(1), ...gathered.slice(1)].every((gather) => gather === false)).toBe(true);
   });
 
   it('replays a request_id as `existing`, even under 20 concurrent identical requests', async () => {

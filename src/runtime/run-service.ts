@@ -22,6 +22,7 @@ import { messageWithAttachments } from '../core/files/message-with-attachments.j
 import { startRaceWinner } from './child-runs/start-race-winner.js';
 import { openRootBudget } from './budgets/open-run-budget.js';
 import type { RunHandoffs } from './runs/run-handoffs.js';
+import type { RequestsInProgress } from './requests-in-progress.js';
 
 export interface RunServiceDeps {
   storage: Storage;
@@ -31,6 +32,8 @@ export interface RunServiceDeps {
   defaultModel: string;
   /** Where a new chat's first message is handed to this process's executor (`RunHandoffs`). */
   handoffs?: RunHandoffs;
+  /** The client requests of this turn: in a burst a run start gathers the others' into its COMMIT. */
+  requests?: RequestsInProgress;
 }
 
 export type RunService = RunServiceApi;
@@ -55,7 +58,9 @@ export function createRunService(deps: RunServiceDeps): RunService {
     if (content === '') throw new TroupeError('validation_failed', 'content must not be empty');
     const channel: RunChannel = input.channel ?? 'api';
     try {
-      // Run starts are short writes that arrive together under load: they may share a COMMIT (SQLite).
+      // Run starts are short writes that arrive together under load: they may share a COMMIT (SQLite). A start
+      // gathers only in a burst of requests; a lone one would only wait for the turn.
+      const gather = deps.requests?.inBurst ?? false;
       const run = await storage.sharedCommitTransaction(async (tx) => {
         // The conversation with its agent, owner and project in one read; the agent is checked once the request
         // is no replay.
@@ -102,7 +107,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
         const { owner, project } = read;
         const context = owner && project ? { agent, user: owner, conversation, project, ledger } : undefined;
         return { replay: undefined, created, appended, context };
-      });
+      }, { gather });
       if (run.replay) return { status: 'existing', run: run.replay };
       deps.handoffs?.offer(run.created.id, run.appended, run.context);
       await queue.enqueue(run.created.id);
