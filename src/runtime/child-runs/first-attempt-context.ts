@@ -1,8 +1,8 @@
 import type { RunBudget } from '../../core/budgets/budget.js';
 import type { ChildStartParent } from '../../core/ports/storage.js';
+import type { Conversation } from '../../core/records/conversation.js';
 import type { Run } from '../../core/records/run.js';
 import type { RunContext } from '../runs/load-run-context.js';
-import type { ChildHome } from './start-child-run.js';
 
 /**
  * The child's first attempt's context, when the start read or wrote every part of it: the agent it runs as
@@ -12,11 +12,11 @@ import type { ChildHome } from './start-child-run.js';
 export function firstAttemptContext(
   read: ChildStartParent | undefined,
   run: Run,
-  home: ChildHome,
+  /** The conversation the start created for the child, if it did. */
+  conversation: Conversation | undefined,
   ledger: RunBudget | undefined,
 ): RunContext | undefined {
   const agent = read?.agent;
-  const conversation = home.created;
   const { user, project } = read ?? {};
   if (agent?.id !== run.agent_id || !user || !conversation || project?.id !== conversation.project_id)
     return undefined;

@@ -304,7 +304,7 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
     const opened = ledger
       ? await ledger.open(runId)
       : await openRootBudget(tx, runId, agent.config.budget, spec.budget, new Date());
-    context = firstAttemptContext(read, run, home, opened);
+    context = firstAttemptContext(read, run, home.created, opened);
     // The child's first message, and the creator's checkpoint it took, in one insert.
     const first = {
       threadId,
