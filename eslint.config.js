@@ -75,7 +75,7 @@ function layerRules() {
 }
 
 export default defineConfig(
-  globalIgnores(['dist/', 'web/dist/', 'node_modules/', 'data/', 'coverage/', 'test-artifacts/']),
+  globalIgnores(['dist/', '.bench-build/', 'web/dist/', 'node_modules/', 'data/', 'coverage/', 'test-artifacts/']),
   {
     name: 'troupe/linter-options',
     linterOptions: { reportUnusedDisableDirectives: 'error' },

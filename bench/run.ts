@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: installs the bench-only dependencies when needed (bench/package.json: deepagents,
- * LangGraph savers, autocannon), runs each suite in a process of its own, prints a table and writes
+ * LangGraph savers, autocannon), compiles the server and the bench with tsc (`.bench-build/`, as `npm start`
+ * runs the compiled server), runs each suite in a process of its own, prints a table and writes
  * `bench/results/<date>-<commit>.json` with the machine facts.
  *
  *   npm run bench                        # everything (~6–9 min on 2 cores; scale-out alone ~3.5)
@@ -15,7 +16,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { exited, spawnTs } from './lib/child.js';
+import { buildBench } from './lib/bench-build.js';
+import { exited, spawnBenchScript } from './lib/child.js';
 import { machineInfo } from './lib/machine.js';
 import { REPO_DIR } from './lib/root-require.js';
 import { printSuiteResults } from './lib/print-suite-results.js';
@@ -42,11 +44,12 @@ async function runSuiteProcess(name: SuiteName, outDir: string, quick: boolean):
   const out = path.join(outDir, `${name}.json`);
   const started = performance.now();
   process.stderr.write(`[bench] ${name}…\n`);
-  const child = spawnTs(
+  const child = spawnBenchScript(
     `suites/${name}.ts`,
     ['--out', out, ...(quick ? ['--quick'] : [])],
     ['--expose-gc'],
     'inherit',
+    true,
   );
   const code = await exited(child);
   if (code !== 0) throw new Error(`suite ${name} exited with ${code}`);
@@ -61,6 +64,8 @@ const quick = values.quick;
 const selected = selectSuites(values.only);
 
 ensureBenchDependencies();
+process.stderr.write('[bench] compiling the server and the bench (tsc)…\n');
+buildBench();
 const machine = machineInfo(REPO_DIR);
 const started = performance.now();
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'troupe-bench-run-'));

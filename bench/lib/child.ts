@@ -1,23 +1,28 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { BENCH_BUILD_DIR, RUNNING_COMPILED } from './bench-build.js';
 import { REPO_DIR } from './root-require.js';
 
-/** Starts `bench/<file>` under tsx in a process of its own; stdout is piped (see readLines) or inherited, stderr inherited. */
-export function spawnTs(
+/**
+ * Starts `bench/<file>` (named by its TypeScript source) in a process of its own: compiled when the caller runs
+ * compiled, or when told to (`bench/run.ts` starts the suites from the build it made), else under tsx. stdout
+ * is piped (see readLines) or inherited, stderr inherited.
+ */
+export function spawnBenchScript(
   file: string,
   args: string[] = [],
   nodeFlags: string[] = [],
   stdout: 'pipe' | 'inherit' = 'pipe',
+  compiled = RUNNING_COMPILED,
 ): ChildProcess {
-  return spawn(
-    process.execPath,
-    [...nodeFlags, '--import', 'tsx', path.join(REPO_DIR, 'bench', file), ...args],
-    {
-      cwd: REPO_DIR,
-      stdio: ['pipe', stdout, 'inherit'],
-    },
-  );
+  const entry = compiled
+    ? [path.join(BENCH_BUILD_DIR, 'bench', file.replace(/\.ts$/, '.js'))]
+    : ['--import', 'tsx', path.join(REPO_DIR, 'bench', file)];
+  return spawn(process.execPath, [...nodeFlags, ...entry, ...args], {
+    cwd: REPO_DIR,
+    stdio: ['pipe', stdout, 'inherit'],
+  });
 }
 
 export interface LineReader {

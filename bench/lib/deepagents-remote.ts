@@ -1,5 +1,5 @@
 import type { CpuBreakdown } from './cpu-profile.js';
-import { readLines, spawnTs, stopChild } from './child.js';
+import { readLines, spawnBenchScript, stopChild } from './child.js';
 import type { CheckpointerKind } from './deepagents.js';
 import type { SqlSummary } from './sql-summary.js';
 
@@ -19,7 +19,7 @@ export interface DeepAgentsProcess {
 }
 
 export async function startDeepAgentsProcess(sqlitePath: string): Promise<DeepAgentsProcess> {
-  const child = spawnTs('deepagents-process.ts', [sqlitePath], ['--expose-gc']);
+  const child = spawnBenchScript('deepagents-process.ts', [sqlitePath], ['--expose-gc']);
   const lines = readLines(child);
   const isJson = (line: string) => line.startsWith('{');
   const ready = JSON.parse(await lines.waitFor(isJson, 120_000)) as { version: string };

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { RunEvent } from '../../src/core/records/run-event.js';
 import type { Run } from '../../src/core/records/run.js';
 import { listen } from '../../src/create-troupe.js';
-import { exited, readLines, spawnTs, stopChild } from '../lib/child.js';
+import { exited, readLines, spawnBenchScript, stopChild } from '../lib/child.js';
 import { startEmbeddedTroupe } from '../lib/embedded.js';
 import { epochMs, round, roundSummary, summarize } from '../lib/stats.js';
 import { collectGarbage, progress, runSuite } from '../lib/suite.js';
@@ -85,7 +85,7 @@ await runSuite('fanout', async ({ quick }) => {
 
   const dir = env.dir;
   const sseOut = path.join(dir, 'sse-records.json');
-  const clients = spawnTs('suites/sse-clients.ts', ['--out', sseOut]);
+  const clients = spawnBenchScript('suites/sse-clients.ts', ['--out', sseOut]);
   const clientLines = readLines(clients);
   await clientLines.waitFor((line) => line === 'ready');
 

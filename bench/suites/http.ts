@@ -7,7 +7,7 @@
  * measures; the figures are of the requests after it.
  */
 import type { ChildProcess } from 'node:child_process';
-import { readLines, spawnTs, stopChild, type LineReader } from '../lib/child.js';
+import { readLines, spawnBenchScript, stopChild, type LineReader } from '../lib/child.js';
 import { round } from '../lib/stats.js';
 import { progress, runSuite } from '../lib/suite.js';
 
@@ -51,7 +51,7 @@ interface ServerHandle {
 }
 
 async function startServer(role: 'api' | 'all', conversations: number): Promise<ServerHandle> {
-  const child = spawnTs('suites/http-server.ts', ['--role', role, '--conversations', String(conversations)]);
+  const child = spawnBenchScript('suites/http-server.ts', ['--role', role, '--conversations', String(conversations)]);
   const lines = readLines(child);
   const ready = JSON.parse(await lines.waitFor((line) => line.startsWith('{"url"'), 120_000)) as Omit<
     ServerHandle,

@@ -4,7 +4,12 @@ import { eventually } from './eventually.js';
 
 export { delay, eventually } from './eventually.js';
 
-const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+/** This helper's tree: the repository, or the compiled bench (`.bench-build/`), whose server is compiled too. */
+const TREE = path.resolve(import.meta.dirname, '../..');
+const COMPILED = path.basename(TREE) === '.bench-build';
+const REPO_ROOT = COMPILED ? path.dirname(TREE) : TREE;
+/** `troupe` as a deployment starts it: the command under tsx, or the compiled entry of the compiled bench. */
+const ENTRY = COMPILED ? path.join(TREE, 'src', 'main.js') : path.join(REPO_ROOT, 'bin', 'troupe.js');
 /** tsx compiles the server on start; on a loaded 2-core machine that takes a while. */
 export const START_TIMEOUT_MS = 90_000;
 
@@ -22,7 +27,7 @@ export class ServerProcess {
     args: string[],
     env: NodeJS.ProcessEnv,
   ) {
-    this.child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'troupe.js'), 'serve', ...args], {
+    this.child = spawn(process.execPath, [ENTRY, 'serve', ...args], {
       cwd: REPO_ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
