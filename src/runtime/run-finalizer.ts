@@ -72,13 +72,13 @@ export async function endRunIn(
   if (closed.length === 0) await keepPartialAnswer(tx, { ...run, status: write.status });
   const end: PendingEvent = {
     type: 'end',
-    payload: {
-      ...lineageOf(run),
+    // Not a spread of the lineage: see the emitter's `ownBatch`.
+    payload: Object.assign(lineageOf(run), {
       status: run.status,
       output: run.output,
       error: run.error,
       usage: run.usage,
-    },
+    }),
   };
   // The parent hears of the ending in the same insert, so its stream never misses a child's end.
   const update = await subagentUpdateBatch(tx, run);

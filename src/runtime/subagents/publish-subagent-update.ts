@@ -55,14 +55,13 @@ export async function subagentUpdateBatch(
     inline !== undefined || named ? named : storage.agents.get(child.agent_id),
   ]);
   if (!parentLineage) return undefined;
-  const payload = {
-    ...parentLineage,
-    // The card's own parent_tool_call_id (the call that started the child) replaces the parent's lineage one.
-    ...childCard(child, agent),
+  // The card's own parent_tool_call_id (the call that started the child) replaces the parent's lineage one.
+  // Object.assign, not spreads: see the emitter's `ownBatch`.
+  const payload = Object.assign({}, parentLineage, childCard(child, agent), {
     description: child.input.message.slice(0, PREVIEW_CHARS),
     error: child.error,
     output: child.output === null ? null : child.output.slice(0, PREVIEW_CHARS),
-  };
+  });
   return { run_id: parentId, events: [{ type: 'subagent_update', payload }], whileActive: true };
 }
 
