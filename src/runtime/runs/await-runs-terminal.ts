@@ -75,33 +75,33 @@ export async function awaitRunsTerminal(
     for (const runId of ids)
       if (isTerminalStatus(current.get(runId)?.status ?? 'pending')) pending.delete(runId);
     let firstEnded = ids.find((runId) => !pending.has(runId));
-    let settle: () => void = () => undefined;
-    const done = new Promise<void>((resolve) => (settle = resolve));
-    const stopListening = watch.onEnd((runId) => {
-      if (!pending.delete(runId)) return;
-      firstEnded ??= runId;
-      if (options.mode === 'any' || pending.size === 0) settle();
-    });
+    let stopListening: (() => void) | undefined;
     let timedOut = false;
     const waits = pending.size > 0 && !(options.mode === 'any' && firstEnded !== undefined);
     try {
+      // One promise for the three ways a wait ends (the condition, the timeout, the caller's signal): cheaper
+      // than racing three, and nothing is left pending after it settles.
       if (waits) {
-        const { signal } = options;
-        const aborted = new Promise<never>((_resolve, reject) => {
-          if (!signal) return;
-          if (signal.aborted) reject(signal.reason as Error);
-          onAbort = () => reject(signal.reason as Error);
-          signal.addEventListener('abort', onAbort, { once: true });
+        timedOut = await new Promise<boolean>((resolve, reject) => {
+          const { signal } = options;
+          if (signal?.aborted) {
+            reject(signal.reason as Error);
+            return;
+          }
+          stopListening = watch.onEnd((runId) => {
+            if (!pending.delete(runId)) return;
+            firstEnded ??= runId;
+            if (options.mode === 'any' || pending.size === 0) resolve(false);
+          });
+          timer = setTimeout(() => resolve(true), options.timeoutMs);
+          if (signal) {
+            onAbort = () => reject(signal.reason as Error);
+            signal.addEventListener('abort', onAbort, { once: true });
+          }
         });
-        // A settled race leaves `aborted` pending forever; it must not count as an unhandled rejection later.
-        aborted.catch(() => undefined);
-        const expired = new Promise<'timeout'>((resolve) => {
-          timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
-        });
-        timedOut = (await Promise.race([done.then(() => 'done' as const), expired, aborted])) === 'timeout';
       }
     } finally {
-      stopListening();
+      stopListening?.();
     }
     const latest = !waits && !since ? current : (knownEnded(ids, current, watch) ?? (await read(exists)));
     const runs = ids.map((runId) => latest.get(runId) as Run);
