@@ -38,7 +38,7 @@ import type { SkillService } from './runtime/skills/skill-service.js';
 import type { KnowledgeService } from './runtime/knowledge/knowledge-service.js';
 import type { RunTracer } from './runtime/tracing/run-tracer.js';
 import { createRuntime } from './runtime/create-runtime.js';
-import type { RequestsInProgress } from './runtime/requests-in-progress.js';
+import type { RequestArrivals } from './runtime/request-arrivals.js';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -57,8 +57,8 @@ export interface Troupe {
   executor: RunExecutor;
   reconciler: LeaseReconciler;
   app: Hono<AppEnv>;
-  /** The client requests being handled, counted by `listen` (`RequestsInProgress`). */
-  requests: RequestsInProgress;
+  /** The client requests arriving in each event-loop turn, counted by `listen` (`RequestArrivals`). */
+  requests: RequestArrivals;
   skills: SkillService;
   close(): Promise<void>;
 }

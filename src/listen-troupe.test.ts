@@ -2,11 +2,11 @@ import { Hono } from 'hono';
 import { describe, expect, it, vi } from 'vitest';
 import type { AppEnv } from './http/app-env.js';
 import { listen } from './listen-troupe.js';
-import { RequestsInProgress } from './runtime/requests-in-progress.js';
+import { RequestArrivals } from './runtime/request-arrivals.js';
 
 describe('serving a Troupe', () => {
   it('counts every request as it arrives, before the app routes it', async () => {
-    const requests = new RequestsInProgress();
+    const requests = new RequestArrivals();
     const arrived = vi.spyOn(requests, 'arrived');
     const app = new Hono<AppEnv>();
     app.get('/seen', (c) => c.json({ arrivals: arrived.mock.calls.length, burst: requests.inBurst }));

@@ -2,14 +2,14 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { TroupeConfig } from './config.js';
 import type { AppEnv } from './http/app-env.js';
-import type { RequestsInProgress } from './runtime/requests-in-progress.js';
+import type { RequestArrivals } from './runtime/request-arrivals.js';
 
 /** What serving needs of a Troupe (structural, so this module does not depend on the root). */
 export interface Servable {
   app: Hono<AppEnv>;
   config: Pick<TroupeConfig, 'host' | 'port'>;
   /** Where each request's arrival is counted. */
-  requests?: RequestsInProgress;
+  requests?: RequestArrivals;
 }
 
 export interface RunningServer {

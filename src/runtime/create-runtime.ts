@@ -44,7 +44,7 @@ import type { AnyTroupeTool } from './tools/troupe-tool.js';
 import { createWorkdirTools } from './tools/workdir/create-workdir-tools.js';
 import type { RunTracer } from './tracing/run-tracer.js';
 import { createExpertService, type ExpertService } from './expert-service.js';
-import { RequestsInProgress } from './requests-in-progress.js';
+import { RequestArrivals } from './request-arrivals.js';
 import {
   createDelegationPolicyService,
   type DelegationPolicyService,
@@ -105,8 +105,8 @@ export interface Runtime {
   delegationRuns: DelegationRunService;
   executor: RunExecutor;
   reconciler: LeaseReconciler;
-  /** Counted by the HTTP layer, read by run starts (`RequestsInProgress`). */
-  requests: RequestsInProgress;
+  /** Counted by the HTTP layer, read by run starts (`RequestArrivals`). */
+  requests: RequestArrivals;
 }
 
 /**
@@ -162,7 +162,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
   const agents = createAgentService(storage, { limits });
   const projects = createProjectService(storage, { workdirRoot: path.join(config.dataDir, 'workdirs') });
   const conversations = createConversationService({ storage, agents, projects });
-  const requests = new RequestsInProgress();
+  const requests = new RequestArrivals();
   const runs = createRunService({
     storage,
     bus,

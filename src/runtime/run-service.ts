@@ -22,7 +22,7 @@ import { messageWithAttachments } from '../core/files/message-with-attachments.j
 import { startRaceWinner } from './child-runs/start-race-winner.js';
 import { openRootBudget } from './budgets/open-run-budget.js';
 import type { RunHandoffs } from './runs/run-handoffs.js';
-import type { RequestsInProgress } from './requests-in-progress.js';
+import type { RequestArrivals } from './request-arrivals.js';
 
 export interface RunServiceDeps {
   storage: Storage;
@@ -33,7 +33,7 @@ export interface RunServiceDeps {
   /** Where a new chat's first message is handed to this process's executor (`RunHandoffs`). */
   handoffs?: RunHandoffs;
   /** The client requests of this turn: in a burst a run start gathers the others' into its COMMIT. */
-  requests?: RequestsInProgress;
+  requests?: RequestArrivals;
 }
 
 export type RunService = RunServiceApi;

@@ -5,7 +5,7 @@
  * requests of the burst bring share its COMMIT (`SharedCommitOptions.gather`): worth a turn under load, a
  * pure delay for a client that waits for each answer, whose request is the only one of its turn.
  */
-export class RequestsInProgress {
+export class RequestArrivals {
   #thisTurn = 0;
   #resetScheduled = false;
 
