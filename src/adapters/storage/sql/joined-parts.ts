@@ -76,3 +76,13 @@ export function rowOf<N extends keyof DatabaseSchema>(
   // The columns are the table's own, checked exhaustive by table-columns.ts, with the engine's values.
   return own as Selectable<DatabaseSchema[N]>;
 }
+
+/** The part's record out of the joined row (`rowOf`, then its repository's `fromRow`); undefined when absent. */
+export function partOf<N extends keyof DatabaseSchema, T>(
+  row: JoinedRow,
+  part: Part<N>,
+  fromRow: (own: Selectable<DatabaseSchema[N]>) => T,
+): T | undefined {
+  const own = rowOf(row, part);
+  return own && fromRow(own);
+}

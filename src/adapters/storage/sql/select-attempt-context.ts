@@ -12,7 +12,7 @@ import {
   CONVERSATION,
   PROJECT,
   USER,
-  rowOf,
+  partOf,
   selected,
   type JoinedRow,
 } from './joined-parts.js';
@@ -50,16 +50,11 @@ export async function selectAttemptContext(ctx: SqlContext, runId: string): Prom
       ledger: undefined,
     };
   }
-  const agent = rowOf(row, AGENT);
-  const user = rowOf(row, USER);
-  const conversation = rowOf(row, CONVERSATION);
-  const project = rowOf(row, PROJECT);
-  const ledger = rowOf(row, BUDGET);
   return {
-    agent: agent && agentFromRow(agent),
-    user: user && userFromRow(user),
-    conversation: conversation && conversationFromRow(conversation),
-    project: project && projectFromRow(project),
-    ledger: ledger && budgetFromRow(ledger),
+    agent: partOf(row, AGENT, agentFromRow),
+    user: partOf(row, USER, userFromRow),
+    conversation: partOf(row, CONVERSATION, conversationFromRow),
+    project: partOf(row, PROJECT, projectFromRow),
+    ledger: partOf(row, BUDGET, budgetFromRow),
   };
 }

@@ -7,7 +7,7 @@ import {
   PROJECT,
   SUBAGENT_THREAD,
   USER,
-  rowOf,
+  partOf,
   selectedSql,
   type JoinedRow,
 } from './joined-parts.js';
@@ -83,24 +83,15 @@ export async function selectChildStartParent(
   const [row] = (await selectChildStart(shape)(ctx, args)).rows;
   if (!row) return undefined;
   const joined = row as unknown as JoinedRow;
-  const conversation = rowOf(joined, CONVERSATION);
-  const project = rowOf(joined, PROJECT);
-  const user = rowOf(joined, USER);
   const read: ChildStartParent = {
     run: runFromRow(row),
     activeChildren: { ofRun: toNumber(row.active_of_run), ofUser: toNumber(row.active_of_user) },
     stoppedAbove: toNumber(row.stopped_above) > 0,
-    conversation: conversation && conversationFromRow(conversation),
-    project: project && projectFromRow(project),
-    user: user && userFromRow(user),
+    conversation: partOf(joined, CONVERSATION, conversationFromRow),
+    project: partOf(joined, PROJECT, projectFromRow),
+    user: partOf(joined, USER, userFromRow),
   };
-  if (shape.agent) {
-    const agent = rowOf(joined, AGENT);
-    read.agent = agent && agentFromRow(agent);
-  }
-  if (shape.relation) {
-    const relation = rowOf(joined, SUBAGENT_THREAD);
-    read.relation = relation ? subagentThreadFromRow(relation) : null;
-  }
+  if (shape.agent) read.agent = partOf(joined, AGENT, agentFromRow);
+  if (shape.relation) read.relation = partOf(joined, SUBAGENT_THREAD, subagentThreadFromRow) ?? null;
   return read;
 }

@@ -12,7 +12,7 @@ import type { ConversationsTable } from './database-schema.js';
 import { fromJson, nowIso, toJson, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { preparedQuery } from './prepared-query.js';
-import { AGENT, CONVERSATION, PROJECT, USER, rowOf, selected, type JoinedRow } from './joined-parts.js';
+import { AGENT, CONVERSATION, PROJECT, USER, partOf, selected, type JoinedRow } from './joined-parts.js';
 import { projectFromRow } from './sql-project-repository.js';
 import { userFromRow } from './sql-user-repository.js';
 import { agentFromRow } from './sql-agent-repository.js';
@@ -86,16 +86,13 @@ export class SqlConversationRepository implements ConversationRepository {
 
   async getWithParts(id: string): Promise<ConversationWithParts | undefined> {
     const row = (await selectConversationWithParts(this.ctx, { id })).rows[0] as JoinedRow | undefined;
-    const conversation = row && rowOf(row, CONVERSATION);
+    const conversation = row && partOf(row, CONVERSATION, conversationFromRow);
     if (!row || !conversation) return undefined;
-    const agent = rowOf(row, AGENT);
-    const owner = rowOf(row, USER);
-    const project = rowOf(row, PROJECT);
     return {
-      conversation: conversationFromRow(conversation),
-      agent: agent && agentFromRow(agent),
-      owner: owner && userFromRow(owner),
-      project: project && projectFromRow(project),
+      conversation,
+      agent: partOf(row, AGENT, agentFromRow),
+      owner: partOf(row, USER, userFromRow),
+      project: partOf(row, PROJECT, projectFromRow),
     };
   }
 
