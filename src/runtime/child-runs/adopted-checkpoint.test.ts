@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Storage } from '../../core/ports/storage.js';
 import type { RunEvent } from '../../core/records/run-event.js';
 import { TREE_STOPPING } from '../../core/runs/child-run-parent.js';
 import {
@@ -18,6 +19,10 @@ const at = (events: readonly RunEvent[], type: string, index = 0) => {
   if (!event) throw new Error(`no ${type} #${index}`);
   return event;
 };
+
+/** The thread's messages as `step:role`, in order. */
+const threadShape = async (storage: Storage, threadId: string) =>
+  (await storage.messages.list(threadId)).map((entry) => `${entry.step}:${entry.message.role}`);
 
 describe("a step whose calls only start children (the step's checkpoint held for them)", () => {
   it('commits the tool call with its child, and the result with the final answer, in order', async () => {
@@ -44,8 +49,7 @@ describe("a step whose calls only start children (the step's checkpoint held for
     expect(result.created_at).toBe(end.created_at);
     expect(result.seq).toBeLessThan(end.seq);
 
-    const thread = await h.storage.messages.list(run.thread_id);
-    expect(thread.map((entry) => `${entry.step}:${entry.message.role}`)).toEqual([
+    expect(await threadShape(h.storage, run.thread_id)).toEqual([
       '0:user',
       '1:assistant',
       '1:tool',
@@ -146,8 +150,7 @@ rules:
       expect(of('running')).toBeLessThan(of('completed'));
       expect(of('completed')).toBeLessThan(result);
     }
-    const thread = await h.storage.messages.list(run.thread_id);
-    expect(thread.map((entry) => `${entry.step}:${entry.message.role}`)).toEqual([
+    expect(await threadShape(h.storage, run.thread_id)).toEqual([
       '0:user',
       '1:assistant',
       '1:tool',
