@@ -8,9 +8,6 @@ export const BENCH_BUILD_DIR = path.join(REPO_DIR, BENCH_BUILD_NAME);
 
 const TSC = path.join(REPO_DIR, 'node_modules', 'typescript', 'bin', 'tsc');
 
-/** Whether this module runs from the compiled bench. */
-export const RUNNING_COMPILED = import.meta.url.includes(`/${BENCH_BUILD_NAME}/`);
-
 /**
  * Compiles the server with the bench (`bench/tsconfig.build.json`, plain `tsc`), so the suites measure the
  * JavaScript `npm start` runs (`node dist/main.js`) and not `tsx`'s on-the-fly transform, whose kept function

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { BENCH_BUILD_DIR, RUNNING_COMPILED } from './bench-build.js';
-import { REPO_DIR } from './root-require.js';
+import { BENCH_BUILD_DIR } from './bench-build.js';
+import { REPO_DIR, RUNNING_COMPILED } from './root-require.js';
 
 /**
  * Starts `bench/<file>` (named by its TypeScript source) in a process of its own: compiled when the caller runs
