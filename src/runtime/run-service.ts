@@ -19,6 +19,7 @@ import { answerRunQuestion, listRunQuestions } from './questions/run-questions.j
 import { resumeWhenNothingPending } from './resume-when-nothing-pending.js';
 import { resolveMessageAttachments } from './attachments/resolve-message-attachments.js';
 import { messageWithAttachments } from '../core/files/message-with-attachments.js';
+import { conversationTitle, DEFAULT_CONVERSATION_TITLE } from '../core/conversations/conversation-title.js';
 import { startRaceWinner } from './child-runs/start-race-winner.js';
 import { openRootBudget } from './budgets/open-run-budget.js';
 import type { RunHandoffs } from './runs/run-handoffs.js';
@@ -103,9 +104,15 @@ export function createRunService(deps: RunServiceDeps): RunService {
         );
         const ledger = await openRootBudget(tx, runId, agent.config.budget, input.budget, new Date());
         const appended = await tx.messages.append(conversation.thread_id, runId, 0, [{ role: 'user', content: message }]);
+        // A conversation nobody named takes its title from this message, whoever started it: the console, the
+        // API, the CLI, the OpenAI-compatible and A2A endpoints.
+        const titled =
+          conversation.title === DEFAULT_CONVERSATION_TITLE
+            ? await tx.conversations.update(conversation.id, { title: conversationTitle(content) })
+            : conversation;
         // Every part of the first attempt's context was read (or written) right here: hand it over.
         const { owner, project } = read;
-        const context = owner && project ? { agent, user: owner, conversation, project, ledger } : undefined;
+        const context = owner && project ? { agent, user: owner, conversation: titled, project, ledger } : undefined;
         return { replay: undefined, created, appended, context };
       }, { gather });
       if (run.replay) return { status: 'existing', run: run.replay };
