@@ -18,7 +18,9 @@ export const REJECTED_TEXT = (name: string, comment: string | null) =>
 /**
  * Human-in-the-loop for sensitive tools of a main agent in `default` approval mode: the first time a call
  * is seen it is recorded as pending (with an `approval_required` event) and the run waits; once decided,
- * the resumed run executes it (approved) or tells the model it was rejected.
+ * the resumed run executes it (approved) or tells the model it was rejected, with the user's comment. A
+ * call approved "for this run" lets the tool's later calls of the same run through; it changes neither the
+ * run's `tool_approval_mode` nor anything its children inherit.
  */
 export function createApprovalMiddleware(storage: Storage): AgentMiddleware {
   return {
@@ -32,6 +34,8 @@ export function createApprovalMiddleware(storage: Storage): AgentMiddleware {
       if (approval?.status === 'rejected') {
         return { output: REJECTED_TEXT(request.toolName, approval.comment), isError: true };
       }
+      // Approved for the rest of this run: later calls of the tool go through without asking again.
+      if (!approval && (await storage.approvals.runWideApproval(request.run.id, request.toolName))) return next(request);
       if (!approval) {
         await storage.approvals.request({
           run_id: request.run.id,
