@@ -1,3 +1,4 @@
+import { rejectionText } from '../../core/approvals/rejection-text.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { AgentMiddleware } from './agent-middleware.js';
 
@@ -11,9 +12,6 @@ export class ApprovalPendingError extends Error {
     this.toolCallId = toolCallId;
   }
 }
-
-export const REJECTED_TEXT = (name: string, comment: string | null) =>
-  `The user rejected this ${name} call${comment ? `: ${comment}` : ''}. Do not retry it unchanged; ask or take another way.`;
 
 /**
  * Human-in-the-loop for sensitive tools of a main agent in `default` approval mode: the first time a call
@@ -32,7 +30,7 @@ export function createApprovalMiddleware(storage: Storage): AgentMiddleware {
       const approval = await storage.approvals.get(request.run.id, request.toolCallId);
       if (approval?.status === 'approved') return next(request);
       if (approval?.status === 'rejected') {
-        return { output: REJECTED_TEXT(request.toolName, approval.comment), isError: true };
+        return { output: rejectionText(request.toolName, approval.comment), isError: true };
       }
       // Approved for the rest of this run: later calls of the tool go through without asking again.
       if (!approval && (await storage.approvals.runWideApproval(request.run.id, request.toolName))) return next(request);
