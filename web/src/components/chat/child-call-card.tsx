@@ -10,6 +10,7 @@ import { prettyJson } from '../../lib/text.ts';
 import type { ToolItem } from '../../lib/transcript-items.ts';
 import { AppLink } from '../common/app-link.tsx';
 import { InlineChildTranscript } from './inline-child-transcript.tsx';
+import { waitingLabel } from './tool-state.tsx';
 import { useTranscriptContext } from './transcript-context.ts';
 
 /**
@@ -34,7 +35,7 @@ export function ChildCallCard({ item, awaiting }: { item: ToolItem; awaiting: bo
   const callState =
     item.result === undefined
       ? awaiting
-        ? 'awaiting approval'
+        ? waitingLabel(item.name)
         : 'running…'
       : item.result.isError
         ? 'refused'
