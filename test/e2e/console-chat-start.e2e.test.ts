@@ -11,7 +11,14 @@ import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { rmSync } from 'node:fs';
 import { screenshot } from '../helpers/browser.js';
-import { computedStyle, createConversation, json, openSignedIn, poll, startConversation } from '../helpers/console-page.js';
+import {
+  computedStyle,
+  createConversation,
+  json,
+  openSignedIn,
+  poll,
+  startConversation,
+} from '../helpers/console-page.js';
 import { consoleSession } from '../helpers/console-session.js';
 import { copyScenarios, withRuleFirst } from '../helpers/scenario-dir.js';
 import type { TestServer } from '../helpers/start-test-server.js';
@@ -101,7 +108,9 @@ describe.skipIf(!session.executable)('a chat that starts like Claude.ai', () => 
       // Cut at a word by the server, not by the console.
       expect(created?.title).toBe('Plan the quarterly review with the whole team, including…');
       const list = page.getByRole('navigation', { name: 'Conversation list' });
-      await poll(() => list.getByRole('region', { name: 'Today' }).innerText()).toContain(created?.title ?? '?');
+      await poll(() => list.getByRole('region', { name: 'Today' }).innerText()).toContain(
+        created?.title ?? '?',
+      );
       await poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe(created?.title);
       await poll(focusedId).toBe('composer-input');
     },
@@ -120,7 +129,10 @@ describe.skipIf(!session.executable)('a chat that starts like Claude.ai', () => 
       const yesterday = new Date();
       yesterday.setDate(yesterday.getDate() - 1);
       yesterday.setHours(12, 0, 0, 0);
-      db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?').run(yesterday.toISOString(), groceries);
+      db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?').run(
+        yesterday.toISOString(),
+        groceries,
+      );
       db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?').run(daysAgo(10), old);
       db.close();
 
@@ -154,15 +166,22 @@ describe.skipIf(!session.executable)('a chat that starts like Claude.ai', () => 
       await notice.getByRole('button', { name: 'Undo' }).click();
       await page.waitForURL(new RegExp(`/chat/${budget}$`));
       await poll(async () => (await conversations()).some((item) => item.id === budget)).toBe(true);
-      expect(await page.getByRole('button', { name: 'Active', exact: true }).getAttribute('aria-pressed')).toBe('true');
+      expect(
+        await page.getByRole('button', { name: 'Active', exact: true }).getAttribute('aria-pressed'),
+      ).toBe('true');
       await poll(() => list.getByRole('link').allInnerTexts()).toEqual(['Budget review', 'Old budget notes']);
 
       // An archived conversation says so and is restored from its own page too.
-      await server.api(`/api/conversations/${old}`, { method: 'PATCH', body: JSON.stringify({ status: 'archived' }) });
+      await server.api(`/api/conversations/${old}`, {
+        method: 'PATCH',
+        body: JSON.stringify({ status: 'archived' }),
+      });
       await page.getByRole('button', { name: 'Archived', exact: true }).click();
       await list.getByRole('link', { name: 'Old budget notes' }).click();
       const composer = page.getByLabel('Message', { exact: true });
-      await poll(() => composer.getAttribute('placeholder')).toBe('This conversation is archived: restore it to continue.');
+      await poll(() => composer.getAttribute('placeholder')).toBe(
+        'This conversation is archived: restore it to continue.',
+      );
       expect(await composer.isDisabled()).toBe(true);
       await page.getByRole('button', { name: 'Restore' }).click();
       await poll(() => composer.isDisabled()).toBe(false);
@@ -184,7 +203,11 @@ describe.skipIf(!session.executable)('a chat that starts like Claude.ai', () => 
 
       await answer.getByRole('button', { name: 'Retry' }).click();
       const runs = async () =>
-        (await json<{ runs: { input: { message: string }; status: string }[] }>(await server.api(`/api/conversations/${id}/runs`))).runs;
+        (
+          await json<{ runs: { input: { message: string }; status: string }[] }>(
+            await server.api(`/api/conversations/${id}/runs`),
+          )
+        ).runs;
       await poll(async () => (await runs()).length, { timeout: 20_000 }).toBe(2);
       await poll(async () => (await runs())[0]?.status, { timeout: 30_000 }).toBe('completed');
       expect((await runs()).map((run) => run.input.message)).toEqual(['hello there', 'hello there']);
@@ -197,7 +220,9 @@ describe.skipIf(!session.executable)('a chat that starts like Claude.ai', () => 
       expect(await edit.getByLabel('Edited message').inputValue()).toBe('hello there');
       await edit.getByLabel('Edited message').fill('hello again, edited');
       await edit.getByRole('button', { name: 'Send edited message' }).click();
-      await poll(async () => (await runs())[0]?.input.message, { timeout: 20_000 }).toBe('hello again, edited');
+      await poll(async () => (await runs())[0]?.input.message, { timeout: 20_000 }).toBe(
+        'hello again, edited',
+      );
       await screenshot(page, 'chat-message-actions');
 
       // Code blocks copy their code, without the highlighting.
@@ -206,7 +231,10 @@ describe.skipIf(!session.executable)('a chat that starts like Claude.ai', () => 
       const run = await synthetic.parent(codeConversation, 'show me code', 'completed');
       await synthetic.setStatus(run.id, 'completed', { usage: USAGE_52, started_at: run.created_at });
       await server.troupe.storage.messages.append(run.thread_id, run.id, 1, [
-        { role: 'assistant', content: [{ type: 'text', text: 'Here:\n\n```ts\nconst answer: number = 42;\n```' }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'text', text: 'Here:\n\n```ts\nconst answer: number = 42;\n```' }],
+        },
       ]);
       await page.goto(`${server.url}/chat/${codeConversation}`);
       const block = page.locator('.code-block').first();

@@ -30,11 +30,17 @@ async function box(locator: Locator) {
 
 /** The element is the topmost thing at its own centre: visible, on screen, not covered. */
 function isHittable(locator: Locator): Promise<boolean> {
-  return locator.evaluate((element: { getBoundingClientRect(): { x: number; y: number; width: number; height: number }; ownerDocument: { elementFromPoint(x: number, y: number): unknown }; contains(other: unknown): boolean }) => {
-    const rect = element.getBoundingClientRect();
-    const hit = element.ownerDocument.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
-    return hit !== null && element.contains(hit);
-  });
+  return locator.evaluate(
+    (element: {
+      getBoundingClientRect(): { x: number; y: number; width: number; height: number };
+      ownerDocument: { elementFromPoint(x: number, y: number): unknown };
+      contains(other: unknown): boolean;
+    }) => {
+      const rect = element.getBoundingClientRect();
+      const hit = element.ownerDocument.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
+      return hit !== null && element.contains(hit);
+    },
+  );
 }
 
 const conversationPage = () => pages().find((entry) => entry.name === 'chat-conversation') as ConsolePage;

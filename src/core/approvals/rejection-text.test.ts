@@ -13,7 +13,9 @@ describe('rejection text', () => {
 
   it('without a comment has no reason, and other results are not rejections', () => {
     const text = rejectionText('execute', null);
-    expect(text).toBe('The user rejected this execute call. Do not retry it unchanged; ask or take another way.');
+    expect(text).toBe(
+      'The user rejected this execute call. Do not retry it unchanged; ask or take another way.',
+    );
     expect(rejectionComment(text)).toBeNull();
     expect(isRejectionText('exit code: 1')).toBe(false);
     expect(isRejectionText({ error: 'The user rejected this' })).toBe(false);

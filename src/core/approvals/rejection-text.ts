@@ -14,6 +14,9 @@ export function isRejectionText(output: unknown): boolean {
 
 /** The user's reason in a rejection text, or null when none was given. */
 export function rejectionComment(output: string): string | null {
-  const match = /^The user rejected this \S+ call: ([\s\S]*)\. Do not retry it unchanged; ask or take another way\.$/.exec(output);
+  const match =
+    /^The user rejected this \S+ call: ([\s\S]*)\. Do not retry it unchanged; ask or take another way\.$/.exec(
+      output,
+    );
   return match?.[1] ?? null;
 }

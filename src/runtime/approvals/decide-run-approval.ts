@@ -20,9 +20,13 @@ export async function decideRunApproval(
   { decision, comment, scope = 'call' }: ApprovalDecision,
 ): Promise<{ approval: ToolApproval; run: Run }> {
   if (scope === 'run' && decision !== 'approve') {
-    throw new TroupeError('validation_failed', 'Only an approval can cover the rest of the run (scope "run")', {
-      details: { param: 'scope' },
-    });
+    throw new TroupeError(
+      'validation_failed',
+      'Only an approval can cover the rest of the run (scope "run")',
+      {
+        details: { param: 'scope' },
+      },
+    );
   }
   const existing = await storage.approvals.get(run.id, toolCallId);
   if (existing?.kind !== 'approval') {
@@ -33,12 +37,15 @@ export async function decideRunApproval(
     const decided = await tx.approvals.decide(run.id, toolCallId, status, actor.id, comment ?? null, scope);
     if (!decided || scope !== 'run') return decided;
     const waiting = (await tx.approvals.listForRun(run.id)).filter(
-      (entry) => entry.kind === 'approval' && entry.status === 'pending' && entry.tool_name === decided.tool_name,
+      (entry) =>
+        entry.kind === 'approval' && entry.status === 'pending' && entry.tool_name === decided.tool_name,
     );
-    for (const entry of waiting) await tx.approvals.decide(run.id, entry.tool_call_id, 'approved', actor.id, null);
+    for (const entry of waiting)
+      await tx.approvals.decide(run.id, entry.tool_call_id, 'approved', actor.id, null);
     return decided;
   });
-  if (!approval) throw new TroupeError('approval_decided', `Tool call ${toolCallId} was already ${existing.status}`);
+  if (!approval)
+    throw new TroupeError('approval_decided', `Tool call ${toolCallId} was already ${existing.status}`);
   // Every decision is in: hand the parked run back to a worker, which executes or refuses the calls.
   const resumed = await resumeWhenNothingPending(storage, queue, run.id);
   return { approval, run: resumed ?? (await storage.runs.get(run.id)) ?? run };

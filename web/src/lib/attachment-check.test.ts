@@ -23,9 +23,16 @@ describe('attachmentProblem', () => {
   });
 
   it('counts the files already attached against the per-message limit', () => {
-    expect(attachmentProblem([{ name: 'c', size: 1 }, { name: 'd', size: 1 }], 2, LIMITS)).toBe(
-      'At most 3 files can go with one message; that would be 4.',
-    );
+    expect(
+      attachmentProblem(
+        [
+          { name: 'c', size: 1 },
+          { name: 'd', size: 1 },
+        ],
+        2,
+        LIMITS,
+      ),
+    ).toBe('At most 3 files can go with one message; that would be 4.');
     expect(attachmentProblem([{ name: 'c', size: LIMITS.attachment_max_bytes }], 2, LIMITS)).toBeNull();
   });
 

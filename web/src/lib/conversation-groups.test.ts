@@ -32,7 +32,10 @@ describe('groupConversationsByDate', () => {
       at('last-year', '2029-03-10T12:00:00'),
     ];
     expect(
-      groupConversationsByDate(list, now).map((group) => [group.label, group.conversations.map((item) => item.id)]),
+      groupConversationsByDate(list, now).map((group) => [
+        group.label,
+        group.conversations.map((item) => item.id),
+      ]),
     ).toEqual([
       ['Today', ['morning', 'midnight']],
       ['Yesterday', ['late-yesterday', 'yesterday']],
@@ -43,8 +46,8 @@ describe('groupConversationsByDate', () => {
 
   it('gives nothing for nothing', () => {
     expect(groupConversationsByDate([], now)).toEqual([]);
-    expect(groupConversationsByDate([at('old', '2020-01-01T00:00:00')], now).map((group) => group.label)).toEqual([
-      'Older',
-    ]);
+    expect(
+      groupConversationsByDate([at('old', '2020-01-01T00:00:00')], now).map((group) => group.label),
+    ).toEqual(['Older']);
   });
 });

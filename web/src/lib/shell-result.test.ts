@@ -2,11 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { formatExecuteResult } from '../../../src/runtime/tools/execute/format-execute-result.ts';
 import { parseShellResult, shellCommand } from './shell-result.ts';
 
-const base = { exitCode: 0, signal: null, timedOut: false, stdout: '', stderr: '', omitted: { stdout: 0, stderr: 0 } };
+const base = {
+  exitCode: 0,
+  signal: null,
+  timedOut: false,
+  stdout: '',
+  stderr: '',
+  omitted: { stdout: 0, stderr: 0 },
+};
 
 describe('parseShellResult', () => {
   it('reads back what the execute tool writes: outcome, stdout and stderr', () => {
-    const text = formatExecuteResult({ ...base, exitCode: 2, stdout: 'built\nok\n', stderr: 'warning: x\n' }, 30_000);
+    const text = formatExecuteResult(
+      { ...base, exitCode: 2, stdout: 'built\nok\n', stderr: 'warning: x\n' },
+      30_000,
+    );
     expect(parseShellResult(text)).toEqual({
       outcome: 'exit code: 2',
       exitCode: 2,

@@ -17,7 +17,13 @@ function isMarkdown(artifact: ArtifactView): boolean {
  * rendered like the agent's answers (raw HTML never rendered). The file is fetched with the bearer token:
  * a plain link could not send it.
  */
-export function ArtifactCard({ conversationId, artifact }: { conversationId: string; artifact: ArtifactView }) {
+export function ArtifactCard({
+  conversationId,
+  artifact,
+}: {
+  conversationId: string;
+  artifact: ArtifactView;
+}) {
   const { api } = useSession();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);

@@ -27,7 +27,12 @@ export function ChildCallCard({ item, awaiting }: { item: ToolItem; awaiting: bo
   const entry =
     context.childByToolCall.get(item.toolCallId) ??
     (target.runId === null ? undefined : context.childByRunId.get(target.runId));
-  const name = (entry && context.childLabels.get(entry.run_id)) ?? entry?.name ?? target.slug ?? 'subagent';
+  const name =
+    (entry && context.childLabels.get(entry.run_id)) ??
+    entry?.name ??
+    target.slug ??
+    (target.runId === null ? undefined : context.childSlugs.get(target.runId)) ??
+    'subagent';
   const status: RunStatus | null = entry?.status ?? null;
   const resuming = entry ? isWaitingToResume(entry) : false;
   const ticking = status !== null && !isTerminalStatus(status) && !resuming;

@@ -49,7 +49,13 @@ export function EditMessageForm({
       <label className="visually-hidden" htmlFor="edit-message-input">
         Edited message
       </label>
-      <textarea id="edit-message-input" ref={input} rows={3} value={draft} onChange={(event) => setDraft(event.target.value)} />
+      <textarea
+        id="edit-message-input"
+        ref={input}
+        rows={3}
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+      />
       <div className="button-row">
         <button type="button" onClick={onClose}>
           Cancel

@@ -44,7 +44,8 @@ export function NewChat({ agentId, onCreated }: NewChatProps) {
     const key = files.map((file) => `${file.name}:${file.size}:${file.lastModified}`).join('|');
     let attachmentIds = uploads.get(key);
     if (attachmentIds === undefined) {
-      attachmentIds = files.length > 0 ? (await api.uploadAttachments(conversation.id, files)).map((file) => file.id) : [];
+      attachmentIds =
+        files.length > 0 ? (await api.uploadAttachments(conversation.id, files)).map((file) => file.id) : [];
       uploads.set(key, attachmentIds);
     }
     await api.postMessage(conversation.id, content, requestId, attachmentIds);

@@ -32,11 +32,15 @@ export function ShellCallCard({ item, state }: { item: ToolItem; state: ToolStat
           </span>
           {command}
           {result?.stdout ? `\n${result.stdout.replace(/\n$/, '')}` : ''}
-          {result?.stderr ? <span className="shell-stderr">{`\n${result.stderr.replace(/\n$/, '')}`}</span> : null}
+          {result?.stderr ? (
+            <span className="shell-stderr">{`\n${result.stderr.replace(/\n$/, '')}`}</span>
+          ) : null}
         </code>
       </pre>
       {result ? (
-        <p className={`shell-outcome${result.exitCode === 0 ? '' : ' shell-outcome-bad'}`}>{result.outcome}</p>
+        <p className={`shell-outcome${result.exitCode === 0 ? '' : ' shell-outcome-bad'}`}>
+          {result.outcome}
+        </p>
       ) : null}
       {state === 'rejected' ? <RejectionNote item={item} /> : null}
       {item.result !== undefined && !result && state !== 'rejected' ? (

@@ -91,7 +91,13 @@ export function SidePanels({ conversationId, panel, runs, artifacts, artifactsEr
           onClose={shut}
         />
       ) : null}
-      <StatusPanel id={ids.subagents} panel={panel} runs={runs} sheetOpen={sheet === 'subagents'} onClose={shut} />
+      <StatusPanel
+        id={ids.subagents}
+        panel={panel}
+        runs={runs}
+        sheetOpen={sheet === 'subagents'}
+        onClose={shut}
+      />
     </div>
   );
 }
