@@ -52,34 +52,34 @@ export function SidePanels({ conversationId, panel, runs, artifacts, artifactsEr
     if (event.key === 'Escape' && sheet !== null) shut();
   };
   const toggle = (which: Sheet) => setSheet((current) => (current === which ? null : which));
+  const buttons: [Sheet, string][] = [
+    ...(withFiles ? [['files', `Files (${artifacts.length})`] as [Sheet, string]] : []),
+    ...(withStatus
+      ? [
+          [
+            'subagents',
+            `Subagents (${panel.entries.length})${totals.active > 0 ? ` · ${totals.active} active` : ''}`,
+          ] as [Sheet, string],
+        ]
+      : []),
+  ];
 
   return (
     <div ref={root} className={`side-panels${sheet ? ` sheet-${sheet}` : ''}`} onKeyDown={onKeyDown}>
       <div className="side-toggles" role="group" aria-label="Side panels">
-        {withFiles ? (
+        {buttons.map(([which, label]) => (
           <button
+            key={which}
             type="button"
-            ref={toggles.files}
+            ref={toggles[which]}
             className="sheet-toggle"
-            aria-expanded={sheet === 'files'}
-            aria-controls={ids.files}
-            onClick={() => toggle('files')}
+            aria-expanded={sheet === which}
+            aria-controls={ids[which]}
+            onClick={() => toggle(which)}
           >
-            Files ({artifacts.length})
+            {label}
           </button>
-        ) : null}
-        {withStatus ? (
-          <button
-            type="button"
-            ref={toggles.subagents}
-            className="sheet-toggle"
-            aria-expanded={sheet === 'subagents'}
-            aria-controls={ids.subagents}
-            onClick={() => toggle('subagents')}
-          >
-            Subagents ({panel.entries.length}){totals.active > 0 ? ` · ${totals.active} active` : ''}
-          </button>
-        ) : null}
+        ))}
       </div>
       {withFiles ? (
         <ArtifactsPanel
