@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { ArtifactView, Run } from '../../api/types.ts';
 import type { SubagentRuns } from '../../hooks/use-subagent-runs.ts';
 import { panelTotals } from '../../lib/panel-groups.ts';
@@ -52,17 +52,17 @@ export function SidePanels({ conversationId, panel, runs, artifacts, artifactsEr
     if (event.key === 'Escape' && sheet !== null) shut();
   };
   const toggle = (which: Sheet) => setSheet((current) => (current === which ? null : which));
-  const buttons: [Sheet, string][] = [
-    ...(withFiles ? [['files', `Files (${artifacts.length})`] as [Sheet, string]] : []),
-    ...(withStatus
-      ? [
-          [
-            'subagents',
-            `Subagents (${panel.entries.length})${totals.active > 0 ? ` · ${totals.active} active` : ''}`,
-          ] as [Sheet, string],
-        ]
-      : []),
-  ];
+  const buttons: [Sheet, ReactNode][] = [];
+  if (withFiles) buttons.push(['files', `Files (${artifacts.length})`]);
+  if (withStatus) {
+    buttons.push([
+      'subagents',
+      <>
+        Subagents ({panel.entries.length}){/* Left out on a phone, where the toolbar row is short of room. */}
+        {totals.active > 0 ? <span className="toggle-extra"> · {totals.active} active</span> : null}
+      </>,
+    ]);
+  }
 
   return (
     <div ref={root} className={`side-panels${sheet ? ` sheet-${sheet}` : ''}`} onKeyDown={onKeyDown}>
