@@ -93,7 +93,12 @@ export function consolePages(fixture: ConsoleTour): ConsolePage[] {
   const heading = (name: string | RegExp) => (p: Page) =>
     p.getByRole('heading', { name, level: 1 }).first().waitFor();
   return [
-    { name: 'chat-empty', path: '/chat', ready: heading('New chat') },
+    {
+      name: 'chat-empty',
+      path: '/chat',
+      // Settled once the agents are in: the composer is enabled and has the focus.
+      ready: (p) => p.locator('#composer-input:focus').waitFor(),
+    },
     {
       name: 'chat-conversation',
       path: `/chat/${fixture.conversationId}`,

@@ -84,9 +84,11 @@ export function Composer({
   const textarea = useRef<HTMLTextAreaElement | null>(null);
   const pending = useRef<{ key: string; requestId: string } | null>(null);
 
-  // A disabled box cannot take the focus: it takes it once enabled (the new chat's agents have loaded).
+  // A disabled box cannot take the focus: it takes it once enabled (the new chat's agents have loaded),
+  // unless the user has put it somewhere meanwhile.
   useEffect(() => {
-    if (autoFocus && !disabled) textarea.current?.focus();
+    const elsewhere = document.activeElement !== null && document.activeElement !== document.body;
+    if (autoFocus && !disabled && !elsewhere) textarea.current?.focus();
   }, [autoFocus, disabled]);
 
   const attach = async (files: File[]) => {
