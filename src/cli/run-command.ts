@@ -20,7 +20,7 @@ export function runCommand(deps: CliDeps, argv: string[]): Promise<number> {
   const agentRef = values.agent;
   return withTroupe(deps, 'all', async (troupe) => {
     const user = await findUser(troupe, values.user);
-    const conversation = await troupe.conversations.create(user, { agent_id: agentRef, title: message.slice(0, 60) });
+    const conversation = await troupe.conversations.create(user, { agent_id: agentRef });
     const { run } = await troupe.runs.postMessage(user, conversation.id, {
       content: message,
       request_id: values['request-id'],

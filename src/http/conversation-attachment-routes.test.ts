@@ -102,6 +102,13 @@ describe('attachments', () => {
     const s = await setup({ attachmentMaxFiles: 2, attachmentMaxBytes: 8 });
     // The token's first use is stamped; do it before the snapshot.
     expect((await s.ctx.request('GET', '/api/me', { token: s.alice.token })).status).toBe(200);
+    // The limits a client checks before it uploads are the ones enforced.
+    const limits = await json<{ limits: Record<string, number> }>(
+      await s.ctx.request('GET', '/api/limits', { token: s.alice.token }),
+      200,
+    );
+    expect(limits.limits).toEqual({ attachment_max_bytes: 8, attachment_max_files: 2 });
+    expect((await s.ctx.request('GET', '/api/limits')).status).toBe(401);
     const before = s.ctx.dump();
     await expectError(
       await upload(s, s.alice.token, [

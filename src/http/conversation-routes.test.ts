@@ -112,6 +112,66 @@ describe('conversations', () => {
     );
   });
 
+  it('names an untitled conversation after its first message, and keeps a given or later title', async () => {
+    const untitled = await startConversation(alice, { agent_id: 'main' });
+    expect(untitled.title).toBe('New conversation');
+    const long = 'Please summarise the quarterly report for the board and list every open risk with its owner';
+    const posted = await ctx.request('POST', `/api/conversations/${untitled.id}/messages`, {
+      token: alice.token,
+      body: { content: `  ${long}\n\nThanks!` },
+    });
+    expect(posted.status).toBe(202);
+    const titled = await ctx.request('GET', `/api/conversations/${untitled.id}`, { token: alice.token });
+    const { conversation } = await json<{ conversation: Conversation }>(titled, 200);
+    expect(conversation.title).toBe('Please summarise the quarterly report for the board and…');
+
+    const named = await startConversation(alice, { agent_id: 'main', title: 'Board prep' });
+    await ctx.request('POST', `/api/conversations/${named.id}/messages`, {
+      token: alice.token,
+      body: { content: 'something else entirely' },
+    });
+    const kept = await ctx.request('GET', `/api/conversations/${named.id}`, { token: alice.token });
+    expect((await json<{ conversation: Conversation }>(kept, 200)).conversation.title).toBe('Board prep');
+  });
+
+  it('searches my conversation titles only, archived ones under their status, and restores an archived one', async () => {
+    const plan = await startConversation(alice, { agent_id: 'main', title: 'Release  PLAN for Q3' });
+    await startConversation(alice, { agent_id: 'main', title: 'Groceries' });
+    const old = await startConversation(alice, { agent_id: 'main', title: 'Old plan' });
+    await ctx.request('PATCH', `/api/conversations/${old.id}`, { token: alice.token, body: { status: 'archived' } });
+    await ctx.agents.create(bob.user, { name: 'Bobs', slug: 'bobs' });
+    await startConversation(bob, { agent_id: 'bobs', title: 'Bob plan' });
+
+    const search = async (user: TestUser, query: string) =>
+      (
+        await json<{ conversations: Conversation[] }>(
+          await ctx.request('GET', `/api/conversations?${query}`, { token: user.token }),
+          200,
+        )
+      ).conversations.map((item) => item.title);
+    expect(await search(alice, 'q=plan')).toEqual(['Release  PLAN for Q3']);
+    expect(await search(alice, 'q=release%20plan')).toEqual(['Release  PLAN for Q3']);
+    expect(await search(alice, 'q=plan&status=archived')).toEqual(['Old plan']);
+    expect(await search(alice, 'q=nothing')).toEqual([]);
+    expect(await search(alice, 'q=')).toHaveLength(2);
+    expect(await search(bob, 'q=plan')).toEqual(['Bob plan']);
+    await expectError(
+      await ctx.request('GET', `/api/conversations?q=${'x'.repeat(201)}`, { token: alice.token }),
+      400,
+      'validation_failed',
+    );
+
+    // Undo of an archive: the same conversation back in the active list.
+    const restored = await ctx.request('PATCH', `/api/conversations/${old.id}`, {
+      token: alice.token,
+      body: { status: 'active' },
+    });
+    expect((await json<{ conversation: Conversation }>(restored, 200)).conversation.status).toBe('active');
+    expect((await search(alice, 'q=plan')).sort()).toEqual(['Old plan', 'Release  PLAN for Q3']);
+    expect(await search(alice, 'status=archived')).toEqual([]);
+    expect(plan.status).toBe('active');
+  });
+
   it('returns the thread messages', async () => {
     const conversation = await startConversation(alice, { agent_id: 'main' });
     await ctx.storage.messages.append(conversation.thread_id, null, 0, [{ role: 'user', content: 'hello' }]);

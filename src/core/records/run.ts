@@ -84,6 +84,13 @@ export const HUMAN_INPUT_KINDS = ['approval', 'question'] as const;
 export type HumanInputKind = (typeof HUMAN_INPUT_KINDS)[number];
 
 /**
+ * What an approval covers: its one tool call, or (`run`) every later call of the same tool in the same run
+ * (not its children: a subagent or delegated run is another run and asks, or is filtered, on its own).
+ */
+export const APPROVAL_SCOPES = ['call', 'run'] as const;
+export type ApprovalScope = (typeof APPROVAL_SCOPES)[number];
+
+/**
  * A tool call of a main agent waiting for (or past) a human: a decision on a sensitive call, or the answers
  * to `ask_user_question` (status `answered`, `answers` one per question). Both park the run the same way.
  */
@@ -99,6 +106,8 @@ export interface ToolApproval {
   decided_at: string | null;
   kind: HumanInputKind;
   answers: string[] | null;
+  /** `run` when approved for the rest of the run; questions and rejections are `call`. */
+  scope: ApprovalScope;
 }
 
 export function isTerminalStatus(status: RunStatus): status is TerminalRunStatus {

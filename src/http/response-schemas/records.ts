@@ -9,6 +9,7 @@ import {
   RUN_CHANNELS,
   RUN_STATUSES,
   RUN_TYPES,
+  APPROVAL_SCOPES,
   APPROVAL_STATUSES,
   HUMAN_INPUT_KINDS,
 } from '../../core/records/run.js';
@@ -138,6 +139,7 @@ export const approvalSchema = z
     decided_at: nullableTimestamp,
     kind: z.enum(HUMAN_INPUT_KINDS),
     answers: z.array(z.string()).nullable(),
+    scope: z.enum(APPROVAL_SCOPES).describe('"run" when approved for the rest of the run'),
   })
   .register(RESPONSE_SCHEMAS, { id: 'ToolApproval' });
 

@@ -7,9 +7,6 @@ import type { AgentService } from '../agent-service.js';
 import type { ConversationService } from '../conversation-service.js';
 import type { RunServiceApi } from '../run-service-api.js';
 
-/** Longest conversation title taken from a first message. */
-const TITLE_LENGTH = 80;
-
 export interface CompletionStart {
   agent: Agent;
   conversation: Conversation;
@@ -75,11 +72,6 @@ function stringField(payload: Record<string, unknown>, key: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-function titleOf(content: string): string {
-  const firstLine = content.trim().split('\n')[0]?.trim() ?? '';
-  return firstLine.length > TITLE_LENGTH ? `${firstLine.slice(0, TITLE_LENGTH - 1)}…` : firstLine;
-}
-
 export function createCompletionService(deps: CompletionServiceDependencies): CompletionService {
   const { agents, conversations, runs } = deps;
 
@@ -102,7 +94,8 @@ export function createCompletionService(deps: CompletionServiceDependencies): Co
     input: StartCompletionInput,
   ): Promise<Conversation> {
     if (input.conversationId === undefined) {
-      return conversations.create(actor, { agent_id: agent.id, title: titleOf(input.content) || undefined });
+      // Untitled: the first message names it (runs.postMessage).
+      return conversations.create(actor, { agent_id: agent.id });
     }
     const conversation = await conversations.get(actor, input.conversationId);
     // An admin may read anyone's conversation but only posts to their own, like the /api route.

@@ -271,3 +271,9 @@ export type ArtifactView = Omit<Artifact, 'user_id' | 'tool_call_id'>;
 
 /** A file attached to a conversation (`POST /api/conversations/{id}/attachments`). */
 export type AttachmentView = Attachment;
+
+/** `GET /api/limits`: what the server accepts, checked before an upload. */
+export interface ServerLimits {
+  attachment_max_bytes: number;
+  attachment_max_files: number;
+}

@@ -16,7 +16,10 @@ export interface ConversationHeaderProps {
   /** The followed run was handed back to the queue after it started: it waits to be resumed. */
   resuming?: boolean;
   streamState: StreamState | 'idle';
+  /** The followed run waits for the user: it says for what, not just "input required". */
+  waitingFor?: 'answer' | 'approval' | null;
   onArchive: () => void;
+  onRestore: () => void;
 }
 
 const STREAM_NOTES: Partial<Record<StreamState, string>> = {
@@ -25,7 +28,8 @@ const STREAM_NOTES: Partial<Record<StreamState, string>> = {
 };
 
 export function ConversationHeader(props: ConversationHeaderProps) {
-  const { conversation, agent, model, latestRun, liveStatus, streamState, onArchive, resuming = false } = props;
+  const { conversation, agent, model, latestRun, liveStatus, streamState, onArchive, onRestore } = props;
+  const { resuming = false, waitingFor = null } = props;
   const status = liveStatus ?? latestRun?.status ?? null;
   const note = liveStatus !== null ? STREAM_NOTES[streamState as StreamState] : undefined;
   return (
@@ -49,7 +53,17 @@ export function ConversationHeader(props: ConversationHeaderProps) {
       <div className="header-actions">
         {status !== null ? (
           <span className="run-status" role="group" aria-label="Run status">
-            <StatusBadge status={status} resuming={resuming} />
+            <StatusBadge
+              status={status}
+              resuming={resuming}
+              label={
+                status === 'input_required' && waitingFor
+                  ? waitingFor === 'answer'
+                    ? 'Waiting for your answer'
+                    : 'Waiting for your decision'
+                  : undefined
+              }
+            />
           </span>
         ) : null}
         {note ? (
@@ -65,6 +79,11 @@ export function ConversationHeader(props: ConversationHeaderProps) {
         {conversation?.status === 'active' ? (
           <button type="button" onClick={onArchive}>
             Archive
+          </button>
+        ) : null}
+        {conversation?.status === 'archived' ? (
+          <button type="button" onClick={onRestore}>
+            Restore
           </button>
         ) : null}
       </div>
