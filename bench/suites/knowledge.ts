@@ -4,9 +4,9 @@
  *
  * - Indexing: Markdown documents go through `knowledge.addDocuments` (text decoding, chunking, one
  *   transaction per upload of 20 files, FTS5 triggers), timed end to end.
- * - Search: the `knowledge_search` tool as an agent calls it (access check of the run's user, BM25 search,
- *   formatting of the passages), and the bare index query underneath, on 3-word queries drawn from the
- *   corpus vocabulary.
+ * - Search: the `knowledge_search` tool as an agent calls it (access check of the run's user, BM25 search
+ *   with statistics from the searched source only, formatting of the passages), and the bare index query
+ *   underneath, on 3-word queries drawn from the corpus vocabulary.
  */
 import { DEFAULT_CHUNK_CHARS } from '../../src/core/knowledge/chunk-text.js';
 import { parseSearchTerms } from '../../src/core/knowledge/parse-search-terms.js';
@@ -146,7 +146,8 @@ await runSuite(SUITE, async ({ quick }) => {
     }
 
     return {
-      engine: 'SQLite FTS5 (embedded mode), porter + unicode61 tokenizer, bm25()',
+      engine:
+        'SQLite FTS5 (embedded mode), porter + unicode61 tokenizer, BM25 over the searched sources (fts5vocab)',
       corpus: {
         documents,
         chunks: stored.chunk_count,
