@@ -99,13 +99,18 @@ async function searchSqlite(ctx: SqlContext, query: KnowledgeSearchQuery): Promi
   if (tokens.length === 0) return [];
   const sources = sql`IN (${sql.join([...query.source_ids])})`;
   const result = await rankedHits(
-    sql`hits AS (
-      SELECT i.term, i.doc AS id, c.word_count,
-             sum(CASE i.col WHEN 'heading_path' THEN ${sql.lit(BM25.headingWeight)} ELSE 1 END) AS tf
-      FROM knowledge_chunks_fts_instances i
-      JOIN knowledge_chunks c ON c.id = i.doc
-      WHERE i.term IN (${sql.join(tokens)}) AND c.source_id ${sources}
-      GROUP BY i.term, i.doc
+    // Occurrences are summed per chunk before the join: one chunk lookup per chunk, not per occurrence.
+    sql`occurrences AS MATERIALIZED (
+      SELECT term, doc, sum(CASE col WHEN 'heading_path' THEN ${sql.lit(BM25.headingWeight)} ELSE 1 END) AS tf
+      FROM knowledge_chunks_fts_instances
+      WHERE term IN (${sql.join(tokens)})
+      GROUP BY term, doc
+    ),
+    hits AS (
+      SELECT o.term, o.doc AS id, c.word_count, o.tf
+      FROM occurrences o
+      JOIN knowledge_chunks c ON c.id = o.doc
+      WHERE c.source_id ${sources}
     )`,
     sources,
     query.limit,
