@@ -5,7 +5,7 @@ import { detectMediaType, documentName } from './detect-media-type.js';
 import { extractDocumentText } from './extract-document-text.js';
 import { makePdf } from '../../../test/helpers/knowledge/make-pdf.js';
 
-const LIMITS = { maxTextChars: 10_000, maxPdfPages: 5 };
+const LIMITS = { maxTextChars: 10_000, maxPdfPages: 5, maxDecodedBytes: 1024 * 1024 };
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 async function failure(promise: Promise<unknown>): Promise<TroupeError> {

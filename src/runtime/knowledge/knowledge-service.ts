@@ -21,6 +21,7 @@ import {
   type KnowledgeSearchInput,
   type UpdateKnowledgeSourceInput,
 } from './knowledge-input-schemas.js';
+import { createDocumentExtractor, type DocumentExtractor } from './extraction/document-extractor.js';
 import { DEFAULT_KNOWLEDGE_LIMITS, type KnowledgeLimits } from './knowledge-limits.js';
 import { prepareKnowledgeUpload, type UploadedFile } from './prepare-knowledge-upload.js';
 import {
@@ -77,10 +78,14 @@ export interface KnowledgeService {
     source: GrantableSource,
   ): Promise<{ grant: KnowledgeAccess; created: boolean }>;
   revokeGrant(actor: Actor, ref: string, userId: string): Promise<void>;
+  /** Stops the document extraction worker thread (the next upload starts another). */
+  close(): Promise<void>;
 }
 
 export interface KnowledgeServiceOptions {
   limits?: Partial<KnowledgeLimits>;
+  /** Reads uploaded documents; default: a worker thread of its own, with `limits`' caps (stopped by `close`). */
+  extractor?: DocumentExtractor;
 }
 
 export function createKnowledgeService(
@@ -88,6 +93,7 @@ export function createKnowledgeService(
   options: KnowledgeServiceOptions = {},
 ): KnowledgeService {
   const limits: KnowledgeLimits = { ...DEFAULT_KNOWLEDGE_LIMITS, ...options.limits };
+  const extractor = options.extractor ?? createDocumentExtractor(limits);
 
   async function searchIn(
     sources: KnowledgeSource[],
@@ -149,7 +155,7 @@ export function createKnowledgeService(
 
     async addDocuments(actor, ref, files) {
       const source = await resolveManageableSource(storage, actor, ref);
-      const prepared = await prepareKnowledgeUpload(source.id, files, limits);
+      const prepared = await prepareKnowledgeUpload(source.id, files, limits, extractor);
       return storage.transaction(async (tx) => {
         // Checked again inside the write: the source may have been deleted while the files were read.
         const current = await resolveManageableSource(tx, actor, source.id);
@@ -219,5 +225,7 @@ export function createKnowledgeService(
         throw new TroupeError('forbidden', "The creator's grant cannot be revoked");
       await storage.knowledgeSources.revoke(userId, source.id);
     },
+
+    close: () => extractor.close(),
   };
 }
