@@ -46,13 +46,14 @@ function hitFromRow(row: HitRow): KnowledgeHit {
  * reads a chunk outside the searched sources. A chunk's terms are summed in term order, so its score is the
  * same float whatever order the engine found them in.
  */
-function rankedHits(
+async function rankedHits(
+  ctx: SqlContext,
   ctes: RawBuilder<unknown>,
   sourceFilter: RawBuilder<unknown>,
   limit: number,
-): RawBuilder<HitRow> {
+): Promise<KnowledgeHit[]> {
   const { k1, b } = BM25;
-  return sql<HitRow>`
+  const result = await sql<HitRow>`
     WITH ${ctes},
     stats AS (
       SELECT CAST(coalesce(sum(chunk_count), 0) AS double precision) AS n,
@@ -85,7 +86,8 @@ function rankedHits(
     JOIN knowledge_documents d ON d.id = c.document_id
     JOIN knowledge_sources s ON s.id = c.source_id
     ORDER BY scored.score DESC, c.id
-  `;
+  `.execute(ctx.db);
+  return result.rows.map(hitFromRow);
 }
 
 /**
@@ -98,7 +100,8 @@ async function searchSqlite(ctx: SqlContext, query: KnowledgeSearchQuery): Promi
   const tokens = await sqliteQueryTokens(ctx.db, query.terms);
   if (tokens.length === 0) return [];
   const sources = sql`IN (${sql.join([...query.source_ids])})`;
-  const result = await rankedHits(
+  return rankedHits(
+    ctx,
     // Occurrences are summed per chunk before the join: one chunk lookup per chunk, not per occurrence.
     sql`occurrences AS MATERIALIZED (
       SELECT term, doc, sum(CASE col WHEN 'heading_path' THEN ${sql.lit(BM25.headingWeight)} ELSE 1 END) AS tf
@@ -114,8 +117,7 @@ async function searchSqlite(ctx: SqlContext, query: KnowledgeSearchQuery): Promi
     )`,
     sources,
     query.limit,
-  ).execute(ctx.db);
-  return result.rows.map(hitFromRow);
+  );
 }
 
 /**
@@ -125,7 +127,8 @@ async function searchSqlite(ctx: SqlContext, query: KnowledgeSearchQuery): Promi
  */
 async function searchPostgres(ctx: SqlContext, query: KnowledgeSearchQuery): Promise<KnowledgeHit[]> {
   const sources = sql`= ANY(CAST(${[...query.source_ids]} AS text[]))`;
-  const result = await rankedHits(
+  return rankedHits(
+    ctx,
     sql`lexemes AS (
       SELECT DISTINCT lexeme AS term
       FROM unnest(CAST(${[...query.terms]} AS text[])) AS words(word),
@@ -143,8 +146,7 @@ async function searchPostgres(ctx: SqlContext, query: KnowledgeSearchQuery): Pro
     )`,
     sources,
     query.limit,
-  ).execute(ctx.db);
-  return result.rows.map(hitFromRow);
+  );
 }
 
 /** Full-text search over the chunks of `query.source_ids`, best first, ranked from those chunks alone. */

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TroupeError } from '../../../core/errors.js';
 import { makePdf, makePdfWithStream, zerosZlibStream } from '../../../../test/helpers/knowledge/make-pdf.js';
 import { DEFAULT_KNOWLEDGE_LIMITS } from '../knowledge-limits.js';
 import {
@@ -8,6 +7,7 @@ import {
   type ExtractorLimits,
 } from './document-extractor.js';
 import type { ExtractionJob } from './extract-document.js';
+import { troupeFailure } from '../../../../test/helpers/troupe-failure.js';
 
 const MIB = 1024 * 1024;
 const LIMITS: ExtractionJob['limits'] = {
@@ -40,15 +40,6 @@ const pdfJob = (bytes: Uint8Array, fileName = 'doc.pdf'): ExtractionJob => ({
   limits: LIMITS,
 });
 
-async function failure(promise: Promise<unknown>): Promise<TroupeError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(TroupeError);
-  return error as TroupeError;
-}
-
 // A new worker loads pdf.js (and, from the sources, compiles through tsx): seconds on a loaded machine.
 describe('createDocumentExtractor: documents read in a worker thread', { timeout: 60_000 }, () => {
   it('reads Markdown and PDF into chunks, one document after another in one worker', async () => {
@@ -76,13 +67,17 @@ describe('createDocumentExtractor: documents read in a worker thread', { timeout
   it('refuses a decompression bomb with document_too_large, and keeps the error codes of the reader', async () => {
     const reader = extractor();
     const job = pdfJob(makePdfWithStream(zerosZlibStream(64)), 'bomb.pdf');
-    const bomb = await failure(reader.extract({ ...job, limits: { ...LIMITS, maxDecodedBytes: 8 * MIB } }));
+    const bomb = await troupeFailure(
+      reader.extract({ ...job, limits: { ...LIMITS, maxDecodedBytes: 8 * MIB } }),
+    );
     expect(bomb.code).toBe('document_too_large');
     expect(bomb.message).toBe(
       'bomb.pdf: its compressed streams expand to more than 8 MiB; the limit for one PDF',
     );
     expect(bomb.details).toEqual({ max_decoded_bytes: 8 * MIB });
-    const fake = await failure(reader.extract(pdfJob(new TextEncoder().encode('not a pdf'), 'fake.pdf')));
+    const fake = await troupeFailure(
+      reader.extract(pdfJob(new TextEncoder().encode('not a pdf'), 'fake.pdf')),
+    );
     expect(fake.code).toBe('document_unreadable');
     // The worker that refused them reads the next document.
     expect((await reader.extract(pdfJob(makePdf([['Again']])))).chunks[0]?.text).toBe('Again');
@@ -90,7 +85,7 @@ describe('createDocumentExtractor: documents read in a worker thread', { timeout
 
   it('stops a document that runs past the time cap, and reads the next one in a new worker', async () => {
     const reader = extractor({ extractTimeoutMs: 1 });
-    const slow = await failure(reader.extract(pdfJob(makePdf([['Page']]))));
+    const slow = await troupeFailure(reader.extract(pdfJob(makePdf([['Page']]))));
     expect(slow.code).toBe('document_too_large');
     expect(slow.message).toBe('doc.pdf: reading it took longer than 0.001 s');
     expect(slow.details).toEqual({ max_extract_ms: 1 });
@@ -99,14 +94,14 @@ describe('createDocumentExtractor: documents read in a worker thread', { timeout
   it('stops a document that grows the process past the memory cap', async () => {
     // A new worker alone (its isolate, pdf.js) takes more than one byte of resident memory.
     const reader = extractor({ extractMemoryBytes: 1 });
-    const hungry = await failure(reader.extract(pdfJob(makePdf([['Page']]))));
+    const hungry = await troupeFailure(reader.extract(pdfJob(makePdf([['Page']]))));
     expect(hungry.code).toBe('document_too_large');
     expect(hungry.details).toEqual({ max_extract_memory_bytes: 1 });
   });
 
   it('stops a worker whose heap runs out, and answers document_too_large', async () => {
     const reader = extractor({ extractHeapMb: 1 });
-    const error = await failure(reader.extract(pdfJob(makePdf([['Page']]))));
+    const error = await troupeFailure(reader.extract(pdfJob(makePdf([['Page']]))));
     expect(error.code).toBe('document_too_large');
     expect(error.details).toEqual({ max_extract_heap_mb: 1 });
   });
