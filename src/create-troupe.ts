@@ -270,7 +270,6 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
         .catch((error: unknown) => log.warn('Trace export failed at shutdown', describeError(error)));
       await mcp.close();
       remoteExperts.close();
-      await runtime.knowledge.close();
       await queue.close();
       await bus.close();
       await storage.close();

@@ -18,7 +18,8 @@ interface Source {
   document_count: number;
 }
 
-describe('knowledge sources over real HTTP: the demo handbook', () => {
+// The first upload in a process starts the extraction worker thread (pdf.js; tsx from the sources).
+describe('knowledge sources over real HTTP: the demo handbook', { timeout: 60_000 }, () => {
   it('the researcher searches its knowledge source and cites the passage it found', async () => {
     const { conversationId, runId } = await server.chat(
       'Research the knowledge base: how do we rotate API tokens?',
@@ -77,7 +78,8 @@ describe('knowledge sources over real HTTP: the demo handbook', () => {
   });
 });
 
-describe('knowledge uploads over real HTTP: a decompression bomb', () => {
+// The first upload in a process starts the extraction worker thread (pdf.js; tsx from the sources).
+describe('knowledge uploads over real HTTP: a decompression bomb', { timeout: 60_000 }, () => {
   it('is refused with 413 document_too_large while another user is answered, memory bounded', async () => {
     const mallory = await server.troupe.storage.users.create({ name: 'mallory', role: 'member' });
     const { token } = await server.troupe.auth.issueToken(mallory.id, 'e2e');

@@ -170,7 +170,6 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
     async close() {
       reconciler.stop();
       await executor.stop();
-      await runtime.knowledge.close();
       await queue.close();
       await bus.close();
       await storage.close();

@@ -1,9 +1,7 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TroupeError, type ErrorCode } from '../../core/errors.js';
 import type { User } from '../../core/records/user.js';
 import { createTestStorage, type TestStorage } from '../../../test/helpers/http/create-test-storage.js';
-import { createDocumentExtractor } from './extraction/document-extractor.js';
-import { DEFAULT_KNOWLEDGE_LIMITS } from './knowledge-limits.js';
 import { createKnowledgeService, type KnowledgeService } from './knowledge-service.js';
 import type { UploadedFile } from './prepare-knowledge-upload.js';
 import { makePdf } from '../../../test/helpers/knowledge/make-pdf.js';
@@ -14,15 +12,10 @@ let alice: User;
 let bob: User;
 let admin: User;
 
-// One worker thread for the file: starting one (pdf.js, tsx) is the slow part of an upload.
-const extractor = createDocumentExtractor(DEFAULT_KNOWLEDGE_LIMITS);
-afterAll(() => extractor.close());
-
 beforeEach(async () => {
   store = await createTestStorage();
   knowledge = createKnowledgeService(store.storage, {
     limits: { maxFilesPerUpload: 3, maxTextChars: 5_000 },
-    extractor,
   });
   alice = await store.storage.users.create({ name: 'alice', role: 'member' });
   bob = await store.storage.users.create({ name: 'bob', role: 'member' });
@@ -101,7 +94,8 @@ describe('knowledge sources: who may do what', () => {
   });
 });
 
-describe('knowledge documents: uploads', () => {
+// The first upload in a process starts the extraction worker thread (pdf.js; tsx from the sources).
+describe('knowledge documents: uploads', { timeout: 60_000 }, () => {
   it('indexes every file of an upload and replaces a document uploaded again', async () => {
     const source = await knowledge.create(alice, { name: 'docs' });
     const pdf = makePdf([['Page one words'], ['Page two mentions the lighthouse']]);

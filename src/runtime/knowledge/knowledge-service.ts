@@ -21,7 +21,7 @@ import {
   type KnowledgeSearchInput,
   type UpdateKnowledgeSourceInput,
 } from './knowledge-input-schemas.js';
-import { createDocumentExtractor, type DocumentExtractor } from './extraction/document-extractor.js';
+import { sharedDocumentExtractor } from './extraction/document-extractor.js';
 import { DEFAULT_KNOWLEDGE_LIMITS, type KnowledgeLimits } from './knowledge-limits.js';
 import { prepareKnowledgeUpload, type UploadedFile } from './prepare-knowledge-upload.js';
 import {
@@ -78,14 +78,10 @@ export interface KnowledgeService {
     source: GrantableSource,
   ): Promise<{ grant: KnowledgeAccess; created: boolean }>;
   revokeGrant(actor: Actor, ref: string, userId: string): Promise<void>;
-  /** Stops the document extraction worker thread (the next upload starts another). */
-  close(): Promise<void>;
 }
 
 export interface KnowledgeServiceOptions {
   limits?: Partial<KnowledgeLimits>;
-  /** Reads uploaded documents; default: a worker thread of its own, with `limits`' caps (stopped by `close`). */
-  extractor?: DocumentExtractor;
 }
 
 export function createKnowledgeService(
@@ -93,7 +89,8 @@ export function createKnowledgeService(
   options: KnowledgeServiceOptions = {},
 ): KnowledgeService {
   const limits: KnowledgeLimits = { ...DEFAULT_KNOWLEDGE_LIMITS, ...options.limits };
-  const extractor = options.extractor ?? createDocumentExtractor(limits);
+  // Documents are read in the process's extraction worker thread (extraction/document-extractor.ts).
+  const extractor = sharedDocumentExtractor(limits);
 
   async function searchIn(
     sources: KnowledgeSource[],
@@ -225,7 +222,5 @@ export function createKnowledgeService(
         throw new TroupeError('forbidden', "The creator's grant cannot be revoked");
       await storage.knowledgeSources.revoke(userId, source.id);
     },
-
-    close: () => extractor.close(),
   };
 }

@@ -148,3 +148,20 @@ export function createDocumentExtractor(limits: ExtractorLimits): DocumentExtrac
     },
   };
 }
+
+const shared = new Map<string, DocumentExtractor>();
+
+/**
+ * The process's extractor for these caps, made on first use: a worker thread is slow to start (it loads
+ * pdf.js, and from the sources compiles through tsx), and documents are read one at a time anyway. Never
+ * closed: an idle worker stops by itself and never holds the process open.
+ */
+export function sharedDocumentExtractor(limits: ExtractorLimits): DocumentExtractor {
+  const key = `${limits.extractTimeoutMs}/${limits.extractHeapMb}/${limits.extractMemoryBytes}`;
+  let extractor = shared.get(key);
+  if (extractor === undefined) {
+    extractor = createDocumentExtractor(limits);
+    shared.set(key, extractor);
+  }
+  return extractor;
+}
