@@ -79,6 +79,14 @@ interface KnowledgeResult {
     knowledge_search_tool_cpu_ms: Summary;
     index_query_ms: Summary;
   };
+  bomb_upload?: {
+    bomb_inflated_mib: number;
+    upload_status: number;
+    upload_ms: number;
+    me_idle_ms: Summary;
+    me_during_bomb_ms: Summary;
+    peak_rss_growth_mib: number;
+  };
 }
 
 interface CancelResult {
@@ -109,7 +117,7 @@ function printCancel(result: CancelResult): void {
 }
 
 function printKnowledge(result: KnowledgeResult): void {
-  const { corpus, indexing, search } = result;
+  const { corpus, indexing, search, bomb_upload: bomb } = result;
   console.log(
     `\nKnowledge: ${formatNumber(corpus.chunks)} chunks from ${corpus.documents} Markdown documents (${formatNumber(corpus.bytes / 1024 / 1024)} MiB), SQLite FTS5`,
   );
@@ -124,6 +132,17 @@ function printKnowledge(result: KnowledgeResult): void {
         ['knowledge_search CPU median (ms)', search.knowledge_search_tool_cpu_ms.median],
         ['index query alone median (ms)', search.index_query_ms.median],
         ['index query alone p99 (ms)', search.index_query_ms.p99],
+        ...(bomb
+          ? [
+              ['GET /api/me p99, idle (ms)', bomb.me_idle_ms.p99],
+              [
+                `GET /api/me p99, during a ${bomb.bomb_inflated_mib} MiB PDF bomb (ms)`,
+                bomb.me_during_bomb_ms.p99,
+              ],
+              [`bomb refused (HTTP ${bomb.upload_status}) after (ms)`, bomb.upload_ms],
+              ['peak RSS growth during the bomb (MiB)', bomb.peak_rss_growth_mib],
+            ]
+          : []),
       ],
     ),
   );

@@ -65,6 +65,7 @@ export const ERROR_CODES = [
   'knowledge_source_name_taken',
   'knowledge_document_not_found',
   'document_unreadable',
+  'document_too_large',
   // anything else is a bug or an infrastructure failure
   'internal',
   'storage_busy',

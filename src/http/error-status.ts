@@ -63,6 +63,7 @@ export const ERROR_STATUS = {
   knowledge_document_not_found: 404,
   // The upload arrived whole but its content cannot be read as the document type it claims.
   document_unreadable: 422,
+  document_too_large: 413,
   internal: 500,
   // Another connection held the database's write lock past the busy timeout: nothing was written, and the
   // same request succeeds once the lock is free (a CLI command or backup in another process).

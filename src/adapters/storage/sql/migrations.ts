@@ -9,6 +9,7 @@ import { runsPartialIndexesMigration } from './runs-partial-indexes-migration.js
 import { runsUserQuotaIndexMigration } from './runs-user-quota-index-migration.js';
 import { leanIndexesMigration } from './lean-indexes-migration.js';
 import { approvalScopeMigration } from './approval-scope-migration.js';
+import { knowledgeRankingMigration } from './knowledge-ranking-migration.js';
 
 /*
  * One migration set for SQLite and PostgreSQL: only types and DDL both accept (text, integer, partial
@@ -418,6 +419,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0010_runs_user_quota_index': runsUserQuotaIndexMigration,
   '0011_lean_indexes': leanIndexesMigration,
   '0012_approval_scope': approvalScopeMigration,
+  '0013_knowledge_scoped_ranking': knowledgeRankingMigration,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };
