@@ -13,6 +13,9 @@ import { createRemoteA2AConnector } from './adapters/a2a/create-remote-a2a-conne
 import type { Agent } from './core/records/agent.js';
 import { createRedisEventBus } from './adapters/bus/redis/create-redis-event-bus.js';
 import { createModelProvider } from './adapters/models/create-model-provider.js';
+import { createMemoryModelAdmission } from './adapters/model-admission/memory/create-memory-model-admission.js';
+import { createRedisModelAdmission } from './adapters/model-admission/redis/create-redis-model-admission.js';
+import type { ModelAdmission } from './core/ports/model-admission.js';
 import { createBullmqRunQueue } from './adapters/queue/bullmq/create-bullmq-run-queue.js';
 import { createMemoryRunQueue } from './adapters/queue/memory/create-memory-run-queue.js';
 import { createPostgresStorage } from './adapters/storage/postgres/create-postgres-storage.js';
@@ -155,6 +158,20 @@ async function openMessaging(config: TroupeConfig, log: Logger): Promise<{ bus: 
 }
 
 /**
+ * The providers' limits and pauses: in Redis when `redisUrl` is set, so every process shares them; else in
+ * this process.
+ */
+async function openModelAdmission(config: TroupeConfig, log: Logger): Promise<ModelAdmission> {
+  const limits = config.modelCalls.limits;
+  if (!config.redisUrl) return createMemoryModelAdmission({ limits });
+  return createRedisModelAdmission({
+    url: config.redisUrl,
+    limits,
+    onError: (error) => log.error('Redis model admission error', describeError(error)),
+  });
+}
+
+/**
  * OpenTelemetry traces for processes that execute runs, when configured. Imported on demand: with tracing
  * off no OpenTelemetry module is loaded and no span is ever created.
  */
@@ -183,6 +200,13 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     throw error;
   }
   const { bus, queue } = messaging;
+  let modelAdmission: ModelAdmission;
+  try {
+    modelAdmission = await openModelAdmission(config, log);
+  } catch (error) {
+    await Promise.all([queue.close(), bus.close(), storage.close()].map((closing) => closing.catch(() => undefined)));
+    throw error;
+  }
   const models = createModelProvider({
     scenarioDir: config.scenarioDir,
     openaiCompatible: config.openaiCompatible,
@@ -218,6 +242,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     queue,
     clock,
     models,
+    modelAdmission,
     toolSource: mcp,
     remoteExperts,
     execute,
@@ -271,6 +296,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
       await mcp.close();
       remoteExperts.close();
       await queue.close();
+      await modelAdmission.close();
       await bus.close();
       await storage.close();
     },

@@ -7,6 +7,8 @@ export interface Refusal {
   retryInMs?: number;
   /** The refusal holds for every call of the provider (its own limit or a pause), not just this model's. */
   providerWide: boolean;
+  /** Set when the provider is paused: for how much longer. */
+  pausedForMs?: number;
 }
 
 /**

@@ -1,6 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { AdmissionGrant, AdmissionTicket, ModelAdmission } from '../../core/ports/model-admission.js';
-import type { AdmissionCapacity } from './admission-capacity.js';
+import {
+  ProviderPausedError,
+  type AdmissionGrant,
+  type AdmissionTicket,
+  type ModelAdmission,
+} from '../../core/ports/model-admission.js';
+import type { AdmissionCapacity, Refusal } from './admission-capacity.js';
+
+/** A pause longer than the ticket sits out: the call is refused instead of queued. */
+function pausedTooLong(
+  ticket: AdmissionTicket,
+  result: { taken: true } | Refusal,
+): ProviderPausedError | undefined {
+  if (result.taken || result.pausedForMs === undefined || ticket.maxPauseMs === undefined) return undefined;
+  return result.pausedForMs > ticket.maxPauseMs
+    ? new ProviderPausedError(ticket.provider, result.pausedForMs)
+    : undefined;
+}
 
 interface Waiter {
   ticket: AdmissionTicket;
@@ -107,6 +123,13 @@ export function createFairWaitingRoom(
           waiter.reject(error);
           continue round;
         }
+        const refused = pausedTooLong(waiter.ticket, result);
+        if (refused) {
+          remove(line, waiter);
+          waiter.signal.removeEventListener('abort', waiter.onAbort);
+          waiter.reject(refused);
+          continue round;
+        }
         if (result.taken) {
           if (waiter.signal.aborted) {
             // Aborted while its take was in flight: its reject already ran; hand the place straight back.
@@ -156,6 +179,8 @@ export function createFairWaitingRoom(
       // Nobody of this provider waits: no queue to respect, so the call may take its place straight away.
       if (!line || line.rotation.length === 0) {
         const result = await capacity.take(ticket, permit);
+        const refused = pausedTooLong(ticket, result);
+        if (refused) throw refused;
         if (result.taken) {
           if (signal.aborted) {
             await capacity.give(ticket, permit, 0);

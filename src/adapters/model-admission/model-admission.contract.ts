@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelLimits } from '../../core/model-limits/model-limits.js';
-import type { AdmissionGrant, AdmissionTicket, ModelAdmission } from '../../core/ports/model-admission.js';
+import {
+  ProviderPausedError,
+  type AdmissionGrant,
+  type AdmissionTicket,
+  type ModelAdmission,
+} from '../../core/ports/model-admission.js';
 
 /** Every ModelAdmission adapter must pass this suite (in-process, Redis). */
 export function describeModelAdmissionContract(
@@ -116,6 +121,25 @@ export function describeModelAdmissionContract(
       const paused = await admission.admit(ticket(), never);
       expect(Date.now() - started).toBeGreaterThanOrEqual(300);
       expect(paused.waitedMs).toBeGreaterThanOrEqual(300);
+    });
+
+    it("a pause longer than the call's maxPauseMs refuses it at once, whether or not others wait", async () => {
+      const admission = await open({ openai: { concurrency: 1 } });
+      await admission.pause('openai', Date.now() + 60_000);
+      const refused = (await admission
+        .admit({ ...ticket(), maxPauseMs: 1000 }, never)
+        .catch((error: unknown) => error)) as ProviderPausedError;
+      expect(refused).toBeInstanceOf(ProviderPausedError);
+      expect(refused.provider).toBe('openai');
+      expect(refused.pausedForMs).toBeGreaterThan(50_000);
+      // Queued behind a call that sits the pause out, too.
+      const patient = new AbortController();
+      const sitting = admission.admit(ticket('usr_b'), patient.signal);
+      sitting.catch(() => undefined);
+      await expect(admission.admit({ ...ticket('usr_c'), maxPauseMs: 1000 }, never)).rejects.toBeInstanceOf(
+        ProviderPausedError,
+      );
+      patient.abort(new Error('done'));
     });
 
     it("serves waiting calls round-robin across users: one user's burst does not starve another", async () => {

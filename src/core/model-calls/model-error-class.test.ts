@@ -124,6 +124,15 @@ describe('classifyModelError', () => {
       reason: 'stream_cut',
       retryable: true,
     });
+    // A 200 whose body broke off: the SDK reports the status it had, the cut underneath.
+    const broken = new APICallError({
+      message: 'Failed to process successful response',
+      url: 'http://127.0.0.1/v1/messages',
+      requestBodyValues: {},
+      statusCode: 200,
+      cause: cut,
+    });
+    expect(classifyModelError(broken, { ...FRESH, streamStarted: true }).reason).toBe('stream_cut');
     // The SDK's own "Cannot connect to API" (retryable, no status).
     expect(classifyModelError(apiError(undefined, undefined, {}, true), FRESH).reason).toBe('connection');
   });

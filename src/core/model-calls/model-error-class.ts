@@ -171,7 +171,8 @@ export function classifyModelError(error: unknown, context: AttemptContext): Mod
   else if (CONTEXT_OVERFLOW.some((pattern) => pattern.test(wording))) reason = 'context_overflow';
   else if (/insufficient_quota|exceeded your current quota|credit balance is too low/i.test(wording))
     reason = 'quota_exhausted';
-  else if (status !== undefined) reason = byStatus(status, provider, message);
+  // A 2xx answer that failed while its body was read ("Failed to process successful response") is a cut.
+  else if (status !== undefined && status >= 400) reason = byStatus(status, provider, message);
   else if (networkCode(error) !== undefined) reason = context.streamStarted ? 'stream_cut' : 'connection';
   else reason = byProviderType(provider) ?? (api?.isRetryable === true ? 'connection' : 'other');
   const retryable = RETRYABLE.has(reason) && !context.toolCallEmitted;

@@ -13,6 +13,22 @@ export interface AdmissionTicket {
   userId: string;
   /** The call's estimated tokens, asked only when a tokens-a-minute limit applies. */
   tokens: () => number;
+  /**
+   * The longest pause of the provider this call sits out: a pause ending later refuses it at once with
+   * `ProviderPausedError` (its caller may fall back to another model), as a retry would be refused.
+   */
+  maxPauseMs?: number;
+}
+
+/** The provider is paused for longer than the call's `maxPauseMs`. */
+export class ProviderPausedError extends Error {
+  constructor(
+    readonly provider: string,
+    readonly pausedForMs: number,
+  ) {
+    super(`${provider} asked every call to wait ${Math.ceil(pausedForMs / 1000)} s`);
+    this.name = 'ProviderPausedError';
+  }
 }
 
 export interface AdmissionGrant {

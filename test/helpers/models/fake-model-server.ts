@@ -45,6 +45,8 @@ export type FakeResponses =
   FakeModelResponse[] | ((request: RecordedRequest, index: number) => FakeModelResponse);
 
 export interface RecordedRequest {
+  /** When it arrived (epoch ms). */
+  at: number;
   method: string;
   path: string;
   headers: Record<string, string | string[] | undefined>;
@@ -157,9 +159,12 @@ async function playStream(
   wire: ProviderWire,
 ) {
   startSse(res);
+  let written: Promise<void> = Promise.resolve();
   for (const [index, frame] of frames.entries()) {
     if (fault && fault.kind !== 'reset' && index === fault.afterChunks) {
       if (fault.kind === 'cut') {
+        // What was written reaches the client first; then the connection breaks, as a dropped one does.
+        await written;
         res.socket?.destroy();
         return;
       }
@@ -170,7 +175,7 @@ async function playStream(
       await waitUnlessGone(res, fault.ms);
     }
     if (gone(res)) return;
-    res.write(frame);
+    written = new Promise((resolve) => res.write(frame, () => resolve()));
   }
   res.end();
 }
@@ -216,6 +221,7 @@ export async function startFakeModelServer(options: {
         return;
       }
       const request: RecordedRequest = {
+        at: Date.now(),
         method: req.method,
         path,
         headers: req.headers,

@@ -43,7 +43,14 @@ export function createMemoryModelAdmission(options: {
     take(ticket, permit) {
       const at = now();
       const pause = pausedUntil.get(ticket.provider) ?? 0;
-      if (pause > at) return Promise.resolve({ taken: false, retryInMs: pause - at, providerWide: true });
+      if (pause > at) {
+        return Promise.resolve({
+          taken: false,
+          retryInMs: pause - at,
+          providerWide: true,
+          pausedForMs: pause - at,
+        });
+      }
       if (pause !== 0) pausedUntil.delete(ticket.provider);
       const applied = limitsFor(options.limits, ticket.provider, ticket.model);
       const needsTokens = applied.some(({ limit }) => limit.tokens_per_minute !== undefined);

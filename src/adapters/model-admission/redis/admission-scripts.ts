@@ -25,11 +25,12 @@ end
 /**
  * KEYS: the pause, then per limit its inflight, requests, tokens. ARGV: permit, lease ms, tokens needed,
  * then per limit: concurrency, requests a minute, tokens a minute (0 = none), provider-wide (1/0).
- * Returns {1} when taken, else {0, ms until a time-based limit allows (-1: at a release), provider-wide}.
+ * Returns {1} when taken, else {0, ms until a time-based limit allows (-1: at a release), provider-wide,
+ * paused}.
  */
 export const TAKE = `${NOW}${LEVEL}
 local pause = tonumber(redis.call('GET', KEYS[1]) or '0')
-if pause > now then return {0, pause - now, 1} end
+if pause > now then return {0, pause - now, 1, 1} end
 local count = (#KEYS - 1) / 3
 local lease = tonumber(ARGV[2])
 local need = tonumber(ARGV[3])

@@ -125,13 +125,18 @@ export async function createRedisModelAdmission(
           key === ticket.provider ? 1 : 0,
         );
       }
-      const [taken = 0, wait = -1, wide = 0] = await scripts.troupeAdmissionTake(
+      const [taken = 0, wait = -1, wide = 0, paused = 0] = await scripts.troupeAdmissionTake(
         keys.length,
         ...keys,
         ...args,
       );
       if (taken !== 1) {
-        return { taken: false, ...(wait >= 0 ? { retryInMs: wait } : {}), providerWide: wide === 1 };
+        return {
+          taken: false,
+          ...(wait >= 0 ? { retryInMs: wait } : {}),
+          providerWide: wide === 1,
+          ...(paused === 1 ? { pausedForMs: wait } : {}),
+        };
       }
       held.set(permit, {
         ticket,
