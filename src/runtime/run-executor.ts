@@ -172,7 +172,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   }
 
   async function executeClaimed(run: Run, signal: AbortSignal, adopted: boolean): Promise<void> {
-    const meter = createTokenUsageMiddleware(run.usage);
+    const meter = createTokenUsageMiddleware(run.usage, run.model_spec);
     let emitter = createRunEmitter(storage, bus, run);
     let watch: RunWatch | undefined;
     let facts: AttemptFacts | undefined;

@@ -69,8 +69,11 @@ export async function startModelFaultWorld(
     openaiApiKey: 'sk-test',
     anthropicBaseUrl: anthropic.baseURL,
     anthropicApiKey: 'ak-test',
-    // The OpenAI fake again, under a provider key of its own: tests that pause a provider for long use it.
-    openaiCompatible: { aside: { baseURL: openai.baseURL, apiKey: 'sk-aside' } },
+    // The OpenAI fake again, under provider keys of their own (`openai-compatible:NAME:…`): tests that pause
+    // a provider for long, or limit it, use one each, so no other test's calls wait with theirs.
+    openaiCompatible: Object.fromEntries(
+      ['aside', 'paused', 'hurried'].map((name) => [name, { baseURL: openai.baseURL, apiKey: `sk-${name}` }]),
+    ),
     limits: { ...DEFAULT_LIMITS, maxActiveChildrenPerRun: 40, maxActiveChildrenPerUser: 200 },
     modelCalls: { ...DEFAULT_MODEL_CALL_SETTINGS, retryBaseMs: 20, idleTimeoutMs: 1000, ...settings },
   });

@@ -31,6 +31,13 @@ export const tokenUsageSchema = z.looseObject({
   output_tokens: z.number(),
   total_tokens: z.number(),
   model_calls: z.number(),
+  by_model: z
+    .record(
+      z.string(),
+      z.looseObject({ input_tokens: z.number(), output_tokens: z.number(), model_calls: z.number() }),
+    )
+    .optional()
+    .describe('Per model spec, once a fallback model answered a call: which models ran and what each used'),
 });
 
 export const runErrorSchema = z.looseObject({ type: z.string(), message: z.string() });

@@ -68,6 +68,8 @@ export interface FakeModelServer {
   baseURL: string;
   /** Every request received, in order. */
   requests: RecordedRequest[];
+  /** The most requests it was answering at once (a provider's view of a client's concurrency). */
+  readonly maxInFlight: number;
   close(): Promise<void>;
 }
 
@@ -202,7 +204,12 @@ export async function startFakeModelServer(options: {
   const invalidRequest = (message: string) => wire.errorBody({ message, type: 'invalid_request_error' });
   const requests: RecordedRequest[] = [];
   let answered = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server = createServer((req, res) => {
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.once('close', () => (inFlight -= 1));
     void (async () => {
       const raw = await readBody(req);
       const path = req.url ?? '/';
@@ -277,6 +284,9 @@ export async function startFakeModelServer(options: {
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    get maxInFlight() {
+      return maxInFlight;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
