@@ -53,4 +53,24 @@ describe('worker slots', () => {
     expect(slots.inUse).toBe(1);
     expect(slots.tryAcquire()).toBe(true);
   });
+
+  it('hands a freed slot to a run coming back from a wait before runs waiting to start', async () => {
+    const slots = createWorkerSlots(1);
+    await slots.acquire();
+    const order: string[] = [];
+    let endWait: () => void = () => undefined;
+    const waited = new Promise<void>((resolve) => (endWait = resolve));
+    const inFlight = slots.outside(() => waited).then(() => order.push('returning'));
+    // The slot the wait gave up goes to a starting run; another starting run queues behind it.
+    await slots.acquire();
+    const starting = slots.acquire().then(() => order.push('starting'));
+    endWait();
+    // The returning run queues for a slot once its wait settled.
+    await new Promise((resolve) => setImmediate(resolve));
+    slots.release();
+    await inFlight;
+    slots.release();
+    await starting;
+    expect(order).toEqual(['returning', 'starting']);
+  });
 });
