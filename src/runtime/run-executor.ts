@@ -75,6 +75,13 @@ export interface RunExecutor {
   readonly activeRuns: number;
 }
 
+/**
+ * How long a model call keeps its run's slot before giving it up to wait: long enough for a call that
+ * answers at once (no re-queue, its commits still shared with the runs around it), far below any provider's
+ * latency.
+ */
+const MODEL_CALL_SLOT_GRACE_MS = 5;
+
 export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   const { storage, bus, clock } = deps;
   const slots = createWorkerSlots(deps.concurrency);
@@ -241,7 +248,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       const callModel = deps.gateway.forRun({
         emitter,
         // A run waiting on a provider holds no execution slot: the providers' limits are the throttle.
-        outsideSlot: (work) => slots.outside(work),
+        outsideSlot: (work) => slots.outsideOnceWaiting(work, MODEL_CALL_SLOT_GRACE_MS),
         waiting: paused,
         beforeAttempt: () => gate.recheck(),
       });

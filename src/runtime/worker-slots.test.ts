@@ -73,4 +73,23 @@ describe('worker slots', () => {
     await starting;
     expect(order).toEqual(['returning', 'starting']);
   });
+
+  it('keeps the slot for work that settles within the grace, and gives it up for work that waits', async () => {
+    const slots = createWorkerSlots(1);
+    await slots.acquire();
+    expect(await slots.outsideOnceWaiting(() => Promise.resolve('at once'), 50)).toBe('at once');
+    expect(slots.tryAcquire()).toBe(false);
+    let endWait: () => void = () => undefined;
+    const waited = slots.outsideOnceWaiting(
+      () => new Promise<string>((resolve) => (endWait = () => resolve('after a wait'))),
+      5,
+    );
+    // Past the grace the slot is free for another run, which must give it back before the waiter returns.
+    await slots.acquire();
+    endWait();
+    slots.release();
+    expect(await waited).toBe('after a wait');
+    expect(slots.inUse).toBe(1);
+    await expect(slots.outsideOnceWaiting(() => Promise.reject(new Error('failed')), 5)).rejects.toThrow('failed');
+  });
 });

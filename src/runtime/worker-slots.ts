@@ -15,6 +15,12 @@ export interface WorkerSlots {
    * they hold, from growing with the queue.
    */
   outside<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * `outside` for work that may not wait at all: the slot is given up only once `work` has not settled
+   * within `graceMs`. A model call that answers at once (a scripted model without latency) keeps its slot
+   * and its place in the run's commits; one that waits on a provider frees the slot after the grace.
+   */
+  outsideOnceWaiting<T>(work: () => Promise<T>, graceMs: number): Promise<T>;
   readonly inUse: number;
 }
 
@@ -50,6 +56,25 @@ export function createWorkerSlots(capacity: number): WorkerSlots {
       } finally {
         await take(returning);
       }
+    },
+    outsideOnceWaiting(work, graceMs) {
+      return new Promise((resolve, reject) => {
+        let released = false;
+        const timer = setTimeout(() => {
+          released = true;
+          release();
+        }, graceMs);
+        const settle = async (finish: () => void) => {
+          clearTimeout(timer);
+          if (released) await take(returning);
+          finish();
+        };
+        work().then(
+          (value) => settle(() => resolve(value)),
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- whatever `work` threw passes through unchanged
+          (error: unknown) => settle(() => reject(error)),
+        );
+      });
     },
     get inUse() {
       return inUse;
