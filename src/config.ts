@@ -74,7 +74,7 @@ export const DEFAULT_MODEL_CALL_SETTINGS: ModelCallSettings = {
   maxRetries: 4,
   maxWaitMs: 60_000,
   retryBaseMs: 1000,
-  idleTimeoutMs: 120_000,
+  idleTimeoutMs: 300_000,
   limits: {},
 };
 

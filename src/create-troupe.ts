@@ -128,9 +128,11 @@ async function openStorage(config: TroupeConfig, clock: Clock, log: Logger): Pro
 }
 
 /**
- * Queue handlers in flight per process. Deliberately far above `workerConcurrency`: the executor's worker
- * slots are the real limit, and a parent waiting on its children gives its slot back but keeps its handler,
- * so a queue limited to `workerConcurrency` would let waiting parents starve their own children.
+ * Queue handlers in flight per process: the bound on runs in flight here. Deliberately far above
+ * `workerConcurrency`: the executor's worker slots bound only the work between waits, and a run waiting on
+ * a provider or on its children gives its slot back but keeps its handler (docs/model-calls.md), so a
+ * queue limited to `workerConcurrency` would let waiting parents starve their own children and make the slots
+ * the throttle of runs that spend their life waiting on a model.
  */
 const QUEUE_HANDLERS = 1000;
 
