@@ -42,6 +42,37 @@ describe('back-off is part of the run', () => {
     expect(world.requestsOf('patient')).toHaveLength(requestsAtCancel);
   });
 
+  it('a cancel committed above a child during its back-off stops its retry, with no signal and no cascade', async () => {
+    world.script('elder', [
+      {
+        toolCalls: [
+          { name: 'task', args: { subagent_slug: 'general-purpose', description: 'CHILD waiting' } },
+        ],
+      },
+    ]);
+    world.script('child', [openaiFaults.rateLimited(1)]);
+    await world.createAgent('elder');
+    const { runId } = await world.chat('elder');
+    const storage = world.server.troupe.storage;
+    let childId = '';
+    for (const until = Date.now() + 15_000; childId === '' && Date.now() < until; await sleep(25)) {
+      childId = (await storage.runs.listChildren(runId))[0]?.id ?? '';
+    }
+    await world.waitForEvent(childId, (event) => event.type === 'model_retry');
+    // Only the database learns of it, as when another process commits the cancel.
+    expect(
+      await storage.runs.update(runId, { status: ['running'] }, { status: 'cancel_requested' }),
+    ).toBeDefined();
+    for (const until = Date.now() + 15_000; Date.now() < until; await sleep(50)) {
+      if ((await storage.runs.get(childId))?.status === 'cancelled') break;
+    }
+    const child = await storage.runs.get(childId);
+    expect(child?.status).toBe('cancelled');
+    expect(child?.error?.type).toBe('execution_tree_closed');
+    await sleep(300);
+    expect(world.requestsOf('child')).toHaveLength(1);
+  });
+
   it("the wait counts against the run's wall time: a back-off past it ends the run budget_exhausted", async () => {
     world.script('hurried', [openaiFaults.rateLimited(30)]);
     await world.createAgent('hurried', {
@@ -151,7 +182,7 @@ describe('limits and run trees', () => {
       },
     ]);
     world.script('child', [], (request) => {
-      const task = (/CHILD (\d+)/.exec(JSON.stringify(request.body.messages)))?.[1] ?? '';
+      const task = /CHILD (\d+)/.exec(JSON.stringify(request.body.messages))?.[1] ?? '';
       const seen = met.get(task) ?? 0;
       met.set(task, seen + 1);
       // Children 0, 3, 6, … meet a 429 on their first request.
