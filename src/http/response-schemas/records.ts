@@ -127,7 +127,13 @@ export const runEventSchema = z
     run_id: z.string(),
     seq: z.number().int(),
     type: z.enum(RUN_EVENT_TYPES),
-    payload: z.record(z.string(), z.unknown()),
+    payload: z
+      .record(z.string(), z.unknown())
+      .describe(
+        'By type; e.g. `model_retry`: {step, attempt, max_retries, reason, status?, wait_ms, model, discarded_chars} ' +
+          '(drop the last `discarded_chars` characters of the text shown), `model_fallback`: {step, from, to, ' +
+          'reason, status?, discarded_chars}',
+      ),
     created_at: timestamp,
   })
   .register(RESPONSE_SCHEMAS, { id: 'RunEvent' });

@@ -74,8 +74,9 @@ function failureError(
  * provider (`ModelAdmission`); a retryable failure is retried after the provider's wait or a jittered
  * back-off, announced on the run's stream (`model_retry`), with the text the failed attempt streamed
  * dropped; when retries run out, the agent's `model_fallbacks` take over in order (`model_fallback`). A
- * final failure fails at once with the provider's message. The whole call runs outside the run's execution
- * slot, and its waits outside its inactivity clock; a cancel or the run's wall time ends a wait at once.
+ * final failure fails at once with the provider's message. A call that waits runs outside the run's
+ * execution slot (`outsideSlot`), its waits outside its inactivity clock; a cancel or the run's wall time
+ * ends a wait at once.
  */
 export function createModelGateway(deps: ModelGatewayDeps): ModelGateway {
   const random = deps.random ?? Math.random;
