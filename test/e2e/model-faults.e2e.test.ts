@@ -222,3 +222,22 @@ describe('retry bounds and tool calls', () => {
     expect(run.status).toBe('completed');
   });
 });
+
+describe('the OpenAI-compatible API over a retried call', () => {
+  it("answers a non-streaming completion with the retry's text only, not the failed attempt's too", async () => {
+    agents += 1;
+    const slug = `agent${agents}`;
+    world.script(slug, [{ text: 'A doomed beginning', fault: { kind: 'cut', afterChunks: 3 } }], () => ({
+      text: 'The answer.',
+    }));
+    await world.createAgent(slug);
+    const response = await world.server.api('/v1/chat/completions', {
+      method: 'POST',
+      body: JSON.stringify({ model: slug, messages: [{ role: 'user', content: 'Go' }] }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { choices: { message: { content: string } }[] };
+    expect(body.choices[0]?.message.content).toBe('The answer.');
+    expect(world.requestsOf(slug)).toHaveLength(2);
+  });
+});
