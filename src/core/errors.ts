@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   'invalid_model_spec',
   'model_not_found',
   'model_call_failed',
+  'context_overflow',
   'scenario_invalid',
   'tool_not_found',
   'tool_input_invalid',

@@ -37,6 +37,7 @@ export const ERROR_STATUS = {
   model_not_found: 400,
   // The upstream model provider failed, not this server.
   model_call_failed: 502,
+  context_overflow: 502,
   scenario_invalid: 400,
   tool_not_found: 400,
   tool_input_invalid: 400,

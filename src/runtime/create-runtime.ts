@@ -3,6 +3,8 @@ import type { TroupeConfig } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { EventBus } from '../core/ports/event-bus.js';
 import type { ModelProvider } from '../core/ports/model-provider.js';
+import type { ModelAdmission } from '../core/ports/model-admission.js';
+import { createModelGateway } from './model-gateway/model-gateway.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { ToolSource } from '../core/ports/tool-source.js';
@@ -58,6 +60,8 @@ export interface RuntimePorts {
   queue: RunQueue;
   clock: Clock;
   models: ModelProvider;
+  /** The providers' shared limits (in-process or Redis); the model gateway takes every call's turn there. */
+  modelAdmission: ModelAdmission;
   /** External tools (MCP servers) of each agent's config; absent: agents get no MCP tools. */
   toolSource?: ToolSource<AnyTroupeTool>;
   /** Reaches remote A2A experts; absent: their runs fail with a clear error. */
@@ -149,6 +153,11 @@ export function createRuntime(ports: RuntimePorts): Runtime {
       ...(ports.extensions?.middleware ? [ports.extensions.middleware] : []),
     ),
     limits,
+    gateway: createModelGateway({
+      admission: ports.modelAdmission,
+      models: ports.models,
+      settings: config.modelCalls,
+    }),
     leaseMs: config.leaseMs,
     concurrency: config.workerConcurrency,
     workerId: ports.workerId,

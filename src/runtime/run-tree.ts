@@ -3,7 +3,7 @@ import type { Storage } from '../core/ports/storage.js';
 import type { Run } from '../core/records/run.js';
 import type { RunBudget } from '../core/budgets/budget.js';
 import { budgetView, type BudgetView } from '../core/budgets/budget-view.js';
-import { costOf, type PriceTable } from '../core/budgets/price-table.js';
+import { runCostOf, type PriceTable } from '../core/budgets/price-table.js';
 import { isAdmin, type Actor } from '../core/records/user.js';
 
 /** Tokens and model calls of a run, and of it with everything below it; cost when prices are configured. */
@@ -37,7 +37,12 @@ function ownUsage(run: Run, ledger: RunBudget | undefined, prices: PriceTable | 
     total_tokens: liveTokens,
     model_calls: Math.max(ledger?.used.model_calls ?? 0, stored?.model_calls ?? 0),
     tool_calls: ledger ? ledger.used.tool_calls : null,
-    cost_usd: costOf(prices, run.model_spec, { input_tokens: input, output_tokens: output }) ?? null,
+    cost_usd:
+      runCostOf(prices, run.model_spec, {
+        input_tokens: input,
+        output_tokens: output,
+        ...(stored?.by_model ? { by_model: stored.by_model } : {}),
+      }) ?? null,
   };
 }
 

@@ -6,12 +6,14 @@ import {
   createModelProvider,
   type ModelProviderOptions,
 } from '../../src/adapters/models/create-model-provider.js';
+import { createMemoryModelAdmission } from '../../src/adapters/model-admission/memory/create-memory-model-admission.js';
 import { createMemoryRunQueue } from '../../src/adapters/queue/memory/create-memory-run-queue.js';
 import { createSqliteStorage } from '../../src/adapters/storage/sqlite/create-sqlite-storage.js';
 import { DEFAULT_LIMITS, loadConfig, type RunLimits, type TroupeConfig } from '../../src/config.js';
 import { systemClock } from '../../src/core/clock.js';
 import { newId } from '../../src/core/ids.js';
 import type { EventBus } from '../../src/core/ports/event-bus.js';
+import type { ModelAdmission } from '../../src/core/ports/model-admission.js';
 import type { ToolSource } from '../../src/core/ports/tool-source.js';
 import type { RunQueue } from '../../src/core/ports/run-queue.js';
 import type { NewAgent, Storage } from '../../src/core/ports/storage.js';
@@ -49,6 +51,8 @@ export interface RuntimeHarnessOptions {
   workerId?: string;
   /** Model provider settings besides the scenario folder (e.g. base URLs of fake OpenAI/Anthropic servers). */
   models?: Partial<Omit<ModelProviderOptions, 'scenarioDir'>>;
+  /** The providers' limits (default: in-process, over `config.modelCalls.limits`); the harness closes it. */
+  modelAdmission?: ModelAdmission;
   /** Run spans around executions, its model/tool-span middleware outermost, as production wires them. */
   tracer?: (storage: Storage) => RunTracer;
 }
@@ -94,6 +98,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
     leaseExpiry: options.leasePolicy ?? 'resume',
     workerConcurrency: options.concurrency ?? 16,
   };
+  const modelAdmission = options.modelAdmission ?? createMemoryModelAdmission({ limits: config.modelCalls.limits });
   // The production wiring, minus the adapters a test does not reach (execute sandbox, remote experts).
   const runtime = createRuntime({
     config,
@@ -102,6 +107,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
     queue,
     clock: systemClock,
     models: createModelProvider({ scenarioDir, openaiCompatible: {}, ...options.models }),
+    modelAdmission,
     ...(options.toolSource ? { toolSource: options.toolSource } : {}),
     tracer: options.tracer?.(storage),
     workerId: options.workerId ?? 'wrk_test',
@@ -171,6 +177,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
       reconciler.stop();
       await executor.stop();
       await queue.close();
+      await modelAdmission.close();
       await bus.close();
       await storage.close();
       rmSync(dir, { recursive: true, force: true });

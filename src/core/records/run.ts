@@ -35,6 +35,17 @@ export interface TokenUsage {
   output_tokens: number;
   total_tokens: number;
   model_calls: number;
+  /**
+   * Per model spec, once a model other than the run's `model_spec` answered a call (a fallback): which
+   * models ran and what each used, for costs. Absent while the run's own model answered every call.
+   */
+  by_model?: Record<string, ModelUsage>;
+}
+
+export interface ModelUsage {
+  input_tokens: number;
+  output_tokens: number;
+  model_calls: number;
 }
 
 export interface RunInput {

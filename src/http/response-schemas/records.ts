@@ -32,6 +32,13 @@ export const tokenUsageSchema = z.looseObject({
   output_tokens: z.number(),
   total_tokens: z.number(),
   model_calls: z.number(),
+  by_model: z
+    .record(
+      z.string(),
+      z.looseObject({ input_tokens: z.number(), output_tokens: z.number(), model_calls: z.number() }),
+    )
+    .optional()
+    .describe('Per model spec, once a fallback model answered a call: which models ran and what each used'),
 });
 
 export const runErrorSchema = z.looseObject({ type: z.string(), message: z.string() });
@@ -121,7 +128,13 @@ export const runEventSchema = z
     run_id: z.string(),
     seq: z.number().int(),
     type: z.enum(RUN_EVENT_TYPES),
-    payload: z.record(z.string(), z.unknown()),
+    payload: z
+      .record(z.string(), z.unknown())
+      .describe(
+        'By type; e.g. `model_retry`: {step, attempt, max_retries, reason, status?, wait_ms, model, discarded_chars} ' +
+          '(drop the last `discarded_chars` characters of the text shown), `model_fallback`: {step, from, to, ' +
+          'reason, status?, discarded_chars}',
+      ),
     created_at: timestamp,
   })
   .register(RESPONSE_SCHEMAS, { id: 'RunEvent' });

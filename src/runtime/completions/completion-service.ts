@@ -48,6 +48,11 @@ export interface CompletionService {
     runId: string,
     signal: AbortSignal,
     onText: (text: string) => Promise<void>,
+    /**
+     * A model call's failed attempt is retried (`model_retry`, `model_fallback`): the last `chars` characters
+     * given to `onText` are void. A caller that can still take them back (one that buffers) does.
+     */
+    onDiscard?: (chars: number) => void,
   ): Promise<CompletionOutcome>;
 }
 
@@ -135,7 +140,7 @@ export function createCompletionService(deps: CompletionServiceDependencies): Co
       return { agent, conversation, run };
     },
 
-    async follow(actor, runId, signal, onText) {
+    async follow(actor, runId, signal, onText, onDiscard) {
       const events = await runs.streamEvents(actor, runId, 0, signal);
       let wroteText = false;
       let newStep = false;
@@ -149,6 +154,9 @@ export function createCompletionService(deps: CompletionServiceDependencies): Co
           await onText(text);
         } else if (event.type === 'tool_call' || event.type === 'step') {
           newStep = true;
+        } else if (event.type === 'model_retry' || event.type === 'model_fallback') {
+          const discarded = Number(event.payload.discarded_chars);
+          if (discarded > 0) onDiscard?.(discarded);
         } else if (event.type === 'approval_required' || (event.type as string) === 'question_required') {
           return {
             kind: 'waiting',

@@ -8,12 +8,11 @@ import type { ThreadMessage } from '../../core/records/thread-message.js';
 import { repairToolCallPairs } from '../../core/thread/tool-call-pairs.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../agent-loop.js';
 import { executeTool } from '../execute-tool.js';
-import type { AgentMiddleware } from '../middleware/agent-middleware.js';
+import type { AgentMiddleware, ModelCallRequest, ModelCallResult } from '../middleware/agent-middleware.js';
 import { composeMiddleware } from '../middleware/compose-middleware.js';
 import { abortErrorOf } from '../run-abort.js';
 import type { AppendBatch, PendingEvent, RunEmitter } from '../run-emitter.js';
 import type { EndedRun } from '../run-finalizer.js';
-import { streamModelCall } from '../stream-model-call.js';
 import type { AnyTroupeTool } from '../tools/troupe-tool.js';
 import { finalAnswerOf, unansweredToolCalls } from './resume-point.js';
 
@@ -26,6 +25,8 @@ export interface ResumeAgentLoopOptions {
   emitter: RunEmitter;
   /** The ordered middleware list (`runMiddlewareStack`). */
   middleware: AgentMiddleware[];
+  /** The innermost model call, under every middleware: the run's model gateway (`ModelGateway.forRun`). */
+  callModel: (request: ModelCallRequest) => Promise<ModelCallResult>;
   workdir: string;
   signal: AbortSignal;
   maxSteps: number;
@@ -59,7 +60,7 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
   for (const tool of [...options.tools, ...middleware.flatMap((layer) => layer.tools ?? [])])
     registry.set(tool.name, tool);
   const chain = composeMiddleware(middleware, {
-    callModel: (request) => streamModelCall(request, (text) => emitter.delta(text)),
+    callModel: options.callModel,
     callTool: executeTool,
   });
   const { steerable } = runCapabilities(run);

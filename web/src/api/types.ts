@@ -81,6 +81,8 @@ export const RUN_EVENT_TYPES = [
   'end',
   'question_required',
   'artifact',
+  'model_retry',
+  'model_fallback',
 ] as const satisfies readonly RunEventType[];
 
 const TERMINAL: readonly RunStatus[] = ['completed', 'failed', 'cancelled', 'interrupted'];

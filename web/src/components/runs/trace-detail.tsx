@@ -51,6 +51,7 @@ export function TraceDetail({
   const spans = visibleSpans(node.timeline);
   const models = spans.filter((span) => span.kind === 'model');
   const tools = spans.filter((span) => span.kind === 'tool');
+  const waits = spans.filter((span) => span.kind === 'wait');
   const spanMs = (start: string, end: string | null) =>
     (end === null ? now : Date.parse(end)) - Date.parse(start);
 
@@ -123,6 +124,15 @@ export function TraceDetail({
             <dd>{modelLabel(node.timeline.model ?? run.model_spec)}</dd>
             <dt>Attempts</dt>
             <dd>{node.timeline.attempts}</dd>
+            {waits.length > 0 ? (
+              <>
+                <dt>Model retries</dt>
+                <dd>
+                  {waits.length}, {formatMs(waits.reduce((sum, span) => sum + spanMs(span.started_at, span.ended_at), 0))}{' '}
+                  waited
+                </dd>
+              </>
+            ) : null}
           </dl>
           {node.budget ? (
             <>
@@ -175,6 +185,8 @@ export function TraceDetail({
                 <th scope="col">Took</th>
                 <th scope="col">Tokens in</th>
                 <th scope="col">Tokens out</th>
+                <th scope="col">Model</th>
+                <th scope="col">Note</th>
               </tr>
             </thead>
             <tbody>
@@ -185,6 +197,8 @@ export function TraceDetail({
                   <td>{formatMs(spanMs(span.started_at, span.ended_at))}</td>
                   <td>{span.usage?.input_tokens ?? '—'}</td>
                   <td>{span.usage?.output_tokens ?? '—'}</td>
+                  <td>{modelLabel(span.name)}</td>
+                  <td>{span.note ?? ''}</td>
                 </tr>
               ))}
             </tbody>

@@ -62,7 +62,7 @@ function Bars({ node, window, now }: { node: TraceNode; window: TimeWindow; now:
             data-span-status={span.status}
             data-span-name={span.name}
             style={{ left: `${place.left}%`, width: `${place.width}%` }}
-            title={`${span.kind === 'model' ? 'model call' : span.name} · ${formatMs(to - from)} · ${span.status}`}
+            title={`${span.kind === 'model' ? 'model call' : span.name} · ${formatMs(to - from)} · ${span.status}${span.note ? ` · ${span.note}` : ''}`}
           />
         );
       })}
@@ -161,6 +161,9 @@ export function TraceWaterfall(props: TraceWaterfallProps) {
         </span>
         <span className="legend-item">
           <span className="swatch span-tool" aria-hidden="true" /> tool call
+        </span>
+        <span className="legend-item">
+          <span className="swatch span-wait" aria-hidden="true" /> back-off before a retry
         </span>
         <span className="legend-item">
           <span className="swatch bar-queued" aria-hidden="true" /> queued

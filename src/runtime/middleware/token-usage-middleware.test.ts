@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelCallRequest, ModelCallResult } from './agent-middleware.js';
+import { createTokenUsageMiddleware } from './token-usage-middleware.js';
+
+const request = { model: { spec: 'openai:gpt-4o' } } as unknown as ModelCallRequest;
+const answer = (input: number, output: number, model?: string): ModelCallResult => ({
+  text: '',
+  toolCalls: [],
+  usage: { input_tokens: input, output_tokens: output },
+  finishReason: 'stop',
+  ...(model ? { model } : {}),
+});
+
+describe('token usage middleware', () => {
+  it("sums every call; once a fallback answers, it keeps what each model used, the run's own included", async () => {
+    const meter = createTokenUsageMiddleware(null, 'openai:gpt-4o');
+    const call = (result: ModelCallResult) => meter.wrapModelCall?.(request, () => Promise.resolve(result));
+    await call(answer(10, 2));
+    expect(meter.usage).toEqual({ input_tokens: 10, output_tokens: 2, total_tokens: 12, model_calls: 1 });
+    await call(answer(20, 4, 'anthropic:claude'));
+    await call(answer(5, 1));
+    expect(meter.usage).toEqual({
+      input_tokens: 35,
+      output_tokens: 7,
+      total_tokens: 42,
+      model_calls: 3,
+      by_model: {
+        'openai:gpt-4o': { input_tokens: 15, output_tokens: 3, model_calls: 2 },
+        'anthropic:claude': { input_tokens: 20, output_tokens: 4, model_calls: 1 },
+      },
+    });
+  });
+
+  it('a resumed attempt goes on from the stored usage, its per-model part included', async () => {
+    const stored = {
+      input_tokens: 1,
+      output_tokens: 1,
+      total_tokens: 2,
+      model_calls: 1,
+      by_model: { 'anthropic:claude': { input_tokens: 1, output_tokens: 1, model_calls: 1 } },
+    };
+    const meter = createTokenUsageMiddleware(stored, 'openai:gpt-4o');
+    await meter.wrapModelCall?.(request, () => Promise.resolve(answer(3, 3)));
+    expect(meter.usage.by_model).toEqual({
+      'anthropic:claude': { input_tokens: 1, output_tokens: 1, model_calls: 1 },
+      'openai:gpt-4o': { input_tokens: 3, output_tokens: 3, model_calls: 1 },
+    });
+    expect(stored.by_model['anthropic:claude'].model_calls).toBe(1);
+  });
+});
