@@ -128,7 +128,8 @@ export function TraceDetail({
               <>
                 <dt>Model retries</dt>
                 <dd>
-                  {waits.length}, {formatMs(waits.reduce((sum, span) => sum + spanMs(span.started_at, span.ended_at), 0))}{' '}
+                  {waits.length},{' '}
+                  {formatMs(waits.reduce((sum, span) => sum + spanMs(span.started_at, span.ended_at), 0))}{' '}
                   waited
                 </dd>
               </>
@@ -140,7 +141,8 @@ export function TraceDetail({
               <BudgetBars budget={node.budget} label={node.display_name} />
               {run.error?.type === 'budget_exhausted' ? (
                 <p className="result result-error" role="note">
-                  <code className="error-code">budget_exhausted</code> {run.error.message.replace(/^budget_exhausted:\s*/, '')}
+                  <code className="error-code">budget_exhausted</code>{' '}
+                  {run.error.message.replace(/^budget_exhausted:\s*/, '')}
                 </p>
               ) : null}
             </>
@@ -177,7 +179,7 @@ export function TraceDetail({
         {models.length === 0 ? (
           <p className="empty">None yet.</p>
         ) : (
-          <table className="data-table compact" aria-label="Model calls of this run">
+          <table className="data-table compact card-table" aria-label="Model calls of this run">
             <thead>
               <tr>
                 <th scope="col">Step</th>
@@ -192,13 +194,13 @@ export function TraceDetail({
             <tbody>
               {models.map((span) => (
                 <tr key={span.id} data-span-status={span.status}>
-                  <td>{span.step ?? '—'}</td>
-                  <td>{span.status === 'running' ? 'in progress' : span.status}</td>
-                  <td>{formatMs(spanMs(span.started_at, span.ended_at))}</td>
-                  <td>{span.usage?.input_tokens ?? '—'}</td>
-                  <td>{span.usage?.output_tokens ?? '—'}</td>
-                  <td>{modelLabel(span.name)}</td>
-                  <td>{span.note ?? ''}</td>
+                  <td data-label="Step">{span.step ?? '—'}</td>
+                  <td data-label="Status">{span.status === 'running' ? 'in progress' : span.status}</td>
+                  <td data-label="Took">{formatMs(spanMs(span.started_at, span.ended_at))}</td>
+                  <td data-label="Tokens in">{span.usage?.input_tokens ?? '—'}</td>
+                  <td data-label="Tokens out">{span.usage?.output_tokens ?? '—'}</td>
+                  <td data-label="Model">{modelLabel(span.name)}</td>
+                  <td data-label="Note">{span.note ?? ''}</td>
                 </tr>
               ))}
             </tbody>
@@ -208,7 +210,7 @@ export function TraceDetail({
         {tools.length === 0 ? (
           <p className="empty">None yet.</p>
         ) : (
-          <table className="data-table compact" aria-label="Tool calls of this run">
+          <table className="data-table compact card-table" aria-label="Tool calls of this run">
             <thead>
               <tr>
                 <th scope="col">Tool</th>
@@ -219,11 +221,13 @@ export function TraceDetail({
             <tbody>
               {tools.map((span) => (
                 <tr key={span.id} data-span-status={span.status}>
-                  <td>
+                  <td data-label="Tool">
                     <code>{span.name}</code>
                   </td>
-                  <td>{span.status === 'awaiting_approval' ? 'awaiting approval' : span.status}</td>
-                  <td>{formatMs(spanMs(span.started_at, span.ended_at))}</td>
+                  <td data-label="Status">
+                    {span.status === 'awaiting_approval' ? 'awaiting approval' : span.status}
+                  </td>
+                  <td data-label="Took">{formatMs(spanMs(span.started_at, span.ended_at))}</td>
                 </tr>
               ))}
             </tbody>
