@@ -16,13 +16,16 @@ import {
   openWorkdirRoot,
   type WorkdirRoot,
 } from './workdir-root.js';
+import { giveTo, type WorkdirOwner } from './workdir-owner.js';
 
 /**
  * `read` and `edit` need an existing regular file; `write` creates it (and its missing parent directories);
- * `directory` needs a directory; `any` takes what is there (a file, a directory or something else). None
- * truncates: a writer truncates only once the opened file has been checked.
+ * `directory` needs a directory; `mkdir` opens a directory, creating it and its missing parents; `any`
+ * takes what is there (a file, a directory or something else). None truncates: a writer truncates only
+ * once the opened file has been checked. What `write` and `mkdir` create belongs to the workdir's owner
+ * (`WorkdirRoot.owner`), so the sandbox can work with it.
  */
-export type OpenInWorkdirMode = 'read' | 'edit' | 'write' | 'directory' | 'any';
+export type OpenInWorkdirMode = 'read' | 'edit' | 'write' | 'directory' | 'mkdir' | 'any';
 
 export interface OpenedInWorkdir {
   handle: FileHandle;
@@ -34,6 +37,8 @@ export interface OpenedInWorkdir {
   realPath: string;
   shownPath: string;
   realWorkdir: string;
+  /** Who gets what the server creates in this workdir for the sandbox (`WorkdirRoot.owner`). */
+  owner: WorkdirOwner | undefined;
 }
 
 // O_NONBLOCK keeps a named pipe planted in the workdir from hanging the open; it changes nothing for files.
@@ -45,6 +50,8 @@ const FINAL_FLAGS: Record<Exclude<OpenInWorkdirMode, 'write'>, number> = {
   read: READ_NO_FOLLOW_FLAGS,
   edit: constants.O_RDWR | NO_FOLLOW,
   directory: DIRECTORY_FLAGS,
+  // Never used as a final open: `mkdir` walks its last component as a directory on the way.
+  mkdir: DIRECTORY_FLAGS,
   any: READ_NO_FOLLOW_FLAGS,
 };
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW;
@@ -114,7 +121,8 @@ class DescriptorWalk {
           await left.close();
           continue;
         }
-        const last = pending.length === 0;
+        // `mkdir` walks its last component like any directory on the way, creating it when missing.
+        const last = pending.length === 0 && this.mode !== 'mkdir';
         const outcome = last ? await this.openFinal(name) : await this.openDirectory(name);
         if (outcome.kind === 'retry') {
           this.countRetry();
@@ -128,7 +136,7 @@ class DescriptorWalk {
         }
       }
       // The path ends on a directory already open (the workdir itself, or a link to a directory).
-      if (this.mode !== 'directory' && this.mode !== 'any') throw this.notAFile();
+      if (this.mode !== 'directory' && this.mode !== 'any' && this.mode !== 'mkdir') throw this.notAFile();
       // Reopened through its /proc link, which the kernel follows to this very directory.
       const reopened = await open(descriptorPath(this.current()), constants.O_RDONLY | constants.O_DIRECTORY);
       return await this.finish(reopened, false);
@@ -154,7 +162,7 @@ class DescriptorWalk {
         // It changed kind since the open (another process swapping it): look again.
         if (entry.kind !== 'other') return { kind: 'retry' };
         // A file where a directory should be: nothing to find below it, nothing can be created there.
-        if (this.mode === 'write') {
+        if (this.creates()) {
           throw new TroupeError(
             'tool_input_invalid',
             `Cannot create ${displayPath(this.requestedPath)}: a file is in the way`,
@@ -162,11 +170,16 @@ class DescriptorWalk {
         }
         throw this.notFound();
       }
-      if (code !== 'ENOENT' || this.mode !== 'write') throw error;
+      if (code !== 'ENOENT' || !this.creates()) throw error;
       await assertDescriptorInside(this.root, parent, this.requestedPath);
       try {
         await mkdir(childPath);
-        return { kind: 'opened', handle: await open(childPath, DIRECTORY_FLAGS), created: false };
+        const handle = await open(childPath, DIRECTORY_FLAGS);
+        await giveTo(handle, this.root.owner).catch(async (chownError: unknown) => {
+          await handle.close();
+          throw chownError;
+        });
+        return { kind: 'opened', handle, created: false };
       } catch (mkdirError) {
         // Created or replaced meanwhile by someone else: the next attempt sees by what.
         const mkdirCode = fsErrorCode(mkdirError);
@@ -183,11 +196,21 @@ class DescriptorWalk {
       if (this.mode !== 'write')
         return { kind: 'opened', handle: await open(childPath, FINAL_FLAGS[this.mode]), created: false };
       await assertDescriptorInside(this.root, parent, this.requestedPath);
+      let created: FileHandle | undefined;
       try {
-        return { kind: 'opened', handle: await open(childPath, CREATE_FLAGS, 0o666), created: true };
+        created = await open(childPath, CREATE_FLAGS, 0o666);
       } catch (error) {
         // O_EXCL refuses any existing name, a symlink (dangling or not) included: open what is there instead.
         if (fsErrorCode(error) !== 'EEXIST') throw error;
+      }
+      if (created !== undefined) {
+        try {
+          await giveTo(created, this.root.owner);
+        } catch (error) {
+          await created.close();
+          throw error;
+        }
+        return { kind: 'opened', handle: created, created: true };
       }
       try {
         return { kind: 'opened', handle: await open(childPath, OVERWRITE_FLAGS), created: false };
@@ -237,11 +260,15 @@ class DescriptorWalk {
       }
       const realPath = await assertDescriptorInside(this.root, handle, this.requestedPath);
       const shownPath = workdirRelativePath(this.root.realPath, realPath);
-      return { handle, stats, created, realPath, shownPath, realWorkdir: this.root.realPath };
+      return { handle, stats, created, realPath, shownPath, realWorkdir: this.root.realPath, owner: this.root.owner };
     } catch (error) {
       await handle.close();
       throw error;
     }
+  }
+
+  private creates(): boolean {
+    return this.mode === 'write' || this.mode === 'mkdir';
   }
 
   private countRetry(): void {
