@@ -144,7 +144,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
       ...(ports.tracer ? [ports.tracer.middleware] : []),
       createSubagentMiddleware({ storage, bus, clock, limits, service: subagentRuns }),
       createDelegationMiddleware({ storage, limits, service: delegationRuns }),
-      createSkillsMiddleware({ storage }),
+      createSkillsMiddleware({ storage, warn: ports.warn }),
       createKnowledgeMiddleware({ storage, service: knowledge }),
       ...(ports.extensions?.middleware ? [ports.extensions.middleware] : []),
     ),

@@ -1,5 +1,5 @@
 import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { TroupeError } from '../../../core/errors.js';
 import {
@@ -8,6 +8,7 @@ import {
   splitComponents,
   workdirRelativePath,
 } from './resolve-in-workdir.js';
+import { inspectAt } from './inspect-entry.js';
 import { displayPath, fsErrorCode, workdirFsError } from './workdir-fs-error.js';
 import {
   assertDescriptorInside,
@@ -21,11 +22,13 @@ import { giveTo, type WorkdirOwner } from './workdir-owner.js';
 /**
  * `read` and `edit` need an existing regular file; `write` creates it (and its missing parent directories);
  * `directory` needs a directory; `mkdir` opens a directory, creating it and its missing parents; `any`
- * takes what is there (a file, a directory or something else). None truncates: a writer truncates only
- * once the opened file has been checked. What `write` and `mkdir` create belongs to the workdir's owner
- * (`WorkdirRoot.owner`), so the sandbox can work with it.
+ * takes what is there (a file, a directory or something else); `locate` is `any` that, where a component is
+ * missing, opens the deepest directory that exists and reports in `realPath` where the path leads (where
+ * `write` would create it). None truncates: a writer truncates only once the opened file has been checked.
+ * What `write` and `mkdir` create belongs to the workdir's owner (`WorkdirRoot.owner`), so the sandbox can
+ * work with it.
  */
-export type OpenInWorkdirMode = 'read' | 'edit' | 'write' | 'directory' | 'mkdir' | 'any';
+export type OpenInWorkdirMode = 'read' | 'edit' | 'write' | 'directory' | 'mkdir' | 'any' | 'locate';
 
 export interface OpenedInWorkdir {
   handle: FileHandle;
@@ -53,6 +56,7 @@ const FINAL_FLAGS: Record<Exclude<OpenInWorkdirMode, 'write'>, number> = {
   // Never used as a final open: `mkdir` walks its last component as a directory on the way.
   mkdir: DIRECTORY_FLAGS,
   any: READ_NO_FOLLOW_FLAGS,
+  locate: READ_NO_FOLLOW_FLAGS,
 };
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW;
 const OVERWRITE_FLAGS = constants.O_WRONLY | NO_FOLLOW;
@@ -96,6 +100,7 @@ export async function openInWorkdir(
 type ChildOutcome =
   | { kind: 'opened'; handle: FileHandle; created: boolean }
   | { kind: 'symlink'; target: string }
+  | { kind: 'missing' }
   | { kind: 'retry' };
 
 class DescriptorWalk {
@@ -129,6 +134,8 @@ class DescriptorWalk {
           pending.unshift(name);
         } else if (outcome.kind === 'symlink') {
           pending.unshift(...(await this.linkComponents(outcome.target)));
+        } else if (outcome.kind === 'missing') {
+          return await this.located([name, ...pending]);
         } else if (last) {
           return await this.finish(outcome.handle, outcome.created);
         } else {
@@ -136,10 +143,9 @@ class DescriptorWalk {
         }
       }
       // The path ends on a directory already open (the workdir itself, or a link to a directory).
-      if (this.mode !== 'directory' && this.mode !== 'any' && this.mode !== 'mkdir') throw this.notAFile();
-      // Reopened through its /proc link, which the kernel follows to this very directory.
-      const reopened = await open(descriptorPath(this.current()), constants.O_RDONLY | constants.O_DIRECTORY);
-      return await this.finish(reopened, false);
+      if (this.mode !== 'directory' && this.mode !== 'any' && this.mode !== 'mkdir' && this.mode !== 'locate')
+        throw this.notAFile();
+      return await this.finish(await this.reopenCurrent(), false);
     } finally {
       await Promise.all(this.stack.map((handle) => handle.close()));
     }
@@ -149,6 +155,18 @@ class DescriptorWalk {
     return this.stack.at(-1) ?? this.root.handle;
   }
 
+  /** The directory the walk stands in, reopened through its /proc link (the kernel follows it to this very one). */
+  private reopenCurrent(): Promise<FileHandle> {
+    return open(descriptorPath(this.current()), constants.O_RDONLY | constants.O_DIRECTORY);
+  }
+
+  /** `locate` met a missing component: the deepest directory that exists, and where the path leads from it. */
+  private async located(rest: string[]): Promise<OpenedInWorkdir> {
+    const opened = await this.finish(await this.reopenCurrent(), false);
+    const realPath = path.join(opened.realPath, ...rest);
+    return { ...opened, realPath, shownPath: workdirRelativePath(this.root.realPath, realPath) };
+  }
+
   private async openDirectory(name: string): Promise<ChildOutcome> {
     const parent = this.current();
     const childPath = descriptorPath(parent, name);
@@ -156,6 +174,7 @@ class DescriptorWalk {
       return { kind: 'opened', handle: await open(childPath, DIRECTORY_FLAGS), created: false };
     } catch (error) {
       const code = fsErrorCode(error);
+      if (code === 'ENOENT' && this.mode === 'locate') return { kind: 'missing' };
       if (code === 'ENOTDIR' || code === 'ELOOP') {
         const entry = await inspectAt(parent, name);
         if (entry.kind === 'symlink') return entry;
@@ -221,6 +240,7 @@ class DescriptorWalk {
       }
     } catch (error) {
       const code = fsErrorCode(error);
+      if (code === 'ENOENT' && this.mode === 'locate') return { kind: 'missing' };
       const refusedLink = code === 'ELOOP' || (code === 'ENOTDIR' && this.mode === 'directory');
       if (!refusedLink) throw error;
       const entry = await inspectAt(parent, name);
@@ -290,32 +310,5 @@ class DescriptorWalk {
       'tool_input_invalid',
       `${displayPath(this.requestedPath)} is a directory, not a file`,
     );
-  }
-}
-
-type InspectedEntry = { kind: 'symlink'; target: string } | { kind: 'directory' | 'other' | 'gone' };
-
-/**
- * What `name` in `directory` is after an open refused it: a symlink (with its target, read without following
- * it), a directory, something else, or nothing stable (gone, or changing kind under us). Only a hint for what to try next: every answer is re-checked
- * by the next no-follow open.
- */
-async function inspectAt(directory: FileHandle, name: string): Promise<InspectedEntry> {
-  const entryPath = descriptorPath(directory, name);
-  try {
-    return { kind: 'symlink', target: await readlink(entryPath) };
-  } catch (error) {
-    const code = fsErrorCode(error);
-    if (code === 'ENOENT') return { kind: 'gone' };
-    if (code !== 'EINVAL') throw error;
-  }
-  try {
-    const stats = await lstat(entryPath);
-    // A symlink now, though not at the readlink just before: it is being swapped, so look again.
-    if (stats.isSymbolicLink()) return { kind: 'gone' };
-    return { kind: stats.isDirectory() ? 'directory' : 'other' };
-  } catch (error) {
-    if (fsErrorCode(error) === 'ENOENT') return { kind: 'gone' };
-    throw error;
   }
 }
