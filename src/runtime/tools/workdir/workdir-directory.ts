@@ -25,7 +25,10 @@ export interface OpenDirectoryOptions {
    * itself, never its target) and a real directory made in its place, instead of the link being followed.
    */
   reclaim?: boolean;
-  /** Mode of a directory this call creates; 0o755 by default. */
+  /**
+   * Mode and owner of a directory this call creates (0o755, `workdir` by default). Without `reclaim`,
+   * `openWorkdirDirectory` creates the way the file tools do (`openInWorkdir`, mode `mkdir`) and ignores them.
+   */
   mode?: number;
   owner?: CreatedOwner;
 }
