@@ -154,13 +154,8 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
       return agent;
     },
     async createConversation(user, agent) {
-      const projectDir = path.join(dir, 'workdirs', newId('prj'));
-      mkdirSync(projectDir, { recursive: true });
-      const project = await storage.projects.create({
-        user_id: user.id,
-        name: 'Default',
-        workdir: projectDir,
-      });
+      // The production project service: the workdir is made (mode, owner) as a server makes it.
+      const project = await runtime.projects.createProject(user, 'Default');
       return storage.conversations.create({
         user_id: user.id,
         agent_id: agent.id,

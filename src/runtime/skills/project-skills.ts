@@ -5,9 +5,7 @@ import type { SkillFile } from '../../core/records/skill.js';
 import { skillDigest } from '../../core/skills/build-skill-package.js';
 import { fsErrorCode } from '../tools/workdir/workdir-fs-error.js';
 import { openWorkdirDirectory, type WorkdirDirectory } from '../tools/workdir/workdir-directory.js';
-
-/** Where skills appear in a workdir, relative to its root. */
-export const SKILLS_DIR = '.skills';
+import { openSkillsRoot } from './open-skills-root.js';
 
 /** A skill to project: its name and digest now, its files only when the copy on disk is stale. */
 export interface ProjectedSkill {
@@ -58,27 +56,9 @@ export async function projectSkills(input: ProjectSkillsInput): Promise<Unprojec
   }
 }
 
-/**
- * The workdir's `.skills`, made a real directory of the server's: created when missing (only with `create`),
- * and a symlink or file in its place removed (the link itself, never its target). Undefined when there is
- * none and none is wanted. The sandbox mounts what this opens, read-only.
- */
-export async function openSkillsRoot(workdir: string, create: boolean): Promise<WorkdirDirectory | undefined> {
-  const root = await openWorkdirDirectory(workdir, '.');
-  try {
-    const found = await root.statEntry(SKILLS_DIR);
-    if (!create && !found?.isDirectory()) {
-      if (found !== undefined) await root.remove(SKILLS_DIR);
-      return undefined;
-    }
-    return await root.openDirectory(SKILLS_DIR, { create: true, reclaim: true, owner: 'server' });
-  } finally {
-    await root.close();
-  }
-}
-
 async function project(input: ProjectSkillsInput): Promise<UnprojectedSkill[]> {
-  const root = await openSkillsRoot(input.workdir, input.skills.length > 0);
+  const workdir = await openWorkdirDirectory(input.workdir, '.');
+  const root = await openSkillsRoot(workdir, input.skills.length > 0).finally(() => workdir.close());
   if (root === undefined) return [];
   try {
     await prune(root, input);
