@@ -89,6 +89,24 @@ describe('creating skills', () => {
       'skill_invalid',
     );
     await expectError(await upload(alice, archiveOf('x1'), '', 'text/plain'), 415, 'unsupported_media_type');
+    // Names are measured in bytes: 200 two-byte characters pass a 255-character limit but are 400 bytes.
+    const longName = `${'é'.repeat(200)}.md`;
+    const tooLong = await expectError(
+      await upload(alice, zipOf([{ path: 'SKILL.md', content: skillMd('long') }, { path: longName, content: 'x' }])),
+      400,
+      'skill_invalid',
+    );
+    // The entry is named (its first 200 characters).
+    expect(tooLong.error.message).toBe(
+      `Entry ${JSON.stringify(longName.slice(0, 200))} has a name longer than 255 bytes`,
+    );
+    const deepPath = Array.from({ length: 6 }, () => 'd'.repeat(200)).join('/');
+    const tooDeep = await expectError(
+      await upload(alice, zipOf([{ path: 'SKILL.md', content: skillMd('deep') }, { path: deepPath, content: 'x' }])),
+      400,
+      'skill_invalid',
+    );
+    expect(tooDeep.error.message).toContain('is longer than 1024 bytes');
     const noFile = new FormData();
     noFile.set('other', 'x');
     const response = await ctx.app.request('/api/skills', {
