@@ -13,20 +13,27 @@ import { describe, expect, it } from 'vitest';
  */
 const REPO = path.resolve(import.meta.dirname, '..');
 const SRC = path.join(REPO, 'src');
-const ALLOWED = JSON.parse(readFileSync(path.join(REPO, 'fs-access-allow-list.json'), 'utf8')) as Record<string, string>;
+const ALLOWED = JSON.parse(readFileSync(path.join(REPO, 'fs-access-allow-list.json'), 'utf8')) as Record<
+  string,
+  string
+>;
 
 function productFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return productFiles(full);
-    const product = entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.contract.ts');
+    const product =
+      entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.contract.ts');
     return product ? [full] : [];
   });
 }
 
 const FS = `(?:node:)?fs(?:/promises)?`;
 /** Static imports and re-exports that bring a value (not `import type`, not a list of `type` names only). */
-const STATIC = new RegExp(`(?:^|\\n)\\s*(import|export)\\s+(?!type\\s)([^;'"]*?)\\s*from\\s*['"]${FS}['"]`, 'g');
+const STATIC = new RegExp(
+  `(?:^|\\n)\\s*(import|export)\\s+(?!type\\s)([^;'"]*?)\\s*from\\s*['"]${FS}['"]`,
+  'g',
+);
 const DYNAMIC = new RegExp(`(?:import|require)\\(\\s*['"]${FS}['"]\\s*\\)`);
 
 function importsFileSystem(source: string): boolean {
@@ -34,7 +41,10 @@ function importsFileSystem(source: string): boolean {
   return [...source.matchAll(STATIC)].some(([, , clause = '']) => {
     const names = /^\{([^}]*)\}$/.exec(clause.trim());
     // `{ type A, type B }` brings types only; anything else (a default, a namespace, one value name) is access.
-    return names === null || names[1]?.split(',').some((name) => name.trim() !== '' && !/^type\s/.test(name.trim())) === true;
+    return (
+      names === null ||
+      names[1]?.split(',').some((name) => name.trim() !== '' && !/^type\s/.test(name.trim())) === true
+    );
   });
 }
 
@@ -80,12 +90,16 @@ describe('file system access in product code', () => {
         (message) => message.ruleId,
       );
     const access = "import { writeFile } from 'node:fs/promises';\nexport const write = writeFile;\n";
-    expect(await lint('src/runtime/subagents/new-writer.ts', access)).toEqual(['@typescript-eslint/no-restricted-imports']);
+    expect(await lint('src/runtime/subagents/new-writer.ts', access)).toEqual([
+      '@typescript-eslint/no-restricted-imports',
+    ]);
     expect(await lint('src/http/new-route.ts', "import fs from 'fs';\nexport const f = fs;\n")).toEqual([
       '@typescript-eslint/no-restricted-imports',
     ]);
     expect(await lint('src/runtime/tools/workdir/new-part.ts', access)).toEqual([]);
     expect(await lint('src/runtime/subagents/new-writer.test.ts', access)).toEqual([]);
-    expect(await lint('src/runtime/x.ts', "import type { Stats } from 'node:fs';\nexport type S = Stats;\n")).toEqual([]);
+    expect(
+      await lint('src/runtime/x.ts', "import type { Stats } from 'node:fs';\nexport type S = Stats;\n"),
+    ).toEqual([]);
   });
 });

@@ -92,7 +92,13 @@ describe('creating skills', () => {
     // Names are measured in bytes: 200 two-byte characters pass a 255-character limit but are 400 bytes.
     const longName = `${'é'.repeat(200)}.md`;
     const tooLong = await expectError(
-      await upload(alice, zipOf([{ path: 'SKILL.md', content: skillMd('long') }, { path: longName, content: 'x' }])),
+      await upload(
+        alice,
+        zipOf([
+          { path: 'SKILL.md', content: skillMd('long') },
+          { path: longName, content: 'x' },
+        ]),
+      ),
       400,
       'skill_invalid',
     );
@@ -102,7 +108,13 @@ describe('creating skills', () => {
     );
     const deepPath = Array.from({ length: 6 }, () => 'd'.repeat(200)).join('/');
     const tooDeep = await expectError(
-      await upload(alice, zipOf([{ path: 'SKILL.md', content: skillMd('deep') }, { path: deepPath, content: 'x' }])),
+      await upload(
+        alice,
+        zipOf([
+          { path: 'SKILL.md', content: skillMd('deep') },
+          { path: deepPath, content: 'x' },
+        ]),
+      ),
       400,
       'skill_invalid',
     );

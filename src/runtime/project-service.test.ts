@@ -43,7 +43,10 @@ describe('project service', () => {
     expect(statSync(path.join(dir, 'workdirs')).mode & 0o777).toBe(0o700);
     if (process.geteuid?.() !== 0) return;
     const owner = { uid: 100_000 + 4949, gid: 100_000 + 4949 };
-    const owned = createProjectService(storage, { workdirRoot: path.join(dir, 'workdirs'), workdirOwner: owner });
+    const owned = createProjectService(storage, {
+      workdirRoot: path.join(dir, 'workdirs'),
+      workdirOwner: owner,
+    });
     expect(statSync((await owned.createProject(alice, 'Sandboxed')).workdir)).toMatchObject(owner);
   });
 

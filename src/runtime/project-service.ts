@@ -52,10 +52,17 @@ export function createProjectService(storage: Storage, options: ProjectServiceOp
     const workdirs = await openWorkdirDirectory(workdirRoot, '.');
     try {
       // Nobody but the server and the sandbox that works in it may enter it (README "Sandboxed `execute`").
-      const created = await workdirs.makeDirectory(id, { mode: 0o700, owner: options.workdirOwner ?? 'server' });
+      const created = await workdirs.makeDirectory(id, {
+        mode: 0o700,
+        owner: options.workdirOwner ?? 'server',
+      });
       await created.close();
       try {
-        return await storage.projects.create({ user_id: actor.id, name, workdir: path.join(workdirRoot, id) });
+        return await storage.projects.create({
+          user_id: actor.id,
+          name,
+          workdir: path.join(workdirRoot, id),
+        });
       } catch (error) {
         await workdirs.remove(id);
         throw error;

@@ -160,7 +160,9 @@ export const projectSchema = z
     workdir: z
       .string()
       .nullable()
-      .describe("The project's workdir relative to the server's data dir (never a host path); null when elsewhere"),
+      .describe(
+        "The project's workdir relative to the server's data dir (never a host path); null when elsewhere",
+      ),
     created_at: timestamp,
   })
   .register(RESPONSE_SCHEMAS, { id: 'Project' });

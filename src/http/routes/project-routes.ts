@@ -16,7 +16,11 @@ export function registerProjectRoutes(registry: RouteRegistry, deps: AppDependen
     tag: 'projects',
     access: 'user',
     handler: async ({ c, actor }) =>
-      c.json({ projects: (await deps.projects.list(actor)).map((project) => projectView(project, deps.config.dataDir)) }),
+      c.json({
+        projects: (await deps.projects.list(actor)).map((project) =>
+          projectView(project, deps.config.dataDir),
+        ),
+      }),
   });
 
   registry.add({
@@ -30,6 +34,9 @@ export function registerProjectRoutes(registry: RouteRegistry, deps: AppDependen
     status: 201,
     body: createProjectBodySchema,
     handler: async ({ c, actor, body }) =>
-      c.json({ project: projectView(await deps.projects.createProject(actor, body.name), deps.config.dataDir) }, 201),
+      c.json(
+        { project: projectView(await deps.projects.createProject(actor, body.name), deps.config.dataDir) },
+        201,
+      ),
   });
 }

@@ -40,7 +40,12 @@ export function skillReportEntries(
       });
     } else if (unprojectableSkills.has(name)) {
       const reason = unprojectableSkills.get(name) ?? '';
-      entries.push({ code: 'invalid_skill', spec_index: null, value: name, message: `Agent ${unprojectable(name, reason)}` });
+      entries.push({
+        code: 'invalid_skill',
+        spec_index: null,
+        value: name,
+        message: `Agent ${unprojectable(name, reason)}`,
+      });
     }
   }
   if (known === undefined) return entries;

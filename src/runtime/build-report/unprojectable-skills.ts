@@ -6,7 +6,8 @@ import { unprojectablePath } from '../../core/skills/skill-path.js';
 /** Skill names an agent selects, its own and its inline specs' (whatever their shape, checked elsewhere). */
 function selectedNames(config: AgentConfig): Set<string> {
   const fromSpecs = (config.subagent_specs ?? []).flatMap((spec) => {
-    const skills = typeof spec === 'object' && spec !== null ? (spec as { skills?: unknown }).skills : undefined;
+    const skills =
+      typeof spec === 'object' && spec !== null ? (spec as { skills?: unknown }).skills : undefined;
     return Array.isArray(skills) ? skills.filter((name): name is string => typeof name === 'string') : [];
   });
   return new Set([...(config.skills ?? []), ...fromSpecs]);

@@ -52,18 +52,24 @@ describe('prepareDataDir', () => {
     expect(await prepareDataDir(dataDir, undefined)).toEqual([]);
   });
 
-  it.runIf(isRoot)('lets the sandbox uid pass through to the workdirs it owns, and nothing more', async () => {
-    mkdirSync(path.join(dataDir, 'workdirs/prj_a'), { recursive: true });
-    expect(await prepareDataDir(dataDir, SANDBOX)).toEqual([
-      `the data dir 755 -> 710, group ${SANDBOX.gid}`,
-      `workdirs/ 755 -> 710, group ${SANDBOX.gid}`,
-      `1 workdir -> 0700, owned by uid ${SANDBOX.uid}`,
-    ]);
-    expect(await prepareDataDir(dataDir, SANDBOX)).toEqual([]);
-    for (const directory of [dataDir, path.join(dataDir, 'workdirs')]) {
-      expect(statSync(directory)).toMatchObject({ uid: 0, gid: SANDBOX.gid });
-      expect(modeOf(directory)).toBe(0o710);
-    }
-    expect(statSync(path.join(dataDir, 'workdirs/prj_a'))).toMatchObject({ uid: SANDBOX.uid, gid: SANDBOX.gid });
-  });
+  it.runIf(isRoot)(
+    'lets the sandbox uid pass through to the workdirs it owns, and nothing more',
+    async () => {
+      mkdirSync(path.join(dataDir, 'workdirs/prj_a'), { recursive: true });
+      expect(await prepareDataDir(dataDir, SANDBOX)).toEqual([
+        `the data dir 755 -> 710, group ${SANDBOX.gid}`,
+        `workdirs/ 755 -> 710, group ${SANDBOX.gid}`,
+        `1 workdir -> 0700, owned by uid ${SANDBOX.uid}`,
+      ]);
+      expect(await prepareDataDir(dataDir, SANDBOX)).toEqual([]);
+      for (const directory of [dataDir, path.join(dataDir, 'workdirs')]) {
+        expect(statSync(directory)).toMatchObject({ uid: 0, gid: SANDBOX.gid });
+        expect(modeOf(directory)).toBe(0o710);
+      }
+      expect(statSync(path.join(dataDir, 'workdirs/prj_a'))).toMatchObject({
+        uid: SANDBOX.uid,
+        gid: SANDBOX.gid,
+      });
+    },
+  );
 });

@@ -10,7 +10,10 @@ export const SKILLS_DIR = '.skills';
  * sandbox mounts it read-only from the same kind of descriptor, so no command can change, create or replace
  * the skills other runs of the project read (a mount point cannot be renamed or removed from inside).
  */
-export async function openSkillsRoot(workdir: WorkdirDirectory, create: boolean): Promise<WorkdirDirectory | undefined> {
+export async function openSkillsRoot(
+  workdir: WorkdirDirectory,
+  create: boolean,
+): Promise<WorkdirDirectory | undefined> {
   const found = await workdir.statEntry(SKILLS_DIR);
   if (!create && !found?.isDirectory()) {
     if (found !== undefined) await workdir.remove(SKILLS_DIR);

@@ -155,7 +155,11 @@ describe('projectSkills', () => {
     const tooLong = `${'é'.repeat(200)}.md`;
     const broken = skill('broken', { 'SKILL.md': 'b', [tooLong]: 'x' });
     const fine = skill('fine', { 'SKILL.md': 'f' });
-    const unprojected = await projectSkills({ workdir, skills: [broken, fine], stillVisible: everyoneVisible });
+    const unprojected = await projectSkills({
+      workdir,
+      skills: [broken, fine],
+      stillVisible: everyoneVisible,
+    });
     expect(unprojected.map((entry) => entry.name)).toEqual(['broken']);
     expect(unprojected[0]?.reason).toContain('longer than 255 bytes');
     expect(unprojected[0]?.reason).not.toContain(workdir);

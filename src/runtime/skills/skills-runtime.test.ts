@@ -148,8 +148,9 @@ describe('skills at run time', () => {
 
   it('leaves out a skill it cannot project (the build report says why, no host path anywhere) and runs on', async () => {
     const warnings: string[] = [];
-    const { h, seen, alice, add } = await world({ solo: 'rules:\n  - steps:\n      - text: "ok"\n' }, (message) =>
-      warnings.push(message),
+    const { h, seen, alice, add } = await world(
+      { solo: 'rules:\n  - steps:\n      - text: "ok"\n' },
+      (message) => warnings.push(message),
     );
     await add(alice, 'fine');
     // Stored before names were measured in bytes: 200 two-byte characters, 400 bytes, over a file system's 255.
@@ -178,7 +179,9 @@ describe('skills at run time', () => {
     const { run } = await h.runs.postMessage(alice, conversation.id, { content: 'hi' });
     const ended = (await h.runs.await(alice, run.id, 20_000)).run;
     expect(ended.status).toBe('completed');
-    const listed = [...(seen.get('solo')?.system ?? '').matchAll(/^- ([a-z-]+): Use /gm)].map((match) => match[1]);
+    const listed = [...(seen.get('solo')?.system ?? '').matchAll(/^- ([a-z-]+): Use /gm)].map(
+      (match) => match[1],
+    );
     expect(listed).toEqual(['fine']);
     expect(existsSync(path.join(workdir, '.skills/wide'))).toBe(false);
     expect(warnings).toEqual([expect.stringContaining('Skill wide was not projected')]);

@@ -23,7 +23,8 @@ const inWork = (relative: string) => path.join(temp.workdir, relative);
 /** Each plants links where the spill goes, as an `execute` command of the same project could. */
 const PLANTED: Record<string, (outside: string) => Promise<void>> = {
   '.troupe linked to a directory outside': (outside) => symlink(path.join(outside, 'dir'), inWork('.troupe')),
-  '.troupe linked to a file outside': (outside) => symlink(path.join(outside, 'secret.txt'), inWork('.troupe')),
+  '.troupe linked to a file outside': (outside) =>
+    symlink(path.join(outside, 'secret.txt'), inWork('.troupe')),
   'subagent-results linked to a directory outside': async (outside) => {
     await mkdir(inWork('.troupe'));
     await symlink(outside, inWork('.troupe/subagent-results'));

@@ -16,9 +16,12 @@ export function snapshotTree(root: string): Record<string, string> {
       entries[relative] = `link -> ${readlinkSync(absolute)}`;
     } else if (stats.isDirectory()) {
       entries[relative] = `dir ${owner}`;
-      for (const name of readdirSync(absolute).sort()) visit(path.join(absolute, name), path.join(relative, name));
+      for (const name of readdirSync(absolute).sort())
+        visit(path.join(absolute, name), path.join(relative, name));
     } else {
-      const hash = stats.isFile() ? createHash('sha256').update(readFileSync(absolute)).digest('hex') : 'special';
+      const hash = stats.isFile()
+        ? createHash('sha256').update(readFileSync(absolute)).digest('hex')
+        : 'special';
       entries[relative] = `file ${owner} ${hash}`;
     }
   };

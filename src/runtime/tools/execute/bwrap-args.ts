@@ -18,7 +18,13 @@ export interface BwrapPlan {
 /** The whole argv after the bwrap binary. Pure, so the isolation can be reviewed (and tested) as data. */
 export function bwrapArgs(plan: BwrapPlan): string[] {
   const { limits, layout } = plan;
-  const args: string[] = ['--unshare-user', '--uid', String(SANDBOX_USER_ID), '--gid', String(SANDBOX_USER_ID)];
+  const args: string[] = [
+    '--unshare-user',
+    '--uid',
+    String(SANDBOX_USER_ID),
+    '--gid',
+    String(SANDBOX_USER_ID),
+  ];
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
   if (!plan.network) args.push('--unshare-net');
   args.push('--hostname', 'sandbox', '--die-with-parent', '--new-session');

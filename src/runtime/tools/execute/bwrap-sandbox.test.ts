@@ -120,7 +120,10 @@ describe.skipIf(!SANDBOX_TOOLS)(`the bubblewrap sandbox${SANDBOX_SKIP_REASON}`, 
     const counting = process.getuid?.() === 0;
     let highest = 0;
     // What the command started: bubblewrap's own processes run as the sandbox uid too, outside the limit.
-    const sampler = setInterval(() => (highest = Math.max(highest, hostProcessesOfUid(SANDBOX_UID, true))), 25);
+    const sampler = setInterval(
+      () => (highest = Math.max(highest, hostProcessesOfUid(SANDBOX_UID, true))),
+      25,
+    );
     try {
       const result = await run('bomb() { bomb | bomb & }; bomb; sleep 2; echo survived', {
         maxProcesses: 24,
@@ -237,7 +240,11 @@ describe.skipIf(!SANDBOX_TOOLS)(`the bubblewrap sandbox in user mode${SANDBOX_SK
 
   it.runIf(asRoot)('is refused to a root server, whose user mode would map host root', () => {
     expect(() =>
-      createBwrapSandbox({ tools: SANDBOX_TOOLS as NonNullable<typeof SANDBOX_TOOLS>, sandboxUid: 1, mode: 'user' }),
+      createBwrapSandbox({
+        tools: SANDBOX_TOOLS as NonNullable<typeof SANDBOX_TOOLS>,
+        sandboxUid: 1,
+        mode: 'user',
+      }),
     ).toThrow(/would map host root/);
   });
 });

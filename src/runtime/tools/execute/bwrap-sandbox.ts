@@ -37,7 +37,10 @@ export function defaultSandboxMode(): SandboxMode {
 export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   const mode = options.mode ?? defaultSandboxMode();
   if (mode === 'user' && process.getuid?.() === 0) {
-    throw new TroupeError('config_invalid', 'The user-mode sandbox would map host root; as root it runs mapped');
+    throw new TroupeError(
+      'config_invalid',
+      'The user-mode sandbox would map host root; as root it runs mapped',
+    );
   }
   const layout = options.layout ?? readHostLayout();
   const seccomp = userNamespaceSeccompFilter();
@@ -57,7 +60,16 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     let child: ChildProcess;
     try {
       child = spawn(options.tools.bwrap, args, {
-        stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', seccomp ? 'pipe' : 'ignore', workdir.handle.fd, skills.handle.fd],
+        stdio: [
+          'ignore',
+          'pipe',
+          'pipe',
+          'pipe',
+          'pipe',
+          seccomp ? 'pipe' : 'ignore',
+          workdir.handle.fd,
+          skills.handle.fd,
+        ],
         // Its own process group, so one kill reaches bubblewrap and the namespace's init (whose death ends the
         // whole pid namespace); the command itself runs in a new session inside.
         detached: true,
@@ -137,7 +149,9 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
  * The workdir and its `.skills`, opened through the workdir API for bubblewrap to mount by descriptor
  * (`.skills` made a real directory first: `openSkillsRoot`). The caller closes both.
  */
-async function openMounts(workdirPath: string): Promise<{ workdir: WorkdirDirectory; skills: WorkdirDirectory }> {
+async function openMounts(
+  workdirPath: string,
+): Promise<{ workdir: WorkdirDirectory; skills: WorkdirDirectory }> {
   let workdir: WorkdirDirectory;
   try {
     workdir = await openWorkdirDirectory(workdirPath, '.');

@@ -61,7 +61,8 @@ describe.skipIf(!SANDBOX_TOOLS)(`what the sandbox holds on the host${SANDBOX_SKI
     const controller = new AbortController();
     const running = run(`sleep ${marker}`, controller.signal).catch(() => undefined);
     // bubblewrap's own processes carry the command line too: the command is the `sleep`.
-    const command = () => hostProcessesWith(marker).find((pid) => readFileSync(`/proc/${pid}/comm`, 'utf8') === 'sleep\n');
+    const command = () =>
+      hostProcessesWith(marker).find((pid) => readFileSync(`/proc/${pid}/comm`, 'utf8') === 'sleep\n');
     await until(() => command() !== undefined, 'the command to start');
     const pid = command();
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -84,7 +85,9 @@ describe.skipIf(!SANDBOX_TOOLS)(`what the sandbox holds on the host${SANDBOX_SKI
   });
 
   it('carries no host path on its command line: /proc/1/cmdline and every other one inside', async () => {
-    const result = await run('cat /proc/1/cmdline; echo; for f in /proc/[0-9]*/cmdline; do tr "\\0" " " < $f; echo; done');
+    const result = await run(
+      'cat /proc/1/cmdline; echo; for f in /proc/[0-9]*/cmdline; do tr "\\0" " " < $f; echo; done',
+    );
     expect(result.stdout).toContain('--bind-fd');
     expect(result.stdout).not.toContain(workdir);
     expect(result.stdout).not.toContain(root);
@@ -106,36 +109,41 @@ describe.skipIf(!SANDBOX_TOOLS)(`what the sandbox holds on the host${SANDBOX_SKI
   });
 });
 
-describe.skipIf(!SANDBOX_TOOLS || !asRoot)(`files the server writes, in a root server's sandbox${SANDBOX_SKIP_REASON}`, () => {
-  it('are readable inside, but their mode, owner and content cannot be changed there', async () => {
-    const uploaded = await uploadServerFile('report.txt', 'uploaded by the user\n');
-    const before = snapshotTree(path.join(workdir, 'uploads'));
-    const result = await run(
-      `cat ${uploaded}; ` +
-        attempts({
-          write: `echo x >> ${uploaded}`,
-          truncate: `: > ${uploaded}`,
-          chmod: `chmod 666 ${uploaded}`,
-          chown: `chown 1000:1000 ${uploaded}`,
-          touch: `touch -d 2000-01-01 ${uploaded}`,
-        }),
-    );
-    expect(result.stdout).toBe('uploaded by the user\n');
-    expect(snapshotTree(path.join(workdir, 'uploads'))).toEqual(before);
-  });
+describe.skipIf(!SANDBOX_TOOLS || !asRoot)(
+  `files the server writes, in a root server's sandbox${SANDBOX_SKIP_REASON}`,
+  () => {
+    it('are readable inside, but their mode, owner and content cannot be changed there', async () => {
+      const uploaded = await uploadServerFile('report.txt', 'uploaded by the user\n');
+      const before = snapshotTree(path.join(workdir, 'uploads'));
+      const result = await run(
+        `cat ${uploaded}; ` +
+          attempts({
+            write: `echo x >> ${uploaded}`,
+            truncate: `: > ${uploaded}`,
+            chmod: `chmod 666 ${uploaded}`,
+            chown: `chown 1000:1000 ${uploaded}`,
+            touch: `touch -d 2000-01-01 ${uploaded}`,
+          }),
+      );
+      expect(result.stdout).toBe('uploaded by the user\n');
+      expect(snapshotTree(path.join(workdir, 'uploads'))).toEqual(before);
+    });
 
-  it('the attack of issue 31: an uploaded file overwritten with a shell and made setuid leaves no root setuid file', async () => {
-    const uploaded = await uploadServerFile('f', 'an attachment\n');
-    const result = await run(`cat /bin/bash > ${uploaded} && chmod 4755 ${uploaded}; echo exit=$?`);
-    expect(result.stdout).toBe('exit=1\n');
-    const stats = statSync(path.join(workdir, uploaded));
-    expect(stats.uid).toBe(0);
-    expect(stats.mode & 0o7777).toBe(0o644);
-    expect(readFileSync(path.join(workdir, uploaded), 'utf8')).toBe('an attachment\n');
-    // Replacing the file (the folder is the sandbox's to work in) gives the sandbox's own file, never root's.
-    const replaced = await run(`rm -f ${uploaded} && cat /bin/bash > ${uploaded} && chmod 4755 ${uploaded}; echo exit=$?`);
-    expect(replaced.stdout).toBe('exit=1\n');
-    expect(statSync(path.join(workdir, uploaded)).uid).toBe(SANDBOX_UID);
-    expect(setidFiles(workdir)).toEqual([]);
-  });
-});
+    it('the attack of issue 31: an uploaded file overwritten with a shell and made setuid leaves no root setuid file', async () => {
+      const uploaded = await uploadServerFile('f', 'an attachment\n');
+      const result = await run(`cat /bin/bash > ${uploaded} && chmod 4755 ${uploaded}; echo exit=$?`);
+      expect(result.stdout).toBe('exit=1\n');
+      const stats = statSync(path.join(workdir, uploaded));
+      expect(stats.uid).toBe(0);
+      expect(stats.mode & 0o7777).toBe(0o644);
+      expect(readFileSync(path.join(workdir, uploaded), 'utf8')).toBe('an attachment\n');
+      // Replacing the file (the folder is the sandbox's to work in) gives the sandbox's own file, never root's.
+      const replaced = await run(
+        `rm -f ${uploaded} && cat /bin/bash > ${uploaded} && chmod 4755 ${uploaded}; echo exit=$?`,
+      );
+      expect(replaced.stdout).toBe('exit=1\n');
+      expect(statSync(path.join(workdir, uploaded)).uid).toBe(SANDBOX_UID);
+      expect(setidFiles(workdir)).toEqual([]);
+    });
+  },
+);

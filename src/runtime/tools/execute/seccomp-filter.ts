@@ -34,7 +34,17 @@ const ARCHES: Partial<Record<NodeJS.Architecture, ArchSyscalls>> = {
     clone3: 435,
     opaque: [OPENAT2],
     // open, creat, chmod, fchmod, mknod, openat, mknodat, fchmodat, fchmodat2
-    modes: [[2, 2], [85, 1], [90, 1], [91, 1], [133, 1], [257, 3], [259, 2], [268, 2], [FCHMODAT2, 2]],
+    modes: [
+      [2, 2],
+      [85, 1],
+      [90, 1],
+      [91, 1],
+      [133, 1],
+      [257, 3],
+      [259, 2],
+      [268, 2],
+      [FCHMODAT2, 2],
+    ],
     x32Bit: 0x40000000,
   },
   arm64: {
@@ -44,7 +54,13 @@ const ARCHES: Partial<Record<NodeJS.Architecture, ArchSyscalls>> = {
     clone3: 435,
     opaque: [OPENAT2],
     // mknodat, fchmod, fchmodat, openat, fchmodat2
-    modes: [[33, 2], [52, 1], [53, 2], [56, 3], [FCHMODAT2, 2]],
+    modes: [
+      [33, 2],
+      [52, 1],
+      [53, 2],
+      [56, 3],
+      [FCHMODAT2, 2],
+    ],
   },
 };
 

@@ -280,7 +280,15 @@ class DescriptorWalk {
       }
       const realPath = await assertDescriptorInside(this.root, handle, this.requestedPath);
       const shownPath = workdirRelativePath(this.root.realPath, realPath);
-      return { handle, stats, created, realPath, shownPath, realWorkdir: this.root.realPath, owner: this.root.owner };
+      return {
+        handle,
+        stats,
+        created,
+        realPath,
+        shownPath,
+        realWorkdir: this.root.realPath,
+        owner: this.root.owner,
+      };
     } catch (error) {
       await handle.close();
       throw error;

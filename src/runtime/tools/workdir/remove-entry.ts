@@ -36,7 +36,10 @@ export async function removeEntry(
       if (code !== 'EISDIR' && code !== 'EPERM') throw error;
     }
     if (depth >= MAX_DEPTH) {
-      throw new TroupeError('tool_input_invalid', `Cannot remove a tree nested deeper than ${MAX_DEPTH} levels`);
+      throw new TroupeError(
+        'tool_input_invalid',
+        `Cannot remove a tree nested deeper than ${MAX_DEPTH} levels`,
+      );
     }
     const emptied = await emptyDirectory(entry, realWorkdir, depth);
     if (emptied === 'swapped') continue;
@@ -53,7 +56,11 @@ export async function removeEntry(
   throw new TroupeError('tool_input_invalid', `${JSON.stringify(name)} kept changing while it was removed`);
 }
 
-async function emptyDirectory(entry: string, realWorkdir: string, depth: number): Promise<'emptied' | 'swapped'> {
+async function emptyDirectory(
+  entry: string,
+  realWorkdir: string,
+  depth: number,
+): Promise<'emptied' | 'swapped'> {
   let handle: FileHandle;
   try {
     handle = await open(entry, DIRECTORY_NO_FOLLOW);

@@ -79,9 +79,15 @@ describe('WorkdirDirectory', () => {
     await symlink('real', inWork('inside'));
     await symlink(temp.outside, inWork('out'));
     expect((await directoryAt('inside')).shownPath).toBe('real');
-    const error = await expectTroupeError(directoryAt('out/deeper', { create: true }), 'path_outside_workdir');
+    const error = await expectTroupeError(
+      directoryAt('out/deeper', { create: true }),
+      'path_outside_workdir',
+    );
     expect(error.message).not.toContain(temp.outside);
-    const child = await expectTroupeError((await directoryAt('.')).openDirectory('out'), 'path_outside_workdir');
+    const child = await expectTroupeError(
+      (await directoryAt('.')).openDirectory('out'),
+      'path_outside_workdir',
+    );
     expect(child.message).toBe('out is a symbolic link; it is not followed');
   });
 
@@ -127,9 +133,15 @@ describe('WorkdirDirectory', () => {
       await chown(temp.workdir, 100_000 + 4747, 100_000 + 4747);
       const made = await directoryAt('made/deep', { create: true });
       await made.createFile('server.txt', 'x');
-      for (const directory of ['made', 'made/deep']) expect((await stat(inWork(directory))).uid).toBe(104_747);
+      for (const directory of ['made', 'made/deep'])
+        expect((await stat(inWork(directory))).uid).toBe(104_747);
       expect((await stat(inWork('made/deep/server.txt'))).uid).toBe(0);
-      const reserved = await directoryAt('.skills', { create: true, reclaim: true, owner: 'server', mode: 0o555 });
+      const reserved = await directoryAt('.skills', {
+        create: true,
+        reclaim: true,
+        owner: 'server',
+        mode: 0o555,
+      });
       await reserved.close();
       const skills = await stat(inWork('.skills'));
       expect([skills.uid, skills.mode & 0o777]).toEqual([0, 0o555]);

@@ -142,7 +142,11 @@ export class WorkdirDirectory {
   }
 
   /** Reads the regular file `name` (no symlink followed), or undefined when it holds more than `maxBytes`. */
-  async readFile(name: string, maxBytes: number, signal = new AbortController().signal): Promise<Buffer | undefined> {
+  async readFile(
+    name: string,
+    maxBytes: number,
+    signal = new AbortController().signal,
+  ): Promise<Buffer | undefined> {
     let handle: FileHandle;
     try {
       handle = await open(this.entry(name), READ_NO_FOLLOW);
@@ -185,7 +189,10 @@ export class WorkdirDirectory {
           continue;
         }
         if (found.isSymbolicLink()) {
-          throw new TroupeError('path_outside_workdir', `${this.shown(name)} is a symbolic link; it is not followed`);
+          throw new TroupeError(
+            'path_outside_workdir',
+            `${this.shown(name)} is a symbolic link; it is not followed`,
+          );
         }
         throw new TroupeError('tool_input_invalid', `${this.shown(name)} is not a directory`);
       }
@@ -195,7 +202,10 @@ export class WorkdirDirectory {
   }
 
   /** Creates the directory `name` (it must not exist) and opens it. */
-  async makeDirectory(name: string, options: Pick<OpenDirectoryOptions, 'mode' | 'owner'> = {}): Promise<WorkdirDirectory> {
+  async makeDirectory(
+    name: string,
+    options: Pick<OpenDirectoryOptions, 'mode' | 'owner'> = {},
+  ): Promise<WorkdirDirectory> {
     const entry = this.entry(name);
     try {
       await mkdir(entry, options.mode ?? 0o755);
