@@ -3,7 +3,6 @@
  * bus, in-process or BullMQ queue, model providers) and wires them into the runtime and the HTTP app.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Hono } from 'hono';
 import type { AppEnv } from './http/app-env.js';
@@ -37,6 +36,8 @@ import type { ProjectService } from './runtime/project-service.js';
 import type { RunExecutor } from './runtime/run-executor.js';
 import type { RunService } from './runtime/run-service.js';
 import { createExecuteSupport } from './runtime/tools/execute/execute-support.js';
+import { sandboxHostOwner } from './runtime/tools/execute/sandbox-host-owner.js';
+import { prepareDataDir } from './runtime/data-dir/prepare-data-dir.js';
 import type { SkillService } from './runtime/skills/skill-service.js';
 import type { KnowledgeService } from './runtime/knowledge/knowledge-service.js';
 import type { RunTracer } from './runtime/tracing/run-tracer.js';
@@ -123,7 +124,6 @@ async function openStorage(config: TroupeConfig, clock: Clock, log: Logger): Pro
       onError: (error) => log.error('PostgreSQL connection error', describeError(error)),
     });
   }
-  mkdirSync(config.dataDir, { recursive: true });
   return createSqliteStorage({ filename: path.join(config.dataDir, 'troupe.db'), clock });
 }
 
@@ -193,6 +193,8 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   const clock = options.clock ?? systemClock;
   const log = stderrLogger;
   refuseRedisWithoutDatabase(config);
+  const tightened = await prepareDataDir(config.dataDir, sandboxHostOwner(config.execute.sandboxUid));
+  if (tightened.length > 0) log.warn(`Tightened permissions in ${config.dataDir}: ${tightened.join('; ')}`);
   const storage = await openStorage(config, clock, log);
   let messaging: { bus: EventBus; queue: RunQueue };
   try {

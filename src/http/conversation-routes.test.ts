@@ -1,6 +1,7 @@
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Conversation } from '../core/records/conversation.js';
-import type { Project } from '../core/records/project.js';
+import type { ProjectView } from '../runtime/project-view.js';
 import type { TestContext, TestUser } from '../../test/helpers/http/create-test-context.js';
 import { createTestContext } from '../../test/helpers/http/create-test-context.js';
 import { expectError, json } from '../../test/helpers/http/expect-error.js';
@@ -29,14 +30,16 @@ describe('projects', () => {
       token: alice.token,
       body: { name: 'Research' },
     });
-    const { project } = await json<{ project: Project }>(response, 201);
-    expect(project.workdir.startsWith(ctx.dir)).toBe(true);
-    const mine = await json<{ projects: Project[] }>(
+    const { project } = await json<{ project: ProjectView }>(response, 201);
+    // Where it is in the data dir, never the host path.
+    expect(project.workdir).toBe(`workdirs/${path.basename((await ctx.projects.get(alice.user, project.id)).workdir)}`);
+    const mine = await json<{ projects: ProjectView[] }>(
       await ctx.request('GET', '/api/projects', { token: alice.token }),
       200,
     );
-    expect(mine.projects.map((item) => item.name)).toEqual(['Research']);
-    const theirs = await json<{ projects: Project[] }>(
+    expect(mine.projects).toEqual([project]);
+    expect(JSON.stringify(mine)).not.toContain(ctx.dir);
+    const theirs = await json<{ projects: ProjectView[] }>(
       await ctx.request('GET', '/api/projects', { token: bob.token }),
       200,
     );

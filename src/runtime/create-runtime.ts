@@ -36,6 +36,8 @@ import { createRunService, type RunService } from './run-service.js';
 import { RunHandoffs } from './runs/run-handoffs.js';
 import { LocalRunStarts } from './runs/local-run-starts.js';
 import { createSkillsMiddleware } from './skills/create-skills-middleware.js';
+import { WORKDIRS_DIR } from './data-dir/prepare-data-dir.js';
+import { sandboxHostOwner } from './tools/execute/sandbox-host-owner.js';
 import { createInstallSkillTool } from './skills/install-skill-tool.js';
 import { createSkillService, type SkillService } from './skills/skill-service.js';
 import { createSubagentMiddleware } from './subagents/create-subagent-middleware.js';
@@ -148,7 +150,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
       ...(ports.tracer ? [ports.tracer.middleware] : []),
       createSubagentMiddleware({ storage, bus, clock, limits, service: subagentRuns }),
       createDelegationMiddleware({ storage, limits, service: delegationRuns }),
-      createSkillsMiddleware({ storage }),
+      createSkillsMiddleware({ storage, warn: ports.warn }),
       createKnowledgeMiddleware({ storage, service: knowledge }),
       ...(ports.extensions?.middleware ? [ports.extensions.middleware] : []),
     ),
@@ -169,7 +171,11 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     ...(localStarts ? { localStarts } : {}),
   });
   const agents = createAgentService(storage, { limits });
-  const projects = createProjectService(storage, { workdirRoot: path.join(config.dataDir, 'workdirs') });
+  const workdirOwner = sandboxHostOwner(config.execute.sandboxUid);
+  const projects = createProjectService(storage, {
+    workdirRoot: path.join(config.dataDir, WORKDIRS_DIR),
+    ...(workdirOwner ? { workdirOwner } : {}),
+  });
   const conversations = createConversationService({ storage, agents, projects });
   const requests = new RequestArrivals();
   const runs = createRunService({

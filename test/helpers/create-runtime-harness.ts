@@ -22,6 +22,8 @@ import type { Conversation } from '../../src/core/records/conversation.js';
 import type { User } from '../../src/core/records/user.js';
 import type { MiddlewareFactory } from '../../src/runtime/middleware/middleware-factory.js';
 import { createRuntime, type Runtime } from '../../src/runtime/create-runtime.js';
+import { prepareDataDir } from '../../src/runtime/data-dir/prepare-data-dir.js';
+import { sandboxHostOwner } from '../../src/runtime/tools/execute/sandbox-host-owner.js';
 import type { LeaseReconciler } from '../../src/runtime/lease-reconciler.js';
 import type { RunExecutor } from '../../src/runtime/run-executor.js';
 import type { RunService } from '../../src/runtime/run-service.js';
@@ -84,9 +86,6 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
   for (const [name, body] of Object.entries(options.scenarios ?? {})) {
     writeFileSync(path.join(scenarioDir, `${name}.yaml`), body);
   }
-  const storage = await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
-  const bus = createMemoryEventBus();
-  const queue = createMemoryRunQueue({ concurrency: 1000 });
   const config: TroupeConfig = {
     ...loadConfig({}, dir),
     dataDir: dir,
@@ -98,6 +97,11 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
     leaseExpiry: options.leasePolicy ?? 'resume',
     workerConcurrency: options.concurrency ?? 16,
   };
+  // As the server does at start: what the sandbox of a root server needs to reach the workdirs.
+  await prepareDataDir(dir, sandboxHostOwner(config.execute.sandboxUid));
+  const storage = await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
+  const bus = createMemoryEventBus();
+  const queue = createMemoryRunQueue({ concurrency: 1000 });
   const modelAdmission = options.modelAdmission ?? createMemoryModelAdmission({ limits: config.modelCalls.limits });
   // The production wiring, minus the adapters a test does not reach (execute sandbox, remote experts).
   const runtime = createRuntime({
@@ -156,13 +160,8 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
       return agent;
     },
     async createConversation(user, agent) {
-      const projectDir = path.join(dir, 'workdirs', newId('prj'));
-      mkdirSync(projectDir, { recursive: true });
-      const project = await storage.projects.create({
-        user_id: user.id,
-        name: 'Default',
-        workdir: projectDir,
-      });
+      // The production project service: the workdir is made (mode, owner) as a server makes it.
+      const project = await runtime.projects.createProject(user, 'Default');
       return storage.conversations.create({
         user_id: user.id,
         agent_id: agent.id,

@@ -168,7 +168,18 @@ export const userSchema = z
   .register(RESPONSE_SCHEMAS, { id: 'User' });
 
 export const projectSchema = z
-  .looseObject({ id: z.string(), user_id: z.string(), name: z.string(), created_at: timestamp })
+  .looseObject({
+    id: z.string(),
+    user_id: z.string(),
+    name: z.string(),
+    workdir: z
+      .string()
+      .nullable()
+      .describe(
+        "The project's workdir relative to the server's data dir (never a host path); null when elsewhere",
+      ),
+    created_at: timestamp,
+  })
   .register(RESPONSE_SCHEMAS, { id: 'Project' });
 
 export const attachmentSchema = z
