@@ -70,7 +70,7 @@ function errorResponses(route: RegisteredRoute): Record<string, JsonObject> {
   if (route.body !== undefined || route.rawBody !== undefined || route.multipartFiles !== undefined) {
     codes.add('payload_too_large');
   }
-  if (route.access !== 'public') {
+  if (route.access !== 'public' || route.optionalAuth === true) {
     codes.add('unauthorized');
     codes.add('too_many_requests');
   }
@@ -151,6 +151,12 @@ function successContent(route: RegisteredRoute): JsonObject {
   return { 'application/json': { schema: route.response ? outputSchema(route.response) : {} } };
 }
 
+/** An empty requirement next to the bearer one is OpenAPI's way of saying the token is optional. */
+function securityOf(route: RegisteredRoute): JsonObject[] {
+  if (route.access !== 'public') return [{ bearerAuth: [] }];
+  return route.optionalAuth === true ? [{}, { bearerAuth: [] }] : [];
+}
+
 function operation(route: RegisteredRoute): JsonObject {
   const status = String(route.status ?? 200);
   const success: JsonObject =
@@ -161,7 +167,7 @@ function operation(route: RegisteredRoute): JsonObject {
     operationId: operationId(route),
     summary: route.summary,
     tags: [route.tag],
-    security: route.access === 'public' ? [] : [{ bearerAuth: [] }],
+    security: securityOf(route),
     responses: {
       [status]: success,
       ...(route.produces === 'text/event-stream'

@@ -71,9 +71,10 @@ export function expertCard(origin: string, agent: Agent): AgentCard {
 }
 
 /**
- * The server's card at `/.well-known/agent-card.json`: one skill per expert the caller may use. Its
- * endpoint `/a2a` serves them all, `params.tenant` naming the expert (A2A's body-based routing); the
- * experts extension points at each expert's own card for clients that prefer one agent per card.
+ * The server's card: one skill per expert. The public one at `/.well-known/agent-card.json` lists the
+ * public experts; the extended one (`GetExtendedAgentCard`, authenticated) every expert the caller may
+ * use. Its endpoint `/a2a` serves them all, `params.tenant` naming the expert (A2A's body-based routing);
+ * the experts extension points at each expert's own card for clients that prefer one agent per card.
  */
 export function serverCard(origin: string, experts: readonly Agent[]): AgentCard {
   return {
@@ -88,7 +89,7 @@ export function serverCard(origin: string, experts: readonly Agent[]): AgentCard
     capabilities: {
       streaming: true,
       pushNotifications: false,
-      extendedAgentCard: false,
+      extendedAgentCard: true,
       extensions: [
         {
           uri: EXPERTS_EXTENSION_URI,

@@ -85,10 +85,11 @@ export function createA2ATaskAccess(deps: A2ADependencies, scope: A2AScope) {
     return run;
   }
 
+  /** The approvals and questions the caller's run waits for (the run is one `loadTask` or a list gave). */
   async function pending(run: Run): Promise<ToolApproval[]> {
     if (isTerminalStatus(run.status) || run.status === 'pending') return [];
-    const approvals = await runs.listApprovals(actor, run.id);
-    return approvals.filter((approval) => approval.status === 'pending');
+    const inputs = await deps.storage.approvals.listForRun(run.id);
+    return inputs.filter((input) => input.status === 'pending');
   }
 
   /** A context to continue: the caller's own, active-or-archived conversation with this expert. */

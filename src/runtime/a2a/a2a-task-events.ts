@@ -2,7 +2,7 @@ import { TaskState, type Artifact, type StreamResponse, type TaskStatus } from '
 import type { RunEvent } from '../../core/records/run-event.js';
 import type { Run, ToolApproval } from '../../core/records/run.js';
 import { agentMessage, outputArtifact } from './a2a-parts.js';
-import { approvalText, taskStatusOf } from './run-to-a2a-task.js';
+import { inputRequiredMessage, taskStatusOf } from './run-to-a2a-task.js';
 
 export interface RunSnapshot {
   run: Run;
@@ -90,13 +90,13 @@ export async function* translateRunEvents(options: TranslateOptions): AsyncGener
       case 'step':
         turnOpen = false;
         break;
-      // A question waits for a human like an approval does; both are answered on Troupe's own API.
+      // A question waits for a human like an approval does; both are answered by a message to the task.
       case 'approval_required':
       case 'question_required':
         state = TaskState.TASK_STATE_INPUT_REQUIRED;
         yield statusUpdate(run, {
           state,
-          message: message(event, approvalText(run.id, await options.pending())),
+          message: inputRequiredMessage(run, await options.pending(), `${run.id}:event:${event.seq}`),
           timestamp: event.created_at,
         });
         break;

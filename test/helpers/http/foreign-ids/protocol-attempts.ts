@@ -1,5 +1,8 @@
 import type { ForeignIdAttempt } from './foreign-id-attempt.js';
 
+/** A2A 1.0 method names need the version header (a request without one is read as 0.3). */
+const A2A_V1 = { 'A2A-Version': '1.0' };
+
 /** Delegation, A2A and the OpenAI-compatible API: foreign ids in the bodies of the protocols. */
 export const PROTOCOL_ATTEMPTS: ForeignIdAttempt[] = [
   {
@@ -43,15 +46,39 @@ export const PROTOCOL_ATTEMPTS: ForeignIdAttempt[] = [
     name: `A2A ${method} on a foreign task`,
     method: 'POST',
     url: () => '/a2a/public-bot',
+    headers: A2A_V1,
     body: ({ mine }) => ({ jsonrpc: '2.0', id: 1, method, params: { id: mine.runId } }),
     code: 'JSON-RPC -32001',
     status: 200,
     answer: { error: { code: -32001 } },
   })),
   {
+    name: 'A2A answer to a foreign task',
+    method: 'POST',
+    url: () => '/a2a/public-bot',
+    headers: A2A_V1,
+    body: ({ mine }) => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: {
+        message: {
+          messageId: 'm0',
+          role: 'ROLE_USER',
+          parts: [{ data: { approve: true } }],
+          taskId: mine.runId,
+        },
+      },
+    }),
+    code: 'JSON-RPC -32001',
+    status: 200,
+    answer: { error: { code: -32001 } },
+  },
+  {
     name: 'A2A message into a foreign context',
     method: 'POST',
     url: () => '/a2a/public-bot',
+    headers: A2A_V1,
     body: ({ mine }) => ({
       jsonrpc: '2.0',
       id: 1,
