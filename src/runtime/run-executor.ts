@@ -169,7 +169,11 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   }
 
   async function executeClaimed(run: Run, signal: AbortSignal, adopted: boolean): Promise<void> {
-    const meter = createTokenUsageMiddleware(run.usage);
+    const meter = createTokenUsageMiddleware(run.usage, {
+      saveBeforeHumanWait: async (usage) => {
+        await storage.runs.update(run.id, { status: ['running'] }, { usage });
+      },
+    });
     let emitter = createRunEmitter(storage, bus, run);
     let watch: RunWatch | undefined;
     let facts: AttemptFacts | undefined;
