@@ -140,9 +140,11 @@ function successContent(route: RegisteredRoute): JsonObject {
       'text/event-stream': {
         schema: {
           type: 'string',
-          description: 'Frames `id: <seq>`, `event: <type>`, `data: <RunEvent JSON>`',
+          description: route.eventSchema
+            ? 'Server-sent events; each `data:` is one JSON event of `x-event-schema`'
+            : 'Frames `id: <seq>`, `event: <type>`, `data: <RunEvent JSON>`',
         },
-        'x-event-schema': { $ref: `${COMPONENT}RunEvent` },
+        'x-event-schema': route.eventSchema ? outputSchema(route.eventSchema) : { $ref: `${COMPONENT}RunEvent` },
       },
     };
   }
@@ -158,6 +160,8 @@ function securityOf(route: RegisteredRoute): JsonObject[] {
 }
 
 function operation(route: RegisteredRoute): JsonObject {
+  // The run event stream resumes by `Last-Event-ID`; the protocol streams (AG-UI, completions) do not.
+  const resumable = route.produces === 'text/event-stream' && route.eventSchema === undefined;
   const status = String(route.status ?? 200);
   const success: JsonObject =
     status === '204'
@@ -170,9 +174,7 @@ function operation(route: RegisteredRoute): JsonObject {
     security: securityOf(route),
     responses: {
       [status]: success,
-      ...(route.produces === 'text/event-stream'
-        ? { '204': { description: 'The client has seen the end already' } }
-        : {}),
+      ...(resumable ? { '204': { description: 'The client has seen the end already' } } : {}),
       ...errorResponses(route),
       default: {
         description: 'Error: `{error: {code, message}}` with a stable machine code',
@@ -184,7 +186,7 @@ function operation(route: RegisteredRoute): JsonObject {
   if (route.access === 'admin') result['x-troupe-access'] = 'admin';
   const routeParameters = [
     ...parameters(route),
-    ...(route.produces === 'text/event-stream' ? [LAST_EVENT_ID] : []),
+    ...(resumable ? [LAST_EVENT_ID] : []),
   ];
   if (routeParameters.length > 0) result.parameters = routeParameters;
   if (route.multipartFiles !== undefined) {

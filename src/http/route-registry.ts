@@ -22,6 +22,8 @@ interface RouteSpecBase {
   status?: number;
   /** Response media type when it is not JSON (SSE, HTML). */
   produces?: string;
+  /** For `text/event-stream`: the JSON each frame's `data:` carries, documented as the stream's event schema. */
+  eventSchema?: z.ZodType;
   /** The success body (JSON): documented in the OpenAPI document and, under test, checked on every response. */
   response?: z.ZodType;
   /**

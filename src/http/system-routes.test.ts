@@ -26,6 +26,7 @@ interface OpenApiDocument {
         summary: string;
         security: unknown[];
         requestBody?: unknown;
+        responses?: Record<string, unknown>;
         parameters?: { name: string; in: string }[];
       }
     >
@@ -57,6 +58,7 @@ describe('system routes', () => {
             (route) =>
               route.path.startsWith('/api/') ||
               route.path.startsWith('/a2a') ||
+              route.path.startsWith('/ag-ui/') ||
               route.path === '/.well-known/agent-card.json' ||
               (route.path.startsWith('/v1/') && route.path !== '/v1/*'),
           )
@@ -76,6 +78,16 @@ describe('system routes', () => {
     expect(
       document.paths['/api/agent/runs/{id}/events']?.get?.parameters?.map((parameter) => parameter.name),
     ).toEqual(['id', 'after_seq', 'Last-Event-ID']);
+    // A public card takes an optional token; a protocol stream documents its own event schema.
+    expect(document.paths['/a2a/{id}/.well-known/agent-card.json']?.get?.security).toEqual([
+      {},
+      { bearerAuth: [] },
+    ]);
+    expect(document.paths['/ag-ui/{id}']?.post?.responses).toMatchObject({
+      '200': {
+        content: { 'text/event-stream': { 'x-event-schema': { $ref: '#/components/schemas/AgUiEvent' } } },
+      },
+    });
   });
 
   it('answers unknown API routes and wrong methods with 404 route_not_found', async () => {

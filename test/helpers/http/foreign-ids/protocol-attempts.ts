@@ -97,6 +97,26 @@ export const PROTOCOL_ATTEMPTS: ForeignIdAttempt[] = [
     answer: { error: { code: -32602 } },
   },
   {
+    name: 'AG-UI run of a foreign agent',
+    method: 'POST',
+    url: ({ mine }) => `/ag-ui/${mine.agent.id}`,
+    body: () => ({ threadId: 't-1', runId: 'r-1', messages: [{ id: 'm', role: 'user', content: 'hi' }] }),
+    code: 'agent_not_found',
+  },
+  {
+    name: 'AG-UI resume in a foreign thread',
+    method: 'POST',
+    url: () => '/ag-ui/public-bot',
+    body: ({ mine }) => ({
+      threadId: mine.conversation.id,
+      runId: 'r-2',
+      messages: [],
+      resume: [{ interruptId: 'call-1', status: 'resolved', payload: { approve: true } }],
+    }),
+    code: 'run_not_waiting',
+    status: 409,
+  },
+  {
     name: 'OpenAI-compatible model of another user',
     method: 'GET',
     url: () => '/v1/models/main',
