@@ -206,6 +206,12 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
           emitter,
           signal,
           timeoutMs: effectiveLimits(deps.limits, usable.config).waitTimeoutMs,
+          recordUsage: (usage) => {
+            meter.usage.input_tokens += usage.input_tokens;
+            meter.usage.output_tokens += usage.output_tokens;
+            meter.usage.total_tokens += usage.total_tokens;
+            meter.usage.model_calls += usage.model_calls;
+          },
         });
         await emitter.flush();
         await finishCompleted(run, outcome, meter.usage, facts);

@@ -80,7 +80,8 @@ describe('agent cards', () => {
     const card = await root.getAgentCard();
     expect(card.skills.map((skill) => skill.id)).toEqual(['analyst', 'careful', 'slowpoke']);
     expect(card.supportedInterfaces[0]?.url).toBe(`${server.url}/a2a`);
-    const experts = card.capabilities?.extensions[0]?.params?.experts as { id: string; card_url: string }[];
+    const experts = card.capabilities?.extensions.find((entry) => entry.uri === 'urn:troupe:a2a:experts:v1')
+      ?.params?.experts as { id: string; card_url: string }[];
     expect(experts.find((expert) => expert.id === 'analyst')?.card_url).toBe(
       `${server.url}/a2a/analyst/.well-known/agent-card.json`,
     );

@@ -1,11 +1,23 @@
 import { AgentCard, type AgentSkill } from '@a2a-js/sdk';
 import type { Agent } from '../../core/records/agent.js';
+import { DELEGATION_EXTENSION_URI } from '../../core/remote-experts/delegation-context.js';
 import { API_VERSION } from '../openapi.js';
 
 /** The extension whose params list every expert's own card, on the server card (README "A2A"). */
 export const EXPERTS_EXTENSION_URI = 'urn:troupe:a2a:experts:v1';
 export const SECURITY_SCHEME = 'troupe_token';
 const INPUT_MODES = ['text/plain', 'application/json'];
+
+/** Troupe-to-Troupe delegation (README "Remote A2A experts"): optional, other clients simply omit it. */
+const DELEGATION_EXTENSION = {
+  uri: DELEGATION_EXTENSION_URI,
+  description:
+    'Message metadata under this key: budget {tokens, model_calls, tool_calls} and deadline (ISO 8601) the task ' +
+    "must stay within, traceparent, and caller (a JWS signed by the delegating server); the task's metadata " +
+    'and its last status update carry the usage under the same key',
+  required: false,
+  params: undefined,
+};
 const OUTPUT_MODES = ['text/plain'];
 
 export function expertEndpoint(origin: string, agent: Agent): string {
@@ -65,7 +77,12 @@ export function expertCard(origin: string, agent: Agent): AgentCard {
       { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
       { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
     ],
-    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false, extensions: [] },
+    capabilities: {
+      streaming: true,
+      pushNotifications: false,
+      extendedAgentCard: false,
+      extensions: [DELEGATION_EXTENSION],
+    },
     skills: [skillOf(agent)],
   };
 }
@@ -91,6 +108,7 @@ export function serverCard(origin: string, experts: readonly Agent[]): AgentCard
       pushNotifications: false,
       extendedAgentCard: true,
       extensions: [
+        DELEGATION_EXTENSION,
         {
           uri: EXPERTS_EXTENSION_URI,
           description: 'The agent card and JSON-RPC endpoint of every expert listed as a skill',

@@ -33,6 +33,7 @@ export function registerA2ARoutes(registry: RouteRegistry, deps: AppDependencies
     agents: deps.agents,
     conversations: deps.conversations,
     runs: deps.runs,
+    trustedCallers: deps.config.a2aIdentity.trustedCallers,
     onInternalError: (error) =>
       logger.error('a2a request failed', {
         error: error instanceof Error ? (error.stack ?? error.message) : String(error),
@@ -55,6 +56,7 @@ export function registerA2ARoutes(registry: RouteRegistry, deps: AppDependencies
           expert,
           card,
           signal,
+          origin: origin(c),
           // Only the server card has an extended version: every expert the caller may use.
           extendedCard: expert
             ? undefined

@@ -20,6 +20,7 @@ import {
 } from '@a2a-js/sdk/errors';
 import type { Run } from '../../core/records/run.js';
 import { isTerminalStatus } from '../../core/records/run.js';
+import { delegatedRunInput } from './a2a-delegation.js';
 import { toA2AError } from './a2a-errors.js';
 import { readHumanInputReply } from './a2a-human-input.js';
 import { readUserText } from './a2a-parts.js';
@@ -136,6 +137,7 @@ export function createA2ARequestHandler(deps: A2ADependencies, scope: A2ARequest
       content: text,
       request_id: requestId,
       channel: 'api',
+      ...delegatedRunInput(message, expert, deps.trustedCallers, scope.origin, new Date()),
     });
     return { run: started.run, afterSeq: 0 };
   }

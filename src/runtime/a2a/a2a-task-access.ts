@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { isTroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
@@ -19,12 +20,16 @@ export interface A2ADependencies {
   runs: RunServiceApi;
   /** Where failures no client should see go (the server log). */
   onInternalError: (error: unknown) => void;
+  /** Issuers whose caller claims this server records (`TROUPE_A2A_TRUSTED_CALLERS`). */
+  trustedCallers: ReadonlyMap<string, KeyObject>;
 }
 
 export interface A2AScope {
   actor: Actor;
   /** The expert of a per-expert endpoint; unset at the server endpoint, where `tenant` names one. */
   expert: Agent | undefined;
+  /** This server's origin as the client reached it: the audience of caller claims. */
+  origin: string;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { TaskState, type Artifact, type StreamResponse, type TaskStatus } from '@a2a-js/sdk';
 import type { RunEvent } from '../../core/records/run-event.js';
 import type { Run, ToolApproval } from '../../core/records/run.js';
+import { usageMetadata } from './a2a-delegation.js';
 import { agentMessage, outputArtifact } from './a2a-parts.js';
 import { inputRequiredMessage, taskStatusOf } from './run-to-a2a-task.js';
 
@@ -20,8 +21,12 @@ export interface TranslateOptions {
   finish: () => Promise<RunSnapshot>;
 }
 
-export function statusUpdate(run: Run, status: TaskStatus): StreamResponse {
-  const value = { taskId: run.id, contextId: run.conversation_id, status, metadata: undefined };
+export function statusUpdate(
+  run: Run,
+  status: TaskStatus,
+  metadata?: Record<string, unknown>,
+): StreamResponse {
+  const value = { taskId: run.id, contextId: run.conversation_id, status, metadata };
   return { payload: { $case: 'statusUpdate', value } };
 }
 
@@ -103,7 +108,8 @@ export async function* translateRunEvents(options: TranslateOptions): AsyncGener
       case 'end': {
         const final = await options.finish();
         if (final.run.output) yield artifactUpdate(run, outputArtifact(final.run.output), false, true);
-        yield statusUpdate(run, taskStatusOf(final.run, final.pending));
+        // The last update says what the task used, for a delegating Troupe to count (README "Remote A2A experts").
+        yield statusUpdate(run, taskStatusOf(final.run, final.pending), usageMetadata(final.run));
         return;
       }
       case 'error': // always followed by `end`, which carries the outcome

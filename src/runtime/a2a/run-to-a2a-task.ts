@@ -1,5 +1,6 @@
 import { TaskState, type Message, type Task, type TaskStatus } from '@a2a-js/sdk';
 import type { Run, ToolApproval } from '../../core/records/run.js';
+import { usageMetadata } from './a2a-delegation.js';
 import { inputRequiredParts } from './a2a-human-input.js';
 import { agentMessage, outputArtifact, userMessage, type MessageIds } from './a2a-parts.js';
 import { toTaskState } from './a2a-task-state.js';
@@ -71,6 +72,7 @@ export function runToTask(run: Run, pending: readonly ToolApproval[], view: Task
     artifacts: run.output && view.withoutArtifacts !== true ? [outputArtifact(run.output)] : [],
     history: limit === undefined ? history : limit <= 0 ? [] : history.slice(-limit),
     metadata: {
+      ...usageMetadata(run),
       troupe: {
         run_status: run.status,
         agent_id: run.agent_id,
