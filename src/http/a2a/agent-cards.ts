@@ -32,7 +32,8 @@ function skillOf(agent: Agent): AgentSkill {
   return {
     id: agent.slug,
     name: agent.name,
-    description: agent.delegation_brief ?? agent.description,
+    // Required by A2A, and ProtoJSON leaves an empty string out: never empty.
+    description: agent.delegation_brief || agent.description || agent.name,
     tags: ['expert'],
     examples: [],
     inputModes: INPUT_MODES,
