@@ -17,6 +17,15 @@ function inputSchema(schema: z.ZodType): JsonObject {
   return rest;
 }
 
+/** The parsed side of a parameter schema (a `stringbool` is a boolean there), without the `$schema` marker. */
+function parsedSchema(schema: z.ZodType): JsonObject {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io: 'output',
+    unrepresentable: 'any',
+  }) as JsonObject;
+  return rest;
+}
+
 const COMPONENT = '#/components/schemas/';
 
 /** Rewrites the `$defs` refs of one converted schema to the document's shared components. */
@@ -108,8 +117,13 @@ function parameters(route: RegisteredRoute): JsonObject[] {
   ] as const) {
     if (schema === undefined) continue;
     const json = inputSchema(schema);
-    const properties = (json.properties ?? {}) as Record<string, JsonObject>;
     const required = new Set((json.required ?? []) as string[]);
+    // The wire value is a string, but what it means is the parsed type (`true`, a number): document that,
+    // as clients generate typed parameters from it. Which ones are required is the input's business.
+    const properties = (parsedSchema(schema).properties ?? json.properties ?? {}) as Record<
+      string,
+      JsonObject
+    >;
     for (const [name, property] of Object.entries(properties)) {
       const { description, ...propertySchema } = property;
       result.push({
@@ -134,23 +148,35 @@ function operationId(route: RegisteredRoute): string {
     .join('');
 }
 
+const SSE = 'text/event-stream';
+
+function mediaTypes(route: RegisteredRoute): readonly string[] {
+  if (route.produces === undefined) return [];
+  return typeof route.produces === 'string' ? [route.produces] : route.produces;
+}
+
 function successContent(route: RegisteredRoute): JsonObject {
-  if (route.produces === 'text/event-stream') {
-    return {
-      'text/event-stream': {
-        schema: {
-          type: 'string',
-          description: route.eventSchema
-            ? 'Server-sent events; each `data:` is one JSON event of `x-event-schema`'
-            : 'Frames `id: <seq>`, `event: <type>`, `data: <RunEvent JSON>`',
-        },
-        'x-event-schema': route.eventSchema ? outputSchema(route.eventSchema) : { $ref: `${COMPONENT}RunEvent` },
+  const content: JsonObject = {};
+  const produced = mediaTypes(route);
+  if (route.response !== undefined || produced.length === 0) {
+    content['application/json'] = { schema: route.response ? outputSchema(route.response) : {} };
+  }
+  if (produced.includes(SSE) || route.eventSchema !== undefined) {
+    content[SSE] = {
+      schema: {
+        type: 'string',
+        description: route.eventSchema
+          ? 'Server-sent events; each `data:` is one JSON event of `x-event-schema`'
+          : 'Frames `id: <seq>`, `event: <type>`, `data: <RunEvent JSON>`',
       },
+      'x-event-schema': route.eventSchema
+        ? outputSchema(route.eventSchema)
+        : { $ref: `${COMPONENT}RunEvent` },
     };
   }
-  if (route.produces !== undefined)
-    return { [route.produces]: { schema: { type: 'string', format: 'binary' } } };
-  return { 'application/json': { schema: route.response ? outputSchema(route.response) : {} } };
+  for (const type of produced)
+    if (type !== SSE) content[type] = { schema: { type: 'string', format: 'binary' } };
+  return content;
 }
 
 /** An empty requirement next to the bearer one is OpenAPI's way of saying the token is optional. */
@@ -161,7 +187,7 @@ function securityOf(route: RegisteredRoute): JsonObject[] {
 
 function operation(route: RegisteredRoute): JsonObject {
   // The run event stream resumes by `Last-Event-ID`; the protocol streams (AG-UI, completions) do not.
-  const resumable = route.produces === 'text/event-stream' && route.eventSchema === undefined;
+  const resumable = mediaTypes(route).includes(SSE) && route.eventSchema === undefined;
   const status = String(route.status ?? 200);
   const success: JsonObject =
     status === '204'
@@ -184,10 +210,7 @@ function operation(route: RegisteredRoute): JsonObject {
   };
   if (route.description !== undefined) result.description = route.description;
   if (route.access === 'admin') result['x-troupe-access'] = 'admin';
-  const routeParameters = [
-    ...parameters(route),
-    ...(resumable ? [LAST_EVENT_ID] : []),
-  ];
+  const routeParameters = [...parameters(route), ...(resumable ? [LAST_EVENT_ID] : [])];
   if (routeParameters.length > 0) result.parameters = routeParameters;
   if (route.multipartFiles !== undefined) {
     const { field, description } = route.multipartFiles;

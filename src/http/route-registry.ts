@@ -20,9 +20,12 @@ interface RouteSpecBase {
   description?: string;
   /** Success status, for the document. */
   status?: number;
-  /** Response media type when it is not JSON (SSE, HTML). */
-  produces?: string;
-  /** For `text/event-stream`: the JSON each frame's `data:` carries, documented as the stream's event schema. */
+  /** Response media type(s) when it is not JSON (SSE, a download's possible types). */
+  produces?: string | readonly string[];
+  /**
+   * The JSON each `data:` frame of a `text/event-stream` answer carries, documented as the stream's event
+   * schema; with a `response` too, the route answers JSON or SSE (as the request asks).
+   */
   eventSchema?: z.ZodType;
   /** The success body (JSON): documented in the OpenAPI document and, under test, checked on every response. */
   response?: z.ZodType;

@@ -83,6 +83,45 @@ describe('system routes', () => {
       {},
       { bearerAuth: [] },
     ]);
+    // Query parameters are typed as what they mean, not as the strings they travel as.
+    const parameter = (route: string, name: string) =>
+      document.paths[route]?.get?.parameters?.find((entry) => entry.name === name);
+    expect(parameter('/api/agent', 'include_subagents')).toMatchObject({
+      in: 'query',
+      schema: { type: 'boolean', default: false },
+    });
+    expect(parameter('/api/agent/runs/{id}/await', 'timeout_ms')).toMatchObject({
+      schema: { type: 'integer' },
+    });
+    // A route that answers JSON or SSE documents both; a download names the types it may answer.
+    expect(document.paths['/v1/chat/completions']?.post?.responses).toMatchObject({
+      '200': {
+        content: {
+          'application/json': { schema: { $ref: '#/components/schemas/ChatCompletion' } },
+          'text/event-stream': { 'x-event-schema': { $ref: '#/components/schemas/ChatCompletionChunk' } },
+        },
+      },
+    });
+    expect(document.paths['/a2a/{id}']?.post?.responses).toMatchObject({
+      '200': {
+        content: {
+          'text/event-stream': { 'x-event-schema': { $ref: '#/components/schemas/A2AStreamFrame' } },
+        },
+      },
+    });
+    expect(
+      Object.keys(
+        (
+          document.paths['/api/conversations/{id}/artifacts/{artifact_id}/download']?.get?.responses?.[
+            '200'
+          ] as {
+            content: Record<string, unknown>;
+          }
+        ).content,
+      ),
+    ).toEqual(
+      expect.arrayContaining(['text/markdown; charset=utf-8', 'application/pdf', 'application/octet-stream']),
+    );
     expect(document.paths['/ag-ui/{id}']?.post?.responses).toMatchObject({
       '200': {
         content: { 'text/event-stream': { 'x-event-schema': { $ref: '#/components/schemas/AgUiEvent' } } },

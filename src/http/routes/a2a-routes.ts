@@ -16,6 +16,7 @@ import { idParamsSchema } from '../id-params.js';
 import type { Logger } from '../logger.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { DEFAULT_SSE_HEARTBEAT_MS } from './run-event-stream-response.js';
+import { a2aStreamFrameSchema } from '../response-schemas/protocol-records.js';
 import { RESPONSES } from '../response-schemas/route-responses.js';
 
 /** A card fetched with a token is that caller's (it may show a private expert): caches must not share it. */
@@ -86,6 +87,7 @@ export function registerA2ARoutes(registry: RouteRegistry, deps: AppDependencies
     path: '/a2a',
 
     response: RESPONSES.a2aResponse,
+    eventSchema: a2aStreamFrameSchema,
     summary: 'A2A JSON-RPC endpoint of the whole server (params.tenant names the expert)',
     description: 'JSON-RPC 2.0 body (A2A 1.0 method names); answers JSON, or SSE for streaming methods.',
     tag: 'a2a',
@@ -127,6 +129,7 @@ export function registerA2ARoutes(registry: RouteRegistry, deps: AppDependencies
     path: '/a2a/{id}',
 
     response: RESPONSES.a2aResponse,
+    eventSchema: a2aStreamFrameSchema,
     summary: 'A2A JSON-RPC endpoint of one published expert (1.0 and 0.3 method names)',
     description:
       'JSON-RPC 2.0 body: SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask ' +
