@@ -113,6 +113,22 @@ describe('POST /v1/chat/completions with the official openai client: refusals, f
     });
   });
 
+  it('counts the tokens of the step that asked a question when it stops there', async () => {
+    const completion = await client.chat.completions.create({
+      model: 'asker',
+      messages: [{ role: 'user', content: 'go' }],
+    });
+    const { run_id: runId } = completion as unknown as Extended;
+    expect(completion.choices[0]?.message.content).toContain('One question first.');
+    const parked = await server.troupe.storage.runs.get(runId);
+    expect(parked?.status).toBe('input_required');
+    expect(completion.usage?.total_tokens).toBeGreaterThan(0);
+    expect(completion.usage).toMatchObject({
+      prompt_tokens: parked?.usage?.input_tokens,
+      completion_tokens: parked?.usage?.output_tokens,
+    });
+  });
+
   it('names the field at fault in param for every refusal it can', async () => {
     const base = { model: 'echo', messages: [{ role: 'user' as const, content: 'x' }] };
     const cases: [Record<string, unknown>, string, number][] = [
