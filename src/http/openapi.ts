@@ -8,21 +8,12 @@ type JsonObject = Record<string, unknown>;
 
 export const API_VERSION = '0.1.0';
 
-/** Request-side JSON Schema (2020-12, which OpenAPI 3.1 uses as is), without the `$schema` marker. */
-function inputSchema(schema: z.ZodType): JsonObject {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
-    io: 'input',
-    unrepresentable: 'any',
-  }) as JsonObject;
-  return rest;
-}
-
-/** The parsed side of a parameter schema (a `stringbool` is a boolean there), without the `$schema` marker. */
-function parsedSchema(schema: z.ZodType): JsonObject {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
-    io: 'output',
-    unrepresentable: 'any',
-  }) as JsonObject;
+/**
+ * JSON Schema (2020-12, which OpenAPI 3.1 uses as is) without the `$schema` marker: the request side by
+ * default; the parsed side (`io: 'output'`, where a `stringbool` is a boolean) for what a parameter means.
+ */
+function inputSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonObject {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
   return rest;
 }
 
@@ -120,7 +111,7 @@ function parameters(route: RegisteredRoute): JsonObject[] {
     const required = new Set((json.required ?? []) as string[]);
     // The wire value is a string, but what it means is the parsed type (`true`, a number): document that,
     // as clients generate typed parameters from it. Which ones are required is the input's business.
-    const properties = (parsedSchema(schema).properties ?? json.properties ?? {}) as Record<
+    const properties = (inputSchema(schema, 'output').properties ?? json.properties ?? {}) as Record<
       string,
       JsonObject
     >;

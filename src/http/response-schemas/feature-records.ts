@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AGENT_VISIBILITIES } from '../../core/records/agent.js';
 import { DOCUMENT_MEDIA_TYPES } from '../../core/records/knowledge.js';
 import { BUILD_REPORT_CODES } from '../../core/subagent-specs/build-report-entry.js';
-import { budgetViewSchema, RESPONSE_SCHEMAS, runSchema } from './records.js';
+import { budgetViewSchema, RESPONSE_SCHEMAS, runSchema, tokenUsageSchema } from './records.js';
 
 /** The records of the feature routes (build reports, knowledge, skills, questions, traces), closed like the rest. */
 const timestamp = z.string().describe('ISO 8601 time');
@@ -120,13 +120,6 @@ export const runQuestionSchema = z
   })
   .register(RESPONSE_SCHEMAS, { id: 'RunQuestion' });
 
-const usageTotals = z.strictObject({
-  input_tokens: z.number(),
-  output_tokens: z.number(),
-  total_tokens: z.number(),
-  model_calls: z.number(),
-});
-
 const timelineSpan = z.strictObject({
   kind: z.enum(['model', 'tool']),
   id: z.string(),
@@ -161,7 +154,11 @@ export const runTraceSchema = z
           last_event_at: timestamp.nullable(),
           ended: z.strictObject({ status: z.string(), at: timestamp }).nullable(),
         }),
-        totals: z.strictObject({ own: usageTotals, children: usageTotals, subtree: usageTotals }),
+        totals: z.strictObject({
+          own: tokenUsageSchema,
+          children: tokenUsageSchema,
+          subtree: tokenUsageSchema,
+        }),
         budget: budgetViewSchema.nullable(),
       }),
     ),

@@ -129,11 +129,7 @@ const runListItem = z
   })
   .register(RESPONSE_SCHEMAS, { id: 'RunListItem' });
 
-const treeUsage = z.strictObject({
-  input_tokens: z.number(),
-  output_tokens: z.number(),
-  total_tokens: z.number(),
-  model_calls: z.number(),
+const treeUsage = tokenUsageSchema.extend({
   tool_calls: z.number().nullable().describe('Counted by a budget ledger; null without one'),
   cost_usd: z.number().nullable().describe('With TROUPE_MODEL_PRICES; null otherwise'),
 });

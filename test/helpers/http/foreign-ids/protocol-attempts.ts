@@ -1,7 +1,31 @@
 import type { ForeignIdAttempt } from './foreign-id-attempt.js';
+import type { ForeignIdsWorld } from './use-foreign-ids-world.js';
 
 /** A2A 1.0 method names need the version header (a request without one is read as 0.3). */
 const A2A_V1 = { 'A2A-Version': '1.0' };
+
+/** A2A `SendMessage` to the public bot, its user message naming one of Alice's tasks or contexts. */
+function sendToPublicBot(
+  name: string,
+  message: (mine: ForeignIdsWorld['mine']) => Record<string, unknown>,
+  code: -32001 | -32602,
+): ForeignIdAttempt {
+  return {
+    name,
+    method: 'POST',
+    url: () => '/a2a/public-bot',
+    headers: A2A_V1,
+    body: ({ mine }) => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { role: 'ROLE_USER', ...message(mine) } },
+    }),
+    code: `JSON-RPC ${code}`,
+    status: 200,
+    answer: { error: { code } },
+  };
+}
 
 /** Delegation, A2A and the OpenAI-compatible API: foreign ids in the bodies of the protocols. */
 export const PROTOCOL_ATTEMPTS: ForeignIdAttempt[] = [
@@ -52,50 +76,16 @@ export const PROTOCOL_ATTEMPTS: ForeignIdAttempt[] = [
     status: 200,
     answer: { error: { code: -32001 } },
   })),
-  {
-    name: 'A2A answer to a foreign task',
-    method: 'POST',
-    url: () => '/a2a/public-bot',
-    headers: A2A_V1,
-    body: ({ mine }) => ({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'SendMessage',
-      params: {
-        message: {
-          messageId: 'm0',
-          role: 'ROLE_USER',
-          parts: [{ data: { approve: true } }],
-          taskId: mine.runId,
-        },
-      },
-    }),
-    code: 'JSON-RPC -32001',
-    status: 200,
-    answer: { error: { code: -32001 } },
-  },
-  {
-    name: 'A2A message into a foreign context',
-    method: 'POST',
-    url: () => '/a2a/public-bot',
-    headers: A2A_V1,
-    body: ({ mine }) => ({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'SendMessage',
-      params: {
-        message: {
-          messageId: 'm1',
-          role: 'ROLE_USER',
-          parts: [{ text: 'hijack' }],
-          contextId: mine.conversation.id,
-        },
-      },
-    }),
-    code: 'JSON-RPC -32602',
-    status: 200,
-    answer: { error: { code: -32602 } },
-  },
+  sendToPublicBot(
+    'A2A answer to a foreign task',
+    (mine) => ({ messageId: 'm0', parts: [{ data: { approve: true } }], taskId: mine.runId }),
+    -32001,
+  ),
+  sendToPublicBot(
+    'A2A message into a foreign context',
+    (mine) => ({ messageId: 'm1', parts: [{ text: 'hijack' }], contextId: mine.conversation.id }),
+    -32602,
+  ),
   {
     name: 'AG-UI run of a foreign agent',
     method: 'POST',
