@@ -138,7 +138,16 @@ export const threadMessageSchema = z
     seq: z.number().int(),
     run_id: z.string().nullable(),
     step: z.number().int(),
-    message: z.strictObject({ role: z.string(), content: z.unknown() }).describe('An AI SDK ModelMessage'),
+    message: z
+      .strictObject({
+        role: z.enum(['system', 'user', 'assistant', 'tool']),
+        content: z.unknown().describe('A string, or the AI SDK content parts of that role'),
+        providerOptions: z
+          .record(z.string(), z.record(z.string(), z.unknown()))
+          .optional()
+          .describe("Per-provider options the model's provider attached (free-form by provider)"),
+      })
+      .describe('An AI SDK ModelMessage'),
     created_at: timestamp,
   })
   .register(RESPONSE_SCHEMAS, { id: 'ThreadMessage' });
