@@ -1,3 +1,4 @@
+import { loadA2AIdentitySettings, type A2AIdentitySettings } from './a2a-identity-settings.js';
 import { parsePriceTable, type PriceTable } from './core/budgets/price-table.js';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -49,6 +50,8 @@ export interface TroupeConfig {
   files: FileLimits;
   /** OpenTelemetry GenAI traces, from the standard `OTEL_EXPORTER_OTLP_*` variables; undefined = off. */
   tracing: TracingSettings | undefined;
+  /** Caller claims between Troupe servers (A2A delegation): this server's signing key, the issuers it trusts. */
+  a2aIdentity: A2AIdentitySettings;
   /** `TROUPE_MODEL_PRICES`: a JSON file of USD per million tokens by model; turns tokens into cost. */
   modelPrices: PriceTable | undefined;
   /** Retries, timeouts and shared provider limits of model calls (README "Real providers"). */
@@ -177,7 +180,10 @@ function loadModelPrices(env: Env, cwd: string): PriceTable | undefined {
   try {
     return parsePriceTable(JSON.parse(readFileSync(path.resolve(cwd, file), 'utf8')));
   } catch (error) {
-    throw new TroupeError('config_invalid', `TROUPE_MODEL_PRICES (${file}): ${error instanceof Error ? error.message : String(error)}`);
+    throw new TroupeError(
+      'config_invalid',
+      `TROUPE_MODEL_PRICES (${file}): ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -214,10 +220,16 @@ function share(env: Env, name: string, fallback: number): number {
 }
 
 function egressAllowList(env: Env): string[] {
-  const entries = (env.TROUPE_EGRESS_ALLOW ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = (env.TROUPE_EGRESS_ALLOW ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   for (const entry of entries) {
     if (!parseEgressAllowEntry(entry)) {
-      throw new TroupeError('config_invalid', `TROUPE_EGRESS_ALLOW entries must be host names, *.domains, addresses or CIDR blocks, got "${entry}"`);
+      throw new TroupeError(
+        'config_invalid',
+        `TROUPE_EGRESS_ALLOW entries must be host names, *.domains, addresses or CIDR blocks, got "${entry}"`,
+      );
     }
   }
   return entries;
@@ -234,14 +246,20 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
   const dataDir = path.resolve(cwd, env.TROUPE_DATA_DIR ?? 'data');
   const leaseExpiry = env.TROUPE_LEASE_EXPIRY ?? 'resume';
   if (leaseExpiry !== 'resume' && leaseExpiry !== 'fail') {
-    throw new TroupeError('config_invalid', `TROUPE_LEASE_EXPIRY must be "resume" or "fail", got "${leaseExpiry}"`);
+    throw new TroupeError(
+      'config_invalid',
+      `TROUPE_LEASE_EXPIRY must be "resume" or "fail", got "${leaseExpiry}"`,
+    );
   }
   const openaiCompatible: TroupeConfig['openaiCompatible'] = {};
   for (const [key, value] of Object.entries(env)) {
     const match = /^TROUPE_OPENAI_COMPATIBLE_([A-Z0-9_]+)_BASE_URL$/.exec(key);
     if (match?.[1] && value) {
       const name = match[1].toLowerCase();
-      openaiCompatible[name] = { baseURL: value, apiKey: env[`TROUPE_OPENAI_COMPATIBLE_${match[1]}_API_KEY`] };
+      openaiCompatible[name] = {
+        baseURL: value,
+        apiKey: env[`TROUPE_OPENAI_COMPATIBLE_${match[1]}_API_KEY`],
+      };
     }
   }
   return {
@@ -265,8 +283,16 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
       maxSteps: integer(env, 'TROUPE_MAX_STEPS', DEFAULT_LIMITS.maxSteps),
       subagentMaxDepth: integer(env, 'TROUPE_SUBAGENT_MAX_DEPTH', DEFAULT_LIMITS.subagentMaxDepth),
       delegationMaxDepth: integer(env, 'TROUPE_DELEGATION_MAX_DEPTH', DEFAULT_LIMITS.delegationMaxDepth),
-      maxActiveChildrenPerRun: integer(env, 'TROUPE_MAX_CHILDREN_PER_RUN', DEFAULT_LIMITS.maxActiveChildrenPerRun),
-      maxActiveChildrenPerUser: integer(env, 'TROUPE_MAX_CHILDREN_PER_USER', DEFAULT_LIMITS.maxActiveChildrenPerUser),
+      maxActiveChildrenPerRun: integer(
+        env,
+        'TROUPE_MAX_CHILDREN_PER_RUN',
+        DEFAULT_LIMITS.maxActiveChildrenPerRun,
+      ),
+      maxActiveChildrenPerUser: integer(
+        env,
+        'TROUPE_MAX_CHILDREN_PER_USER',
+        DEFAULT_LIMITS.maxActiveChildrenPerUser,
+      ),
       childResultCapBytes: integer(env, 'TROUPE_CHILD_RESULT_CAP_BYTES', DEFAULT_LIMITS.childResultCapBytes),
       waitTimeoutMs: integer(env, 'TROUPE_WAIT_TIMEOUT_MS', DEFAULT_LIMITS.waitTimeoutMs),
       inactivityTimeoutMs: integer(env, 'TROUPE_INACTIVITY_TIMEOUT_MS', DEFAULT_LIMITS.inactivityTimeoutMs),
@@ -287,9 +313,14 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
     files: {
       attachmentMaxBytes: integer(env, 'TROUPE_ATTACHMENT_MAX_BYTES', DEFAULT_FILE_LIMITS.attachmentMaxBytes),
       attachmentMaxFiles: integer(env, 'TROUPE_ATTACHMENT_MAX_FILES', DEFAULT_FILE_LIMITS.attachmentMaxFiles),
-      artifactMaxDownloadBytes: integer(env, 'TROUPE_ARTIFACT_MAX_DOWNLOAD_BYTES', DEFAULT_FILE_LIMITS.artifactMaxDownloadBytes),
+      artifactMaxDownloadBytes: integer(
+        env,
+        'TROUPE_ARTIFACT_MAX_DOWNLOAD_BYTES',
+        DEFAULT_FILE_LIMITS.artifactMaxDownloadBytes,
+      ),
     },
     tracing: loadTracingSettings(env),
+    a2aIdentity: loadA2AIdentitySettings(env),
     modelPrices: loadModelPrices(env, cwd),
     modelCalls: loadModelCallSettings(env, cwd),
     checkResponses: flag(env, 'TROUPE_CHECK_RESPONSES'),
@@ -306,7 +337,10 @@ function loadExecuteSettings(env: Env): ExecuteSettings {
   const defaults = DEFAULT_EXECUTE_SETTINGS;
   const network = env.TROUPE_EXECUTE_NETWORK || defaults.network;
   if (!(EXECUTE_NETWORK_POLICIES as readonly string[]).includes(network)) {
-    throw new TroupeError('config_invalid', `TROUPE_EXECUTE_NETWORK must be one of ${EXECUTE_NETWORK_POLICIES.join(', ')}, got "${network}"`);
+    throw new TroupeError(
+      'config_invalid',
+      `TROUPE_EXECUTE_NETWORK must be one of ${EXECUTE_NETWORK_POLICIES.join(', ')}, got "${network}"`,
+    );
   }
   const mb = 1024 * 1024;
   return {

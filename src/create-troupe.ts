@@ -231,7 +231,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     warn: (message) => log.warn(message),
     egress,
   });
-  const remoteExperts = createRemoteA2AConnector({ egress });
+  const remoteExperts = createRemoteA2AConnector({ egress, signer: config.a2aIdentity.signer });
   // `execute` joins the catalogue only when the sandbox works here; otherwise the log says why.
   const execute = await createExecuteSupport({
     settings: config.execute,

@@ -27,6 +27,8 @@ describe('tracing settings from the standard OTLP variables', () => {
       endpoint: 'http://collector:4318/v1/traces',
       headers: {},
       serviceName: 'troupe',
+      resourceAttributes: {},
+      protocol: 'http/json',
     });
     expect(
       loadConfig({
@@ -47,7 +49,49 @@ describe('tracing settings from the standard OTLP variables', () => {
       endpoint: 'http://collector:4318/v1/traces',
       headers: { authorization: 'Bearer abc', 'x-team': 'agents' },
       serviceName: 'troupe-prod',
+      resourceAttributes: {},
+      protocol: 'http/json',
     });
+  });
+
+  it('reads OTEL_RESOURCE_ATTRIBUTES, with OTEL_SERVICE_NAME winning over its service.name', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    const settings = loadTracingSettings({
+      ...endpoint,
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=prod,service.name=from-attributes,team=a%20b',
+    });
+    expect(settings).toMatchObject({
+      serviceName: 'from-attributes',
+      resourceAttributes: {
+        'deployment.environment': 'prod',
+        'service.name': 'from-attributes',
+        team: 'a b',
+      },
+    });
+    expect(
+      loadTracingSettings({ ...endpoint, OTEL_RESOURCE_ATTRIBUTES: 'service.name=x', OTEL_SERVICE_NAME: 'y' })
+        ?.serviceName,
+    ).toBe('y');
+    expect(configError({ ...endpoint, OTEL_RESOURCE_ATTRIBUTES: 'broken' })).toContain(
+      'OTEL_RESOURCE_ATTRIBUTES',
+    );
+  });
+
+  it('sends protobuf when a protocol variable asks for it, the traces-specific one first', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(loadTracingSettings({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' })?.protocol).toBe(
+      'http/protobuf',
+    );
+    expect(
+      loadTracingSettings({
+        ...endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+      })?.protocol,
+    ).toBe('http/json');
+    expect(
+      loadTracingSettings({ ...endpoint, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' })?.protocol,
+    ).toBe('http/protobuf');
   });
 
   it('honours OTEL_SDK_DISABLED and an OTEL_TRACES_EXPORTER without otlp', () => {

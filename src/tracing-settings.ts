@@ -8,7 +8,13 @@ export interface TracingSettings {
   headers: Record<string, string>;
   /** `service.name` of the exported resource. */
   serviceName: string;
+  /** The other attributes of the exported resource (`OTEL_RESOURCE_ATTRIBUTES`). */
+  resourceAttributes: Record<string, string>;
+  /** The OTLP/HTTP body encoding: protobuf when asked for, JSON otherwise. */
+  protocol: OtlpProtocol;
 }
+
+export type OtlpProtocol = 'http/json' | 'http/protobuf';
 
 type Env = Record<string, string | undefined>;
 
@@ -17,8 +23,11 @@ function set(env: Env, name: string): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-/** `key1=value1,key2=value2` with URL-encoded values, as the OTLP exporter specification defines it. */
-function parseHeaders(env: Env, name: string): Record<string, string> {
+/**
+ * `key1=value1,key2=value2` with URL-encoded values, as the OTLP exporter specification defines headers and
+ * the resource SDK `OTEL_RESOURCE_ATTRIBUTES`.
+ */
+function parseKeyValues(env: Env, name: string): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const entry of (set(env, name) ?? '').split(',')) {
     if (entry.trim() === '') continue;
@@ -62,8 +71,8 @@ function tracesEndpoint(env: Env): string | undefined {
 
 /**
  * Tracing is on only when an OTLP endpoint is configured, and `OTEL_SDK_DISABLED=true` or an
- * `OTEL_TRACES_EXPORTER` without `otlp` turns it off again. Only OTLP over HTTP is spoken (as JSON, which
- * every OTLP/HTTP receiver accepts), so `grpc` is refused rather than silently sent to the wrong port.
+ * `OTEL_TRACES_EXPORTER` without `otlp` turns it off again. Only OTLP over HTTP is spoken, protobuf when
+ * the protocol variables ask for it, JSON otherwise; `grpc` is refused rather than sent to the wrong port.
  */
 export function loadTracingSettings(env: Env): TracingSettings | undefined {
   const endpoint = tracesEndpoint(env);
@@ -76,15 +85,19 @@ export function loadTracingSettings(env: Env): TracingSettings | undefined {
   if (protocol !== undefined && protocol !== 'http/json' && protocol !== 'http/protobuf') {
     throw new TroupeError(
       'config_invalid',
-      `OTLP protocol "${protocol}" is not supported: Troupe exports traces over OTLP/HTTP (http/json); point the endpoint at the collector's HTTP port (4318)`,
+      `OTLP protocol "${protocol}" is not supported: Troupe exports traces over OTLP/HTTP (http/protobuf or http/json); point the endpoint at the collector's HTTP port (4318)`,
     );
   }
+  const resourceAttributes = parseKeyValues(env, 'OTEL_RESOURCE_ATTRIBUTES');
   return {
     endpoint,
     headers: {
-      ...parseHeaders(env, 'OTEL_EXPORTER_OTLP_HEADERS'),
-      ...parseHeaders(env, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS'),
+      ...parseKeyValues(env, 'OTEL_EXPORTER_OTLP_HEADERS'),
+      ...parseKeyValues(env, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS'),
     },
-    serviceName: set(env, 'OTEL_SERVICE_NAME') ?? 'troupe',
+    // OTEL_SERVICE_NAME wins over a service.name among the resource attributes, as the SDKs do.
+    serviceName: set(env, 'OTEL_SERVICE_NAME') ?? resourceAttributes['service.name'] ?? 'troupe',
+    resourceAttributes,
+    protocol: protocol === 'http/protobuf' ? 'http/protobuf' : 'http/json',
   };
 }

@@ -5,6 +5,7 @@ import type { ArtifactService } from '../runtime/artifacts/artifact-service.js';
 import type { AttachmentService } from '../runtime/attachments/attachment-service.js';
 import type { AuthService } from '../runtime/auth-service.js';
 import type { BuildReportService } from '../runtime/build-report/build-report-service.js';
+import type { AgUiService } from '../runtime/ag-ui/ag-ui-service.js';
 import type { CompletionService } from '../runtime/completions/completion-service.js';
 import type { ConversationService } from '../runtime/conversation-service.js';
 import type { ClientDelegationService } from '../runtime/delegation/client-delegation-service.js';
@@ -46,6 +47,8 @@ export interface AppDependencies {
   attachments: AttachmentService;
   /** The OpenAI-compatible surface (SPEC §11). */
   completions: CompletionService;
+  /** AG-UI runs (SPEC §11). */
+  agUi: AgUiService;
   /** Built web console (`web/dist`); when missing, `/` explains how to build it. */
   consoleDir?: string;
   /** Defaults to JSON lines on stderr. */

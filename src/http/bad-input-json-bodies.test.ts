@@ -17,6 +17,8 @@ interface BodyRoute {
   wrongTypes: Record<string, unknown>;
   /** A minimal valid body, used to build the unknown-field and oversize cases. */
   valid: Record<string, unknown>;
+  /** A protocol's own body that is open to fields it adds (AG-UI's RunAgentInput): no unknown-field case. */
+  open?: true;
 }
 
 // Every body route, each with an admin token so that only the body can be at fault.
@@ -176,6 +178,14 @@ const BODY_ROUTES: BodyRoute[] = [
     wrongTypes: { model: 5, messages: 'hi' },
     valid: { model: 'main', messages: [{ role: 'user', content: 'hi' }] },
   },
+  {
+    method: 'POST',
+    path: '/ag-ui/{id}',
+    url: (ids) => `/ag-ui/${ids.agent}`,
+    wrongTypes: { threadId: 5, runId: [], messages: 'hi' },
+    valid: { threadId: 't-1', runId: 'r-1', messages: [{ id: 'm-1', role: 'user', content: 'hi' }] },
+    open: true,
+  },
 ];
 
 describe('bad input on every body route', () => {
@@ -223,7 +233,7 @@ describe('bad input on every body route', () => {
       await expectNothingPersisted(send(''), 400, 'invalid_json');
     });
 
-    it('unknown field ⇒ 400 validation_failed naming the field', async () => {
+    it.skipIf(route.open)('unknown field ⇒ 400 validation_failed naming the field', async () => {
       const response = send(JSON.stringify({ ...route.valid, surprise: true }));
       await expectNothingPersisted(response, 400, 'validation_failed');
       const again = await send(JSON.stringify({ ...route.valid, surprise: true }));

@@ -25,6 +25,7 @@ import { registerQuestionRoutes } from './routes/question-routes.js';
 import { registerConversationFileRoutes } from './routes/conversation-file-routes.js';
 import { registerA2ARoutes } from './routes/a2a-routes.js';
 import { registerOpenAiRoutes } from './routes/openai-routes.js';
+import { registerAgUiRoutes } from './routes/ag-ui-routes.js';
 
 export type { AppDependencies } from './app-dependencies.js';
 
@@ -68,6 +69,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   // Outside /api (A2A clients look for /.well-known/agent-card.json), so before the console's catch-all.
   registerA2ARoutes(registry, deps, logger);
   registerOpenAiRoutes(app, registry, deps, logger);
+  registerAgUiRoutes(registry, deps, logger);
   serveConsole(app, deps.consoleDir);
   return app;
 }

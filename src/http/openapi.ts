@@ -8,12 +8,12 @@ type JsonObject = Record<string, unknown>;
 
 export const API_VERSION = '0.1.0';
 
-/** Request-side JSON Schema (2020-12, which OpenAPI 3.1 uses as is), without the `$schema` marker. */
-function inputSchema(schema: z.ZodType): JsonObject {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
-    io: 'input',
-    unrepresentable: 'any',
-  }) as JsonObject;
+/**
+ * JSON Schema (2020-12, which OpenAPI 3.1 uses as is) without the `$schema` marker: the request side by
+ * default; the parsed side (`io: 'output'`, where a `stringbool` is a boolean) for what a parameter means.
+ */
+function inputSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonObject {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
   return rest;
 }
 
@@ -70,7 +70,7 @@ function errorResponses(route: RegisteredRoute): Record<string, JsonObject> {
   if (route.body !== undefined || route.rawBody !== undefined || route.multipartFiles !== undefined) {
     codes.add('payload_too_large');
   }
-  if (route.access !== 'public') {
+  if (route.access !== 'public' || route.optionalAuth === true) {
     codes.add('unauthorized');
     codes.add('too_many_requests');
   }
@@ -108,8 +108,13 @@ function parameters(route: RegisteredRoute): JsonObject[] {
   ] as const) {
     if (schema === undefined) continue;
     const json = inputSchema(schema);
-    const properties = (json.properties ?? {}) as Record<string, JsonObject>;
     const required = new Set((json.required ?? []) as string[]);
+    // The wire value is a string, but what it means is the parsed type (`true`, a number): document that,
+    // as clients generate typed parameters from it. Which ones are required is the input's business.
+    const properties = (inputSchema(schema, 'output').properties ?? json.properties ?? {}) as Record<
+      string,
+      JsonObject
+    >;
     for (const [name, property] of Object.entries(properties)) {
       const { description, ...propertySchema } = property;
       result.push({
@@ -134,24 +139,46 @@ function operationId(route: RegisteredRoute): string {
     .join('');
 }
 
+const SSE = 'text/event-stream';
+
+function mediaTypes(route: RegisteredRoute): readonly string[] {
+  if (route.produces === undefined) return [];
+  return typeof route.produces === 'string' ? [route.produces] : route.produces;
+}
+
 function successContent(route: RegisteredRoute): JsonObject {
-  if (route.produces === 'text/event-stream') {
-    return {
-      'text/event-stream': {
-        schema: {
-          type: 'string',
-          description: 'Frames `id: <seq>`, `event: <type>`, `data: <RunEvent JSON>`',
-        },
-        'x-event-schema': { $ref: `${COMPONENT}RunEvent` },
+  const content: JsonObject = {};
+  const produced = mediaTypes(route);
+  if (route.response !== undefined || produced.length === 0) {
+    content['application/json'] = { schema: route.response ? outputSchema(route.response) : {} };
+  }
+  if (produced.includes(SSE) || route.eventSchema !== undefined) {
+    content[SSE] = {
+      schema: {
+        type: 'string',
+        description: route.eventSchema
+          ? 'Server-sent events; each `data:` is one JSON event of `x-event-schema`'
+          : 'Frames `id: <seq>`, `event: <type>`, `data: <RunEvent JSON>`',
       },
+      'x-event-schema': route.eventSchema
+        ? outputSchema(route.eventSchema)
+        : { $ref: `${COMPONENT}RunEvent` },
     };
   }
-  if (route.produces !== undefined)
-    return { [route.produces]: { schema: { type: 'string', format: 'binary' } } };
-  return { 'application/json': { schema: route.response ? outputSchema(route.response) : {} } };
+  for (const type of produced)
+    if (type !== SSE) content[type] = { schema: { type: 'string', format: 'binary' } };
+  return content;
+}
+
+/** An empty requirement next to the bearer one is OpenAPI's way of saying the token is optional. */
+function securityOf(route: RegisteredRoute): JsonObject[] {
+  if (route.access !== 'public') return [{ bearerAuth: [] }];
+  return route.optionalAuth === true ? [{}, { bearerAuth: [] }] : [];
 }
 
 function operation(route: RegisteredRoute): JsonObject {
+  // The run event stream resumes by `Last-Event-ID`; the protocol streams (AG-UI, completions) do not.
+  const resumable = mediaTypes(route).includes(SSE) && route.eventSchema === undefined;
   const status = String(route.status ?? 200);
   const success: JsonObject =
     status === '204'
@@ -161,12 +188,10 @@ function operation(route: RegisteredRoute): JsonObject {
     operationId: operationId(route),
     summary: route.summary,
     tags: [route.tag],
-    security: route.access === 'public' ? [] : [{ bearerAuth: [] }],
+    security: securityOf(route),
     responses: {
       [status]: success,
-      ...(route.produces === 'text/event-stream'
-        ? { '204': { description: 'The client has seen the end already' } }
-        : {}),
+      ...(resumable ? { '204': { description: 'The client has seen the end already' } } : {}),
       ...errorResponses(route),
       default: {
         description: 'Error: `{error: {code, message}}` with a stable machine code',
@@ -176,10 +201,7 @@ function operation(route: RegisteredRoute): JsonObject {
   };
   if (route.description !== undefined) result.description = route.description;
   if (route.access === 'admin') result['x-troupe-access'] = 'admin';
-  const routeParameters = [
-    ...parameters(route),
-    ...(route.produces === 'text/event-stream' ? [LAST_EVENT_ID] : []),
-  ];
+  const routeParameters = [...parameters(route), ...(resumable ? [LAST_EVENT_ID] : [])];
   if (routeParameters.length > 0) result.parameters = routeParameters;
   if (route.multipartFiles !== undefined) {
     const { field, description } = route.multipartFiles;

@@ -20,8 +20,13 @@ interface RouteSpecBase {
   description?: string;
   /** Success status, for the document. */
   status?: number;
-  /** Response media type when it is not JSON (SSE, HTML). */
-  produces?: string;
+  /** Response media type(s) when it is not JSON (SSE, a download's possible types). */
+  produces?: string | readonly string[];
+  /**
+   * The JSON each `data:` frame of a `text/event-stream` answer carries, documented as the stream's event
+   * schema; with a `response` too, the route answers JSON or SSE (as the request asks).
+   */
+  eventSchema?: z.ZodType;
   /** The success body (JSON): documented in the OpenAPI document and, under test, checked on every response. */
   response?: z.ZodType;
   /**
@@ -50,6 +55,8 @@ export interface PublicRouteInput<TParams, TQuery> {
   c: Context<AppEnv>;
   params: TParams;
   query: TQuery;
+  /** The caller, on a route with `optionalAuth` that was sent a valid token; undefined otherwise. */
+  actor?: User | undefined;
 }
 
 export interface RouteInput<TParams, TQuery, TBody> extends PublicRouteInput<TParams, TQuery> {
@@ -66,12 +73,19 @@ export interface RouteSpec<TParams, TQuery, TBody>
 
 export interface PublicRouteSpec<TParams, TQuery>
   extends RouteSpecBase, RouteSchemas<TParams, TQuery, never> {
+  /**
+   * A token is optional: without an `Authorization` header the handler runs anonymously; with one it must
+   * be valid (401 and the failed-token throttle otherwise) and the handler gets its user.
+   */
+  optionalAuth?: boolean;
   handler: (input: PublicRouteInput<TParams, TQuery>) => Response | Promise<Response>;
 }
 
 /** What the OpenAPI document is built from: the same objects that registered the routes. */
 export interface RegisteredRoute extends RouteSpecBase {
   access: RouteAccess;
+  /** A public route that also takes a token (and answers more with one). */
+  optionalAuth?: boolean;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -153,8 +167,12 @@ export function createRouteRegistry(options: RouteRegistryOptions): RouteRegistr
     addPublic<TParams, TQuery>(spec: PublicRouteSpec<TParams, TQuery>) {
       const { handler, ...doc } = spec;
       registered.push({ ...doc, access: 'public' });
-      app.on(spec.method.toUpperCase(), toHonoPath(spec.path), async (c) =>
-        checked(spec, await handler({ c, ...parseCommon(c, spec) })),
+      const maybeAuthenticate: MiddlewareHandler<AppEnv> = (c, next) =>
+        spec.optionalAuth === true && c.req.header('Authorization') !== undefined
+          ? authenticate(c, next)
+          : next();
+      app.on(spec.method.toUpperCase(), toHonoPath(spec.path), maybeAuthenticate, async (c) =>
+        checked(spec, await handler({ c, ...parseCommon(c, spec), actor: c.get('user') })),
       );
     },
 

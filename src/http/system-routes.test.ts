@@ -26,6 +26,7 @@ interface OpenApiDocument {
         summary: string;
         security: unknown[];
         requestBody?: unknown;
+        responses?: Record<string, unknown>;
         parameters?: { name: string; in: string }[];
       }
     >
@@ -57,6 +58,7 @@ describe('system routes', () => {
             (route) =>
               route.path.startsWith('/api/') ||
               route.path.startsWith('/a2a') ||
+              route.path.startsWith('/ag-ui/') ||
               route.path === '/.well-known/agent-card.json' ||
               (route.path.startsWith('/v1/') && route.path !== '/v1/*'),
           )
@@ -76,6 +78,55 @@ describe('system routes', () => {
     expect(
       document.paths['/api/agent/runs/{id}/events']?.get?.parameters?.map((parameter) => parameter.name),
     ).toEqual(['id', 'after_seq', 'Last-Event-ID']);
+    // A public card takes an optional token; a protocol stream documents its own event schema.
+    expect(document.paths['/a2a/{id}/.well-known/agent-card.json']?.get?.security).toEqual([
+      {},
+      { bearerAuth: [] },
+    ]);
+    // Query parameters are typed as what they mean, not as the strings they travel as.
+    const parameter = (route: string, name: string) =>
+      document.paths[route]?.get?.parameters?.find((entry) => entry.name === name);
+    expect(parameter('/api/agent', 'include_subagents')).toMatchObject({
+      in: 'query',
+      schema: { type: 'boolean', default: false },
+    });
+    expect(parameter('/api/agent/runs/{id}/await', 'timeout_ms')).toMatchObject({
+      schema: { type: 'integer' },
+    });
+    // A route that answers JSON or SSE documents both; a download names the types it may answer.
+    expect(document.paths['/v1/chat/completions']?.post?.responses).toMatchObject({
+      '200': {
+        content: {
+          'application/json': { schema: { $ref: '#/components/schemas/ChatCompletion' } },
+          'text/event-stream': { 'x-event-schema': { $ref: '#/components/schemas/ChatCompletionChunk' } },
+        },
+      },
+    });
+    expect(document.paths['/a2a/{id}']?.post?.responses).toMatchObject({
+      '200': {
+        content: {
+          'text/event-stream': { 'x-event-schema': { $ref: '#/components/schemas/A2AStreamFrame' } },
+        },
+      },
+    });
+    expect(
+      Object.keys(
+        (
+          document.paths['/api/conversations/{id}/artifacts/{artifact_id}/download']?.get?.responses?.[
+            '200'
+          ] as {
+            content: Record<string, unknown>;
+          }
+        ).content,
+      ),
+    ).toEqual(
+      expect.arrayContaining(['text/markdown; charset=utf-8', 'application/pdf', 'application/octet-stream']),
+    );
+    expect(document.paths['/ag-ui/{id}']?.post?.responses).toMatchObject({
+      '200': {
+        content: { 'text/event-stream': { 'x-event-schema': { $ref: '#/components/schemas/AgUiEvent' } } },
+      },
+    });
   });
 
   it('answers unknown API routes and wrong methods with 404 route_not_found', async () => {

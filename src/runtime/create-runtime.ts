@@ -10,6 +10,7 @@ import type { Storage } from '../core/ports/storage.js';
 import type { ToolSource } from '../core/ports/tool-source.js';
 import { createArtifactService, type ArtifactService } from './artifacts/artifact-service.js';
 import { createAttachmentService, type AttachmentService } from './attachments/attachment-service.js';
+import { createAgUiService, type AgUiService } from './ag-ui/ag-ui-service.js';
 import { createCompletionService, type CompletionService } from './completions/completion-service.js';
 import type { MiddlewareFactory } from './middleware/middleware-factory.js';
 import { createAgentService, type AgentService } from './agent-service.js';
@@ -102,6 +103,8 @@ export interface Runtime {
   artifacts: ArtifactService;
   attachments: AttachmentService;
   completions: CompletionService;
+  /** AG-UI runs (`POST /ag-ui/{slug}`). */
+  agUi: AgUiService;
   delegation: ClientDelegationService;
   experts: ExpertService;
   delegationPolicies: DelegationPolicyService;
@@ -203,6 +206,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
       limits: { maxBytes: files.attachmentMaxBytes, maxFiles: files.attachmentMaxFiles },
     }),
     completions: createCompletionService({ agents, conversations, runs }),
+    agUi: createAgUiService({ storage, agents, conversations, runs }),
     delegation: createClientDelegationService({ storage, runs: delegationRuns, projects }),
     experts: createExpertService(storage, agents),
     delegationPolicies: createDelegationPolicyService(storage, ports.warn),

@@ -179,7 +179,11 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   }
 
   async function executeClaimed(run: Run, signal: AbortSignal, adopted: boolean): Promise<void> {
-    const meter = createTokenUsageMiddleware(run.usage, run.model_spec);
+    const meter = createTokenUsageMiddleware(run.usage, run.model_spec, {
+      saveBeforeHumanWait: async (usage) => {
+        await storage.runs.update(run.id, { status: ['running'] }, { usage });
+      },
+    });
     let emitter = createRunEmitter(storage, bus, run);
     let watch: RunWatch | undefined;
     let facts: AttemptFacts | undefined;
@@ -212,6 +216,12 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
           emitter,
           signal,
           timeoutMs: effectiveLimits(deps.limits, usable.config).waitTimeoutMs,
+          recordUsage: (usage) => {
+            meter.usage.input_tokens += usage.input_tokens;
+            meter.usage.output_tokens += usage.output_tokens;
+            meter.usage.total_tokens += usage.total_tokens;
+            meter.usage.model_calls += usage.model_calls;
+          },
         });
         await emitter.flush();
         await finishCompleted(run, outcome, meter.usage, facts);

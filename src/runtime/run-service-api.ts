@@ -15,6 +15,10 @@ export interface PostMessageInput {
   attachments?: string[];
   /** Narrows the agent's `config.budget` for this run tree (SPEC §10); above it is refused. */
   budget?: BudgetLimits;
+  /** W3C trace context the run's spans continue (a task delegated by another Troupe server). */
+  traceparent?: string;
+  /** Who asked, as another Troupe server vouched for it (a verified caller claim). */
+  caller?: { issuer: string; subject: string; name: string };
 }
 
 export interface StartedRun {

@@ -99,7 +99,12 @@ export function createRunService(deps: RunServiceDeps): RunService {
             parent: undefined,
             request_id: input.request_id,
             fallback_model: deps.defaultModel,
-            input: { message, ...(attached.length > 0 ? { attachments: attached.map((attachment) => attachment.id) } : {}) },
+            input: {
+              message,
+              ...(attached.length > 0 ? { attachments: attached.map((attachment) => attachment.id) } : {}),
+              ...(input.traceparent !== undefined ? { traceparent: input.traceparent } : {}),
+              ...(input.caller !== undefined ? { caller: input.caller } : {}),
+            },
           }),
         );
         const ledger = await openRootBudget(tx, runId, agent.config.budget, input.budget, new Date());

@@ -1,9 +1,16 @@
 import { TaskState } from '@a2a-js/sdk';
 import { Client, type Client as A2AClient } from '@a2a-js/sdk/client';
 import { LegacyJsonRpcTransport } from '@a2a-js/sdk/compat/v0_3/client';
-import { isJsonRpcError } from '@a2a-js/sdk/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { a2aClient, asTask, bearerFetch, collect, outputText, userText } from '../helpers/a2a-client.js';
+import {
+  a2aClient,
+  asTask,
+  codeOf,
+  bearerFetch,
+  collect,
+  outputText,
+  userText,
+} from '../helpers/a2a-client.js';
 import { readSse, startTestServer, type TestServer } from '../helpers/start-test-server.js';
 
 /**
@@ -26,18 +33,12 @@ afterAll(async () => {
   await server.close();
 });
 
-/** The JSON-RPC error code an SDK call failed with. */
-async function codeOf(call: () => Promise<unknown>): Promise<number> {
-  try {
-    await call();
-  } catch (error) {
-    if (isJsonRpcError(error)) return error.envelopeCode;
-    throw error;
-  }
-  throw new Error('the call succeeded');
-}
-
-async function rpc(body: string, headers: Record<string, string> = {}, path = '/a2a/analyst') {
+/** A raw JSON-RPC call, as A2A 1.0 unless `headers` says otherwise (no header at all means 0.3). */
+async function rpc(
+  body: string,
+  headers: Record<string, string> = { 'A2A-Version': '1.0' },
+  path = '/a2a/analyst',
+) {
   const response = await server.api(path, {
     method: 'POST',
     body,
@@ -48,10 +49,21 @@ async function rpc(body: string, headers: Record<string, string> = {}, path = '/
     body: (await response.json()) as {
       id?: unknown;
       result?: Record<string, unknown>;
-      error?: { code: number; message: string };
+      error?: {
+        code: number;
+        message: string;
+        data?: { '@type': string; fieldViolations?: { field: string; description: string }[] }[];
+      };
     },
   };
 }
+
+/** A message of `SendMessage` params whose `message` fields are `fields`. */
+const sendWith = (fields: Record<string, unknown>) =>
+  call('SendMessage', { message: { role: 'ROLE_USER', parts: [{ text: 'hi' }], ...fields } });
+
+/** `[[…[[0]]…]]`, `levels` arrays deep, written out as JSON text (no recursion on either side). */
+const nested = (levels: number) => `${'['.repeat(levels)}0${']'.repeat(levels)}`;
 
 const call = (method: string, params: unknown, id: unknown = 1) =>
   JSON.stringify({ jsonrpc: '2.0', id, method, params });
@@ -83,7 +95,10 @@ describe('malformed JSON-RPC', () => {
     ],
     ['ListTasks with a page size over 100', call('ListTasks', { pageSize: 1000 }), -32602],
     ['ListTasks with a forged page token', call('ListTasks', { pageToken: 'not-a-token' }), -32602],
-    ['0.3 tasks/get without id', call('tasks/get', {}), -32602],
+    ['SendMessage without a messageId', sendWith({}), -32602],
+    ['a non-string messageId', sendWith({ messageId: { $gt: '' } }), -32602],
+    ['a numeric taskId', sendWith({ messageId: 'm-t', taskId: 5 }), -32602],
+    ['GetTask with an object id', call('GetTask', { id: { $ne: null } }), -32602],
     ['an unknown task', call('GetTask', { id: 'no-such-task' }), -32001],
     [
       'push notification config',
@@ -101,6 +116,49 @@ describe('malformed JSON-RPC', () => {
     const answer = await rpc(body);
     expect(answer.status).toBe(200);
     expect(answer.body.error?.code).toBe(code);
+  });
+
+  it.each([
+    ['a non-string messageId', sendWith({ messageId: { $gt: '' } }), 'message.messageId'],
+    ['an empty messageId', sendWith({ messageId: ' ' }), 'message.messageId'],
+    ['a non-string contextId', sendWith({ messageId: 'm-c', contextId: ['x'] }), 'message.contextId'],
+    [
+      'too many parts',
+      call('SendMessage', {
+        message: {
+          messageId: 'm-p',
+          role: 'ROLE_USER',
+          parts: Array.from({ length: 101 }, () => ({ text: 'x' })),
+        },
+      }),
+      'message.parts',
+    ],
+    [
+      'a data part 50,000 levels deep',
+      `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m-d","role":"ROLE_USER","parts":[{"data":${nested(50_000)}}]}}}`,
+      'message.parts[0].data',
+    ],
+  ])('%s ⇒ -32602 naming the field', async (_name, body, field) => {
+    const answer = await rpc(body);
+    expect(answer.body.error?.code).toBe(-32602);
+    expect(answer.body.error?.message).toContain(field);
+    const violations = answer.body.error?.data?.[0]?.fieldViolations ?? [];
+    expect(violations[0]?.field.startsWith(field)).toBe(true);
+  });
+
+  it('reads a request without A2A-Version as 0.3: 1.0 methods then need the header', async () => {
+    const bare = await rpc(call('GetTask', { id: taskId }), {});
+    expect(bare.body.error?.code).toBe(-32601);
+    expect(bare.body.error?.message).toMatch(/A2A-Version: 1\.0/);
+    expect((await rpc(call('tasks/get', { id: taskId }), {})).body.result).toMatchObject({
+      kind: 'task',
+      id: taskId,
+    });
+    // The server endpoint speaks 1.0 only: a header-less (0.3) request there is VersionNotSupported.
+    const root = await rpc(call('GetTask', { id: taskId }), {}, '/a2a');
+    expect(root.body.error?.code).toBe(-32009);
+    expect(root.body.error?.message).toMatch(/without an A2A-Version header is A2A 0\.3/);
+    expect((await rpc(call('message/send', {}), { 'A2A-Version': '1.0' })).body.error?.code).toBe(-32601);
   });
 
   it('answers with the request id, and refuses an unsupported A2A-Version with -32009', async () => {
@@ -162,20 +220,66 @@ describe('unpublished agents and missing tokens', () => {
     expect((await server.api('/api/agent/analyst/publish', { method: 'POST' })).status).toBe(200);
   });
 
-  it('every A2A route needs a bearer token', async () => {
-    for (const [method, path] of [
-      ['GET', '/.well-known/agent-card.json'],
-      ['GET', '/a2a/analyst/.well-known/agent-card.json'],
-      ['POST', '/a2a/analyst'],
-      ['POST', '/a2a'],
-    ]) {
+  it('JSON-RPC endpoints need a bearer token', async () => {
+    for (const path of ['/a2a/analyst', '/a2a']) {
       const response = await fetch(`${server.url}${path}`, {
-        method,
-        ...(method === 'POST' ? { body: call('GetTask', { id: taskId }) } : {}),
+        method: 'POST',
+        body: call('GetTask', { id: taskId }),
       });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
     }
+  });
+});
+
+describe('discovery', () => {
+  it('serves public cards without a token, and private experts only with one', async () => {
+    // A private published expert of the demo user.
+    const created = await server.api('/api/agent', {
+      method: 'POST',
+      body: JSON.stringify({
+        name: 'Private expert',
+        slug: 'hidden-expert',
+        status: 'published',
+        visibility: 'private',
+        config: { model: 'scripted:demo', tools: [] },
+      }),
+    });
+    expect(created.status).toBe(201);
+    const anonymous = await fetch(`${server.url}/.well-known/agent-card.json`);
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.headers.get('cache-control')).toMatch(/^public/);
+    const card = (await anonymous.json()) as {
+      skills: { id: string }[];
+      capabilities: { extendedAgentCard?: boolean };
+    };
+    expect(card.skills.map((skill) => skill.id)).toEqual(['analyst']);
+    expect(card.capabilities.extendedAgentCard).toBe(true);
+    expect((await fetch(`${server.url}/a2a/analyst/.well-known/agent-card.json`)).status).toBe(200);
+    // Without a token a private card and an unknown one look alike: both ask for a token.
+    for (const slug of ['hidden-expert', 'no-such-expert']) {
+      const response = await fetch(`${server.url}/a2a/${slug}/.well-known/agent-card.json`);
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    }
+    // With a token: the private expert's card, and the extended server card lists it.
+    expect((await server.api('/a2a/hidden-expert/.well-known/agent-card.json')).status).toBe(200);
+    const bad = await fetch(`${server.url}/a2a/analyst/.well-known/agent-card.json`, {
+      headers: { authorization: 'Bearer trp_not-a-token' },
+    });
+    expect(bad.status).toBe(401);
+    const root = await a2aClient(server.url, server.token);
+    expect((await root.getAgentCard()).skills.map((skill) => skill.id)).toEqual(['analyst', 'hidden-expert']);
+    // Bob may not use the private expert: neither its card nor the extended card shows it to him.
+    const bobRoot = await a2aClient(server.url, bobToken);
+    expect((await bobRoot.getAgentCard()).skills.map((skill) => skill.id)).toEqual(['analyst']);
+    const asBob = await fetch(`${server.url}/a2a/hidden-expert/.well-known/agent-card.json`, {
+      headers: { authorization: `Bearer ${bobToken}` },
+    });
+    expect(asBob.status).toBe(404);
+    // An expert endpoint has no extended card.
+    expect((await rpc(call('GetExtendedAgentCard', {}))).body.error?.code).toBe(-32004);
+    expect((await server.api('/api/agent/hidden-expert', { method: 'DELETE' })).status).toBeLessThan(300);
   });
 });
 
@@ -191,10 +295,12 @@ describe('A2A 0.3 method names', () => {
         },
         configuration: { blocking: true },
       }),
+      {},
     );
     expect(sent.body.result).toMatchObject({ kind: 'task', status: { state: 'completed' } });
     const id = String(sent.body.result?.id);
-    const got = await rpc(call('tasks/get', { id }));
+    expect((await rpc(call('tasks/get', {}), {})).body.error?.code).toBe(-32602);
+    const got = await rpc(call('tasks/get', { id }), { 'A2A-Version': '0.3' });
     expect(got.body.result).toMatchObject({ kind: 'task', id, status: { state: 'completed' } });
     expect(JSON.stringify(got.body.result)).toContain('Analysis of: An old client asks');
   });

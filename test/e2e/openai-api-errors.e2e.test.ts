@@ -104,6 +104,62 @@ describe('POST /v1/chat/completions with the official openai client: refusals, f
     expect(completion.choices[0]?.finish_reason).toBe('stop');
     const [approval] = await server.troupe.storage.approvals.listForRun(runId);
     expect(approval).toMatchObject({ tool_name: 'write_file', status: 'pending' });
+    // The step that asked for the approval is counted: its tokens were saved before the wait was announced.
+    expect(completion.usage?.total_tokens).toBeGreaterThan(0);
+    const parked = await server.troupe.storage.runs.get(runId);
+    expect(completion.usage).toMatchObject({
+      prompt_tokens: parked?.usage?.input_tokens,
+      completion_tokens: parked?.usage?.output_tokens,
+    });
+  });
+
+  it('counts the tokens of the step that asked a question when it stops there', async () => {
+    const completion = await client.chat.completions.create({
+      model: 'asker',
+      messages: [{ role: 'user', content: 'go' }],
+    });
+    const { run_id: runId } = completion as unknown as Extended;
+    expect(completion.choices[0]?.message.content).toContain('One question first.');
+    const parked = await server.troupe.storage.runs.get(runId);
+    expect(parked?.status).toBe('input_required');
+    expect(completion.usage?.total_tokens).toBeGreaterThan(0);
+    expect(completion.usage).toMatchObject({
+      prompt_tokens: parked?.usage?.input_tokens,
+      completion_tokens: parked?.usage?.output_tokens,
+    });
+  });
+
+  it('names the field at fault in param for every refusal it can', async () => {
+    const base = { model: 'echo', messages: [{ role: 'user' as const, content: 'x' }] };
+    const cases: [Record<string, unknown>, string, number][] = [
+      [{ ...base, conversation_id: 'cnv_does_not_exist' }, 'conversation_id', 404],
+      [{ ...base, not_a_field: true }, 'not_a_field', 400],
+      [{ ...base, stream_options: { include_usage: 'yes' } }, 'stream_options.include_usage', 400],
+      [{ ...base, messages: [{ role: 'wizard', content: 'x' }] }, 'messages[0].role', 400],
+      [{ ...base, n: 2 }, 'n', 400],
+    ];
+    for (const [body, param, status] of cases) {
+      const error = await apiError(
+        client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming),
+      );
+      expect([error.status, error.error]).toMatchObject([status, { param }]);
+    }
+    // A conversation with a run still going is busy: the conversation is at fault.
+    const first = await client.chat.completions.create({ ...base, model: 'slow', stream: true });
+    let conversationId = '';
+    for await (const chunk of first) {
+      conversationId = (chunk as unknown as Extended).conversation_id;
+      break;
+    }
+    const busy = await apiError(
+      client.chat.completions.create({
+        ...base,
+        model: 'slow',
+        conversation_id: conversationId,
+      } as OpenAI.ChatCompletionCreateParamsNonStreaming),
+    );
+    first.controller.abort();
+    expect([busy.status, busy.error]).toMatchObject([409, { code: 'run_busy', param: 'conversation_id' }]);
   });
 
   it('cancels the run when the client closes a stream before the answer is complete', async () => {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTracingSettings } from '../../src/tracing-settings.js';
+import { decodeTraceRequest, type OtlpAttribute, type OtlpTraces } from '../helpers/otlp-protobuf.js';
 import { startTestServer } from '../helpers/start-test-server.js';
 
 interface ReceivedExport {
@@ -11,27 +12,10 @@ interface ReceivedExport {
   body: OtlpTraces;
 }
 
-interface OtlpAttribute {
-  key: string;
-  value: { stringValue?: string; intValue?: string | number };
-}
-
-interface OtlpTraces {
-  resourceSpans: {
-    resource: { attributes: OtlpAttribute[] };
-    scopeSpans: {
-      spans: {
-        name: string;
-        traceId: string;
-        spanId: string;
-        parentSpanId?: string;
-        attributes: OtlpAttribute[];
-      }[];
-    }[];
-  }[];
-}
-
-/** A minimal OTLP/HTTP receiver: accepts `POST /v1/traces` (JSON) on loopback and keeps what it got. */
+/**
+ * A minimal OTLP/HTTP receiver: accepts `POST /v1/traces` on loopback, decodes JSON or protobuf by the
+ * content type as a collector does, and keeps what it got.
+ */
 async function startReceiver() {
   const received: ReceivedExport[] = [];
   const server = http.createServer((request, response) => {
@@ -43,9 +27,15 @@ async function startReceiver() {
           path: request.url,
           contentType: request.headers['content-type'],
           authorization: request.headers.authorization,
-          body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpTraces,
+          body: (request.headers['content-type'] ?? '').includes('application/x-protobuf')
+            ? decodeTraceRequest(Buffer.concat(chunks))
+            : (JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpTraces),
         });
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        // An empty ExportTraceServiceResponse, in the encoding of the request.
+        const protobuf = (request.headers['content-type'] ?? '').includes('application/x-protobuf');
+        response
+          .writeHead(200, { 'content-type': protobuf ? 'application/x-protobuf' : 'application/json' })
+          .end(protobuf ? '' : '{}');
       } else {
         response.writeHead(404).end();
       }
@@ -111,5 +101,34 @@ describe('OTLP/HTTP export', () => {
       new Set(['chat demo', 'execute_tool write_file', 'execute_tool read_file']),
     );
     expect(children.every((span) => span.traceId === run?.traceId)).toBe(true);
+  });
+
+  it('sends protobuf when OTEL_EXPORTER_OTLP_PROTOCOL asks, with OTEL_RESOURCE_ATTRIBUTES on the resource', async () => {
+    receiver.received.length = 0;
+    const tracing = loadTracingSettings({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=staging,service.namespace=agents',
+    });
+    const server = await startTestServer({ tracing });
+    let runId: string;
+    try {
+      ({ runId } = await server.chat('Hello protobuf'));
+      await server.api(`/api/agent/runs/${runId}/await?timeout_ms=15000`);
+    } finally {
+      await server.close();
+    }
+    expect(receiver.received.length).toBeGreaterThan(0);
+    for (const request of receiver.received) expect(request.contentType).toBe('application/x-protobuf');
+    const resources = receiver.received.flatMap((request) => request.body.resourceSpans);
+    const resource = resources[0]?.resource.attributes ?? [];
+    expect(attribute(resource, 'service.name')).toBe('troupe');
+    expect(attribute(resource, 'deployment.environment')).toBe('staging');
+    expect(attribute(resource, 'service.namespace')).toBe('agents');
+    const spans = resources.flatMap((entry) => entry.scopeSpans.flatMap((scope) => scope.spans));
+    const run = spans.find((span) => span.name === 'invoke_agent Assistant');
+    expect(attribute(run?.attributes ?? [], 'troupe.run.id')).toBe(runId);
+    expect(run?.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(spans.some((span) => span.parentSpanId === run?.spanId && span.name === 'chat demo')).toBe(true);
   });
 });

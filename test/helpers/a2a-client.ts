@@ -6,6 +6,7 @@ import {
   JsonRpcTransportFactory,
   type Client,
 } from '@a2a-js/sdk/client';
+import { isJsonRpcError } from '@a2a-js/sdk/errors';
 
 /** `fetch` with a Troupe bearer token, as an A2A client is configured for a bearer security scheme. */
 export function bearerFetch(token: string): typeof fetch {
@@ -35,12 +36,17 @@ export interface SendOptions {
 }
 
 export function userText(text: string, options: SendOptions = {}): SendMessageRequest {
+  return userParts([{ text }], options);
+}
+
+/** A user message of ProtoJSON parts (`{text}`, `{data}`…). */
+export function userParts(parts: unknown[], options: SendOptions = {}): SendMessageRequest {
   return SendMessageRequest.fromJSON({
     tenant: options.tenant ?? '',
     message: {
       messageId: options.messageId ?? randomUUID(),
       role: 'ROLE_USER',
-      parts: [{ text }],
+      parts,
       ...(options.contextId !== undefined ? { contextId: options.contextId } : {}),
       ...(options.taskId !== undefined ? { taskId: options.taskId } : {}),
     },
@@ -85,4 +91,15 @@ export function streamedOutput(events: readonly StreamResponse[]): string {
     text = event.payload.value.append ? text + chunk : chunk;
   }
   return text;
+}
+
+/** The JSON-RPC error code an SDK call failed with; a call that succeeds fails the test. */
+export async function codeOf(call: () => Promise<unknown>): Promise<number> {
+  try {
+    await call();
+  } catch (error) {
+    if (isJsonRpcError(error)) return error.envelopeCode;
+    throw error;
+  }
+  throw new Error('the call succeeded');
 }

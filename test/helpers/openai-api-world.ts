@@ -37,6 +37,15 @@ rules:
             args: { path: "a.md", content: "x" }
       - text: "Done."
 `,
+  asker: `
+rules:
+  - steps:
+      - text: "One question first."
+        tool_calls:
+          - name: ask_user_question
+            args: { questions: [{ question: "Which format?", options: [list, prose] }] }
+      - text: "Done."
+`,
   helper: `
 rules:
   - steps:
@@ -59,7 +68,7 @@ export interface OpenAiApiWorld {
 }
 
 /**
- * A server whose scenario folder holds the scenarios above, with alice's agents echo, slow, approver, broken
+ * A server whose scenario folder holds the scenarios above, with alice's agents echo, slow, approver, asker, broken
  * and the subagent alice-helper, and bob's private agent; set up before the file's tests, closed after them.
  */
 export function useOpenAiApiWorld(): OpenAiApiWorld {
@@ -91,6 +100,11 @@ export function useOpenAiApiWorld(): OpenAiApiWorld {
       name: 'Approver',
       slug: 'approver',
       config: { model: 'scripted:approver', tools: ['write_file'], tool_approval_mode: 'default' },
+    });
+    await agents.create(world.alice.user, {
+      name: 'Asker',
+      slug: 'asker',
+      config: { model: 'scripted:asker', tools: ['ask_user_question'] },
     });
     await agents.create(world.alice.user, {
       name: 'Broken',

@@ -8,6 +8,8 @@ import {
 import type { EgressPolicy } from '../../core/egress/egress-policy.js';
 import { TroupeError } from '../../core/errors.js';
 import type { Agent } from '../../core/records/agent.js';
+import type { A2AIdentitySettings } from '../../a2a-identity-settings.js';
+import { signCallerClaim } from '../../runtime/remote-experts/caller-claim.js';
 import type { RemoteA2AConnector } from '../../runtime/remote-experts/remote-a2a-connector.js';
 import { createEgressFetch, type Resolver } from '../egress/create-egress-fetch.js';
 import { withCredentials } from './with-credentials.js';
@@ -19,6 +21,8 @@ export interface RemoteA2AConnectorOptions {
     appliesTo(agent: Agent): Promise<boolean>;
     resolve?: Resolver;
   };
+  /** This server's key for caller claims (`TROUPE_A2A_SIGNING_KEY`); without it no claim is sent. */
+  signer?: A2AIdentitySettings['signer'];
 }
 
 /** A2A clients from the official SDK, for A2A 1.0 and 0.3 agents over JSON-RPC or HTTP+JSON. */
@@ -52,6 +56,10 @@ export function createRemoteA2AConnector(options: RemoteA2AConnectorOptions = {}
       });
       // The card URL is complete: no well-known path is appended to it.
       return factory.createFromUrl(remote.card_url, '');
+    },
+    callerClaim(claim) {
+      const { signer } = options;
+      return signer ? signCallerClaim(signer.issuer, signer.key, claim) : undefined;
     },
     close() {
       guarded?.close();

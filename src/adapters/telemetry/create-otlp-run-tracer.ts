@@ -1,5 +1,6 @@
 import { ExportResultCode } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OTLPProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Storage } from '../../core/ports/storage.js';
@@ -40,7 +41,7 @@ function reportingFailures(
 }
 
 /**
- * The OTLP/HTTP pipeline: spans are batched and exported in the background, so a slow or absent collector
+ * The OTLP/HTTP pipeline (protobuf or JSON bodies, as configured): spans are batched and exported in the background, so a slow or absent collector
  * never delays a run. `main.ts` imports this module only when tracing is configured; without it none of
  * the OpenTelemetry SDK is loaded. No global provider is registered: the spans are Troupe's own.
  */
@@ -49,9 +50,16 @@ export function createOtlpRunTracer(
   storage: Storage,
   warn: (message: string) => void,
 ): RunTracer {
-  const exporter = new OTLPTraceExporter({ url: settings.endpoint, headers: settings.headers });
+  const options = { url: settings.endpoint, headers: settings.headers };
+  const exporter =
+    settings.protocol === 'http/protobuf'
+      ? new OTLPProtobufTraceExporter(options)
+      : new OTLPJsonTraceExporter(options);
   const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
+    resource: resourceFromAttributes({
+      ...settings.resourceAttributes,
+      'service.name': settings.serviceName,
+    }),
     spanProcessors: [new BatchSpanProcessor(reportingFailures(exporter, settings.endpoint, warn))],
   });
   return createOtelRunTracer({

@@ -42,6 +42,14 @@ const BY_EXTENSION: Readonly<Record<string, string>> = {
 
 export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 
+/** Every content type a download may answer with (as `contentTypeFor` names them, parameters included). */
+export const KNOWN_CONTENT_TYPES: readonly string[] = [
+  ...new Set(
+    Object.values(BY_EXTENSION).map((type) => (type.startsWith('text/') ? `${type}; charset=utf-8` : type)),
+  ),
+  DEFAULT_CONTENT_TYPE,
+];
+
 /** The content type of a file name, by its extension (case-insensitive); text types say UTF-8. */
 export function contentTypeFor(fileName: string): string {
   const base = fileName.split(/[\\/]/).at(-1) ?? '';

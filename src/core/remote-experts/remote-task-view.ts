@@ -6,6 +6,8 @@ import {
   type StreamResponse,
   type Task,
 } from '@a2a-js/sdk';
+import type { TokenUsage } from '../records/run.js';
+import { reportedUsage } from './delegation-context.js';
 
 /** What a Troupe run knows of the remote A2A task it stands for, folded from the task's stream. */
 export interface RemoteTaskView {
@@ -18,6 +20,8 @@ export interface RemoteTaskView {
   artifacts: Map<string, string>;
   /** A direct reply: the remote answered with a message instead of a task. */
   reply: string | undefined;
+  /** What the task used, when the remote (another Troupe) reports it: it counts in the delegating run. */
+  usage: TokenUsage | undefined;
 }
 
 /** What one stream event changed, for the run's own events. */
@@ -51,6 +55,7 @@ export function emptyRemoteTask(): RemoteTaskView {
     statusText: '',
     artifacts: new Map(),
     reply: undefined,
+    usage: undefined,
   };
 }
 
@@ -101,12 +106,14 @@ export function applyStreamEvent(view: RemoteTaskView, event: StreamResponse): R
   switch (payload?.$case) {
     case 'task': {
       const task = payload.value;
+      view.usage = reportedUsage(task.metadata) ?? view.usage;
       identify(view, task.id, task.contextId, change);
       setStatus(view, task.status, change);
       for (const artifact of task.artifacts) setArtifact(view, artifact, false, change);
       break;
     }
     case 'statusUpdate':
+      view.usage = reportedUsage(payload.value.metadata) ?? view.usage;
       identify(view, payload.value.taskId, payload.value.contextId, change);
       setStatus(view, payload.value.status, change);
       break;

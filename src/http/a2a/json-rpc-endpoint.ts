@@ -18,6 +18,7 @@ import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import type { Actor } from '../../core/records/user.js';
 import type { AppEnv } from '../app-env.js';
 import { readLimited } from '../body.js';
+import { checkA2AParams, type ParamsViolation } from './check-a2a-params.js';
 
 /** A2A 1.0 method names (JSON-RPC binding, spec §9.4), each with the parser of its params. */
 const V1_METHODS = new Map<string, { fromJSON(params: unknown): unknown }>([
@@ -48,7 +49,8 @@ const V03_METHODS = new Set([
   'agent/getAuthenticatedExtendedCard',
 ]);
 
-const SUPPORTED_VERSIONS = new Set(['1.0', '0.3']);
+/** What a request without `A2A-Version` asks for (A2A 1.0 §3.6.2: an empty value is 0.3). */
+const DEFAULT_VERSION = '0.3';
 
 type JsonRpcId = string | number | null;
 
@@ -59,10 +61,22 @@ export interface JsonRpcEndpointOptions {
   handler: (signal: AbortSignal) => A2ARequestHandler;
   maxBodyBytes: number;
   heartbeatMs: number;
+  /** The protocol versions this endpoint's card declares (Major.Minor). */
+  versions: readonly string[];
 }
 
-function errorBody(id: JsonRpcId, code: number, message: string) {
-  return { jsonrpc: '2.0', id, error: { code, message } };
+function errorBody(id: JsonRpcId, code: number, message: string, data?: unknown[]) {
+  return { jsonrpc: '2.0', id, error: { code, message, ...(data ? { data } : {}) } };
+}
+
+/** `-32602` naming the field, with the `google.rpc.BadRequest` detail A2A's JSON-RPC binding suggests. */
+function invalidParams(id: JsonRpcId, violation: ParamsViolation) {
+  return errorBody(
+    id,
+    A2A_ERROR_CODE.INVALID_PARAMS,
+    `Invalid params: ${violation.field}: ${violation.description}`,
+    [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [violation] }],
+  );
 }
 
 function isJsonRpcId(value: unknown): value is JsonRpcId {
@@ -71,12 +85,27 @@ function isJsonRpcId(value: unknown): value is JsonRpcId {
   );
 }
 
-/** `A2A-Version` as Major.Minor ('0.3' when absent, spec §3.6.2), or undefined when unsupported. */
+/** `A2A-Version` as Major.Minor ('0.3' when absent or empty), or undefined when it is not a version. */
 function requestedVersion(header: string | undefined): string | undefined {
-  if (header === undefined || header.trim() === '') return '0.3';
+  if (header === undefined || header.trim() === '') return DEFAULT_VERSION;
   const match = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(header.trim());
-  const version = match ? `${match[1]}.${match[2]}` : undefined;
-  return version !== undefined && SUPPORTED_VERSIONS.has(version) ? version : undefined;
+  return match ? `${match[1]}.${match[2]}` : undefined;
+}
+
+/**
+ * A method of the other protocol version is unknown in the one asked for: 0.3 has no `SendMessage`, 1.0 no
+ * `message/send`. Said plainly, since the usual cause is a 1.0 client that sent no `A2A-Version` header.
+ */
+function wrongVersionMethod(method: string, version: string): string | undefined {
+  if (version === '0.3' && V1_METHODS.has(method)) {
+    return (
+      `Method not found: ${method} is an A2A 1.0 method, and this request is read as A2A 0.3 ` +
+      '(it has no A2A-Version header); send "A2A-Version: 1.0"'
+    );
+  }
+  if (version === '1.0' && V03_METHODS.has(method))
+    return `Method not found: ${method} is an A2A 0.3 method; with "A2A-Version: 1.0" use the 1.0 method names`;
+  return undefined;
 }
 
 function paramsParse(parser: { fromJSON(params: unknown): unknown }, params: unknown): boolean {
@@ -154,19 +183,28 @@ export async function answerJsonRpc(options: JsonRpcEndpointOptions): Promise<Re
   const method = request.method as string;
   const asked = c.req.header('A2A-Version') ?? c.req.query('A2A-Version');
   const version = requestedVersion(asked);
-  if (version === undefined) {
+  if (version === undefined || !options.versions.includes(version)) {
+    const supported = options.versions.join(', ');
+    const what =
+      asked === undefined || asked.trim() === ''
+        ? 'A request without an A2A-Version header is A2A 0.3, which'
+        : `A2A-Version ${asked}`;
     return c.json(
       errorBody(
         id,
         A2A_ERROR_CODE.VERSION_NOT_SUPPORTED,
-        `A2A-Version ${asked ?? ''} is not supported; use 1.0 or 0.3`,
+        `${what} is not supported by this endpoint; it speaks A2A ${supported} (send "A2A-Version: ${options.versions[0] ?? '1.0'}")`,
       ),
     );
   }
+  const misplaced = wrongVersionMethod(method, version);
+  if (misplaced !== undefined) return c.json(errorBody(id, A2A_ERROR_CODE.METHOD_NOT_FOUND, misplaced));
   const legacy = V03_METHODS.has(method);
   const parser = V1_METHODS.get(method);
   if (!legacy && parser === undefined)
     return c.json(errorBody(id, A2A_ERROR_CODE.METHOD_NOT_FOUND, `Method not found: ${method}`));
+  const violation = checkA2AParams(method, request.params);
+  if (violation !== undefined) return c.json(invalidParams(id, violation));
   // The SDK parses params again; a value it cannot even parse (e.g. non-base64 bytes) is the client's fault.
   if (parser !== undefined && !paramsParse(parser, request.params)) {
     return c.json(

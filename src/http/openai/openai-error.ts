@@ -17,16 +17,31 @@ export function openAiErrorType(status: number): string {
   return 'invalid_request_error';
 }
 
-/** The request field at fault: named by the service, else the first validation issue's body path. */
+/** A body path (`body.messages.0.content`) as a field name: `messages[0].content`. */
+function fieldName(path: string): string {
+  return path
+    .slice('body.'.length)
+    .split('.')
+    .map((segment, index) => (/^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
+    .join('');
+}
+
+/**
+ * The request field at fault: named by the service, else the first validation issue's body path; an unknown
+ * field (`unrecognized_keys`, reported on the object that holds it) is named by its own key.
+ */
 function paramOf(details: Record<string, unknown> | undefined): string | null {
   if (typeof details?.param === 'string') return details.param;
   const issues = details?.issues;
   if (!Array.isArray(issues)) return null;
   const first: unknown = issues[0];
   if (typeof first !== 'object' || first === null) return null;
-  const path = (first as { path?: unknown }).path;
-  if (typeof path !== 'string' || !path.startsWith('body.')) return null;
-  return path.slice('body.'.length);
+  const { path, code, message } = first as { path?: unknown; code?: unknown; message?: unknown };
+  if (typeof path !== 'string' || (path !== 'body' && !path.startsWith('body.'))) return null;
+  const key =
+    code === 'unrecognized_keys' && typeof message === 'string' ? /"([^"]+)"/.exec(message)?.[1] : undefined;
+  const full = key === undefined ? path : `${path}.${key}`;
+  return full === 'body' ? null : fieldName(full);
 }
 
 export function openAiError(

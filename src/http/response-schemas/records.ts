@@ -14,12 +14,15 @@ import {
   HUMAN_INPUT_KINDS,
 } from '../../core/records/run.js';
 import { RUN_EVENT_TYPES } from '../../core/records/run-event.js';
+import { CONVERSATION_STATUSES } from '../../core/records/conversation.js';
+import { DELEGATION_POLICIES, USER_ROLES } from '../../core/records/user.js';
 
 /**
- * Response schemas of the records the API returns (SPEC §7, issue 17): what `/api/openapi.json` documents
- * for each success body. Under test every JSON success response is checked against its route's schema
- * (`checkResponses`), so the document cannot drift from what handlers send. Objects are open to added
- * fields (a newer server may send more), never to missing or retyped ones.
+ * Response schemas of the records the API returns (SPEC §7, §11): what `/api/openapi.json` documents for
+ * each success body. Under test every JSON success response is checked against its route's schema
+ * (`checkResponses`), and the objects are closed (`additionalProperties: false`): a field a handler sends
+ * that the document does not name fails the check, so the document names every field. A free-form map
+ * (an agent's config, an event's payload, conversation metadata) says so in its description.
  */
 /** Named response schemas: each becomes one entry of the document's `components.schemas`. */
 export const RESPONSE_SCHEMAS = z.registry<{ id: string }>();
@@ -27,7 +30,7 @@ export const RESPONSE_SCHEMAS = z.registry<{ id: string }>();
 const timestamp = z.string().describe('ISO 8601 time');
 const nullableTimestamp = timestamp.nullable();
 
-export const tokenUsageSchema = z.looseObject({
+export const tokenUsageSchema = z.strictObject({
   input_tokens: z.number(),
   output_tokens: z.number(),
   total_tokens: z.number(),
@@ -35,16 +38,16 @@ export const tokenUsageSchema = z.looseObject({
   by_model: z
     .record(
       z.string(),
-      z.looseObject({ input_tokens: z.number(), output_tokens: z.number(), model_calls: z.number() }),
+      z.strictObject({ input_tokens: z.number(), output_tokens: z.number(), model_calls: z.number() }),
     )
     .optional()
     .describe('Per model spec, once a fallback model answered a call: which models ran and what each used'),
 });
 
-export const runErrorSchema = z.looseObject({ type: z.string(), message: z.string() });
+export const runErrorSchema = z.strictObject({ type: z.string(), message: z.string() });
 
 export const runSchema = z
-  .looseObject({
+  .strictObject({
     id: z.string(),
     thread_id: z.string(),
     conversation_id: z.string(),
@@ -62,7 +65,26 @@ export const runSchema = z
     runtime_scope_id: z.string(),
     tool_approval_mode: z.enum(TOOL_APPROVAL_MODES),
     model_spec: z.string(),
-    input: z.looseObject({ message: z.string(), parent_tool_call_id: z.string().optional() }),
+    input: z
+      .strictObject({
+        message: z.string(),
+        parent_tool_call_id: z
+          .string()
+          .optional()
+          .describe('The tool call of the parent that started this run'),
+        attachments: z.array(z.string()).optional().describe('Attachment ids the message listed'),
+        traceparent: z.string().optional().describe('W3C trace context the run continues'),
+        caller: z
+          .strictObject({ issuer: z.string(), subject: z.string(), name: z.string() })
+          .optional()
+          .describe('Who delegated this task, as another Troupe server vouched for it'),
+        agent_slug: z.string().optional(),
+        agent_name: z.string().optional(),
+        subagent_slug: z.string().optional(),
+        inline_subagent: z.string().optional().describe('The inline or built-in spec a subagent run plays'),
+        expert_slug: z.string().optional(),
+      })
+      .describe('What started the run'),
     output: z.string().nullable(),
     error: runErrorSchema.nullable(),
     usage: tokenUsageSchema.nullable(),
@@ -77,7 +99,7 @@ export const runSchema = z
   .register(RESPONSE_SCHEMAS, { id: 'Run' });
 
 export const agentSchema = z
-  .looseObject({
+  .strictObject({
     id: z.string(),
     slug: z.string(),
     name: z.string(),
@@ -86,7 +108,11 @@ export const agentSchema = z
     is_subagent: z.boolean(),
     owner_id: z.string(),
     visibility: z.enum(AGENT_VISIBILITIES),
-    config: z.record(z.string(), z.unknown()).describe('AgentConfig; secrets come back redacted'),
+    config: z
+      .record(z.string(), z.unknown())
+      .describe(
+        'AgentConfig, as `POST /api/agent` takes it (a free-form map here); secrets come back redacted',
+      ),
     status: z.enum(EXPERT_STATUSES),
     delegatable: z.boolean(),
     delegation_brief: z.string().nullable(),
@@ -98,49 +124,61 @@ export const agentSchema = z
   .register(RESPONSE_SCHEMAS, { id: 'Agent' });
 
 export const conversationSchema = z
-  .looseObject({
+  .strictObject({
     id: z.string(),
     user_id: z.string(),
     agent_id: z.string(),
     thread_id: z.string(),
     project_id: z.string(),
-    status: z.string(),
+    status: z.enum(CONVERSATION_STATUSES),
     title: z.string(),
-    metadata: z.record(z.string(), z.unknown()),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .describe('Free-form: child conversations name their parent; an AG-UI thread its `ag_ui_thread_id`'),
     created_at: timestamp,
     updated_at: timestamp,
   })
   .register(RESPONSE_SCHEMAS, { id: 'Conversation' });
 
 export const threadMessageSchema = z
-  .looseObject({
+  .strictObject({
     thread_id: z.string(),
     seq: z.number().int(),
     run_id: z.string().nullable(),
     step: z.number().int(),
-    message: z.looseObject({ role: z.string(), content: z.unknown() }).describe('An AI SDK ModelMessage'),
+    message: z
+      .strictObject({
+        role: z.enum(['system', 'user', 'assistant', 'tool']),
+        content: z.unknown().describe('A string, or the AI SDK content parts of that role'),
+        providerOptions: z
+          .record(z.string(), z.record(z.string(), z.unknown()))
+          .optional()
+          .describe("Per-provider options the model's provider attached (free-form by provider)"),
+      })
+      .describe('An AI SDK ModelMessage'),
     created_at: timestamp,
   })
   .register(RESPONSE_SCHEMAS, { id: 'ThreadMessage' });
 
 export const runEventSchema = z
-  .looseObject({
+  .strictObject({
     run_id: z.string(),
     seq: z.number().int(),
     type: z.enum(RUN_EVENT_TYPES),
     payload: z
       .record(z.string(), z.unknown())
       .describe(
-        'By type; e.g. `model_retry`: {step, attempt, max_retries, reason, status?, wait_ms, model, discarded_chars} ' +
-          '(drop the last `discarded_chars` characters of the text shown), `model_fallback`: {step, from, to, ' +
-          'reason, status?, discarded_chars}',
+        'The event\'s fields, by type (README "API overview"); a child run\'s carry its lineage. E.g. `model_retry`: ' +
+          '{step, attempt, max_retries, reason, status?, wait_ms, model, discarded_chars} (drop the last ' +
+          '`discarded_chars` characters of the text shown), `model_fallback`: {step, from, to, reason, status?, ' +
+          'discarded_chars}',
       ),
     created_at: timestamp,
   })
   .register(RESPONSE_SCHEMAS, { id: 'RunEvent' });
 
 export const approvalSchema = z
-  .looseObject({
+  .strictObject({
     run_id: z.string(),
     tool_call_id: z.string(),
     tool_name: z.string(),
@@ -157,18 +195,18 @@ export const approvalSchema = z
   .register(RESPONSE_SCHEMAS, { id: 'ToolApproval' });
 
 export const userSchema = z
-  .looseObject({
+  .strictObject({
     id: z.string(),
     name: z.string(),
-    role: z.string(),
-    delegation_policy: z.string(),
+    role: z.enum(USER_ROLES),
+    delegation_policy: z.enum(DELEGATION_POLICIES),
     delegation_whitelist: z.array(z.string()),
     created_at: timestamp,
   })
   .register(RESPONSE_SCHEMAS, { id: 'User' });
 
 export const projectSchema = z
-  .looseObject({
+  .strictObject({
     id: z.string(),
     user_id: z.string(),
     name: z.string(),
@@ -183,9 +221,10 @@ export const projectSchema = z
   .register(RESPONSE_SCHEMAS, { id: 'Project' });
 
 export const attachmentSchema = z
-  .looseObject({
+  .strictObject({
     id: z.string(),
     conversation_id: z.string(),
+    user_id: z.string(),
     name: z.string(),
     path: z.string(),
     size: z.number(),
@@ -194,16 +233,19 @@ export const attachmentSchema = z
   })
   .register(RESPONSE_SCHEMAS, { id: 'Attachment' });
 
+const budgetAmounts = z.strictObject({ tokens: z.number(), model_calls: z.number(), tool_calls: z.number() });
+
 export const budgetViewSchema = z
-  .looseObject({
-    limits: z.record(z.string(), z.number()),
+  .strictObject({
+    limits: z.strictObject({
+      tokens: z.number().optional(),
+      model_calls: z.number().optional(),
+      tool_calls: z.number().optional(),
+      wall_ms: z.number().optional(),
+    }),
     deadline_at: nullableTimestamp,
-    used: z.record(z.string(), z.number()),
-    carved: z.record(z.string(), z.number()),
-    remaining: z.record(z.string(), z.number()),
+    used: budgetAmounts,
+    carved: budgetAmounts,
+    remaining: budgetAmounts.partial(),
   })
   .register(RESPONSE_SCHEMAS, { id: 'BudgetView' });
-
-/** An open object: documented as such where the shape is large and described in the route's text. */
-export const openObject = (id: string, description: string) =>
-  z.record(z.string(), z.unknown()).describe(description).register(RESPONSE_SCHEMAS, { id });

@@ -1,12 +1,30 @@
 import { z } from 'zod';
+import { ACCESS_SOURCES } from '../../core/records/agent.js';
 import { RUN_STATUSES, RUN_TYPES } from '../../core/records/run.js';
+import { DELEGATION_POLICIES } from '../../core/records/user.js';
+import {
+  buildReportEntrySchema,
+  buildReportSchema,
+  knowledgeDocumentSchema,
+  knowledgeHitSchema,
+  knowledgeSourceSchema,
+  runQuestionSchema,
+  runTraceSchema,
+  skillFileInfoSchema,
+  skillSchema,
+} from './feature-records.js';
+import {
+  agentCardSchema,
+  chatCompletionSchema,
+  jsonRpcResponseSchema,
+  openAiModelSchema,
+} from './protocol-records.js';
 import {
   agentSchema,
   approvalSchema,
   attachmentSchema,
   budgetViewSchema,
   conversationSchema,
-  openObject,
   projectSchema,
   RESPONSE_SCHEMAS,
   runErrorSchema,
@@ -17,92 +35,172 @@ import {
 } from './records.js';
 
 /** The success bodies of the API's routes, by what they return (the records are in `records.ts`). */
-const list = <T extends z.ZodType>(key: string, item: T) => z.object({ [key]: z.array(item) });
-const one = <T extends z.ZodType>(key: string, item: T) => z.object({ [key]: item });
+const list = <T extends z.ZodType>(key: string, item: T) => z.strictObject({ [key]: z.array(item) });
+const one = <T extends z.ZodType>(key: string, item: T) => z.strictObject({ [key]: item });
+const timestamp = z.string().describe('ISO 8601 time');
 
-const grantSchema = z.looseObject({ user_id: z.string() }).register(RESPONSE_SCHEMAS, { id: 'Grant' });
+const grantSchema = z
+  .strictObject({
+    user_id: z.string(),
+    agent_id: z.string(),
+    source: z.enum(ACCESS_SOURCES),
+    created_at: timestamp,
+  })
+  .register(RESPONSE_SCHEMAS, { id: 'Grant' });
+const knowledgeGrantSchema = z
+  .strictObject({
+    user_id: z.string(),
+    source_id: z.string(),
+    source: z.enum(ACCESS_SOURCES),
+    created_at: timestamp,
+  })
+  .register(RESPONSE_SCHEMAS, { id: 'KnowledgeGrant' });
+const skillGrantSchema = z
+  .strictObject({ user_id: z.string(), skill_id: z.string(), created_at: timestamp })
+  .register(RESPONSE_SCHEMAS, { id: 'SkillGrant' });
 const publicTokenSchema = z
-  .looseObject({
+  .strictObject({
     id: z.string(),
     user_id: z.string(),
     name: z.string(),
     prefix: z.string(),
-    created_at: z.string(),
+    created_at: timestamp,
+    last_used_at: timestamp.nullable(),
+    revoked_at: timestamp.nullable(),
   })
   .register(RESPONSE_SCHEMAS, { id: 'ApiToken' });
-const buildReport = openObject(
-  'BuildReport',
-  'What a config resolves to: effective tools, subagents, skills, warnings',
-);
+
 const subagentEntry = z
-  .looseObject({
+  .strictObject({
     run_id: z.string(),
     kind: z.enum(['subagent', 'delegation']),
     slug: z.string().nullable(),
+    name: z.string().nullable(),
     status: z.enum(RUN_STATUSES),
+    child_thread_id: z.string(),
+    child_conversation_id: z.string(),
+    parent_tool_call_id: z.string().nullable(),
     parent_run_id: z.string().nullable(),
+    description: z.string().describe("The task as the parent wrote it: the child's input message"),
+    progress: z.strictObject({
+      last_seq: z.number().int(),
+      items: z.array(
+        z.strictObject({
+          seq: z.number().int(),
+          tool_call_id: z.string().optional(),
+          kind: z.enum(['assistant_message', 'tool_call', 'tool_result']),
+          content: z.string(),
+        }),
+      ),
+    }),
+    result: z.strictObject({ output: z.string().nullable(), error: runErrorSchema.nullable() }).nullable(),
+    created_at: timestamp,
+    started_at: timestamp.nullable(),
+    finished_at: timestamp.nullable(),
     usage: tokenUsageSchema.nullable(),
+    updated_at: timestamp,
     budget: budgetViewSchema.nullable(),
   })
   .register(RESPONSE_SCHEMAS, { id: 'ChildRunEntry' });
 
-const knowledgeSource = openObject('KnowledgeSource', 'A knowledge source and its document count');
-const skill = openObject('Skill', 'A skill: name, description, visibility, owner');
-
-const runQuestion = openObject('RunQuestion', 'An ask_user_question call: its questions, status and answers');
-
 const runListItem = z
-  .looseObject({
+  .strictObject({
     id: z.string(),
     status: z.enum(RUN_STATUSES),
     run_type: z.enum(RUN_TYPES),
-    agent: z.looseObject({ id: z.string(), slug: z.string().nullable(), name: z.string().nullable() }),
+    agent: z.strictObject({ id: z.string(), slug: z.string().nullable(), name: z.string().nullable() }),
     subagent_name: z.string().nullable(),
     user_id: z.string(),
     conversation_id: z.string(),
+    thread_id: z.string(),
     root_run_id: z.string(),
     created_by_run_id: z.string().nullable(),
     depth: z.number().int(),
-    created_at: z.string(),
+    model_spec: z.string(),
+    created_at: timestamp,
+    started_at: timestamp.nullable(),
+    finished_at: timestamp.nullable(),
+    updated_at: timestamp,
     duration_ms: z.number().nullable(),
     usage: tokenUsageSchema.nullable(),
     child_count: z.number().int(),
+    input_preview: z.string().describe('The input message on one line, cut at a word boundary'),
+    error: runErrorSchema.nullable(),
   })
   .register(RESPONSE_SCHEMAS, { id: 'RunListItem' });
 
-const treeUsage = z.looseObject({ total_tokens: z.number(), model_calls: z.number() });
+const treeUsage = tokenUsageSchema.extend({
+  tool_calls: z.number().nullable().describe('Counted by a budget ledger; null without one'),
+  cost_usd: z.number().nullable().describe('With TROUPE_MODEL_PRICES; null otherwise'),
+});
 interface TreeNode {
   run: z.infer<typeof runSchema>;
   children: TreeNode[];
 }
 const runTreeNode: z.ZodType<TreeNode> = z
-  .looseObject({
+  .strictObject({
     run: runSchema,
     get children() {
       return z.array(runTreeNode);
     },
     budget: budgetViewSchema.nullable(),
-    totals: z.looseObject({ own: treeUsage, subtree: treeUsage }),
+    totals: z.strictObject({ own: treeUsage, subtree: treeUsage }),
   })
   .register(RESPONSE_SCHEMAS, { id: 'RunTreeNode' });
 
+const artifactSchema = z
+  .strictObject({
+    id: z.string(),
+    conversation_id: z.string(),
+    run_id: z.string(),
+    path: z.string().describe('Relative to the project workdir'),
+    title: z.string().nullable(),
+    size: z.number().int(),
+    content_type: z.string(),
+    created_at: timestamp,
+  })
+  .register(RESPONSE_SCHEMAS, { id: 'Artifact' });
+
+const delegationPolicy = {
+  policy: z.enum(DELEGATION_POLICIES),
+  whitelist: z.array(z.string()),
+  max_whitelist: z.number().int(),
+};
+
+/** The OpenAPI document itself: its top level is named, what is inside is OpenAPI 3.1's own schema. */
+const openApiDocument = z
+  .strictObject({
+    openapi: z.literal('3.1.0'),
+    info: z.strictObject({ title: z.string(), version: z.string(), description: z.string() }),
+    servers: z.array(z.strictObject({ url: z.string() })),
+    paths: z.record(z.string(), z.record(z.string(), z.unknown())).describe('OpenAPI Path Item objects'),
+    components: z.strictObject({
+      securitySchemes: z.record(z.string(), z.unknown()),
+      schemas: z.record(z.string(), z.unknown()).describe('JSON Schema 2020-12'),
+    }),
+  })
+  .register(RESPONSE_SCHEMAS, { id: 'OpenApiDocument' });
+
 export const RESPONSES = {
-  health: z.object({ status: z.literal('ok'), version: z.string() }),
-  openapi: openObject('OpenApiDocument', 'This document'),
+  health: z.strictObject({ status: z.literal('ok'), version: z.string() }),
+  openapi: openApiDocument,
   agents: list('agents', agentSchema),
   agent: one('agent', agentSchema),
-  agentWithWarnings: z.looseObject({ agent: agentSchema, warnings: z.array(z.unknown()).optional() }),
-  buildReport,
+  agentWithWarnings: z.strictObject({
+    agent: agentSchema,
+    warnings: z.array(buildReportEntrySchema).describe("The agent's build report entries"),
+  }),
+  buildReport: buildReportSchema,
   grants: list('grants', grantSchema),
   grant: one('grant', grantSchema),
   conversations: list('conversations', conversationSchema),
   conversation: one('conversation', conversationSchema),
   messages: list('messages', threadMessageSchema),
-  startedRun: z.object({ status: z.enum(['started', 'existing']), run: runSchema }),
+  startedRun: z.strictObject({ status: z.enum(['started', 'existing']), run: runSchema }),
   childRuns: list('subagents', subagentEntry),
   runs: list('runs', runSchema),
   run: one('run', runSchema),
-  runResult: z.looseObject({
+  runResult: z.strictObject({
     status: z.enum(RUN_STATUSES),
     run_id: z.string(),
     thread_id: z.string(),
@@ -113,17 +211,17 @@ export const RESPONSES = {
     usage: tokenUsageSchema.nullable(),
     error: runErrorSchema.optional(),
   }),
-  awaitedRun: z.object({ run: runSchema, wait_timed_out: z.boolean() }),
+  awaitedRun: z.strictObject({ run: runSchema, wait_timed_out: z.boolean() }),
   approvals: list('approvals', approvalSchema),
-  approvalDecided: z.object({ approval: approvalSchema, run: runSchema }),
-  questions: list('questions', runQuestion),
-  answered: z.object({ question: runQuestion, run: runSchema }),
+  approvalDecided: z.strictObject({ approval: approvalSchema, run: runSchema }),
+  questions: list('questions', runQuestionSchema),
+  answered: z.strictObject({ question: runQuestionSchema, run: runSchema }),
   tree: one('tree', runTreeNode),
-  trace: one('trace', openObject('RunTrace', 'Every run of the tree with its timeline, totals and budget')),
-  runListPage: z.object({ runs: z.array(runListItem), next_cursor: z.string().nullable() }),
-  artifacts: list('artifacts', z.looseObject({ id: z.string(), path: z.string() })),
+  trace: one('trace', runTraceSchema),
+  runListPage: z.strictObject({ runs: z.array(runListItem), next_cursor: z.string().nullable() }),
+  artifacts: list('artifacts', artifactSchema),
   attachments: list('attachments', attachmentSchema),
-  limits: z.object({
+  limits: z.strictObject({
     limits: z
       .object({
         attachment_max_bytes: z.number().int().describe('Largest file one attachment may be'),
@@ -131,8 +229,12 @@ export const RESPONSES = {
       })
       .register(RESPONSE_SCHEMAS, { id: 'ServerLimits' }),
   }),
-  delegationPolicy: z.looseObject({ policy: z.string(), whitelist: z.array(z.string()) }),
-  delegateResult: z.looseObject({
+  delegationPolicy: z.strictObject(delegationPolicy),
+  delegationPolicyUpdate: z.strictObject({
+    ...delegationPolicy,
+    dropped: z.array(z.string()).describe('Whitelist entries over the limit, not stored'),
+  }),
+  delegateResult: z.strictObject({
     status: z.enum(RUN_STATUSES),
     run_id: z.string().nullable(),
     conversation_id: z.string().nullable(),
@@ -144,31 +246,41 @@ export const RESPONSES = {
   }),
   me: one('user', userSchema),
   users: list('users', userSchema),
-  createdUser: z.looseObject({ user: userSchema, token: z.string(), record: publicTokenSchema }),
+  createdUser: z.strictObject({ user: userSchema, token: z.string(), record: publicTokenSchema }),
   tokens: list('tokens', publicTokenSchema),
-  createdToken: z.object({ token: z.string(), record: publicTokenSchema }),
+  createdToken: z.strictObject({ token: z.string(), record: publicTokenSchema }),
   projects: list('projects', projectSchema),
   project: one('project', projectSchema),
-  knowledgeSources: list('sources', knowledgeSource),
-  knowledgeSource: one('source', knowledgeSource),
-  knowledgeDocuments: list('documents', openObject('KnowledgeDocument', 'A document of a knowledge source')),
-  knowledgeSearch: z.looseObject({
-    query: z.string(),
-    terms: z.array(z.string()),
-    results: z.array(z.unknown()),
-  }),
-  skills: list('skills', skill),
-  skill: one('skill', skill),
-  skillWithFiles: z.looseObject({ skill, files: z.array(z.unknown()) }),
-  openAiModels: z.looseObject({
-    object: z.literal('list'),
-    data: z.array(z.looseObject({ id: z.string(), object: z.literal('model') })),
-  }),
-  openAiModel: z.looseObject({ id: z.string(), object: z.literal('model') }),
-  openAiCompletion: openObject(
-    'ChatCompletion',
-    'An OpenAI chat.completion object (or SSE chunks with stream: true)',
+  knowledgeSources: list('sources', knowledgeSourceSchema),
+  knowledgeSource: one('source', knowledgeSourceSchema),
+  knowledgeDocuments: list('documents', knowledgeDocumentSchema),
+  addedDocuments: list(
+    'documents',
+    z.strictObject({
+      document: knowledgeDocumentSchema,
+      replaced: z.boolean().describe('A document of the same name was replaced'),
+    }),
   ),
-  agentCard: openObject('AgentCard', 'An A2A agent card'),
-  a2aResponse: openObject('JsonRpcResponse', 'A JSON-RPC 2.0 response (A2A)'),
+  knowledgeGrants: list('grants', knowledgeGrantSchema),
+  knowledgeGrant: one('grant', knowledgeGrantSchema),
+  knowledgeSearch: z.strictObject({
+    query: z.string(),
+    terms: z.array(z.string()).describe('The words actually searched for'),
+    results: z.array(knowledgeHitSchema),
+  }),
+  skills: list('skills', skillSchema),
+  skill: one('skill', skillSchema),
+  skillGrants: list('grants', skillGrantSchema),
+  skillGrant: one('grant', skillGrantSchema),
+  savedSkill: z.strictObject({ skill: skillSchema, files: z.array(skillFileInfoSchema) }),
+  skillWithFiles: z.strictObject({
+    skill: skillSchema,
+    files: z.array(skillFileInfoSchema),
+    skill_md: z.string().describe('The whole SKILL.md, front matter included'),
+  }),
+  openAiModels: z.strictObject({ object: z.literal('list'), data: z.array(openAiModelSchema) }),
+  openAiModel: openAiModelSchema,
+  openAiCompletion: chatCompletionSchema,
+  agentCard: agentCardSchema,
+  a2aResponse: jsonRpcResponseSchema,
 } as const;

@@ -2,7 +2,12 @@ import type { Agent } from '../../core/records/agent.js';
 import type { User } from '../../core/records/user.js';
 import { createA2ARequestHandler } from '../../runtime/a2a/a2a-request-handler.js';
 import type { A2ADependencies } from '../../runtime/a2a/a2a-task-access.js';
-import { getPublishedExpert, listPublishedExperts } from '../../runtime/a2a/published-experts.js';
+import { TroupeError, isTroupeError } from '../../core/errors.js';
+import {
+  getPublishedExpert,
+  listPublicExperts,
+  listPublishedExperts,
+} from '../../runtime/a2a/published-experts.js';
 import { cardJson, expertCard, serverCard } from '../a2a/agent-cards.js';
 import { answerJsonRpc } from '../a2a/json-rpc-endpoint.js';
 import { requestOrigin } from '../a2a/request-origin.js';
@@ -11,10 +16,12 @@ import { idParamsSchema } from '../id-params.js';
 import type { Logger } from '../logger.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { DEFAULT_SSE_HEARTBEAT_MS } from './run-event-stream-response.js';
+import { a2aStreamFrameSchema } from '../response-schemas/protocol-records.js';
 import { RESPONSES } from '../response-schemas/route-responses.js';
 
-/** Cards differ per caller (they list what the token may use), so caches must not share them. */
-const CARD_CACHE_CONTROL = 'private, max-age=60';
+/** A card fetched with a token is that caller's (it may show a private expert): caches must not share it. */
+const PRIVATE_CARD_CACHE = 'private, max-age=60';
+const PUBLIC_CARD_CACHE = 'public, max-age=60';
 
 /**
  * A2A 1.0 (SPEC §11, README "A2A"): every published expert the caller may use is an A2A agent with its
@@ -27,6 +34,7 @@ export function registerA2ARoutes(registry: RouteRegistry, deps: AppDependencies
     agents: deps.agents,
     conversations: deps.conversations,
     runs: deps.runs,
+    trustedCallers: deps.config.a2aIdentity.trustedCallers,
     onInternalError: (error) =>
       logger.error('a2a request failed', {
         error: error instanceof Error ? (error.stack ?? error.message) : String(error),
@@ -42,23 +50,35 @@ export function registerA2ARoutes(registry: RouteRegistry, deps: AppDependencies
       actor,
       maxBodyBytes: deps.config.maxBodyBytes,
       heartbeatMs,
-      handler: (signal) => createA2ARequestHandler(services, { actor, expert, card, signal }),
+      versions: card.supportedInterfaces.map((entry) => entry.protocolVersion),
+      handler: (signal) =>
+        createA2ARequestHandler(services, {
+          actor,
+          expert,
+          card,
+          signal,
+          origin: origin(c),
+          // Only the server card has an extended version: every expert the caller may use.
+          extendedCard: expert
+            ? undefined
+            : async () => serverCard(origin(c), await listPublishedExperts(deps.agents, actor)),
+        }),
     });
   };
 
-  registry.add({
+  registry.addPublic({
     method: 'get',
     path: '/.well-known/agent-card.json',
 
     response: RESPONSES.agentCard,
-    summary: 'A2A server card: one skill per published expert the caller may use',
+    summary: 'A2A server card (public): one skill per public expert',
     description:
-      'Its endpoint `POST /a2a` takes `params.tenant` = a skill id; the experts extension lists each expert card.',
+      'Its endpoint `POST /a2a` takes `params.tenant` = a skill id; the experts extension lists each expert card. ' +
+      'Private and shared experts are on the extended card (`GetExtendedAgentCard` on `POST /a2a`, with a token).',
     tag: 'a2a',
-    access: 'user',
-    handler: async ({ c, actor }) => {
-      c.header('Cache-Control', CARD_CACHE_CONTROL);
-      return c.json(cardJson(serverCard(origin(c), await listPublishedExperts(deps.agents, actor))));
+    handler: async ({ c }) => {
+      c.header('Cache-Control', PUBLIC_CARD_CACHE);
+      return c.json(cardJson(serverCard(origin(c), await listPublicExperts(deps.agents))));
     },
   });
 
@@ -67,6 +87,7 @@ export function registerA2ARoutes(registry: RouteRegistry, deps: AppDependencies
     path: '/a2a',
 
     response: RESPONSES.a2aResponse,
+    eventSchema: a2aStreamFrameSchema,
     summary: 'A2A JSON-RPC endpoint of the whole server (params.tenant names the expert)',
     description: 'JSON-RPC 2.0 body (A2A 1.0 method names); answers JSON, or SSE for streaming methods.',
     tag: 'a2a',
@@ -74,18 +95,31 @@ export function registerA2ARoutes(registry: RouteRegistry, deps: AppDependencies
     handler: ({ c, actor }) => serve(c, actor, undefined),
   });
 
-  registry.add({
+  registry.addPublic({
     method: 'get',
     path: '/a2a/{id}/.well-known/agent-card.json',
 
     response: RESPONSES.agentCard,
     summary: "A2A agent card of one published expert (clients resolve it from the base URL '/a2a/{id}/')",
+    description:
+      "Without a token only a public expert's card is served (anything else is 401, so probing learns " +
+      'nothing); with a token, the card of any published expert the token may use.',
     tag: 'a2a',
-    access: 'user',
+    optionalAuth: true,
     params: idParamsSchema,
     handler: async ({ c, actor, params }) => {
-      const expert = await getPublishedExpert(deps.agents, actor, params.id);
-      c.header('Cache-Control', CARD_CACHE_CONTROL);
+      let expert: Agent;
+      try {
+        expert = await getPublishedExpert(deps.agents, actor, params.id);
+      } catch (error) {
+        if (actor !== undefined || !isTroupeError(error, 'agent_not_found')) throw error;
+        throw new TroupeError(
+          'unauthorized',
+          'Only public experts have a card without a token; send "Authorization: Bearer <token>"',
+        );
+      }
+      c.header('Cache-Control', actor ? PRIVATE_CARD_CACHE : PUBLIC_CARD_CACHE);
+      c.header('Vary', 'Authorization');
       return c.json(cardJson(expertCard(origin(c), expert)));
     },
   });
@@ -95,6 +129,7 @@ export function registerA2ARoutes(registry: RouteRegistry, deps: AppDependencies
     path: '/a2a/{id}',
 
     response: RESPONSES.a2aResponse,
+    eventSchema: a2aStreamFrameSchema,
     summary: 'A2A JSON-RPC endpoint of one published expert (1.0 and 0.3 method names)',
     description:
       'JSON-RPC 2.0 body: SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask ' +

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KNOWN_CONTENT_TYPES } from '../../core/files/content-type-for.js';
 import { artifactView } from '../../runtime/artifacts/artifact-view.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { attachmentDisposition } from '../content-disposition.js';
@@ -43,7 +44,8 @@ export function registerConversationFileRoutes(registry: RouteRegistry, deps: Ap
       'when the file is gone, 413 `artifact_too_large` over the download limit.',
     tag: 'conversations',
     access: 'user',
-    produces: 'application/octet-stream',
+    // The file's type by its extension (application/octet-stream when unknown).
+    produces: KNOWN_CONTENT_TYPES,
     params: artifactParamsSchema,
     handler: async ({ actor, params }) => {
       const download = await artifacts.download(actor, params.id, params.artifact_id);

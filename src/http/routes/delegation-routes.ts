@@ -66,7 +66,7 @@ export function registerDelegationRoutes(registry: RouteRegistry, deps: AppDepen
     method: 'put',
     path: '/api/me/delegation-policy',
 
-    response: RESPONSES.delegationPolicy,
+    response: RESPONSES.delegationPolicyUpdate,
     summary: 'Set my delegation policy (none | all | whitelist of at most 10)',
     description:
       'Whitelist entries over the limit of 10 are dropped, logged and listed in `dropped`. With policy ' +

@@ -132,7 +132,7 @@ export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDepend
     path: '/api/knowledge/{id}/documents',
     errors: ['document_unreadable', 'document_too_large', 'unsupported_media_type', 'forbidden'],
 
-    response: RESPONSES.knowledgeDocuments,
+    response: RESPONSES.addedDocuments,
     summary:
       'Upload documents (Markdown, text, HTML, PDF): multipart/form-data, or a raw body with ?filename=NAME',
     description:
@@ -187,7 +187,7 @@ export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDepend
     method: 'get',
     path: '/api/knowledge/{id}/grants',
 
-    response: RESPONSES.grants,
+    response: RESPONSES.knowledgeGrants,
     summary: 'Who holds an access grant on a knowledge source (owner or admin)',
     tag: 'knowledge',
     access: 'user',
@@ -199,7 +199,7 @@ export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDepend
     method: 'post',
     path: '/api/knowledge/{id}/grants',
 
-    response: RESPONSES.grant,
+    response: RESPONSES.knowledgeGrant,
     summary: 'Grant a user read access (admins always; owners on shared sources); idempotent',
     description: 'Answers 201 with the new grant, or 200 with the existing one (its first source is kept).',
     tag: 'knowledge',

@@ -9,6 +9,7 @@ import { chatCompletionRequestSchema, lastUserText } from '../openai/chat-comple
 import { respondWithCompletion, streamCompletion } from '../openai/chat-completion-response.js';
 import { openAiErrorShape } from '../openai/openai-error.js';
 import type { RouteRegistry } from '../route-registry.js';
+import { chatCompletionChunkSchema } from '../response-schemas/protocol-records.js';
 import { RESPONSES } from '../response-schemas/route-responses.js';
 
 const modelParamsSchema = z.object({
@@ -71,6 +72,7 @@ export function registerOpenAiRoutes(
     path: '/v1/chat/completions',
 
     response: RESPONSES.openAiCompletion,
+    eventSchema: chatCompletionChunkSchema,
     summary: 'OpenAI-compatible: run a chat agent on your last user message',
     description:
       'Each call is one run in a conversation: `conversation_id` continues one of yours, otherwise a new ' +

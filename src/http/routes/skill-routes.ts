@@ -106,7 +106,7 @@ export function registerSkillRoutes(registry: RouteRegistry, deps: AppDependenci
     path: '/api/skills',
     errors: ['skill_name_taken', 'skill_invalid', 'skill_too_large'],
 
-    response: RESPONSES.skillWithFiles,
+    response: RESPONSES.savedSkill,
     summary:
       'Create a skill from a .zip/.tar.gz archive (raw body or multipart "file") or from a workdir folder (JSON)',
     description:
@@ -198,7 +198,7 @@ export function registerSkillRoutes(registry: RouteRegistry, deps: AppDependenci
     method: 'get',
     path: '/api/skills/{id}/grants',
 
-    response: RESPONSES.grants,
+    response: RESPONSES.skillGrants,
     summary: 'Who holds an access grant on a skill (owner or admin)',
     tag: 'skills',
     access: 'user',
@@ -210,7 +210,7 @@ export function registerSkillRoutes(registry: RouteRegistry, deps: AppDependenci
     method: 'post',
     path: '/api/skills/{id}/grants',
 
-    response: RESPONSES.grant,
+    response: RESPONSES.skillGrant,
     summary: 'Grant a user access to a skill (admins always; owners on shared skills)',
     description: 'Answers 201 with the new grant, or 200 with the existing one.',
     tag: 'skills',

@@ -22,6 +22,10 @@ const CLIENT_ERRORS: Partial<Record<ErrorCode, (error: TroupeError) => A2AError>
   request_id_conflict: (error) => new RequestMalformedError(error.message),
   agent_not_found: (error) => new RequestMalformedError(error.message),
   agent_not_chattable: (error) => new RequestMalformedError(error.message),
+  // An answer to an input-required task that raced another decision, or whose answers do not fit.
+  approval_decided: (error) => new UnsupportedOperationError(error.message),
+  question_answered: (error) => new UnsupportedOperationError(error.message),
+  run_not_waiting: (error) => new UnsupportedOperationError(error.message),
 };
 
 /**

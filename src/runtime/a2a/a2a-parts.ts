@@ -13,17 +13,26 @@ export function textPart(text: string): Part {
   };
 }
 
+export function dataPart(value: Record<string, unknown>): Part {
+  return {
+    content: { $case: 'data', value },
+    metadata: undefined,
+    filename: '',
+    mediaType: 'application/json',
+  };
+}
+
 export interface MessageIds {
   messageId: string;
   taskId: string;
   contextId: string;
 }
 
-export function agentMessage(ids: MessageIds, text: string): Message {
+export function agentMessage(ids: MessageIds, text: string | Part[]): Message {
   return {
     ...ids,
     role: Role.ROLE_AGENT,
-    parts: [textPart(text)],
+    parts: typeof text === 'string' ? [textPart(text)] : text,
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],

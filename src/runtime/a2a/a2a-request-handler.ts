@@ -20,27 +20,34 @@ import {
 } from '@a2a-js/sdk/errors';
 import type { Run } from '../../core/records/run.js';
 import { isTerminalStatus } from '../../core/records/run.js';
+import { delegatedRunInput } from './a2a-delegation.js';
 import { toA2AError } from './a2a-errors.js';
+import { readHumanInputReply } from './a2a-human-input.js';
 import { readUserText } from './a2a-parts.js';
 import { createA2ATaskAccess, type A2ADependencies, type A2AScope } from './a2a-task-access.js';
 import { translateRunEvents } from './a2a-task-events.js';
 import { pageTasks } from './a2a-task-list.js';
 import { toTaskState } from './a2a-task-state.js';
-import { runToTask } from './run-to-a2a-task.js';
+import { A2A_REQUEST_ID_PREFIX, runToTask } from './run-to-a2a-task.js';
 
 export type { A2ADependencies } from './a2a-task-access.js';
 
 /** How long `CancelTask` waits for a running task's worker to stop, so the answer is usually `canceled`. */
 const CANCEL_WAIT_MS = 10_000;
-/** Request ids are per user; the prefix keeps A2A message ids apart from the console's own request ids. */
-const REQUEST_ID_PREFIX = 'a2a:';
-const MAX_MESSAGE_ID_LENGTH = 200 - REQUEST_ID_PREFIX.length;
 
 export interface A2ARequestScope extends A2AScope {
   /** This endpoint's card (the 0.3 transport reads its capabilities). */
   card: AgentCard;
   /** The HTTP request's lifetime: blocking waits and streams end with it (the task does not). */
   signal: AbortSignal;
+  /** The authenticated extended card (`GetExtendedAgentCard`); undefined where the card has none. */
+  extendedCard: (() => Promise<AgentCard>) | undefined;
+}
+
+/** A task a message started or answered, and where its stream picks up (events after `afterSeq`). */
+interface Touched {
+  run: Run;
+  afterSeq: number;
 }
 
 /**
@@ -58,12 +65,7 @@ export function createA2ARequestHandler(deps: A2ADependencies, scope: A2ARequest
   }
 
   /** A replayed message id answers with the task it started instead of starting a second one. */
-  async function replayed(
-    requestId: string | undefined,
-    expertId: string,
-    contextId: string,
-  ): Promise<Run | undefined> {
-    if (requestId === undefined) return undefined;
+  async function replayed(requestId: string, expertId: string, contextId: string): Promise<Run | undefined> {
     const prior = await storage.runs.getByRequestId(actor.id, requestId);
     if (prior === undefined) return undefined;
     if (
@@ -76,31 +78,51 @@ export function createA2ARequestHandler(deps: A2ADependencies, scope: A2ARequest
     return prior;
   }
 
-  async function start(params: SendMessageRequest): Promise<Run> {
-    const expert = await access.expertFor(params.tenant);
-    const message: Message | undefined = params.message;
-    const text = readUserText(message);
-    const contextId = message?.contextId ?? '';
-    if (message?.taskId) {
-      const task = await access.loadTask(message.taskId);
-      if (contextId !== '' && contextId !== task.conversation_id)
-        throw new RequestMalformedError('contextId does not match the task');
-      if (isTerminalStatus(task.status)) {
-        throw new UnsupportedOperationError(
-          `Task ${task.id} has ended; send a new message with its contextId to continue the conversation`,
-        );
-      }
+  /**
+   * A message to an `input-required` task answers it (README "A2A"): its data part decides the approval,
+   * its text or data parts answer the question, and the task goes on from where the client last saw it.
+   */
+  async function answer(message: Message, taskId: string): Promise<Touched> {
+    const task = await access.loadTask(taskId);
+    if (message.contextId !== '' && message.contextId !== task.conversation_id)
+      throw new RequestMalformedError('message.contextId does not match the task');
+    if (isTerminalStatus(task.status)) {
       throw new UnsupportedOperationError(
-        `Task ${task.id} is still active and takes no messages; decide its approvals in Troupe, or cancel it`,
+        `Task ${task.id} has ended; send a new message with its contextId to continue the conversation`,
       );
     }
-    const messageId = message?.messageId ?? '';
-    const requestId =
-      messageId !== '' && messageId.length <= MAX_MESSAGE_ID_LENGTH
-        ? `${REQUEST_ID_PREFIX}${messageId}`
-        : undefined;
+    const waiting = await access.pending(task);
+    if (waiting.length === 0) {
+      throw new UnsupportedOperationError(
+        `Task ${task.id} is ${task.status === 'pending' ? 'submitted' : 'working'}; a message to a task only answers it while it is input-required`,
+      );
+    }
+    const reply = readHumanInputReply(message, waiting);
+    // The cursor is taken before the answer: whatever the answer sets off is streamed.
+    const afterSeq = await storage.events.lastSeq(task.id);
+    if (reply.kind === 'approval') {
+      await runs.decideApproval(actor, task.id, reply.toolCallId, {
+        decision: reply.approve ? 'approve' : 'reject',
+        ...(reply.comment !== undefined ? { comment: reply.comment } : {}),
+      });
+    } else {
+      await runs.answerQuestion(actor, task.id, reply.toolCallId, reply.answers);
+    }
+    return { run: await runs.getRun(actor, task.id), afterSeq };
+  }
+
+  async function start(params: SendMessageRequest): Promise<Touched> {
+    const expert = await access.expertFor(params.tenant);
+    const message: Message | undefined = params.message;
+    if (message === undefined) throw new RequestMalformedError('params.message is required');
+    if (message.taskId) return answer(message, message.taskId);
+    const text = readUserText(message);
+    const contextId = message.contextId;
+    if (message.messageId.trim() === '')
+      throw new RequestMalformedError('message.messageId is required: a non-empty string');
+    const requestId = `${A2A_REQUEST_ID_PREFIX}${message.messageId}`;
     const prior = await replayed(requestId, expert.id, contextId);
-    if (prior) return prior;
+    if (prior) return { run: prior, afterSeq: 0 };
     const conversation =
       contextId !== ''
         ? await access.ownConversation(contextId, expert)
@@ -109,22 +131,23 @@ export function createA2ARequestHandler(deps: A2ADependencies, scope: A2ARequest
       content: text,
       request_id: requestId,
       channel: 'api',
+      ...delegatedRunInput(message, expert, deps.trustedCallers, scope.origin, new Date()),
     });
-    return started.run;
+    return { run: started.run, afterSeq: 0 };
   }
 
   /** Blocking `SendMessage`: until the run ends or waits for a human (A2A's "interrupted" states). */
-  async function untilSettled(run: Run): Promise<void> {
+  async function untilSettled({ run, afterSeq }: Touched): Promise<void> {
     const controller = new AbortController();
     const stop = (): void => controller.abort();
     signal.addEventListener('abort', stop, { once: true });
     try {
-      const events = await runs.streamEvents(actor, run.id, 0, controller.signal);
+      const events = await runs.streamEvents(actor, run.id, afterSeq, controller.signal);
       for await (const event of events) {
         if (event.type === 'end') return;
-        // An approval decided meanwhile (a replayed message) is history, not a wait.
+        // An input decided meanwhile (a replayed message) is history, not a wait.
         if (
-          event.type === 'approval_required' &&
+          (event.type === 'approval_required' || event.type === 'question_required') &&
           (await access.pending(await runs.getRun(actor, run.id))).length > 0
         )
           return;
@@ -178,21 +201,27 @@ export function createA2ARequestHandler(deps: A2ADependencies, scope: A2ARequest
       ),
     );
 
+  const { extendedCard } = scope;
   return {
     getAgentCard: () => Promise.resolve(scope.card),
     getAuthenticatedExtendedAgentCard: () =>
-      Promise.reject(
-        new UnsupportedOperationError('This agent has no extended card; its card is already per caller'),
-      ),
+      extendedCard
+        ? guard(extendedCard)
+        : Promise.reject(
+            new UnsupportedOperationError(
+              "An expert's card has no extended version; the server card's (POST /a2a) lists every expert you may use",
+            ),
+          ),
     sendMessage: (params: SendMessageRequest) =>
       guard(async () => {
-        const run = await start(params);
-        if (!params.configuration?.returnImmediately) await untilSettled(run);
-        return snapshot(run.id, params.configuration?.historyLength);
+        const touched = await start(params);
+        if (!params.configuration?.returnImmediately) await untilSettled(touched);
+        return snapshot(touched.run.id, params.configuration?.historyLength);
       }),
     sendMessageStream: (params: SendMessageRequest) =>
       guardStream(async function* () {
-        yield* stream(await start(params), 0);
+        const touched = await start(params);
+        yield* stream(touched.run, touched.afterSeq);
       }),
     getTask: (params: GetTaskRequest) =>
       guard(async () => snapshot((await access.loadTask(params.id)).id, params.historyLength)),

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { isTroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
@@ -19,12 +20,16 @@ export interface A2ADependencies {
   runs: RunServiceApi;
   /** Where failures no client should see go (the server log). */
   onInternalError: (error: unknown) => void;
+  /** Issuers whose caller claims this server records (`TROUPE_A2A_TRUSTED_CALLERS`). */
+  trustedCallers: ReadonlyMap<string, KeyObject>;
 }
 
 export interface A2AScope {
   actor: Actor;
   /** The expert of a per-expert endpoint; unset at the server endpoint, where `tenant` names one. */
   expert: Agent | undefined;
+  /** This server's origin as the client reached it: the audience of caller claims. */
+  origin: string;
 }
 
 /**
@@ -85,10 +90,11 @@ export function createA2ATaskAccess(deps: A2ADependencies, scope: A2AScope) {
     return run;
   }
 
+  /** The approvals and questions the caller's run waits for (the run is one `loadTask` or a list gave). */
   async function pending(run: Run): Promise<ToolApproval[]> {
     if (isTerminalStatus(run.status) || run.status === 'pending') return [];
-    const approvals = await runs.listApprovals(actor, run.id);
-    return approvals.filter((approval) => approval.status === 'pending');
+    const inputs = await deps.storage.approvals.listForRun(run.id);
+    return inputs.filter((input) => input.status === 'pending');
   }
 
   /** A context to continue: the caller's own, active-or-archived conversation with this expert. */

@@ -1,8 +1,9 @@
 import { TaskState, type Artifact, type StreamResponse, type TaskStatus } from '@a2a-js/sdk';
 import type { RunEvent } from '../../core/records/run-event.js';
 import type { Run, ToolApproval } from '../../core/records/run.js';
+import { usageMetadata } from './a2a-delegation.js';
 import { agentMessage, outputArtifact } from './a2a-parts.js';
-import { approvalText, taskStatusOf } from './run-to-a2a-task.js';
+import { inputRequiredMessage, taskStatusOf } from './run-to-a2a-task.js';
 
 export interface RunSnapshot {
   run: Run;
@@ -20,8 +21,12 @@ export interface TranslateOptions {
   finish: () => Promise<RunSnapshot>;
 }
 
-export function statusUpdate(run: Run, status: TaskStatus): StreamResponse {
-  const value = { taskId: run.id, contextId: run.conversation_id, status, metadata: undefined };
+export function statusUpdate(
+  run: Run,
+  status: TaskStatus,
+  metadata?: Record<string, unknown>,
+): StreamResponse {
+  const value = { taskId: run.id, contextId: run.conversation_id, status, metadata };
   return { payload: { $case: 'statusUpdate', value } };
 }
 
@@ -93,20 +98,21 @@ export async function* translateRunEvents(options: TranslateOptions): AsyncGener
       case 'step':
         turnOpen = false;
         break;
-      // A question waits for a human like an approval does; both are answered on Troupe's own API.
+      // A question waits for a human like an approval does; both are answered by a message to the task.
       case 'approval_required':
       case 'question_required':
         state = TaskState.TASK_STATE_INPUT_REQUIRED;
         yield statusUpdate(run, {
           state,
-          message: message(event, approvalText(run.id, await options.pending())),
+          message: inputRequiredMessage(run, await options.pending(), `${run.id}:event:${event.seq}`),
           timestamp: event.created_at,
         });
         break;
       case 'end': {
         const final = await options.finish();
         if (final.run.output) yield artifactUpdate(run, outputArtifact(final.run.output), false, true);
-        yield statusUpdate(run, taskStatusOf(final.run, final.pending));
+        // The last update says what the task used, for a delegating Troupe to count (README "Remote A2A experts").
+        yield statusUpdate(run, taskStatusOf(final.run, final.pending), usageMetadata(final.run));
         return;
       }
       case 'error': // always followed by `end`, which carries the outcome

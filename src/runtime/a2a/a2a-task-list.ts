@@ -87,7 +87,13 @@ export function pageTasks(runs: readonly ListedRun[], request: ListTasksRequest)
   const page = rest.slice(0, pageSize);
   const last = page.at(-1);
   return {
-    tasks: page.map(({ run, pending }) => runToTask(run, pending, { historyLength: request.historyLength })),
+    // Artifacts only when asked for (A2A 1.0: they are left out by default to keep pages small).
+    tasks: page.map(({ run, pending }) =>
+      runToTask(run, pending, {
+        historyLength: request.historyLength,
+        withoutArtifacts: request.includeArtifacts !== true,
+      }),
+    ),
     nextPageToken:
       rest.length > pageSize && last ? encodeCursor({ at: statusTime(last.run), id: last.run.id }) : '',
     pageSize,

@@ -59,10 +59,24 @@ describe('runToTask', () => {
     ]);
     expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const text = task.status?.message?.parts[0]?.content;
-    expect(text?.$case === 'text' ? text.value : '').toMatch(
-      /write_file \(tool call call-7\).*\/api\/agent\/runs\/run-1\/approvals/,
-    );
+    const said = text?.$case === 'text' ? text.value : '';
+    expect(said).toContain('approve or reject the write_file call call-7');
+    expect(said).toContain('{"approve": true}');
+    expect(said).toContain('/api/agent/runs/run-1/approvals/');
+    // Clients that act on it read the pending inputs from the data part.
+    expect(task.status?.message?.parts[1]?.content).toEqual({
+      $case: 'data',
+      value: { pending: [{ tool_call_id: 'call-7', kind: 'approval', tool_name: 'write_file', args: {} }] },
+    });
     expect(task.artifacts).toEqual([]);
+  });
+
+  it("history starts with the client's messageId when an A2A message started the run", () => {
+    expect(runToTask(fakeRun({ request_id: 'a2a:client-msg-1' }), []).history[0]?.messageId).toBe(
+      'client-msg-1',
+    );
+    expect(runToTask(fakeRun({ request_id: 'console-1' }), []).history[0]?.messageId).toBe('run-1:input');
+    expect(runToTask(fakeRun(), [], { withoutArtifacts: true }).artifacts).toEqual([]);
   });
 
   it('a failed run carries its error as the status message and no answer', () => {

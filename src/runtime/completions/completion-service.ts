@@ -72,6 +72,21 @@ function modelNotFound(model: string): TroupeError {
   );
 }
 
+const NOT_FOUND: ReadonlySet<string> = new Set(['conversation_not_found']);
+/** Refusals of a post that come from the conversation's state, not from the message. */
+const CONVERSATION_STATE_CODES: ReadonlySet<string> = new Set(['run_busy', 'conversation_archived']);
+
+/**
+ * A service's client error, naming the request field at fault (OpenAI's `param`); anything else as is.
+ * `only` restricts it to some codes, when others of the same call are about another field.
+ */
+function withParam(error: unknown, param: string, only?: ReadonlySet<string>): unknown {
+  if (!(error instanceof TroupeError) || error.code === 'internal') return error;
+  if (only !== undefined && !only.has(error.code)) return error;
+  if (error.details?.param !== undefined) return error;
+  return new TroupeError(error.code, error.message, { details: { ...error.details, param }, cause: error });
+}
+
 function stringField(payload: Record<string, unknown>, key: string): string {
   const value = payload[key];
   return typeof value === 'string' ? value : '';
@@ -102,7 +117,9 @@ export function createCompletionService(deps: CompletionServiceDependencies): Co
       // Untitled: the first message names it (runs.postMessage).
       return conversations.create(actor, { agent_id: agent.id });
     }
-    const conversation = await conversations.get(actor, input.conversationId);
+    const conversation = await conversations.get(actor, input.conversationId).catch((error: unknown) => {
+      throw withParam(error, 'conversation_id', NOT_FOUND);
+    });
     // An admin may read anyone's conversation but only posts to their own, like the /api route.
     if (conversation.user_id !== actor.id) {
       throw new TroupeError('conversation_not_found', `Conversation "${input.conversationId}" not found`, {
@@ -133,10 +150,12 @@ export function createCompletionService(deps: CompletionServiceDependencies): Co
       }
       const agent = await getModel(actor, input.model);
       const conversation = await conversationFor(actor, agent, input);
-      const { run } = await runs.postMessage(actor, conversation.id, {
-        content: input.content,
-        channel: 'api',
-      });
+      const { run } = await runs
+        .postMessage(actor, conversation.id, { content: input.content, channel: 'api' })
+        .catch((error: unknown) => {
+          // A conversation that is busy or archived is the client's `conversation_id` at fault.
+          throw withParam(error, 'conversation_id', CONVERSATION_STATE_CODES);
+        });
       return { agent, conversation, run };
     },
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelCallRequest, ModelCallResult } from './agent-middleware.js';
+import type { TokenUsage } from '../../core/records/run.js';
+import type { RunEventType } from '../../core/records/run-event.js';
+import { fakeRun } from '../../../test/helpers/a2a/fake-run.js';
+import type { ModelCallRequest, ModelCallResult, ToolCallRequest } from './agent-middleware.js';
 import { createTokenUsageMiddleware } from './token-usage-middleware.js';
 
 const request = { model: { spec: 'openai:gpt-4o' } } as unknown as ModelCallRequest;
@@ -46,5 +49,40 @@ describe('token usage middleware', () => {
       'openai:gpt-4o': { input_tokens: 3, output_tokens: 3, model_calls: 1 },
     });
     expect(stored.by_model['anthropic:claude'].model_calls).toBe(1);
+  });
+
+  it('saves the usage so far before a tool announces a wait for a human, and only then', async () => {
+    const log: string[] = [];
+    const meter = createTokenUsageMiddleware(null, 'openai:gpt-4o', {
+      saveBeforeHumanWait: (usage: TokenUsage) => {
+        log.push(`save ${usage.total_tokens}`);
+        return Promise.resolve();
+      },
+    });
+    await meter.wrapModelCall?.(request, () =>
+      Promise.resolve({ usage: { input_tokens: 5, output_tokens: 2 } } as ModelCallResult),
+    );
+    const toolRequest = {
+      run: fakeRun(),
+      context: {
+        emit: (type: RunEventType) => {
+          log.push(`emit ${type}`);
+          return Promise.resolve();
+        },
+      },
+    } as unknown as ToolCallRequest;
+    for (const type of ['tool_result', 'question_required', 'approval_required'] as const) {
+      await meter.wrapToolCall?.(toolRequest, async (wrapped) => {
+        await wrapped.context.emit(type, {});
+        return { output: '', isError: false };
+      });
+    }
+    expect(log).toEqual([
+      'emit tool_result',
+      'save 7',
+      'emit question_required',
+      'save 7',
+      'emit approval_required',
+    ]);
   });
 });

@@ -1,8 +1,21 @@
 import { emptyUsage, type TokenUsage } from '../../core/records/run.js';
+import type { RunEventType } from '../../core/records/run-event.js';
 import type { AgentMiddleware } from './agent-middleware.js';
 
 export interface UsageMeter {
   readonly usage: TokenUsage;
+}
+
+/** The events a run emits when it is about to wait for a human. */
+const HUMAN_WAITS: ReadonlySet<RunEventType> = new Set(['approval_required', 'question_required']);
+
+export interface TokenUsageOptions {
+  /**
+   * Stores the usage so far, called before a tool announces that the run waits for a human: whoever reads
+   * the run on that event (a chat completion ending there, an A2A client) sees this step's tokens, which
+   * would otherwise reach the run only when it parks.
+   */
+  saveBeforeHumanWait?: (usage: TokenUsage) => Promise<void>;
 }
 
 /**
@@ -12,9 +25,11 @@ export interface UsageMeter {
 export function createTokenUsageMiddleware(
   initial: TokenUsage | null,
   runModel: string,
+  options: TokenUsageOptions = {},
 ): AgentMiddleware & UsageMeter {
   const usage: TokenUsage = { ...(initial ?? emptyUsage()) };
   if (initial?.by_model) usage.by_model = structuredClone(initial.by_model);
+  const save = options.saveBeforeHumanWait;
   return {
     name: 'token-usage',
     usage,
@@ -42,5 +57,20 @@ export function createTokenUsageMiddleware(
       }
       return result;
     },
+    ...(save
+      ? {
+          wrapToolCall(request, next) {
+            const inner = request.context;
+            const context = {
+              ...inner,
+              async emit(type: RunEventType, payload: Record<string, unknown>) {
+                if (HUMAN_WAITS.has(type)) await save({ ...usage });
+                await inner.emit(type, payload);
+              },
+            };
+            return next({ ...request, context });
+          },
+        }
+      : {}),
   };
 }

@@ -1,9 +1,14 @@
 import { SendMessageRequest, TaskState, type StreamResponse } from '@a2a-js/sdk';
-import type { Client } from '@a2a-js/sdk/client';
+import { ServiceParameters, withA2AExtensions, type Client } from '@a2a-js/sdk/client';
+import { remainingOf } from '../../core/budgets/budget.js';
 import { TroupeError, isTroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Agent } from '../../core/records/agent.js';
-import type { Run } from '../../core/records/run.js';
+import type { Run, TokenUsage } from '../../core/records/run.js';
+import {
+  DELEGATION_EXTENSION_URI,
+  type DelegationContext,
+} from '../../core/remote-experts/delegation-context.js';
 import {
   applyStreamEvent,
   emptyRemoteTask,
@@ -17,6 +22,7 @@ import type { AgentLoopOutcome } from '../agent-loop.js';
 import { abortKindOf, type RunAbortError } from '../run-abort.js';
 import type { RunEmitter } from '../run-emitter.js';
 import type { RemoteA2AConnector } from './remote-a2a-connector.js';
+import { CLAIM_LIFETIME_SECONDS } from './caller-claim.js';
 import { findRemoteTask, REMOTE_TASK_TOOL } from './find-remote-task.js';
 
 export interface RemoteExpertDeps {
@@ -31,6 +37,8 @@ export interface RemoteExpertRun {
   signal: AbortSignal;
   /** Longest wait for the remote task; the agent's `config.a2a.timeout_ms` wins when set. */
   timeoutMs: number;
+  /** Adds what the remote task used (reported by a remote Troupe) to the run's usage. */
+  recordUsage(usage: TokenUsage): void;
 }
 
 /** How long a cancel may take to reach the remote agent before the run ends anyway. */
@@ -55,7 +63,9 @@ export async function driveRemoteExpert(
   work: RemoteExpertRun,
 ): Promise<AgentLoopOutcome> {
   const { run, agent, signal } = work;
-  const deadline = AbortSignal.timeout(agent.config.a2a?.timeout_ms ?? work.timeoutMs);
+  const timeoutMs = agent.config.a2a?.timeout_ms ?? work.timeoutMs;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const deadlineAt = Date.now() + timeoutMs;
   const requestSignal = AbortSignal.any([signal, deadline]);
   const view = emptyRemoteTask();
   const known = await findRemoteTask(deps.storage, run.id);
@@ -80,10 +90,20 @@ export async function driveRemoteExpert(
           role: 'ROLE_USER',
           parts: [{ text: run.input.message }],
           ...(await previousContext(deps.storage, run)),
+          metadata: { [DELEGATION_EXTENSION_URI]: await delegationContext(deps, work, deadlineAt) },
         },
         configuration: { returnImmediately: false },
       });
-      await follow(view, work, client.sendMessageStream(request, { signal: requestSignal }), false);
+      const serviceParameters = ServiceParameters.createFrom(
+        undefined,
+        withA2AExtensions(DELEGATION_EXTENSION_URI),
+      );
+      await follow(
+        view,
+        work,
+        client.sendMessageStream(request, { signal: requestSignal, serviceParameters }),
+        false,
+      );
     }
     for (let attempt = 0; !settled(view) && view.taskId !== undefined; attempt += 1) {
       // The stream closed before the task ended: ask where it is, and listen again while it works.
@@ -197,12 +217,60 @@ async function cancelRemote(client: Client | undefined, view: RemoteTaskView): P
   }
 }
 
+/**
+ * What travels with the task under the delegation extension (README "Remote A2A experts"): the run's
+ * remaining budget, the earlier of its budget's deadline and this wait's, the trace of the call that
+ * delegated, and this server's signed claim of the user (when it has a signing key).
+ */
+async function delegationContext(
+  deps: RemoteExpertDeps,
+  work: RemoteExpertRun,
+  deadlineAt: number,
+): Promise<DelegationContext> {
+  const { run, agent } = work;
+  const [ledger, user] = await Promise.all([
+    deps.storage.budgets.get(run.id),
+    deps.storage.users.get(run.user_id),
+  ]);
+  const budgetDeadline = ledger?.deadline_at ? Date.parse(ledger.deadline_at) : Infinity;
+  const now = Math.floor(Date.now() / 1000);
+  const cardUrl = agent.config.a2a?.card_url;
+  const caller =
+    cardUrl === undefined
+      ? undefined
+      : deps.connector.callerClaim?.({
+          sub: run.user_id,
+          name: user?.name ?? run.user_id,
+          aud: new URL(cardUrl).origin,
+          iat: now,
+          exp: now + CLAIM_LIFETIME_SECONDS,
+          jti: run.id,
+        });
+  return {
+    ...(ledger ? { budget: remainingOf(ledger) } : {}),
+    deadline: new Date(Math.min(deadlineAt, budgetDeadline)).toISOString(),
+    ...(typeof run.input.traceparent === 'string' ? { traceparent: run.input.traceparent } : {}),
+    ...(caller !== undefined ? { caller } : {}),
+  };
+}
+
+/** The remote's reported usage joins the run's own and is charged to its budget, so the tree counts it. */
+async function countUsage(storage: Storage, view: RemoteTaskView, work: RemoteExpertRun): Promise<void> {
+  if (!view.usage) return;
+  work.recordUsage(view.usage);
+  await storage.budgets.settle(work.run.id, {
+    tokens: view.usage.total_tokens,
+    model_calls: view.usage.model_calls,
+  });
+}
+
 async function finish(
   storage: Storage,
   view: RemoteTaskView,
   work: RemoteExpertRun,
 ): Promise<AgentLoopOutcome> {
   const { run, emitter } = work;
+  await countUsage(storage, view, work);
   const completed = view.reply !== undefined || view.state === TaskState.TASK_STATE_COMPLETED;
   const text = completed ? remoteAnswer(view) : remoteFailureText(view);
   if (view.taskId !== undefined) {

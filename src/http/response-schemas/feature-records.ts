@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { AGENT_VISIBILITIES } from '../../core/records/agent.js';
+import { DOCUMENT_MEDIA_TYPES } from '../../core/records/knowledge.js';
+import { BUILD_REPORT_CODES } from '../../core/subagent-specs/build-report-entry.js';
+import { budgetViewSchema, RESPONSE_SCHEMAS, runSchema, tokenUsageSchema } from './records.js';
+
+/** The records of the feature routes (build reports, knowledge, skills, questions, traces), closed like the rest. */
+const timestamp = z.string().describe('ISO 8601 time');
+
+export const buildReportEntrySchema = z
+  .strictObject({
+    code: z.enum(BUILD_REPORT_CODES),
+    spec_index: z
+      .number()
+      .int()
+      .nullable()
+      .describe('Index in config.subagent_specs; null for the agent itself'),
+    spec_name: z.string().optional(),
+    value: z.string().describe('The offending value, as short JSON'),
+    message: z.string(),
+  })
+  .register(RESPONSE_SCHEMAS, { id: 'BuildReportEntry' });
+
+export const buildReportSchema = z
+  .strictObject({
+    report: z.array(buildReportEntrySchema),
+    dropped: z.boolean().describe('A spec or a value was dropped (warnings alone leave it false)'),
+    subagents: z.array(
+      z.strictObject({
+        name: z.string(),
+        description: z.string(),
+        system_prompt: z.string(),
+        tools: z.array(z.string()),
+        model: z.string(),
+        source: z.enum(['builtin', 'inline']),
+        spec_index: z.number().int().nullable(),
+        skills: z.array(z.string()).optional(),
+        replaces_dropped_spec_index: z.number().int().optional(),
+      }),
+    ),
+    parent_tools: z.array(z.string()),
+  })
+  .register(RESPONSE_SCHEMAS, { id: 'BuildReport' });
+
+export const knowledgeSourceSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    owner_id: z.string(),
+    visibility: z.enum(AGENT_VISIBILITIES),
+    document_count: z.number().int(),
+    chunk_count: z.number().int(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .register(RESPONSE_SCHEMAS, { id: 'KnowledgeSource' });
+
+export const knowledgeDocumentSchema = z
+  .strictObject({
+    id: z.string(),
+    source_id: z.string(),
+    name: z.string(),
+    media_type: z.enum(DOCUMENT_MEDIA_TYPES),
+    bytes: z.number().int(),
+    text_chars: z.number().int(),
+    page_count: z.number().int().nullable(),
+    chunk_count: z.number().int(),
+    created_at: timestamp,
+  })
+  .register(RESPONSE_SCHEMAS, { id: 'KnowledgeDocument' });
+
+export const knowledgeHitSchema = z
+  .strictObject({
+    source_id: z.string(),
+    source_name: z.string(),
+    document_id: z.string(),
+    document_name: z.string(),
+    chunk_seq: z.number().int(),
+    text: z.string(),
+    location: z.strictObject({
+      heading_path: z.array(z.string()),
+      page: z.number().int().nullable(),
+      start: z.number().int(),
+      end: z.number().int(),
+    }),
+    score: z.number(),
+  })
+  .register(RESPONSE_SCHEMAS, { id: 'KnowledgeHit' });
+
+export const skillSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    owner_id: z.string(),
+    visibility: z.enum(AGENT_VISIBILITIES),
+    digest: z.string(),
+    file_count: z.number().int(),
+    total_bytes: z.number().int(),
+    created_at: timestamp,
+    updated_at: timestamp,
+    deleted_at: timestamp.nullable(),
+  })
+  .register(RESPONSE_SCHEMAS, { id: 'Skill' });
+
+export const skillFileInfoSchema = z.strictObject({ path: z.string(), size: z.number().int() });
+
+const userQuestion = z.strictObject({ question: z.string(), options: z.array(z.string()).optional() });
+
+export const runQuestionSchema = z
+  .strictObject({
+    run_id: z.string(),
+    tool_call_id: z.string(),
+    questions: z.array(userQuestion),
+    status: z.enum(['pending', 'answered']),
+    answers: z.array(z.string()).nullable(),
+    created_at: timestamp,
+    answered_at: timestamp.nullable(),
+  })
+  .register(RESPONSE_SCHEMAS, { id: 'RunQuestion' });
+
+const timelineSpan = z.strictObject({
+  kind: z.enum(['model', 'tool']),
+  id: z.string(),
+  step: z.number().int().nullable(),
+  name: z.string(),
+  tool_call_id: z.string().nullable(),
+  started_at: timestamp,
+  ended_at: timestamp.nullable(),
+  status: z.enum(['running', 'done', 'error', 'awaiting_approval', 'cancelled', 'interrupted']),
+  usage: z.strictObject({ input_tokens: z.number(), output_tokens: z.number() }).nullable(),
+});
+
+export const runTraceSchema = z
+  .strictObject({
+    root_run_id: z.string(),
+    run_id: z.string(),
+    generated_at: timestamp,
+    nodes: z.array(
+      z.strictObject({
+        run: runSchema,
+        agent: z.strictObject({ id: z.string(), slug: z.string().nullable(), name: z.string().nullable() }),
+        display_name: z.string(),
+        parent_run_id: z.string().nullable(),
+        child_run_ids: z.array(z.string()),
+        timeline: z.strictObject({
+          last_seq: z.number().int(),
+          model: z.string().nullable(),
+          attempts: z.number().int(),
+          spans: z.array(timelineSpan),
+          model_started_at: timestamp.nullable(),
+          model_streamed: z.boolean(),
+          last_event_at: timestamp.nullable(),
+          ended: z.strictObject({ status: z.string(), at: timestamp }).nullable(),
+        }),
+        totals: z.strictObject({
+          own: tokenUsageSchema,
+          children: tokenUsageSchema,
+          subtree: tokenUsageSchema,
+        }),
+        budget: budgetViewSchema.nullable(),
+      }),
+    ),
+  })
+  .register(RESPONSE_SCHEMAS, { id: 'RunTrace' });
