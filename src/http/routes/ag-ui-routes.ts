@@ -1,4 +1,5 @@
 import { streamSSE } from 'hono/streaming';
+import { EventType } from '@ag-ui/core';
 import { agUiRunStream } from '../../runtime/ag-ui/ag-ui-run-stream.js';
 import { lastUserText, runAgentInputSchema } from '../ag-ui/run-agent-input.js';
 import type { AppDependencies } from '../app-dependencies.js';
@@ -64,7 +65,7 @@ export function registerAgUiRoutes(registry: RouteRegistry, deps: AppDependencie
               }),
           })) {
             await stream.writeSSE({ data: JSON.stringify(event) });
-            if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') settled = true;
+            if (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) settled = true;
           }
         } finally {
           clearInterval(heartbeat);

@@ -113,6 +113,13 @@ export function createRunProjection(runId: string, subagentRunId?: string): RunP
         case 'artifact':
           out.push(event(EventType.CUSTOM, { name: 'troupe.artifact', value: payload }));
           break;
+        case 'model_retry':
+        case 'model_fallback':
+          // AG-UI cannot take streamed text back: the failed attempt's message ends here, the retry's text
+          // comes as a new message, and the custom event says how many characters of the last one are void.
+          closeText(out);
+          out.push(event(EventType.CUSTOM, { name: `troupe.${source.type}`, value: payload }));
+          break;
         case 'end':
           closeStep(out);
           break;
