@@ -121,7 +121,7 @@ export const runQuestionSchema = z
   .register(RESPONSE_SCHEMAS, { id: 'RunQuestion' });
 
 const timelineSpan = z.strictObject({
-  kind: z.enum(['model', 'tool']),
+  kind: z.enum(['model', 'tool', 'wait']).describe("`wait`: a model call's back-off before a retry"),
   id: z.string(),
   step: z.number().int().nullable(),
   name: z.string(),
@@ -130,6 +130,7 @@ const timelineSpan = z.strictObject({
   ended_at: timestamp.nullable(),
   status: z.enum(['running', 'done', 'error', 'awaiting_approval', 'cancelled', 'interrupted']),
   usage: z.strictObject({ input_tokens: z.number(), output_tokens: z.number() }).nullable(),
+  note: z.string().optional().describe('Why a model attempt failed and what came next, or why a wait waits'),
 });
 
 export const runTraceSchema = z
@@ -147,6 +148,11 @@ export const runTraceSchema = z
         timeline: z.strictObject({
           last_seq: z.number().int(),
           model: z.string().nullable(),
+          call_model: z
+            .string()
+            .nullable()
+            .optional()
+            .describe('The model a fallback gave the call in progress, until its step ends'),
           attempts: z.number().int(),
           spans: z.array(timelineSpan),
           model_started_at: timestamp.nullable(),
