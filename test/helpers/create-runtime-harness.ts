@@ -51,6 +51,8 @@ export interface RuntimeHarnessOptions {
   models?: Partial<Omit<ModelProviderOptions, 'scenarioDir'>>;
   /** Run spans around executions, its model/tool-span middleware outermost, as production wires them. */
   tracer?: (storage: Storage) => RunTracer;
+  /** Another store than the temp SQLite file (a PostgreSQL server of the test's own); closed with the harness. */
+  storage?: () => Promise<Storage>;
 }
 
 export interface RuntimeHarness {
@@ -72,7 +74,10 @@ export interface RuntimeHarness {
   close(): Promise<void>;
 }
 
-/** The real runtime on a real SQLite file, in-memory bus and in-process queue, with scripted models. */
+/**
+ * The real runtime on a real SQLite file (or `storage`), in-memory bus and in-process queue, with scripted
+ * models.
+ */
 export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}): Promise<RuntimeHarness> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'troupe-runtime-'));
   const scenarioDir = path.join(dir, 'scenarios');
@@ -80,7 +85,9 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
   for (const [name, body] of Object.entries(options.scenarios ?? {})) {
     writeFileSync(path.join(scenarioDir, `${name}.yaml`), body);
   }
-  const storage = await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
+  const storage = options.storage
+    ? await options.storage()
+    : await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
   const bus = createMemoryEventBus();
   const queue = createMemoryRunQueue({ concurrency: 1000 });
   const config: TroupeConfig = {

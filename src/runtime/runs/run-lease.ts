@@ -16,11 +16,22 @@ export interface RunLease {
   /** The terms of a claim made now, for a run its creator inserts already claimed (`runs.insert`). */
   terms(): ClaimTerms;
   /**
-   * Renews the lease of a claimed run until the returned function is called. The heartbeat is the run's live
-   * status: it ends the run's work (`onEnd`) when the lease is lost or a cancel was committed, so the loop
-   * reads the abort signal instead of the run row at every step.
+   * Renews the lease of a claimed run until `release` is called. The heartbeat is the run's live status: it
+   * ends the run's work (`onEnd`) when the lease is lost or a cancel was committed, so the loop reads the abort
+   * signal instead of the run row at every step.
    */
-  hold(run: Run, onEnd: (kind: Extract<RunAbortKind, 'cancel' | 'lease_lost'>) => void): () => void;
+  hold(run: Run, onEnd: (kind: Extract<RunAbortKind, 'cancel' | 'lease_lost'>) => void): HeldLease;
+}
+
+export interface HeldLease {
+  release(): void;
+  /**
+   * Renews now: true while the run is still this worker's to work on; false once it is not (`onEnd` was told);
+   * throws what storage threw.
+   */
+  renewNow(): Promise<boolean>;
+  /** When the lease last written expires (epoch ms): past it, another worker may take the run. */
+  expiresAt(): number;
 }
 
 /** The worker's side of run ownership: one compare-and-set claim, then a heartbeat (SPEC §7, crash resume). */
@@ -28,27 +39,34 @@ export function createRunLease(deps: RunLeaseDeps): RunLease {
   const { storage, clock } = deps;
   const terms = (): ClaimTerms => [deps.workerId, isoAfter(clock, deps.leaseMs), isoNow(clock)];
 
-  async function renew(run: Run, onEnd: (kind: 'cancel' | 'lease_lost') => void): Promise<void> {
-    try {
-      const renewed = await storage.runs.update(
-        run.id,
-        { status: ['running', 'cancel_requested'], worker_id: deps.workerId },
-        { lease_expires_at: isoAfter(clock, deps.leaseMs) },
-      );
-      if (!renewed) onEnd('lease_lost');
-      // The durable path for a cancel whose signal was lost.
-      else if (renewed.status === 'cancel_requested') onEnd('cancel');
-    } catch {
-      // A failed renewal is retried on the next beat; the lease outlives several beats.
-    }
-  }
-
   return {
     claim: (runId) => storage.runs.claim(runId, ...terms()),
     terms,
     hold(run, onEnd) {
-      const heartbeat = setInterval(() => void renew(run, onEnd), Math.max(50, Math.floor(deps.leaseMs / 3)));
-      return () => clearInterval(heartbeat);
+      let expiresAt = run.lease_expires_at === null ? clock.now().getTime() : Date.parse(run.lease_expires_at);
+      const renewNow = async (): Promise<boolean> => {
+        const until = isoAfter(clock, deps.leaseMs);
+        const renewed = await storage.runs.update(
+          run.id,
+          { status: ['running', 'cancel_requested'], worker_id: deps.workerId },
+          { lease_expires_at: until },
+        );
+        if (renewed) expiresAt = Date.parse(until);
+        if (!renewed) onEnd('lease_lost');
+        // The durable path for a cancel whose signal was lost.
+        else if (renewed.status === 'cancel_requested') onEnd('cancel');
+        return renewed?.status === 'running';
+      };
+      const heartbeat = setInterval(
+        // A failed renewal is retried on the next beat; the lease outlives several beats.
+        () => void renewNow().catch(() => undefined),
+        Math.max(50, Math.floor(deps.leaseMs / 3)),
+      );
+      return {
+        release: () => clearInterval(heartbeat),
+        renewNow,
+        expiresAt: () => expiresAt,
+      };
     },
   };
 }

@@ -20,6 +20,10 @@ export interface ThrowawayPostgres {
    * answers again on the same port. Resolves once it accepts connections; `pid` is the new postmaster's.
    */
   restartFast(): Promise<void>;
+  /** `pg_ctl stop -m fast`: the server is down until `start`. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and data; resolves once it accepts connections. */
+  start(): Promise<void>;
 }
 
 /** Non-durable on purpose, as in `.ci/run`: the cluster lives for one bench run and its data is thrown away. */
@@ -110,6 +114,8 @@ export async function startThrowawayPostgres(
   const banner = execFileSync(path.join(pgBin, 'postgres'), ['--version'], { encoding: 'utf8' });
   const version = `PostgreSQL ${/\d+(\.\d+)+/.exec(banner)?.[0] ?? banner.trim()}`;
   const pidFile = path.join(data, 'postmaster.pid');
+  const pgCtl = path.join(pgBin, 'pg_ctl');
+  const ctlLog = path.join(dir, 'pg_ctl.log');
   const pid = pidFromFile(pidFile);
   if (pid === undefined) throw new Error('the server wrote no pidfile');
   const server: ThrowawayPostgres = {
@@ -117,6 +123,14 @@ export async function startThrowawayPostgres(
     version,
     settings: SETTINGS,
     pid,
+    async stop() {
+      await run(pgCtl, ['-D', data, '-w', '-t', '60', '-m', 'fast', 'stop'], ctlLog);
+    },
+    async start() {
+      await run(pgCtl, ['-D', data, '-l', log, '-w', '-t', '60', '-o', options.join(' '), 'start'], ctlLog);
+      await answers(url);
+      server.pid = pidFromFile(pidFile) ?? server.pid;
+    },
     async restartFast() {
       await run(
         path.join(pgBin, 'pg_ctl'),

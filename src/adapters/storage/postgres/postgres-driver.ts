@@ -32,17 +32,32 @@ function toQueryResult<R>(result: pg.QueryResult): QueryResult<R> {
   };
 }
 
+/** What node-postgres keeps private and pg-pool itself reads: whether the client's connection is still usable. */
+interface ClientState {
+  _queryable?: boolean;
+  _ending?: boolean;
+}
+
 class PostgresConnection implements DatabaseConnection {
   /** Set once a statement met a broken connection: the client goes back to the pool to be destroyed. */
   broken = false;
+  /** Between BEGIN and its COMMIT or ROLLBACK. */
+  inTransaction = false;
 
   constructor(readonly client: pg.PoolClient) {}
 
-  async run(sql: string, parameters: readonly unknown[], duringCommit = false): Promise<pg.QueryResult> {
+  /**
+   * A statement that met a dead connection wrote nothing when it ran inside a transaction (the server rolls an
+   * unfinished one back) or was never sent; a COMMIT or an autocommit statement that was sent may have been
+   * done before the connection died: its outcome is unknown (`committed: 'unknown'`).
+   */
+  async run(sql: string, parameters: readonly unknown[], committing = false): Promise<pg.QueryResult> {
+    const state = this.client as unknown as ClientState;
+    const sent = state._queryable !== false && state._ending !== true;
     try {
       return await this.client.query(sql, parameters as unknown[]);
     } catch (error) {
-      const translated = unavailableAsTroupeError(error, duringCommit);
+      const translated = unavailableAsTroupeError(error, sent && (committing || !this.inTransaction));
       if (translated !== error) this.broken = true;
       throw translated;
     }
@@ -91,11 +106,15 @@ class ResilientPostgresDriver implements Driver {
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
     const access = settings.accessMode ? ` ${settings.accessMode}` : '';
-    await asConnection(connection).run(`begin${isolation}${access}`, []);
+    const own = asConnection(connection);
+    // Set first: a BEGIN that fails has opened nothing, and its statement wrote nothing either way.
+    own.inTransaction = true;
+    await own.run(`begin${isolation}${access}`, []);
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const result = await asConnection(connection).run('commit', [], true);
+    const own = asConnection(connection);
+    const result = await own.run('commit', [], true).finally(() => (own.inTransaction = false));
     // PostgreSQL answers COMMIT with a ROLLBACK tag when an earlier statement left the transaction aborted.
     if (result.command === 'ROLLBACK') throw new Error('The transaction was rolled back by an earlier error');
   }
@@ -103,6 +122,7 @@ class ResilientPostgresDriver implements Driver {
   /** A session that ended rolled its transaction back: a ROLLBACK that cannot be sent is not a failure. */
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const own = asConnection(connection);
+    own.inTransaction = false;
     if (own.broken) return;
     try {
       await own.run('rollback', []);

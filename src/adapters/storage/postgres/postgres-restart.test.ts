@@ -1,15 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTroupeError } from '../../../core/errors.js';
 import type { Storage } from '../../../core/ports/storage.js';
-import { findServiceBinaries } from '../../../../test/helpers/services/services.js';
-import { createTeardown } from '../../../../test/helpers/services/teardown.js';
+import { startThrowawayPostgres } from '../../../../test/helpers/services/throwaway-postgres.js';
 import {
-  startThrowawayPostgres,
-  type ThrowawayPostgres,
-} from '../../../../test/helpers/services/throwaway-postgres.js';
+  serviceBinariesOrSkip,
+  useThrowawayServer,
+} from '../../../../test/helpers/services/use-throwaway-server.js';
 import { createPostgresStorage } from './create-postgres-storage.js';
 
 /*
@@ -17,34 +13,22 @@ import { createPostgresStorage } from './create-postgres-storage.js';
  * `pg_ctl restart -m fast` while the pool holds connections: the shared server is never touched. Skipped, with
  * the reason, when the server binaries are not installed.
  */
-const found = findServiceBinaries();
+const binaries = serviceBinariesOrSkip('PostgreSQL restart');
 
 function expectUnavailable(error: unknown): void {
   expect(isTroupeError(error, 'storage_unavailable'), String(error)).toBe(true);
   expect((error as { details?: Record<string, unknown> }).details?.retry_after_seconds).toBeGreaterThan(0);
 }
 
-if ('missing' in found) {
-  const reason = `PostgreSQL restart: skipped because the server binaries are missing (${found.missing})`;
-  // eslint-disable-next-line no-console -- the reason a gated suite did not run must be visible
-  console.warn(reason);
-  describe.skip(reason, () => {
-    it('needs initdb and pg_ctl', () => undefined);
-  });
-} else {
+if (binaries) {
   describe('PostgreSQL storage across a server restart', () => {
-    // eslint-disable-next-line no-console -- a server that would not stop must be visible
-    const teardown = createTeardown((message) => console.warn(message));
-    let server: ThrowawayPostgres;
+    const server = useThrowawayServer((dir, teardown) => startThrowawayPostgres(binaries.pgBin, dir, teardown));
     let storage: Storage;
     const reported: unknown[] = [];
 
     beforeAll(async () => {
-      const dir = mkdtempSync(path.join(os.tmpdir(), 'troupe-pg-restart-'));
-      teardown.add('the temp dir', () => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
-      server = await startThrowawayPostgres(found.binaries.pgBin, dir, teardown);
       storage = await createPostgresStorage({
-        connectionString: server.url,
+        connectionString: server().url,
         poolSize: 4,
         onError: (error) => reported.push(error),
       });
@@ -52,7 +36,6 @@ if ('missing' in found) {
 
     afterAll(async () => {
       await storage?.close().catch(() => undefined);
-      await teardown.run();
     }, 30_000);
 
     it(
@@ -76,7 +59,7 @@ if ('missing' in found) {
           (error: unknown) => error,
         );
         await holding;
-        await server.restartFast();
+        await server().restartFast();
         restarted();
         expectUnavailable(await outcome);
         expect(reported.length).toBeGreaterThan(0);
@@ -108,7 +91,7 @@ if ('missing' in found) {
             await new Promise((resolve) => setTimeout(resolve, 20));
           }
         })();
-        await server.restartFast();
+        await server().restartFast();
         stop = true;
         await probing;
         expect(failures).toBeGreaterThan(0);

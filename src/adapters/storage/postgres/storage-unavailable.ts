@@ -37,16 +37,17 @@ export function isStorageUnavailable(error: unknown): boolean {
 
 /**
  * A connection-class failure of PostgreSQL as `storage_unavailable` (503 with `Retry-After`); anything else
- * unchanged. `committed: 'unknown'` says the connection died during a COMMIT, whose outcome the client cannot
- * know: every other failure rolled its transaction back (docs/scale-out.md, "Outages").
+ * unchanged. `committed: 'unknown'` (`outcomeUnknown`) says the statement may have been done before the
+ * connection died (a COMMIT, or a statement outside a transaction, once sent); any other such failure wrote
+ * nothing (docs/scale-out.md, "Outages").
  */
-export function unavailableAsTroupeError(error: unknown, duringCommit = false): unknown {
+export function unavailableAsTroupeError(error: unknown, outcomeUnknown = false): unknown {
   if (error instanceof TroupeError || !isStorageUnavailable(error)) return error;
   return new TroupeError('storage_unavailable', 'The database is unavailable; try again shortly', {
     cause: error,
     details: {
       retry_after_seconds: STORAGE_RETRY_AFTER_SECONDS,
-      ...(duringCommit ? { committed: 'unknown' } : {}),
+      ...(outcomeUnknown ? { committed: 'unknown' } : {}),
     },
   });
 }
