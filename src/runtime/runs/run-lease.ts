@@ -2,6 +2,7 @@ import { isoAfter, isoNow, type Clock } from '../../core/clock.js';
 import type { ClaimTerms, Storage } from '../../core/ports/storage.js';
 import type { Run } from '../../core/records/run.js';
 import type { RunAbortKind } from '../run-abort.js';
+import { isStorageOutage, nextOutageWait, sleep, wroteNothing } from './storage-outage.js';
 
 export interface RunLeaseDeps {
   storage: Storage;
@@ -11,7 +12,11 @@ export interface RunLeaseDeps {
 }
 
 export interface RunLease {
-  /** `pending` → `running` under this worker's lease, or undefined when another worker or an end won. */
+  /**
+   * `pending` → `running` under this worker's lease, or undefined when another worker or an end won. Tried again
+   * through a database outage (up to two leases: by then the reconciler queues the run again), so the queue's
+   * delivery is not lost to it.
+   */
   claim(runId: string): Promise<Run | undefined>;
   /** The terms of a claim made now, for a run its creator inserts already claimed (`runs.insert`). */
   terms(): ClaimTerms;
@@ -39,11 +44,30 @@ export function createRunLease(deps: RunLeaseDeps): RunLease {
   const { storage, clock } = deps;
   const terms = (): ClaimTerms => [deps.workerId, isoAfter(clock, deps.leaseMs), isoNow(clock)];
 
+  async function claim(runId: string): Promise<Run | undefined> {
+    const giveUpAt = clock.now().getTime() + 2 * deps.leaseMs;
+    let unknown = false;
+    for (let wait = nextOutageWait(undefined); ; wait = nextOutageWait(wait)) {
+      try {
+        const claimed = await storage.runs.claim(runId, ...terms());
+        if (claimed || !unknown) return claimed;
+        // A try whose outcome is unknown may have claimed it: then it holds this worker's id.
+        const run = await storage.runs.get(runId);
+        return run?.status === 'running' && run.worker_id === deps.workerId ? run : undefined;
+      } catch (error) {
+        if (!isStorageOutage(error) || clock.now().getTime() > giveUpAt) throw error;
+        unknown ||= !wroteNothing(error);
+        await sleep(wait);
+      }
+    }
+  }
+
   return {
-    claim: (runId) => storage.runs.claim(runId, ...terms()),
+    claim,
     terms,
     hold(run, onEnd) {
-      let expiresAt = run.lease_expires_at === null ? clock.now().getTime() : Date.parse(run.lease_expires_at);
+      let expiresAt =
+        run.lease_expires_at === null ? clock.now().getTime() : Date.parse(run.lease_expires_at);
       const renewNow = async (): Promise<boolean> => {
         const until = isoAfter(clock, deps.leaseMs);
         const renewed = await storage.runs.update(

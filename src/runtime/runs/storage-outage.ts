@@ -1,7 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { isTroupeError } from '../../core/errors.js';
 import { RunAbortError } from '../run-abort.js';
-import type { HeldLease } from './run-lease.js';
 
 /** Back-off between tries while the database is away: 100 ms doubling to 1 s (a fast restart takes about 1 s). */
 const FIRST_WAIT_MS = 100;
@@ -39,7 +38,19 @@ export interface StorageOutage {
   settle(thrown: unknown): Promise<unknown>;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** What waiting out an outage needs of the run's lease (`HeldLease`). */
+interface RenewableLease {
+  renewNow(): Promise<boolean>;
+  expiresAt(): number;
+}
+
+/** The back-off's next wait. */
+export function nextOutageWait(wait: number | undefined): number {
+  return wait === undefined ? FIRST_WAIT_MS : Math.min(MAX_WAIT_MS, 2 * wait);
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (!signal) return new Promise((resolve) => setTimeout(resolve, ms));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
@@ -54,7 +65,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 export function createStorageOutage(deps: {
-  lease: HeldLease;
+  lease: RenewableLease;
   signal: AbortSignal;
   clock: Clock;
   leaseMs: number;
@@ -73,7 +84,7 @@ export function createStorageOutage(deps: {
       }
     },
     async waitOut() {
-      for (let wait = FIRST_WAIT_MS; ; wait = Math.min(MAX_WAIT_MS, 2 * wait)) {
+      for (let wait = nextOutageWait(undefined); ; wait = nextOutageWait(wait)) {
         signal.throwIfAborted();
         const left = lease.expiresAt() - margin - clock.now().getTime();
         if (left <= 0) throw new RunAbortError('lease_lost');

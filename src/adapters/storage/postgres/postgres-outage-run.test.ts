@@ -54,7 +54,11 @@ if (binaries) {
       harness = undefined;
     });
 
-    async function start(scenario: string, tool: ReturnType<typeof gatedTool>['tool']) {
+    async function start(
+      scenario: string,
+      tool: ReturnType<typeof gatedTool>['tool'],
+      options: { startWorker?: boolean } = {},
+    ) {
       const schema = `outage_${Math.random().toString(36).slice(2, 10)}`;
       const open = (): Promise<Storage> =>
         createPostgresStorage({
@@ -67,6 +71,7 @@ if (binaries) {
         storage: open,
         scenarios: { outage: scenario },
         extraTools: [tool],
+        ...options,
       });
       const user = await harness.createUser('ann');
       const agent = await harness.createAgent(user, 'outage', {
@@ -129,6 +134,22 @@ if (binaries) {
         output: 'read on call 2',
         is_error: false,
       });
+    }, 90_000);
+
+    it('claims a run whose queue delivery met the outage once the database is back', async () => {
+      const gated = gatedTool('later', () => Promise.resolve('later'));
+      const { h, run } = await start(SCENARIO('later'), gated.tool, { startWorker: false });
+      await h.executor.start();
+      await postgres().stop();
+      // The delivery's claim meets the outage: it is tried again, not dropped until the reconciler's sweep.
+      const executed = h.executor.execute(run.id);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await postgres().start();
+      await gated.firstCall;
+      gated.open();
+      await executed;
+      await expectOneCleanAttempt(h, run.id);
+      expect(gated.calls()).toBe(1);
     }, 90_000);
   });
 }
