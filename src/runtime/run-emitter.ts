@@ -8,7 +8,7 @@ import type {
 } from '../core/ports/storage.js';
 import type { Run } from '../core/records/run.js';
 import type { RunEvent, RunEventType } from '../core/records/run-event.js';
-import { wroteNothing, type StorageOutage } from './runs/storage-outage.js';
+import { isStorageOutage, wroteNothing, type StorageOutage } from './runs/storage-outage.js';
 
 /**
  * How a run's execution commits (steps, endings, child starts): with the commits of other runs executing at
@@ -179,10 +179,21 @@ export function createRunEmitter(
   let chain: Promise<unknown> = Promise.resolve();
   let queued = 0;
 
+  /**
+   * A write whose outcome is unknown (`wroteNothing` false), from wherever it was sent, a timer's flush too:
+   * every later write fails with it, so the attempt does not go on over a hole it cannot see, but starts over
+   * from what is committed (docs/scale-out.md, "Outages").
+   */
+  let unknownOutcome: Error | undefined;
   const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
     queued += 1;
-    const next = chain.then(work);
-    chain = next.catch(() => undefined);
+    const next = chain.then(() => {
+      if (unknownOutcome !== undefined) throw unknownOutcome;
+      return work();
+    });
+    chain = next.catch((error: unknown) => {
+      if (outage && isStorageOutage(error) && !wroteNothing(error)) unknownOutcome ??= error as Error;
+    });
     return next;
   };
 
@@ -337,7 +348,8 @@ export function createRunEmitter(
         await adopting;
         return undefined;
       }
-      if (held.length === 0 || heldAt !== queued) return undefined;
+      // After a write of unknown outcome nothing more of this attempt may land (`unknownOutcome`).
+      if (held.length === 0 || heldAt !== queued || unknownOutcome !== undefined) return undefined;
       const prior = takeHeld();
       // The chain waits for the adopting transaction: nothing of this run's is appended before its events.
       let open: () => void = () => undefined;

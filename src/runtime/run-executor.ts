@@ -14,6 +14,7 @@ import type { RunHandoffs } from './runs/run-handoffs.js';
 import type { LocalRunStarts, RunReservation } from './runs/local-run-starts.js';
 import { resumeAgentLoop } from './runs/resume-agent-loop.js';
 import { attemptMetadata } from './runs/attempt-metadata.js';
+import { attemptAnnounced } from './runs/attempt-announced.js';
 import { createRunOutcomes, type AttemptFacts } from './runs/run-outcomes.js';
 import { runMiddlewareStack } from './runs/run-middleware-stack.js';
 import { watchRun, type RunWatch } from './runs/run-watch.js';
@@ -178,8 +179,8 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   /**
    * An attempt, from what is committed. A database outage does not end it: the worker waits it out holding the
    * run's slot and lease (`StorageOutage`); the emitter sends again what surely was not written, and anything
-   * else starts the attempt over (`resumed`: no second `metadata`), where the thread says the run is, so calls
-   * with a committed result are not run again (docs/scale-out.md, "Outages").
+   * else starts the attempt over (`resumed`: no second `metadata`, unless the first one was lost), where the
+   * thread says the run is, so calls with a committed result are not run again (docs/scale-out.md, "Outages").
    */
   async function executeClaimed(
     run: Run,
@@ -209,7 +210,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       const { paused } = watch;
       // A remote expert's run is a remote task: no model, no tools, no middleware of this server.
       if (usable.backend === 'a2a') {
-        if (!resumed)
+        if (!resumed || !(await attemptAnnounced(storage, run)))
           await announceAttempt(
             storage,
             emitter,
@@ -234,7 +235,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         toolSources: deps.toolSources,
       });
       const model = deps.models.resolve(run.model_spec);
-      if (!resumed)
+      if (!resumed || !(await attemptAnnounced(storage, run)))
         await announceAttempt(storage, emitter, run, attemptMetadata(run, agent, model.label), adopted);
       const gate = createRunGateMiddleware({
         storage,
