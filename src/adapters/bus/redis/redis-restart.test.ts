@@ -8,6 +8,7 @@ import {
   serviceBinariesOrSkip,
   useThrowawayServer,
 } from '../../../../test/helpers/services/use-throwaway-server.js';
+import { runEvent } from '../event-bus.contract.js';
 import { createRedisEventBus } from './create-redis-event-bus.js';
 
 /*
@@ -15,16 +16,6 @@ import { createRedisEventBus } from './create-redis-event-bus.js';
  * Skipped, with the reason, when redis-server is not installed.
  */
 const binaries = serviceBinariesOrSkip('Redis event bus restart');
-
-function runEvent(runId: string, seq: number): RunEvent {
-  return {
-    run_id: runId,
-    seq,
-    type: 'message_delta',
-    payload: { text: `chunk ${seq}` },
-    created_at: new Date().toISOString(),
-  };
-}
 
 if (binaries) {
   describe('Redis event bus across a Redis restart', () => {

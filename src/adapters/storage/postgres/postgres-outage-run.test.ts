@@ -83,6 +83,15 @@ if (binaries) {
       return { h: harness, user, run };
     }
 
+    /** Stops the server, does `during` while it is down, and starts it again 1.5 s later. */
+    async function whileDown<T>(during: () => T): Promise<T> {
+      await postgres().stop();
+      const result = during();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await postgres().start();
+      return result;
+    }
+
     async function expectOneCleanAttempt(h: RuntimeHarness, runId: string): Promise<void> {
       const run = await eventually('the run to complete', 60_000, async () => {
         const current = await h.storage.runs.get(runId);
@@ -104,11 +113,8 @@ if (binaries) {
       const gated = gatedTool('hold_on', () => Promise.resolve('held on'));
       const { h, run } = await start(SCENARIO('hold_on'), gated.tool);
       await gated.firstCall;
-      await postgres().stop();
       // The result's checkpoint meets the outage: the worker waits, then commits it; the call is not made again.
-      gated.open();
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      await postgres().start();
+      await whileDown(() => gated.open());
       await expectOneCleanAttempt(h, run.id);
       expect(gated.calls()).toBe(1);
     }, 90_000);
@@ -123,10 +129,7 @@ if (binaries) {
       const { h, run } = await start(SCENARIO('read_db'), gated.tool);
       reader.storage = h.storage;
       await gated.firstCall;
-      await postgres().stop();
-      gated.open();
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      await postgres().start();
+      await whileDown(() => gated.open());
       await expectOneCleanAttempt(h, run.id);
       expect(gated.calls()).toBe(2);
       const results = await h.storage.events.list(run.id, 0, 1000);
@@ -140,11 +143,9 @@ if (binaries) {
       const gated = gatedTool('later', () => Promise.resolve('later'));
       const { h, run } = await start(SCENARIO('later'), gated.tool, { startWorker: false });
       await h.executor.start();
-      await postgres().stop();
       // The delivery's claim meets the outage: it is tried again, not dropped until the reconciler's sweep.
-      const executed = h.executor.execute(run.id);
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      await postgres().start();
+      // Wrapped: the execution settles only after the gate opens, below.
+      const { executed } = await whileDown(() => ({ executed: h.executor.execute(run.id) }));
       await gated.firstCall;
       gated.open();
       await executed;
