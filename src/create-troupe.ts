@@ -19,7 +19,7 @@ import { createBullmqRunQueue } from './adapters/queue/bullmq/create-bullmq-run-
 import { createMemoryRunQueue } from './adapters/queue/memory/create-memory-run-queue.js';
 import { createPostgresStorage } from './adapters/storage/postgres/create-postgres-storage.js';
 import { createSqliteStorage } from './adapters/storage/sqlite/create-sqlite-storage.js';
-import { stderrLogger, type Logger } from './http/logger.js';
+import { repeatLimitedError, stderrLogger, type Logger } from './http/logger.js';
 import type { TroupeConfig } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { TroupeError } from './core/errors.js';
@@ -111,17 +111,18 @@ function refuseRedisWithoutDatabase(config: TroupeConfig): void {
   }
 }
 
-function describeError(error: unknown): Record<string, unknown> {
+function describeError(error: unknown): { error: string } {
   return { error: error instanceof Error ? error.message : String(error) };
 }
 
 /** PostgreSQL when `databaseUrl` is set, else the embedded SQLite file in `dataDir`. */
 async function openStorage(config: TroupeConfig, clock: Clock, log: Logger): Promise<Storage> {
   if (config.databaseUrl) {
+    const storageError = repeatLimitedError(log, 'PostgreSQL connection error');
     return createPostgresStorage({
       connectionString: config.databaseUrl,
       clock,
-      onError: (error) => log.error('PostgreSQL connection error', describeError(error)),
+      onError: (error) => storageError(describeError(error)),
     });
   }
   return createSqliteStorage({ filename: path.join(config.dataDir, 'troupe.db'), clock });
@@ -141,16 +142,18 @@ async function openMessaging(config: TroupeConfig, log: Logger): Promise<{ bus: 
   if (!config.redisUrl) {
     return { bus: createMemoryEventBus(), queue: createMemoryRunQueue({ concurrency: QUEUE_HANDLERS }) };
   }
+  const busError = repeatLimitedError(log, 'Redis event bus error');
+  const queueError = repeatLimitedError(log, 'Redis run queue error');
   const bus = await createRedisEventBus({
     url: config.redisUrl,
-    onError: (error) => log.error('Redis event bus error', describeError(error)),
+    onError: (error) => busError(describeError(error)),
   });
   try {
     const queue = await createBullmqRunQueue({
       url: config.redisUrl,
       concurrency: QUEUE_HANDLERS,
       onError: (runId, error) => log.error('Run handler failed', { run_id: runId, ...describeError(error) }),
-      onConnectionError: (error) => log.error('Redis run queue error', describeError(error)),
+      onConnectionError: (error) => queueError(describeError(error)),
     });
     return { bus, queue };
   } catch (error) {

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type TroupeConfig } from '../../src/config.js';
 import { REPO_DIR } from './root-require.js';
-import type { Services } from './services.js';
-import type { Teardown } from './teardown.js';
+import type { Services } from '../../test/helpers/services/services.js';
+import type { Teardown } from '../../test/helpers/services/teardown.js';
 import { troupeApi, type TroupeApi } from './troupe-api.js';
 import { ServerProcess } from '../../test/helpers/server-process.js';
 

@@ -1,4 +1,4 @@
-import { findServiceBinaries } from './services.js';
+import { findServiceBinaries } from '../../test/helpers/services/services.js';
 
 /** Every suite `npm run bench` knows, in the order a full run takes them (`bench/suites/<name>.ts`). */
 export const SUITES = [

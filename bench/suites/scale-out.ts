@@ -19,10 +19,10 @@ import { eventually } from '../../test/helpers/eventually.js';
 import { mapLimit } from '../lib/map-limit.js';
 import { processCpuMs, processTreeCpuMs } from '../lib/process-cpu.js';
 import { startCluster, type Cluster } from '../lib/scale-out-cluster.js';
-import { findServiceBinaries, startServices } from '../lib/services.js';
+import { findServiceBinaries, startServices } from '../../test/helpers/services/services.js';
 import { round, roundSummary, summarize } from '../lib/stats.js';
 import { progress, runSuite } from '../lib/suite.js';
-import { createTeardown } from '../lib/teardown.js';
+import { createTeardown } from '../../test/helpers/services/teardown.js';
 import type { TroupeApi } from '../lib/troupe-api.js';
 
 const SUITE = 'scale-out';

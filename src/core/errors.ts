@@ -70,6 +70,7 @@ export const ERROR_CODES = [
   // anything else is a bug or an infrastructure failure
   'internal',
   'storage_busy',
+  'storage_unavailable',
   // outbound calls and authentication (SPEC §12)
   'egress_denied',
   'too_many_requests',

@@ -69,6 +69,9 @@ export const ERROR_STATUS = {
   // Another connection held the database's write lock past the busy timeout: nothing was written, and the
   // same request succeeds once the lock is free (a CLI command or backup in another process).
   storage_busy: 503,
+  // The database server is unreachable or restarting (docs/scale-out.md, "Outages"): nothing was written that
+  // the answer does not report, and the same request succeeds once it is back.
+  storage_unavailable: 503,
   // The agent's owner may not reach that address: a policy refusal, like forbidden.
   egress_denied: 403,
   too_many_requests: 429,

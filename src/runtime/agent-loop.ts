@@ -1,5 +1,5 @@
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
-import { toTroupeError } from '../core/errors.js';
+import { isTroupeError, toTroupeError } from '../core/errors.js';
 import type { ResolvedModel } from '../core/ports/model-provider.js';
 import type { Agent } from '../core/records/agent.js';
 import type { Run } from '../core/records/run.js';
@@ -262,9 +262,10 @@ async function executeToolCall(options: AgentLoopOptions, call: ModelToolCall): 
       context,
     });
   } catch (error) {
-    // Aborts and approvals belong to the run; any other tool failure is data for the model (house style §6.3).
+    // Aborts, approvals and database outages belong to the run (an outage is waited out and the call made again:
+    // docs/scale-out.md, "Outages"); any other tool failure is data for the model (house style §6.3).
     options.abortSignal.throwIfAborted();
-    if (error instanceof ApprovalPendingError) throw error;
+    if (error instanceof ApprovalPendingError || isTroupeError(error, 'storage_unavailable')) throw error;
     return { output: toTroupeError(error).message, isError: true };
   }
 }

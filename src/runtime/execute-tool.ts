@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toTroupeError } from '../core/errors.js';
+import { isTroupeError, toTroupeError } from '../core/errors.js';
 import type { ToolCallRequest, ToolCallResult } from './middleware/agent-middleware.js';
 import { ApprovalPendingError } from './middleware/approval-middleware.js';
 
@@ -20,8 +20,9 @@ export async function executeTool(request: ToolCallRequest): Promise<ToolCallRes
     return { output: await tool.execute(parsed.data, request.context), isError: false };
   } catch (error) {
     request.context.abortSignal.throwIfAborted();
-    // A tool that waits for a human (ask_user_question) parks the run like an approval does.
-    if (error instanceof ApprovalPendingError) throw error;
+    // A tool that waits for a human (ask_user_question) parks the run like an approval does; a database outage
+    // is the run's to wait out, and the call is made again (docs/scale-out.md, "Outages").
+    if (error instanceof ApprovalPendingError || isTroupeError(error, 'storage_unavailable')) throw error;
     return { output: toTroupeError(error).message, isError: true };
   }
 }

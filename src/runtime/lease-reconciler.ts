@@ -35,13 +35,14 @@ export function createLeaseReconciler(deps: LeaseReconcilerDeps) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<ReconcileReport> | undefined;
 
-  async function reconcileOnce(): Promise<ReconcileReport> {
+  /** `staleAfterMs`: how old a pending run must be to be queued again (its enqueue may have been lost). */
+  async function reconcileOnce(staleAfterMs: number): Promise<ReconcileReport> {
     const report: ReconcileReport = { resumed: [], failed: [], cancelled: [], requeued: [] };
     const now = isoNow(clock);
     for (const run of await storage.runs.listExpiredLeases(now, 100)) {
       await takeOver(run, now, report);
     }
-    const stale = new Date(clock.now().getTime() - 2 * deps.leaseMs).toISOString();
+    const stale = new Date(clock.now().getTime() - staleAfterMs).toISOString();
     for (const run of await storage.runs.listStalePending(stale, 100)) {
       await deps.queue.enqueue(run.id);
       report.requeued.push(run.id);
@@ -77,19 +78,35 @@ export function createLeaseReconciler(deps: LeaseReconcilerDeps) {
     }
   }
 
+  let stopWatchingQueue: (() => void) | undefined;
+  /**
+   * A queue that is back after an outage may have lost its waiting jobs (a Redis that restarted empty): every
+   * pending run is queued again at once, not after 2 leases (a run whose job survived adds nothing).
+   */
+  function afterQueueOutage(): void {
+    void (async () => {
+      await running?.catch(() => undefined);
+      running ??= reconcileOnce(0).finally(() => (running = undefined));
+      await running;
+    })().catch(() => undefined);
+  }
+
   return {
     /** One pass; concurrent callers share the pass in progress. */
     reconcileOnce(): Promise<ReconcileReport> {
-      running ??= reconcileOnce().finally(() => (running = undefined));
+      running ??= reconcileOnce(2 * deps.leaseMs).finally(() => (running = undefined));
       return running;
     },
     start(intervalMs = Math.max(1000, Math.floor(deps.leaseMs / 2))): void {
       timer ??= setInterval(() => void this.reconcileOnce().catch(() => undefined), intervalMs);
       timer.unref();
+      stopWatchingQueue ??= deps.queue.onRestored?.(afterQueueOutage);
     },
     stop(): void {
       if (timer) clearInterval(timer);
       timer = undefined;
+      stopWatchingQueue?.();
+      stopWatchingQueue = undefined;
     },
   };
 }

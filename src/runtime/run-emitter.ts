@@ -8,6 +8,7 @@ import type {
 } from '../core/ports/storage.js';
 import type { Run } from '../core/records/run.js';
 import type { RunEvent, RunEventType } from '../core/records/run-event.js';
+import { isStorageOutage, wroteNothing, type StorageOutage } from './runs/storage-outage.js';
 
 /**
  * How a run's execution commits (steps, endings, child starts): with the commits of other runs executing at
@@ -144,8 +145,28 @@ interface HeldCommit {
   messages: StepMessages;
 }
 
-export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): RunEmitter {
+/**
+ * `outage`: a write that met a database outage and surely wrote nothing is sent again once the outage is waited
+ * out (docs/scale-out.md, "Outages"), so a step's results computed during it are kept, not computed again; a
+ * write whose outcome is unknown is never sent twice: it fails, and the run goes on from what is committed.
+ */
+export function createRunEmitter(
+  storage: Storage,
+  bus: EventBus,
+  run: Run,
+  outage?: StorageOutage,
+): RunEmitter {
   const lineage = lineageOf(run);
+  const retrying = async <T>(write: () => Promise<T>): Promise<T> => {
+    for (;;) {
+      try {
+        return await write();
+      } catch (error) {
+        if (!outage || !wroteNothing(error)) throw error;
+        await outage.waitOut();
+      }
+    }
+  };
   let buffer = '';
   let lead: PendingEvent | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -158,10 +179,21 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
   let chain: Promise<unknown> = Promise.resolve();
   let queued = 0;
 
+  /**
+   * A write whose outcome is unknown (`wroteNothing` false), from wherever it was sent, a timer's flush too:
+   * every later write fails with it, so the attempt does not go on over a hole it cannot see, but starts over
+   * from what is committed (docs/scale-out.md, "Outages").
+   */
+  let unknownOutcome: Error | undefined;
   const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
     queued += 1;
-    const next = chain.then(work);
-    chain = next.catch(() => undefined);
+    const next = chain.then(() => {
+      if (unknownOutcome !== undefined) throw unknownOutcome;
+      return work();
+    });
+    chain = next.catch((error: unknown) => {
+      if (outage && isStorageOutage(error) && !wroteNothing(error)) unknownOutcome ??= error as Error;
+    });
     return next;
   };
 
@@ -196,7 +228,12 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
     events: PendingEvent[],
     besides: readonly RunEventBatch[] = [],
   ): Promise<{ own: RunEvent[]; others: RunEvent[] }> => {
-    const [mine = [], ...rest] = await store.events.appendBatches([ownBatch(events), ...besides]);
+    const batches = [ownBatch(events), ...besides];
+    // Inside a transaction the transaction is what is sent again.
+    const [mine = [], ...rest] =
+      store === storage
+        ? await retrying(() => store.events.appendBatches(batches))
+        : await store.events.appendBatches(batches);
     return { own: mine, others: rest.flat() };
   };
 
@@ -222,22 +259,24 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
     const leading = prior.flatMap((commit) => commit.events);
     const steps = [...prior.map((commit) => commit.messages), ...(messages ? [messages] : [])];
     try {
-      const { written, others } = await storage.sharedCommitTransaction(async (tx) => {
-        if (steps.length > 0) await tx.messages.appendSteps(run.thread_id, run.id, steps);
-        let appended: { own: RunEvent[]; others: RunEvent[] } | undefined;
-        const append: AppendBatch = async (tail = [], besides = []) => {
-          if (appended) throw new Error(`the events of a commit of run ${run.id} were appended twice`);
-          appended = { own: [], others: [] };
-          appended = await appendOwn(tx, [...leading, ...events, ...tail], besides);
-          return appended.own.slice(leading.length);
-        };
-        const returned = alongside ? await alongside(tx, append) : undefined;
-        if (!appended) await append();
-        return {
-          written: appended?.own ?? [],
-          others: [...(appended?.others ?? []), ...(returned ?? [])],
-        };
-      }, SHARED_COMMIT);
+      const { written, others } = await retrying(() =>
+        storage.sharedCommitTransaction(async (tx) => {
+          if (steps.length > 0) await tx.messages.appendSteps(run.thread_id, run.id, steps);
+          let appended: { own: RunEvent[]; others: RunEvent[] } | undefined;
+          const append: AppendBatch = async (tail = [], besides = []) => {
+            if (appended) throw new Error(`the events of a commit of run ${run.id} were appended twice`);
+            appended = { own: [], others: [] };
+            appended = await appendOwn(tx, [...leading, ...events, ...tail], besides);
+            return appended.own.slice(leading.length);
+          };
+          const returned = alongside ? await alongside(tx, append) : undefined;
+          if (!appended) await append();
+          return {
+            written: appended?.own ?? [],
+            others: [...(appended?.others ?? []), ...(returned ?? [])],
+          };
+        }, SHARED_COMMIT),
+      );
       await publishAll(written);
       await publishAll(others);
       return written.slice(leading.length);
@@ -309,7 +348,8 @@ export function createRunEmitter(storage: Storage, bus: EventBus, run: Run): Run
         await adopting;
         return undefined;
       }
-      if (held.length === 0 || heldAt !== queued) return undefined;
+      // After a write of unknown outcome nothing more of this attempt may land (`unknownOutcome`).
+      if (held.length === 0 || heldAt !== queued || unknownOutcome !== undefined) return undefined;
       const prior = takeHeld();
       // The chain waits for the adopting transaction: nothing of this run's is appended before its events.
       let open: () => void = () => undefined;

@@ -14,6 +14,7 @@ import type { RunHandoffs } from './runs/run-handoffs.js';
 import type { LocalRunStarts, RunReservation } from './runs/local-run-starts.js';
 import { resumeAgentLoop } from './runs/resume-agent-loop.js';
 import { attemptMetadata } from './runs/attempt-metadata.js';
+import { attemptAnnounced } from './runs/attempt-announced.js';
 import { createRunOutcomes, type AttemptFacts } from './runs/run-outcomes.js';
 import { runMiddlewareStack } from './runs/run-middleware-stack.js';
 import { watchRun, type RunWatch } from './runs/run-watch.js';
@@ -26,6 +27,7 @@ import type { AnyTroupeTool } from './tools/troupe-tool.js';
 import type { MiddlewareFactory } from './middleware/middleware-factory.js';
 import { effectiveLimits } from './agent-limits.js';
 import { createRunLease } from './runs/run-lease.js';
+import { createStorageOutage, type StorageOutage } from './runs/storage-outage.js';
 import type { RunTracer } from './tracing/run-tracer.js';
 import { driveRemoteExpert, type RemoteExpertDeps } from './remote-experts/drive-remote-expert.js';
 import { remoteModelLabel } from './remote-experts/remote-model-label.js';
@@ -144,12 +146,18 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     inFlight.set(runId, { controller, done });
     // Held after `stop` collected the runs in flight: handed back at once, like those.
     if (stopping) controller.abort(new RunAbortError('shutdown'));
-    const release = lease.hold(run, (kind) => abort(runId, kind));
+    const held = lease.hold(run, (kind) => abort(runId, kind));
+    const outage = createStorageOutage({
+      lease: held,
+      signal: controller.signal,
+      clock,
+      leaseMs: deps.leaseMs,
+    });
     try {
-      const work = () => executeClaimed(run, controller.signal, adopted);
+      const work = () => executeClaimed(run, controller.signal, adopted, outage);
       await (deps.tracer ? deps.tracer.traceRun(run, work) : work());
     } finally {
-      release();
+      held.release();
       inFlight.delete(runId);
       resolveDone();
       // Failures of a claim are the queue handler's to report; here there is no caller left to tell.
@@ -178,16 +186,29 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     };
   }
 
-  async function executeClaimed(run: Run, signal: AbortSignal, adopted: boolean): Promise<void> {
-    const meter = createTokenUsageMiddleware(run.usage, run.model_spec, {
+  /**
+   * An attempt, from what is committed. A database outage does not end it: the worker waits it out holding the
+   * run's slot and lease (`StorageOutage`); the emitter sends again what surely was not written, and anything
+   * else starts the attempt over (`resumed`: no second `metadata`, unless the first one was lost), where the
+   * thread says the run is, so calls with a committed result are not run again (docs/scale-out.md, "Outages").
+   */
+  async function executeClaimed(
+    run: Run,
+    signal: AbortSignal,
+    adopted: boolean,
+    outage: StorageOutage,
+    meter = createTokenUsageMiddleware(run.usage, run.model_spec, {
       saveBeforeHumanWait: async (usage) => {
         await storage.runs.update(run.id, { status: ['running'] }, { usage });
       },
-    });
-    let emitter = createRunEmitter(storage, bus, run);
+    }),
+    resumed = false,
+  ): Promise<void> {
+    let emitter = createRunEmitter(storage, bus, run, outage);
     let watch: RunWatch | undefined;
     let facts: AttemptFacts | undefined;
-    const handoff = deps.handoffs?.take(run);
+    let again = false;
+    const handoff = resumed ? undefined : deps.handoffs?.take(run);
     try {
       const context = await loadRunContext(storage, run, handoff?.context);
       const { agent: usable, ledger } = context;
@@ -203,13 +224,14 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       const { paused } = watch;
       // A remote expert's run is a remote task: no model, no tools, no middleware of this server.
       if (usable.backend === 'a2a') {
-        await announceAttempt(
-          storage,
-          emitter,
-          run,
-          attemptMetadata(run, usable, remoteModelLabel(usable)),
-          adopted,
-        );
+        if (!resumed || !(await attemptAnnounced(storage, run)))
+          await announceAttempt(
+            storage,
+            emitter,
+            run,
+            attemptMetadata(run, usable, remoteModelLabel(usable)),
+            adopted,
+          );
         const outcome = await driveRemoteExpert(remoteExperts(), {
           run,
           agent: usable,
@@ -233,7 +255,8 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         toolSources: deps.toolSources,
       });
       const model = deps.models.resolve(run.model_spec);
-      await announceAttempt(storage, emitter, run, attemptMetadata(run, agent, model.label), adopted);
+      if (!resumed || !(await attemptAnnounced(storage, run)))
+        await announceAttempt(storage, emitter, run, attemptMetadata(run, agent, model.label), adopted);
       const gate = createRunGateMiddleware({
         storage,
         bus,
@@ -276,17 +299,20 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         maxSteps: effectiveLimits(deps.limits, agent.config).maxSteps,
         suspend: (work) => slots.outside(() => paused(work)),
         ...(handoff?.thread ? { thread: handoff.thread } : {}),
-        unsteered: adopted && run.attempt === 1,
+        unsteered: !resumed && adopted && run.attempt === 1,
         finish: (tx, append, output) => outcomes.completeIn(tx, append, run, output, meter.usage, attempt),
       });
       await emitter.flush();
       await finishCompleted(run, outcome, meter.usage, facts);
     } catch (thrown) {
       await emitter.flush().catch(() => undefined);
-      await finishAfterError(run, thrown, signal, emitter, meter.usage, facts);
+      const failure = await outage.settle(thrown);
+      if (failure === undefined) again = true;
+      else await finishAfterError(run, failure, signal, emitter, meter.usage, facts);
     } finally {
       watch?.stop();
     }
+    if (again) await executeClaimed(run, signal, adopted, outage, meter, true);
   }
 
   function remoteExperts(): RemoteExpertDeps {

@@ -2,11 +2,15 @@ import type { EventBus } from '../core/ports/event-bus.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { RunEvent } from '../core/records/run-event.js';
 import { isTerminalStatus } from '../core/records/run.js';
+import { isTroupeError } from '../core/errors.js';
 import { iterateRunEvents } from './iterate-run-events.js';
+import { readWhileBusDown } from './runs/read-while-bus-down.js';
 import type { RunEventSink } from './run-event-sink.js';
 
 const PAGE_SIZE = 500;
 const SAFETY_RECHECK_MS = 10_000;
+/** How soon a stream whose storage read failed for an outage reads again. */
+const STORAGE_RETRY_MS = 1_000;
 
 /** The events of a run from a resume point; `ended` says up front that there is nothing to wait for. */
 export interface RunEventStream extends AsyncIterable<RunEvent> {
@@ -65,6 +69,7 @@ export async function streamRunEvents(
   let finished = false;
   let settle: { resolve: () => void; reject: (error: unknown) => void } | undefined;
   let safety: NodeJS.Timeout | undefined;
+  let retry: NodeJS.Timeout | undefined;
 
   const subscription = await bus.subscribe(runId, (event) => {
     if (finished) return;
@@ -75,6 +80,12 @@ export async function streamRunEvents(
       void catchUp();
     }
   });
+  // While the bus is down, events reach this stream from storage; and once more when it is back.
+  const stopReading = readWhileBusDown(bus, () => {
+    if (finished || catchingUp || !sink) return;
+    catchingUp = true;
+    void catchUp();
+  });
   const onAbort = (): void => end();
   signal.addEventListener('abort', onAbort);
   if (signal.aborted) end();
@@ -84,6 +95,8 @@ export async function streamRunEvents(
     finished = true;
     held.length = 0;
     clearTimeout(safety);
+    clearTimeout(retry);
+    stopReading();
     signal.removeEventListener('abort', onAbort);
     const unsubscribed = subscription.unsubscribe();
     void unsubscribed.then(
@@ -142,7 +155,9 @@ export async function streamRunEvents(
       }
       catchingUp = false;
     } catch (error) {
-      end(error);
+      // The database restarting keeps the stream open: it reads again shortly (docs/scale-out.md, "Outages").
+      if (isTroupeError(error, 'storage_unavailable')) retry = setTimeout(() => void catchUp(), STORAGE_RETRY_MS);
+      else end(error);
     }
   }
 

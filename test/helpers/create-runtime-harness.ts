@@ -57,6 +57,8 @@ export interface RuntimeHarnessOptions {
   modelAdmission?: ModelAdmission;
   /** Run spans around executions, its model/tool-span middleware outermost, as production wires them. */
   tracer?: (storage: Storage) => RunTracer;
+  /** Another store than the temp SQLite file (a PostgreSQL server of the test's own); closed with the harness. */
+  storage?: () => Promise<Storage>;
 }
 
 export interface RuntimeHarness {
@@ -78,7 +80,10 @@ export interface RuntimeHarness {
   close(): Promise<void>;
 }
 
-/** The real runtime on a real SQLite file, in-memory bus and in-process queue, with scripted models. */
+/**
+ * The real runtime on a real SQLite file (or `storage`), in-memory bus and in-process queue, with scripted
+ * models.
+ */
 export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}): Promise<RuntimeHarness> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'troupe-runtime-'));
   const scenarioDir = path.join(dir, 'scenarios');
@@ -99,10 +104,13 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
   };
   // As the server does at start: what the sandbox of a root server needs to reach the workdirs.
   await prepareDataDir(dir, sandboxHostOwner(config.execute.sandboxUid));
-  const storage = await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
+  const storage = options.storage
+    ? await options.storage()
+    : await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
   const bus = createMemoryEventBus();
   const queue = createMemoryRunQueue({ concurrency: 1000 });
-  const modelAdmission = options.modelAdmission ?? createMemoryModelAdmission({ limits: config.modelCalls.limits });
+  const modelAdmission =
+    options.modelAdmission ?? createMemoryModelAdmission({ limits: config.modelCalls.limits });
   // The production wiring, minus the adapters a test does not reach (execute sandbox, remote experts).
   const runtime = createRuntime({
     config,

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/core/records/run-event.js';
 import type { Run } from '../../src/core/records/run.js';
-import type { FakeModelResponse, FakeModelServer } from './models/fake-model-server.js';
+import type { FakeModelResponse, FakeModelServer, RecordedRequest } from './models/fake-model-server.js';
 import { startFakeOpenAiServer } from './models/fake-openai-server.js';
 import { roleOf, turnOf } from './role-model.js';
 import { ServerProcess, START_TIMEOUT_MS } from './server-process.js';
@@ -62,24 +62,44 @@ export function scaleOutUrls(): { databaseUrl: string; redisUrl: string } | unde
   return undefined;
 }
 
+export interface ScaleOutUrls {
+  databaseUrl: string;
+  redisUrl: string;
+}
+
+/** How the fault suites run the cluster: their servers' URLs once started, a lease of their choosing. */
+export interface ScaleOutClusterOptions {
+  /** TROUPE_LEASE_MS of every process; default 2 s (recovery after a kill in seconds). */
+  leaseMs?: number;
+}
+
 /**
  * A fresh database and Redis logical database, a fake OpenAI server (answering by `answer`, which a test may
  * replace), an API process and two workers: started before the file's tests, all stopped and dropped after.
+ * `urls` may be read only when the servers are up (servers the suite starts itself).
  */
-export function useScaleOutCluster(urls: { databaseUrl: string; redisUrl: string }) {
-  const adminUrl = urls.databaseUrl;
+export function useScaleOutCluster(
+  urls: ScaleOutUrls | (() => ScaleOutUrls),
+  options: ScaleOutClusterOptions = {},
+) {
+  const serverUrls = typeof urls === 'function' ? urls : () => urls;
   const database = `troupe_e2e_${randomBytes(6).toString('hex')}`;
-  const databaseUrl = withDatabase(adminUrl, database);
   // A Redis logical database of its own, so this suite's queue and streams never meet another test's.
   const redisDb = 1 + ((randomBytes(1)[0] ?? 0) % 15);
-  const redisUrlParsed = new URL(urls.redisUrl);
-  redisUrlParsed.pathname = `/${redisDb}`;
-  const redisUrl = redisUrlParsed.toString();
+  const adminUrl = (): string => serverUrls().databaseUrl;
+  const databaseUrl = (): string => withDatabase(adminUrl(), database);
+  const redisUrl = (): string => {
+    const parsed = new URL(serverUrls().redisUrl);
+    parsed.pathname = `/${redisDb}`;
+    return parsed.toString();
+  };
 
   const processes: ServerProcess[] = [];
   /** The model of the stop-guarantee test: a fake OpenAI server in this process, which the workers call. */
   let model: FakeModelServer;
-  let answer: (role: string, turn: number) => FakeModelResponse = () => ({ text: 'ok' });
+  let answer: (role: string, turn: number, request: RecordedRequest) => FakeModelResponse = () => ({
+    text: 'ok',
+  });
   let dataDir = '';
   let baseUrl = '';
   let token = '';
@@ -92,6 +112,7 @@ export function useScaleOutCluster(urls: { databaseUrl: string; redisUrl: string
       headers: {
         authorization: `Bearer ${token}`,
         ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(init.headers as Record<string, string> | undefined),
       },
     });
 
@@ -152,7 +173,7 @@ export function useScaleOutCluster(urls: { databaseUrl: string; redisUrl: string
   }
 
   async function persistedSeqs(runIds: string[]): Promise<Map<string, number[]>> {
-    const client = new pg.Client({ connectionString: databaseUrl });
+    const client = new pg.Client({ connectionString: databaseUrl() });
     await client.connect();
     try {
       const { rows } = await client.query<{ run_id: string; seq: number }>(
@@ -174,21 +195,23 @@ export function useScaleOutCluster(urls: { databaseUrl: string; redisUrl: string
   }
 
   beforeAll(async () => {
-    await adminQuery(adminUrl, `CREATE DATABASE ${database}`);
+    await adminQuery(adminUrl(), `CREATE DATABASE ${database}`);
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'troupe-scale-out-'));
-    model = await startFakeOpenAiServer({ responses: (request) => answer(roleOf(request), turnOf(request)) });
+    model = await startFakeOpenAiServer({
+      responses: (request) => answer(roleOf(request), turnOf(request), request),
+    });
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       OPENAI_BASE_URL: model.baseURL,
       OPENAI_API_KEY: 'sk-test',
       TROUPE_MAX_CHILDREN_PER_RUN: '20',
       TROUPE_MAX_CHILDREN_PER_USER: '100',
-      TROUPE_DATABASE_URL: databaseUrl,
-      TROUPE_REDIS_URL: redisUrl,
+      TROUPE_DATABASE_URL: databaseUrl(),
+      TROUPE_REDIS_URL: redisUrl(),
       // Project workdirs are real files: every process of a deployment shares the data dir.
       TROUPE_DATA_DIR: dataDir,
       TROUPE_SCENARIO_DIR: path.join(REPO_ROOT, 'scenarios'),
-      TROUPE_LEASE_MS: String(LEASE_MS),
+      TROUPE_LEASE_MS: String(options.leaseMs ?? LEASE_MS),
       TROUPE_HOST: '127.0.0.1',
       TROUPE_WORKER_CONCURRENCY: '8',
     };
@@ -208,8 +231,9 @@ export function useScaleOutCluster(urls: { databaseUrl: string; redisUrl: string
     await Promise.all(processes.map((server) => server.stop()));
     await model?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
-    const redis = new Redis(redisUrl);
+    await adminQuery(adminUrl(), `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
+    const redis = new Redis(redisUrl(), { maxRetriesPerRequest: 1 });
+    redis.on('error', () => undefined);
     try {
       for (const pattern of ['troupe:*']) {
         const keys = await redis.keys(pattern);
@@ -231,14 +255,22 @@ export function useScaleOutCluster(urls: { databaseUrl: string; redisUrl: string
     expectGapless,
     persistedSeqs,
     failureReport,
-    databaseUrl,
+    get databaseUrl() {
+      return databaseUrl();
+    },
+    get baseUrl() {
+      return baseUrl;
+    },
+    get apiProcess() {
+      return processes[0];
+    },
     get workers() {
       return workers;
     },
     get model() {
       return model;
     },
-    set answer(next: (role: string, turn: number) => FakeModelResponse) {
+    set answer(next: (role: string, turn: number, request: RecordedRequest) => FakeModelResponse) {
       answer = next;
     },
   };

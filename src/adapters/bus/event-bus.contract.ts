@@ -62,7 +62,8 @@ function createCollector<TMessage>(): Collector<TMessage> {
 /** Lets anything already in flight land; only used to show that nothing more arrives. */
 const settleIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function runEvent(runId: string, seq: number): RunEvent {
+/** A persisted-looking event of `runId` with `seq` (its text and time follow from it). */
+export function runEvent(runId: string, seq: number): RunEvent {
   return {
     run_id: runId,
     seq,

@@ -11,14 +11,29 @@ export interface Subscription {
 }
 
 /**
+ * Whether a bus that lives outside the process (Redis) delivers right now. While it does not, publishes and
+ * signals are dropped and subscriptions hear nothing; readers read storage instead, and once more when it is
+ * back, since whatever was published meanwhile is lost to them (docs/scale-out.md, "Outages").
+ */
+export interface BusHealth {
+  readonly connected: boolean;
+  /** Calls `listener` on every change, `false` when delivery stops, `true` when it is back; returns its stop. */
+  onChange(listener: (connected: boolean) => void): () => void;
+}
+
+/**
  * Live fan-out of persisted run events and run signals. Publishing is best effort: the database is the
  * source of truth and every reader must be able to catch up from storage (`RunEventRepository.list`).
- * A subscription is active when `subscribe*` resolves, so "subscribe, then read the backlog" is gapless.
+ * A subscription is active when `subscribe*` resolves, so "subscribe, then read the backlog" is gapless;
+ * while the bus is down (`health`), subscribing still succeeds, and the subscription hears what is published
+ * once it is back.
  */
 export interface EventBus {
   publish(event: RunEvent): Promise<void>;
   subscribe(runId: string, listener: (event: RunEvent) => void): Promise<Subscription>;
   signal(signal: RunSignal): Promise<void>;
   subscribeSignals(listener: (signal: RunSignal) => void): Promise<Subscription>;
+  /** Absent on a bus inside the process, which never goes down. */
+  readonly health?: BusHealth;
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { TroupeError } from '../../core/errors.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Storage } from '../../core/ports/storage.js';
 import { isTerminalStatus, type Run } from '../../core/records/run.js';
+import { readWhileBusDown } from './read-while-bus-down.js';
 import { watchRunEnds, type RunEndWatch, type WatchedSince } from './watch-run-ends.js';
 
 function exists(run: Run | undefined, runId: string): Run {
@@ -9,17 +10,30 @@ function exists(run: Run | undefined, runId: string): Run {
   return run;
 }
 
-/** Every run's ended row, when the first read or an in-process `end` gave each one; else undefined. */
+/**
+ * How often a wait on a bus outside the process reads its runs while the bus is up: a safety net for an `end`
+ * whose publish was lost (as often as an SSE stream re-checks storage when quiet).
+ */
+const SAFETY_REREAD_MS = 10_000;
+
+/**
+ * Every run's ended row, when the first read, an in-process `end` or a re-read during the wait (`reread`) gave
+ * each one; else undefined.
+ */
 function knownEnded(
   ids: readonly string[],
   current: ReadonlyMap<string, Run>,
   watch: RunEndWatch,
+  reread: ReadonlyMap<string, Run>,
 ): Map<string, Run> | undefined {
   const rows = new Map<string, Run>();
   for (const runId of ids) {
     const first = current.get(runId);
     // An `end` delivered during the wait is newer than the first read.
-    const row = watch.endedRow(runId) ?? (first && isTerminalStatus(first.status) ? first : undefined);
+    const row =
+      watch.endedRow(runId) ??
+      reread.get(runId) ??
+      (first && isTerminalStatus(first.status) ? first : undefined);
     if (!row) return undefined;
     rows.set(runId, row);
   }
@@ -42,6 +56,10 @@ export interface AwaitedRuns {
  * existed and passes the rows it created (`since`); the second when every run's ended row is known, from the
  * first read or attached to an `end` this process wrote and delivered in-process (`endedRunOf`). The
  * caller's signal ends the wait with its reason; the timeout returns the runs as they are.
+ *
+ * No wait hears its runs' ends from the bus alone: on a bus outside the process the runs are also read while
+ * it is down, once when it is back, and every SAFETY_REREAD_MS, so an `end` published while Redis was away
+ * still ends the wait (`readWhileBusDown`). A failed re-read is tried again; it never ends the wait.
  */
 export async function awaitRunsTerminal(
   storage: Storage,
@@ -76,6 +94,8 @@ export async function awaitRunsTerminal(
       if (isTerminalStatus(current.get(runId)?.status ?? 'pending')) pending.delete(runId);
     let firstEnded = ids.find((runId) => !pending.has(runId));
     let stopListening: (() => void) | undefined;
+    let stopReading: (() => void) | undefined;
+    const reread = new Map<string, Run>();
     let timedOut = false;
     const waits = pending.size > 0 && !(options.mode === 'any' && firstEnded !== undefined);
     try {
@@ -88,11 +108,29 @@ export async function awaitRunsTerminal(
             reject(signal.reason as Error);
             return;
           }
-          stopListening = watch.onEnd((runId) => {
+          const ended = (runId: string): void => {
             if (!pending.delete(runId)) return;
             firstEnded ??= runId;
             if (options.mode === 'any' || pending.size === 0) resolve(false);
-          });
+          };
+          stopListening = watch.onEnd(ended);
+          let reading = false;
+          const readPending = async (): Promise<void> => {
+            if (reading || pending.size === 0) return;
+            reading = true;
+            try {
+              for (const run of await storage.runs.getMany([...pending])) {
+                if (!isTerminalStatus(run.status)) continue;
+                reread.set(run.id, run);
+                ended(run.id);
+              }
+            } catch {
+              // Storage is away too: the next read tries again.
+            } finally {
+              reading = false;
+            }
+          };
+          stopReading = readWhileBusDown(bus, () => void readPending(), { safetyMs: SAFETY_REREAD_MS });
           timer = setTimeout(() => resolve(true), options.timeoutMs);
           if (signal) {
             onAbort = () => reject(signal.reason as Error);
@@ -102,8 +140,10 @@ export async function awaitRunsTerminal(
       }
     } finally {
       stopListening?.();
+      stopReading?.();
     }
-    const latest = !waits && !since ? current : (knownEnded(ids, current, watch) ?? (await read(exists)));
+    const latest =
+      !waits && !since ? current : (knownEnded(ids, current, watch, reread) ?? (await read(exists)));
     const runs = ids.map((runId) => latest.get(runId) as Run);
     const first = firstEnded === undefined ? undefined : latest.get(firstEnded);
     const condition =

@@ -5,6 +5,7 @@ import type { EventBus } from '../../../core/ports/event-bus.js';
 import { redactUrl } from '../../../core/redact-url.js';
 import { createRedisSignalChannel } from './create-redis-signal-channel.js';
 import { createRedisStreamReader, STREAM_ENTRY_FIELD } from './create-redis-stream-reader.js';
+import { createRedisHealth } from './redis-health.js';
 
 /*
  * Design: one Redis Stream per run for events, one pub/sub channel for signals.
@@ -101,13 +102,17 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     );
   }
 
+  const health = createRedisHealth(connections, report);
   const streams = createRedisStreamReader({ command, reader, streamKey, blockMs, report });
   const signals = createRedisSignalChannel({ command, subscriber, channel: signalChannel, report });
   let closed = false;
 
   return {
+    health,
+    // While Redis is away a publish is dropped at once instead of waiting for the retries to fail: the event
+    // is in storage, and readers read storage until the bus is back (docs/scale-out.md, "Outages").
     async publish(event) {
-      if (closed) return;
+      if (closed || !health.connected) return;
       const results = await command
         .multi()
         .xadd(streamKey(event.run_id), 'MAXLEN', '~', maxLen, '*', STREAM_ENTRY_FIELD, JSON.stringify(event))
@@ -117,16 +122,22 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
       if (failed) throw failed;
     },
     subscribe: (runId, listener) => streams.subscribe(runId, listener),
-    signal: (signal) => signals.signal(signal),
+    // A lost signal is covered by the run row, which the worker reads at its next lease renewal.
+    signal: (signal) => (health.connected ? signals.signal(signal) : Promise.resolve()),
     subscribeSignals: (listener) => signals.subscribeSignals(listener),
 
     async close() {
       if (closed) return;
       closed = true;
+      health.close();
       signals.close();
       await streams.close();
+      // QUIT on a connection that is reconnecting would wait for Redis to come back.
       await Promise.all(
-        [command, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())),
+        [command, subscriber].map(async (connection) => {
+          if (connection.status === 'ready') await connection.quit().catch(() => connection.disconnect());
+          else connection.disconnect();
+        }),
       );
     },
   };

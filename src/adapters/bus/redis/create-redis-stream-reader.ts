@@ -78,6 +78,11 @@ export function createRedisStreamReader(options: RedisStreamReaderOptions): Redi
   let blocking = false;
   let readerClientId: number | undefined;
   let wakeIdle: (() => void) | undefined;
+  let stopLoop: () => void = () => undefined;
+  // What the loop waits for ends with `close` too: ioredis never settles the commands of a connection that is
+  // disconnected while it reconnects (Redis away), so the loop could not end otherwise.
+  const stopped = new Promise<undefined>((resolve) => (stopLoop = () => resolve(undefined)));
+  const unlessClosed = <T>(pending: Promise<T>): Promise<T | undefined> => Promise.race([pending, stopped]);
   reader.on('close', () => (readerClientId = undefined));
 
   function deliver(stream: RunStream, id: string, fields: string[]): void {
@@ -112,23 +117,27 @@ export function createRedisStreamReader(options: RedisStreamReaderOptions): Redi
         continue;
       }
       let streams: RunStream[] = [];
-      let reply: XreadReply;
+      let reply: XreadReply | undefined;
       try {
-        readerClientId ??= Number(await reader.client('ID'));
+        readerClientId ??= Number(await unlessClosed(reader.client('ID')));
+        if (closed) return;
         // Snapshot and generation in the same tick as the XREAD is sent, so no stream slips in between.
         streams = [...runs.values()];
         if (streams.length === 0) continue;
         blockedGeneration = generation;
         blocking = true;
-        reply = await reader.xread(
-          'COUNT',
-          READ_COUNT,
-          'BLOCK',
-          blockMs,
-          'STREAMS',
-          ...streams.map((stream) => stream.key),
-          ...streams.map((stream) => stream.cursor),
+        reply = await unlessClosed(
+          reader.xread(
+            'COUNT',
+            READ_COUNT,
+            'BLOCK',
+            blockMs,
+            'STREAMS',
+            ...streams.map((stream) => stream.key),
+            ...streams.map((stream) => stream.cursor),
+          ),
         );
+        if (closed) return;
       } catch (error) {
         if (closed) return;
         report(error);
@@ -172,14 +181,28 @@ export function createRedisStreamReader(options: RedisStreamReaderOptions): Redi
     }
   }
 
+  /**
+   * Everything after the stream's current tail is the new listener's; an absent stream starts at the beginning.
+   * While Redis is away the tail is unknown: the listener then hears the whole stream once it is back, which its
+   * reader de-duplicates (an SSE stream by seq, a wait by the run's one `end`), instead of failing to subscribe.
+   */
+  async function tailOf(key: string): Promise<string> {
+    if (command.status !== 'ready') return '0-0';
+    try {
+      return (await command.xrevrange(key, '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0';
+    } catch (error) {
+      report(error);
+      return '0-0';
+    }
+  }
+
   const loop = readLoop();
 
   return {
     async subscribe(runId, listener) {
       if (closed) return rejectClosedBus();
       const key = streamKey(runId);
-      // Everything after the stream's current tail is ours; an absent stream starts at the beginning.
-      const tail = (await command.xrevrange(key, '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0';
+      const tail = await tailOf(key);
       if (closed) return rejectClosedBus();
       const entry: EventListener = { listener, active: true, after: tail };
       let stream = runs.get(runId);
@@ -207,6 +230,7 @@ export function createRedisStreamReader(options: RedisStreamReaderOptions): Redi
       for (const stream of runs.values()) for (const entry of stream.listeners) entry.active = false;
       runs.clear();
       wakeIdle?.();
+      stopLoop();
       // disconnect() also aborts the blocked XREAD, which ends the loop.
       reader.disconnect();
       await loop;

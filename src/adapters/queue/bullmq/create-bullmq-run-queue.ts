@@ -45,6 +45,11 @@ interface RunJobData {
   runId: string;
 }
 
+/**
+ * How long an enqueue waits for Redis before it holds the run in this process instead: ioredis waits through
+ * reconnects (BullMQ needs `maxRetriesPerRequest: null`), and a request must not hang for an outage's length.
+ */
+const ENQUEUE_WAIT_MS = 1_000;
 const DEFAULT_QUEUE_NAME = 'runs';
 const DEFAULT_PREFIX = 'troupe';
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -139,12 +144,64 @@ export async function createBullmqRunQueue(options: BullmqRunQueueOptions): Prom
     await queue.add('run', { runId }, { jobId });
   }
 
+  // Runs whose enqueue met an outage, queued once Redis is back (a run's job id makes a repeat add nothing).
+  const held = new Set<string>();
+  const restoredListeners = new Set<() => void>();
+  let flushing: Promise<void> | undefined;
+  async function flushHeld(): Promise<void> {
+    for (const runId of [...held]) {
+      if (closed || connection.status !== 'ready') return;
+      try {
+        await enqueue(runId);
+        held.delete(runId);
+      } catch (error) {
+        reportError(runId, error);
+        return;
+      }
+    }
+  }
+  const onReady = (): void => {
+    flushing ??= flushHeld().finally(() => (flushing = undefined));
+    for (const listener of [...restoredListeners]) {
+      try {
+        listener();
+      } catch (error) {
+        reportConnectionError(error);
+      }
+    }
+  };
+  // 'ready' comes again after every reconnect: the first one was awaited above.
+  connection.on('ready', onReady);
+
+  /** Enqueues at once when Redis answers in time; otherwise the run is held and queued when it is back. */
+  async function enqueueOrHold(runId: string): Promise<void> {
+    if (connection.status !== 'ready') {
+      held.add(runId);
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const attempt = enqueue(runId);
+    const inTime = await Promise.race([
+      attempt.then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ENQUEUE_WAIT_MS))),
+    ]).finally(() => clearTimeout(timer));
+    if (inTime) return;
+    held.add(runId);
+    // It may still land once Redis answers; the held copy then adds nothing.
+    attempt.catch((error: unknown) => reportError(runId, error));
+  }
+
   return {
     async enqueue(runId) {
       if (closed) {
         throw new TroupeError('internal', `The run queue is closed; run ${runId} was not queued`);
       }
-      await enqueue(runId);
+      await enqueueOrHold(runId);
+    },
+
+    onRestored(listener) {
+      restoredListeners.add(listener);
+      return () => restoredListeners.delete(listener);
     },
 
     process(handler) {
@@ -168,10 +225,20 @@ export async function createBullmqRunQueue(options: BullmqRunQueueOptions): Prom
     close() {
       closed = true;
       closing ??= (async () => {
-        // Waits for the handlers in flight; no new job is fetched once closing.
-        await worker?.close();
-        await queue.close();
-        await connection.quit().catch(() => connection.disconnect());
+        connection.off('ready', onReady);
+        restoredListeners.clear();
+        if (connection.status === 'ready') {
+          // Waits for the handlers in flight; no new job is fetched once closing.
+          await worker?.close();
+          await queue.close();
+          await connection.quit().catch(() => connection.disconnect());
+          return;
+        }
+        // Redis is away, and BullMQ's graceful close would wait for it: the executor handed its runs back
+        // before the queue closes, so only the connections are left to drop.
+        await worker?.close(true).catch(() => undefined);
+        // The queue's connection is this one: dropping it is the queue's close.
+        connection.disconnect();
       })();
       return closing;
     },

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Clock } from '../../../core/clock.js';
 import { TroupeError } from '../../../core/errors.js';
@@ -8,6 +8,7 @@ import { createSqlStorage } from '../sql/create-sql-storage.js';
 import type { DatabaseSchema } from '../sql/database-schema.js';
 import { migrateToLatest } from '../sql/migrations.js';
 import { postgresSqlDialect } from '../sql/sql-dialect.js';
+import { listenToEveryClient, resilientPostgresDialect } from './postgres-driver.js';
 
 export interface PostgresStorageOptions {
   /** `postgres://user:password@host:port/database`, as node-postgres accepts it. */
@@ -22,8 +23,8 @@ export interface PostgresStorageOptions {
   /** Connections in the pool; at least 2 (migrations hold one for their lock). Default 10. */
   poolSize?: number;
   /**
-   * Told about connection failures no query is waiting for (an idle pooled connection that the server
-   * dropped). Without a listener node-postgres would crash the process on them.
+   * Told about every connection failure (a pooled connection the server dropped, idle or in use). The
+   * statements it broke fail with `storage_unavailable`; the pool opens new connections as they are needed.
    */
   onError?: (error: unknown) => void;
 }
@@ -129,14 +130,17 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     // A startup parameter, so every pooled connection uses the schema from its first query on.
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
   });
-  pool.on('error', (error) => {
+  const report = (error: unknown): void => {
     try {
       options.onError?.(error);
     } catch {
       // The reporter is the last resort; there is nowhere left to send its own failure.
     }
-  });
-  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  };
+  // Every client reports its own failure, in use or idle; the pool re-emits an idle one's, already reported.
+  listenToEveryClient(pool, report);
+  pool.on('error', () => undefined);
+  const db = new Kysely<DatabaseSchema>({ dialect: resilientPostgresDialect(pool) });
   try {
     await migrateExclusively(pool, db, schema);
   } catch (error) {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 
-function alive(pid: number): boolean {
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -22,9 +22,9 @@ export function pidFromFile(pidFile: string): number | undefined {
  */
 export async function stopPidFile(pidFile: string, signal: NodeJS.Signals, graceMs = 10_000): Promise<void> {
   const pid = pidFromFile(pidFile);
-  if (pid === undefined || !alive(pid)) return;
+  if (pid === undefined || !isRunning(pid)) return;
   process.kill(pid, signal);
   const deadline = Date.now() + graceMs;
-  while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-  if (alive(pid)) process.kill(pid, 'SIGKILL');
+  while (isRunning(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  if (isRunning(pid)) process.kill(pid, 'SIGKILL');
 }

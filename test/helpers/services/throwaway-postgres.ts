@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, chownSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { eventually } from '../../test/helpers/eventually.js';
+import { eventually } from '../eventually.js';
 import { freePort } from './free-port.js';
 import { pidFromFile, stopPidFile } from './stop-pid.js';
 import type { Teardown } from './teardown.js';
@@ -14,6 +15,15 @@ export interface ThrowawayPostgres {
   pid: number;
   /** The non-durable settings the cluster runs with, for the report. */
   settings: string[];
+  /**
+   * `pg_ctl restart -m fast`: every backend is terminated (57P01), the server is down while it restarts, then
+   * answers again on the same port. Resolves once it accepts connections; `pid` is the new postmaster's.
+   */
+  restartFast(): Promise<void>;
+  /** `pg_ctl stop -m fast`: the server is down until `start`. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and data; resolves once it accepts connections. */
+  start(): Promise<void>;
 }
 
 /** Non-durable on purpose, as in `.ci/run`: the cluster lives for one bench run and its data is thrown away. */
@@ -26,12 +36,17 @@ function asPostgres(binary: string, args: string[]): [string, string[]] {
   return isRoot() ? ['runuser', ['-u', 'postgres', '--', binary, ...args]] : [binary, args];
 }
 
-function run(binary: string, args: string[], log: string): void {
+/**
+ * Runs a PostgreSQL binary to its end without blocking the event loop (a test's clients keep running while the
+ * server restarts). Output goes to a log file, never a pipe: the postmaster pg_ctl leaves behind would hold it.
+ */
+async function run(binary: string, args: string[], log: string): Promise<void> {
   const [command, argv] = asPostgres(binary, args);
   const fd = openSync(log, 'a');
   try {
-    // Output to a log file, never a pipe: the postmaster pg_ctl leaves behind would hold a pipe open.
-    execFileSync(command, argv, { stdio: ['ignore', fd, fd] });
+    const child = spawn(command, argv, { stdio: ['ignore', fd, fd] });
+    const [code] = (await once(child, 'exit')) as [number | null];
+    if (code !== 0) throw new Error(`exit code ${code}`);
   } catch (error) {
     throw new Error(
       `${path.basename(binary)} failed (${String(error)}):\n${readFileSync(log, 'utf8').slice(-4000)}`,
@@ -39,6 +54,19 @@ function run(binary: string, args: string[], log: string): void {
   } finally {
     closeSync(fd);
   }
+}
+
+function answers(url: string): Promise<boolean> {
+  return eventually('PostgreSQL to answer', 10_000, async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query('select 1');
+      return true;
+    } finally {
+      await client.end();
+    }
+  });
 }
 
 /**
@@ -62,7 +90,7 @@ export async function startThrowawayPostgres(
   }
   const data = path.join(dir, 'data');
   const log = path.join(dir, 'server.log');
-  run(
+  await run(
     path.join(pgBin, 'initdb'),
     ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
     path.join(dir, 'initdb.log'),
@@ -75,26 +103,43 @@ export async function startThrowawayPostgres(
     `-k ${dir}`,
     ...SETTINGS.map((setting) => `-c ${setting}`),
   ];
-  run(
+  await run(
     path.join(pgBin, 'pg_ctl'),
     ['-D', data, '-l', log, '-w', '-t', '60', '-o', options.join(' '), 'start'],
     path.join(dir, 'pg_ctl.log'),
   );
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  await eventually('PostgreSQL to answer', 10_000, async () => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query('select 1');
-      return true;
-    } finally {
-      await client.end();
-    }
-  });
+  await answers(url);
   // "postgres (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)" → "PostgreSQL 15.18".
   const banner = execFileSync(path.join(pgBin, 'postgres'), ['--version'], { encoding: 'utf8' });
   const version = `PostgreSQL ${/\d+(\.\d+)+/.exec(banner)?.[0] ?? banner.trim()}`;
-  const pid = pidFromFile(path.join(data, 'postmaster.pid'));
+  const pidFile = path.join(data, 'postmaster.pid');
+  const pgCtl = path.join(pgBin, 'pg_ctl');
+  const ctlLog = path.join(dir, 'pg_ctl.log');
+  const pid = pidFromFile(pidFile);
   if (pid === undefined) throw new Error('the server wrote no pidfile');
-  return { url, version, settings: SETTINGS, pid };
+  const server: ThrowawayPostgres = {
+    url,
+    version,
+    settings: SETTINGS,
+    pid,
+    async stop() {
+      await run(pgCtl, ['-D', data, '-w', '-t', '60', '-m', 'fast', 'stop'], ctlLog);
+    },
+    async start() {
+      await run(pgCtl, ['-D', data, '-l', log, '-w', '-t', '60', '-o', options.join(' '), 'start'], ctlLog);
+      await answers(url);
+      server.pid = pidFromFile(pidFile) ?? server.pid;
+    },
+    async restartFast() {
+      await run(
+        path.join(pgBin, 'pg_ctl'),
+        ['-D', data, '-l', log, '-w', '-t', '60', '-m', 'fast', 'restart'],
+        path.join(dir, 'pg_ctl.log'),
+      );
+      await answers(url);
+      server.pid = pidFromFile(pidFile) ?? server.pid;
+    },
+  };
+  return server;
 }

@@ -1,0 +1,178 @@
+import {
+  PostgresAdapter,
+  type CompiledQuery,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+import type pg from 'pg';
+import { unavailableAsTroupeError } from './storage-unavailable.js';
+
+/*
+ * Kysely's PostgreSQL driver, written for a server that restarts (docs/scale-out.md, "Outages"): a failure of
+ * the connection is `storage_unavailable` wherever it surfaces (acquiring a client, any statement, the COMMIT),
+ * and a client whose connection broke is dropped from the pool, which opens new ones as they are needed.
+ * Every client gets its 'error' listener when the pool creates it (`listenToEveryClient`), so a connection that
+ * dies while a query runs on it can no longer crash the process.
+ */
+
+/** Results as Kysely's own PostgreSQL connection reports them. */
+function toQueryResult<R>(result: pg.QueryResult): QueryResult<R> {
+  const { command, rowCount, rows } = result;
+  if (command === 'ROLLBACK' || command === 'COMMIT') return { rows: [{ command } as R] };
+  const writes = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
+  return {
+    ...(writes ? { numAffectedRows: BigInt(rowCount ?? 0) } : {}),
+    rows: (rows ?? []) as R[],
+  };
+}
+
+/** What node-postgres keeps private and pg-pool itself reads: whether the client's connection is still usable. */
+interface ClientState {
+  _queryable?: boolean;
+  _ending?: boolean;
+}
+
+class PostgresConnection implements DatabaseConnection {
+  /** Set once a statement met a broken connection: the client goes back to the pool to be destroyed. */
+  broken = false;
+  /** Between BEGIN and its COMMIT or ROLLBACK. */
+  inTransaction = false;
+
+  constructor(readonly client: pg.PoolClient) {}
+
+  /**
+   * A statement that met a dead connection wrote nothing when it ran inside a transaction (the server rolls an
+   * unfinished one back) or was never sent; a COMMIT or an autocommit statement that was sent may have been
+   * done before the connection died: its outcome is unknown (`committed: 'unknown'`).
+   */
+  async run(sql: string, parameters: readonly unknown[], committing = false): Promise<pg.QueryResult> {
+    const state = this.client as unknown as ClientState;
+    const sent = state._queryable !== false && state._ending !== true;
+    try {
+      return await this.client.query(sql, parameters as unknown[]);
+    } catch (error) {
+      const translated = unavailableAsTroupeError(error, sent && (committing || !this.inTransaction));
+      if (translated !== error) this.broken = true;
+      throw translated;
+    }
+  }
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    return toQueryResult<R>(await this.run(compiled.sql, compiled.parameters));
+  }
+
+  /** No repository streams; Kysely's interface asks for the method. */
+  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming queries are not supported by this PostgreSQL driver');
+  }
+}
+
+function asConnection(connection: DatabaseConnection): PostgresConnection {
+  if (!(connection instanceof PostgresConnection)) throw new Error('Not a connection of this driver');
+  return connection;
+}
+
+class ResilientPostgresDriver implements Driver {
+  #connections = new WeakMap<pg.PoolClient, PostgresConnection>();
+  #destroyed = false;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  init(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw unavailableAsTroupeError(error);
+    }
+    let connection = this.#connections.get(client);
+    if (!connection) {
+      connection = new PostgresConnection(client);
+      this.#connections.set(client, connection);
+    }
+    return connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
+    const access = settings.accessMode ? ` ${settings.accessMode}` : '';
+    const own = asConnection(connection);
+    // Set first: a BEGIN that fails has opened nothing, and its statement wrote nothing either way.
+    own.inTransaction = true;
+    await own.run(`begin${isolation}${access}`, []);
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const own = asConnection(connection);
+    const result = await own.run('commit', [], true).finally(() => (own.inTransaction = false));
+    // PostgreSQL answers COMMIT with a ROLLBACK tag when an earlier statement left the transaction aborted.
+    if (result.command === 'ROLLBACK') throw new Error('The transaction was rolled back by an earlier error');
+  }
+
+  /** A session that ended rolled its transaction back: a ROLLBACK that cannot be sent is not a failure. */
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const own = asConnection(connection);
+    own.inTransaction = false;
+    if (own.broken) return;
+    try {
+      await own.run('rollback', []);
+    } catch {
+      // Whatever failed the transaction is the error to report; this client is not reused.
+      own.broken = true;
+    }
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await asConnection(connection).run(`savepoint ${name}`, []);
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await asConnection(connection).run(`rollback to savepoint ${name}`, []);
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await asConnection(connection).run(`release savepoint ${name}`, []);
+  }
+
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const own = asConnection(connection);
+    // A client whose connection broke is destroyed, not handed to the next caller.
+    own.client.release(own.broken || this.#destroyed);
+    if (own.broken) this.#connections.delete(own.client);
+    return Promise.resolve();
+  }
+
+  async destroy(): Promise<void> {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    await this.pool.end();
+  }
+}
+
+/**
+ * Every client of `pool` reports its connection errors to `onError` from its creation on, checked out or idle:
+ * node-postgres emits 'error' on a client whose connection dies, and only idle clients have the pool's listener.
+ */
+export function listenToEveryClient(pool: pg.Pool, onError: (error: unknown) => void): void {
+  pool.on('connect', (client) => client.on('error', onError));
+}
+
+/** Kysely's PostgreSQL dialect over `pool`, with the resilient driver. */
+export function resilientPostgresDialect(pool: pg.Pool): Dialect {
+  return {
+    createDriver: () => new ResilientPostgresDriver(pool),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+    createAdapter: () => new PostgresAdapter(),
+    createIntrospector: (db: Kysely<unknown>) => new PostgresIntrospector(db),
+  };
+}
