@@ -118,7 +118,11 @@ export const threadMessageSchema = z
     seq: z.number().int(),
     run_id: z.string().nullable(),
     step: z.number().int(),
-    message: z.looseObject({ role: z.string(), content: z.unknown() }).describe('An AI SDK ModelMessage'),
+    message: z
+      .looseObject({ role: z.string(), content: z.unknown() })
+      .describe(
+        'role (system, user, assistant, tool) and content: a string, or parts (text, reasoning, image, file, tool-call, tool-result)',
+      ),
     created_at: timestamp,
   })
   .register(RESPONSE_SCHEMAS, { id: 'ThreadMessage' });

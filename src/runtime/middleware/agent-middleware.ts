@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ChatMessage } from '../../core/thread/chat-message.js';
 import type { ResolvedModel } from '../../core/ports/model-provider.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { Run, TokenUsage } from '../../core/records/run.js';
@@ -9,7 +9,7 @@ export interface ModelCallRequest {
   agent: Agent;
   step: number;
   system: string;
-  messages: ModelMessage[];
+  messages: ChatMessage[];
   /** The tools the model is shown for this call; middleware may add or hide tools here. */
   tools: AnyTroupeTool[];
   model: ResolvedModel;
