@@ -1,10 +1,12 @@
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3StreamPart,
+import {
+  APICallError,
+  type LanguageModelV3,
+  type LanguageModelV3CallOptions,
+  type LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { ProviderCallError } from '../../../core/model-calls/provider-call-error.js';
 import type { ModelStreamPart, ModelTool, ModelTurnRequest } from '../../../core/ports/model-stream.js';
 import { streamLanguageModel } from './stream-language-model.js';
 
@@ -144,6 +146,30 @@ describe('streamLanguageModel', () => {
     expect(await collect(modelStreaming([{ type: 'error', error: overloaded }]).model)).toEqual([
       { type: 'error', error: overloaded },
     ]);
+  });
+
+  it("reports the SDK's failures with a provider's answer as ProviderCallError, before or during the stream", async () => {
+    const answer = new APICallError({
+      message: 'Rate limit reached',
+      url: 'http://127.0.0.1/v1/chat/completions',
+      requestBodyValues: {},
+      statusCode: 429,
+      responseHeaders: { 'retry-after': '2' },
+      data: { error: { type: 'rate_limit_error' } },
+    });
+    const thrown: unknown = await collect(modelStreaming(answer).model).catch((error: unknown) => error);
+    const [part] = await collect(modelStreaming([{ type: 'error', error: answer }]).model);
+    for (const failure of [thrown, part?.type === 'error' ? part.error : undefined]) {
+      expect(failure).toBeInstanceOf(ProviderCallError);
+      expect(failure).toMatchObject({
+        message: 'Rate limit reached',
+        statusCode: 429,
+        responseHeaders: { 'retry-after': '2' },
+        data: { error: { type: 'rate_limit_error' } },
+        isRetryable: true,
+        cause: answer,
+      });
+    }
   });
 
   it('ends with the abort reason when the signal aborts, even if the provider stream never ends', async () => {

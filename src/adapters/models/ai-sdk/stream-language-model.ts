@@ -1,9 +1,11 @@
-import type {
-  LanguageModelV3,
-  LanguageModelV3FunctionTool,
-  LanguageModelV3StreamPart,
+import {
+  APICallError,
+  type LanguageModelV3,
+  type LanguageModelV3FunctionTool,
+  type LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
 import { asSchema, InvalidToolInputError, zodSchema, type Schema } from 'ai';
+import { ProviderCallError } from '../../../core/model-calls/provider-call-error.js';
 import type {
   ModelStreamPart,
   ModelTool,
@@ -81,6 +83,18 @@ function invalidInput(call: { toolName: string; input: string }, cause: unknown)
   return new InvalidToolInputError({ toolName: call.toolName, toolInput: call.input, cause });
 }
 
+/** The SDK's failure with a provider's answer as core reads it (`classifyModelError`); anything else as it is. */
+function providerCallError(error: unknown): unknown {
+  if (!APICallError.isInstance(error)) return error;
+  return new ProviderCallError(error.message, {
+    statusCode: error.statusCode,
+    responseHeaders: error.responseHeaders,
+    data: error.data,
+    isRetryable: error.isRetryable,
+    cause: error,
+  });
+}
+
 /** The SDK's stream part as Troupe's: one for one, so every part the provider sends is seen. */
 async function toStreamPart(
   part: LanguageModelV3StreamPart,
@@ -90,12 +104,23 @@ async function toStreamPart(
   if (part.type === 'tool-call') return { type: 'tool-call', call: await parseToolCall(part, tools) };
   if (part.type === 'finish')
     return { type: 'finish', usage: toTokenUsage(part.usage), finishReason: part.finishReason.unified };
-  if (part.type === 'error') return { type: 'error', error: part.error };
+  if (part.type === 'error') return { type: 'error', error: providerCallError(part.error) };
   return { type: 'other' };
 }
 
 /** One model turn on an AI SDK LanguageModelV3, as Troupe's stream parts (`ResolvedModel.stream`). */
 export async function* streamLanguageModel(
+  model: LanguageModelV3,
+  request: ModelTurnRequest,
+): AsyncGenerator<ModelStreamPart> {
+  try {
+    yield* streamTurn(model, request);
+  } catch (error) {
+    throw providerCallError(error);
+  }
+}
+
+async function* streamTurn(
   model: LanguageModelV3,
   request: ModelTurnRequest,
 ): AsyncGenerator<ModelStreamPart> {
