@@ -7,6 +7,8 @@ import {
   type Task,
 } from '@a2a-js/sdk';
 
+// In runtime, beside the A2A client that reads the stream, not in core: core holds no SDK type (docs/interoperability.md#remote-a2a-experts).
+
 /** What a Troupe run knows of the remote A2A task it stands for, folded from the task's stream. */
 export interface RemoteTaskView {
   taskId: string | undefined;
