@@ -21,7 +21,7 @@ import type {
  * Troupe's message shape (src/core/thread/chat-message.ts) to and from the AI SDK's `ModelMessage`: the one
  * place that knows both. Today they hold the same JSON, part by part; when an SDK upgrade changes its shape,
  * this mapping changes and stored threads do not (docs/model-calls.md#the-ai-sdk). Every part is copied kind
- * by kind, so the compiler flags a kind the SDK drops or renames.
+ * by kind, so the compiler flags a kind the SDK drops or renames, and a kind Troupe does not store is refused.
  */
 
 /** `{providerOptions}` when there are any: a copy has no `undefined` member the original did not have. */
@@ -29,108 +29,6 @@ function options(providerOptions: ProviderOptions | SdkProviderOptions | undefin
   providerOptions?: ProviderOptions;
 } {
   return providerOptions === undefined ? {} : { providerOptions };
-}
-
-function toOutput(output: ToolResultOutput): SdkToolResultPart['output'] {
-  switch (output.type) {
-    case 'text':
-    case 'error-text':
-      return { type: output.type, value: output.value, ...options(output.providerOptions) };
-    case 'json':
-    case 'error-json':
-      return { type: output.type, value: output.value, ...options(output.providerOptions) };
-    case 'execution-denied':
-      return {
-        type: 'execution-denied',
-        ...(output.reason === undefined ? {} : { reason: output.reason }),
-        ...options(output.providerOptions),
-      };
-  }
-}
-
-function toToolResult(part: ToolResultPart): SdkToolResultPart {
-  return {
-    type: 'tool-result',
-    toolCallId: part.toolCallId,
-    toolName: part.toolName,
-    output: toOutput(part.output),
-    ...options(part.providerOptions),
-  };
-}
-
-function toFile(part: FilePart): SdkFilePart {
-  return {
-    type: 'file',
-    data: part.data,
-    mediaType: part.mediaType,
-    ...(part.filename === undefined ? {} : { filename: part.filename }),
-    ...options(part.providerOptions),
-  };
-}
-
-function toUserContent(content: UserChatMessage['content']): UserModelMessage['content'] {
-  if (typeof content === 'string') return content;
-  return content.map((part) => {
-    switch (part.type) {
-      case 'text':
-        return { type: 'text', text: part.text, ...options(part.providerOptions) };
-      case 'image':
-        return {
-          type: 'image',
-          image: part.image,
-          ...(part.mediaType === undefined ? {} : { mediaType: part.mediaType }),
-          ...options(part.providerOptions),
-        };
-      case 'file':
-        return toFile(part);
-    }
-  });
-}
-
-function toAssistantContent(content: AssistantChatMessage['content']): AssistantModelMessage['content'] {
-  if (typeof content === 'string') return content;
-  return content.map((part) => {
-    switch (part.type) {
-      case 'text':
-      case 'reasoning':
-        return { type: part.type, text: part.text, ...options(part.providerOptions) };
-      case 'file':
-        return toFile(part);
-      case 'tool-call':
-        return {
-          type: 'tool-call',
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          input: part.input,
-          ...(part.providerExecuted === undefined ? {} : { providerExecuted: part.providerExecuted }),
-          ...options(part.providerOptions),
-        };
-      case 'tool-result':
-        return toToolResult(part);
-    }
-  });
-}
-
-/** A stored message as the AI SDK takes it. */
-export function toModelMessage(message: ChatMessage): ModelMessage {
-  switch (message.role) {
-    case 'system':
-      return { role: 'system', content: message.content, ...options(message.providerOptions) };
-    case 'user':
-      return { role: 'user', content: toUserContent(message.content), ...options(message.providerOptions) };
-    case 'assistant':
-      return {
-        role: 'assistant',
-        content: toAssistantContent(message.content),
-        ...options(message.providerOptions),
-      };
-    case 'tool':
-      return {
-        role: 'tool',
-        content: message.content.map(toToolResult),
-        ...options(message.providerOptions),
-      };
-  }
 }
 
 function notStorable(what: string): TypeError {
@@ -253,4 +151,13 @@ export function fromModelMessage(message: ModelMessage): ChatMessage {
         ...options(message.providerOptions),
       };
   }
+}
+
+/**
+ * A stored message as the AI SDK takes it. Today Troupe's shape is a part of the SDK's, so the copy is the
+ * one above (the compiler checks that every Troupe kind is still an SDK kind); an SDK that renames or reshapes
+ * a kind gets its own mapping here.
+ */
+export function toModelMessage(message: ChatMessage): ModelMessage {
+  return fromModelMessage(message);
 }
