@@ -22,6 +22,11 @@ const CORE_FORBIDDEN_PACKAGES = [
     message: 'src/core is pure: drivers and frameworks belong to adapters or http.',
   },
   { regex: '^@hono/', message: 'src/core is pure: drivers and frameworks belong to adapters or http.' },
+  {
+    regex: '^(ai|@ai-sdk/[^/]+|@a2a-js/[^/]+)(/.*)?$',
+    message:
+      "src/core holds Troupe's own shapes: the AI SDK stays in src/adapters/models, the A2A SDK outside core (docs/model-calls.md#the-ai-sdk).",
+  },
 ];
 
 /** Folders below `src/`, named as their first path segment, that a layer must not import. */
@@ -107,7 +112,15 @@ function layerRules() {
 }
 
 export default defineConfig(
-  globalIgnores(['dist/', '.bench-build/', 'web/dist/', 'node_modules/', 'data/', 'coverage/', 'test-artifacts/']),
+  globalIgnores([
+    'dist/',
+    '.bench-build/',
+    'web/dist/',
+    'node_modules/',
+    'data/',
+    'coverage/',
+    'test-artifacts/',
+  ]),
   {
     name: 'troupe/linter-options',
     linterOptions: { reportUnusedDisableDirectives: 'error' },

@@ -12,13 +12,16 @@ function productFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === 'testing' ? [] : productFiles(full);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.contract.ts')
+    return entry.name.endsWith('.ts') &&
+      !entry.name.endsWith('.test.ts') &&
+      !entry.name.endsWith('.contract.ts')
       ? [full]
       : [];
   });
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^;'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 
 function graph(): Map<string, string[]> {
   const edges = new Map<string, string[]>();
@@ -67,6 +70,67 @@ function cycles(edges: Map<string, string[]>): string[][] {
   for (const node of edges.keys()) if (!index.has(node)) visit(node);
   return found;
 }
+
+/** Every TypeScript file below `dir`, tests included. */
+function allFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : allFiles(full);
+    return /\.tsx?$/.test(entry.name) ? [full] : [];
+  });
+}
+
+const PACKAGE_IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^;'"]*?from\s*['"]([^.'"][^'"]*)['"]|(?:^|\n)\s*import\s*['"]([^.'"][^'"]*)['"]|import\(\s*['"]([^.'"][^'"]*)['"]\s*\)/g;
+
+/** The packages each file imports, by path relative to the repository. */
+function packageImports(files: string[]): [string, string][] {
+  const root = path.resolve(SRC, '..');
+  return files.flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(PACKAGE_IMPORT)].map((match): [string, string] => [
+      path.relative(root, file),
+      match[1] ?? match[2] ?? match[3] ?? '',
+    ]),
+  );
+}
+
+/**
+ * The AI SDK's fence (docs/model-calls.md#the-ai-sdk): its types and its `ai/internal` module (which "can change
+ * in patch versions") stay in the models adapter, so that an upgrade touches that folder and no stored thread.
+ */
+describe('the SDK fences', () => {
+  const root = path.resolve(SRC, '..');
+  const imports = packageImports([
+    ...allFiles(SRC),
+    ...allFiles(path.join(root, 'test')),
+    ...allFiles(path.join(root, 'bench')),
+  ]);
+  const isAiSdk = (name: string) => /^(ai|@ai-sdk\/[^/]+)(\/.*)?$/.test(name);
+
+  it('reads the package imports of src, test and bench', () => {
+    expect(imports.filter(([, name]) => isAiSdk(name)).length).toBeGreaterThan(10);
+    expect(imports.some(([, name]) => name === 'ai/internal')).toBe(true);
+  });
+
+  it('imports ai/internal in one file only', () => {
+    const users = imports.filter(([, name]) => name === 'ai/internal').map(([file]) => file);
+    expect(users).toEqual(['src/adapters/models/ai-sdk/ai-sdk-internals.ts']);
+  });
+
+  it('imports ai and @ai-sdk/* in src only inside src/adapters/models', () => {
+    const outside = imports.filter(
+      ([file, name]) => file.startsWith('src/') && !file.startsWith('src/adapters/models/') && isAiSdk(name),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  it('keeps every SDK out of src/core: no ai, @ai-sdk/* or @a2a-js/* import', () => {
+    const inCore = imports.filter(
+      ([file, name]) => file.startsWith('src/core/') && (isAiSdk(name) || name.startsWith('@a2a-js/')),
+    );
+    expect(inCore).toEqual([]);
+  });
+});
 
 describe('the module graph of src', () => {
   const edges = graph();

@@ -1,9 +1,10 @@
-import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
+import type { AssistantChatMessage, ChatMessage, ToolChatMessage } from '../core/thread/chat-message.js';
 import { isTroupeError, toTroupeError } from '../core/errors.js';
 import type { ResolvedModel } from '../core/ports/model-provider.js';
 import type { Agent } from '../core/records/agent.js';
 import type { Run } from '../core/records/run.js';
-import type { ModelCallResult, ModelToolCall, ToolCallResult } from './middleware/agent-middleware.js';
+import type { ModelToolCall } from '../core/ports/model-stream.js';
+import type { ModelCallResult, ToolCallResult } from './middleware/agent-middleware.js';
 import { ApprovalPendingError } from './middleware/approval-middleware.js';
 import type { ComposedMiddleware } from './middleware/compose-middleware.js';
 import type { PendingEvent, RunEmitter } from './run-emitter.js';
@@ -15,7 +16,7 @@ export interface AgentLoopOptions {
   model: ResolvedModel;
   system: string;
   /** The thread so far, ending with the input (or with what was checkpointed before a resume). */
-  messages: ModelMessage[];
+  messages: ChatMessage[];
   /** Every tool registered for the run, by name; what the model sees is decided by middleware. */
   tools: ReadonlyMap<string, AnyTroupeTool>;
   chain: ComposedMiddleware;
@@ -33,12 +34,12 @@ export interface AgentLoopOptions {
    * Persists messages of a step atomically (the model's turn, then each tool result as it lands), with the
    * events that announce them and the text streamed before them, in one transaction.
    */
-  checkpoint(step: number, messages: ModelMessage[], events?: PendingEvent[]): Promise<void>;
+  checkpoint(step: number, messages: ChatMessage[], events?: PendingEvent[]): Promise<void>;
   /**
    * `checkpoint` held back for the step's child starts to adopt (`RunEmitter.hold`): used for a step whose
    * every call only starts a child run, so the model's turn commits with the first child, not before it.
    */
-  hold?(step: number, messages: ModelMessage[], events: PendingEvent[]): void;
+  hold?(step: number, messages: ChatMessage[], events: PendingEvent[]): void;
   /**
    * Checkpoints the final answer and ends the run as completed in the same transaction. Returns the ended
    * run, or undefined when it could not be ended (its status moved, e.g. to a cancel); the checkpoint is
@@ -46,12 +47,12 @@ export interface AgentLoopOptions {
    */
   finish?(
     step: number,
-    messages: ModelMessage[],
+    messages: ChatMessage[],
     events: PendingEvent[],
     output: string,
   ): Promise<Run | undefined>;
   /** Called before each model call; may stop the run or return messages to add first (steering). */
-  beforeStep?(step: number): Promise<ModelMessage[]>;
+  beforeStep?(step: number): Promise<ChatMessage[]>;
 }
 
 export type AgentLoopOutcome =
@@ -155,7 +156,7 @@ async function runToolCalls(
   options: AgentLoopOptions,
   step: number,
   calls: ModelToolCall[],
-  messages: ModelMessage[],
+  messages: ChatMessage[],
   /** The model's turn was just checkpointed with its `tool_call` events; a resumed step announces them again. */
   announced: boolean,
   stepEvent: PendingEvent,
@@ -270,8 +271,8 @@ async function executeToolCall(options: AgentLoopOptions, call: ModelToolCall): 
   }
 }
 
-function toAssistantMessage(text: string, toolCalls: ModelToolCall[]): AssistantModelMessage {
-  const content: Exclude<AssistantModelMessage['content'], string> = [];
+function toAssistantMessage(text: string, toolCalls: ModelToolCall[]): AssistantChatMessage {
+  const content: Exclude<AssistantChatMessage['content'], string> = [];
   if (text !== '') content.push({ type: 'text', text });
   for (const call of toolCalls) {
     // Arguments that did not parse as an object are kept out of the thread: providers such as Anthropic
@@ -283,7 +284,7 @@ function toAssistantMessage(text: string, toolCalls: ModelToolCall[]): Assistant
   return { role: 'assistant', content };
 }
 
-function toToolMessage(call: ModelToolCall, result: ToolCallResult): ToolModelMessage {
+function toToolMessage(call: ModelToolCall, result: ToolCallResult): ToolChatMessage {
   const output = result.output;
   return {
     role: 'tool',

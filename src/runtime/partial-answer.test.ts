@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ChatMessage } from '../core/thread/chat-message.js';
 import { describe, expect, it } from 'vitest';
 import { closeAfterEach } from '../../test/helpers/close-after-each.js';
 import { TroupeError } from '../core/errors.js';
@@ -42,12 +42,12 @@ interface World {
   main: Agent;
   conversation: Conversation;
   /** What each model call of the main agent was sent. */
-  prompts: ModelMessage[][];
+  prompts: ChatMessage[][];
 }
 
 const closeLater = closeAfterEach();
 
-function lastUserText(messages: readonly ModelMessage[]): string {
+function lastUserText(messages: readonly ChatMessage[]): string {
   const last = [...messages].reverse().find((message) => message.role === 'user');
   return typeof last?.content === 'string' ? last.content : '';
 }
@@ -73,7 +73,7 @@ function breakingMiddleware(world: () => World): AgentMiddleware {
 }
 
 async function setup({ model, ...options }: RuntimeHarnessOptions & { model?: string } = {}): Promise<World> {
-  const prompts: ModelMessage[][] = [];
+  const prompts: ChatMessage[][] = [];
   const current: { world?: World } = {};
   const h = await createRuntimeHarness({
     scenarios: { main: MAIN, helper: HELPER },

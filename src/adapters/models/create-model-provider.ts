@@ -1,8 +1,10 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { TroupeError } from '../../core/errors.js';
 import type { ModelProvider, ResolvedModel } from '../../core/ports/model-provider.js';
+import { streamLanguageModel } from './ai-sdk/stream-language-model.js';
 import { MODEL_PROVIDERS, parseModelSpec } from './parse-model-spec.js';
 import { ScenarioStore } from './scripted/scenario-store.js';
 import { ScriptedLanguageModel } from './scripted/scripted-language-model.js';
@@ -20,13 +22,26 @@ export interface ModelProviderOptions {
   anthropicApiKey?: string;
 }
 
+/** A model every provider here gives: an AI SDK LanguageModelV3 behind Troupe's stream. */
+export interface AiSdkResolvedModel extends ResolvedModel {
+  model: LanguageModelV3;
+}
+
+export interface AiSdkModelProvider extends ModelProvider {
+  resolve(spec: string): AiSdkResolvedModel;
+}
+
+function resolved(model: LanguageModelV3, fields: Omit<ResolvedModel, 'stream'>): AiSdkResolvedModel {
+  return { ...fields, model, stream: (request) => streamLanguageModel(model, request) };
+}
+
 export function scriptedLabel(scenario: string): string {
   return `scripted:${scenario} (scripted — not an LLM)`;
 }
 
-export function createModelProvider(options: ModelProviderOptions): ModelProvider {
+export function createModelProvider(options: ModelProviderOptions): AiSdkModelProvider {
   const store = new ScenarioStore(options.scenarioDir);
-  const cache = new Map<string, ResolvedModel>();
+  const cache = new Map<string, AiSdkResolvedModel>();
   // Provider instances are created on first use, so a server that only plays scenarios never touches them.
   let openai: ReturnType<typeof createOpenAI> | undefined;
   let anthropic: ReturnType<typeof createAnthropic> | undefined;
@@ -43,29 +58,27 @@ export function createModelProvider(options: ModelProviderOptions): ModelProvide
     );
   }
 
-  function build(spec: string): ResolvedModel {
+  function build(spec: string): AiSdkResolvedModel {
     const parsed = parseModelSpec(spec);
     switch (parsed.provider) {
       case 'openai': {
         openai ??= createOpenAI({ baseURL: options.openaiBaseUrl, apiKey: options.openaiApiKey });
         // Chat Completions rather than the Responses API: it is what OpenAI-compatible gateways implement.
-        return {
+        return resolved(openai.chat(parsed.model), {
           spec,
           provider: 'openai',
           label: spec,
-          model: openai.chat(parsed.model),
           limitKey: { provider: 'openai', model: parsed.model },
-        };
+        });
       }
       case 'anthropic': {
         anthropic ??= createAnthropic({ baseURL: options.anthropicBaseUrl, apiKey: options.anthropicApiKey });
-        return {
+        return resolved(anthropic.languageModel(parsed.model), {
           spec,
           provider: 'anthropic',
           label: spec,
-          model: anthropic.languageModel(parsed.model),
           limitKey: { provider: 'anthropic', model: parsed.model },
-        };
+        });
       }
       case 'openai-compatible': {
         const name =
@@ -91,23 +104,21 @@ export function createModelProvider(options: ModelProviderOptions): ModelProvide
           });
           compatible.set(name, provider);
         }
-        return {
+        return resolved(provider.chatModel(parsed.model), {
           spec,
           provider: 'openai-compatible',
           label: spec,
-          model: provider.chatModel(parsed.model),
           limitKey: { provider: `openai-compatible:${name}`, model: parsed.model },
-        };
+        });
       }
       case 'scripted':
         if (store.find(parsed.scenario) === undefined) throw store.notFound(parsed.scenario);
-        return {
+        return resolved(new ScriptedLanguageModel(parsed.scenario, store), {
           spec,
           provider: 'scripted',
           label: scriptedLabel(parsed.scenario),
-          model: new ScriptedLanguageModel(parsed.scenario, store),
           limitKey: { provider: 'scripted', model: parsed.scenario },
-        };
+        });
       case 'unknown':
         throw new TroupeError(
           'model_not_found',
@@ -118,7 +129,7 @@ export function createModelProvider(options: ModelProviderOptions): ModelProvide
   }
 
   return {
-    resolve(spec: string): ResolvedModel {
+    resolve(spec: string): AiSdkResolvedModel {
       const cached = cache.get(spec);
       // A scripted model looks its file up on every call (`ScenarioStore.load`): an edit or a deletion shows up
       // at the next model call, with no look-up here as well.

@@ -1,6 +1,6 @@
-import { APICallError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { classifyModelError, type AttemptContext } from './model-error-class.js';
+import { ProviderCallError } from './provider-call-error.js';
 
 const FRESH: AttemptContext = { toolCallEmitted: false, streamStarted: false, timedOut: false };
 
@@ -11,13 +11,9 @@ function apiError(
   isRetryable?: boolean,
 ) {
   const message = (body as { error?: { message?: string } } | undefined)?.error?.message ?? 'failed';
-  return new APICallError({
-    message,
-    url: 'http://127.0.0.1/v1/chat/completions',
-    requestBodyValues: {},
+  return new ProviderCallError(message, {
     statusCode,
     responseHeaders: headers,
-    responseBody: JSON.stringify(body),
     data: body,
     ...(isRetryable !== undefined ? { isRetryable } : {}),
   });
@@ -125,10 +121,7 @@ describe('classifyModelError', () => {
       retryable: true,
     });
     // A 200 whose body broke off: the SDK reports the status it had, the cut underneath.
-    const broken = new APICallError({
-      message: 'Failed to process successful response',
-      url: 'http://127.0.0.1/v1/messages',
-      requestBodyValues: {},
+    const broken = new ProviderCallError('Failed to process successful response', {
       statusCode: 200,
       cause: cut,
     });

@@ -1,4 +1,4 @@
-import { APICallError } from '@ai-sdk/provider';
+import { ProviderCallError } from './provider-call-error.js';
 
 /**
  * Why a model call failed, as the gateway decides what to do next (docs/model-calls.md). The first group is
@@ -160,7 +160,7 @@ const RETRYABLE: ReadonlySet<ModelErrorReason> = new Set(RETRYABLE_MODEL_ERROR_R
  * another attempt could answer with other calls.
  */
 export function classifyModelError(error: unknown, context: AttemptContext): ModelErrorClass {
-  const api = APICallError.isInstance(error) ? error : undefined;
+  const api = error instanceof ProviderCallError ? error : undefined;
   const provider = providerError(api?.data) ?? providerError(error);
   const message = provider?.message ?? describe(error);
   const status = api?.statusCode;

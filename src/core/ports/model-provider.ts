@@ -1,7 +1,6 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { ModelStreamPart, ModelTurnRequest } from './model-stream.js';
 
 export interface ResolvedModel {
-  model: LanguageModelV3;
   /** The `provider:model` string it was resolved from. */
   spec: string;
   provider: 'openai' | 'anthropic' | 'openai-compatible' | 'scripted';
@@ -12,9 +11,14 @@ export interface ResolvedModel {
    * `scripted`) and the model id within it.
    */
   limitKey: { provider: string; model: string };
+  /**
+   * One model turn, streamed (docs/agent-loop.md#one-model-call). A provider failure comes as an `error` part
+   * or a rejection; the stream ends, rejecting with the signal's reason, as soon as the signal aborts.
+   */
+  stream(request: ModelTurnRequest): AsyncIterable<ModelStreamPart>;
 }
 
-/** Turns `provider:model` strings into AI SDK models. Throws `invalid_model_spec` / `model_not_found`. */
+/** Turns `provider:model` strings into models. Throws `invalid_model_spec` / `model_not_found`. */
 export interface ModelProvider {
   resolve(spec: string): ResolvedModel;
 }

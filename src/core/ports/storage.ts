@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ChatMessage } from '../thread/chat-message.js';
 import type {
   Agent,
   AgentAccess,
@@ -274,7 +274,7 @@ export interface ConversationRepository {
 /** Messages of one step of a run (a checkpoint), in the order they are appended. */
 export interface StepMessages {
   step: number;
-  messages: readonly ModelMessage[];
+  messages: readonly ChatMessage[];
 }
 
 /** Messages of one run's steps for one thread, as one part of a multi-thread append (`messages.appendBatches`). */
@@ -293,7 +293,7 @@ export interface MessageRepository {
     threadId: string,
     runId: string | null,
     step: number,
-    messages: ModelMessage[],
+    messages: ChatMessage[],
   ): Promise<ThreadMessage[]>;
   /** `append` of several steps' messages (checkpoints written together), in one write, in the order given. */
   appendSteps(

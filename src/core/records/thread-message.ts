@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ChatMessage } from '../thread/chat-message.js';
 
 /** One message of a thread. The messages a step appends are written together: that is the checkpoint. */
 export interface ThreadMessage {
@@ -7,6 +7,6 @@ export interface ThreadMessage {
   run_id: string | null;
   /** Step number inside its run (0 = the run's input); resuming a run continues after its last step. */
   step: number;
-  message: ModelMessage;
+  message: ChatMessage;
   created_at: string;
 }

@@ -1,4 +1,4 @@
-import type { AssistantModelMessage, ModelMessage } from 'ai';
+import type { AssistantChatMessage, ChatMessage } from './chat-message.js';
 import type { RunEvent, RunEventType } from '../records/run-event.js';
 import type { TerminalRunStatus } from '../records/run.js';
 
@@ -43,7 +43,7 @@ export const PARTIAL_ANSWER_KEY = 'troupe';
  * What a run said before it ended mid-answer, as an ordinary assistant text turn: the next run sends it to
  * the model like any other turn, while readers (API, console) can tell it was cut off.
  */
-export function partialAnswerMessage(text: string, runStatus: PartialAnswerMarker['run_status']): AssistantModelMessage {
+export function partialAnswerMessage(text: string, runStatus: PartialAnswerMarker['run_status']): AssistantChatMessage {
   const marker: PartialAnswerMarker = { partial: true, run_status: runStatus };
   return {
     role: 'assistant',
@@ -53,7 +53,7 @@ export function partialAnswerMessage(text: string, runStatus: PartialAnswerMarke
 }
 
 /** The marker of a message stored by `partialAnswerMessage`, if it is one. */
-export function partialAnswerMarker(message: ModelMessage): PartialAnswerMarker | undefined {
+export function partialAnswerMarker(message: ChatMessage): PartialAnswerMarker | undefined {
   if (message.role !== 'assistant') return undefined;
   const marker = message.providerOptions?.[PARTIAL_ANSWER_KEY];
   if (marker?.partial !== true || typeof marker.run_status !== 'string') return undefined;

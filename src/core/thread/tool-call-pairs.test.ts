@@ -1,18 +1,18 @@
-import type { ModelMessage } from 'ai';
+import type { ChatMessage } from './chat-message.js';
 import { describe, expect, it } from 'vitest';
 import { closingToolMessage, openToolCallsAtEnd, repairToolCallPairs, UNFINISHED_TOOL_CALL_TEXT } from './tool-call-pairs.js';
 
-const call = (...ids: string[]): ModelMessage => ({
+const call = (...ids: string[]): ChatMessage => ({
   role: 'assistant',
   content: ids.map((id) => ({ type: 'tool-call' as const, toolCallId: id, toolName: 'ls', input: {} })),
 });
-const result = (id: string, value = 'ok'): ModelMessage => ({
+const result = (id: string, value = 'ok'): ChatMessage => ({
   role: 'tool',
   content: [{ type: 'tool-result', toolCallId: id, toolName: 'ls', output: { type: 'text', value } }],
 });
-const user = (text: string): ModelMessage => ({ role: 'user', content: text });
+const user = (text: string): ChatMessage => ({ role: 'user', content: text });
 
-function shape(messages: ModelMessage[]): string[] {
+function shape(messages: ChatMessage[]): string[] {
   return messages.map((message) =>
     message.role === 'tool'
       ? `tool:${message.content.map((part) => (part.type === 'tool-result' ? `${part.toolCallId}${part.output.type === 'error-text' ? '!' : ''}` : '?')).join(',')}`

@@ -1,4 +1,4 @@
-import type { ModelMessage, ToolModelMessage } from 'ai';
+import type { ChatMessage, ToolChatMessage } from './chat-message.js';
 
 /** A tool call of an assistant turn, as far as pairing it with its result is concerned. */
 export interface OpenToolCall {
@@ -11,7 +11,7 @@ export const UNFINISHED_TOOL_CALL_TEXT =
   'Tool call not completed: the run that made it ended before it returned a result';
 
 /** One tool message answering each call with an error result that says why it never got a real one. */
-export function closingToolMessage(calls: readonly OpenToolCall[], reason: string): ToolModelMessage {
+export function closingToolMessage(calls: readonly OpenToolCall[], reason: string): ToolChatMessage {
   return {
     role: 'tool',
     content: calls.map((call) => ({
@@ -23,7 +23,7 @@ export function closingToolMessage(calls: readonly OpenToolCall[], reason: strin
   };
 }
 
-function callsOf(message: ModelMessage): OpenToolCall[] {
+function callsOf(message: ChatMessage): OpenToolCall[] {
   if (message.role !== 'assistant' || typeof message.content === 'string') return [];
   const calls: OpenToolCall[] = [];
   for (const part of message.content) {
@@ -40,15 +40,15 @@ function callsOf(message: ModelMessage): OpenToolCall[] {
  * results arrive, and must all be answered before the next assistant, user or system message.
  */
 function walk(
-  messages: readonly ModelMessage[],
-  onClose: (open: Map<string, OpenToolCall>, out: ModelMessage[]) => void,
-): { out: ModelMessage[]; open: Map<string, OpenToolCall>; changed: boolean } {
-  const out: ModelMessage[] = [];
+  messages: readonly ChatMessage[],
+  onClose: (open: Map<string, OpenToolCall>, out: ChatMessage[]) => void,
+): { out: ChatMessage[]; open: Map<string, OpenToolCall>; changed: boolean } {
+  const out: ChatMessage[] = [];
   let open = new Map<string, OpenToolCall>();
   let changed = false;
   for (const message of messages) {
     if (message.role === 'tool') {
-      const kept: ToolModelMessage['content'] = [];
+      const kept: ToolChatMessage['content'] = [];
       for (const part of message.content) {
         if (part.type !== 'tool-result') kept.push(part);
         // A result for no open call (a duplicate, or one stored after another turn) would be rejected.
@@ -71,7 +71,7 @@ function walk(
 }
 
 /** The calls still waiting for a result at the end of `messages` (those of the last assistant turn). */
-export function openToolCallsAtEnd(messages: readonly ModelMessage[]): OpenToolCall[] {
+export function openToolCallsAtEnd(messages: readonly ChatMessage[]): OpenToolCall[] {
   return [...walk(messages, () => undefined).open.values()];
 }
 
@@ -83,10 +83,10 @@ export function openToolCallsAtEnd(messages: readonly ModelMessage[]): OpenToolC
  * thread comes back as the same array.
  */
 export function repairToolCallPairs(
-  messages: ModelMessage[],
+  messages: ChatMessage[],
   keepOpen: ReadonlySet<string> = new Set(),
-): ModelMessage[] {
-  const close = (open: Map<string, OpenToolCall>, out: ModelMessage[]) =>
+): ChatMessage[] {
+  const close = (open: Map<string, OpenToolCall>, out: ChatMessage[]) =>
     out.push(closingToolMessage([...open.values()], UNFINISHED_TOOL_CALL_TEXT));
   const { out, open, changed } = walk(messages, close);
   for (const id of keepOpen) open.delete(id);

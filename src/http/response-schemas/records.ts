@@ -149,13 +149,15 @@ export const threadMessageSchema = z
     message: z
       .strictObject({
         role: z.enum(['system', 'user', 'assistant', 'tool']),
-        content: z.unknown().describe('A string, or the AI SDK content parts of that role'),
+        content: z
+          .unknown()
+          .describe('A string, or parts (text, reasoning, image, file, tool-call, tool-result)'),
         providerOptions: z
           .record(z.string(), z.record(z.string(), z.unknown()))
           .optional()
           .describe("Per-provider options the model's provider attached (free-form by provider)"),
       })
-      .describe('An AI SDK ModelMessage'),
+      .describe("A message of the thread in Troupe's stored shape"),
     created_at: timestamp,
   })
   .register(RESPONSE_SCHEMAS, { id: 'ThreadMessage' });

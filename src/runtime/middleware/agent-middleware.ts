@@ -1,5 +1,6 @@
-import type { ModelMessage } from 'ai';
+import type { ChatMessage } from '../../core/thread/chat-message.js';
 import type { ResolvedModel } from '../../core/ports/model-provider.js';
+import type { ModelToolCall } from '../../core/ports/model-stream.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { Run, TokenUsage } from '../../core/records/run.js';
 import type { AnyTroupeTool, ToolContext, ToolOutput } from '../tools/troupe-tool.js';
@@ -9,7 +10,7 @@ export interface ModelCallRequest {
   agent: Agent;
   step: number;
   system: string;
-  messages: ModelMessage[];
+  messages: ChatMessage[];
   /** The tools the model is shown for this call; middleware may add or hide tools here. */
   tools: AnyTroupeTool[];
   model: ResolvedModel;
@@ -47,14 +48,6 @@ export type ModelCallNotice =
       status?: number;
       discarded_chars: number;
     };
-
-export interface ModelToolCall {
-  toolCallId: string;
-  toolName: string;
-  input: unknown;
-  /** Set when the model's arguments did not parse or match the schema: the call is answered with an error. */
-  invalidInput?: string;
-}
 
 export interface ModelCallResult {
   text: string;

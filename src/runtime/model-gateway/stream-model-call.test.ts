@@ -1,126 +1,86 @@
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3StreamPart,
-} from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { isTroupeError } from '../../core/errors.js';
+import type { ResolvedModel } from '../../core/ports/model-provider.js';
+import type { ModelStreamPart, ModelTurnRequest } from '../../core/ports/model-stream.js';
 import type { ModelCallRequest } from '../middleware/agent-middleware.js';
 import { streamModelCall } from './stream-model-call.js';
-import { defineTool } from '../tools/troupe-tool.js';
 
-const USAGE = {
-  inputTokens: { total: 12, noCache: 12, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: 5, reasoning: undefined },
-};
-
-/** A LanguageModelV3 that streams the given parts and records what it was called with. */
-function modelStreaming(parts: LanguageModelV3StreamPart[] | Error) {
-  const calls: LanguageModelV3CallOptions[] = [];
-  const model: LanguageModelV3 = {
-    specificationVersion: 'v3',
-    provider: 'test',
-    modelId: 'parts',
-    supportedUrls: {},
-    doGenerate: () => Promise.reject(new Error('not used')),
-    doStream(options) {
-      calls.push(options);
-      if (parts instanceof Error) return Promise.reject(parts);
-      return Promise.resolve({
-        stream: new ReadableStream<LanguageModelV3StreamPart>({
-          start(controller) {
-            for (const part of parts) controller.enqueue(part);
-            controller.close();
-          },
-        }),
-      });
+/** A model that streams the given parts (or fails before streaming) and records the turns it was asked for. */
+function modelStreaming(parts: ModelStreamPart[] | Error) {
+  const turns: ModelTurnRequest[] = [];
+  const model: ResolvedModel = {
+    spec: 'test:parts',
+    provider: 'openai',
+    label: 'test',
+    limitKey: { provider: 'test', model: 'parts' },
+    async *stream(turn) {
+      turns.push(turn);
+      await Promise.resolve();
+      if (parts instanceof Error) throw parts;
+      yield* parts;
     },
   };
-  return { model, calls };
+  return { model, turns };
 }
 
-const lookup = defineTool({
-  name: 'lookup',
-  description: 'Looks a word up',
-  inputSchema: z.object({ word: z.string().min(1), limit: z.number().int().default(3) }),
-  execute: () => Promise.resolve({ output: '' }),
-});
-
-function request(model: LanguageModelV3, signal = new AbortController().signal): ModelCallRequest {
+function request(model: ResolvedModel, signal = new AbortController().signal): ModelCallRequest {
   return {
     system: 'Be brief.',
     messages: [{ role: 'user', content: 'Define "gist".' }],
-    tools: [lookup],
-    model: { model, spec: 'test:parts', provider: 'openai', label: 'test' },
+    tools: [],
+    model,
     abortSignal: signal,
   } as unknown as ModelCallRequest;
 }
 
-const call = (id: string, toolName: string, input: string): LanguageModelV3StreamPart => ({
-  type: 'tool-call',
-  toolCallId: id,
-  toolName,
-  input,
-});
-const finish = (unified: 'stop' | 'tool-calls'): LanguageModelV3StreamPart => ({
-  type: 'finish',
-  usage: USAGE,
-  finishReason: { unified, raw: unified },
-});
+const USAGE = { input_tokens: 12, output_tokens: 5 };
 
 describe('streamModelCall', () => {
-  it('sends the converted prompt and the tool declarations, streams text and reports usage', async () => {
-    const { model, calls } = modelStreaming([
-      { type: 'text-start', id: 't' },
-      { type: 'text-delta', id: 't', delta: 'A gist ' },
-      { type: 'text-delta', id: 't', delta: 'is the core.' },
-      { type: 'text-end', id: 't' },
-      finish('stop'),
+  it('asks the model for the turn, streams text, collects tool calls and reports usage', async () => {
+    const calls = [
+      { toolCallId: 'c1', toolName: 'lookup', input: { word: 'gist' } },
+      { toolCallId: 'c2', toolName: 'lookup', input: '{', invalidInput: 'Invalid input for tool lookup' },
+    ];
+    const { model, turns } = modelStreaming([
+      { type: 'other' },
+      { type: 'text-delta', delta: 'A gist ' },
+      { type: 'text-delta', delta: 'is the core.' },
+      ...calls.map((call) => ({ type: 'tool-call' as const, call })),
+      { type: 'finish', usage: USAGE, finishReason: 'tool-calls' },
     ]);
     const deltas: string[] = [];
-    const result = await streamModelCall(request(model), { onTextDelta: (text) => deltas.push(text) });
+    const seen: string[] = [];
+    const result = await streamModelCall(request(model), {
+      onTextDelta: (text) => deltas.push(text),
+      onPart: (type) => seen.push(type),
+    });
     expect(result).toEqual({
       text: 'A gist is the core.',
-      toolCalls: [],
-      usage: { input_tokens: 12, output_tokens: 5 },
-      finishReason: 'stop',
+      toolCalls: calls,
+      usage: USAGE,
+      finishReason: 'tool-calls',
     });
     expect(deltas).toEqual(['A gist ', 'is the core.']);
-    const [sent] = calls;
-    expect(sent?.prompt).toEqual([
-      { role: 'system', content: 'Be brief.' },
-      { role: 'user', content: [{ type: 'text', text: 'Define "gist".' }], providerOptions: undefined },
+    expect(seen).toEqual(['other', 'text-delta', 'text-delta', 'tool-call', 'tool-call', 'finish']);
+    expect(turns).toEqual([
+      {
+        system: 'Be brief.',
+        messages: [{ role: 'user', content: 'Define "gist".' }],
+        tools: [],
+        abortSignal: expect.any(AbortSignal) as AbortSignal,
+      },
     ]);
-    expect(sent?.tools).toHaveLength(1);
-    expect(sent?.tools?.[0]).toMatchObject({
-      type: 'function',
-      name: 'lookup',
-      description: 'Looks a word up',
-      inputSchema: { type: 'object', required: ['word'] },
-    });
-    expect(sent?.toolChoice).toEqual({ type: 'auto' });
   });
 
-  it('parses and validates tool calls like streamText: defaults applied, schema failures invalid, unoffered tools not', async () => {
-    const { model } = modelStreaming([
-      call('c1', 'lookup', '{"word":"gist"}'),
-      call('c2', 'lookup', '{"word":""}'),
-      call('c3', 'lookup', '{not json'),
-      call('c4', 'delete_everything', '{"all":true}'),
-      call('c5', 'lookup', ''),
-      finish('tool-calls'),
-    ]);
+  it('a stream without a finish part reports no usage and the finish reason "other"', async () => {
+    const { model } = modelStreaming([{ type: 'text-delta', delta: 'cut' }]);
     const result = await streamModelCall(request(model), { onTextDelta: () => undefined });
-    expect(result.finishReason).toBe('tool-calls');
-    const [valid, empty, garbled, unoffered, blank] = result.toolCalls;
-    expect(valid).toEqual({ toolCallId: 'c1', toolName: 'lookup', input: { word: 'gist', limit: 3 } });
-    expect(empty).toMatchObject({ toolCallId: 'c2', input: { word: '' } });
-    expect(empty?.invalidInput).toMatch(/Invalid input for tool lookup/);
-    expect(garbled).toMatchObject({ toolCallId: 'c3', input: '{not json' });
-    expect(garbled?.invalidInput).toMatch(/Invalid input for tool lookup/);
-    expect(unoffered).toEqual({ toolCallId: 'c4', toolName: 'delete_everything', input: { all: true } });
-    expect(blank?.invalidInput).toMatch(/Invalid input for tool lookup/);
+    expect(result).toEqual({
+      text: 'cut',
+      toolCalls: [],
+      usage: { input_tokens: 0, output_tokens: 0 },
+      finishReason: 'other',
+    });
   });
 
   it('turns a provider failure, before or during the stream, into model_call_failed', async () => {

@@ -17,7 +17,7 @@ import {
   TERMINAL_TASK_STATES,
   WAITING_TASK_STATES,
   type RemoteTaskView,
-} from '../../core/remote-experts/remote-task-view.js';
+} from './remote-task-view.js';
 import type { AgentLoopOutcome } from '../agent-loop.js';
 import { abortKindOf, type RunAbortError } from '../run-abort.js';
 import type { RunEmitter } from '../run-emitter.js';

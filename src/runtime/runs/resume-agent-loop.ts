@@ -1,5 +1,5 @@
 import { runCapabilities } from '../../core/runs/run-capabilities.js';
-import type { ModelMessage } from 'ai';
+import type { ChatMessage } from '../../core/thread/chat-message.js';
 import type { ResolvedModel } from '../../core/ports/model-provider.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Agent } from '../../core/records/agent.js';
@@ -73,7 +73,7 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
   const pending = unansweredToolCalls(thread, run.id);
   // Threads stored before runs closed their calls on ending may hold calls without results; providers
   // refuse such prompts, so they are answered here (in memory) — except the calls this run will execute.
-  const messages: ModelMessage[] = repairToolCallPairs(
+  const messages: ChatMessage[] = repairToolCallPairs(
     thread.map((entry) => entry.message),
     new Set(pending?.calls.map((call) => call.toolCallId)),
   );
@@ -102,7 +102,7 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
       ? {
           finish: async (
             step: number,
-            stepMessages: ModelMessage[],
+            stepMessages: ChatMessage[],
             events: PendingEvent[],
             output: string,
           ) => {
@@ -127,7 +127,7 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
       // Steering messages queued by the parent are read between steps, in the order they were sent.
       if (!steerable || (options.unsteered === true && step === lastStep + 1)) return [];
       const steering = await storage.inbox.take(run.id);
-      return steering.map((text): ModelMessage => ({ role: 'user', content: text }));
+      return steering.map((text): ChatMessage => ({ role: 'user', content: text }));
     },
   });
 }

@@ -1,5 +1,5 @@
 import type { ThreadMessage } from '../../core/records/thread-message.js';
-import type { ModelToolCall } from '../middleware/agent-middleware.js';
+import type { ModelToolCall } from '../../core/ports/model-stream.js';
 
 // Where a run continues from, read from its checkpointed thread (crash resume relies on the model's turn
 // being checkpointed before its tools run, and each tool result as it lands).

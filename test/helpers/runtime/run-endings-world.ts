@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ChatMessage } from '../../../src/core/thread/chat-message.js';
 import { expect } from 'vitest';
 import { closeAfterEach } from '../close-after-each.js';
 import { z } from 'zod';
@@ -134,7 +134,7 @@ export interface World {
   conversation: Conversation;
   block: ReturnType<typeof blockingTool>;
   /** What each model call of the main agent was sent. */
-  prompts: ModelMessage[][];
+  prompts: ChatMessage[][];
 }
 
 /** The world of the run-endings tests; the harness and the fake model server close after each test. */
@@ -148,7 +148,7 @@ export function useRunEndingsWorld() {
     const backend = await startBackend(name, MAIN);
     closeLater(backend);
     const block = blockingTool();
-    const prompts: ModelMessage[][] = [];
+    const prompts: ChatMessage[][] = [];
     const h = await createRuntimeHarness({
       scenarios: { ...backend.scenarios, helper: HELPER, expert: EXPERT },
       models: backend.models,

@@ -99,7 +99,7 @@ export interface ThreadMessagesTable {
   seq: number;
   run_id: string | null;
   step: number;
-  /** JSON ModelMessage. */
+  /** JSON ChatMessage (src/core/thread/chat-message.ts). */
   message: string;
   created_at: string;
 }

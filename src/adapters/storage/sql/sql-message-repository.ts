@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
-import type { ModelMessage } from 'ai';
+import type { ChatMessage } from '../../../core/thread/chat-message.js';
 import type { ThreadMessage } from '../../../core/records/thread-message.js';
 import type { MessageRepository, StepMessages, ThreadMessageBatch } from '../../../core/ports/storage.js';
 import type { ThreadMessagesTable } from './database-schema.js';
@@ -53,7 +53,7 @@ export function threadMessageFromRow(row: Selectable<ThreadMessagesTable>): Thre
     seq: toNumber(row.seq),
     run_id: row.run_id,
     step: toNumber(row.step),
-    message: fromJson<ModelMessage>(row.message),
+    message: fromJson<ChatMessage>(row.message),
     created_at: row.created_at,
   };
 }
@@ -70,7 +70,7 @@ export class SqlMessageRepository implements MessageRepository {
     threadId: string,
     runId: string | null,
     step: number,
-    messages: ModelMessage[],
+    messages: ChatMessage[],
   ): Promise<ThreadMessage[]> {
     return this.appendSteps(threadId, runId, [{ step, messages }]);
   }

@@ -6,8 +6,10 @@ import {
   type StreamResponse,
   type Task,
 } from '@a2a-js/sdk';
-import type { TokenUsage } from '../records/run.js';
-import { reportedUsage } from './delegation-context.js';
+import type { TokenUsage } from '../../core/records/run.js';
+import { reportedUsage } from '../../core/remote-experts/delegation-context.js';
+
+// In runtime, beside the A2A client that reads the stream, not in core: core holds no SDK type (docs/interoperability.md#remote-a2a-experts).
 
 /** What a Troupe run knows of the remote A2A task it stands for, folded from the task's stream. */
 export interface RemoteTaskView {
