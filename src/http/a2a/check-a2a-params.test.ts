@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkA2AParams, MAX_PARAMS_DEPTH } from './check-a2a-params.js';
+import { checkA2AParams, MAX_PARAMS_DEPTH, MAX_PART_CHARS } from './check-a2a-params.js';
 
 const message = (fields: Record<string, unknown>) => ({
   message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }], ...fields },
@@ -30,6 +30,16 @@ describe('checkA2AParams', () => {
     ['a part that is not an object', message({ parts: ['text'] }), 'message.parts[0]'],
     ['a non-string text', message({ parts: [{ text: 5 }] }), 'message.parts[0].text'],
     ['a non-string tenant', { ...message({}), tenant: 1 }, 'tenant'],
+    [
+      'a text part over the size cap',
+      message({ parts: [{ text: 'x' }, { text: 'y'.repeat(MAX_PART_CHARS) }] }),
+      'message.parts[1]',
+    ],
+    [
+      'a data part over the size cap',
+      message({ parts: [{ data: { rows: 'z'.repeat(MAX_PART_CHARS) } }] }),
+      'message.parts[0]',
+    ],
   ])('refuses %s, naming %s', (_name, params, field) => {
     expect(checkA2AParams('SendMessage', params)?.field).toBe(field);
   });

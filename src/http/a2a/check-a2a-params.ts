@@ -2,6 +2,11 @@
 export const MAX_PARAMS_DEPTH = 64;
 /** Parts in one message: each becomes a piece of the run's input. */
 export const MAX_MESSAGE_PARTS = 100;
+/**
+ * Characters of one part (its JSON): a part becomes model input, and one bigger than this is a document to
+ * upload to knowledge, not a message. The request body cap (`TROUPE_MAX_BODY_BYTES`) bounds the whole.
+ */
+export const MAX_PART_CHARS = 256 * 1024;
 /** A messageId becomes the run's request id (`a2a:` + it, 200 characters at most). */
 export const MAX_MESSAGE_ID_LENGTH = 196;
 
@@ -84,6 +89,13 @@ function checkMessage(message: unknown, legacy: boolean): ParamsViolation | unde
     const text = legacy ? part.text : fieldOf(part, 'text')?.value;
     if (text !== undefined && typeof text !== 'string') {
       return { field: `message.parts[${index}].text`, description: 'text must be a string' };
+    }
+    // Depth is checked before messages, so this stringify is bounded too.
+    if (JSON.stringify(part).length > MAX_PART_CHARS) {
+      return {
+        field: `message.parts[${index}]`,
+        description: `A part holds at most ${MAX_PART_CHARS} characters; upload larger content to a knowledge source`,
+      };
     }
   }
   return undefined;
