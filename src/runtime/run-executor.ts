@@ -6,7 +6,7 @@ import type { Storage } from '../core/ports/storage.js';
 import type { Run } from '../core/records/run.js';
 import type { ToolSource } from '../core/ports/tool-source.js';
 import type { RunLimits } from '../config.js';
-import { createTokenUsageMiddleware } from './middleware/token-usage-middleware.js';
+import { createRunUsageMeter } from './usage/run-usage-meter.js';
 import { RunAbortError } from './run-abort.js';
 import { createRunGateMiddleware } from './middleware/run-gate-middleware.js';
 import { loadRunContext } from './runs/load-run-context.js';
@@ -169,7 +169,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   }
 
   async function executeClaimed(run: Run, signal: AbortSignal, adopted: boolean): Promise<void> {
-    const meter = createTokenUsageMiddleware(run.usage);
+    const meter = createRunUsageMeter(run.usage);
     let emitter = createRunEmitter(storage, bus, run);
     let watch: RunWatch | undefined;
     let facts: AttemptFacts | undefined;
@@ -220,6 +220,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         clock,
         run,
         budget: ledger ? { tokens: ledger.limits.tokens !== undefined } : undefined,
+        meter,
         stop: (reason) => abort(run.id, reason),
       });
       const extra = deps.middleware
@@ -234,7 +235,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
             tools,
           })
         : [];
-      const middleware = runMiddlewareStack({ storage, run, agent, meter, extra, gate });
+      const middleware = runMiddlewareStack({ storage, run, agent, extra, gate });
       const outcome = await resumeAgentLoop({
         storage,
         run,
@@ -243,6 +244,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         tools,
         emitter,
         middleware,
+        meter,
         workdir: context.project.workdir,
         signal,
         maxSteps: effectiveLimits(deps.limits, agent.config).maxSteps,

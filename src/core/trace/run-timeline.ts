@@ -26,7 +26,7 @@ export interface TimelineSpan {
   started_at: string;
   ended_at: string | null;
   status: SpanStatus;
-  /** Model calls: the tokens of that call, from its `step` event. */
+  /** Model calls: the tokens of that call, from its first `tool_call` (or its `step`) event. */
   usage: SpanUsage | null;
 }
 
@@ -72,6 +72,19 @@ function usageOf(value: unknown): SpanUsage | null {
 
 const isOpen = (span: TimelineSpan): boolean => span.ended_at === null;
 
+/**
+ * Whether a model call is underway as far as the events tell: one was due (the attempt started, or a step's
+ * tools all returned) and nothing answered it yet, while no tool call runs. A new attempt or an `end` that
+ * finds one records it as a call that never answered; a lost worker's usage counts it so (docs/usage.md).
+ */
+export function modelCallOpen(timeline: RunTimeline): boolean {
+  return (
+    timeline.ended === null &&
+    timeline.model_started_at !== null &&
+    !timeline.spans.some((span) => span.kind === 'tool' && isOpen(span))
+  );
+}
+
 function endStatus(runStatus: string): SpanStatus {
   if (runStatus === 'completed') return 'done';
   if (runStatus === 'cancelled') return 'cancelled';
@@ -112,6 +125,22 @@ function updateTool(
   return true;
 }
 
+const ABORTED_SPAN: ReadonlySet<SpanStatus> = new Set(['cancelled', 'interrupted', 'error']);
+
+/**
+ * Whether the model call left open when an attempt stopped counts as one that never answered. An attempt's
+ * `metadata` and a run's `end` carry the run's usage, whose `aborted_model_calls` the runtime counted (a call
+ * refused before it reached the provider is not one, docs/usage.md): the open call is aborted when that count
+ * is above the aborted calls already folded. Events written before they carried it fall back on `guess`.
+ */
+function abortedOneMore(spans: readonly TimelineSpan[], usage: unknown, guess: boolean): boolean {
+  if (typeof usage !== 'object' || usage === null) return guess;
+  const reported = count((usage as Record<string, unknown>).aborted_model_calls);
+  if (reported === null) return guess;
+  const folded = spans.filter((span) => span.kind === 'model' && ABORTED_SPAN.has(span.status)).length;
+  return reported > folded;
+}
+
 /** Folds one event; an event at or below `last_seq` changes nothing, so overlapping replays are harmless. */
 export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTimeline {
   if (event.seq <= timeline.last_seq) return timeline;
@@ -124,7 +153,7 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
   switch (event.type) {
     case 'metadata':
       // A new attempt: a model call the previous one left open stopped at that attempt's last event.
-      if (timeline.model_started_at !== null && !toolsBusy) {
+      if (timeline.model_started_at !== null && !toolsBusy && abortedOneMore(spans, payload.usage, true)) {
         const stoppedAt = timeline.last_event_at ?? timeline.model_started_at;
         spans.push(modelSpan(timeline, timeline.model_started_at, stoppedAt, null, 'interrupted', event.seq));
       }
@@ -146,7 +175,8 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
         break;
       }
       if (timeline.model_started_at !== null) {
-        spans.push(modelSpan(timeline, timeline.model_started_at, at, step, 'done', event.seq));
+        const span = modelSpan(timeline, timeline.model_started_at, at, step, 'done', event.seq);
+        spans.push({ ...span, usage: usageOf(payload.model_usage) });
         next.model_started_at = null;
       }
       spans.push({
@@ -210,10 +240,11 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
       if (timeline.model_started_at !== null) {
         spans.push(modelSpan(timeline, timeline.model_started_at, at, step, 'done', event.seq));
       }
+      // The call's usage came with its first `tool_call` already; only older streams need it from here.
       const usage = usageOf(payload.usage);
       const index = spans.findLastIndex((span) => span.kind === 'model' && span.step === step);
       const target = spans[index];
-      if (usage !== null && target !== undefined) spans[index] = { ...target, usage };
+      if (usage !== null && target?.usage === null) spans[index] = { ...target, usage };
       const more = (count(payload.tool_calls) ?? 0) > 0;
       next.model_started_at = more ? at : null;
       next.model_streamed = false;
@@ -223,7 +254,11 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
       const runStatus = text(payload.status) ?? 'completed';
       const closing = endStatus(runStatus);
       // After a last step nothing was asked of the model: only a call that was underway is recorded.
-      const underway = timeline.model_streamed || (closing !== 'done' && closing !== 'interrupted');
+      const underway = abortedOneMore(
+        spans,
+        payload.usage,
+        timeline.model_streamed || (closing !== 'done' && closing !== 'interrupted'),
+      );
       if (timeline.model_started_at !== null && !toolsBusy && underway) {
         spans.push(modelSpan(timeline, timeline.model_started_at, at, null, closing, event.seq));
       }

@@ -14,6 +14,7 @@ import {
   threadMessageSchema,
   tokenUsageSchema,
   userSchema,
+  workerLostSchema,
 } from './records.js';
 
 /** The success bodies of the API's routes, by what they return (the records are in `records.ts`). */
@@ -42,6 +43,7 @@ const subagentEntry = z
     status: z.enum(RUN_STATUSES),
     parent_run_id: z.string().nullable(),
     usage: tokenUsageSchema.nullable(),
+    worker_lost: workerLostSchema.nullable(),
     budget: budgetViewSchema.nullable(),
   })
   .register(RESPONSE_SCHEMAS, { id: 'ChildRunEntry' });
@@ -66,11 +68,16 @@ const runListItem = z
     created_at: z.string(),
     duration_ms: z.number().nullable(),
     usage: tokenUsageSchema.nullable(),
+    worker_lost: workerLostSchema.nullable(),
     child_count: z.number().int(),
   })
   .register(RESPONSE_SCHEMAS, { id: 'RunListItem' });
 
-const treeUsage = z.looseObject({ total_tokens: z.number(), model_calls: z.number() });
+const treeUsage = z.looseObject({
+  total_tokens: z.number(),
+  model_calls: z.number(),
+  aborted_model_calls: z.number(),
+});
 interface TreeNode {
   run: z.infer<typeof runSchema>;
   children: TreeNode[];

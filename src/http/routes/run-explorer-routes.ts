@@ -67,7 +67,7 @@ export function registerRunExplorerRoutes(registry: RouteRegistry, deps: AppDepe
     handler: async ({ c, actor, query }) => {
       const { status, kind, ...rest } = query;
       return c.json(
-        await listRuns(deps.storage, actor, {
+        await listRuns(deps.storage, deps.runViews, actor, {
           ...rest,
           ...(status === undefined ? {} : { status }),
           ...(kind === undefined ? {} : { kind }),
@@ -90,6 +90,6 @@ export function registerRunExplorerRoutes(registry: RouteRegistry, deps: AppDepe
     access: 'user',
     params: idParamsSchema,
     handler: async ({ c, actor, params }) =>
-      c.json({ trace: await buildRunTrace(deps.storage, actor, params.id) }),
+      c.json({ trace: await buildRunTrace(deps.storage, deps.runViews, actor, params.id) }),
   });
 }

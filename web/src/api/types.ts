@@ -12,7 +12,8 @@ import type { Conversation } from '../../../src/core/records/conversation.ts';
 import type { Artifact } from '../../../src/core/records/artifact.ts';
 import type { Attachment } from '../../../src/core/records/attachment.ts';
 import type { UserQuestion } from '../../../src/core/questions/user-questions.ts';
-import type { Run, RunStatus, TokenUsage } from '../../../src/core/records/run.ts';
+// What the API sends for a run is its view: the record with live usage and a lost worker, if any.
+import type { RunView as Run, RunStatus, TokenUsage, WorkerLost } from '../../../src/core/records/run.ts';
 import type { RunEvent, RunEventType } from '../../../src/core/records/run-event.ts';
 import type { DelegationPolicy, User } from '../../../src/core/records/user.ts';
 import type { Skill, SkillFileInfo } from '../../../src/core/records/skill.ts';
@@ -48,6 +49,7 @@ export type {
   UsageTotals,
   RunStatus,
   TokenUsage,
+  WorkerLost,
   ToolApprovalMode,
   User,
   Skill,
@@ -113,6 +115,8 @@ export interface ThreadMessage {
   step: number;
   message: ModelMessage;
   created_at: string;
+  /** A model's turn: the usage of the call that produced it (absent from servers before issue 35). */
+  usage?: { input_tokens: number; output_tokens: number } | null;
 }
 
 export type ModelMessage =
@@ -169,6 +173,8 @@ export interface SubagentRunEntry {
   usage: TokenUsage | null;
   /** Last change of the run (servers from issue 18 on). */
   updated_at?: string;
+  /** Set while an expired lease holds the child (servers from issue 35 on). */
+  worker_lost?: WorkerLost | null;
   /** The child's budget (SPEC §10), live while it runs; null or absent without one. */
   budget?: BudgetView | null;
 }

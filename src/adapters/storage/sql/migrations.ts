@@ -8,6 +8,7 @@ import { budgetMigration } from './budget-migration.js';
 import { runsPartialIndexesMigration } from './runs-partial-indexes-migration.js';
 import { runsUserQuotaIndexMigration } from './runs-user-quota-index-migration.js';
 import { leanIndexesMigration } from './lean-indexes-migration.js';
+import { messageUsageMigration } from './message-usage-migration.js';
 
 /*
  * One migration set for SQLite and PostgreSQL: only types and DDL both accept (text, integer, partial
@@ -416,6 +417,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0009_runs_partial_indexes': runsPartialIndexesMigration,
   '0010_runs_user_quota_index': runsUserQuotaIndexMigration,
   '0011_lean_indexes': leanIndexesMigration,
+  '0012_message_usage': messageUsageMigration,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };
