@@ -180,6 +180,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     ...(handoffs ? { handoffs } : {}),
     requests,
     views: runViews,
+    catalogue: catalogueTools,
   });
   const files = config.files;
   return {

@@ -5,6 +5,7 @@ import type { Actor } from '../core/records/user.js';
 import type { Run, RunChannel, RunError, RunView, TokenUsage, ToolApproval } from '../core/records/run.js';
 import type { ChildRunEntry } from './subagents/list-child-runs.js';
 import type { RunQuestion } from './questions/run-questions.js';
+import type { InspectedStep } from './runs/inspect-run-step.js';
 
 export interface PostMessageInput {
   content: string;
@@ -69,6 +70,8 @@ export interface RunServiceApi {
     toolCallId: string,
     decision: ApprovalDecision,
   ): Promise<{ approval: ToolApproval; run: RunView }>;
+  /** One model call of a run: its prompt (messages exact, the rest rebuilt), completion, usage, tool calls. */
+  inspectStep(actor: Actor, runId: string, step: number): Promise<InspectedStep>;
   /** The `ask_user_question` calls of a run, pending and answered. */
   listQuestions(actor: Actor, runId: string): Promise<RunQuestion[]>;
   /** Answers a pending question (one answer per question); when nothing else is pending the run resumes. */

@@ -24,6 +24,8 @@ import { openRootBudget } from './budgets/open-run-budget.js';
 import type { RunHandoffs } from './runs/run-handoffs.js';
 import type { RequestArrivals } from './request-arrivals.js';
 import type { RunViews } from './runs/run-views.js';
+import { inspectRunStep } from './runs/inspect-run-step.js';
+import type { AnyTroupeTool } from './tools/troupe-tool.js';
 
 export interface RunServiceDeps {
   storage: Storage;
@@ -37,6 +39,8 @@ export interface RunServiceDeps {
   requests?: RequestArrivals;
   /** How runs are shown: live usage, a lost worker. */
   views: RunViews;
+  /** The built-in tools: what a run's agent selects from them is shown when a call is inspected. */
+  catalogue?: readonly AnyTroupeTool[];
 }
 
 export type RunService = RunServiceApi;
@@ -209,6 +213,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
       const resumed = await resumeWhenNothingPending(storage, queue, run.id);
       return { approval, run: await views.view(resumed ?? (await storage.runs.get(run.id)) ?? run) };
     },
+    inspectStep: (actor, runId, step) =>
+      inspectRunStep({ storage, catalogue: deps.catalogue ?? [] }, actor, runId, step),
     async listQuestions(actor, runId) {
       return listRunQuestions(storage, await visibleRun(actor, runId));
     },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunListItem } from '../../src/core/records/run-list.js';
 import type { RunView, TokenUsage } from '../../src/core/records/run.js';
 import type { RunTrace } from '../../src/core/trace/run-trace.js';
+import type { InspectedStep } from '../../src/runtime/runs/inspect-run-step.js';
 import { eventually } from '../helpers/eventually.js';
 import { json } from '../helpers/http/expect-error.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
@@ -34,6 +35,50 @@ async function getRun(runId: string): Promise<RunView> {
 }
 
 describe('run figures over HTTP', () => {
+  it("shows each model call's prompt, completion, usage and tool calls, to its run's user only", async () => {
+    const { conversationId, runId } = await server.chat('Please research how leases expire.');
+    const done = (
+      await ok<{ run: RunView }>(await server.api(`/api/agent/runs/${runId}/await?timeout_ms=30000`))
+    ).run;
+    expect(done.status).toBe('completed');
+    const first = (await ok<{ step: InspectedStep }>(await server.api(`/api/agent/runs/${runId}/steps/1`)))
+      .step;
+    // The prompt is the thread before the call: here the user's message; the answer asked for `task`.
+    expect(first.prompt.messages.map((entry) => entry.message.role)).toEqual(['user']);
+    expect(first.prompt.messages[0]?.message.content).toBe('Please research how leases expire.');
+    expect(first.prompt.system_prompt).toEqual(expect.any(String));
+    expect(first.prompt.tools).toContain('write_file');
+    expect(first.prompt.agent_changed_since).toBe(false);
+    expect(first.completion?.message.role).toBe('assistant');
+    expect(first.partial).toBe(false);
+    expect(first.tool_calls).toHaveLength(1);
+    const [task] = first.tool_calls;
+    expect(task?.name).toBe('task');
+    expect(JSON.stringify(first.completion?.message.content)).toContain(task?.tool_call_id ?? 'none');
+    expect(task?.args).toMatchObject({ subagent_slug: 'researcher' });
+    expect(task?.result?.is_error).toBe(false);
+    expect(String(task?.result?.output)).toContain('Research notes on');
+    const second = (await ok<{ step: InspectedStep }>(await server.api(`/api/agent/runs/${runId}/steps/2`)))
+      .step;
+    expect(second.prompt.messages.map((entry) => entry.message.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(second.tool_calls).toEqual([]);
+    // The calls' usage adds up to the run's.
+    expect((first.usage?.input_tokens ?? 0) + (second.usage?.input_tokens ?? 0)).toBe(
+      done.usage?.input_tokens,
+    );
+    expect((first.usage?.output_tokens ?? 0) + (second.usage?.output_tokens ?? 0)).toBe(
+      done.usage?.output_tokens,
+    );
+    // A completed run made no third call; another user learns nothing of the calls.
+    const third = await server.api(`/api/agent/runs/${runId}/steps/3`);
+    expect(third.status).toBe(404);
+    expect(((await third.json()) as { error: { code: string } }).error.code).toBe('step_not_found');
+    const foreign = await asBob(`/api/agent/runs/${runId}/steps/1`);
+    expect(foreign.status).toBe(404);
+    expect(((await foreign.json()) as { error: { code: string } }).error.code).toBe('run_not_found');
+    expect((await asBob(`/api/conversations/${conversationId}/messages`)).status).toBe(404);
+  }, 60_000);
+
   it('shows live usage while a run waits for its child, the same figure in every read', async () => {
     const { conversationId, runId } = await server.chat('Please research how leases expire.');
     // The assistant's `task` call settled; the researcher takes a few seconds.

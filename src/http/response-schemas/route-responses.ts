@@ -73,6 +73,31 @@ const runListItem = z
   })
   .register(RESPONSE_SCHEMAS, { id: 'RunListItem' });
 
+const inspectedStep = z
+  .strictObject({
+    run_id: z.string(),
+    step: z.number().int(),
+    prompt: z.strictObject({
+      messages: z.array(threadMessageSchema).describe('Exact: the stored thread before this call'),
+      system_prompt: z.string().nullable().describe('The agent’s as configured now'),
+      tools: z.array(z.string()).describe('The built-in tools the agent selects now'),
+      agent_changed_since: z.boolean(),
+      note: z.string().describe('What the rebuilt parts leave out'),
+    }),
+    completion: threadMessageSchema.nullable().describe('The model’s turn; null while it runs or when it kept nothing'),
+    partial: z.boolean().describe('The turn is text streamed before the run stopped: the call never answered'),
+    usage: z.strictObject({ input_tokens: z.number(), output_tokens: z.number() }).nullable(),
+    tool_calls: z.array(
+      z.strictObject({
+        tool_call_id: z.string(),
+        name: z.string(),
+        args: z.unknown(),
+        result: z.strictObject({ output: z.unknown(), is_error: z.boolean() }).nullable(),
+      }),
+    ),
+  })
+  .register(RESPONSE_SCHEMAS, { id: 'InspectedStep' });
+
 const treeUsage = z.looseObject({
   total_tokens: z.number(),
   model_calls: z.number(),
@@ -127,6 +152,7 @@ export const RESPONSES = {
   answered: z.object({ question: runQuestion, run: runSchema }),
   tree: one('tree', runTreeNode),
   trace: one('trace', openObject('RunTrace', 'Every run of the tree with its timeline, totals and budget')),
+  step: one('step', inspectedStep),
   runListPage: z.object({ runs: z.array(runListItem), next_cursor: z.string().nullable() }),
   artifacts: list('artifacts', z.looseObject({ id: z.string(), path: z.string() })),
   attachments: list('attachments', attachmentSchema),
