@@ -115,6 +115,11 @@ describe('foldRunTimeline', () => {
       ['interrupted', at(0), at(1)],
       ['done', at(2), at(3)],
     ]);
+    // Each attempt is a segment of its own: the gap between them is when nobody worked on the run.
+    expect(restarted.segments).toEqual([
+      { attempt: 1, started_at: at(0), last_event_at: at(1) },
+      { attempt: 2, started_at: at(2), last_event_at: at(4) },
+    ]);
   });
 
   it("takes a call's usage from the first tool call it asked for, which commits with its turn", () => {

@@ -30,12 +30,21 @@ export interface TimelineSpan {
   usage: SpanUsage | null;
 }
 
+/** One attempt of a run: from its `metadata` to the last event it wrote (docs/usage.md). */
+export interface AttemptSegment {
+  attempt: number;
+  started_at: string;
+  last_event_at: string;
+}
+
 export interface RunTimeline {
   /** The last event folded in: a live stream resumes after it. */
   last_seq: number;
   model: string | null;
   /** How many times a worker started the run (`metadata` events): more than one means it was resumed. */
   attempts: number;
+  /** Each attempt's stretch of time; the gaps between them are when nobody worked on the run. */
+  segments: AttemptSegment[];
   spans: TimelineSpan[];
   /** When the model call now in progress started; null when none is. */
   model_started_at: string | null;
@@ -50,6 +59,7 @@ export function emptyTimeline(): RunTimeline {
     last_seq: 0,
     model: null,
     attempts: 0,
+    segments: [],
     spans: [],
     model_started_at: null,
     model_streamed: false,
@@ -150,6 +160,13 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
   const at = event.created_at;
   const step = count(payload.step);
   const toolsBusy = spans.some((span) => span.kind === 'tool' && isOpen(span));
+  // Each `metadata` opens an attempt's segment; every event stretches the current one.
+  const current = timeline.segments.at(-1);
+  if (event.type === 'metadata') {
+    next.segments = [...timeline.segments, { attempt: timeline.attempts + 1, started_at: at, last_event_at: at }];
+  } else if (current) {
+    next.segments = [...timeline.segments.slice(0, -1), { ...current, last_event_at: at }];
+  }
   switch (event.type) {
     case 'metadata':
       // A new attempt: a model call the previous one left open stopped at that attempt's last event.
