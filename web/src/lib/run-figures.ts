@@ -21,6 +21,8 @@ interface LeasedRun extends RunClock {
 const MIN_RECHECK_MS = 2_000;
 /** While a worker is lost: how often to look for the takeover. */
 const LOST_RECHECK_MS = 3_000;
+/** A far lease is looked at again after this long: a browser timer longer than ~24.8 days fires at once. */
+const MAX_WAIT_MS = 60 * 60_000;
 
 /**
  * When to read the runs again to learn whether a worker was lost (or a lost one replaced): just after the
@@ -33,7 +35,7 @@ export function nextLeaseCheck(runs: readonly LeasedRun[], now: number): number 
     const lease = run.lease_expires_at ? Date.parse(run.lease_expires_at) : Number.NaN;
     const at = run.worker_lost ? now + LOST_RECHECK_MS : Number.isNaN(lease) ? null : lease + 500;
     if (at === null) continue;
-    next = Math.min(next ?? Number.POSITIVE_INFINITY, Math.max(at, now + MIN_RECHECK_MS));
+    next = Math.min(next ?? Number.POSITIVE_INFINITY, Math.max(at, now + MIN_RECHECK_MS), now + MAX_WAIT_MS);
   }
   return next;
 }

@@ -52,17 +52,38 @@ export function clockEnd(run: RunClock): string | null {
 }
 
 /**
- * `52 tokens · 1 model call`, with ` · 1 aborted` for calls that never answered (their tokens are unknown),
- * or null without usage: the server's figure over every attempt (docs/usage.md).
+ * Model calls as the console counts them everywhere (docs/usage.md): answered (`model_calls`), aborted
+ * (never answered: cancelled, failed, lost with a worker) and the one underway, if any.
+ */
+export interface CallCounts {
+  settled: number;
+  aborted: number;
+  inProgress: number;
+}
+
+/**
+ * `3 model calls (1 aborted, 1 in progress)`: every call, so the figure is the number of rows a table of the
+ * run's calls lists, and the number a budget charges.
+ */
+export function callsText(counts: CallCounts): string {
+  const total = counts.settled + counts.aborted + counts.inProgress;
+  const parts: string[] = [];
+  if (counts.aborted > 0) parts.push(`${counts.aborted} aborted`);
+  if (counts.inProgress > 0) parts.push(`${counts.inProgress} in progress`);
+  return `${total} model call${total === 1 ? '' : 's'}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
+}
+
+/**
+ * `52 tokens · 2 model calls (1 aborted)`, or null without usage: the server's figure over every attempt
+ * (docs/usage.md); an aborted call's tokens are unknown, so none are added for it.
  */
 export function usageLine(
-  usage: (Pick<TokenUsage, 'total_tokens' | 'model_calls'> & { aborted_model_calls?: number }) | null | undefined,
+  usage:
+    (Pick<TokenUsage, 'total_tokens' | 'model_calls'> & { aborted_model_calls?: number }) | null | undefined,
 ): string | null {
   if (!usage) return null;
-  const aborted = usage.aborted_model_calls ?? 0;
-  return `${usage.total_tokens} tokens · ${usage.model_calls} model call${usage.model_calls === 1 ? '' : 's'}${
-    aborted > 0 ? ` · ${aborted} aborted` : ''
-  }`;
+  const calls = { settled: usage.model_calls, aborted: usage.aborted_model_calls ?? 0, inProgress: 0 };
+  return `${usage.total_tokens} tokens · ${callsText(calls)}`;
 }
 
 /** `850 ms`, `2.3 s`, `3 min 4 s`, `2 h 5 min`. */

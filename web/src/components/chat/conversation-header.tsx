@@ -1,6 +1,8 @@
 import type { StreamState } from '../../api/run-event-stream.ts';
-import type { Agent, Conversation, Run, RunStatus } from '../../api/types.ts';
+import type { Agent, Conversation, Run, RunStatus, WorkerLost } from '../../api/types.ts';
+import { isTerminalStatus } from '../../api/types.ts';
 import { modelLabel } from '../../lib/format.ts';
+import { usageLine } from '../../lib/run-phase.ts';
 import { paths } from '../../lib/routes.ts';
 import { AppLink } from '../common/app-link.tsx';
 import { StatusBadge } from '../common/status-badge.tsx';
@@ -15,6 +17,8 @@ export interface ConversationHeaderProps {
   liveStatus: RunStatus | null;
   /** The followed run was handed back to the queue after it started: it waits to be resumed. */
   resuming?: boolean;
+  /** The followed run's lease expired: no worker holds it. */
+  workerLost?: WorkerLost | null;
   streamState: StreamState | 'idle';
   onArchive: () => void;
 }
@@ -25,9 +29,21 @@ const STREAM_NOTES: Partial<Record<StreamState, string>> = {
 };
 
 export function ConversationHeader(props: ConversationHeaderProps) {
-  const { conversation, agent, model, latestRun, liveStatus, streamState, onArchive, resuming = false } = props;
+  const {
+    conversation,
+    agent,
+    model,
+    latestRun,
+    liveStatus,
+    streamState,
+    onArchive,
+    resuming = false,
+  } = props;
+  const workerLost = props.workerLost ?? null;
   const status = liveStatus ?? latestRun?.status ?? null;
   const note = liveStatus !== null ? STREAM_NOTES[streamState as StreamState] : undefined;
+  // The latest run's usage as the server counts it, live while it runs (docs/usage.md): the footer's figure.
+  const usage = usageLine(latestRun?.usage);
   return (
     <header className="conversation-header">
       <div>
@@ -49,7 +65,13 @@ export function ConversationHeader(props: ConversationHeaderProps) {
       <div className="header-actions">
         {status !== null ? (
           <span className="run-status" role="group" aria-label="Run status">
-            <StatusBadge status={status} resuming={resuming} />
+            <StatusBadge status={status} resuming={resuming} workerLost={workerLost} />
+          </span>
+        ) : null}
+        {usage !== null ? (
+          <span className="muted small" data-usage="run">
+            {usage}
+            {latestRun && !isTerminalStatus(latestRun.status) ? ' so far' : ''}
           </span>
         ) : null}
         {note ? (

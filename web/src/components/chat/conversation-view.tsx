@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ArtifactView, Run, RunEvent, StartedRun, SubagentUpdatePayload } from '../../api/types.ts';
 import { isTerminalStatus } from '../../api/types.ts';
 import { useAsync } from '../../hooks/use-async.ts';
+import { useLiveRunFigures } from '../../hooks/use-live-run-figures.ts';
 import { navigate } from '../../hooks/use-location.ts';
 import { useRunStream } from '../../hooks/use-run-stream.ts';
 import { useSession } from '../../hooks/use-session.ts';
@@ -9,7 +10,7 @@ import { useSubagentRuns } from '../../hooks/use-subagent-runs.ts';
 import { buildTranscript } from '../../lib/build-transcript.ts';
 import type { LiveRun } from '../../lib/live-run.ts';
 import { entryLabels } from '../../lib/panel-groups.ts';
-import { isWaitingToResume } from '../../lib/run-phase.ts';
+import { isWaitingToResume, workerLostOf } from '../../lib/run-phase.ts';
 import { paths } from '../../lib/routes.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { ApprovalPrompt } from './approval-prompt.tsx';
@@ -66,8 +67,11 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
   }, [runs.data]);
 
   const reloadRunList = runs.reload;
+  // Usage and a lost worker are the server's figures: read again when they may have moved.
+  const onFigures = useLiveRunFigures(runs.data, reloadRunList);
   const onEvent = useCallback(
     (event: RunEvent) => {
+      onFigures(event);
       if (event.type === 'subagent_update') {
         panel.applyUpdate(event.payload as unknown as SubagentUpdatePayload, event.run_id);
       }
@@ -77,12 +81,14 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
         const artifact = event.payload.artifact as ArtifactView | undefined;
         if (artifact?.id) {
           setArtifacts((current) =>
-            (current ?? []).some((known) => known.id === artifact.id) ? current : [...(current ?? []), artifact],
+            (current ?? []).some((known) => known.id === artifact.id)
+              ? current
+              : [...(current ?? []), artifact],
           );
         }
       }
     },
-    [panel, reloadRunList, setArtifacts],
+    [panel, reloadRunList, setArtifacts, onFigures],
   );
 
   const onEnd = useCallback(
@@ -192,14 +198,15 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
             : resuming
               ? 'pending'
               : stream.view.lastSeq > 0
-              ? 'running'
-              : (activeRun?.status ?? 'pending');
+                ? 'running'
+                : (activeRun?.status ?? 'pending');
   const isChild = conversation.data !== undefined && conversation.data.status !== 'active';
 
   const transcriptContext = useMemo<TranscriptContextValue>(
     () => ({
       runsById: new Map((runs.data ?? []).map((run) => [run.id, run])),
-      liveStatus: activeRunId !== null && liveStatus !== null ? new Map([[activeRunId, liveStatus]]) : new Map(),
+      liveStatus:
+        activeRunId !== null && liveStatus !== null ? new Map([[activeRunId, liveStatus]]) : new Map(),
       ...childMaps(panel.entries, entryLabels(panel.entries)),
       awaitingApproval: new Set((stream.view?.approvals ?? []).map((approval) => approval.toolCallId)),
     }),
@@ -216,6 +223,7 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
           latestRun={latestRun}
           liveStatus={liveStatus}
           resuming={resuming}
+          workerLost={activeRun !== null && !stream.view?.end ? workerLostOf(activeRun) : null}
           streamState={stream.state}
           onArchive={() => void archive()}
         />
@@ -265,7 +273,11 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
         />
       </section>
       <div className="side-panels">
-        <ArtifactsPanel conversationId={conversationId} artifacts={artifacts.data ?? []} error={artifacts.error} />
+        <ArtifactsPanel
+          conversationId={conversationId}
+          artifacts={artifacts.data ?? []}
+          error={artifacts.error}
+        />
         <StatusPanel panel={panel} runs={runs.data} />
       </div>
     </>
