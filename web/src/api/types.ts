@@ -25,6 +25,7 @@ import type {
 } from '../../../src/core/records/knowledge.ts';
 import type { RunListItem, RunListPage } from '../../../src/core/records/run-list.ts';
 import type { RunTrace, TraceNode } from '../../../src/core/trace/run-trace.ts';
+import type { InspectedStep as InspectedStepRecord } from '../../../src/core/records/inspected-step.ts';
 import type { BudgetView } from '../../../src/core/budgets/budget-view.ts';
 import type { BudgetLimits } from '../../../src/core/budgets/budget.ts';
 import type { RunTimeline, TimelineSpan, UsageTotals } from '../../../src/core/trace/run-timeline.ts';
@@ -106,6 +107,12 @@ export interface PublicToken {
   last_used_at: string | null;
   revoked_at: string | null;
 }
+
+/** `GET /api/agent/runs/{id}/steps/{step}`: one model call, its messages in the console's own shape. */
+export type InspectedStep = Omit<InspectedStepRecord, 'prompt' | 'completion'> & {
+  prompt: Omit<InspectedStepRecord['prompt'], 'messages'> & { messages: ThreadMessage[] };
+  completion: ThreadMessage | null;
+};
 
 /** A persisted thread message; `message` is an AI SDK `ModelMessage`. */
 export interface ThreadMessage {

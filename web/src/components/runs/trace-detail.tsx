@@ -1,11 +1,20 @@
-import { useState } from 'react';
-import { isTerminalStatus, type TraceNode } from '../../api/types.ts';
+import { useMemo, useState } from 'react';
+import { isTerminalStatus, type RunTrace, type TimelineSpan, type TraceNode } from '../../api/types.ts';
 import { visibleSpans } from '../../../../src/core/trace/run-timeline.ts';
 import { useLiveThread } from '../../hooks/use-live-thread.ts';
 import { useSession } from '../../hooks/use-session.ts';
 import { formatDuration, formatTime, modelLabel } from '../../lib/format.ts';
 import { paths } from '../../lib/routes.ts';
-import { clockEnd, formatMs, isWaitingToResume } from '../../lib/run-phase.ts';
+import {
+  callsText,
+  clockEnd,
+  formatMs,
+  isWaitingToResume,
+  workerLostOf,
+  workerLostText,
+} from '../../lib/run-phase.ts';
+import { entryLabels } from '../../lib/panel-groups.ts';
+import { nodeCallCounts, spanEnd, traceChildEntries } from '../../lib/trace-model.ts';
 import { AppLink } from '../common/app-link.tsx';
 import { CopyButton } from '../common/copy-button.tsx';
 import { ErrorMessage } from '../common/error-message.tsx';
@@ -13,6 +22,8 @@ import { MarkdownText } from '../common/markdown-text.tsx';
 import { StatusBadge } from '../common/status-badge.tsx';
 import { BudgetBars } from '../common/budget-bars.tsx';
 import { ChatTranscript } from '../chat/chat-transcript.tsx';
+import { childMaps, EMPTY_TRANSCRIPT_CONTEXT, TranscriptContext } from '../chat/transcript-context.ts';
+import { SpanInspector } from './span-inspector.tsx';
 
 function IdRow({ label, value }: { label: string; value: string | null }) {
   return (
@@ -31,15 +42,31 @@ function IdRow({ label, value }: { label: string; value: string | null }) {
   );
 }
 
-/** One run of the trace: lineage, timings, usage per model call, tool calls, output and transcript. */
+/** A span left open by a lost worker is not in progress: nobody works on it (docs/usage.md). */
+function spanStatusText(span: TimelineSpan, lost: boolean): string {
+  if (span.status === 'running') return lost ? 'stopped: worker lost' : 'in progress';
+  if (span.status === 'awaiting_approval') return 'awaiting approval';
+  return span.status;
+}
+
+/**
+ * One run of the trace: lineage, timings, usage per model call, tool calls (each opens in the span
+ * inspector), output and transcript, its children named as the chat names them.
+ */
 export function TraceDetail({
+  trace,
   node,
   now,
   onChanged,
+  selectedSpanId,
+  onSelectSpan,
 }: {
+  trace: RunTrace;
   node: TraceNode;
   now: number;
   onChanged: () => void;
+  selectedSpanId: string | null;
+  onSelectSpan: (spanId: string | null) => void;
 }) {
   const { api } = useSession();
   const { run } = node;
@@ -47,12 +74,29 @@ export function TraceDetail({
   const [error, setError] = useState<unknown>(undefined);
   const active = !isTerminalStatus(run.status);
   const resuming = isWaitingToResume(run);
+  const lost = workerLostOf(run);
   const thread = useLiveThread(run.conversation_id, run.id, active, run.id);
   const spans = visibleSpans(node.timeline);
   const models = spans.filter((span) => span.kind === 'model');
   const tools = spans.filter((span) => span.kind === 'tool');
-  const spanMs = (start: string, end: string | null) =>
-    (end === null ? now : Date.parse(end)) - Date.parse(start);
+  const spanMs = (span: TimelineSpan) => spanEnd(node, span, now) - Date.parse(span.started_at);
+  const selectedSpan = spans.find((span) => span.id === selectedSpanId) ?? null;
+  // The children of the trace, named as the chat names them, for the transcript's cards.
+  const transcriptContext = useMemo(() => {
+    const entries = traceChildEntries(trace);
+    return { ...EMPTY_TRANSCRIPT_CONTEXT, ...childMaps(entries, entryLabels(entries)) };
+  }, [trace]);
+  const inspect = (span: TimelineSpan) => (
+    <button
+      type="button"
+      className="small"
+      aria-pressed={span.id === selectedSpanId}
+      aria-label={`Inspect ${span.kind === 'model' ? 'model call' : span.name} ${span.step ?? ''}`.trim()}
+      onClick={() => onSelectSpan(span.id === selectedSpanId ? null : span.id)}
+    >
+      Inspect
+    </button>
+  );
 
   const cancel = async () => {
     setBusy(true);
@@ -72,7 +116,7 @@ export function TraceDetail({
       <header>
         <h2>{node.display_name}</h2>
         <span className={`pill kind-${run.run_type}`}>{run.run_type}</span>
-        <StatusBadge status={run.status} resuming={resuming} />
+        <StatusBadge status={run.status} resuming={resuming} workerLost={lost} />
         {active && run.status !== 'cancel_requested' ? (
           <button type="button" className="danger small" disabled={busy} onClick={() => void cancel()}>
             Cancel run
@@ -80,6 +124,13 @@ export function TraceDetail({
         ) : null}
       </header>
       <ErrorMessage error={error} context="Could not cancel" />
+      {lost ? (
+        <p className="notice" role="status" data-phase="worker-lost">
+          No process works on this run: its worker stopped renewing its lease at{' '}
+          {new Date(lost.since).toLocaleTimeString('en-GB', { hour12: false })}, and its clock stopped there.{' '}
+          {workerLostText(lost, now).replace(/^w/, 'W')}.
+        </p>
+      ) : null}
       {resuming ? (
         <p className="notice" role="status">
           Waiting to be resumed: the worker that ran it stopped (a restart, or it was handed back). Its clock
@@ -117,12 +168,14 @@ export function TraceDetail({
             <dt>Duration</dt>
             <dd>
               {run.started_at ? formatDuration(run.started_at, clockEnd(run), now) : '—'}
-              {resuming ? ' (paused)' : ''}
+              {resuming || lost ? ' (paused)' : ''}
             </dd>
             <dt>Model</dt>
             <dd>{modelLabel(node.timeline.model ?? run.model_spec)}</dd>
             <dt>Attempts</dt>
             <dd>{node.timeline.attempts}</dd>
+            <dt>Model calls</dt>
+            <dd data-calls="own">{callsText(nodeCallCounts(node))}</dd>
           </dl>
           {node.budget ? (
             <>
@@ -130,7 +183,8 @@ export function TraceDetail({
               <BudgetBars budget={node.budget} label={node.display_name} />
               {run.error?.type === 'budget_exhausted' ? (
                 <p className="result result-error" role="note">
-                  <code className="error-code">budget_exhausted</code> {run.error.message.replace(/^budget_exhausted:\s*/, '')}
+                  <code className="error-code">budget_exhausted</code>{' '}
+                  {run.error.message.replace(/^budget_exhausted:\s*/, '')}
                 </p>
               ) : null}
             </>
@@ -143,7 +197,8 @@ export function TraceDetail({
                 <th scope="col">In</th>
                 <th scope="col">Out</th>
                 <th scope="col">Total</th>
-                <th scope="col">Model calls</th>
+                <th scope="col">Calls answered</th>
+                <th scope="col">Aborted</th>
               </tr>
             </thead>
             <tbody>
@@ -156,6 +211,7 @@ export function TraceDetail({
                   <td>{node.totals[scope].output_tokens}</td>
                   <td>{node.totals[scope].total_tokens}</td>
                   <td>{node.totals[scope].model_calls}</td>
+                  <td>{node.totals[scope].aborted_model_calls}</td>
                 </tr>
               ))}
             </tbody>
@@ -165,7 +221,7 @@ export function TraceDetail({
       <section aria-label="Model calls">
         <h3>Model calls ({models.length})</h3>
         {models.length === 0 ? (
-          <p className="empty">None yet.</p>
+          <p className="empty">{active ? 'None yet.' : 'None: this run made no model call.'}</p>
         ) : (
           <table className="data-table compact" aria-label="Model calls of this run">
             <thead>
@@ -175,16 +231,20 @@ export function TraceDetail({
                 <th scope="col">Took</th>
                 <th scope="col">Tokens in</th>
                 <th scope="col">Tokens out</th>
+                <th scope="col">
+                  <span className="visually-hidden">Inspect</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {models.map((span) => (
-                <tr key={span.id} data-span-status={span.status}>
+                <tr key={span.id} data-span-status={span.status} data-span-id={span.id}>
                   <td>{span.step ?? '—'}</td>
-                  <td>{span.status === 'running' ? 'in progress' : span.status}</td>
-                  <td>{formatMs(spanMs(span.started_at, span.ended_at))}</td>
+                  <td>{spanStatusText(span, lost !== null)}</td>
+                  <td>{formatMs(spanMs(span))}</td>
                   <td>{span.usage?.input_tokens ?? '—'}</td>
                   <td>{span.usage?.output_tokens ?? '—'}</td>
+                  <td>{inspect(span)}</td>
                 </tr>
               ))}
             </tbody>
@@ -192,7 +252,7 @@ export function TraceDetail({
         )}
         <h3>Tool calls ({tools.length})</h3>
         {tools.length === 0 ? (
-          <p className="empty">None yet.</p>
+          <p className="empty">{active ? 'None yet.' : 'None: this run called no tool.'}</p>
         ) : (
           <table className="data-table compact" aria-label="Tool calls of this run">
             <thead>
@@ -200,22 +260,35 @@ export function TraceDetail({
                 <th scope="col">Tool</th>
                 <th scope="col">Status</th>
                 <th scope="col">Took</th>
+                <th scope="col">
+                  <span className="visually-hidden">Inspect</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {tools.map((span) => (
-                <tr key={span.id} data-span-status={span.status}>
+                <tr key={span.id} data-span-status={span.status} data-span-id={span.id}>
                   <td>
                     <code>{span.name}</code>
                   </td>
-                  <td>{span.status === 'awaiting_approval' ? 'awaiting approval' : span.status}</td>
-                  <td>{formatMs(spanMs(span.started_at, span.ended_at))}</td>
+                  <td>{spanStatusText(span, lost !== null)}</td>
+                  <td>{formatMs(spanMs(span))}</td>
+                  <td>{inspect(span)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
       </section>
+      {selectedSpan ? (
+        <SpanInspector
+          key={selectedSpan.id}
+          node={node}
+          span={selectedSpan}
+          now={now}
+          onClose={() => onSelectSpan(null)}
+        />
+      ) : null}
       {run.error ? (
         <p className={run.status === 'cancelled' ? 'run-notice tone-info' : 'error-message'}>
           <code className="error-code">{run.error.type}</code> {run.error.message}
@@ -230,12 +303,14 @@ export function TraceDetail({
       <section aria-label="Transcript" className="trace-transcript">
         <h3>Transcript</h3>
         <ErrorMessage error={thread.error} context="Could not load the transcript" />
-        <ChatTranscript
-          turns={thread.turns}
-          activeRunId={thread.view && !thread.view.end ? run.id : null}
-          label={`${node.display_name} transcript`}
-          userLabel={run.created_by_run_id ? 'Task from the parent' : 'You'}
-        />
+        <TranscriptContext.Provider value={transcriptContext}>
+          <ChatTranscript
+            turns={thread.turns}
+            activeRunId={thread.view && !thread.view.end ? run.id : null}
+            label={`${node.display_name} transcript`}
+            userLabel={run.created_by_run_id ? 'Task from the parent' : 'You'}
+          />
+        </TranscriptContext.Provider>
       </section>
     </section>
   );
