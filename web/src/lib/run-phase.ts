@@ -59,17 +59,21 @@ export interface CallCounts {
   settled: number;
   aborted: number;
   inProgress: number;
+  /** Left open by a worker that is gone: nobody works on it; a takeover counts it aborted. */
+  stopped?: number;
 }
 
 /**
- * `3 model calls (1 aborted, 1 in progress)`: every call, so the figure is the number of rows a table of the
+ * `3 model calls (1 aborted, 1 in progress)`: every call (a lost worker's open one `stopped`), so the figure is the number of rows a table of the
  * run's calls lists, and the number a budget charges.
  */
 export function callsText(counts: CallCounts): string {
-  const total = counts.settled + counts.aborted + counts.inProgress;
+  const stopped = counts.stopped ?? 0;
+  const total = counts.settled + counts.aborted + counts.inProgress + stopped;
   const parts: string[] = [];
   if (counts.aborted > 0) parts.push(`${counts.aborted} aborted`);
   if (counts.inProgress > 0) parts.push(`${counts.inProgress} in progress`);
+  if (stopped > 0) parts.push(`${stopped} stopped with its worker`);
   return `${total} model call${total === 1 ? '' : 's'}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
 }
 

@@ -110,15 +110,17 @@ describe('trace model', () => {
     );
     live = applyTraceEvent(live, 'kid', event(4, 'step', { step: 1, tool_calls: 1 }));
     const kid = live.nodes[1] as TraceNode;
-    expect(nodeCallCounts(kid)).toEqual({ settled: 1, aborted: 0, inProgress: 1 });
+    expect(nodeCallCounts(kid)).toEqual({ settled: 1, aborted: 0, inProgress: 1, stopped: 0 });
     expect(callsText(nodeCallCounts(kid))).toBe('2 model calls (1 in progress)');
-    // Its worker lost, nothing is in progress: the call it left open counts once the takeover says so.
+    // Its worker lost, nothing is in progress: the call it left open is stopped, aborted once taken over.
     const lost = {
       since: '2030-01-01T00:00:09.000Z',
       takeover_by: '2030-01-01T00:00:24.000Z',
       then: 'resume' as const,
     };
-    expect(nodeCallCounts({ ...kid, run: { ...kid.run, worker_lost: lost } }).inProgress).toBe(0);
+    const stopped = nodeCallCounts({ ...kid, run: { ...kid.run, worker_lost: lost } });
+    expect(stopped).toMatchObject({ inProgress: 0, stopped: 1 });
+    expect(callsText(stopped)).toBe('2 model calls (1 stopped with its worker)');
     const ended = applyTraceEvent(
       live,
       'kid',

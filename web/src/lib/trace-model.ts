@@ -139,6 +139,7 @@ export function nodeCallCounts(node: TraceNode): CallCounts {
     settled: node.totals.own.model_calls,
     aborted: node.totals.own.aborted_model_calls,
     inProgress: open && !isStalled(node.run) ? 1 : 0,
+    stopped: open && isStalled(node.run) ? 1 : 0,
   };
 }
 
@@ -148,8 +149,9 @@ export function sumCallCounts(counts: readonly CallCounts[]): CallCounts {
       settled: sum.settled + next.settled,
       aborted: sum.aborted + next.aborted,
       inProgress: sum.inProgress + next.inProgress,
+      stopped: (sum.stopped ?? 0) + (next.stopped ?? 0),
     }),
-    { settled: 0, aborted: 0, inProgress: 0 },
+    { settled: 0, aborted: 0, inProgress: 0, stopped: 0 },
   );
 }
 

@@ -42,9 +42,10 @@ function IdRow({ label, value }: { label: string; value: string | null }) {
   );
 }
 
-/** A span left open by a lost worker is not in progress: nobody works on it (docs/usage.md). */
-function spanStatusText(span: TimelineSpan, lost: boolean): string {
-  if (span.status === 'running') return lost ? 'stopped: worker lost' : 'in progress';
+/** A span left open by a worker that is gone is not in progress: nobody works on it (docs/usage.md). */
+function spanStatusText(span: TimelineSpan, stalled: 'lost' | 'resuming' | null): string {
+  if (span.status === 'running')
+    return stalled === 'lost' ? 'stopped: worker lost' : stalled === 'resuming' ? 'stopped' : 'in progress';
   if (span.status === 'awaiting_approval') return 'awaiting approval';
   return span.status;
 }
@@ -75,6 +76,7 @@ export function TraceDetail({
   const active = !isTerminalStatus(run.status);
   const resuming = isWaitingToResume(run);
   const lost = workerLostOf(run);
+  const stalled = lost ? 'lost' : resuming ? 'resuming' : null;
   const thread = useLiveThread(run.conversation_id, run.id, active, run.id);
   const spans = visibleSpans(node.timeline);
   const models = spans.filter((span) => span.kind === 'model');
@@ -240,7 +242,7 @@ export function TraceDetail({
               {models.map((span) => (
                 <tr key={span.id} data-span-status={span.status} data-span-id={span.id}>
                   <td>{span.step ?? '—'}</td>
-                  <td>{spanStatusText(span, lost !== null)}</td>
+                  <td>{spanStatusText(span, stalled)}</td>
                   <td>{formatMs(spanMs(span))}</td>
                   <td>{span.usage?.input_tokens ?? '—'}</td>
                   <td>{span.usage?.output_tokens ?? '—'}</td>
@@ -271,7 +273,7 @@ export function TraceDetail({
                   <td>
                     <code>{span.name}</code>
                   </td>
-                  <td>{spanStatusText(span, lost !== null)}</td>
+                  <td>{spanStatusText(span, stalled)}</td>
                   <td>{formatMs(spanMs(span))}</td>
                   <td>{inspect(span)}</td>
                 </tr>

@@ -114,24 +114,27 @@ function Bars({
           title="Worker lost: nobody works on this run"
         />
       ) : null}
-      {spans.map((span) => {
-        const from = Date.parse(span.started_at);
-        const to = spanEnd(node, span, now);
-        const place = placeBar(window, from, to);
-        return (
-          <span
-            key={span.id}
-            className={`bar bar-span span-${span.kind} span-${span.status}`}
-            data-span-kind={span.kind}
-            data-span-status={span.status}
-            data-span-name={span.name}
-            data-span-id={span.id}
-            style={{ left: `${place.left}%`, width: `${place.width}%` }}
-            title={`${span.kind === 'model' ? 'model call' : span.name} · ${formatMs(to - from)} · ${span.status} (click to inspect)`}
-            onClick={() => onSelectSpan(span.id)}
-          />
-        );
-      })}
+      {/* The shortest bars last, so on top: a short call drawn at its minimum width under a long one next to
+          it stays clickable. */}
+      {spans
+        .map((span) => ({ span, from: Date.parse(span.started_at), to: spanEnd(node, span, now) }))
+        .sort((a, b) => b.to - b.from - (a.to - a.from))
+        .map(({ span, from, to }) => {
+          const place = placeBar(window, from, to);
+          return (
+            <span
+              key={span.id}
+              className={`bar bar-span span-${span.kind} span-${span.status}`}
+              data-span-kind={span.kind}
+              data-span-status={span.status}
+              data-span-name={span.name}
+              data-span-id={span.id}
+              style={{ left: `${place.left}%`, width: `${place.width}%` }}
+              title={`${span.kind === 'model' ? 'model call' : span.name} · ${formatMs(to - from)} · ${span.status} (click to inspect)`}
+              onClick={() => onSelectSpan(span.id)}
+            />
+          );
+        })}
     </div>
   );
 }
