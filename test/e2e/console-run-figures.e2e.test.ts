@@ -6,9 +6,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { Run } from '../../src/core/records/run.js';
-import type { RunView } from '../../src/core/records/run.js';
+import type { Run, RunView } from '../../src/core/records/run.js';
 import { screenshot } from '../helpers/browser.js';
+import { eventually } from '../helpers/eventually.js';
 import { createConversation, json, openSignedIn, poll } from '../helpers/console-page.js';
 import { consoleSession } from '../helpers/console-session.js';
 import type { TestServer } from '../helpers/start-test-server.js';
@@ -79,6 +79,17 @@ async function settledStep(run: Run, step: number, usage: { input_tokens: number
   await synthetic.emit(run, 'step', { step, tool_calls: 1, usage });
 }
 
+/** A running chat run of a new conversation, its first attempt started on the scripted model. */
+async function startedRun(title: string, message: string): Promise<{ run: Run; conversationId: string }> {
+  const conversationId = await createConversation(server, title);
+  const run = await syntheticRuns(server).parent(conversationId, message);
+  await syntheticRuns(server).emit(run, 'metadata', { model: 'scripted:demo', usage: null });
+  return { run, conversationId };
+}
+
+/** The rows of the selected run's model-call table in the trace. */
+const modelCallRows = () => page.getByRole('table', { name: 'Model calls of this run' }).locator('tbody tr');
+
 async function getRun(runId: string): Promise<RunView> {
   return (await json<{ run: RunView }>(await server.api(`/api/agent/runs/${runId}`))).run;
 }
@@ -86,7 +97,7 @@ async function getRun(runId: string): Promise<RunView> {
 /** The model-call count the trace's summary shows, and the rows of the selected run's model-call table. */
 async function summaryAndRows(): Promise<[string, number]> {
   const summary = await page.locator('.trace-summary [data-calls="subtree"]').innerText();
-  const rows = await page.getByRole('table', { name: 'Model calls of this run' }).locator('tbody tr').count();
+  const rows = await modelCallRows().count();
   return [summary, rows];
 }
 
@@ -94,10 +105,7 @@ describe.skipIf(!session.executable)('run figures in the console', () => {
   it(
     'shows usage live in the chat, a lost worker as lost, the trace counting its table, a model call inspected, a resumed run in two attempts',
     async () => {
-      const synthetic = syntheticRuns(server);
-      const conversationId = await createConversation(server, 'Live figures');
-      const run = await synthetic.parent(conversationId, 'list the notes twice');
-      await synthetic.emit(run, 'metadata', { model: 'scripted:demo', usage: null });
+      const { run, conversationId } = await startedRun('Live figures', 'list the notes twice');
       await settledStep(run, 1, { input_tokens: 40, output_tokens: 2 });
 
       await page.goto(`${server.url}/chat/${conversationId}`);
@@ -126,11 +134,10 @@ describe.skipIf(!session.executable)('run figures in the console', () => {
 
       // The lease expires and nobody renews it: the chat says the worker is lost and when the takeover is
       // due, its clocks stopped — not Running with a ticking timer.
-      const lost = await getRun(run.id).then(async (current) =>
-        current.worker_lost
-          ? current
-          : (await new Promise((resolve) => setTimeout(resolve, 4_500)), getRun(run.id)),
-      );
+      const lost = await eventually('the lease to expire', 15_000, async () => {
+        const current = await getRun(run.id);
+        return current.worker_lost ? current : undefined;
+      });
       expect(lost.worker_lost?.then).toBe('resume');
       const by = await page.evaluate<string>(
         `new Date(${JSON.stringify(lost.worker_lost?.takeover_by)}).toLocaleTimeString('en-GB', { hour12: false })`,
@@ -156,21 +163,11 @@ describe.skipIf(!session.executable)('run figures in the console', () => {
       );
       // Two answered calls and the third its worker left open: listed, and counted, as stopped.
       await poll(() => summaryAndRows()).toEqual(['3 model calls (1 stopped with its worker)', 3]);
-      expect(
-        await page
-          .getByRole('table', { name: 'Model calls of this run' })
-          .locator('tbody tr')
-          .last()
-          .innerText(),
-      ).toContain('stopped: worker lost');
+      expect(await modelCallRows().last().innerText()).toContain('stopped: worker lost');
 
       // A model call's bar opens the span inspector: its prompt, completion, tokens and tool calls.
       const root = page.getByRole('article', { name: 'chat run of Assistant' });
-      const firstCall = await page
-        .getByRole('table', { name: 'Model calls of this run' })
-        .locator('tbody tr')
-        .first()
-        .getAttribute('data-span-id');
+      const firstCall = await modelCallRows().first().getAttribute('data-span-id');
       await root.locator(`.bar-span[data-span-id="${firstCall}"]`).click();
       const inspector = page.getByRole('region', { name: 'Model call · step 1' });
       await inspector.waitFor();
@@ -214,9 +211,7 @@ describe.skipIf(!session.executable)('run figures in the console', () => {
     "counts a cancelled run's call that never answered in its trace's summary as its table lists it",
     async () => {
       const synthetic = syntheticRuns(server);
-      const conversationId = await createConversation(server, 'Cancelled figures');
-      const run = await synthetic.parent(conversationId, 'think for a long time');
-      await synthetic.emit(run, 'metadata', { model: 'scripted:demo', usage: null });
+      const { run } = await startedRun('Cancelled figures', 'think for a long time');
       const usage = {
         input_tokens: 0,
         output_tokens: 0,
@@ -229,13 +224,7 @@ describe.skipIf(!session.executable)('run figures in the console', () => {
       await page.goto(`${server.url}/runs/${run.id}`);
       await page.getByRole('region', { name: 'Run Assistant' }).waitFor();
       await poll(() => summaryAndRows()).toEqual(['1 model call (1 aborted)', 1]);
-      expect(
-        await page
-          .getByRole('table', { name: 'Model calls of this run' })
-          .locator('tbody tr')
-          .first()
-          .getAttribute('data-span-status'),
-      ).toBe('cancelled');
+      expect(await modelCallRows().first().getAttribute('data-span-status')).toBe('cancelled');
       expect(await page.getByRole('region', { name: 'Model calls' }).innerText()).toContain(
         'None: this run called no tool.',
       );
