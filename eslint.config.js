@@ -1,4 +1,5 @@
 // @ts-check
+import { readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
@@ -35,6 +36,37 @@ const LAYERS = [
   // Runtime depends on ports only; `main.ts` hands it concrete adapters. Type imports are refused too.
   { layer: 'runtime', forbidden: ['main', 'cli', 'adapters'], packages: [] },
 ];
+
+/**
+ * Product files that may import the file system, each with why (`fs-access-allow-list.json`, also read by
+ * `src/fs-access.test.ts`; a path ending in `/` is a folder). Everything else reaches files under a workdir or
+ * the data dir through the workdir API (README "Security"). Type-only imports are no file access.
+ */
+/** @type {Record<string, string>} */
+const FS_ACCESS_ALLOWED = JSON.parse(readFileSync(new URL('./fs-access-allow-list.json', import.meta.url), 'utf8'));
+
+export const fsAccessRule = {
+  name: 'troupe/fs-access',
+  files: ['src/**/*.ts'],
+  ignores: [
+    'src/**/*.test.ts',
+    'src/**/*.contract.ts',
+    ...Object.keys(FS_ACCESS_ALLOWED).map((entry) => (entry.endsWith('/') ? `${entry}**` : entry)),
+  ],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        paths: ['fs', 'fs/promises', 'node:fs', 'node:fs/promises'].map((name) => ({
+          name,
+          allowTypeImports: true,
+          message:
+            'Files under a workdir or the data dir go through the workdir API (src/runtime/tools/workdir/); any other file access needs an entry with its reason in fs-access-allow-list.json.',
+        })),
+      },
+    ],
+  },
+};
 
 /** Folder nesting below a layer that gets an exact rule; anything deeper shares one approximate rule. */
 const MAX_LAYER_DEPTH = 8;
@@ -135,4 +167,5 @@ export default defineConfig(
     languageOptions: { globals: globals.node },
   },
   layerRules(),
+  fsAccessRule,
 );

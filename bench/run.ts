@@ -5,7 +5,8 @@
  * `bench/results/<date>-<commit>.json` with the machine facts.
  *
  *   npm run bench                        # everything (~6–9 min on 2 cores; scale-out alone ~3.5)
- *   npm run bench -- --only dispatch     # one or more suites: dispatch, fanout, http, knowledge, cancel, scale-out
+ *   npm run bench -- --only dispatch     # one or more suites: dispatch, fanout, http, knowledge, cancel,
+ *                                        # providers, scale-out
  *   npm run bench -- --quick             # tiny sample counts, a smoke test of the bench (results to a temp dir)
  *
  * A suite that cannot run on this machine (scale-out without PostgreSQL and Redis binaries) is skipped with
@@ -22,7 +23,13 @@ import { machineInfo } from './lib/machine.js';
 import { REPO_DIR } from './lib/root-require.js';
 import { printSuiteResults } from './lib/print-suite-results.js';
 import { round } from './lib/stats.js';
-import { selectSuites, SUITES, unavailableReason, type SuiteName } from './lib/suite-registry.js';
+import {
+  needsBenchDependencies,
+  selectSuites,
+  SUITES,
+  unavailableReason,
+  type SuiteName,
+} from './lib/suite-registry.js';
 
 const BENCH_DIR = path.join(REPO_DIR, 'bench');
 
@@ -63,7 +70,8 @@ const { values } = parseArgs({
 const quick = values.quick;
 const selected = selectSuites(values.only);
 
-ensureBenchDependencies();
+// Suites that compare with deepagents or drive autocannon need bench/package.json installed; the others not.
+if (selected.some(needsBenchDependencies)) ensureBenchDependencies();
 process.stderr.write('[bench] compiling the server and the bench (tsc)…\n');
 buildBench();
 const machine = machineInfo(REPO_DIR);

@@ -5,6 +5,8 @@ import { parseEgressAllowEntry } from './core/egress/egress-policy.js';
 import { TroupeError } from './core/errors.js';
 import { DEFAULT_SKILL_LIMITS, type SkillLimits } from './core/skills/skill-limits.js';
 import { loadTracingSettings, type TracingSettings } from './tracing-settings.js';
+import { parse as parseYaml } from 'yaml';
+import { parseModelLimits, type ModelLimits } from './core/model-limits/model-limits.js';
 
 /** Server settings. `loadConfig` is the only place that reads `process.env`. */
 export interface TroupeConfig {
@@ -49,9 +51,32 @@ export interface TroupeConfig {
   tracing: TracingSettings | undefined;
   /** `TROUPE_MODEL_PRICES`: a JSON file of USD per million tokens by model; turns tokens into cost. */
   modelPrices: PriceTable | undefined;
+  /** Retries, timeouts and shared provider limits of model calls (README "Real providers"). */
+  modelCalls: ModelCallSettings;
   /** `TROUPE_CHECK_RESPONSES=1`: check every JSON success body against its documented schema (tests). */
   checkResponses: boolean;
 }
+
+export interface ModelCallSettings {
+  /** `TROUPE_MODEL_MAX_RETRIES`: attempts after the first; an agent's `config.model_retry` may only lower it. */
+  maxRetries: number;
+  /** `TROUPE_MODEL_MAX_WAIT_MS`: the longest single back-off; a provider asking for more ends the retries. */
+  maxWaitMs: number;
+  /** `TROUPE_MODEL_RETRY_BASE_MS`: the first back-off's ceiling, doubled at each retry. */
+  retryBaseMs: number;
+  /** `TROUPE_MODEL_IDLE_TIMEOUT_MS`: an attempt that receives nothing for this long is abandoned and retried. */
+  idleTimeoutMs: number;
+  /** `TROUPE_MODEL_LIMITS`: a JSON or YAML file of provider limits; empty without one. */
+  limits: ModelLimits;
+}
+
+export const DEFAULT_MODEL_CALL_SETTINGS: ModelCallSettings = {
+  maxRetries: 4,
+  maxWaitMs: 60_000,
+  retryBaseMs: 1000,
+  idleTimeoutMs: 300_000,
+  limits: {},
+};
 
 export interface FileLimits {
   /** Largest file one attachment upload may carry. */
@@ -156,6 +181,28 @@ function loadModelPrices(env: Env, cwd: string): PriceTable | undefined {
   }
 }
 
+function loadModelLimits(env: Env, cwd: string): ModelLimits {
+  const file = env.TROUPE_MODEL_LIMITS;
+  if (file === undefined || file === '') return {};
+  try {
+    // YAML is a superset of JSON: one parser reads either form of the file.
+    return parseModelLimits(parseYaml(readFileSync(path.resolve(cwd, file), 'utf8')));
+  } catch (error) {
+    throw new TroupeError('config_invalid', `TROUPE_MODEL_LIMITS (${file}): ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function loadModelCallSettings(env: Env, cwd: string): ModelCallSettings {
+  const defaults = DEFAULT_MODEL_CALL_SETTINGS;
+  return {
+    maxRetries: integer(env, 'TROUPE_MODEL_MAX_RETRIES', defaults.maxRetries),
+    maxWaitMs: integer(env, 'TROUPE_MODEL_MAX_WAIT_MS', defaults.maxWaitMs),
+    retryBaseMs: integer(env, 'TROUPE_MODEL_RETRY_BASE_MS', defaults.retryBaseMs),
+    idleTimeoutMs: integer(env, 'TROUPE_MODEL_IDLE_TIMEOUT_MS', defaults.idleTimeoutMs),
+    limits: loadModelLimits(env, cwd),
+  };
+}
+
 function share(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -244,6 +291,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
     },
     tracing: loadTracingSettings(env),
     modelPrices: loadModelPrices(env, cwd),
+    modelCalls: loadModelCallSettings(env, cwd),
     checkResponses: flag(env, 'TROUPE_CHECK_RESPONSES'),
   };
 }

@@ -3,7 +3,6 @@
  * bus, in-process or BullMQ queue, model providers) and wires them into the runtime and the HTTP app.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Hono } from 'hono';
 import type { AppEnv } from './http/app-env.js';
@@ -13,6 +12,9 @@ import { createRemoteA2AConnector } from './adapters/a2a/create-remote-a2a-conne
 import type { Agent } from './core/records/agent.js';
 import { createRedisEventBus } from './adapters/bus/redis/create-redis-event-bus.js';
 import { createModelProvider } from './adapters/models/create-model-provider.js';
+import { createMemoryModelAdmission } from './adapters/model-admission/memory/create-memory-model-admission.js';
+import { createRedisModelAdmission } from './adapters/model-admission/redis/create-redis-model-admission.js';
+import type { ModelAdmission } from './core/ports/model-admission.js';
 import { createBullmqRunQueue } from './adapters/queue/bullmq/create-bullmq-run-queue.js';
 import { createMemoryRunQueue } from './adapters/queue/memory/create-memory-run-queue.js';
 import { createPostgresStorage } from './adapters/storage/postgres/create-postgres-storage.js';
@@ -34,6 +36,8 @@ import type { ProjectService } from './runtime/project-service.js';
 import type { RunExecutor } from './runtime/run-executor.js';
 import type { RunService } from './runtime/run-service.js';
 import { createExecuteSupport } from './runtime/tools/execute/execute-support.js';
+import { sandboxHostOwner } from './runtime/tools/execute/sandbox-host-owner.js';
+import { prepareDataDir } from './runtime/data-dir/prepare-data-dir.js';
 import type { SkillService } from './runtime/skills/skill-service.js';
 import type { KnowledgeService } from './runtime/knowledge/knowledge-service.js';
 import type { RunTracer } from './runtime/tracing/run-tracer.js';
@@ -120,14 +124,15 @@ async function openStorage(config: TroupeConfig, clock: Clock, log: Logger): Pro
       onError: (error) => log.error('PostgreSQL connection error', describeError(error)),
     });
   }
-  mkdirSync(config.dataDir, { recursive: true });
   return createSqliteStorage({ filename: path.join(config.dataDir, 'troupe.db'), clock });
 }
 
 /**
- * Queue handlers in flight per process. Deliberately far above `workerConcurrency`: the executor's worker
- * slots are the real limit, and a parent waiting on its children gives its slot back but keeps its handler,
- * so a queue limited to `workerConcurrency` would let waiting parents starve their own children.
+ * Queue handlers in flight per process: the bound on runs in flight here. Deliberately far above
+ * `workerConcurrency`: the executor's worker slots bound only the work between waits, and a run waiting on
+ * a provider or on its children gives its slot back but keeps its handler (docs/model-calls.md), so a
+ * queue limited to `workerConcurrency` would let waiting parents starve their own children and make the slots
+ * the throttle of runs that spend their life waiting on a model.
  */
 const QUEUE_HANDLERS = 1000;
 
@@ -155,6 +160,20 @@ async function openMessaging(config: TroupeConfig, log: Logger): Promise<{ bus: 
 }
 
 /**
+ * The providers' limits and pauses: in Redis when `redisUrl` is set, so every process shares them; else in
+ * this process.
+ */
+async function openModelAdmission(config: TroupeConfig, log: Logger): Promise<ModelAdmission> {
+  const limits = config.modelCalls.limits;
+  if (!config.redisUrl) return createMemoryModelAdmission({ limits });
+  return createRedisModelAdmission({
+    url: config.redisUrl,
+    limits,
+    onError: (error) => log.error('Redis model admission error', describeError(error)),
+  });
+}
+
+/**
  * OpenTelemetry traces for processes that execute runs, when configured. Imported on demand: with tracing
  * off no OpenTelemetry module is loaded and no span is ever created.
  */
@@ -174,6 +193,8 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   const clock = options.clock ?? systemClock;
   const log = stderrLogger;
   refuseRedisWithoutDatabase(config);
+  const tightened = await prepareDataDir(config.dataDir, sandboxHostOwner(config.execute.sandboxUid));
+  if (tightened.length > 0) log.warn(`Tightened permissions in ${config.dataDir}: ${tightened.join('; ')}`);
   const storage = await openStorage(config, clock, log);
   let messaging: { bus: EventBus; queue: RunQueue };
   try {
@@ -183,6 +204,13 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     throw error;
   }
   const { bus, queue } = messaging;
+  let modelAdmission: ModelAdmission;
+  try {
+    modelAdmission = await openModelAdmission(config, log);
+  } catch (error) {
+    await Promise.all([queue.close(), bus.close(), storage.close()].map((closing) => closing.catch(() => undefined)));
+    throw error;
+  }
   const models = createModelProvider({
     scenarioDir: config.scenarioDir,
     openaiCompatible: config.openaiCompatible,
@@ -218,6 +246,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
     queue,
     clock,
     models,
+    modelAdmission,
     toolSource: mcp,
     remoteExperts,
     execute,
@@ -271,6 +300,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
       await mcp.close();
       remoteExperts.close();
       await queue.close();
+      await modelAdmission.close();
       await bus.close();
       await storage.close();
     },

@@ -79,6 +79,14 @@ interface KnowledgeResult {
     knowledge_search_tool_cpu_ms: Summary;
     index_query_ms: Summary;
   };
+  bomb_upload?: {
+    bomb_inflated_mib: number;
+    upload_status: number;
+    upload_ms: number;
+    me_idle_ms: Summary;
+    me_during_bomb_ms: Summary;
+    peak_rss_growth_mib: number;
+  };
 }
 
 interface CancelResult {
@@ -108,8 +116,70 @@ function printCancel(result: CancelResult): void {
   );
 }
 
+interface ProvidersResult {
+  throughput: {
+    runs: number;
+    model_latency_ms: number;
+    worker_slots: number;
+    wall_ms: number;
+    runs_per_second: number;
+    queue_wait_ms: Summary;
+    cpu_seconds: number;
+    rss_mib: { baseline: number; peak: number };
+    failed_runs: number;
+    goal: { runs_per_second: number; met: boolean };
+  };
+  fairness: {
+    rounds: number;
+    children_per_round: number;
+    provider_concurrency: number;
+    user_b_runs: number;
+    user_b_queue_wait_ms: Summary;
+    user_a_child_queue_wait_ms: Summary;
+  };
+}
+
+function printProviders(result: ProvidersResult): void {
+  const { throughput: t, fairness: f } = result;
+  console.log(
+    `\nProviders: ${t.runs} runs, one ${t.model_latency_ms} ms scripted model call each, ${t.worker_slots} worker slots`,
+  );
+  console.log(
+    formatTable(
+      ['metric', 'value'],
+      [
+        ['runs per second, first post → last end', t.runs_per_second],
+        ['wall (ms)', t.wall_ms],
+        [
+          'queue wait p50 / p99 (ms)',
+          `${formatNumber(t.queue_wait_ms.median)} / ${formatNumber(t.queue_wait_ms.p99)}`,
+        ],
+        ['CPU time (s)', t.cpu_seconds],
+        [
+          'RSS baseline → peak (MiB)',
+          `${formatNumber(t.rss_mib.baseline)} → ${formatNumber(t.rss_mib.peak)}`,
+        ],
+        ['failed runs', t.failed_runs],
+      ],
+    ),
+  );
+  console.log(`Goal "at least ${t.goal.runs_per_second} runs/s": ${t.goal.met ? 'MET' : 'NOT MET'}.`);
+  console.log(
+    `\nFairness: user A fans out ${f.children_per_round} children (${f.rounds} rounds) against a provider limited to ${f.provider_concurrency} calls; user B's one-call runs meanwhile (${f.user_b_runs})`,
+  );
+  console.log(
+    formatTable(
+      ['queue wait beyond the 1 s call (ms)', 'p50', 'p99'],
+      [
+        ["user B's run", f.user_b_queue_wait_ms.median, f.user_b_queue_wait_ms.p99],
+        ["user A's children", f.user_a_child_queue_wait_ms.median, f.user_a_child_queue_wait_ms.p99],
+      ],
+    ),
+  );
+}
+
 function printKnowledge(result: KnowledgeResult): void {
-  const { corpus, indexing, search } = result;
+  const { corpus, indexing, search, bomb_upload: bomb } = result;
   console.log(
     `\nKnowledge: ${formatNumber(corpus.chunks)} chunks from ${corpus.documents} Markdown documents (${formatNumber(corpus.bytes / 1024 / 1024)} MiB), SQLite FTS5`,
   );
@@ -124,6 +194,17 @@ function printKnowledge(result: KnowledgeResult): void {
         ['knowledge_search CPU median (ms)', search.knowledge_search_tool_cpu_ms.median],
         ['index query alone median (ms)', search.index_query_ms.median],
         ['index query alone p99 (ms)', search.index_query_ms.p99],
+        ...(bomb
+          ? [
+              ['GET /api/me p99, idle (ms)', bomb.me_idle_ms.p99],
+              [
+                `GET /api/me p99, during a ${bomb.bomb_inflated_mib} MiB PDF bomb (ms)`,
+                bomb.me_during_bomb_ms.p99,
+              ],
+              [`bomb refused (HTTP ${bomb.upload_status}) after (ms)`, bomb.upload_ms],
+              ['peak RSS growth during the bomb (MiB)', bomb.peak_rss_growth_mib],
+            ]
+          : []),
       ],
     ),
   );
@@ -257,5 +338,6 @@ export function printSuiteResults(suites: Partial<Record<SuiteName, unknown>>): 
   if (suites.http) printHttp(suites.http as HttpResult);
   if (suites.knowledge) printKnowledge(suites.knowledge as KnowledgeResult);
   if (suites.cancel) printCancel(suites.cancel as CancelResult);
+  if (suites.providers) printProviders(suites.providers as ProvidersResult);
   if (suites['scale-out']) printScaleOut(suites['scale-out'] as ScaleOutResult);
 }

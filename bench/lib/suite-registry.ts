@@ -1,7 +1,15 @@
 import { findServiceBinaries } from './services.js';
 
 /** Every suite `npm run bench` knows, in the order a full run takes them (`bench/suites/<name>.ts`). */
-export const SUITES = ['dispatch', 'fanout', 'http', 'knowledge', 'cancel', 'scale-out'] as const;
+export const SUITES = [
+  'dispatch',
+  'fanout',
+  'http',
+  'knowledge',
+  'cancel',
+  'providers',
+  'scale-out',
+] as const;
 export type SuiteName = (typeof SUITES)[number];
 
 /** The suites `--only a,b` names (all of them without it); an unknown name is an error that lists the known ones. */
@@ -20,4 +28,9 @@ export function unavailableReason(name: SuiteName): string | undefined {
   if (name !== 'scale-out') return undefined;
   const found = findServiceBinaries();
   return 'missing' in found ? `PostgreSQL and Redis are needed: ${found.missing}` : undefined;
+}
+
+/** Whether a suite needs the bench-only dependencies of bench/package.json (deepagents, autocannon). */
+export function needsBenchDependencies(name: SuiteName): boolean {
+  return name === 'dispatch' || name === 'http' || name === 'scale-out';
 }

@@ -4,14 +4,17 @@
  *
  * - Indexing: Markdown documents go through `knowledge.addDocuments` (text decoding, chunking, one
  *   transaction per upload of 20 files, FTS5 triggers), timed end to end.
- * - Search: the `knowledge_search` tool as an agent calls it (access check of the run's user, BM25 search,
- *   formatting of the passages), and the bare index query underneath, on 3-word queries drawn from the
- *   corpus vocabulary.
+ * - Search: the `knowledge_search` tool as an agent calls it (access check of the run's user, BM25 search
+ *   with statistics from the searched source only, formatting of the passages), and the bare index query
+ *   underneath, on 3-word queries drawn from the corpus vocabulary.
+ * - A decompression bomb: `GET /api/me` latency of one user while another uploads a PDF inflating to
+ *   512 MiB, over real HTTP (`measureBombUpload`).
  */
 import { DEFAULT_CHUNK_CHARS } from '../../src/core/knowledge/chunk-text.js';
 import { parseSearchTerms } from '../../src/core/knowledge/parse-search-terms.js';
 import { createKnowledgeSearchTool } from '../../src/runtime/knowledge/knowledge-search-tool.js';
 import type { UploadedFile } from '../../src/runtime/knowledge/prepare-knowledge-upload.js';
+import { measureBombUpload } from '../lib/bomb-upload-probe.js';
 import { startEmbeddedTroupe } from '../lib/embedded.js';
 import { round, roundSummary, summarize } from '../lib/stats.js';
 import { collectGarbage, progress, runSuite } from '../lib/suite.js';
@@ -145,8 +148,15 @@ await runSuite(SUITE, async ({ quick }) => {
         throw new Error('knowledge_search returned nothing');
     }
 
+    collectGarbage();
+    progress(SUITE, 'GET /api/me of one user while another uploads a PDF bomb…');
+    const bombUpload = await measureBombUpload(env.troupe, quick ? 20 : 200);
+    if (bombUpload.upload_code !== 'document_too_large')
+      throw new Error(`the bomb upload answered ${bombUpload.upload_status} ${bombUpload.upload_code}`);
+
     return {
-      engine: 'SQLite FTS5 (embedded mode), porter + unicode61 tokenizer, bm25()',
+      engine:
+        'SQLite FTS5 (embedded mode), porter + unicode61 tokenizer, BM25 over the searched sources (fts5vocab)',
       corpus: {
         documents,
         chunks: stored.chunk_count,
@@ -170,6 +180,7 @@ await runSuite(SUITE, async ({ quick }) => {
         knowledge_search_tool_cpu_ms: roundSummary(summarize(toolCpuMs)),
         index_query_ms: roundSummary(summarize(indexMs)),
       },
+      bomb_upload: bombUpload,
     };
   } finally {
     await env.close();

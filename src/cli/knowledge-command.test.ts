@@ -30,7 +30,8 @@ async function troupe(...argv: string[]): Promise<{ code: number | undefined; ou
   return { code, out: output.out.join('\n'), err: output.err.join('\n') };
 }
 
-describe('troupe knowledge', { timeout: 30_000 }, () => {
+// The first upload in a process starts the extraction worker thread (pdf.js; tsx from the sources).
+describe('troupe knowledge', { timeout: 60_000 }, () => {
   it('creates a source, adds files, lists them and searches', async () => {
     expect((await troupe('users', 'create', 'alice')).code).toBe(0);
     expect((await troupe('users', 'create', 'bob')).code).toBe(0);

@@ -20,7 +20,7 @@ export function runCommand(deps: CliDeps, argv: string[]): Promise<number> {
   const agentRef = values.agent;
   return withTroupe(deps, 'all', async (troupe) => {
     const user = await findUser(troupe, values.user);
-    const conversation = await troupe.conversations.create(user, { agent_id: agentRef, title: message.slice(0, 60) });
+    const conversation = await troupe.conversations.create(user, { agent_id: agentRef });
     const { run } = await troupe.runs.postMessage(user, conversation.id, {
       content: message,
       request_id: values['request-id'],
@@ -34,6 +34,7 @@ export function runCommand(deps: CliDeps, argv: string[]): Promise<number> {
         if (event.type === 'message_delta') write(String(event.payload.text));
         else if (event.type === 'tool_call') write(`\n[tool ${String(event.payload.name)}] ${JSON.stringify(event.payload.args)}\n`);
         else if (event.type === 'tool_result') write(`[result] ${JSON.stringify(event.payload.output).slice(0, 200)}\n`);
+        else if (event.type === 'model_retry' || event.type === 'model_fallback') write(`\n${modelCallLine(event.payload)}\n`);
         else if (event.type === 'question_required') {
           // The agent asks: answer here, on standard input; without one the run cannot go on, so it is cancelled.
           stdin ??= lineReader(process.stdin);
@@ -52,4 +53,21 @@ export function runCommand(deps: CliDeps, argv: string[]): Promise<number> {
     console.log(`\n\nrun ${result.run_id}: ${result.status}${result.error ? ` (${result.error.type}: ${result.error.message})` : ''}`);
     return result.status === 'completed' ? 0 : 1;
   });
+}
+
+/**
+ * A retry or fallback on the terminal: text already written cannot be taken back, so the line says that
+ * what the failed attempt streamed above is void.
+ */
+function modelCallLine(payload: Record<string, unknown>): string {
+  const field = (name: string) => {
+    const value = payload[name];
+    return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+  };
+  const status = typeof payload.status === 'number' ? `, HTTP ${payload.status}` : '';
+  const why = `${field('reason')}${status}`;
+  const dropped = Number(payload.discarded_chars) > 0 ? '; the text above is discarded' : '';
+  if (field('to') !== '') return `[model ${field('from')} failed (${why}): ${field('to')} takes over${dropped}]`;
+  const seconds = (Number(payload.wait_ms) / 1000).toFixed(1);
+  return `[model ${field('model')} failed (${why}): retry ${field('attempt')} of ${field('max_retries')} in ${seconds} s${dropped}]`;
 }

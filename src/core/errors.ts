@@ -40,6 +40,7 @@ export const ERROR_CODES = [
   'invalid_model_spec',
   'model_not_found',
   'model_call_failed',
+  'context_overflow',
   'scenario_invalid',
   'tool_not_found',
   'tool_input_invalid',
@@ -66,6 +67,7 @@ export const ERROR_CODES = [
   'knowledge_source_name_taken',
   'knowledge_document_not_found',
   'document_unreadable',
+  'document_too_large',
   // anything else is a bug or an infrastructure failure
   'internal',
   'storage_busy',

@@ -1,8 +1,17 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Attachment } from '../core/records/attachment.js';
 import { expectError, json } from '../../test/helpers/http/expect-error.js';
+import { snapshotTree } from '../../test/helpers/workdir/snapshot-tree.js';
 import {
   say,
   text,
@@ -102,6 +111,13 @@ describe('attachments', () => {
     const s = await setup({ attachmentMaxFiles: 2, attachmentMaxBytes: 8 });
     // The token's first use is stamped; do it before the snapshot.
     expect((await s.ctx.request('GET', '/api/me', { token: s.alice.token })).status).toBe(200);
+    // The limits a client checks before it uploads are the ones enforced.
+    const limits = await json<{ limits: Record<string, number> }>(
+      await s.ctx.request('GET', '/api/limits', { token: s.alice.token }),
+      200,
+    );
+    expect(limits.limits).toEqual({ attachment_max_bytes: 8, attachment_max_files: 2 });
+    expect((await s.ctx.request('GET', '/api/limits')).status).toBe(401);
     const before = s.ctx.dump();
     await expectError(
       await upload(s, s.alice.token, [
@@ -188,5 +204,25 @@ describe('attachments', () => {
     );
     expect(readdirSync(outside)).toEqual([]);
     expect(await s.ctx.storage.attachments.listForConversation(s.conversation.id)).toEqual([]);
+  });
+
+  it('never writes through a link planted at the file name: to a file outside, or to a missing one', async () => {
+    const s = await setup();
+    const outside = path.join(s.workdir, '..', 'elsewhere');
+    mkdirSync(outside);
+    writeFileSync(path.join(outside, 'passwd'), 'root:x:0:0\n');
+    mkdirSync(path.join(s.workdir, 'uploads'));
+    symlinkSync(path.join(outside, 'passwd'), path.join(s.workdir, 'uploads/notes.txt'));
+    symlinkSync(path.join(outside, 'created'), path.join(s.workdir, 'uploads/notes-1.txt'));
+    const before = snapshotTree(outside);
+    const { attachments } = await json<{ attachments: Attachment[] }>(
+      await upload(s, s.alice.token, [['files', text('mine'), 'notes.txt']]),
+      201,
+    );
+    expect(attachments.map((entry) => entry.path)).toEqual(['uploads/notes-2.txt']);
+    expect(snapshotTree(outside)).toEqual(before);
+    const stored = statSync(path.join(s.workdir, 'uploads/notes-2.txt'));
+    // The server's file: readable inside the sandbox, never changeable there.
+    expect([stored.uid, stored.mode & 0o777]).toEqual([process.getuid?.(), 0o644]);
   });
 });

@@ -1,6 +1,7 @@
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Conversation } from '../core/records/conversation.js';
-import type { Project } from '../core/records/project.js';
+import type { ProjectView } from '../runtime/project-view.js';
 import type { TestContext, TestUser } from '../../test/helpers/http/create-test-context.js';
 import { createTestContext } from '../../test/helpers/http/create-test-context.js';
 import { expectError, json } from '../../test/helpers/http/expect-error.js';
@@ -29,14 +30,16 @@ describe('projects', () => {
       token: alice.token,
       body: { name: 'Research' },
     });
-    const { project } = await json<{ project: Project }>(response, 201);
-    expect(project.workdir.startsWith(ctx.dir)).toBe(true);
-    const mine = await json<{ projects: Project[] }>(
+    const { project } = await json<{ project: ProjectView }>(response, 201);
+    // Where it is in the data dir, never the host path.
+    expect(project.workdir).toBe(`workdirs/${path.basename((await ctx.projects.get(alice.user, project.id)).workdir)}`);
+    const mine = await json<{ projects: ProjectView[] }>(
       await ctx.request('GET', '/api/projects', { token: alice.token }),
       200,
     );
-    expect(mine.projects.map((item) => item.name)).toEqual(['Research']);
-    const theirs = await json<{ projects: Project[] }>(
+    expect(mine.projects).toEqual([project]);
+    expect(JSON.stringify(mine)).not.toContain(ctx.dir);
+    const theirs = await json<{ projects: ProjectView[] }>(
       await ctx.request('GET', '/api/projects', { token: bob.token }),
       200,
     );
@@ -110,6 +113,66 @@ describe('conversations', () => {
       400,
       'validation_failed',
     );
+  });
+
+  it('names an untitled conversation after its first message, and keeps a given or later title', async () => {
+    const untitled = await startConversation(alice, { agent_id: 'main' });
+    expect(untitled.title).toBe('New conversation');
+    const long = 'Please summarise the quarterly report for the board and list every open risk with its owner';
+    const posted = await ctx.request('POST', `/api/conversations/${untitled.id}/messages`, {
+      token: alice.token,
+      body: { content: `  ${long}\n\nThanks!` },
+    });
+    expect(posted.status).toBe(202);
+    const titled = await ctx.request('GET', `/api/conversations/${untitled.id}`, { token: alice.token });
+    const { conversation } = await json<{ conversation: Conversation }>(titled, 200);
+    expect(conversation.title).toBe('Please summarise the quarterly report for the board and…');
+
+    const named = await startConversation(alice, { agent_id: 'main', title: 'Board prep' });
+    await ctx.request('POST', `/api/conversations/${named.id}/messages`, {
+      token: alice.token,
+      body: { content: 'something else entirely' },
+    });
+    const kept = await ctx.request('GET', `/api/conversations/${named.id}`, { token: alice.token });
+    expect((await json<{ conversation: Conversation }>(kept, 200)).conversation.title).toBe('Board prep');
+  });
+
+  it('searches my conversation titles only, archived ones under their status, and restores an archived one', async () => {
+    const plan = await startConversation(alice, { agent_id: 'main', title: 'Release  PLAN for Q3' });
+    await startConversation(alice, { agent_id: 'main', title: 'Groceries' });
+    const old = await startConversation(alice, { agent_id: 'main', title: 'Old plan' });
+    await ctx.request('PATCH', `/api/conversations/${old.id}`, { token: alice.token, body: { status: 'archived' } });
+    await ctx.agents.create(bob.user, { name: 'Bobs', slug: 'bobs' });
+    await startConversation(bob, { agent_id: 'bobs', title: 'Bob plan' });
+
+    const search = async (user: TestUser, query: string) =>
+      (
+        await json<{ conversations: Conversation[] }>(
+          await ctx.request('GET', `/api/conversations?${query}`, { token: user.token }),
+          200,
+        )
+      ).conversations.map((item) => item.title);
+    expect(await search(alice, 'q=plan')).toEqual(['Release  PLAN for Q3']);
+    expect(await search(alice, 'q=release%20plan')).toEqual(['Release  PLAN for Q3']);
+    expect(await search(alice, 'q=plan&status=archived')).toEqual(['Old plan']);
+    expect(await search(alice, 'q=nothing')).toEqual([]);
+    expect(await search(alice, 'q=')).toHaveLength(2);
+    expect(await search(bob, 'q=plan')).toEqual(['Bob plan']);
+    await expectError(
+      await ctx.request('GET', `/api/conversations?q=${'x'.repeat(201)}`, { token: alice.token }),
+      400,
+      'validation_failed',
+    );
+
+    // Undo of an archive: the same conversation back in the active list.
+    const restored = await ctx.request('PATCH', `/api/conversations/${old.id}`, {
+      token: alice.token,
+      body: { status: 'active' },
+    });
+    expect((await json<{ conversation: Conversation }>(restored, 200)).conversation.status).toBe('active');
+    expect((await search(alice, 'q=plan')).sort()).toEqual(['Old plan', 'Release  PLAN for Q3']);
+    expect(await search(alice, 'status=archived')).toEqual([]);
+    expect(plan.status).toBe('active');
   });
 
   it('returns the thread messages', async () => {

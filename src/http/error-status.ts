@@ -38,6 +38,7 @@ export const ERROR_STATUS = {
   model_not_found: 400,
   // The upstream model provider failed, not this server.
   model_call_failed: 502,
+  context_overflow: 502,
   scenario_invalid: 400,
   tool_not_found: 400,
   tool_input_invalid: 400,
@@ -64,6 +65,7 @@ export const ERROR_STATUS = {
   knowledge_document_not_found: 404,
   // The upload arrived whole but its content cannot be read as the document type it claims.
   document_unreadable: 422,
+  document_too_large: 413,
   internal: 500,
   // Another connection held the database's write lock past the busy timeout: nothing was written, and the
   // same request succeeds once the lock is free (a CLI command or backup in another process).

@@ -46,7 +46,8 @@ async function createSource(token: string, body: Record<string, unknown>): Promi
   ).source;
 }
 
-describe('knowledge routes', () => {
+// The first upload in a process starts the extraction worker thread (pdf.js; tsx from the sources).
+describe('knowledge routes', { timeout: 60_000 }, () => {
   it('create, upload (multipart and raw), list, search, delete', async () => {
     const source = await createSource(alice.token, { name: 'team-docs', description: 'Team docs' });
     expect(source).toMatchObject({ name: 'team-docs', visibility: 'private', document_count: 0 });

@@ -62,11 +62,20 @@ describe('creating skills', () => {
   it('refuses hostile and broken archives with a 4xx and stores nothing', async () => {
     const { ctx, alice, upload } = skills();
     const before = ctx.countRows();
-    const traversal = zipOf([
-      { path: 'SKILL.md', content: skillMd('evil') },
-      { path: '../../etc/cron.d/x', content: 'x' },
-    ]);
-    await expectError(await upload(alice, traversal), 400, 'skill_invalid');
+    /** An otherwise valid skill holding one more file at `entry`, refused as a whole. */
+    const refusedEntry = async (entry: string) =>
+      expectError(
+        await upload(
+          alice,
+          zipOf([
+            { path: 'SKILL.md', content: skillMd('evil') },
+            { path: entry, content: 'x' },
+          ]),
+        ),
+        400,
+        'skill_invalid',
+      );
+    await refusedEntry('../../etc/cron.d/x');
     const link = zipOf([
       { path: 'SKILL.md', content: skillMd('evil') },
       { path: 'l', content: '/etc/passwd', mode: 0o120777 },
@@ -89,6 +98,14 @@ describe('creating skills', () => {
       'skill_invalid',
     );
     await expectError(await upload(alice, archiveOf('x1'), '', 'text/plain'), 415, 'unsupported_media_type');
+    // Names are measured in bytes: 200 two-byte characters pass a 255-character limit but are 400 bytes.
+    const longName = `${'é'.repeat(200)}.md`;
+    // The entry is named (its first 200 characters).
+    expect((await refusedEntry(longName)).error.message).toBe(
+      `Entry ${JSON.stringify(longName.slice(0, 200))} has a name longer than 255 bytes`,
+    );
+    const deepPath = Array.from({ length: 6 }, () => 'd'.repeat(200)).join('/');
+    expect((await refusedEntry(deepPath)).error.message).toContain('is longer than 1024 bytes');
     const noFile = new FormData();
     noFile.set('other', 'x');
     const response = await ctx.app.request('/api/skills', {

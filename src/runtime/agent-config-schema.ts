@@ -6,6 +6,7 @@ import { agentLimitsSchema } from './agent-limits.js';
 import { budgetSchema } from './budget-schema.js';
 
 const nameList = z.array(z.string().min(1).max(200)).max(500);
+const modelSpec = z.string().min(1).max(300);
 
 export const mcpServerConfigSchema = z
   .object({
@@ -47,7 +48,15 @@ export const a2aRemoteConfigSchema = z
 export const agentConfigSchema = z
   .object({
     system_prompt: z.string().max(200_000).optional(),
-    model: z.string().min(1).max(300).optional(),
+    model: modelSpec.optional(),
+    model_fallbacks: z.array(modelSpec).max(10).optional(),
+    model_retry: z
+      .object({
+        max_retries: z.number().int().min(0).max(100).optional(),
+        max_wait_ms: z.number().int().min(0).max(86_400_000).optional(),
+      })
+      .strict()
+      .optional(),
     tools: nameList.optional(),
     mcp_servers: z.array(mcpServerConfigSchema).max(50).optional(),
     skills: nameList.optional(),

@@ -4,7 +4,7 @@ import type { ResolvedModel } from '../core/ports/model-provider.js';
 import type { Agent } from '../core/records/agent.js';
 import type { Run } from '../core/records/run.js';
 import type { ModelCallUsage } from '../core/runs/run-usage.js';
-import type { ModelToolCall, ToolCallResult } from './middleware/agent-middleware.js';
+import type { ModelCallResult, ModelToolCall, ToolCallResult } from './middleware/agent-middleware.js';
 import { ApprovalPendingError } from './middleware/approval-middleware.js';
 import type { ComposedMiddleware } from './middleware/compose-middleware.js';
 import type { PendingEvent, RunEmitter } from './run-emitter.js';
@@ -113,7 +113,13 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       const events: PendingEvent[] = [
         {
           type: 'step',
-          payload: { step, tool_calls: 0, finish_reason: result.finishReason, usage: result.usage },
+          payload: {
+            step,
+            tool_calls: 0,
+            finish_reason: result.finishReason,
+            usage: result.usage,
+            ...answeredBy(result),
+          },
         },
       ];
       if (options.finish) {
@@ -143,6 +149,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         tool_calls: result.toolCalls.length,
         finish_reason: result.finishReason,
         usage: result.usage,
+        ...answeredBy(result),
       },
     });
     if (waiting.length > 0) return { kind: 'input_required', toolCallIds: waiting };
@@ -219,6 +226,11 @@ async function runToolCalls(
     else throw settled.reason;
   }
   return waiting;
+}
+
+/** The step event's `model`: only when a fallback answered (the run's own model is in its `metadata`). */
+function answeredBy(result: ModelCallResult): { model?: string } {
+  return result.model === undefined ? {} : { model: result.model };
 }
 
 /**

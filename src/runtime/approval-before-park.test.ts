@@ -6,7 +6,8 @@ import type { User } from '../core/records/user.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../test/helpers/run-helpers.js';
 import type { AgentMiddleware } from './middleware/agent-middleware.js';
-import { ApprovalPendingError, REJECTED_TEXT } from './middleware/approval-middleware.js';
+import { ApprovalPendingError } from './middleware/approval-middleware.js';
+import { rejectionText } from '../core/approvals/rejection-text.js';
 
 /**
  * A decision that lands while the run is still `running` — after its `approval_required` event, before the
@@ -104,7 +105,7 @@ describe('a decision that lands before the run parked', () => {
     expect(decided.map((entry) => entry.runStatus)).toEqual(['running']);
     expect(done.status).toBe('completed');
     const thread = await h.storage.messages.list(conversation.thread_id);
-    expect(toolResults(thread, 'write_file')).toEqual([{ name: 'write_file', text: REJECTED_TEXT('write_file', null), isError: true }]);
+    expect(toolResults(thread, 'write_file')).toEqual([{ name: 'write_file', text: rejectionText('write_file', null), isError: true }]);
   });
 
   it('one of two decided early: the run parks for the other, whose decision resumes it', async () => {

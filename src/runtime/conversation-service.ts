@@ -1,5 +1,6 @@
 import { TroupeError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { DEFAULT_CONVERSATION_TITLE } from '../core/conversations/conversation-title.js';
 import type { ConversationPatch, Storage } from '../core/ports/storage.js';
 import type { Conversation } from '../core/records/conversation.js';
 import type { ThreadMessage } from '../core/records/thread-message.js';
@@ -8,7 +9,6 @@ import type { AgentService } from './agent-service.js';
 import type { ProjectService } from './project-service.js';
 import { getReadableConversation } from './readable-conversation.js';
 
-export const DEFAULT_CONVERSATION_TITLE = 'New conversation';
 const MAX_TITLE_LENGTH = 500;
 
 export interface CreateConversationInput {
@@ -29,8 +29,11 @@ export interface ConversationPatchInput {
 
 export interface ConversationService {
   create(actor: Actor, input: CreateConversationInput): Promise<Conversation>;
-  /** The actor's own conversations, newest first. */
-  list(actor: Actor, status?: UserConversationStatus): Promise<Conversation[]>;
+  /**
+   * The actor's own conversations, newest first; with `query`, those whose title contains it (ignoring
+   * case and runs of whitespace).
+   */
+  list(actor: Actor, status?: UserConversationStatus, query?: string): Promise<Conversation[]>;
   /** Owner or admin; anything else is `conversation_not_found`. */
   get(actor: Actor, conversationId: string): Promise<Conversation>;
   patch(actor: Actor, conversationId: string, input: ConversationPatchInput): Promise<Conversation>;
@@ -49,6 +52,11 @@ function checkTitle(title: string): string {
     throw new TroupeError('validation_failed', `A title must be 1 to ${MAX_TITLE_LENGTH} characters`);
   }
   return trimmed;
+}
+
+/** What a title search compares: lower case, one space for any run of whitespace. */
+function searchForm(text: string): string {
+  return text.normalize('NFKC').toLocaleLowerCase('en').replace(/\s+/g, ' ').trim();
 }
 
 export function createConversationService(
@@ -84,8 +92,12 @@ export function createConversationService(
       });
     },
 
-    async list(actor, status = 'active') {
-      return storage.conversations.listForUser(actor.id, [status]);
+    async list(actor, status = 'active', query) {
+      const conversations = await storage.conversations.listForUser(actor.id, [status]);
+      const needle = query === undefined ? '' : searchForm(query);
+      // Filtered here rather than in SQL: the list is read whole anyway, and both engines then fold case
+      // the same way (SQLite's lower() knows ASCII only).
+      return needle === '' ? conversations : conversations.filter((item) => searchForm(item.title).includes(needle));
     },
 
     get,

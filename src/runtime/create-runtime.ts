@@ -3,6 +3,8 @@ import type { TroupeConfig } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { EventBus } from '../core/ports/event-bus.js';
 import type { ModelProvider } from '../core/ports/model-provider.js';
+import type { ModelAdmission } from '../core/ports/model-admission.js';
+import { createModelGateway } from './model-gateway/model-gateway.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { ToolSource } from '../core/ports/tool-source.js';
@@ -35,6 +37,8 @@ import { createRunService, type RunService } from './run-service.js';
 import { RunHandoffs } from './runs/run-handoffs.js';
 import { LocalRunStarts } from './runs/local-run-starts.js';
 import { createSkillsMiddleware } from './skills/create-skills-middleware.js';
+import { WORKDIRS_DIR } from './data-dir/prepare-data-dir.js';
+import { sandboxHostOwner } from './tools/execute/sandbox-host-owner.js';
 import { createInstallSkillTool } from './skills/install-skill-tool.js';
 import { createSkillService, type SkillService } from './skills/skill-service.js';
 import { createSubagentMiddleware } from './subagents/create-subagent-middleware.js';
@@ -59,6 +63,8 @@ export interface RuntimePorts {
   queue: RunQueue;
   clock: Clock;
   models: ModelProvider;
+  /** The providers' shared limits (in-process or Redis); the model gateway takes every call's turn there. */
+  modelAdmission: ModelAdmission;
   /** External tools (MCP servers) of each agent's config; absent: agents get no MCP tools. */
   toolSource?: ToolSource<AnyTroupeTool>;
   /** Reaches remote A2A experts; absent: their runs fail with a clear error. */
@@ -147,11 +153,16 @@ export function createRuntime(ports: RuntimePorts): Runtime {
       ...(ports.tracer ? [ports.tracer.middleware] : []),
       createSubagentMiddleware({ storage, bus, clock, limits, service: subagentRuns }),
       createDelegationMiddleware({ storage, limits, service: delegationRuns }),
-      createSkillsMiddleware({ storage }),
+      createSkillsMiddleware({ storage, warn: ports.warn }),
       createKnowledgeMiddleware({ storage, service: knowledge }),
       ...(ports.extensions?.middleware ? [ports.extensions.middleware] : []),
     ),
     limits,
+    gateway: createModelGateway({
+      admission: ports.modelAdmission,
+      models: ports.models,
+      settings: config.modelCalls,
+    }),
     leaseMs: config.leaseMs,
     concurrency: config.workerConcurrency,
     workerId: ports.workerId,
@@ -163,7 +174,11 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     ...(localStarts ? { localStarts } : {}),
   });
   const agents = createAgentService(storage, { limits });
-  const projects = createProjectService(storage, { workdirRoot: path.join(config.dataDir, 'workdirs') });
+  const workdirOwner = sandboxHostOwner(config.execute.sandboxUid);
+  const projects = createProjectService(storage, {
+    workdirRoot: path.join(config.dataDir, WORKDIRS_DIR),
+    ...(workdirOwner ? { workdirOwner } : {}),
+  });
   const conversations = createConversationService({ storage, agents, projects });
   const requests = new RequestArrivals();
   const runViews = createRunViews({

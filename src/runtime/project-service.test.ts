@@ -37,6 +37,19 @@ describe('project service', () => {
     expect(await projects.list(bob)).toEqual([]);
   });
 
+  it('makes each workdir 0700, owned by the sandbox uid it is given (a root server)', async () => {
+    const project = await projects.createProject(alice, 'Private');
+    expect(statSync(project.workdir).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(dir, 'workdirs')).mode & 0o777).toBe(0o700);
+    if (process.geteuid?.() !== 0) return;
+    const owner = { uid: 100_000 + 4949, gid: 100_000 + 4949 };
+    const owned = createProjectService(storage, {
+      workdirRoot: path.join(dir, 'workdirs'),
+      workdirOwner: owner,
+    });
+    expect(statSync((await owned.createProject(alice, 'Sandboxed')).workdir)).toMatchObject(owner);
+  });
+
   it('refuses blank names without leaving a directory behind', async () => {
     await expect(projects.createProject(alice, '   ')).rejects.toSatisfy((error) =>
       isTroupeError(error, 'validation_failed'),

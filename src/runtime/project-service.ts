@@ -1,4 +1,3 @@
-import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { TroupeError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
@@ -6,6 +5,9 @@ import type { Storage } from '../core/ports/storage.js';
 import type { Project } from '../core/records/project.js';
 import type { Actor } from '../core/records/user.js';
 import { isAdmin } from '../core/records/user.js';
+import { ensureWorkdirsRoot } from './data-dir/prepare-data-dir.js';
+import { openWorkdirDirectory } from './tools/workdir/workdir-directory.js';
+import type { WorkdirOwner } from './tools/workdir/workdir-owner.js';
 
 export const DEFAULT_PROJECT_NAME = 'Default';
 const MAX_NAME_LENGTH = 200;
@@ -22,8 +24,10 @@ export interface ProjectService {
 }
 
 export interface ProjectServiceOptions {
-  /** Every project's directory is created under this root. */
+  /** Every project's directory is created under this root (created 0700 when missing). */
   workdirRoot: string;
+  /** Who owns each workdir: the sandbox's host uid when Troupe runs as root (`sandboxHostOwner`). */
+  workdirOwner?: WorkdirOwner;
 }
 
 export function createProjectService(storage: Storage, options: ProjectServiceOptions): ProjectService {
@@ -43,13 +47,28 @@ export function createProjectService(storage: Storage, options: ProjectServiceOp
     }
     // The storage port assigns record ids on insert but needs the workdir up front, so the directory gets
     // its own id of the same kind; the path is stored on the record and never derived again.
-    const workdir = path.join(workdirRoot, newId('prj'));
-    await mkdir(workdir, { recursive: true });
+    const id = newId('prj');
+    await ensureWorkdirsRoot(workdirRoot);
+    const workdirs = await openWorkdirDirectory(workdirRoot, '.');
     try {
-      return await storage.projects.create({ user_id: actor.id, name, workdir });
-    } catch (error) {
-      await rm(workdir, { recursive: true, force: true });
-      throw error;
+      // Nobody but the server and the sandbox that works in it may enter it (README "Sandboxed `execute`").
+      const created = await workdirs.makeDirectory(id, {
+        mode: 0o700,
+        owner: options.workdirOwner ?? 'server',
+      });
+      await created.close();
+      try {
+        return await storage.projects.create({
+          user_id: actor.id,
+          name,
+          workdir: path.join(workdirRoot, id),
+        });
+      } catch (error) {
+        await workdirs.remove(id);
+        throw error;
+      }
+    } finally {
+      await workdirs.close();
     }
   }
 

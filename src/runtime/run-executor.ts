@@ -30,6 +30,7 @@ import type { RunTracer } from './tracing/run-tracer.js';
 import { driveRemoteExpert, type RemoteExpertDeps } from './remote-experts/drive-remote-expert.js';
 import { remoteModelLabel } from './remote-experts/remote-model-label.js';
 import type { RemoteA2AConnector } from './remote-experts/remote-a2a-connector.js';
+import type { ModelGateway } from './model-gateway/model-gateway.js';
 
 export interface RunExecutorDeps {
   storage: Storage;
@@ -55,6 +56,8 @@ export interface RunExecutorDeps {
   queue?: RunQueue;
   /** OpenTelemetry run spans; absent when tracing is off (then nothing of it runs). */
   tracer?: RunTracer;
+  /** Every model call of every run goes through it: retries, fallbacks, the providers' shared limits. */
+  gateway: ModelGateway;
   /** Reaches remote A2A experts (backend `a2a`); without it their runs fail with a clear error. */
   remoteExperts?: RemoteA2AConnector;
   /** What the runs' creators in this process hand over, so a first attempt need not read it back. */
@@ -71,6 +74,13 @@ export interface RunExecutor {
   stop(): Promise<void>;
   readonly activeRuns: number;
 }
+
+/**
+ * How long a model call keeps its run's slot before giving it up to wait: long enough for a call that
+ * answers at once (no re-queue, its commits still shared with the runs around it), far below any provider's
+ * latency.
+ */
+const MODEL_CALL_SLOT_GRACE_MS = 5;
 
 export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   const { storage, bus, clock } = deps;
@@ -169,7 +179,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   }
 
   async function executeClaimed(run: Run, signal: AbortSignal, adopted: boolean): Promise<void> {
-    const meter = createRunUsageMeter(run.usage);
+    const meter = createRunUsageMeter(run.usage, run.model_spec);
     let emitter = createRunEmitter(storage, bus, run);
     let watch: RunWatch | undefined;
     let facts: AttemptFacts | undefined;
@@ -236,6 +246,13 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
           })
         : [];
       const middleware = runMiddlewareStack({ storage, run, agent, extra, gate });
+      const callModel = deps.gateway.forRun({
+        emitter,
+        // A run waiting on a provider holds no execution slot: the providers' limits are the throttle.
+        outsideSlot: (work) => slots.outsideOnceWaiting(work, MODEL_CALL_SLOT_GRACE_MS),
+        waiting: paused,
+        beforeAttempt: () => gate.recheck(),
+      });
       const outcome = await resumeAgentLoop({
         storage,
         run,
@@ -245,6 +262,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         emitter,
         middleware,
         meter,
+        callModel,
         workdir: context.project.workdir,
         signal,
         maxSteps: effectiveLimits(deps.limits, agent.config).maxSteps,

@@ -2,7 +2,15 @@ import type { BudgetLimits } from '../core/budgets/budget.js';
 import type { Conversation } from '../core/records/conversation.js';
 import type { RunEventStream } from './stream-run-events.js';
 import type { Actor } from '../core/records/user.js';
-import type { Run, RunChannel, RunError, RunView, TokenUsage, ToolApproval } from '../core/records/run.js';
+import type {
+  ApprovalScope,
+  Run,
+  RunChannel,
+  RunError,
+  RunView,
+  TokenUsage,
+  ToolApproval,
+} from '../core/records/run.js';
 import type { ChildRunEntry } from './subagents/list-child-runs.js';
 import type { RunQuestion } from './questions/run-questions.js';
 import type { InspectedStep } from './runs/inspect-run-step.js';
@@ -50,6 +58,8 @@ export interface AwaitedRunRecord {
 export interface ApprovalDecision {
   decision: 'approve' | 'reject';
   comment?: string;
+  /** `run`: approve this tool for the rest of the run (its pending calls too); only with `approve`. */
+  scope?: ApprovalScope;
 }
 
 /** What the HTTP layer and the CLI ask of runs; every call is scoped to the acting user. */

@@ -16,9 +16,10 @@ import type { WatchedSince } from './runs/watch-run-ends.js';
 import { listChildRuns } from './subagents/list-child-runs.js';
 import { getReadableConversation } from './readable-conversation.js';
 import { answerRunQuestion, listRunQuestions } from './questions/run-questions.js';
-import { resumeWhenNothingPending } from './resume-when-nothing-pending.js';
+import { decideRunApproval } from './approvals/decide-run-approval.js';
 import { resolveMessageAttachments } from './attachments/resolve-message-attachments.js';
 import { messageWithAttachments } from '../core/files/message-with-attachments.js';
+import { conversationTitle, DEFAULT_CONVERSATION_TITLE } from '../core/conversations/conversation-title.js';
 import { startRaceWinner } from './child-runs/start-race-winner.js';
 import { openRootBudget } from './budgets/open-run-budget.js';
 import type { RunHandoffs } from './runs/run-handoffs.js';
@@ -110,9 +111,15 @@ export function createRunService(deps: RunServiceDeps): RunService {
         );
         const ledger = await openRootBudget(tx, runId, agent.config.budget, input.budget, new Date());
         const appended = await tx.messages.append(conversation.thread_id, runId, 0, [{ role: 'user', content: message }]);
+        // A conversation nobody named takes its title from this message, whoever started it: the console, the
+        // API, the CLI, the OpenAI-compatible and A2A endpoints.
+        const titled =
+          conversation.title === DEFAULT_CONVERSATION_TITLE
+            ? await tx.conversations.update(conversation.id, { title: conversationTitle(content) })
+            : conversation;
         // Every part of the first attempt's context was read (or written) right here: hand it over.
         const { owner, project } = read;
-        const context = owner && project ? { agent, user: owner, conversation, project, ledger } : undefined;
+        const context = owner && project ? { agent, user: owner, conversation: titled, project, ledger } : undefined;
         return { replay: undefined, created, appended, context };
       }, { gather });
       if (run.replay) return { status: 'existing', run: await views.view(run.replay) };
@@ -202,16 +209,12 @@ export function createRunService(deps: RunServiceDeps): RunService {
       const run = await visibleRun(actor, runId);
       return (await storage.approvals.listForRun(run.id)).filter((entry) => entry.kind === 'approval');
     },
-    async decideApproval(actor, runId, toolCallId, { decision, comment }) {
+    async decideApproval(actor, runId, toolCallId, decision) {
       const run = await visibleRun(actor, runId);
+      // Only the run's user decides; an admin may read the run but not decide for its user.
       if (run.user_id !== actor.id) throw new TroupeError('run_not_found', `Run ${runId} not found`);
-      const existing = await storage.approvals.get(run.id, toolCallId);
-      if (existing?.kind !== 'approval') throw new TroupeError('approval_not_found', `Run ${runId} has no approval for tool call ${toolCallId}`);
-      const approval = await storage.approvals.decide(run.id, toolCallId, decision === 'approve' ? 'approved' : 'rejected', actor.id, comment ?? null);
-      if (!approval) throw new TroupeError('approval_decided', `Tool call ${toolCallId} was already ${existing.status}`);
-      // Every decision is in: hand the parked run back to a worker, which executes or refuses the calls.
-      const resumed = await resumeWhenNothingPending(storage, queue, run.id);
-      return { approval, run: await views.view(resumed ?? (await storage.runs.get(run.id)) ?? run) };
+      const decided = await decideRunApproval(storage, queue, actor, run, toolCallId, decision);
+      return { approval: decided.approval, run: await views.view(decided.run) };
     },
     inspectStep: (actor, runId, step) =>
       inspectRunStep({ storage, catalogue: deps.catalogue ?? [] }, actor, runId, step),

@@ -3,7 +3,7 @@ import type { Storage } from '../core/ports/storage.js';
 import type { Run, RunView } from '../core/records/run.js';
 import type { RunBudget } from '../core/budgets/budget.js';
 import { budgetView, type BudgetView } from '../core/budgets/budget-view.js';
-import { costOf, type PriceTable } from '../core/budgets/price-table.js';
+import { runCostOf, type PriceTable } from '../core/budgets/price-table.js';
 import { isAdmin, type Actor } from '../core/records/user.js';
 import type { RunViews } from './runs/run-views.js';
 
@@ -42,7 +42,12 @@ function ownUsage(run: Run, ledger: RunBudget | undefined, prices: PriceTable | 
     model_calls: usage?.model_calls ?? 0,
     aborted_model_calls: usage?.aborted_model_calls ?? 0,
     tool_calls: ledger ? ledger.used.tool_calls : null,
-    cost_usd: costOf(prices, run.model_spec, { input_tokens: input, output_tokens: output }) ?? null,
+    cost_usd:
+      runCostOf(prices, run.model_spec, {
+        input_tokens: input,
+        output_tokens: output,
+        ...(usage?.by_model ? { by_model: usage.by_model } : {}),
+      }) ?? null,
   };
 }
 

@@ -53,4 +53,43 @@ describe('worker slots', () => {
     expect(slots.inUse).toBe(1);
     expect(slots.tryAcquire()).toBe(true);
   });
+
+  it('hands a freed slot to a run coming back from a wait before runs waiting to start', async () => {
+    const slots = createWorkerSlots(1);
+    await slots.acquire();
+    const order: string[] = [];
+    let endWait: () => void = () => undefined;
+    const waited = new Promise<void>((resolve) => (endWait = resolve));
+    const inFlight = slots.outside(() => waited).then(() => order.push('returning'));
+    // The slot the wait gave up goes to a starting run; another starting run queues behind it.
+    await slots.acquire();
+    const starting = slots.acquire().then(() => order.push('starting'));
+    endWait();
+    // The returning run queues for a slot once its wait settled.
+    await new Promise((resolve) => setImmediate(resolve));
+    slots.release();
+    await inFlight;
+    slots.release();
+    await starting;
+    expect(order).toEqual(['returning', 'starting']);
+  });
+
+  it('keeps the slot for work that settles within the grace, and gives it up for work that waits', async () => {
+    const slots = createWorkerSlots(1);
+    await slots.acquire();
+    expect(await slots.outsideOnceWaiting(() => Promise.resolve('at once'), 50)).toBe('at once');
+    expect(slots.tryAcquire()).toBe(false);
+    let endWait: () => void = () => undefined;
+    const waited = slots.outsideOnceWaiting(
+      () => new Promise<string>((resolve) => (endWait = () => resolve('after a wait'))),
+      5,
+    );
+    // Past the grace the slot is free for another run, which must give it back before the waiter returns.
+    await slots.acquire();
+    endWait();
+    slots.release();
+    expect(await waited).toBe('after a wait');
+    expect(slots.inUse).toBe(1);
+    await expect(slots.outsideOnceWaiting(() => Promise.reject(new Error('failed')), 5)).rejects.toThrow('failed');
+  });
 });

@@ -58,7 +58,9 @@ describe.skipIf(!session.executable)('console for assistive technology', () => {
     async () => {
       await page.setViewportSize({ width: 1360, height: 860 });
       await visit(page, server, pages()[0] as ConsolePage);
+      // From the top of the page: the new chat's composer has the focus, and Tab would go on from there.
       await page.evaluate('document.activeElement?.blur()');
+      await page.mouse.click(2, 2);
       // Walk the first stops of the tab order: each is a control and shows an outline of at least 2 px.
       const rings: string[] = [];
       for (let step = 0; step < 9; step++) {

@@ -14,9 +14,8 @@ import {
   ensureSignedIn,
   json,
   liveTurnText,
-  openNewConversation,
   poll,
-  sendMessage,
+  startConversation,
 } from '../helpers/console-page.js';
 import type { TestServer } from '../helpers/start-test-server.js';
 
@@ -52,8 +51,7 @@ describe.skipIf(!session.executable)('web console in chromium: chat', () => {
     'runs the demo conversation: streamed answer and tool calls, nothing doubled after a reload',
     async () => {
       await ensureSignedIn(page, server);
-      const conversationId = await openNewConversation(page);
-      await sendMessage(page, 'hello');
+      const conversationId = await startConversation(page, 'hello');
       await page.getByRole('group', { name: 'Tool call write_file' }).waitFor();
       await page.getByRole('group', { name: 'Tool call read_file' }).waitFor();
       const log = page.getByRole('log', { name: 'Messages' });
@@ -102,8 +100,7 @@ describe.skipIf(!session.executable)('web console in chromium: chat', () => {
       expect(created.status).toBe(201);
       await page.reload();
       await page.getByRole('navigation', { name: 'Main' }).waitFor();
-      const conversationId = await openNewConversation(page, 'Careful writer');
-      await sendMessage(page, 'approved from the console');
+      const conversationId = await startConversation(page, 'approved from the console', 'Careful writer');
 
       const prompt = page.getByRole('alertdialog', { name: 'Approve write_file?' });
       await prompt.waitFor({ timeout: 15_000 });
@@ -120,7 +117,7 @@ describe.skipIf(!session.executable)('web console in chromium: chat', () => {
       expect(noteText()).not.toContain('approved from the console');
       await screenshot(page, '11-approval-prompt');
 
-      await prompt.getByRole('button', { name: 'Approve' }).click();
+      await prompt.getByRole('button', { name: 'Approve', exact: true }).click();
       // The server must accept the decision: the prompt closes, and never shows an error alert.
       await poll(() => prompt.count()).toBe(0);
       const { approvals } = await json<{ approvals: { status: string; tool_name: string }[] }>(
@@ -144,8 +141,7 @@ describe.skipIf(!session.executable)('web console in chromium: chat', () => {
     'streams a slow answer, resumes it after a reload without doubling, and Cancel ends it as cancelled',
     async () => {
       await ensureSignedIn(page, server);
-      const conversationId = await openNewConversation(page);
-      await sendMessage(page, 'please be slow');
+      const conversationId = await startConversation(page, 'please be slow');
       // The whole first phrase before the reload: what the restored view holds must appear once, not cut.
       await poll(() => liveTurnText(page), { timeout: 10_000 }).toContain('You asked for something slow');
       await screenshot(page, '06-chat-slow-streaming');
@@ -188,8 +184,7 @@ describe.skipIf(!session.executable)('web console in chromium: chat', () => {
     'shows the run tree with status, duration and token usage per node',
     async () => {
       await ensureSignedIn(page, server);
-      await openNewConversation(page);
-      await sendMessage(page, 'hello again');
+      await startConversation(page, 'hello again');
       await poll(() => page.getByLabel('Run status').locator('[data-status]').getAttribute('data-status'), {
         timeout: 15_000,
       }).toBe('completed');
@@ -207,10 +202,9 @@ describe.skipIf(!session.executable)('web console in chromium: chat', () => {
 
   it('shows subagent runs in the status panel live and cancels a child', async () => {
     await ensureSignedIn(page, server);
-    await openNewConversation(page);
     // The researcher is held running until it is cancelled (see the scenario copy); the summarizer finishes
     // on its own.
-    await sendMessage(page, 'team: research the notes and summarise them, take your time');
+    await startConversation(page, 'team: research the notes and summarise them, take your time');
     const cards = page.getByRole('list', { name: 'Subagent runs' }).locator('article.subagent-card');
     await poll(() => cards.count(), { timeout: 20_000 }).toBe(2);
     const researcher = cards.filter({ has: page.getByRole('button', { name: 'Open Researcher thread' }) });
@@ -252,8 +246,7 @@ describe.skipIf(!session.executable)('web console in chromium: chat', () => {
     'shows a delegation to an expert as a delegation card that ends completed',
     async () => {
       await ensureSignedIn(page, server);
-      await openNewConversation(page);
-      await sendMessage(page, 'Ask the analyst whether we should archive the notes');
+      await startConversation(page, 'Ask the analyst whether we should archive the notes');
       const card = page
         .getByRole('list', { name: 'Subagent runs' })
         .locator('article.subagent-card')

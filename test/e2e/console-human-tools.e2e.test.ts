@@ -14,7 +14,9 @@ import {
   screenshot,
   type TestBrowser,
 } from '../helpers/browser.js';
+import { startConversation } from '../helpers/console-page.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
+import { DEFAULT_FILE_LIMITS } from '../../src/config.js';
 
 const executable = chromiumPath();
 if (!executable) {
@@ -35,7 +37,8 @@ function poll<T>(read: () => T | Promise<T>, timeout = 15_000) {
 beforeAll(async () => {
   if (!executable) return;
   await ensureConsoleBuilt();
-  server = await startTestServer();
+  // A small attachment limit, so a file over it is cheap to make.
+  server = await startTestServer({ files: { ...DEFAULT_FILE_LIMITS, attachmentMaxBytes: 2048 } });
   browser = await launchChromium(executable);
   page = await browser.newPage();
   await page.goto(server.url);
@@ -56,14 +59,16 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function newConversation(): Promise<string> {
+/** A new chat with the demo assistant, its first message sent. */
+function newConversation(text: string): Promise<string> {
+  return startConversation(page, text);
+}
+
+/** The new chat page, nothing sent: no conversation exists yet. */
+async function openNewChat(): Promise<void> {
   await page.getByRole('link', { name: 'Chat' }).click();
-  const picker = page.getByLabel('Agent', { exact: true });
-  const option = picker.locator('option', { hasText: 'Assistant' });
-  await picker.selectOption((await option.getAttribute('value')) ?? '');
-  await page.getByRole('button', { name: 'New conversation' }).click();
-  await page.waitForURL(/\/chat\/cnv_/);
-  return decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1) ?? '');
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await page.getByRole('region', { name: 'New chat' }).waitFor();
 }
 
 async function send(text: string): Promise<void> {
@@ -78,12 +83,21 @@ describe.skipIf(!executable)('questions, artifacts and attachments in the consol
   it(
     "answers the agent's question from the prompt, and the run goes on with the answer",
     async () => {
-      const conversationId = await newConversation();
-      await send('Please ask me before you summarise');
+      const conversationId = await newConversation('Please ask me before you summarise');
       const prompt = page.getByRole('alertdialog', { name: 'The agent asks you' });
       await prompt.waitFor();
       expect(await prompt.innerText()).toContain('Which format should the summary have?');
       await poll(runStatus).toBe('input_required');
+      // It says what it waits for, everywhere, and the keyboard is in the question form.
+      expect(await page.getByLabel('Run status').innerText()).toContain('Waiting for your answer');
+      const asking = page.getByRole('group', { name: 'Tool call ask_user_question' });
+      expect(await asking.innerText()).toContain('waiting for your answer');
+      expect(await asking.innerText()).not.toContain('awaiting approval');
+      expect(await page.getByLabel('Message', { exact: true }).getAttribute('placeholder')).toBe(
+        'The agent is waiting for your answer above.',
+      );
+      await poll(() => page.evaluate('document.activeElement?.closest("form.question-prompt") !== null')).toBe(true);
+      expect(await page.evaluate('document.activeElement?.textContent')).toBe('bullet points');
       await screenshot(page, 'h1-question-prompt');
       // Nothing to send until every question has an answer; an option fills it in.
       expect(await prompt.getByRole('button', { name: 'Send answer' }).isDisabled()).toBe(true);
@@ -93,6 +107,8 @@ describe.skipIf(!executable)('questions, artifacts and attachments in the consol
       );
       await prompt.getByRole('button', { name: 'Send answer' }).click();
       await poll(() => prompt.count()).toBe(0);
+      // Answered: the keyboard goes back to the composer.
+      await poll(() => page.evaluate('document.activeElement?.id')).toBe('composer-input');
       await poll(runStatus).toBe('completed');
       await poll(transcript).toContain('Answer: one paragraph');
 
@@ -112,13 +128,18 @@ describe.skipIf(!executable)('questions, artifacts and attachments in the consol
   it(
     'lists a presented artifact beside the transcript and downloads it',
     async () => {
-      const conversationId = await newConversation();
+      const conversationId = await newConversation('Write me a report on the launch');
       const panel = page.getByRole('region', { name: 'Artifacts' });
-      await poll(() => panel.innerText()).toContain('No artifacts yet');
-      await send('Write me a report on the launch');
       const item = panel.getByRole('listitem').filter({ hasText: 'Demo report' });
       await item.waitFor({ timeout: 20_000 });
       expect(await item.innerText()).toContain('reports/report.md');
+      // The same file as a card where the agent presented it, with a Markdown preview.
+      const card = page.getByRole('log', { name: 'Messages' }).getByRole('article', { name: 'File Demo report' });
+      await card.waitFor();
+      await card.getByRole('button', { name: 'Preview Demo report' }).click();
+      const preview = card.getByLabel('Preview of Demo report');
+      await preview.getByRole('heading', { name: 'Report' }).waitFor();
+      expect(await preview.innerText()).toContain('Requested as: Write me a report on the launch');
       await screenshot(page, 'h2-artifacts');
       // What the page hands the browser to save: the fetched Blob and the file name of the download link.
       // (Page scripts are strings: this project's TypeScript has no DOM types.)
@@ -165,7 +186,12 @@ describe.skipIf(!executable)('questions, artifacts and attachments in the consol
   it(
     'attaches files with the button and by drag and drop, shows chips, and names them in the message',
     async () => {
-      const conversationId = await newConversation();
+      // Files chosen before the first message wait in the browser: the conversation exists only once it is sent.
+      await openNewChat();
+      const uploads: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'POST' && request.url().includes('/attachments')) uploads.push(request.url());
+      });
       await page.getByLabel('Files to attach').setInputFiles({
         name: 'plan.txt',
         mimeType: 'text/plain',
@@ -173,6 +199,16 @@ describe.skipIf(!executable)('questions, artifacts and attachments in the consol
       });
       const chips = page.getByRole('list', { name: 'Pending attachments' });
       await chips.getByRole('listitem').filter({ hasText: 'plan.txt' }).waitFor();
+
+      // Over the server's limit (read from GET /api/limits): refused before any upload, in words.
+      await page.getByLabel('Files to attach').setInputFiles({
+        name: 'big.bin',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.alloc(3000),
+      });
+      const refusal = page.getByRole('form', { name: 'Send a message' }).getByRole('alert');
+      await poll(() => refusal.innerText()).toContain('big.bin is 3 KB; files up to 2 KB can be attached.');
+      expect(await chips.getByRole('listitem').count()).toBe(1);
 
       const dropped = await page.evaluateHandle(`(() => {
         const transfer = new DataTransfer();
@@ -185,10 +221,13 @@ describe.skipIf(!executable)('questions, artifacts and attachments in the consol
       await chips.getByRole('listitem').filter({ hasText: 'notes.md' }).waitFor();
       await chips.getByRole('button', { name: 'Remove oops.txt' }).click();
       await poll(() => chips.getByRole('listitem').count()).toBe(2);
+      expect(uploads).toEqual([]);
       await screenshot(page, 'h3-attachment-chips');
 
       await send('Here are the plan and my notes');
-      await poll(() => chips.count()).toBe(0);
+      await page.waitForURL(/\/chat\/cnv_/);
+      const conversationId = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1) ?? '');
+      expect(uploads).toHaveLength(1);
       await poll(transcript).toContain('Attached files: uploads/plan.txt (18 B), uploads/notes.md (13 B)');
       await poll(runStatus).toBe('completed');
 

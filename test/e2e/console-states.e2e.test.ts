@@ -208,10 +208,17 @@ describe.skipIf(!session.executable)('agents and the build report', () => {
       await poll(() => warnings.count(), { timeout: 15_000 }).toBe(4);
       const byCode = async (code: string) =>
         report.locator(`.build-warning[data-code="${code}"]`).innerText();
-      expect(await byCode('no_tools')).toContain('in spec #0 helper');
-      expect(await byCode('invalid_name')).toContain('in spec #1 bad name');
-      expect(await byCode('replaces_dropped')).toContain('in spec #2 helper');
-      expect(await byCode('unknown_tool')).toContain('in spec #3 scout');
+      // Specs are numbered from 1, like the editor's lines; the API's spec_index stays 0-based.
+      expect(await byCode('no_tools')).toContain('in spec #1 helper');
+      expect(await byCode('invalid_name')).toContain('in spec #2 bad name');
+      expect(await byCode('replaces_dropped')).toContain('in spec #3 helper');
+      expect(await byCode('unknown_tool')).toContain('in spec #4 scout');
+      // The counts match the list: two specs dropped; scout loses a tool but still runs (it is in "Will run").
+      expect(await report.locator('.report-counts').innerText()).toBe(
+        '2 specs dropped, 1 value removed (its spec still runs), 1 warning:',
+      );
+      expect(await byCode('unknown_tool')).toContain('removed; the spec still runs');
+      expect(await byCode('no_tools')).toContain('spec dropped');
 
       const willRun = report.getByRole('list', { name: 'Subagents that will run' });
       const rows = willRun.locator(':scope > li');
@@ -219,7 +226,8 @@ describe.skipIf(!session.executable)('agents and the build report', () => {
       expect(await attributeOfAll(rows, 'data-spec-index')).toEqual([null, '2', '3']);
       const flagged = willRun.locator('li.flagged');
       expect(await flagged.count()).toBe(1);
-      expect(await flagged.innerText()).toContain('Runs only because spec #0 of the same name was dropped');
+      expect(await flagged.innerText()).toContain('Runs only because spec #1 of the same name was dropped');
+      expect(await flagged.innerText()).toContain('#3 helper');
       expect(await willRun.locator('li[data-name="scout"]').innerText()).toContain('read_file');
 
       // The offending value's line is marked in the gutter and one click selects it.

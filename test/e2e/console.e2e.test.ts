@@ -163,7 +163,26 @@ describe.skipIf(!session.executable)('web console in chromium', () => {
       expect(text).toContain('no_such_tool');
       expect(text).not.toContain('Build report unavailable');
       await screenshot(page, '04-spec-build-report');
+
+      // Unsaved changes: leaving asks first (Cancel, a link, back), and a reload or a closed tab too.
+      expect(
+        await page.evaluate(
+          `(() => { const event = new Event('beforeunload', { cancelable: true }); window.dispatchEvent(event); return event.defaultPrevented; })()`,
+        ),
+      ).toBe(true);
+      const asked: string[] = [];
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await poll(() => asked.length).toBe(1);
+      expect(asked[0]).toBe('This agent has unsaved changes. Leave without saving them?');
+      expect(new URL(page.url()).pathname).toBe('/agents/new');
+      expect(await specs.inputValue()).toContain('bad name');
+      page.once('dialog', (dialog) => void dialog.accept());
       await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.waitForURL(/\/agents$/);
     },
     E2E_TIMEOUT,
   );
@@ -183,6 +202,8 @@ describe.skipIf(!session.executable)('web console in chromium', () => {
         .getByRole('button', { name: 'Revoke' })
         .click();
       await poll(() => page.getByRole('button', { name: 'Revoke ci-token' }).count()).toBe(0);
+      // A revoked secret is not offered for copying any more.
+      await poll(() => secret.count()).toBe(0);
       await page.getByRole('heading', { name: 'Delegation policy' }).waitFor();
       // The demo user is seeded with policy `all`: the section shows the stored policy, not a fallback.
       await poll(() => page.getByRole('radio', { name: 'All experts I can use' }).isChecked()).toBe(true);

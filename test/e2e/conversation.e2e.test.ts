@@ -114,3 +114,46 @@ describe('a conversation over real HTTP on loopback', () => {
     expect(JSON.parse(frames.at(-1)?.data ?? '{}')).toMatchObject({ payload: { status: 'cancelled' } });
   });
 });
+
+describe('the conversation list over real HTTP', () => {
+  interface Listed {
+    id: string;
+    title: string;
+    status: string;
+  }
+  const list = async (query: string, token?: string): Promise<Listed[]> => {
+    const response = await server.api(`/api/conversations?${query}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { conversations: Listed[] }).conversations;
+  };
+
+  it('titles an untitled conversation from its first message, searches titles, archives and restores, all per user', async () => {
+    const { conversationId, runId } = await server.chat('What changed in the billing code since Monday?\n\nBe brief.');
+    await server.api(`/api/agent/runs/${runId}/await?timeout_ms=30000`);
+    const titled = (await (await server.api(`/api/conversations/${conversationId}`)).json()) as { conversation: Listed };
+    expect(titled.conversation.title).toBe('What changed in the billing code since Monday? Be brief.');
+    expect((await list('q=BILLING')).map((item) => item.id)).toEqual([conversationId]);
+
+    // Archive, find it under the Archived filter, then undo.
+    const archive = (status: string, token?: string) =>
+      server.api(`/api/conversations/${conversationId}`, {
+        method: 'PATCH',
+        body: JSON.stringify({ status }),
+        ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+      });
+    expect((await archive('archived')).status).toBe(200);
+    expect(await list('q=billing')).toEqual([]);
+    expect((await list('status=archived&q=billing')).map((item) => item.id)).toEqual([conversationId]);
+
+    // Another user neither finds it nor restores it.
+    const bob = await server.troupe.storage.users.create({ name: 'bob-list', role: 'member' });
+    const { token: bobToken } = await server.troupe.auth.issueToken(bob.id, 'e2e');
+    expect(await list('status=archived&q=billing', bobToken)).toEqual([]);
+    const refused = await archive('active', bobToken);
+    expect(refused.status).toBe(404);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('conversation_not_found');
+
+    expect((await archive('active')).status).toBe(200);
+    expect((await list('q=billing')).map((item) => [item.id, item.status])).toEqual([[conversationId, 'active']]);
+  });
+});

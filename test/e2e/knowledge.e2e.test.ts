@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makePdf } from '../helpers/knowledge/make-pdf.js';
+import { DEFAULT_KNOWLEDGE_LIMITS } from '../../src/runtime/knowledge/knowledge-limits.js';
+import { expectError } from '../helpers/http/expect-error.js';
+import { makePdf, makePdfWithStream, zerosZlibStream } from '../helpers/knowledge/make-pdf.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
 
 let server: TestServer;
@@ -16,7 +18,8 @@ interface Source {
   document_count: number;
 }
 
-describe('knowledge sources over real HTTP: the demo handbook', () => {
+// The first upload in a process starts the extraction worker thread (pdf.js; tsx from the sources).
+describe('knowledge sources over real HTTP: the demo handbook', { timeout: 60_000 }, () => {
   it('the researcher searches its knowledge source and cites the passage it found', async () => {
     const { conversationId, runId } = await server.chat(
       'Research the knowledge base: how do we rotate API tokens?',
@@ -72,5 +75,65 @@ describe('knowledge sources over real HTTP: the demo handbook', () => {
     expect(search.results.map((hit) => [hit.document_name, hit.location.page])).toEqual([
       ['escalation.pdf', 2],
     ]);
+  });
+});
+
+// The first upload in a process starts the extraction worker thread (pdf.js; tsx from the sources).
+describe('knowledge uploads over real HTTP: a decompression bomb', { timeout: 60_000 }, () => {
+  it('is refused with 413 document_too_large while another user is answered, memory bounded', async () => {
+    const mallory = await server.troupe.storage.users.create({ name: 'mallory', role: 'member' });
+    const { token } = await server.troupe.auth.issueToken(mallory.id, 'e2e');
+    const asMallory = (pathname: string, init: RequestInit = {}) =>
+      fetch(`${server.url}${pathname}`, {
+        ...init,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(init.headers as Record<string, string> | undefined),
+        },
+      });
+    const created = await asMallory('/api/knowledge', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'mallory-docs' }),
+    });
+    expect(created.status).toBe(201);
+
+    // 512 MiB of zeros in one content stream: about 0.5 MiB on the wire.
+    const bomb = makePdfWithStream(zerosZlibStream(512));
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from(bomb)], { type: 'application/pdf' }), 'bomb.pdf');
+    const rssBefore = process.memoryUsage.rss();
+    let peakRss = rssBefore;
+    let settled = false;
+    const upload = asMallory('/api/knowledge/mallory-docs/documents', { method: 'POST', body: form }).finally(
+      () => {
+        settled = true;
+      },
+    );
+    // The other user's requests, one after another, for as long as the upload is being read.
+    let answeredDuringUpload = 0;
+    while (!settled) {
+      const me = await server.api('/api/me');
+      expect(me.status).toBe(200);
+      await me.arrayBuffer();
+      if (!settled) answeredDuringUpload += 1;
+      peakRss = Math.max(peakRss, process.memoryUsage.rss());
+    }
+    const refused = await expectError(await upload, 413, 'document_too_large');
+    expect(refused.error.message).toBe(
+      'bomb.pdf: its compressed streams expand to more than 256 MiB; the limit for one PDF',
+    );
+    // On the main thread, pdf.js held the event loop for the whole inflation: nobody else was answered.
+    expect(answeredDuringUpload).toBeGreaterThanOrEqual(3);
+    expect(peakRss - rssBefore).toBeLessThan(DEFAULT_KNOWLEDGE_LIMITS.extractMemoryBytes);
+
+    const next = new FormData();
+    next.append(
+      'file',
+      new Blob([Buffer.from(makePdf([['Duty rota']]))], { type: 'application/pdf' }),
+      'rota.pdf',
+    );
+    const accepted = await asMallory('/api/knowledge/mallory-docs/documents', { method: 'POST', body: next });
+    expect(accepted.status).toBe(201);
   });
 });

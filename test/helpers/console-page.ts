@@ -100,13 +100,17 @@ export async function ensureSignedIn(page: Page, server: TestServer): Promise<vo
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
 }
 
-/** Starts a conversation with `agentName` from the chat page, as a user would; returns its id. */
-export async function openNewConversation(page: Page, agentName = 'Assistant'): Promise<string> {
+/**
+ * Starts a conversation as a user would: "New chat", the agent picked, the first message sent (the server
+ * creates the conversation only then); returns its id once the page is that conversation.
+ */
+export async function startConversation(page: Page, text: string, agentName = 'Assistant'): Promise<string> {
   await page.getByRole('link', { name: 'Chat' }).click();
-  const picker = page.getByLabel('Agent', { exact: true });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  const picker = page.getByRole('combobox', { name: 'Agent' });
   const option = picker.locator('option', { hasText: agentName });
   await picker.selectOption((await option.getAttribute('value')) ?? '');
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await sendMessage(page, text);
   await page.waitForURL(/\/chat\/cnv_/);
   return decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1) ?? '');
 }

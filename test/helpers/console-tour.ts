@@ -13,6 +13,7 @@ export interface ConsoleTour {
   emptyConversationId: string;
   parentRunId: string;
   agentId: string;
+  knowledgeSourceId: string;
 }
 
 export interface ConsolePage {
@@ -54,6 +55,19 @@ export async function seedConsoleTour(server: TestServer): Promise<ConsoleTour> 
     usage: USAGE_52,
   });
   await synthetic.update(parent, analysis, 'completed', { output: 'Archive the old notes.' });
+  // Files the turn presented: the side panel's files part, whose last control is a Download link.
+  await server.troupe.storage.artifacts.record(
+    ['summary', 'findings', 'a-long-file-name-that-has-to-wrap-somewhere-on-a-phone'].map((name, index) => ({
+      run_id: parent.id,
+      conversation_id: conversationId,
+      user_id: parent.user_id,
+      tool_call_id: `call_present_${index}`,
+      path: `reports/${name}.md`,
+      title: index === 0 ? 'Summary of the notes' : null,
+      size: 1200 * (index + 1),
+      content_type: 'text/markdown; charset=utf-8',
+    })),
+  );
   const agent = await json<{ agent: { id: string } }>(
     await server.api('/api/agent', {
       method: 'POST',
@@ -70,14 +84,21 @@ export async function seedConsoleTour(server: TestServer): Promise<ConsoleTour> 
       }),
     }),
   );
-  return { conversationId, emptyConversationId, parentRunId: parent.id, agentId: agent.agent.id };
+  const { sources } = await json<{ sources: { id: string; name: string }[] }>(await server.api('/api/knowledge'));
+  const knowledgeSourceId = sources.find((source) => source.name === 'ops-handbook')?.id ?? '';
+  return { conversationId, emptyConversationId, parentRunId: parent.id, agentId: agent.agent.id, knowledgeSourceId };
 }
 
 export function consolePages(fixture: ConsoleTour): ConsolePage[] {
   const heading = (name: string | RegExp) => (p: Page) =>
     p.getByRole('heading', { name, level: 1 }).first().waitFor();
   return [
-    { name: 'chat-empty', path: '/chat', ready: heading('Chat') },
+    {
+      name: 'chat-empty',
+      path: '/chat',
+      // Settled once the agents are in: the composer is enabled and has the focus.
+      ready: (p) => p.locator('#composer-input:focus').waitFor(),
+    },
     {
       name: 'chat-conversation',
       path: `/chat/${fixture.conversationId}`,
@@ -102,7 +123,24 @@ export function consolePages(fixture: ConsoleTour): ConsolePage[] {
       path: `/runs/${fixture.parentRunId}`,
       ready: (p) => p.getByRole('list', { name: 'Run tree' }).getByRole('article').nth(2).waitFor(),
     },
-    { name: 'settings', path: '/settings', ready: heading('Settings') },
+    { name: 'settings', path: '/settings', ready: (p) => p.getByRole('table').first().locator('tbody tr').first().waitFor() },
+    { name: 'skills', path: '/skills', ready: (p) => p.getByText('citation-style').first().waitFor() },
+    {
+      name: 'skill-detail',
+      path: '/skills/citation-style',
+      ready: (p) => p.getByRole('region', { name: 'Skill citation-style' }).waitFor(),
+    },
+    {
+      name: 'knowledge',
+      path: '/knowledge',
+      ready: (p) => p.getByRole('table', { name: 'Knowledge sources' }).locator('tbody tr').first().waitFor(),
+    },
+    {
+      name: 'knowledge-source',
+      path: `/knowledge/${fixture.knowledgeSourceId}`,
+      ready: (p) => p.getByRole('table', { name: 'Documents' }).locator('tbody tr').first().waitFor(),
+    },
+    { name: 'runs-filtered', path: '/runs?status=running&kind=subagent', ready: (p) => p.getByRole('table', { name: 'Runs' }).waitFor() },
     { name: 'not-found', path: '/no/such/page', ready: heading('Not found') },
   ];
 }

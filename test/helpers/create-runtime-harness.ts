@@ -6,12 +6,14 @@ import {
   createModelProvider,
   type ModelProviderOptions,
 } from '../../src/adapters/models/create-model-provider.js';
+import { createMemoryModelAdmission } from '../../src/adapters/model-admission/memory/create-memory-model-admission.js';
 import { createMemoryRunQueue } from '../../src/adapters/queue/memory/create-memory-run-queue.js';
 import { createSqliteStorage } from '../../src/adapters/storage/sqlite/create-sqlite-storage.js';
 import { DEFAULT_LIMITS, loadConfig, type RunLimits, type TroupeConfig } from '../../src/config.js';
 import { systemClock } from '../../src/core/clock.js';
 import { newId } from '../../src/core/ids.js';
 import type { EventBus } from '../../src/core/ports/event-bus.js';
+import type { ModelAdmission } from '../../src/core/ports/model-admission.js';
 import type { ToolSource } from '../../src/core/ports/tool-source.js';
 import type { RunQueue } from '../../src/core/ports/run-queue.js';
 import type { NewAgent, Storage } from '../../src/core/ports/storage.js';
@@ -20,6 +22,8 @@ import type { Conversation } from '../../src/core/records/conversation.js';
 import type { User } from '../../src/core/records/user.js';
 import type { MiddlewareFactory } from '../../src/runtime/middleware/middleware-factory.js';
 import { createRuntime, type Runtime } from '../../src/runtime/create-runtime.js';
+import { prepareDataDir } from '../../src/runtime/data-dir/prepare-data-dir.js';
+import { sandboxHostOwner } from '../../src/runtime/tools/execute/sandbox-host-owner.js';
 import type { LeaseReconciler } from '../../src/runtime/lease-reconciler.js';
 import type { RunExecutor } from '../../src/runtime/run-executor.js';
 import type { RunService } from '../../src/runtime/run-service.js';
@@ -49,6 +53,8 @@ export interface RuntimeHarnessOptions {
   workerId?: string;
   /** Model provider settings besides the scenario folder (e.g. base URLs of fake OpenAI/Anthropic servers). */
   models?: Partial<Omit<ModelProviderOptions, 'scenarioDir'>>;
+  /** The providers' limits (default: in-process, over `config.modelCalls.limits`); the harness closes it. */
+  modelAdmission?: ModelAdmission;
   /** Run spans around executions, its model/tool-span middleware outermost, as production wires them. */
   tracer?: (storage: Storage) => RunTracer;
 }
@@ -80,9 +86,6 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
   for (const [name, body] of Object.entries(options.scenarios ?? {})) {
     writeFileSync(path.join(scenarioDir, `${name}.yaml`), body);
   }
-  const storage = await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
-  const bus = createMemoryEventBus();
-  const queue = createMemoryRunQueue({ concurrency: 1000 });
   const config: TroupeConfig = {
     ...loadConfig({}, dir),
     dataDir: dir,
@@ -94,6 +97,12 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
     leaseExpiry: options.leasePolicy ?? 'resume',
     workerConcurrency: options.concurrency ?? 16,
   };
+  // As the server does at start: what the sandbox of a root server needs to reach the workdirs.
+  await prepareDataDir(dir, sandboxHostOwner(config.execute.sandboxUid));
+  const storage = await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
+  const bus = createMemoryEventBus();
+  const queue = createMemoryRunQueue({ concurrency: 1000 });
+  const modelAdmission = options.modelAdmission ?? createMemoryModelAdmission({ limits: config.modelCalls.limits });
   // The production wiring, minus the adapters a test does not reach (execute sandbox, remote experts).
   const runtime = createRuntime({
     config,
@@ -102,6 +111,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
     queue,
     clock: systemClock,
     models: createModelProvider({ scenarioDir, openaiCompatible: {}, ...options.models }),
+    modelAdmission,
     ...(options.toolSource ? { toolSource: options.toolSource } : {}),
     tracer: options.tracer?.(storage),
     workerId: options.workerId ?? 'wrk_test',
@@ -150,13 +160,8 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
       return agent;
     },
     async createConversation(user, agent) {
-      const projectDir = path.join(dir, 'workdirs', newId('prj'));
-      mkdirSync(projectDir, { recursive: true });
-      const project = await storage.projects.create({
-        user_id: user.id,
-        name: 'Default',
-        workdir: projectDir,
-      });
+      // The production project service: the workdir is made (mode, owner) as a server makes it.
+      const project = await runtime.projects.createProject(user, 'Default');
       return storage.conversations.create({
         user_id: user.id,
         agent_id: agent.id,
@@ -171,6 +176,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
       reconciler.stop();
       await executor.stop();
       await queue.close();
+      await modelAdmission.close();
       await bus.close();
       await storage.close();
       rmSync(dir, { recursive: true, force: true });

@@ -21,7 +21,7 @@ import { tokenStore } from './lib/token-store.ts';
 function Page({ route }: { route: AppRoute }) {
   switch (route.page) {
     case 'chat':
-      return <ChatPage conversationId={route.conversationId} />;
+      return <ChatPage conversationId={route.conversationId} agentId={route.agentId} />;
     case 'agents':
       return <AgentsPage />;
     case 'agent-new':

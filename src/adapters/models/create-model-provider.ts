@@ -49,11 +49,23 @@ export function createModelProvider(options: ModelProviderOptions): ModelProvide
       case 'openai': {
         openai ??= createOpenAI({ baseURL: options.openaiBaseUrl, apiKey: options.openaiApiKey });
         // Chat Completions rather than the Responses API: it is what OpenAI-compatible gateways implement.
-        return { spec, provider: 'openai', label: spec, model: openai.chat(parsed.model) };
+        return {
+          spec,
+          provider: 'openai',
+          label: spec,
+          model: openai.chat(parsed.model),
+          limitKey: { provider: 'openai', model: parsed.model },
+        };
       }
       case 'anthropic': {
         anthropic ??= createAnthropic({ baseURL: options.anthropicBaseUrl, apiKey: options.anthropicApiKey });
-        return { spec, provider: 'anthropic', label: spec, model: anthropic.languageModel(parsed.model) };
+        return {
+          spec,
+          provider: 'anthropic',
+          label: spec,
+          model: anthropic.languageModel(parsed.model),
+          limitKey: { provider: 'anthropic', model: parsed.model },
+        };
       }
       case 'openai-compatible': {
         const name =
@@ -79,7 +91,13 @@ export function createModelProvider(options: ModelProviderOptions): ModelProvide
           });
           compatible.set(name, provider);
         }
-        return { spec, provider: 'openai-compatible', label: spec, model: provider.chatModel(parsed.model) };
+        return {
+          spec,
+          provider: 'openai-compatible',
+          label: spec,
+          model: provider.chatModel(parsed.model),
+          limitKey: { provider: `openai-compatible:${name}`, model: parsed.model },
+        };
       }
       case 'scripted':
         if (store.find(parsed.scenario) === undefined) throw store.notFound(parsed.scenario);
@@ -88,6 +106,7 @@ export function createModelProvider(options: ModelProviderOptions): ModelProvide
           provider: 'scripted',
           label: scriptedLabel(parsed.scenario),
           model: new ScriptedLanguageModel(parsed.scenario, store),
+          limitKey: { provider: 'scripted', model: parsed.scenario },
         };
       case 'unknown':
         throw new TroupeError(

@@ -81,6 +81,37 @@ export function describeHumanInputAndFilesContract(store: () => Storage): void {
     });
   });
 
+  describe('approvals for the rest of a run', () => {
+    it('records the scope of a decision and finds the run-wide approval of a tool, and only that', async () => {
+      const storage = store();
+      const { run, other: elsewhere } = await seed(storage);
+      const other = await storage.runs.insert(contractRunInput(elsewhere, { runtime_scope_id: elsewhere.thread_id }));
+      for (const [id, tool] of [['w1', 'write_file'], ['w2', 'write_file'], ['e1', 'execute'], ['e2', 'execute']]) {
+        const asked = await storage.approvals.request({ run_id: run.id, tool_call_id: id as string, tool_name: tool as string, args: {} });
+        expect(asked.scope).toBe('call');
+      }
+      expect(await storage.approvals.runWideApproval(run.id, 'write_file')).toBeUndefined();
+      // A rejection and a one-call approval cover nothing else.
+      await storage.approvals.decide(run.id, 'e1', 'approved', 'usr_x', null);
+      await storage.approvals.decide(run.id, 'e2', 'rejected', 'usr_x', 'no');
+      expect(await storage.approvals.runWideApproval(run.id, 'execute')).toBeUndefined();
+
+      const granted = await storage.approvals.decide(run.id, 'w1', 'approved', 'usr_x', null, 'run');
+      expect(granted).toMatchObject({ status: 'approved', scope: 'run', decided_by: 'usr_x' });
+      expect(await storage.approvals.runWideApproval(run.id, 'write_file')).toEqual(granted);
+      expect(await storage.approvals.get(run.id, 'w1')).toEqual(granted);
+      // Another tool of the run, and the same tool in another run, are not covered.
+      expect(await storage.approvals.runWideApproval(run.id, 'execute')).toBeUndefined();
+      expect(await storage.approvals.runWideApproval(other.id, 'write_file')).toBeUndefined();
+      expect((await storage.approvals.listForRun(run.id)).map((row) => [row.tool_call_id, row.status, row.scope]).sort()).toEqual([
+        ['e1', 'approved', 'call'],
+        ['e2', 'rejected', 'call'],
+        ['w1', 'approved', 'run'],
+        ['w2', 'pending', 'call'],
+      ]);
+    });
+  });
+
   describe('artifacts', () => {
     it('records a call\'s artifacts idempotently and lists them per conversation', async () => {
       const storage = store();

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BM25 } from '../../core/knowledge/bm25.js';
 import { TroupeError } from '../../core/errors.js';
 import { chunkText } from '../../core/knowledge/chunk-text.js';
 import { parseSearchTerms } from '../../core/knowledge/parse-search-terms.js';
@@ -11,7 +12,8 @@ import type { OpenedStorage } from './storage.contract.js';
 /*
  * The knowledge part of the storage contract (SPEC §9): sources and grants, documents and chunks, and the
  * full-text index behind `search`, run against every adapter (FTS5 on SQLite, tsvector on PostgreSQL).
- * Ranking expectations are stated as "this passage first", never as scores: the engines score differently.
+ * Ranking expectations are mostly stated as "this passage first": the engines tokenize and stem differently.
+ * Where both reduce the words alike, the scores are the BM25 of core/knowledge/bm25.ts, to the last digits.
  */
 
 const CORPUS: Record<string, string> = {
@@ -85,20 +87,24 @@ export function describeKnowledgeContract(adapterName: string, open: () => Promi
       });
     }
 
+    function putDocument(sourceId: string, name: string, chunks: NewKnowledgeChunk[], chars = 1) {
+      return storage.knowledgeDocuments.put(
+        {
+          source_id: sourceId,
+          name,
+          media_type: 'text/markdown',
+          bytes: chars,
+          text_chars: chars,
+          page_count: null,
+        },
+        chunks,
+      );
+    }
+
     async function loadCorpus(sourceId: string, names = Object.keys(CORPUS)): Promise<void> {
       for (const name of names) {
         const text = CORPUS[name] ?? '';
-        await storage.knowledgeDocuments.put(
-          {
-            source_id: sourceId,
-            name,
-            media_type: 'text/markdown',
-            bytes: text.length,
-            text_chars: text.length,
-            page_count: null,
-          },
-          chunksOf(text),
-        );
+        await putDocument(sourceId, name, chunksOf(text), text.length);
       }
     }
 
@@ -318,6 +324,61 @@ export function describeKnowledgeContract(adapterName: string, open: () => Promi
         const both = await search([mine.id, theirs.id], 'rotate token restore');
         expect(new Set(both.map((hit) => hit.source_name))).toEqual(new Set(['mine', 'theirs']));
       });
+
+      it('scores with the documented BM25 over the searched sources', async () => {
+        const zoo = await source('zoo');
+        const chunk = (text: string, heading_path: string[] = []): NewKnowledgeChunk => ({
+          text,
+          heading_path,
+          page: null,
+          start: 0,
+          end: text.length,
+        });
+        await putDocument(zoo.id, 'a.md', [chunk('zebra lion lion'), chunk('lion tiger', ['Zebra'])]);
+        await putDocument(zoo.id, 'b.md', [chunk('tiger tiger tiger tiger lion')]);
+        // Elsewhere, and not searched: it must change nothing below.
+        await putDocument((await source('farm', bob)).id, 'c.md', [chunk('zebra '.repeat(50))]);
+        const { k1, b, headingWeight } = BM25;
+        const n = 3;
+        const avgLength = (3 + 3 + 5) / n;
+        const bm25 = (tf: number, length: number, df: number) =>
+          (Math.log(1 + (n - df + 0.5) / (df + 0.5)) * tf * (k1 + 1)) /
+          (tf + k1 * (1 - b + (b * length) / avgLength));
+        const hits = await search([zoo.id], 'zebra', 5);
+        expect(hits.map((hit) => [hit.text, hit.location.heading_path])).toEqual([
+          ['lion tiger', ['Zebra']],
+          ['zebra lion lion', []],
+        ]);
+        expect(hits[0]?.score).toBeCloseTo(bm25(headingWeight, 3, 2), 12);
+        expect(hits[1]?.score).toBeCloseTo(bm25(1, 3, 2), 12);
+        const both = await search([zoo.id], 'tiger zebra', 5);
+        expect(both[0]?.text).toBe('lion tiger');
+        expect(both[0]?.score).toBeCloseTo(bm25(headingWeight, 3, 2) + bm25(1, 3, 2), 12);
+      });
+
+      it.each([
+        ['another tenant uploads', 'bob', 'private'],
+        ['a source the user may not read gets', 'admin', 'shared'],
+      ] as const)(
+        'keeps hits and scores identical when %s a document with the query words',
+        async (_case, ownerName, visibility) => {
+          const handbook = await source('handbook');
+          await loadCorpus(handbook.id);
+          const before = await search([handbook.id], 'rotate the API token', 10);
+          expect(before[0]?.location.heading_path).toEqual(['Security', 'API tokens']);
+
+          const owner = ownerName === 'bob' ? bob : admin;
+          const other = await source(`other-${ownerName}`, owner, visibility);
+          const words = 'rotate the API token tokens rotation '.repeat(40);
+          await putDocument(other.id, 'flood.md', chunksOf(`# API tokens\n\n${words}`));
+          await loadCorpus(other.id);
+          expect(await search([handbook.id], 'rotate the API token', 10)).toEqual(before);
+          // The other source does count once searched: the statistics follow the searched sources.
+          const together = await search([handbook.id, other.id], 'rotate the API token', 10);
+          const mine = together.find((hit) => hit.source_id === handbook.id);
+          expect(mine?.score).not.toBe(before[0]?.score);
+        },
+      );
 
       it('answers nothing for no terms, no sources or no match', async () => {
         const handbook = await source('handbook');

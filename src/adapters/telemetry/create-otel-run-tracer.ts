@@ -69,6 +69,16 @@ function usageDelta(before: TokenUsage | null, after: TokenUsage | null): { inpu
   };
 }
 
+/** A retry's or fallback's fields as span event attributes, namespaced like Troupe's other attributes. */
+function noticeAttributes(fields: Record<string, unknown>): Attributes {
+  const attributes: Attributes = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (typeof value === 'string' || typeof value === 'number')
+      attributes[`troupe.model_call.${key}`] = value;
+  }
+  return attributes;
+}
+
 /**
  * GenAI spans over the OpenTelemetry API: `invoke_agent {agent}` per run execution, `chat {model}` per model
  * call and `execute_tool {tool}` per tool call. Parentage is explicit (no global context manager): model and
@@ -136,11 +146,25 @@ export function createOtelRunTracer(options: OtelRunTracerOptions): RunTracer {
           entry.context,
         );
         try {
-          const result = await next(request);
+          // One `chat` span per logical call; its retries and fallbacks are events on it (docs/model-calls.md).
+          const result = await next({
+            ...request,
+            observe: (notice) => {
+              const { type, ...fields } = notice;
+              span.addEvent(type, noticeAttributes(fields));
+              request.observe?.(notice);
+            },
+          });
           span.setAttributes({
             [GEN_AI.usageInputTokens]: result.usage.input_tokens,
             [GEN_AI.usageOutputTokens]: result.usage.output_tokens,
             [GEN_AI.responseFinishReasons]: [result.finishReason],
+            ...(result.model
+              ? {
+                  [GEN_AI.responseModel]: modelAttributes(result.model).model,
+                  [TROUPE.modelAnswered]: result.model,
+                }
+              : {}),
           });
           return result;
         } catch (thrown) {

@@ -5,6 +5,7 @@ export const GEN_AI = {
   operationName: 'gen_ai.operation.name',
   providerName: 'gen_ai.provider.name',
   requestModel: 'gen_ai.request.model',
+  responseModel: 'gen_ai.response.model',
   responseFinishReasons: 'gen_ai.response.finish_reasons',
   agentId: 'gen_ai.agent.id',
   agentName: 'gen_ai.agent.name',
@@ -29,6 +30,8 @@ export const TROUPE = {
   parentRunId: 'troupe.run.parent_id',
   depth: 'troupe.run.depth',
   modelSpec: 'troupe.model.spec',
+  /** The spec of the model that answered a call a fallback took over. */
+  modelAnswered: 'troupe.model.answered',
   step: 'troupe.step',
   awaitingApproval: 'troupe.tool.awaiting_approval',
 } as const;

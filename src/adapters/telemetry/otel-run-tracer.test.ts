@@ -10,6 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Storage } from '../../core/ports/storage.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
 import { createOtelRunTracer } from './create-otel-run-tracer.js';
+import { DEFAULT_MODEL_CALL_SETTINGS } from '../../config.js';
+import { startFakeAnthropicServer } from '../../../test/helpers/models/fake-anthropic-server.js';
+import { startFakeOpenAiServer } from '../../../test/helpers/models/fake-openai-server.js';
+import { openaiFaults } from '../../../test/helpers/models/provider-faults.js';
 
 const MAIN = `
 rules:
@@ -244,6 +248,57 @@ describe('OpenTelemetry GenAI spans of a run tree', () => {
       'gen_ai.provider.name': 'scripted',
       'gen_ai.request.model': 'no-such-scenario',
     });
+  });
+
+  it('one chat span per logical model call: its retries and its fallback are events on it', async () => {
+    const recorder = recordSpans();
+    const openai = await startFakeOpenAiServer({
+      responses: [openaiFaults.rateLimited(0), openaiFaults.serverError(502), openaiFaults.serverError(502)],
+    });
+    const anthropic = await startFakeAnthropicServer({ responses: [{ text: 'From the fallback.' }] });
+    try {
+      harness = await createRuntimeHarness({
+        tracer: recorder.tracer,
+        models: {
+          openaiBaseUrl: openai.baseURL,
+          openaiApiKey: 'sk-test',
+          anthropicBaseUrl: anthropic.baseURL,
+          anthropicApiKey: 'ak-test',
+        },
+        config: { modelCalls: { ...DEFAULT_MODEL_CALL_SETTINGS, retryBaseMs: 5 } },
+      });
+      const user = await harness.createUser('alice');
+      const agent = await harness.createAgent(user, 'main', {
+        model: 'openai:gpt-test',
+        model_fallbacks: ['anthropic:claude-test'],
+        model_retry: { max_retries: 2 },
+      });
+      const conversation = await harness.createConversation(user, agent);
+      const { run } = await harness.runs.postMessage(user, conversation.id, { content: 'hello' });
+      expect((await harness.runs.await(user, run.id, 15_000)).run.status).toBe('completed');
+      await recorder.until((spans) => runSpans(spans).length === 1);
+      const chat = only(recorder.spans(), 'chat gpt-test');
+      expect(
+        chat.events.map((event) => [event.name, event.attributes?.['troupe.model_call.reason']]),
+      ).toEqual([
+        ['model_retry', 'rate_limited'],
+        ['model_retry', 'server_error'],
+        ['model_fallback', 'server_error'],
+      ]);
+      expect(chat.events[2]?.attributes).toMatchObject({
+        'troupe.model_call.from': 'openai:gpt-test',
+        'troupe.model_call.to': 'anthropic:claude-test',
+      });
+      expect(chat.attributes).toMatchObject({
+        'gen_ai.request.model': 'gpt-test',
+        'gen_ai.response.model': 'claude-test',
+        'troupe.model.answered': 'anthropic:claude-test',
+      });
+      expect(chat.status.code).not.toBe(SpanStatusCode.ERROR);
+    } finally {
+      await openai.close();
+      await anthropic.close();
+    }
   });
 
   it('records nothing in child runs when tracing is off', async () => {

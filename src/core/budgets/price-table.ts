@@ -7,7 +7,30 @@ export interface ModelPrice {
 /** Keyed by model spec (`openai:gpt-4o-mini`) or by the model name alone (`gpt-4o-mini`). */
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
-/** The cost of a run's tokens, or undefined when the table has no price for its model. */
+/**
+ * The cost of a run's tokens: per model when its usage says which models ran (a fallback answered some
+ * calls), else at its own model's price; undefined when the table lacks a price it needs.
+ */
+export function runCostOf(
+  prices: PriceTable | undefined,
+  modelSpec: string,
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    by_model?: Record<string, { input_tokens: number; output_tokens: number }>;
+  },
+): number | undefined {
+  if (!usage.by_model) return costOf(prices, modelSpec, usage);
+  let total = 0;
+  for (const [spec, used] of Object.entries(usage.by_model)) {
+    const cost = costOf(prices, spec, used);
+    if (cost === undefined) return undefined;
+    total += cost;
+  }
+  return total;
+}
+
+/** The cost of tokens of one model, or undefined when the table has no price for it. */
 export function costOf(
   prices: PriceTable | undefined,
   modelSpec: string,

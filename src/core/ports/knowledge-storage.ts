@@ -88,6 +88,9 @@ export interface KnowledgeDocumentRepository {
   list(sourceId: string): Promise<KnowledgeDocument[]>;
   /** Removes the document and its chunks from the index; false when missing. */
   delete(id: string): Promise<boolean>;
-  /** Best matches first, ranked BM25-style (term rarity across the searched sources × term weight in the chunk). */
+  /**
+   * Best matches first, ranked by the BM25 of core/knowledge/bm25.ts with statistics counted over the chunks
+   * of `source_ids` alone: no other document, whoever owns it, changes a hit or a score.
+   */
   search(query: KnowledgeSearchQuery): Promise<KnowledgeHit[]>;
 }

@@ -1,4 +1,5 @@
 import type {
+  ApprovalScope,
   ApprovalStatus,
   HumanInputKind,
   Run,
@@ -252,14 +253,20 @@ export interface ApprovalRepository {
   /** Records a pending approval; idempotent on (run_id, tool_call_id), returning the existing row. */
   request(approval: NewToolApproval): Promise<ToolApproval>;
   get(runId: string, toolCallId: string): Promise<ToolApproval | undefined>;
-  /** Decides a pending approval (kind `approval`); undefined when it is not pending (already decided, or missing). */
+  /**
+   * Decides a pending approval (kind `approval`); undefined when it is not pending (already decided, or
+   * missing). `scope` `run` (an approval only) makes it cover the tool's later calls in the run.
+   */
   decide(
     runId: string,
     toolCallId: string,
     status: Exclude<ApprovalStatus, 'pending'>,
     decidedBy: string,
     comment: string | null,
+    scope?: ApprovalScope,
   ): Promise<ToolApproval | undefined>;
+  /** The decision that approved `toolName` for the rest of the run, if one did. */
+  runWideApproval(runId: string, toolName: string): Promise<ToolApproval | undefined>;
   listForRun(runId: string): Promise<ToolApproval[]>;
   /**
    * Records the answers to a pending question (kind `question`) and marks it `answered`; undefined when it

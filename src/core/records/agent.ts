@@ -1,3 +1,4 @@
+import type { AgentRetrySettings } from '../model-calls/retry-schedule.js';
 import type { BudgetLimits } from '../budgets/budget.js';
 /**
  * `chat`: a main agent played by the agent loop; `subagent`: a child of main agents; `a2a`: a remote A2A
@@ -42,6 +43,10 @@ export interface AgentConfig {
   system_prompt?: string;
   /** `provider:model`, e.g. `openai:gpt-4o-mini`, `scripted:demo`. */
   model?: string;
+  /** Models that take a call, in order, once the model's retries ran out on a retryable failure. */
+  model_fallbacks?: string[];
+  /** Narrows the server's retry bounds (`TROUPE_MODEL_MAX_RETRIES`, `TROUPE_MODEL_MAX_WAIT_MS`). */
+  model_retry?: AgentRetrySettings;
   /** Tool names or patterns (`*`, `mcp__server__*`) from the tool catalogue. */
   tools?: string[];
   mcp_servers?: McpServerConfig[];

@@ -10,6 +10,8 @@ export const RUN_EVENT_TYPES = [
   'end',
   'question_required',
   'artifact',
+  'model_retry',
+  'model_fallback',
 ] as const;
 export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
 

@@ -41,6 +41,17 @@ export interface TokenUsage {
   total_tokens: number;
   model_calls: number;
   aborted_model_calls: number;
+  /**
+   * Per model spec, once a model other than the run's `model_spec` answered a call (a fallback): which
+   * models ran and what each used, for costs. Absent while the run's own model answered every call.
+   */
+  by_model?: Record<string, ModelUsage>;
+}
+
+export interface ModelUsage {
+  input_tokens: number;
+  output_tokens: number;
+  model_calls: number;
 }
 
 export interface RunInput {
@@ -111,6 +122,13 @@ export const HUMAN_INPUT_KINDS = ['approval', 'question'] as const;
 export type HumanInputKind = (typeof HUMAN_INPUT_KINDS)[number];
 
 /**
+ * What an approval covers: its one tool call, or (`run`) every later call of the same tool in the same run
+ * (not its children: a subagent or delegated run is another run and asks, or is filtered, on its own).
+ */
+export const APPROVAL_SCOPES = ['call', 'run'] as const;
+export type ApprovalScope = (typeof APPROVAL_SCOPES)[number];
+
+/**
  * A tool call of a main agent waiting for (or past) a human: a decision on a sensitive call, or the answers
  * to `ask_user_question` (status `answered`, `answers` one per question). Both park the run the same way.
  */
@@ -126,6 +144,8 @@ export interface ToolApproval {
   decided_at: string | null;
   kind: HumanInputKind;
   answers: string[] | null;
+  /** `run` when approved for the rest of the run; questions and rejections are `call`. */
+  scope: ApprovalScope;
 }
 
 export function isTerminalStatus(status: RunStatus): status is TerminalRunStatus {

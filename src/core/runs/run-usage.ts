@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../records/run.js';
+import type { ModelUsage, TokenUsage } from '../records/run.js';
 
 /*
  * How a run's usage adds up (docs/usage.md): over every attempt of the run, one model call at a time.
@@ -19,16 +19,48 @@ export function emptyUsage(): TokenUsage {
   return { input_tokens: 0, output_tokens: 0, total_tokens: 0, model_calls: 0, aborted_model_calls: 0 };
 }
 
-/** `usage` with one more settled call. */
-export function withSettledCall(usage: TokenUsage, call: ModelCallUsage): TokenUsage {
+/**
+ * `usage` with one more settled call. Given which model answered and the run's own model, a call a fallback
+ * answered starts `by_model` (the run's own model's share so far included), and every later call adds to it.
+ */
+export function withSettledCall(
+  usage: TokenUsage,
+  call: ModelCallUsage,
+  models?: { answered: string; run: string },
+): TokenUsage {
   const input = usage.input_tokens + call.input_tokens;
   const output = usage.output_tokens + call.output_tokens;
-  return {
+  const next: TokenUsage = {
     input_tokens: input,
     output_tokens: output,
     total_tokens: input + output,
     model_calls: usage.model_calls + 1,
     aborted_model_calls: usage.aborted_model_calls,
+  };
+  const byModel = byModelAfter(usage, call, models);
+  return byModel ? { ...next, by_model: byModel } : next;
+}
+
+function byModelAfter(
+  usage: TokenUsage,
+  call: ModelCallUsage,
+  models: { answered: string; run: string } | undefined,
+): Record<string, ModelUsage> | undefined {
+  if (models === undefined) return usage.by_model;
+  let byModel = usage.by_model;
+  if (byModel === undefined) {
+    if (models.answered === models.run) return undefined;
+    const own = { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, model_calls: usage.model_calls };
+    byModel = { [models.run]: own };
+  }
+  const entry = byModel[models.answered] ?? { input_tokens: 0, output_tokens: 0, model_calls: 0 };
+  return {
+    ...byModel,
+    [models.answered]: {
+      input_tokens: entry.input_tokens + call.input_tokens,
+      output_tokens: entry.output_tokens + call.output_tokens,
+      model_calls: entry.model_calls + 1,
+    },
   };
 }
 
@@ -52,7 +84,9 @@ export function settledUsage(calls: Iterable<ModelCallUsage>): TokenUsage {
 export function mergeStoredUsage(stored: TokenUsage | null, settled: TokenUsage): TokenUsage {
   const aborted = stored?.aborted_model_calls ?? 0;
   if (stored !== null && stored.model_calls > settled.model_calls) return { ...stored };
-  return { ...settled, aborted_model_calls: aborted };
+  // Turns do not record which model answered: the per-model split is what the run last stored.
+  const byModel = stored?.by_model;
+  return { ...settled, aborted_model_calls: aborted, ...(byModel ? { by_model: byModel } : {}) };
 }
 
 /**

@@ -117,6 +117,21 @@ describe('buildSkillPackage', () => {
     );
   });
 
+  it('measures names in bytes: 255 per name, 1024 per path', () => {
+    const fits = `${'é'.repeat(126)}.m`;
+    expect(new TextEncoder().encode(fits).byteLength).toBe(254);
+    expect(buildSkillPackage([entry('SKILL.md', MD), entry(fits)], DEFAULT_SKILL_LIMITS).files).toHaveLength(
+      2,
+    );
+    expect(
+      codeOf(() => buildSkillPackage([entry('SKILL.md', MD), entry(`${fits}dd`)], DEFAULT_SKILL_LIMITS)),
+    ).toBe(`skill_invalid: Entry ${JSON.stringify(`${fits}dd`)} has a name longer than 255 bytes`);
+    const long = ['a', 'b', 'c', 'd', 'e'].map((letter) => letter.repeat(205)).join('/');
+    expect(
+      codeOf(() => buildSkillPackage([entry('SKILL.md', MD), entry(long)], DEFAULT_SKILL_LIMITS)),
+    ).toContain('is longer than 1024 bytes');
+  });
+
   it('refuses SKILL.md that is not UTF-8', () => {
     const bad: RawSkillEntry = { path: 'SKILL.md', content: new Uint8Array([0x2d, 0x2d, 0x2d, 0xff, 0xfe]) };
     expect(codeOf(() => buildSkillPackage([bad], DEFAULT_SKILL_LIMITS))).toContain('not valid UTF-8');

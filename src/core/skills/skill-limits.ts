@@ -10,7 +10,9 @@ export interface SkillLimits {
   maxFiles: number;
   /** `SKILL.md` must fit one `read_file` call. */
   maxSkillMdBytes: number;
-  maxPathChars: number;
+  /** UTF-8 bytes of a whole path, and of one name in it (what a Linux file system takes: NAME_MAX). */
+  maxPathBytes: number;
+  maxNameBytes: number;
   maxDepth: number;
 }
 
@@ -19,6 +21,7 @@ export const DEFAULT_SKILL_LIMITS: SkillLimits = {
   maxTotalBytes: 10 * 1024 * 1024,
   maxFiles: 200,
   maxSkillMdBytes: 256 * 1024,
-  maxPathChars: 255,
+  maxPathBytes: 1024,
+  maxNameBytes: 255,
   maxDepth: 12,
 };

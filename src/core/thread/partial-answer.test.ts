@@ -23,6 +23,9 @@ describe('unfinishedModelText', () => {
   it('keeps text across events that may land mid-call, and restarts with a new attempt', () => {
     expect(unfinishedModelText([delta('a'), event('subagent_update'), delta('b'), event('error')])).toBe('ab');
     expect(unfinishedModelText([delta('dead attempt'), event('metadata'), delta('new')])).toBe('new');
+    // A model call's failed attempt streamed text that its retry (or its fallback) dropped.
+    expect(unfinishedModelText([delta('cut off'), event('model_retry'), delta('again')])).toBe('again');
+    expect(unfinishedModelText([delta('cut off'), event('model_fallback'), delta('other')])).toBe('other');
   });
 
   it('reads a long run page by page', () => {

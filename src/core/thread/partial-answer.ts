@@ -4,10 +4,18 @@ import type { TerminalRunStatus } from '../records/run.js';
 
 /**
  * Events after which no streamed text can belong to a model call still in progress: an attempt starts
- * (`metadata`), or the model's turn was checkpointed and its calls or the step were reported. Other events
+ * (`metadata`), the model's turn was checkpointed and its calls or the step were reported, or the model
+ * call dropped what its failed attempt had streamed (`model_retry`, `model_fallback`). Other events
  * (`subagent_update` of a background child, `error`) may land in the middle of a model call.
  */
-const MODEL_CALL_BOUNDARIES: ReadonlySet<RunEventType> = new Set(['metadata', 'tool_call', 'tool_result', 'step']);
+const MODEL_CALL_BOUNDARIES: ReadonlySet<RunEventType> = new Set([
+  'metadata',
+  'tool_call',
+  'tool_result',
+  'step',
+  'model_retry',
+  'model_fallback',
+]);
 
 /**
  * Text the run streamed (`message_delta`) since the start of its last, unfinished model call. `carried` is

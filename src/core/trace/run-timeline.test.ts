@@ -22,6 +22,66 @@ function script(...items: [RunEventType, Record<string, unknown>][]): RunEvent[]
 
 const at = (second: number) => new Date(Date.UTC(2030, 0, 1, 12, 0, second)).toISOString();
 
+describe('foldRunTimeline: retries and fallbacks of a model call', () => {
+  it('shows a failed attempt, its back-off and the retry that answered, counting one model call', () => {
+    const events = script(
+      ['metadata', { model: 'openai:gpt-4o' }],
+      ['message_delta', { text: 'cut o' }],
+      [
+        'model_retry',
+        { step: 1, attempt: 1, reason: 'rate_limited', status: 429, wait_ms: 2000, model: 'openai:gpt-4o' },
+      ],
+      ['message_delta', { text: 'Fine.' }],
+      ['step', { step: 1, tool_calls: 0, usage: { input_tokens: 5, output_tokens: 2 } }],
+      ['end', { status: 'completed' }],
+    );
+    const timeline = foldRunTimelineEvents(events);
+    expect(
+      timeline.spans.map((span) => [span.kind, span.started_at, span.ended_at, span.status, span.note]),
+    ).toEqual([
+      ['model', at(0), at(2), 'error', 'rate_limited (HTTP 429); retry 1 after 2.0 s'],
+      ['wait', at(2), at(4), 'done', 'retry 1 of openai:gpt-4o after 2.0 s'],
+      ['model', at(4), at(4), 'done', undefined],
+    ]);
+    expect(timelineUsage(timeline).model_calls).toBe(1);
+  });
+
+  it('names the spans of a fallback after the model that took the call, until the step ends', () => {
+    const events = script(
+      ['metadata', { model: 'openai:gpt-4o' }],
+      [
+        'model_fallback',
+        { step: 1, from: 'openai:gpt-4o', to: 'anthropic:claude', reason: 'overloaded', status: 503 },
+      ],
+      ['step', { step: 1, tool_calls: 1, usage: { input_tokens: 5, output_tokens: 2 } }],
+      ['tool_call', { step: 2, tool_call_id: 'c1', name: 'read_file', args: {} }],
+    );
+    const timeline = foldRunTimelineEvents(events);
+    expect(timeline.spans.map((span) => [span.kind, span.name, span.status])).toEqual([
+      ['model', 'openai:gpt-4o', 'error'],
+      ['model', 'anthropic:claude', 'done'],
+      ['model', 'openai:gpt-4o', 'done'],
+      ['tool', 'read_file', 'running'],
+    ]);
+    expect(timeline.spans[0]?.note).toBe(
+      'overloaded (HTTP 503); retries exhausted, falling back to anthropic:claude',
+    );
+  });
+
+  it('a back-off that the end cuts short ends with the run', () => {
+    const events = script(
+      ['metadata', { model: 'openai:gpt-4o' }],
+      [
+        'model_retry',
+        { step: 1, attempt: 1, reason: 'rate_limited', wait_ms: 30_000, model: 'openai:gpt-4o' },
+      ],
+      ['end', { status: 'cancelled' }],
+    );
+    const wait = foldRunTimelineEvents(events).spans.find((span) => span.kind === 'wait');
+    expect(wait).toMatchObject({ ended_at: at(2), status: 'cancelled' });
+  });
+});
+
 describe('foldRunTimeline', () => {
   it('times model calls from metadata/step to their first tool call or step, and tools call → result', () => {
     const events = script(

@@ -16,7 +16,8 @@ export interface SpanUsage {
 }
 
 export interface TimelineSpan {
-  kind: 'model' | 'tool';
+  /** `wait`: a model call's back-off between a failed attempt and its retry (`model_retry`). */
+  kind: 'model' | 'tool' | 'wait';
   /** Unique within the run. */
   id: string;
   step: number | null;
@@ -28,6 +29,8 @@ export interface TimelineSpan {
   status: SpanStatus;
   /** Model calls: the tokens of that call, from its first `tool_call` (or its `step`) event. */
   usage: SpanUsage | null;
+  /** Why a model attempt failed and what came next (a retry, a fallback), or why a wait waits. */
+  note?: string;
 }
 
 /** One attempt of a run: from its `metadata` to the last event it wrote (docs/usage.md). */
@@ -41,6 +44,8 @@ export interface RunTimeline {
   /** The last event folded in: a live stream resumes after it. */
   last_seq: number;
   model: string | null;
+  /** The model a fallback gave the call in progress (`model_fallback`), until its step ends. */
+  call_model?: string | null;
   /** How many times a worker started the run (`metadata` events): more than one means it was resumed. */
   attempts: number;
   /** Each attempt's stretch of time; the gaps between them are when nobody worked on the run. */
@@ -114,7 +119,7 @@ function modelSpan(
     kind: 'model',
     id: `model-${seq}`,
     step,
-    name: timeline.model ?? 'model call',
+    name: timeline.call_model ?? timeline.model ?? 'model call',
     tool_call_id: null,
     started_at: startedAt,
     ended_at: endedAt,
@@ -147,8 +152,21 @@ function abortedOneMore(spans: readonly TimelineSpan[], usage: unknown, guess: b
   if (typeof usage !== 'object' || usage === null) return guess;
   const reported = count((usage as Record<string, unknown>).aborted_model_calls);
   if (reported === null) return guess;
-  const folded = spans.filter((span) => span.kind === 'model' && ABORTED_SPAN.has(span.status)).length;
+  // A failed attempt the gateway retried or fell back from (it carries a note) is part of its call, not a call.
+  const folded = spans.filter(
+    (span) => span.kind === 'model' && span.note === undefined && ABORTED_SPAN.has(span.status),
+  ).length;
   return reported > folded;
+}
+
+/** `rate_limited (HTTP 429)`: why a model attempt failed, from a `model_retry` or `model_fallback` payload. */
+function failureNote(payload: Record<string, unknown>): string {
+  const status = count(payload.status);
+  return `${text(payload.reason) ?? 'failed'}${status === null ? '' : ` (HTTP ${status})`}`;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** Folds one event; an event at or below `last_seq` changes nothing, so overlapping replays are harmless. */
@@ -175,6 +193,7 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
         spans.push(modelSpan(timeline, timeline.model_started_at, stoppedAt, null, 'interrupted', event.seq));
       }
       next.model = text(payload.model) ?? timeline.model;
+      next.call_model = null;
       next.attempts = timeline.attempts + 1;
       next.model_started_at = at;
       next.model_streamed = false;
@@ -196,6 +215,7 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
         spans.push({ ...span, usage: usageOf(payload.model_usage) });
         next.model_started_at = null;
       }
+      next.call_model = null;
       spans.push({
         kind: 'tool',
         id: `tool-${id}`,
@@ -265,6 +285,7 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
       const more = (count(payload.tool_calls) ?? 0) > 0;
       next.model_started_at = more ? at : null;
       next.model_streamed = false;
+      next.call_model = null;
       break;
     }
     case 'end': {
@@ -282,10 +303,49 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
       for (let index = 0; index < spans.length; index++) {
         const span = spans[index];
         if (span && isOpen(span)) spans[index] = { ...span, ended_at: at, status: closing };
+        // A back-off the run's end cut short (a cancel, its wall time) ends with it.
+        else if (span?.kind === 'wait' && span.ended_at !== null && span.ended_at > at)
+          spans[index] = { ...span, ended_at: at, status: closing };
       }
       next.model_started_at = null;
       next.model_streamed = false;
       next.ended = { status: runStatus, at };
+      break;
+    }
+    case 'model_retry': {
+      // The failed attempt is a span of its own, the back-off another; the next attempt starts after it.
+      const waitMs = count(payload.wait_ms) ?? 0;
+      const attempt = count(payload.attempt);
+      const note = `${failureNote(payload)}; retry ${attempt ?? ''} after ${seconds(waitMs)}`;
+      if (timeline.model_started_at !== null) {
+        spans.push({ ...modelSpan(timeline, timeline.model_started_at, at, step, 'error', event.seq), note });
+      }
+      const until = new Date(Date.parse(at) + waitMs).toISOString();
+      spans.push({
+        kind: 'wait',
+        id: `wait-${event.seq}`,
+        step,
+        name: 'back-off',
+        tool_call_id: null,
+        started_at: at,
+        ended_at: until,
+        status: 'done',
+        usage: null,
+        note: `retry ${attempt ?? ''} of ${text(payload.model) ?? 'the model'} after ${seconds(waitMs)}`,
+      });
+      next.model_started_at = until;
+      next.model_streamed = false;
+      break;
+    }
+    case 'model_fallback': {
+      const to = text(payload.to);
+      const note = `${failureNote(payload)}; retries exhausted, falling back to ${to ?? 'the next model'}`;
+      if (timeline.model_started_at !== null) {
+        spans.push({ ...modelSpan(timeline, timeline.model_started_at, at, step, 'error', event.seq), note });
+      }
+      next.call_model = to;
+      next.model_started_at = at;
+      next.model_streamed = false;
       break;
     }
     case 'error':

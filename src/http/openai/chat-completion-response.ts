@@ -103,10 +103,17 @@ export async function respondWithCompletion(options: CompletionResponseOptions):
   let text = '';
   let settled: Settled | undefined;
   try {
-    const outcome = await service.follow(actor, started.run.id, controller.signal, (delta) => {
-      text += delta;
-      return Promise.resolve();
-    });
+    const outcome = await service.follow(
+      actor,
+      started.run.id,
+      controller.signal,
+      (delta) => {
+        text += delta;
+        return Promise.resolve();
+      },
+      // A retried model call's failed attempt: its text is not part of the answer.
+      (chars) => (text = text.slice(0, Math.max(0, text.length - chars))),
+    );
     settled = settle(outcome, started.conversation.id);
   } catch (thrown) {
     // Nobody is left to answer; the run is cancelled below.

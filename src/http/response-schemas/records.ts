@@ -9,6 +9,7 @@ import {
   RUN_CHANNELS,
   RUN_STATUSES,
   RUN_TYPES,
+  APPROVAL_SCOPES,
   APPROVAL_STATUSES,
   HUMAN_INPUT_KINDS,
 } from '../../core/records/run.js';
@@ -37,6 +38,13 @@ export const tokenUsageSchema = z
       .describe(
         'Calls that never answered (cancelled, failed, lost with their worker); their tokens are unknown',
       ),
+    by_model: z
+      .record(
+        z.string(),
+        z.strictObject({ input_tokens: z.number(), output_tokens: z.number(), model_calls: z.number() }),
+      )
+      .optional()
+      .describe('Per model spec, once a fallback model answered a call: which models ran and what each used'),
   })
   .describe('Usage over every attempt of the run; live while it runs')
   .register(RESPONSE_SCHEMAS, { id: 'TokenUsage' });
@@ -142,7 +150,13 @@ export const runEventSchema = z
     run_id: z.string(),
     seq: z.number().int(),
     type: z.enum(RUN_EVENT_TYPES),
-    payload: z.record(z.string(), z.unknown()),
+    payload: z
+      .record(z.string(), z.unknown())
+      .describe(
+        'By type; e.g. `model_retry`: {step, attempt, max_retries, reason, status?, wait_ms, model, discarded_chars} ' +
+          '(drop the last `discarded_chars` characters of the text shown), `model_fallback`: {step, from, to, ' +
+          'reason, status?, discarded_chars}',
+      ),
     created_at: timestamp,
   })
   .register(RESPONSE_SCHEMAS, { id: 'RunEvent' });
@@ -160,6 +174,7 @@ export const approvalSchema = z
     decided_at: nullableTimestamp,
     kind: z.enum(HUMAN_INPUT_KINDS),
     answers: z.array(z.string()).nullable(),
+    scope: z.enum(APPROVAL_SCOPES).describe('"run" when approved for the rest of the run'),
   })
   .register(RESPONSE_SCHEMAS, { id: 'ToolApproval' });
 
@@ -175,7 +190,18 @@ export const userSchema = z
   .register(RESPONSE_SCHEMAS, { id: 'User' });
 
 export const projectSchema = z
-  .looseObject({ id: z.string(), user_id: z.string(), name: z.string(), created_at: timestamp })
+  .looseObject({
+    id: z.string(),
+    user_id: z.string(),
+    name: z.string(),
+    workdir: z
+      .string()
+      .nullable()
+      .describe(
+        "The project's workdir relative to the server's data dir (never a host path); null when elsewhere",
+      ),
+    created_at: timestamp,
+  })
   .register(RESPONSE_SCHEMAS, { id: 'Project' });
 
 export const attachmentSchema = z

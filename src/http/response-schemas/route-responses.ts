@@ -156,6 +156,14 @@ export const RESPONSES = {
   runListPage: z.object({ runs: z.array(runListItem), next_cursor: z.string().nullable() }),
   artifacts: list('artifacts', z.looseObject({ id: z.string(), path: z.string() })),
   attachments: list('attachments', attachmentSchema),
+  limits: z.object({
+    limits: z
+      .object({
+        attachment_max_bytes: z.number().int().describe('Largest file one attachment may be'),
+        attachment_max_files: z.number().int().describe('Most files one upload may carry'),
+      })
+      .register(RESPONSE_SCHEMAS, { id: 'ServerLimits' }),
+  }),
   delegationPolicy: z.looseObject({ policy: z.string(), whitelist: z.array(z.string()) }),
   delegateResult: z.looseObject({
     status: z.enum(RUN_STATUSES),

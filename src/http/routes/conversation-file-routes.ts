@@ -63,6 +63,23 @@ export function registerConversationFileRoutes(registry: RouteRegistry, deps: Ap
   });
 
   registry.add({
+    method: 'get',
+    path: '/api/limits',
+
+    response: RESPONSES.limits,
+    summary: 'What this server accepts from a client: attachment sizes and counts',
+    description:
+      'The limits clients check before uploading (the server enforces them anyway): ' +
+      '`TROUPE_ATTACHMENT_MAX_BYTES` and `TROUPE_ATTACHMENT_MAX_FILES`.',
+    tag: 'conversations',
+    access: 'user',
+    handler: ({ c }) =>
+      c.json({
+        limits: { attachment_max_bytes: limits.attachmentMaxBytes, attachment_max_files: limits.attachmentMaxFiles },
+      }),
+  });
+
+  registry.add({
     method: 'post',
     path: '/api/conversations/{id}/attachments',
     errors: ['attachment_too_large', 'too_many_attachments', 'invalid_multipart'],

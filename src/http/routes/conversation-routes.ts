@@ -49,7 +49,14 @@ export const postMessageBodySchema = z
   })
   .strict();
 
-const listQuerySchema = z.object({ status: userStatusSchema.default('active') });
+const listQuerySchema = z.object({
+  status: userStatusSchema.default('active'),
+  q: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Only conversations whose title contains this text (case and runs of whitespace ignored)'),
+});
 
 export function registerConversationRoutes(registry: RouteRegistry, deps: AppDependencies): void {
   const { conversations, runs } = deps;
@@ -60,11 +67,15 @@ export function registerConversationRoutes(registry: RouteRegistry, deps: AppDep
 
     response: RESPONSES.conversations,
     summary: 'My conversations, newest first',
+    description:
+      'Only the caller\'s own conversations, admins included. `status=archived` lists the archived ones ' +
+      '(restore one with `PATCH …/{id}` `{"status":"active"}`); `q` searches their titles. A conversation ' +
+      'created without a title is called "New conversation" until its first message names it.',
     tag: 'conversations',
     access: 'user',
     query: listQuerySchema,
     handler: async ({ c, actor, query }) =>
-      c.json({ conversations: await conversations.list(actor, query.status) }),
+      c.json({ conversations: await conversations.list(actor, query.status, query.q) }),
   });
 
   registry.add({

@@ -130,7 +130,7 @@ export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDepend
   registry.add({
     method: 'post',
     path: '/api/knowledge/{id}/documents',
-    errors: ['document_unreadable', 'unsupported_media_type', 'forbidden'],
+    errors: ['document_unreadable', 'document_too_large', 'unsupported_media_type', 'forbidden'],
 
     response: RESPONSES.knowledgeDocuments,
     summary:

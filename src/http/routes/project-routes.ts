@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppDependencies } from '../app-dependencies.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { RESPONSES } from '../response-schemas/route-responses.js';
+import { projectView } from '../../runtime/project-view.js';
 
 export const createProjectBodySchema = z.object({ name: z.string().trim().min(1).max(200) }).strict();
 
@@ -14,7 +15,12 @@ export function registerProjectRoutes(registry: RouteRegistry, deps: AppDependen
     summary: 'My projects (named workdirs)',
     tag: 'projects',
     access: 'user',
-    handler: async ({ c, actor }) => c.json({ projects: await deps.projects.list(actor) }),
+    handler: async ({ c, actor }) =>
+      c.json({
+        projects: (await deps.projects.list(actor)).map((project) =>
+          projectView(project, deps.config.dataDir),
+        ),
+      }),
   });
 
   registry.add({
@@ -28,6 +34,9 @@ export function registerProjectRoutes(registry: RouteRegistry, deps: AppDependen
     status: 201,
     body: createProjectBodySchema,
     handler: async ({ c, actor, body }) =>
-      c.json({ project: await deps.projects.createProject(actor, body.name) }, 201),
+      c.json(
+        { project: projectView(await deps.projects.createProject(actor, body.name), deps.config.dataDir) },
+        201,
+      ),
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APPROVAL_SCOPES } from '../../core/records/run.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { Logger } from '../logger.js';
@@ -32,6 +33,12 @@ export const approvalBodySchema = z
   .object({
     decision: z.enum(['approve', 'reject']),
     comment: z.string().max(2000).optional().describe('Shown to the model with a rejection'),
+    scope: z
+      .enum(APPROVAL_SCOPES)
+      .optional()
+      .describe(
+        '"run" (with approve only): approve this tool for the rest of the run; its other waiting calls are approved too. Default "call"',
+      ),
   })
   .strict();
 
@@ -93,6 +100,10 @@ export function registerRunRoutes(registry: RouteRegistry, deps: AppDependencies
     errors: ['approval_decided', 'run_not_waiting'],
     response: RESPONSES.approvalDecided,
     summary: 'Approve or reject a sensitive tool call; the run resumes once every pending call is decided',
+    description:
+      'A rejection\'s `comment` is the reason the model reads in the call\'s result. `scope: "run"` approves the ' +
+      'tool for the rest of this run: its other waiting calls are approved with this one and its later calls ' +
+      'are not asked again. It covers this run only: subagent and delegated runs keep their own approval rules.',
     tag: 'runs',
     access: 'user',
     params: approvalParamsSchema,

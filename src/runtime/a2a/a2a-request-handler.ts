@@ -35,18 +35,12 @@ const CANCEL_WAIT_MS = 10_000;
 /** Request ids are per user; the prefix keeps A2A message ids apart from the console's own request ids. */
 const REQUEST_ID_PREFIX = 'a2a:';
 const MAX_MESSAGE_ID_LENGTH = 200 - REQUEST_ID_PREFIX.length;
-const TITLE_LENGTH = 80;
 
 export interface A2ARequestScope extends A2AScope {
   /** This endpoint's card (the 0.3 transport reads its capabilities). */
   card: AgentCard;
   /** The HTTP request's lifetime: blocking waits and streams end with it (the task does not). */
   signal: AbortSignal;
-}
-
-function titleOf(text: string): string {
-  const line = text.split('\n', 1)[0]?.trim() ?? '';
-  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line || 'A2A conversation';
 }
 
 /**
@@ -110,7 +104,7 @@ export function createA2ARequestHandler(deps: A2ADependencies, scope: A2ARequest
     const conversation =
       contextId !== ''
         ? await access.ownConversation(contextId, expert)
-        : await conversations.create(actor, { agent_id: expert.id, title: titleOf(text) });
+        : await conversations.create(actor, { agent_id: expert.id });
     const started = await runs.postMessage(actor, conversation.id, {
       content: text,
       request_id: requestId,

@@ -87,6 +87,9 @@ export async function* translateRunEvents(options: TranslateOptions): AsyncGener
         turnOpen = false;
         yield working(event, `Using the ${textOf(event, 'name') || 'a'} tool`);
         break;
+      // A retried model call's next text replaces the failed attempt's, which the artifact holds.
+      case 'model_retry':
+      case 'model_fallback':
       case 'step':
         turnOpen = false;
         break;

@@ -17,6 +17,7 @@ const approval: ToolApproval = {
   created_at: '2030-01-01T00:00:01.000Z',
   decided_at: null,
   answers: null,
+  scope: 'call',
 };
 
 describe('run status → A2A task state', () => {

@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import { contentTypeFor, DEFAULT_CONTENT_TYPE } from '../../core/files/content-type-for.js';
 import { sanitizeFileName } from '../../core/files/sanitize-file-name.js';
 import { TroupeError } from '../../core/errors.js';
@@ -6,7 +5,7 @@ import type { Storage } from '../../core/ports/storage.js';
 import type { Attachment } from '../../core/records/attachment.js';
 import type { Actor } from '../../core/records/user.js';
 import { getReadableConversation } from '../readable-conversation.js';
-import { writeUpload, type WrittenUpload } from './write-upload.js';
+import { openUploads, writeUpload, type WrittenUpload } from './write-upload.js';
 
 export interface UploadedFile {
   /** As the client named it; sanitised before use. */
@@ -76,11 +75,12 @@ export function createAttachmentService(deps: AttachmentServiceDeps): Attachment
       checkLimits(files);
       const project = await storage.projects.get(conversation.project_id);
       if (!project) throw new TroupeError('project_not_found', 'The conversation has no project workdir');
+      const uploads = await openUploads(project.workdir);
       const written: WrittenUpload[] = [];
       try {
         const rows: { upload: WrittenUpload; size: number; content_type: string }[] = [];
         for (const file of files) {
-          const upload = await writeUpload(project.workdir, sanitizeFileName(file.name), file.bytes);
+          const upload = await writeUpload(uploads, sanitizeFileName(file.name), file.bytes);
           written.push(upload);
           rows.push({ upload, size: file.bytes.byteLength, content_type: contentTypeOf(upload.name, file.type) });
         }
@@ -102,8 +102,10 @@ export function createAttachmentService(deps: AttachmentServiceDeps): Attachment
         });
       } catch (error) {
         // A failed upload leaves nothing behind: neither rows (one transaction) nor the files written so far.
-        await Promise.all(written.map((upload) => rm(upload.absolutePath, { force: true }).catch(() => undefined)));
+        await Promise.all(written.map((upload) => uploads.remove(upload.name).catch(() => undefined)));
         throw error;
+      } finally {
+        await uploads.close();
       }
     },
 

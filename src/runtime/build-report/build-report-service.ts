@@ -13,6 +13,7 @@ import { agentConfigSchema } from '../agent-config-schema.js';
 import { parseOrThrow } from '../to-validation-error.js';
 import type { BuildReportEntry } from '../../core/subagent-specs/build-report-entry.js';
 import { computeBuildReport, type BuildReport } from './compute-build-report.js';
+import { unprojectableSkills } from './unprojectable-skills.js';
 
 export interface BuildReportServiceDeps {
   storage: Storage;
@@ -67,6 +68,7 @@ export function createBuildReportService(deps: BuildReportServiceDeps): BuildRep
       defaultModel: deps.defaultModel,
       agentEntries,
       visibleSkills: skills.map((skill) => skill.name),
+      unprojectableSkills: await unprojectableSkills(deps.storage, skills, agent.config),
       knowledgeSources,
     });
   }

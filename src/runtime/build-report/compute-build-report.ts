@@ -32,6 +32,8 @@ export interface BuildReportInput {
   agentEntries?: readonly BuildReportEntry[];
   /** Skill names the author may use; without it skill names are checked for shape only. */
   visibleSkills?: readonly string[];
+  /** Selected skills whose stored files cannot be projected into a workdir, with why. */
+  unprojectableSkills?: ReadonlyMap<string, string>;
   /** The configured knowledge sources the caller can read; when given, the others are reported. */
   knowledgeSources?: readonly { id: string; name: string }[];
 }
@@ -68,6 +70,6 @@ export function computeBuildReport(input: BuildReportInput): BuildReport {
     registeredSlugs: input.registeredSlugs,
     unverifiedPrefixes: unverified,
   });
-  const report = [...agentEntries, ...built.report, ...skillReportEntries(config, built.subagents, input.visibleSkills)];
+  const report = [...agentEntries, ...built.report, ...skillReportEntries(config, built.subagents, input.visibleSkills, input.unprojectableSkills)];
   return { report, dropped: report.some(isDrop), subagents: built.subagents, parent_tools: parentTools };
 }

@@ -7,9 +7,6 @@ import type { AgentService } from '../agent-service.js';
 import type { ConversationService } from '../conversation-service.js';
 import type { RunServiceApi } from '../run-service-api.js';
 
-/** Longest conversation title taken from a first message. */
-const TITLE_LENGTH = 80;
-
 export interface CompletionStart {
   agent: Agent;
   conversation: Conversation;
@@ -51,6 +48,11 @@ export interface CompletionService {
     runId: string,
     signal: AbortSignal,
     onText: (text: string) => Promise<void>,
+    /**
+     * A model call's failed attempt is retried (`model_retry`, `model_fallback`): the last `chars` characters
+     * given to `onText` are void. A caller that can still take them back (one that buffers) does.
+     */
+    onDiscard?: (chars: number) => void,
   ): Promise<CompletionOutcome>;
 }
 
@@ -75,11 +77,6 @@ function stringField(payload: Record<string, unknown>, key: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-function titleOf(content: string): string {
-  const firstLine = content.trim().split('\n')[0]?.trim() ?? '';
-  return firstLine.length > TITLE_LENGTH ? `${firstLine.slice(0, TITLE_LENGTH - 1)}…` : firstLine;
-}
-
 export function createCompletionService(deps: CompletionServiceDependencies): CompletionService {
   const { agents, conversations, runs } = deps;
 
@@ -102,7 +99,8 @@ export function createCompletionService(deps: CompletionServiceDependencies): Co
     input: StartCompletionInput,
   ): Promise<Conversation> {
     if (input.conversationId === undefined) {
-      return conversations.create(actor, { agent_id: agent.id, title: titleOf(input.content) || undefined });
+      // Untitled: the first message names it (runs.postMessage).
+      return conversations.create(actor, { agent_id: agent.id });
     }
     const conversation = await conversations.get(actor, input.conversationId);
     // An admin may read anyone's conversation but only posts to their own, like the /api route.
@@ -142,7 +140,7 @@ export function createCompletionService(deps: CompletionServiceDependencies): Co
       return { agent, conversation, run };
     },
 
-    async follow(actor, runId, signal, onText) {
+    async follow(actor, runId, signal, onText, onDiscard) {
       const events = await runs.streamEvents(actor, runId, 0, signal);
       let wroteText = false;
       let newStep = false;
@@ -156,6 +154,9 @@ export function createCompletionService(deps: CompletionServiceDependencies): Co
           await onText(text);
         } else if (event.type === 'tool_call' || event.type === 'step') {
           newStep = true;
+        } else if (event.type === 'model_retry' || event.type === 'model_fallback') {
+          const discarded = Number(event.payload.discarded_chars);
+          if (discarded > 0) onDiscard?.(discarded);
         } else if (event.type === 'approval_required' || (event.type as string) === 'question_required') {
           return {
             kind: 'waiting',

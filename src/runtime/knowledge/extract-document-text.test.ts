@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../../core/knowledge/chunk-text.js';
-import { TroupeError } from '../../core/errors.js';
 import { detectMediaType, documentName } from './detect-media-type.js';
 import { extractDocumentText } from './extract-document-text.js';
 import { makePdf } from '../../../test/helpers/knowledge/make-pdf.js';
+import { troupeFailure } from '../../../test/helpers/troupe-failure.js';
 
-const LIMITS = { maxTextChars: 10_000, maxPdfPages: 5 };
+const LIMITS = { maxTextChars: 10_000, maxPdfPages: 5, maxDecodedBytes: 1024 * 1024 };
 const utf8 = (text: string) => new TextEncoder().encode(text);
-
-async function failure(promise: Promise<unknown>): Promise<TroupeError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(TroupeError);
-  return error as TroupeError;
-}
 
 describe('extractDocumentText', () => {
   it('reads a PDF page by page, so every chunk knows its page', async () => {
@@ -37,10 +28,11 @@ describe('extractDocumentText', () => {
 
   it('refuses what is not a PDF, and PDFs over the page or text limit', async () => {
     expect(
-      (await failure(extractDocumentText(utf8('plain words'), 'application/pdf', 'fake.pdf', LIMITS))).code,
+      (await troupeFailure(extractDocumentText(utf8('plain words'), 'application/pdf', 'fake.pdf', LIMITS)))
+        .code,
     ).toBe('document_unreadable');
     const long = makePdf(Array.from({ length: 6 }, (_, index) => [`page ${index}`]));
-    expect((await failure(extractDocumentText(long, 'application/pdf', 'long.pdf', LIMITS))).code).toBe(
+    expect((await troupeFailure(extractDocumentText(long, 'application/pdf', 'long.pdf', LIMITS))).code).toBe(
       'payload_too_large',
     );
     // Lines stay on the page (pdf.js leaves out text drawn outside it): 45 lines of 60 characters a page.
@@ -48,9 +40,9 @@ describe('extractDocumentText', () => {
       `${String(line).padStart(2, '0')} ${'words '.repeat(10).trim()}`.padEnd(60, '.'),
     );
     const wordy = makePdf([page, page, page, page, page]);
-    expect((await failure(extractDocumentText(wordy, 'application/pdf', 'wordy.pdf', LIMITS))).code).toBe(
-      'payload_too_large',
-    );
+    expect(
+      (await troupeFailure(extractDocumentText(wordy, 'application/pdf', 'wordy.pdf', LIMITS))).code,
+    ).toBe('payload_too_large');
   });
 
   it('strips HTML to Markdown-style text, without scripts or styles', async () => {
@@ -76,13 +68,14 @@ describe('extractDocumentText', () => {
     expect(latin).toMatchObject({ text: 'café', markdown: false });
     expect(
       (
-        await failure(
+        await troupeFailure(
           extractDocumentText(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00]), 'text/plain', 'c.txt', LIMITS),
         )
       ).code,
     ).toBe('document_unreadable');
     expect(
-      (await failure(extractDocumentText(utf8('z'.repeat(10_001)), 'text/plain', 'd.txt', LIMITS))).code,
+      (await troupeFailure(extractDocumentText(utf8('z'.repeat(10_001)), 'text/plain', 'd.txt', LIMITS)))
+        .code,
     ).toBe('payload_too_large');
   });
 });

@@ -17,6 +17,7 @@ export interface ExtractedText {
 export interface ExtractLimits {
   maxTextChars: number;
   maxPdfPages: number;
+  maxDecodedBytes: number;
 }
 
 function bounded(text: string, fileName: string, limits: ExtractLimits): string {
@@ -62,6 +63,7 @@ export async function extractDocumentText(
       const { pages } = await pdfToText(bytes, fileName, {
         maxPages: limits.maxPdfPages,
         maxTextChars: limits.maxTextChars,
+        maxDecodedBytes: limits.maxDecodedBytes,
       });
       const segments: TextSegment[] = [];
       let text = '';

@@ -94,7 +94,8 @@ describe('knowledge sources: who may do what', () => {
   });
 });
 
-describe('knowledge documents: uploads', () => {
+// The first upload in a process starts the extraction worker thread (pdf.js; tsx from the sources).
+describe('knowledge documents: uploads', { timeout: 60_000 }, () => {
   it('indexes every file of an upload and replaces a document uploaded again', async () => {
     const source = await knowledge.create(alice, { name: 'docs' });
     const pdf = makePdf([['Page one words'], ['Page two mentions the lighthouse']]);

@@ -21,6 +21,7 @@ import {
   type KnowledgeSearchInput,
   type UpdateKnowledgeSourceInput,
 } from './knowledge-input-schemas.js';
+import { sharedDocumentExtractor } from './extraction/document-extractor.js';
 import { DEFAULT_KNOWLEDGE_LIMITS, type KnowledgeLimits } from './knowledge-limits.js';
 import { prepareKnowledgeUpload, type UploadedFile } from './prepare-knowledge-upload.js';
 import {
@@ -88,6 +89,8 @@ export function createKnowledgeService(
   options: KnowledgeServiceOptions = {},
 ): KnowledgeService {
   const limits: KnowledgeLimits = { ...DEFAULT_KNOWLEDGE_LIMITS, ...options.limits };
+  // Documents are read in the process's extraction worker thread (extraction/document-extractor.ts).
+  const extractor = sharedDocumentExtractor(limits);
 
   async function searchIn(
     sources: KnowledgeSource[],
@@ -149,7 +152,7 @@ export function createKnowledgeService(
 
     async addDocuments(actor, ref, files) {
       const source = await resolveManageableSource(storage, actor, ref);
-      const prepared = await prepareKnowledgeUpload(source.id, files, limits);
+      const prepared = await prepareKnowledgeUpload(source.id, files, limits, extractor);
       return storage.transaction(async (tx) => {
         // Checked again inside the write: the source may have been deleted while the files were read.
         const current = await resolveManageableSource(tx, actor, source.id);

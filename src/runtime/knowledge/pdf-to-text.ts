@@ -1,4 +1,5 @@
 import { TroupeError } from '../../core/errors.js';
+import { checkPdfDecodedSize } from './extraction/check-pdf-decoded-size.js';
 
 export interface PdfText {
   /** Text of each page, in order (page 1 first). */
@@ -8,6 +9,8 @@ export interface PdfText {
 export interface PdfLimits {
   maxPages: number;
   maxTextChars: number;
+  /** What its streams may decompress to in all (`checkPdfDecodedSize`). */
+  maxDecodedBytes: number;
 }
 
 function isTextItem(item: unknown): item is { str: string; hasEOL: boolean } {
@@ -31,10 +34,12 @@ function pageText(items: readonly unknown[]): string {
 
 /**
  * The text of a PDF, page by page, through pdf.js (the legacy build, which runs on Node; in Node it parses
- * in-process, with no worker). Nothing is rendered and no fonts are loaded: text content only. Pages and
- * extracted characters are capped, so a small file cannot expand without bound.
+ * on the calling thread, which is the extraction worker's: `extraction/document-extractor.ts`). Nothing
+ * is rendered and no fonts are loaded: text content only. Decompressed bytes, pages and extracted
+ * characters are capped, so a small file cannot expand without bound.
  */
 export async function pdfToText(bytes: Uint8Array, fileName: string, limits: PdfLimits): Promise<PdfText> {
+  checkPdfDecodedSize(bytes, fileName, limits.maxDecodedBytes);
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   let document: Awaited<ReturnType<typeof pdfjs.getDocument>['promise']>;
   try {

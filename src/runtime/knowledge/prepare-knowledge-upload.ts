@@ -1,9 +1,8 @@
 import { TroupeError } from '../../core/errors.js';
-import { chunkText } from '../../core/knowledge/chunk-text.js';
 import type { NewKnowledgeChunk, NewKnowledgeDocument } from '../../core/ports/knowledge-storage.js';
 import { DOCUMENT_MEDIA_TYPES } from '../../core/records/knowledge.js';
 import { detectMediaType, documentName } from './detect-media-type.js';
-import { extractDocumentText } from './extract-document-text.js';
+import type { DocumentExtractor } from './extraction/document-extractor.js';
 import type { KnowledgeLimits } from './knowledge-limits.js';
 
 export interface UploadedFile {
@@ -25,6 +24,7 @@ async function prepareDocument(
   sourceId: string,
   file: UploadedFile,
   limits: KnowledgeLimits,
+  extractor: DocumentExtractor,
 ): Promise<PreparedDocument> {
   const name = documentName(file.name);
   if (name === '') {
@@ -39,11 +39,16 @@ async function prepareDocument(
       `${name}: knowledge sources read Markdown, text, HTML and PDF (${DOCUMENT_MEDIA_TYPES.join(', ')}); name the file .md, .txt, .html or .pdf`,
     );
   }
-  const extracted = await extractDocumentText(file.bytes, mediaType, name, {
-    maxTextChars: limits.maxTextChars,
-    maxPdfPages: limits.maxPdfPages,
+  const { chunks, text_chars, page_count } = await extractor.extract({
+    bytes: file.bytes,
+    mediaType,
+    fileName: name,
+    limits: {
+      maxTextChars: limits.maxTextChars,
+      maxPdfPages: limits.maxPdfPages,
+      maxDecodedBytes: limits.maxDecodedBytes,
+    },
   });
-  const chunks = chunkText(extracted.text, { markdown: extracted.markdown, segments: extracted.segments });
   if (chunks.length === 0) {
     throw new TroupeError(
       'document_unreadable',
@@ -56,21 +61,22 @@ async function prepareDocument(
       name,
       media_type: mediaType,
       bytes: file.bytes.byteLength,
-      text_chars: extracted.text.length,
-      page_count: extracted.page_count,
+      text_chars,
+      page_count,
     },
     chunks,
   };
 }
 
 /**
- * Extracts and chunks every file of one upload, checking the whole upload (count, names) first or on
- * the way, so a bad file fails the upload before anything is stored.
+ * Extracts and chunks every file of one upload (in `extractor`'s worker thread), checking the whole upload
+ * (count, names) first or on the way, so a bad file fails the upload before anything is stored.
  */
 export async function prepareKnowledgeUpload(
   sourceId: string,
   files: readonly UploadedFile[],
   limits: KnowledgeLimits,
+  extractor: DocumentExtractor,
 ): Promise<PreparedDocument[]> {
   if (files.length === 0) {
     throw new TroupeError('validation_failed', 'Send at least one document', {
@@ -87,7 +93,7 @@ export async function prepareKnowledgeUpload(
     );
   }
   const prepared: PreparedDocument[] = [];
-  for (const file of files) prepared.push(await prepareDocument(sourceId, file, limits));
+  for (const file of files) prepared.push(await prepareDocument(sourceId, file, limits, extractor));
   const names = prepared.map((entry) => entry.document.name);
   const duplicate = names.find((name, index) => names.indexOf(name) !== index);
   if (duplicate !== undefined) {

@@ -14,7 +14,39 @@ export interface ModelCallRequest {
   tools: AnyTroupeTool[];
   model: ResolvedModel;
   abortSignal: AbortSignal;
+  /**
+   * Told of each retry and fallback inside this one logical call (the gateway, docs/model-calls.md): a layer
+   * that wants them (tracing) passes its own listener on, calling the one it was given too.
+   */
+  observe?: (notice: ModelCallNotice) => void;
 }
+
+/** A retry or a fallback inside a model call, as its run event (`model_retry`, `model_fallback`) carries it. */
+export type ModelCallNotice =
+  | {
+      type: 'model_retry';
+      step: number;
+      /** The retry about to be made: 1 for the first. */
+      attempt: number;
+      max_retries: number;
+      /** Why the last attempt failed (`rate_limited`, `overloaded`, `stream_cut`, …). */
+      reason: string;
+      status?: number;
+      wait_ms: number;
+      /** The model spec being retried. */
+      model: string;
+      /** Characters the failed attempt streamed: its text is dropped, consumers remove it from what they show. */
+      discarded_chars: number;
+    }
+  | {
+      type: 'model_fallback';
+      step: number;
+      from: string;
+      to: string;
+      reason: string;
+      status?: number;
+      discarded_chars: number;
+    };
 
 export interface ModelToolCall {
   toolCallId: string;
@@ -29,6 +61,8 @@ export interface ModelCallResult {
   toolCalls: ModelToolCall[];
   usage: Pick<TokenUsage, 'input_tokens' | 'output_tokens'>;
   finishReason: string;
+  /** The spec of the model that answered, when it is not the request's (a fallback took the call). */
+  model?: string;
 }
 
 export interface ToolCallRequest {

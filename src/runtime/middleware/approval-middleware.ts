@@ -1,3 +1,4 @@
+import { rejectionText } from '../../core/approvals/rejection-text.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { AgentMiddleware } from './agent-middleware.js';
 
@@ -12,13 +13,12 @@ export class ApprovalPendingError extends Error {
   }
 }
 
-export const REJECTED_TEXT = (name: string, comment: string | null) =>
-  `The user rejected this ${name} call${comment ? `: ${comment}` : ''}. Do not retry it unchanged; ask or take another way.`;
-
 /**
  * Human-in-the-loop for sensitive tools of a main agent in `default` approval mode: the first time a call
  * is seen it is recorded as pending (with an `approval_required` event) and the run waits; once decided,
- * the resumed run executes it (approved) or tells the model it was rejected.
+ * the resumed run executes it (approved) or tells the model it was rejected, with the user's comment. A
+ * call approved "for this run" lets the tool's later calls of the same run through; it changes neither the
+ * run's `tool_approval_mode` nor anything its children inherit.
  */
 export function createApprovalMiddleware(storage: Storage): AgentMiddleware {
   return {
@@ -30,8 +30,10 @@ export function createApprovalMiddleware(storage: Storage): AgentMiddleware {
       const approval = await storage.approvals.get(request.run.id, request.toolCallId);
       if (approval?.status === 'approved') return next(request);
       if (approval?.status === 'rejected') {
-        return { output: REJECTED_TEXT(request.toolName, approval.comment), isError: true };
+        return { output: rejectionText(request.toolName, approval.comment), isError: true };
       }
+      // Approved for the rest of this run: later calls of the tool go through without asking again.
+      if (!approval && (await storage.approvals.runWideApproval(request.run.id, request.toolName))) return next(request);
       if (!approval) {
         await storage.approvals.request({
           run_id: request.run.id,

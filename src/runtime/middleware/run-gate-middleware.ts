@@ -23,6 +23,15 @@ export interface RunGateDeps {
   stop(reason: RunAbortError): RunAbortError;
 }
 
+export interface RunGate {
+  /**
+   * The stop check and the wall-time check again, charging nothing: before a model call's next attempt
+   * after a wait (a back-off, a turn at the provider), so a cancel committed meanwhile anywhere above the
+   * run, in any process, stops it before another request goes out.
+   */
+  recheck(): Promise<void>;
+}
+
 /**
  * The admission gate in front of every model call and tool execution (SPEC §10), innermost so it sees only
  * calls that would really run. It reads, in one statement, the status of the run and of every run above
@@ -34,7 +43,7 @@ export interface RunGateDeps {
  * tokens, or none when it never answered (the call itself stays charged), so the ledger and the run's usage
  * agree (docs/usage.md).
  */
-export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware {
+export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & RunGate {
   const { storage, run } = deps;
 
   async function admit(charge: BudgetAmounts, checkStop = true): Promise<void> {
@@ -60,6 +69,8 @@ export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware {
 
   return {
     name: 'run-gate',
+    // Nothing new is charged: a retry is the same logical call, admitted and charged once.
+    recheck: () => admit({ tokens: 0, model_calls: 0, tool_calls: 0 }),
     async wrapModelCall(request, next) {
       const estimate = deps.budget?.tokens ? estimateTokens([request.system, request.messages]) : 0;
       await admit({ tokens: estimate, model_calls: 1, tool_calls: 0 });
@@ -74,7 +85,7 @@ export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware {
           await storage.budgets.settle(run.id, { tokens: -estimate }).catch(() => undefined);
         throw error;
       }
-      call.settle(result.usage);
+      call.settle(result.usage, result.model ?? request.model.spec);
       if (deps.budget) {
         const actual = result.usage.input_tokens + result.usage.output_tokens;
         await storage.budgets.settle(run.id, { tokens: actual - estimate });

@@ -8,12 +8,11 @@ import type { ThreadMessage } from '../../core/records/thread-message.js';
 import { repairToolCallPairs } from '../../core/thread/tool-call-pairs.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../agent-loop.js';
 import { executeTool } from '../execute-tool.js';
-import type { AgentMiddleware } from '../middleware/agent-middleware.js';
+import type { AgentMiddleware, ModelCallRequest, ModelCallResult } from '../middleware/agent-middleware.js';
 import { composeMiddleware } from '../middleware/compose-middleware.js';
 import { abortErrorOf } from '../run-abort.js';
 import type { AppendBatch, PendingEvent, RunEmitter } from '../run-emitter.js';
 import type { EndedRun } from '../run-finalizer.js';
-import { streamModelCall } from '../stream-model-call.js';
 import type { AnyTroupeTool } from '../tools/troupe-tool.js';
 import type { ModelCallUsage } from '../../core/runs/run-usage.js';
 import type { RunUsageMeter } from '../usage/run-usage-meter.js';
@@ -30,6 +29,8 @@ export interface ResumeAgentLoopOptions {
   middleware: AgentMiddleware[];
   /** The run's usage: what earlier attempts settled is read from the thread this reads anyway. */
   meter: RunUsageMeter;
+  /** The innermost model call, under every middleware: the run's model gateway (`ModelGateway.forRun`). */
+  callModel: (request: ModelCallRequest) => Promise<ModelCallResult>;
   workdir: string;
   signal: AbortSignal;
   maxSteps: number;
@@ -63,7 +64,7 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
   for (const tool of [...options.tools, ...middleware.flatMap((layer) => layer.tools ?? [])])
     registry.set(tool.name, tool);
   const chain = composeMiddleware(middleware, {
-    callModel: (request) => streamModelCall(request, (text) => emitter.delta(text)),
+    callModel: options.callModel,
     callTool: executeTool,
   });
   const { steerable } = runCapabilities(run);

@@ -4,6 +4,7 @@ import {
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -15,6 +16,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SkillFile } from '../../core/records/skill.js';
 import { skillDigest } from '../../core/skills/build-skill-package.js';
+import { snapshotTree } from '../../../test/helpers/workdir/snapshot-tree.js';
 import { projectSkills, type ProjectedSkill } from './project-skills.js';
 
 const text = (value: string) => new TextEncoder().encode(value);
@@ -121,5 +123,49 @@ describe('projectSkills', () => {
     mkdirSync(path.join(workdir, 'notes'));
     await projectSkills({ workdir, skills: [], stillVisible: everyoneVisible });
     expect(existsSync(path.join(workdir, '.skills'))).toBe(false);
+  });
+
+  it('follows no link planted in .skills: a skill folder or file linked outside is replaced, the outside untouched', async () => {
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'troupe-outside-'));
+    try {
+      writeFileSync(path.join(outside, 'passwd'), 'root:x:0:0\n');
+      mkdirSync(path.join(outside, 'dir'));
+      const before = snapshotTree(outside);
+      const one = skill('one', { 'SKILL.md': '1' });
+      const two = skill('two', { 'SKILL.md': '2', 'ref/a.md': 'a' });
+      await projectSkills({ workdir, skills: [one, two], stillVisible: everyoneVisible });
+      rmSync(at('one'), { recursive: true });
+      symlinkSync(path.join(outside, 'dir'), at('one'));
+      chmodSync(at('two'), 0o755);
+      rmSync(at('two/ref'), { recursive: true, force: true });
+      symlinkSync(outside, at('two/ref'));
+      symlinkSync(path.join(outside, 'passwd'), at('stale'));
+      await projectSkills({ workdir, skills: [one, two], stillVisible: everyoneVisible });
+      expect(snapshotTree(outside)).toEqual(before);
+      expect(readFileSync(at('one/SKILL.md'), 'utf8')).toBe('1');
+      expect(readFileSync(at('two/ref/a.md'), 'utf8')).toBe('a');
+      expect(lstatSync(at('two/ref')).isDirectory()).toBe(true);
+      expect(existsSync(at('stale'))).toBe(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves out a skill it cannot project, says why without a host path, and projects the others', async () => {
+    const tooLong = `${'é'.repeat(200)}.md`;
+    const broken = skill('broken', { 'SKILL.md': 'b', [tooLong]: 'x' });
+    const fine = skill('fine', { 'SKILL.md': 'f' });
+    const unprojected = await projectSkills({
+      workdir,
+      skills: [broken, fine],
+      stillVisible: everyoneVisible,
+    });
+    expect(unprojected.map((entry) => entry.name)).toEqual(['broken']);
+    expect(unprojected[0]?.reason).toContain('longer than 255 bytes');
+    expect(unprojected[0]?.reason).not.toContain(workdir);
+    expect(unprojected[0]?.reason).not.toContain('/proc/');
+    expect(existsSync(at('broken'))).toBe(false);
+    expect(readFileSync(at('fine/SKILL.md'), 'utf8')).toBe('f');
+    expect(readdirSync(at('.')).sort()).toEqual(['fine']);
   });
 });

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Dirent } from 'node:fs';
-import { lstat, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isTroupeError, toTroupeError } from '../../core/errors.js';
 import type { SkillFile } from '../../core/records/skill.js';
 import { skillDigest } from '../../core/skills/build-skill-package.js';
-
-/** Where skills appear in a workdir, relative to its root. */
-export const SKILLS_DIR = '.skills';
+import { fsErrorCode } from '../tools/workdir/workdir-fs-error.js';
+import { openWorkdirDirectory, type WorkdirDirectory } from '../tools/workdir/workdir-directory.js';
+import { openSkillsRoot } from './open-skills-root.js';
 
 /** A skill to project: its name and digest now, its files only when the copy on disk is stale. */
 export interface ProjectedSkill {
@@ -25,106 +24,136 @@ export interface ProjectSkillsInput {
   stillVisible(names: string[]): Promise<ReadonlySet<string>>;
 }
 
+/** A skill that could not be projected, and why (workdir-relative: never a host path). */
+export interface UnprojectedSkill {
+  name: string;
+  reason: string;
+}
+
+/** A projected copy larger than this is stale by definition: skills are far smaller (`SkillLimits`). */
+const MAX_PROJECTED_FILE_BYTES = 64 * 1024 * 1024;
+
 // One projection per workdir at a time in this process; other processes are handled by rename's atomicity.
-const queues = new Map<string, Promise<void>>();
+const queues = new Map<string, Promise<UnprojectedSkill[]>>();
 
 /**
  * Projects skills read-only into `{workdir}/.skills/{name}/` (SPEC §9). A skill whose copy already has the
  * right digest is left alone, so parent and children of one run tree share one copy; a stale, tampered or
  * half-written copy is rebuilt in a staging folder and swapped in with a rename, so a reader never sees a
- * mix of two versions. Files are written mode 0444; the workdir tools refuse writes there in any case.
+ * mix of two versions. Everything goes through the workdir API (no symlink followed, every entry reached from
+ * a checked directory descriptor) and stays the server's: files 0444, so the sandbox only reads them. A skill
+ * that cannot be projected is left out and returned, with why; the others are projected all the same.
  */
-export async function projectSkills(input: ProjectSkillsInput): Promise<void> {
-  const realWorkdir = await realpath(input.workdir);
-  const previous = queues.get(realWorkdir) ?? Promise.resolve();
-  const current = previous.catch(() => undefined).then(() => project(realWorkdir, input));
-  queues.set(realWorkdir, current);
+export async function projectSkills(input: ProjectSkillsInput): Promise<UnprojectedSkill[]> {
+  const key = path.resolve(input.workdir);
+  const previous = queues.get(key) ?? Promise.resolve([]);
+  const current = previous.catch(() => []).then(() => project(input));
+  queues.set(key, current);
   try {
-    await current;
+    return await current;
   } finally {
-    if (queues.get(realWorkdir) === current) queues.delete(realWorkdir);
+    if (queues.get(key) === current) queues.delete(key);
   }
 }
 
-async function project(realWorkdir: string, input: ProjectSkillsInput): Promise<void> {
-  const root = path.join(realWorkdir, SKILLS_DIR);
-  const exists = await ensureRealDirectory(root, input.skills.length > 0);
-  if (!exists) return;
-  await prune(root, input);
-  for (const skill of input.skills) await projectOne(root, skill);
+async function project(input: ProjectSkillsInput): Promise<UnprojectedSkill[]> {
+  const workdir = await openWorkdirDirectory(input.workdir, '.');
+  const root = await openSkillsRoot(workdir, input.skills.length > 0).finally(() => workdir.close());
+  if (root === undefined) return [];
+  try {
+    await prune(root, input);
+    const unprojected: UnprojectedSkill[] = [];
+    for (const skill of input.skills) {
+      try {
+        await projectOne(root, skill);
+      } catch (error) {
+        unprojected.push({ name: skill.name, reason: reasonOf(error) });
+      }
+    }
+    return unprojected;
+  } finally {
+    await root.close();
+  }
 }
 
-/** `.skills` must be a real directory of this workdir: a symlink or file planted there is removed first. */
-async function ensureRealDirectory(root: string, create: boolean): Promise<boolean> {
-  const stats = await lstat(root).catch(() => undefined);
-  if (stats?.isDirectory()) return true;
-  if (stats) await rm(root, { recursive: true, force: true });
-  if (!create) return false;
-  await mkdir(root, { recursive: true });
-  const created = await lstat(root);
-  return created.isDirectory();
-}
-
-async function prune(root: string, input: ProjectSkillsInput): Promise<void> {
+async function prune(root: WorkdirDirectory, input: ProjectSkillsInput): Promise<void> {
   const wanted = new Set(input.skills.map((skill) => skill.name));
-  const entries = await readdir(root, { withFileTypes: true });
+  const entries = await root.list();
   // Leftovers of an interrupted swap are ours to remove.
   const leftovers = entries.filter((entry) => entry.name.startsWith('.trash-'));
   const others = entries.filter((entry) => !entry.name.startsWith('.') && !wanted.has(entry.name));
   const keep =
     others.length > 0 ? await input.stillVisible(others.map((entry) => entry.name)) : new Set<string>();
-  const doomed: Dirent[] = [
-    ...leftovers,
-    ...others.filter((entry) => !keep.has(entry.name) || !entry.isDirectory()),
-  ];
-  await Promise.all(doomed.map((entry) => rm(path.join(root, entry.name), { recursive: true, force: true })));
+  const doomed = [...leftovers, ...others.filter((entry) => !keep.has(entry.name) || !entry.isDirectory())];
+  await Promise.all(doomed.map((entry) => root.remove(entry.name)));
 }
 
-async function projectOne(root: string, skill: ProjectedSkill): Promise<void> {
-  const target = path.join(root, skill.name);
-  if ((await digestOnDisk(target)) === skill.digest) return;
+async function projectOne(root: WorkdirDirectory, skill: ProjectedSkill): Promise<void> {
+  if ((await digestOnDisk(root, skill.name)) === skill.digest) return;
   const files = await skill.loadFiles();
   // Deleted between the listing and now: nothing to project.
   if (files.length === 0) return;
-  const staging = await mkdtemp(path.join(root, '.staging-'));
+  const stagingName = `.staging-${randomBytes(6).toString('hex')}`;
+  const staging = await root.makeDirectory(stagingName, { owner: 'server' });
   try {
-    for (const file of files) {
-      const destination = path.join(staging, ...file.path.split('/'));
-      await mkdir(path.dirname(destination), { recursive: true });
-      await writeFile(destination, file.content, { flag: 'wx', mode: 0o444 });
-    }
+    for (const file of files) await writeSkillFile(staging, file);
     for (let attempt = 0; attempt < 3; attempt += 1) {
       try {
-        await rename(staging, target);
+        await root.rename(stagingName, skill.name);
         return;
       } catch (error) {
-        const code = (error as { code?: string }).code;
+        const code = fsErrorCode(error);
         if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOTDIR') throw error;
         // Another process just projected it: keep theirs when it is the same version.
-        if ((await digestOnDisk(target)) === skill.digest) return;
-        const trash = path.join(root, `.trash-${randomBytes(6).toString('hex')}`);
-        await rename(target, trash).catch(() => undefined);
-        await rm(trash, { recursive: true, force: true });
+        if ((await digestOnDisk(root, skill.name)) === skill.digest) return;
+        const trash = `.trash-${randomBytes(6).toString('hex')}`;
+        await root.rename(skill.name, trash).catch(() => undefined);
+        await root.remove(trash);
       }
     }
-    throw new Error(`Could not project skill ${skill.name}: its folder kept changing`);
+    throw new Error('its folder kept changing');
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    await staging.close();
+    await root.remove(stagingName).catch(() => undefined);
+  }
+}
+
+/** Writes one file of a skill below `staging`, its folders made one by one through their descriptors. */
+async function writeSkillFile(staging: WorkdirDirectory, file: SkillFile): Promise<void> {
+  const components = file.path.split('/');
+  const name = components.pop() ?? file.path;
+  const opened: WorkdirDirectory[] = [];
+  try {
+    let directory = staging;
+    for (const component of components) {
+      directory = await directory.openDirectory(component, { create: true, owner: 'server' });
+      opened.push(directory);
+    }
+    if (!(await directory.createFile(name, file.content, 0o444))) {
+      throw new Error(`${file.path} is there twice`);
+    }
+  } finally {
+    await Promise.all(opened.map((directory) => directory.close()));
   }
 }
 
 /** The digest of what is on disk, or undefined when it is missing or holds anything but plain files. */
-async function digestOnDisk(folder: string): Promise<string | undefined> {
+async function digestOnDisk(root: WorkdirDirectory, name: string): Promise<string | undefined> {
   const files: SkillFile[] = [];
-  const walk = async (directory: string, relative: string): Promise<boolean> => {
-    const entries = await readdir(directory, { withFileTypes: true });
-    for (const entry of entries) {
+  const walk = async (directory: WorkdirDirectory, relative: string): Promise<boolean> => {
+    for (const entry of await directory.list()) {
       const entryPath = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      const absolute = path.join(directory, entry.name);
       if (entry.isDirectory()) {
-        if (!(await walk(absolute, entryPath))) return false;
+        const child = await directory.openDirectory(entry.name);
+        try {
+          if (!(await walk(child, entryPath))) return false;
+        } finally {
+          await child.close();
+        }
       } else if (entry.isFile()) {
-        files.push({ path: entryPath, content: await readFile(absolute) });
+        const content = await directory.readFile(entry.name, MAX_PROJECTED_FILE_BYTES);
+        if (content === undefined) return false;
+        files.push({ path: entryPath, content });
       } else {
         return false;
       }
@@ -132,11 +161,24 @@ async function digestOnDisk(folder: string): Promise<string | undefined> {
     return true;
   };
   try {
-    const stats = await lstat(folder);
-    if (!stats.isDirectory() || !(await walk(folder, ''))) return undefined;
+    if (!(await root.statEntry(name))?.isDirectory()) return undefined;
+    const folder = await root.openDirectory(name);
+    try {
+      if (!(await walk(folder, ''))) return undefined;
+    } finally {
+      await folder.close();
+    }
   } catch {
     return undefined;
   }
   files.sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
   return skillDigest(files);
+}
+
+/** A TroupeError's message names workdir-relative paths; anything else is shown by its code alone. */
+function reasonOf(error: unknown): string {
+  if (isTroupeError(error)) return error.message;
+  const code = fsErrorCode(error);
+  if (code !== undefined) return `the file system refused it (${code})`;
+  return toTroupeError(error).message;
 }

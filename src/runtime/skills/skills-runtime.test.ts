@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentConfig } from '../../core/records/agent.js';
+import { skillDigest } from '../../core/skills/build-skill-package.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
 import { skillMd } from '../../../test/helpers/skills/skill-archives.js';
 import { SKILLS_READ_ONLY_TEXT } from './skills-write-guard.js';
@@ -143,5 +144,49 @@ describe('skills at run time', () => {
     expect(seen.get('solo')?.system).not.toContain('## Skills');
     const project = await h.storage.projects.get(conversation.project_id);
     expect(existsSync(path.join(project?.workdir ?? '', '.skills', 'bobs-secret'))).toBe(false);
+  });
+
+  it('leaves out a skill it cannot project (the build report says why, no host path anywhere) and runs on', async () => {
+    const warnings: string[] = [];
+    const { h, seen, alice, add } = await world(
+      { solo: 'rules:\n  - steps:\n      - text: "ok"\n' },
+      (message) => warnings.push(message),
+    );
+    await add(alice, 'fine');
+    // Stored before names were measured in bytes: 200 two-byte characters, 400 bytes, over a file system's 255.
+    const files = [
+      { path: 'SKILL.md', content: new TextEncoder().encode(skillMd('wide', 'Use wide well')) },
+      { path: `${'é'.repeat(200)}.md`, content: new TextEncoder().encode('x') },
+    ];
+    await h.storage.skills.create({
+      name: 'wide',
+      owner_id: alice.id,
+      visibility: 'private',
+      description: 'Use wide well',
+      digest: skillDigest(files),
+      total_bytes: 14,
+      files,
+    });
+    const agent = await h.createAgent(alice, 'solo', { model: 'scripted:solo', skills: ['wide', 'fine'] });
+    const report = await h.runtime.buildReports.forRecord(alice, agent);
+    expect(report.report).toEqual([
+      expect.objectContaining({ code: 'invalid_skill', value: 'wide', spec_index: null }),
+    ]);
+    expect(report.report[0]?.message).toContain('has a name longer than 255 bytes');
+
+    const conversation = await h.createConversation(alice, agent);
+    const workdir = (await h.storage.projects.get(conversation.project_id))?.workdir ?? '';
+    const { run } = await h.runs.postMessage(alice, conversation.id, { content: 'hi' });
+    const ended = (await h.runs.await(alice, run.id, 20_000)).run;
+    expect(ended.status).toBe('completed');
+    const listed = [...(seen.get('solo')?.system ?? '').matchAll(/^- ([a-z-]+): Use /gm)].map(
+      (match) => match[1],
+    );
+    expect(listed).toEqual(['fine']);
+    expect(existsSync(path.join(workdir, '.skills/wide'))).toBe(false);
+    expect(warnings).toEqual([expect.stringContaining('Skill wide was not projected')]);
+    const shown = JSON.stringify([warnings, report, ended, await h.storage.events.list(run.id, 0, 1000)]);
+    expect(shown).not.toContain(h.dir);
+    expect(shown).not.toContain('/proc/self');
   });
 });

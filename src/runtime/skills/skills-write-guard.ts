@@ -1,14 +1,13 @@
-import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentMiddleware, ToolCallRequest } from '../middleware/agent-middleware.js';
-import { SKILLS_DIR } from './project-skills.js';
+import { openInWorkdir } from '../tools/workdir/open-in-workdir.js';
+import { SKILLS_DIR } from './open-skills-root.js';
 
 /** Tools that only read the path they are given, though they are sensitive for other reasons. */
 const READING_TOOLS: ReadonlySet<string> = new Set(['install_skill']);
 /** Writers known by name, whatever their `sensitive` flag says. */
 const WRITING_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
 const PATH_FIELDS = ['path', 'file_path'] as const;
-const MAX_LINK_HOPS = 8;
 
 export const SKILLS_READ_ONLY_TEXT = (requested: string) =>
   `${requested} is inside ${SKILLS_DIR}/, which is read-only: skills are projected there for reading. To change a skill, copy its folder elsewhere in the workdir, edit the copy and install it with install_skill.`;
@@ -24,41 +23,24 @@ export function writtenPaths(request: Pick<ToolCallRequest, 'toolName' | 'tool' 
   );
 }
 
-function within(base: string, target: string): boolean {
-  const relative = path.relative(base, target);
-  return (
-    relative === '' ||
-    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
-  );
-}
-
-/** The real path `candidate` leads to: its longest existing prefix resolved, links at the leaf followed. */
-async function realTarget(candidate: string, hops = 0): Promise<string> {
-  const leaf = await lstat(candidate).catch(() => undefined);
-  if (leaf?.isSymbolicLink() && hops < MAX_LINK_HOPS) {
-    const link = await readlink(candidate);
-    return realTarget(path.resolve(path.dirname(candidate), link), hops + 1);
-  }
-  try {
-    return await realpath(candidate);
-  } catch {
-    const parent = path.dirname(candidate);
-    if (parent === candidate) return candidate;
-    return path.join(await realTarget(parent, hops), path.basename(candidate));
-  }
+function namesSkillsDir(relative: string): boolean {
+  return relative === SKILLS_DIR || relative.startsWith(`${SKILLS_DIR}/`);
 }
 
 /**
- * Whether `requested` (relative to the workdir, or absolute) names something under `.skills/`, judged on the
- * string and again after following symlinks, so `notes/../.skills/x` and a link into `.skills` both count.
+ * Whether `requested` (relative to the workdir, or absolute) leads under `.skills/`: resolved by the same
+ * descriptor walk the file tools write through (`openInWorkdir`, mode `locate`), so `notes/../.skills/x` and a
+ * link into `.skills` (dangling or not, at any component) both count. A path that walk refuses is refused by
+ * the tool as well; the string alone decides then.
  */
 export async function isUnderSkillsDir(workdir: string, requested: string): Promise<boolean> {
-  const realWorkdir = await realpath(workdir).catch(() => path.resolve(workdir));
-  const skillsRoots = [path.join(path.resolve(workdir), SKILLS_DIR), path.join(realWorkdir, SKILLS_DIR)];
-  const lexical = path.isAbsolute(requested) ? path.resolve(requested) : path.resolve(realWorkdir, requested);
-  if (skillsRoots.some((root) => within(root, lexical))) return true;
-  const real = await realTarget(lexical);
-  return skillsRoots.some((root) => within(root, real));
+  try {
+    const located = await openInWorkdir(workdir, requested, 'locate');
+    await located.handle.close();
+    return namesSkillsDir(located.shownPath);
+  } catch {
+    return namesSkillsDir(path.posix.normalize(requested));
+  }
 }
 
 /**

@@ -63,7 +63,15 @@ function runResult(run: Run): ToolOutput {
     output: run.output ?? '',
     run_id: run.id,
     thread_id: run.thread_id,
-    usage: run.usage ? { ...run.usage } : null,
+    // The totals: which models ran (`by_model`) is the trace's business, not the parent model's.
+    usage: run.usage
+      ? {
+          input_tokens: run.usage.input_tokens,
+          output_tokens: run.usage.output_tokens,
+          total_tokens: run.usage.total_tokens,
+          model_calls: run.usage.model_calls,
+        }
+      : null,
     ...(run.error ? { error: { ...run.error } } : {}),
   };
 }

@@ -11,7 +11,8 @@ import {
 
 /** One model call on the meter: it ends exactly once, answered (`settle`) or not (`abort`). */
 export interface MeteredCall {
-  settle(usage: ModelCallUsage): void;
+  /** `model`: the model spec that answered (a fallback's when one did). */
+  settle(usage: ModelCallUsage, model?: string): void;
   abort(): void;
 }
 
@@ -33,8 +34,8 @@ export interface RunUsageMeter {
   begin(): MeteredCall;
 }
 
-export function createRunUsageMeter(stored: TokenUsage | null): RunUsageMeter {
-  let usage = stored === null ? emptyUsage() : { ...stored };
+export function createRunUsageMeter(stored: TokenUsage | null, runModel: string): RunUsageMeter {
+  let usage = stored === null ? emptyUsage() : structuredClone(stored);
   let inFlight = 0;
   return {
     get usage() {
@@ -58,7 +59,8 @@ export function createRunUsageMeter(stored: TokenUsage | null): RunUsageMeter {
         usage = next(usage);
       };
       return {
-        settle: (call) => end((current) => withSettledCall(current, call)),
+        settle: (call, model) =>
+          end((current) => withSettledCall(current, call, { answered: model ?? runModel, run: runModel })),
         abort: () => end((current) => withAbortedCalls(current)),
       };
     },

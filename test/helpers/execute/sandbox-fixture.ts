@@ -1,4 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {
   locateSandboxTools,
   type SandboxTools,
@@ -25,6 +35,30 @@ export const TEST_LIMITS: SandboxLimits = {
   tmpBytes: 16 * 1024 * 1024,
 };
 
+export interface SandboxWorkdir {
+  /** A temp folder laid out like the data dir: the caller removes it. */
+  root: string;
+  /** `root/workdir`, as Troupe makes a project workdir. */
+  workdir: string;
+}
+
+/**
+ * A workdir set up as Troupe sets one up for a sandbox running as `sandboxUid` (`prepareDataDir`, project
+ * creation): as root, the folder above it 0710 with that uid's group and the workdir 0700 owned by it; as any
+ * other user, both 0700 and the user's own.
+ */
+export function makeSandboxWorkdir(prefix: string, sandboxUid: number): SandboxWorkdir {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+  const workdir = path.join(root, 'workdir');
+  mkdirSync(workdir, { mode: 0o700 });
+  if (process.getuid?.() === 0) {
+    chownSync(root, 0, sandboxUid);
+    chmodSync(root, 0o710);
+    chownSync(workdir, sandboxUid, sandboxUid);
+  }
+  return { root, workdir };
+}
+
 /** Host processes whose command line contains `marker` (a unique argument the test gave them). */
 export function hostProcessesWith(marker: string): number[] {
   const found: number[] = [];
@@ -39,14 +73,19 @@ export function hostProcessesWith(marker: string): number[] {
   return found;
 }
 
-/** Host processes running as `uid` (real uid). */
-export function hostProcessesOfUid(uid: number): number {
+/**
+ * Host processes running as `uid` (real uid); with `commandsOnly`, not bubblewrap's own (its monitor and the
+ * namespace's init run as the sandbox uid too): only what the command started.
+ */
+export function hostProcessesOfUid(uid: number, commandsOnly = false): number {
   let count = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const status = readFileSync(`/proc/${entry}/status`, 'utf8');
-      if (new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(status)) count++;
+      if (!new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(status)) continue;
+      if (commandsOnly && /^Name:\s+bwrap$/m.test(status)) continue;
+      count++;
     } catch {
       // Exited while we looked.
     }

@@ -4,6 +4,7 @@ import type { Hono } from 'hono';
 import type { TroupeConfig } from '../../../src/config.js';
 import { loadConfig } from '../../../src/config.js';
 import { createMemoryEventBus } from '../../../src/adapters/bus/memory/create-memory-event-bus.js';
+import { createMemoryModelAdmission } from '../../../src/adapters/model-admission/memory/create-memory-model-admission.js';
 import { createModelProvider } from '../../../src/adapters/models/create-model-provider.js';
 import { createMemoryRunQueue } from '../../../src/adapters/queue/memory/create-memory-run-queue.js';
 import { systemClock } from '../../../src/core/clock.js';
@@ -110,6 +111,8 @@ async function serveRuntime(options: TestContextOptions): Promise<ServedRuntime>
     queue: createMemoryRunQueue({ concurrency: 1 }),
     clock: systemClock,
     models: createModelProvider({ scenarioDir: config.scenarioDir, openaiCompatible: {} }),
+    // No worker runs here, so no model call ever waits: the in-process admission holds nothing to close.
+    modelAdmission: createMemoryModelAdmission({ limits: config.modelCalls.limits }),
     workerId: 'wrk_http_test',
     warn: (message, context) => (options.logger ?? silentLogger).warn(message, context),
   });

@@ -1,15 +1,16 @@
 import {
-  sendJson,
   splitInto,
   startFakeModelServer,
-  startSse,
   type FakeModelServer,
   type FakeResponses,
+  type ProviderWire,
   type ReplyContext,
 } from './fake-model-server.js';
 import { validateAnthropicToolPairing } from './validate-tool-pairing.js';
 
 export type {
+  FakeError,
+  FakeFault,
   FakeModelResponse,
   FakeModelServer,
   FakeResponses,
@@ -41,9 +42,12 @@ function stopReason(blocks: ContentBlock[]): string {
   return blocks.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn';
 }
 
-function replyJson(context: ReplyContext): void {
+const event = (type: string, data: Record<string, unknown>) =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+
+function json(context: ReplyContext): unknown {
   const blocks = contentOf(context);
-  sendJson(context.res, 200, {
+  return {
     id: `msg_fake_${context.sequence}`,
     type: 'message',
     role: 'assistant',
@@ -52,65 +56,79 @@ function replyJson(context: ReplyContext): void {
     stop_reason: stopReason(blocks),
     stop_sequence: null,
     usage: { input_tokens: context.usage.inputTokens, output_tokens: context.usage.outputTokens },
-  });
+  };
 }
 
-function replyStream(context: ReplyContext): void {
-  const { res, usage } = context;
+function frames(context: ReplyContext): string[] {
+  const { usage } = context;
   const blocks = contentOf(context);
-  const event = (type: string, data: Record<string, unknown>) =>
-    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-
-  startSse(res);
-  event('message_start', {
-    message: {
-      id: `msg_fake_${context.sequence}`,
-      type: 'message',
-      role: 'assistant',
-      model: context.request.body.model,
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: { input_tokens: usage.inputTokens, output_tokens: 1 },
-    },
-  });
-  event('ping', {});
+  const out = [
+    event('message_start', {
+      message: {
+        id: `msg_fake_${context.sequence}`,
+        type: 'message',
+        role: 'assistant',
+        model: context.request.body.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: usage.inputTokens, output_tokens: 1 },
+      },
+    }),
+    event('ping', {}),
+  ];
   blocks.forEach((block, index) => {
     if (block.type === 'text') {
-      event('content_block_start', { index, content_block: { type: 'text', text: '' } });
+      out.push(event('content_block_start', { index, content_block: { type: 'text', text: '' } }));
       for (const piece of splitInto(block.text, 3)) {
-        event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+        out.push(event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
       }
     } else {
-      event('content_block_start', {
-        index,
-        content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
-      });
+      out.push(
+        event('content_block_start', {
+          index,
+          content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+        }),
+      );
       for (const piece of splitInto(JSON.stringify(block.input), 3)) {
-        event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
+        out.push(
+          event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }),
+        );
       }
     }
-    event('content_block_stop', { index });
+    out.push(event('content_block_stop', { index }));
   });
-  event('message_delta', {
-    delta: { stop_reason: stopReason(blocks), stop_sequence: null },
-    usage: { output_tokens: usage.outputTokens },
-  });
-  event('message_stop', {});
-  res.end();
+  out.push(
+    event('message_delta', {
+      delta: { stop_reason: stopReason(blocks), stop_sequence: null },
+      usage: { output_tokens: usage.outputTokens },
+    }),
+    event('message_stop', {}),
+  );
+  return out;
 }
+
+export const ANTHROPIC_WIRE: ProviderWire = {
+  json,
+  frames,
+  errorBody: ({ message, type }) => ({
+    type: 'error',
+    error: { type: type ?? 'invalid_request_error', message },
+  }),
+  streamError: (type, message) => event('error', { error: { type, message } }),
+};
 
 /**
  * A fake Anthropic Messages server (`POST {baseURL}/messages`), JSON and SSE streaming, for `anthropic:`
- * specs with `anthropicBaseUrl`. Replies with `responses` in order; like the real API, it answers 400 to
- * a prompt whose `tool_use` blocks lack their `tool_result` in the next message.
+ * specs with `anthropicBaseUrl`. Replies with `responses` in order (their errors and faults too, see
+ * `FakeFault`); like the real API, it answers 400 to a prompt whose `tool_use` blocks lack their
+ * `tool_result` in the next message.
  */
 export function startFakeAnthropicServer(options: { responses: FakeResponses }): Promise<FakeModelServer> {
   return startFakeModelServer({
     endpoint: '/messages',
     responses: options.responses,
-    reply: (context) => (context.request.body.stream === true ? replyStream(context) : replyJson(context)),
+    wire: ANTHROPIC_WIRE,
     validate: validateAnthropicToolPairing,
-    errorBody: (message) => ({ type: 'error', error: { type: 'invalid_request_error', message } }),
   });
 }

@@ -1,22 +1,52 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** An HTTP error in the provider's error format (`{error: {message, type, code}}` or Anthropic's). */
+export interface FakeError {
+  status: number;
+  message: string;
+  /** The provider's error type (`rate_limit_error`, `overloaded_error`, `server_error`, …). */
+  type?: string;
+  /** OpenAI's error code (`rate_limit_exceeded`, `context_length_exceeded`, …). */
+  code?: string;
+  /** Response headers (`retry-after`, rate-limit headers). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * A failure of the connection or of the stream, as real providers and networks produce them:
+ * - `reset`: the connection is destroyed before any answer (the client sees a socket error);
+ * - `cut`: the streamed answer stops after `afterChunks` frames and the connection is destroyed;
+ * - `stall`: the stream goes quiet for `ms` after `afterChunks` frames (past a client's idle timeout);
+ * - `stream_error`: after `afterChunks` frames, the provider's own error event (Anthropic `event: error`,
+ *   an OpenAI `{"error": …}` chunk) and the end of the stream.
+ */
+export type FakeFault =
+  | { kind: 'reset' }
+  | { kind: 'cut'; afterChunks: number }
+  | { kind: 'stall'; afterChunks: number; ms: number }
+  | { kind: 'stream_error'; afterChunks: number; type: string; message: string };
+
 /** One scripted reply of a fake provider server. */
 export interface FakeModelResponse {
   text?: string;
   toolCalls?: { id?: string; name: string; args: Record<string, unknown> }[];
   /** Reported token usage; defaults to ceil(chars / 4) of the request messages and of the reply. */
   usage?: { inputTokens: number; outputTokens: number };
-  /** Wait before answering (lets tests cancel an in-flight call). */
+  /** Wait before answering (lets tests cancel an in-flight call, or stall before the headers). */
   delayMs?: number;
   /** Answer with this HTTP error instead, in the provider's error format. */
-  error?: { status: number; message: string };
+  error?: FakeError;
+  /** Fail the connection or the stream this way (streamed requests; `reset` for any). */
+  fault?: FakeFault;
 }
 
 export type FakeResponses =
   FakeModelResponse[] | ((request: RecordedRequest, index: number) => FakeModelResponse);
 
 export interface RecordedRequest {
+  /** When it arrived (epoch ms). */
+  at: number;
   method: string;
   path: string;
   headers: Record<string, string | string[] | undefined>;
@@ -38,6 +68,8 @@ export interface FakeModelServer {
   baseURL: string;
   /** Every request received, in order. */
   requests: RecordedRequest[];
+  /** The most requests it was answering at once (a provider's view of a client's concurrency). */
+  readonly maxInFlight: number;
   close(): Promise<void>;
 }
 
@@ -46,8 +78,19 @@ export interface ReplyContext {
   response: FakeModelResponse;
   /** 1-based, for ids in the reply. */
   sequence: number;
-  res: ServerResponse;
   usage: { inputTokens: number; outputTokens: number };
+}
+
+/** How one provider's wire format answers. */
+export interface ProviderWire {
+  /** The non-streaming answer's body. */
+  json(context: ReplyContext): unknown;
+  /** The streamed answer, frame by frame (each a complete SSE frame). */
+  frames(context: ReplyContext): string[];
+  /** The provider's error event inside a stream. */
+  streamError(type: string, message: string): string;
+  /** The provider's error body. */
+  errorBody(error: Omit<FakeError, 'status' | 'headers'>): unknown;
 }
 
 export function defaultUsage(
@@ -75,7 +118,7 @@ export function splitInto(text: string, count: number): string[] {
   return pieces;
 }
 
-export function startSse(res: ServerResponse): void {
+function startSse(res: ServerResponse): void {
   res.writeHead(200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
@@ -83,9 +126,60 @@ export function startSse(res: ServerResponse): void {
   });
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
+}
+
+function gone(res: ServerResponse): boolean {
+  return res.destroyed || res.socket?.destroyed === true;
+}
+
+/** Waits `ms`, or less when the client goes away meanwhile. */
+function waitUnlessGone(res: ServerResponse, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    res.once('close', done);
+    function done() {
+      clearTimeout(timer);
+      res.off('close', done);
+      resolve();
+    }
+  });
+}
+
+/** Writes the streamed answer's frames, with the scripted fault where it strikes. */
+async function playStream(
+  res: ServerResponse,
+  frames: string[],
+  fault: FakeFault | undefined,
+  wire: ProviderWire,
+) {
+  startSse(res);
+  let written: Promise<void> = Promise.resolve();
+  for (const [index, frame] of frames.entries()) {
+    if (fault && fault.kind !== 'reset' && index === fault.afterChunks) {
+      if (fault.kind === 'cut') {
+        // What was written reaches the client first; then the connection breaks, as a dropped one does.
+        await written;
+        res.socket?.destroy();
+        return;
+      }
+      if (fault.kind === 'stream_error') {
+        res.end(wire.streamError(fault.type, fault.message));
+        return;
+      }
+      await waitUnlessGone(res, fault.ms);
+    }
+    if (gone(res)) return;
+    written = new Promise((resolve) => res.write(frame, () => resolve()));
+  }
+  res.end();
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -96,24 +190,31 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 /**
  * A real HTTP server on 127.0.0.1 with an ephemeral port. Requests to `endpoint` (matched by path suffix) are
- * recorded and answered by `reply` with the next scripted response; everything else is a 404.
+ * recorded and answered in `wire`'s format with the next scripted response (its error or fault instead, when it
+ * has one); everything else is a 404.
  */
 export async function startFakeModelServer(options: {
   endpoint: string;
   responses: FakeResponses;
-  reply: (context: ReplyContext) => void;
-  errorBody: (message: string) => unknown;
+  wire: ProviderWire;
   /** The provider's own checks of a request (e.g. tool call pairing); a message means 400. */
   validate?: (body: RecordedBody) => string | undefined;
 }): Promise<FakeModelServer> {
+  const { wire } = options;
+  const invalidRequest = (message: string) => wire.errorBody({ message, type: 'invalid_request_error' });
   const requests: RecordedRequest[] = [];
   let answered = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server = createServer((req, res) => {
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.once('close', () => (inFlight -= 1));
     void (async () => {
       const raw = await readBody(req);
       const path = req.url ?? '/';
       if (req.method !== 'POST' || !path.split('?')[0]?.endsWith(options.endpoint)) {
-        sendJson(res, 404, options.errorBody(`fake server: no route for ${req.method} ${path}`));
+        sendJson(res, 404, invalidRequest(`fake server: no route for ${req.method} ${path}`));
         return;
       }
       let body: unknown;
@@ -123,10 +224,11 @@ export async function startFakeModelServer(options: {
         body = undefined;
       }
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        sendJson(res, 400, options.errorBody('fake server: request body is not a JSON object'));
+        sendJson(res, 400, invalidRequest('fake server: request body is not a JSON object'));
         return;
       }
       const request: RecordedRequest = {
+        at: Date.now(),
         method: req.method,
         path,
         headers: req.headers,
@@ -136,7 +238,7 @@ export async function startFakeModelServer(options: {
       // Refused before a scripted response is used, as a provider refuses before generating anything.
       const invalid = options.validate?.(request.body);
       if (invalid !== undefined) {
-        sendJson(res, 400, options.errorBody(invalid));
+        sendJson(res, 400, invalidRequest(invalid));
         return;
       }
       const index = answered++;
@@ -148,26 +250,32 @@ export async function startFakeModelServer(options: {
         sendJson(
           res,
           400,
-          options.errorBody(`fake server: no scripted response left for request #${index + 1}`),
+          invalidRequest(`fake server: no scripted response left for request #${index + 1}`),
         );
         return;
       }
-      if (response.delayMs) await new Promise((resolve) => setTimeout(resolve, response.delayMs));
+      if (response.delayMs) await waitUnlessGone(res, response.delayMs);
       // The client may have aborted while we waited.
-      if (res.destroyed || res.socket?.destroyed === true) return;
-      if (response.error) {
-        sendJson(res, response.error.status, options.errorBody(response.error.message));
+      if (gone(res)) return;
+      if (response.fault?.kind === 'reset') {
+        req.socket.destroy();
         return;
       }
-      options.reply({
+      if (response.error) {
+        const { status, headers, ...error } = response.error;
+        sendJson(res, status, wire.errorBody(error), headers);
+        return;
+      }
+      const context: ReplyContext = {
         request,
         response,
         sequence: index + 1,
-        res,
         usage: response.usage ?? defaultUsage(body, response),
-      });
+      };
+      if (request.body.stream === true) await playStream(res, wire.frames(context), response.fault, wire);
+      else sendJson(res, 200, wire.json(context));
     })().catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, options.errorBody(`fake server failed: ${String(error)}`));
+      if (!res.headersSent) sendJson(res, 500, invalidRequest(`fake server failed: ${String(error)}`));
       else res.destroy();
     });
   });
@@ -176,6 +284,9 @@ export async function startFakeModelServer(options: {
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    get maxInFlight() {
+      return maxInFlight;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

@@ -1,15 +1,16 @@
 import {
-  sendJson,
   splitInto,
   startFakeModelServer,
-  startSse,
   type FakeModelServer,
   type FakeResponses,
+  type ProviderWire,
   type ReplyContext,
 } from './fake-model-server.js';
 import { validateOpenAiToolPairing } from './validate-tool-pairing.js';
 
 export type {
+  FakeError,
+  FakeFault,
   FakeModelResponse,
   FakeModelServer,
   FakeResponses,
@@ -25,10 +26,10 @@ function toolCallsOf(context: ReplyContext) {
   }));
 }
 
-function replyJson(context: ReplyContext): void {
+function json(context: ReplyContext): unknown {
   const { response, request, sequence, usage } = context;
   const toolCalls = toolCallsOf(context);
-  sendJson(context.res, 200, {
+  return {
     id: `chatcmpl-fake-${sequence}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
@@ -58,11 +59,11 @@ function replyJson(context: ReplyContext): void {
       completion_tokens: usage.outputTokens,
       total_tokens: usage.inputTokens + usage.outputTokens,
     },
-  });
+  };
 }
 
-function replyStream(context: ReplyContext): void {
-  const { response, request, sequence, usage, res } = context;
+function frames(context: ReplyContext): string[] {
+  const { response, request, sequence, usage } = context;
   const toolCalls = toolCallsOf(context);
   const base = {
     id: `chatcmpl-fake-${sequence}`,
@@ -71,12 +72,11 @@ function replyStream(context: ReplyContext): void {
     model: request.body.model,
     system_fingerprint: null,
   };
+  const out: string[] = [];
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
-    res.write(
+    out.push(
       `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] })}\n\n`,
     );
-
-  startSse(res);
   chunk({ role: 'assistant', content: '' });
   for (const piece of splitInto(response.text ?? '', 3)) chunk({ content: piece });
   toolCalls.forEach((call, index) => {
@@ -90,7 +90,7 @@ function replyStream(context: ReplyContext): void {
   chunk({}, toolCalls.length > 0 ? 'tool_calls' : 'stop');
   // Like the real API, usage comes as a final choice-less chunk only when the client asks for it.
   if (request.body.stream_options?.include_usage === true) {
-    res.write(
+    out.push(
       `data: ${JSON.stringify({
         ...base,
         choices: [],
@@ -102,22 +102,31 @@ function replyStream(context: ReplyContext): void {
       })}\n\n`,
     );
   }
-  res.write('data: [DONE]\n\n');
-  res.end();
+  out.push('data: [DONE]\n\n');
+  return out;
 }
+
+export const OPENAI_WIRE: ProviderWire = {
+  json,
+  frames,
+  errorBody: ({ message, type, code }) => ({
+    error: { message, type: type ?? 'invalid_request_error', param: null, code: code ?? null },
+  }),
+  streamError: (type, message) =>
+    `data: ${JSON.stringify({ error: { message, type, param: null, code: null } })}\n\n`,
+};
 
 /**
  * A fake OpenAI Chat Completions server (`POST {baseURL}/chat/completions`), JSON and SSE streaming, for
- * `openai:` (with `openaiBaseUrl`) and `openai-compatible:` specs. Replies with `responses` in order;
- * like the real API, it answers 400 to a prompt whose assistant `tool_calls` are not all answered by the
- * `tool` messages right after them.
+ * `openai:` (with `openaiBaseUrl`) and `openai-compatible:` specs. Replies with `responses` in order (their
+ * errors and faults too, see `FakeFault`); like the real API, it answers 400 to a prompt whose assistant
+ * `tool_calls` are not all answered by the `tool` messages right after them.
  */
 export function startFakeOpenAiServer(options: { responses: FakeResponses }): Promise<FakeModelServer> {
   return startFakeModelServer({
     endpoint: '/chat/completions',
     responses: options.responses,
-    reply: (context) => (context.request.body.stream === true ? replyStream(context) : replyJson(context)),
+    wire: OPENAI_WIRE,
     validate: validateOpenAiToolPairing,
-    errorBody: (message) => ({ error: { message, type: 'invalid_request_error', param: null, code: null } }),
   });
 }

@@ -34,10 +34,13 @@ export function useSkillsWorld() {
     await harness?.close();
     harness = undefined;
   });
-  return async function world(scenarios: Record<string, string>) {
+  return async function world(
+    scenarios: Record<string, string>,
+    warn?: (message: string, context?: Record<string, unknown>) => void,
+  ) {
     const seen: Seen = new Map();
     // The runtime wires install_skill and the skills middleware itself; the probe sees what they made.
-    const h = await createRuntimeHarness({ scenarios, middleware: probe(seen) });
+    const h = await createRuntimeHarness({ scenarios, middleware: probe(seen), ...(warn ? { warn } : {}) });
     harness = h;
     const skills = h.runtime.skills;
     const alice = await h.createUser('alice');

@@ -23,6 +23,7 @@ import type {
   RunTrace,
   RunTreeNode,
   InspectedStep,
+  ServerLimits,
   StartedRun,
   SubagentRunEntry,
   ThreadMessage,
@@ -56,6 +57,7 @@ export function createTroupeApi(client: ApiClient) {
   return {
     client,
     me: async (signal?: AbortSignal) => (await get<{ user: User }>('/api/me', signal)).user,
+    limits: async (signal?: AbortSignal) => (await get<{ limits: ServerLimits }>('/api/limits', signal)).limits,
 
     // agents
     listAgents: async (includeSubagents: boolean, signal?: AbortSignal) =>
@@ -77,9 +79,14 @@ export function createTroupeApi(client: ApiClient) {
       ),
 
     // conversations
-    listConversations: async (status: 'active' | 'archived' = 'active', signal?: AbortSignal) =>
-      (await get<{ conversations: Conversation[] }>(`/api/conversations?status=${status}`, signal))
-        .conversations,
+    /** `query`: only conversations whose title contains it (the server searches, per user). */
+    listConversations: async (status: 'active' | 'archived' = 'active', signal?: AbortSignal, query = '') =>
+      (
+        await get<{ conversations: Conversation[] }>(
+          `/api/conversations?status=${status}${query.trim() === '' ? '' : `&q=${enc(query.trim())}`}`,
+          signal,
+        )
+      ).conversations,
     getConversation: async (id: string, signal?: AbortSignal) =>
       (await get<{ conversation: Conversation }>(`/api/conversations/${enc(id)}`, signal)).conversation,
     createConversation: async (agentId: string, title?: string) =>
@@ -139,8 +146,18 @@ export function createTroupeApi(client: ApiClient) {
       (await get<{ run: Run }>(`/api/agent/runs/${enc(runId)}`, signal)).run,
     cancelRun: async (runId: string) =>
       (await send<{ run: Run }>('POST', `/api/agent/runs/${enc(runId)}/cancel`)).run,
-    decideApproval: (runId: string, toolCallId: string, decision: 'approve' | 'reject') =>
-      send<unknown>('POST', `/api/agent/runs/${enc(runId)}/approvals/${enc(toolCallId)}`, { decision }),
+    /** `scope: 'run'` approves the tool for the rest of the run; `comment` is the reason a rejection gives. */
+    decideApproval: (
+      runId: string,
+      toolCallId: string,
+      decision: 'approve' | 'reject',
+      options: { scope?: 'call' | 'run'; comment?: string } = {},
+    ) =>
+      send<unknown>('POST', `/api/agent/runs/${enc(runId)}/approvals/${enc(toolCallId)}`, {
+        decision,
+        ...(options.scope === 'run' ? { scope: 'run' } : {}),
+        ...(options.comment?.trim() ? { comment: options.comment.trim() } : {}),
+      }),
     answerQuestion: (runId: string, toolCallId: string, answers: string[]) =>
       send<unknown>('POST', `/api/agent/runs/${enc(runId)}/answers/${enc(toolCallId)}`, { answers }),
     runTree: async (runId: string, signal?: AbortSignal) =>

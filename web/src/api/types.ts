@@ -84,6 +84,8 @@ export const RUN_EVENT_TYPES = [
   'end',
   'question_required',
   'artifact',
+  'model_retry',
+  'model_fallback',
 ] as const satisfies readonly RunEventType[];
 
 const TERMINAL: readonly RunStatus[] = ['completed', 'failed', 'cancelled', 'interrupted'];
@@ -284,3 +286,9 @@ export type ArtifactView = Omit<Artifact, 'user_id' | 'tool_call_id'>;
 
 /** A file attached to a conversation (`POST /api/conversations/{id}/attachments`). */
 export type AttachmentView = Attachment;
+
+/** `GET /api/limits`: what the server accepts, checked before an upload. */
+export interface ServerLimits {
+  attachment_max_bytes: number;
+  attachment_max_files: number;
+}

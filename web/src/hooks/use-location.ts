@@ -13,8 +13,47 @@ function subscribe(callback: () => void): () => void {
 
 const snapshot = (): string => window.location.pathname + window.location.search;
 
+/** Says why leaving the current page needs a confirmation (unsaved changes), or null when it does not. */
+export type LeaveGuard = () => string | null;
+
+const guards = new Set<LeaveGuard>();
+let shown = typeof window === 'undefined' ? '' : snapshot();
+
+/** Asks the user when a guard objects; true when the page may be left. */
+function mayLeave(): boolean {
+  for (const guard of guards) {
+    const reason = guard();
+    if (reason !== null) return window.confirm(reason);
+  }
+  return true;
+}
+
+// Back and forward cannot be cancelled: a refused one is undone by putting the page's address back, before
+// the location store (registered later, without capture) ever sees it.
+function onPopState(event: PopStateEvent): void {
+  if (snapshot() === shown) return;
+  if (mayLeave()) {
+    shown = snapshot();
+    return;
+  }
+  event.stopImmediatePropagation();
+  window.history.pushState(null, '', shown);
+}
+
+/** Registers a guard asked before any in-app navigation (links, `navigate`, back and forward). */
+export function addLeaveGuard(guard: LeaveGuard): () => void {
+  if (guards.size === 0) window.addEventListener('popstate', onPopState, { capture: true });
+  guards.add(guard);
+  return () => {
+    guards.delete(guard);
+    if (guards.size === 0) window.removeEventListener('popstate', onPopState, { capture: true });
+  };
+}
+
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   if (to === snapshot()) return;
+  if (!mayLeave()) return;
+  shown = to;
   if (options.replace) window.history.replaceState(null, '', to);
   else window.history.pushState(null, '', to);
   window.dispatchEvent(new Event(EVENT));

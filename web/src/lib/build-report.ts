@@ -1,17 +1,19 @@
 import type { ResolvedSubagentView } from '../api/types.ts';
-import { isDrop, type BuildReportEntry } from '../../../src/core/subagent-specs/build-report-entry.ts';
+import { dropsSpec, isDrop, type BuildReportEntry } from '../../../src/core/subagent-specs/build-report-entry.ts';
 
 /** One line of the spec editor's report: a dropped spec or value, or a warning, with where and why. */
 export interface BuildWarning {
   reason: string;
   value: string;
-  /** Which spec, as the console names it: "#2 helper" (index in `subagent_specs`, then its name). */
+  /** Which spec, as the console names it: "#2 helper" (its 1-based place in `subagent_specs`, then its name). */
   spec: string | null;
   message: string | null;
   specIndex: number | null;
   specName: string | null;
   /** Something was dropped (a warning drops nothing). */
   dropped: boolean;
+  /** The whole spec was dropped, not one of its values. */
+  specDropped: boolean;
 }
 
 export interface NormalisedReport {
@@ -35,9 +37,62 @@ function render(value: unknown): string {
   }
 }
 
+/**
+ * A spec as the editor shows it: numbered from 1, like the editor's lines ("#1" is `subagent_specs[0]`);
+ * the API's `spec_index` stays 0-based.
+ */
+export function specNumber(index: number): string {
+  return `#${index + 1}`;
+}
+
 export function specLabel(index: number | null, name: string | null): string | null {
   if (index === null) return name;
-  return name === null ? `#${index}` : `#${index} ${name}`;
+  return name === null ? specNumber(index) : `${specNumber(index)} ${name}`;
+}
+
+/** What the report's entries amount to, each counted once, as its list shows them. */
+export interface ReportCounts {
+  /** Specs dropped whole (each spec once, however many reasons it has). */
+  specsDropped: number;
+  /** Values (a tool, a model, a skill) removed from specs that still run, or from the agent itself. */
+  valuesRemoved: number;
+  /** Values removed from specs that were dropped anyway: they change nothing more. */
+  valuesOfDroppedSpecs: number;
+  warnings: number;
+}
+
+export function reportCounts(warnings: readonly BuildWarning[]): ReportCounts {
+  const droppedSpecs = new Set(warnings.filter((item) => item.specDropped).map((item) => item.specIndex));
+  const values = warnings.filter((item) => item.dropped && !item.specDropped);
+  const ofDropped = values.filter((item) => item.specIndex !== null && droppedSpecs.has(item.specIndex)).length;
+  return {
+    specsDropped: droppedSpecs.size,
+    valuesRemoved: values.length - ofDropped,
+    valuesOfDroppedSpecs: ofDropped,
+    warnings: warnings.filter((item) => !item.dropped).length,
+  };
+}
+
+/** "1 spec dropped, 2 values removed (their specs still run), 1 warning" — only the parts that are not zero. */
+export function countsLine(counts: ReportCounts): string {
+  const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  const parts = [
+    counts.specsDropped > 0 ? plural(counts.specsDropped, 'spec dropped', 'specs dropped') : '',
+    counts.valuesRemoved > 0
+      ? `${plural(counts.valuesRemoved, 'value removed', 'values removed')} (${counts.valuesRemoved === 1 ? 'its spec still runs' : 'their specs still run'})`
+      : '',
+    counts.warnings > 0 ? plural(counts.warnings, 'warning', 'warnings') : '',
+  ].filter((part) => part !== '');
+  return parts.join(', ');
+}
+
+/** How one entry of the list is tagged: what it did to its spec. */
+export function entryEffect(warning: BuildWarning, counts: readonly BuildWarning[]): string {
+  if (!warning.dropped) return 'warning';
+  if (warning.specDropped) return 'spec dropped';
+  const specGone =
+    warning.specIndex !== null && counts.some((item) => item.specDropped && item.specIndex === warning.specIndex);
+  return specGone ? 'removed (the spec is dropped anyway)' : 'removed; the spec still runs';
 }
 
 function toWarning(entry: unknown): BuildWarning {
@@ -53,6 +108,7 @@ function toWarning(entry: unknown): BuildWarning {
     specIndex,
     specName,
     dropped: isDrop({ code: reason } as BuildReportEntry),
+    specDropped: dropsSpec({ code: reason } as BuildReportEntry),
   };
 }
 

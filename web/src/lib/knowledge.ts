@@ -12,12 +12,6 @@ export function citation(hit: Pick<KnowledgeHit, 'source_name' | 'document_name'
   return `${hit.source_name}/${hit.document_name}${describeLocation(hit.location)}`;
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-}
-
 /** Same rule as the server (agent slugs): lowercase letter first, then a-z, 0-9, "_" or "-", 2 to 63 chars. */
 export const KNOWLEDGE_NAME_PATTERN = '[a-z][a-z0-9_\\-]{1,62}';
 

@@ -40,6 +40,68 @@ class MapStorage implements KeyValueStorage {
   }
 }
 
+describe('applyRunEvent: a model call retried or handed to a fallback', () => {
+  it("drops the failed attempt's text and says what happens, so the retry's answer is shown once", () => {
+    seq = 0;
+    const events = [
+      ev('metadata', { model: 'openai:gpt-4o' }),
+      ev('message_delta', { text: 'Before. ' }),
+      ev('tool_call', { tool_call_id: 'c1', name: 'read_file', args: {} }),
+      ev('tool_result', { tool_call_id: 'c1', name: 'read_file', output: 'x', is_error: false }),
+      ev('message_delta', { text: 'The ans' }),
+      ev('model_retry', {
+        attempt: 1,
+        max_retries: 4,
+        reason: 'rate_limited',
+        status: 429,
+        wait_ms: 2000,
+        model: 'openai:gpt-4o',
+        discarded_chars: 7,
+      }),
+      ev('message_delta', { text: 'The answer.' }),
+    ];
+    expect(fold(events).items).toEqual([
+      { kind: 'text', text: 'Before. ' },
+      {
+        kind: 'tool',
+        toolCallId: 'c1',
+        name: 'read_file',
+        args: {},
+        result: { output: 'x', isError: false },
+      },
+      {
+        kind: 'notice',
+        tone: 'info',
+        code: 'model_retry',
+        text: 'openai:gpt-4o failed (rate limited, HTTP 429): retry 1 of 4 in 2.0 s.',
+      },
+      { kind: 'text', text: 'The answer.' },
+    ]);
+  });
+
+  it('keeps text of earlier turns when only part of the trailing text was the failed attempt', () => {
+    seq = 0;
+    const events = [
+      ev('message_delta', { text: 'Kept. Cut' }),
+      ev('model_fallback', {
+        from: 'openai:gpt-4o',
+        to: 'anthropic:claude',
+        reason: 'overloaded',
+        discarded_chars: 3,
+      }),
+    ];
+    expect(fold(events).items).toEqual([
+      { kind: 'text', text: 'Kept. ' },
+      {
+        kind: 'notice',
+        tone: 'info',
+        code: 'model_fallback',
+        text: 'openai:gpt-4o failed (overloaded): anthropic:claude takes over.',
+      },
+    ]);
+  });
+});
+
 describe('applyRunEvent', () => {
   it('folds deltas into text, attaches results to calls and tracks approvals', () => {
     const events = demoEvents();
@@ -89,13 +151,18 @@ describe('questions in the live view', () => {
     ]);
     expect(asked.questions).toEqual([{ toolCallId: 'q1', questions }]);
     expect(dismissQuestion(asked, 'q1').questions).toEqual([]);
-    const answered = fold([ev('tool_result', { tool_call_id: 'q1', name: 'ask_user_question', output: 'ok', is_error: false })], asked);
+    const answered = fold(
+      [ev('tool_result', { tool_call_id: 'q1', name: 'ask_user_question', output: 'ok', is_error: false })],
+      asked,
+    );
     expect(answered.questions).toEqual([]);
     expect(fold([ev('end', { status: 'cancelled' })], asked).questions).toEqual([]);
     // A view saved before questions existed has no `questions` field and still folds new ones.
     const { questions: _dropped, ...legacy } = emptyLiveRun('run_1');
     seq = 0;
-    expect(fold([ev('question_required', { tool_call_id: 'q2', questions })], legacy as LiveRun).questions).toHaveLength(1);
+    expect(
+      fold([ev('question_required', { tool_call_id: 'q2', questions })], legacy as LiveRun).questions,
+    ).toHaveLength(1);
     expect(fold([ev('artifact', { artifact: { id: 'art_1' } })]).items).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import type { RunEvent, RunStatus, SubagentUpdatePayload, TokenUsage, UserQuestion } from '../api/types.ts';
+import { modelNotice } from './model-notice.ts';
 import type { TranscriptItem } from './transcript-items.ts';
 
 export interface PendingApproval {
@@ -41,7 +42,16 @@ export interface LiveRun {
 }
 
 export function emptyLiveRun(runId: string): LiveRun {
-  return { runId, lastSeq: 0, items: [], approvals: [], questions: [], model: null, end: null, subagents: {} };
+  return {
+    runId,
+    lastSeq: 0,
+    items: [],
+    approvals: [],
+    questions: [],
+    model: null,
+    end: null,
+    subagents: {},
+  };
 }
 
 const str = (value: unknown): string => {
@@ -148,11 +158,30 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
       if (typeof update.run_id === 'string') next.subagents = { ...view.subagents, [update.run_id]: update };
       break;
     }
+    case 'model_retry':
+    case 'model_fallback': {
+      // The failed attempt's text is dropped by the server: drop it here too, so the retry's answer is not
+      // shown after a half of the same answer.
+      next.items = withoutTrailingText(view.items, Number(payload.discarded_chars) || 0);
+      next.items = [
+        ...next.items,
+        { kind: 'notice', tone: 'info', code: event.type, text: modelNotice(event) },
+      ];
+      break;
+    }
     case 'step':
     case 'artifact':
       break;
   }
   return next;
+}
+
+/** `items` with the last `chars` characters of its trailing text removed (an emptied text item goes). */
+function withoutTrailingText(items: TranscriptItem[], chars: number): TranscriptItem[] {
+  const last = items.at(-1);
+  if (chars <= 0 || last?.kind !== 'text') return items;
+  const kept = last.text.slice(0, Math.max(0, last.text.length - chars));
+  return kept === '' ? items.slice(0, -1) : [...items.slice(0, -1), { ...last, text: kept }];
 }
 
 /** The approval was answered from this page: hide the prompt without waiting for the tool result. */
@@ -162,7 +191,10 @@ export function dismissApproval(view: LiveRun, toolCallId: string): LiveRun {
 
 /** The question was answered from this page: hide the prompt without waiting for the tool result. */
 export function dismissQuestion(view: LiveRun, toolCallId: string): LiveRun {
-  return { ...view, questions: (view.questions ?? []).filter((question) => question.toolCallId !== toolCallId) };
+  return {
+    ...view,
+    questions: (view.questions ?? []).filter((question) => question.toolCallId !== toolCallId),
+  };
 }
 
 /** Guards what comes back from sessionStorage: anything malformed is dropped rather than rendered. */

@@ -1,5 +1,5 @@
 export type AppRoute =
-  | { page: 'chat'; conversationId: string | null }
+  | { page: 'chat'; conversationId: string | null; agentId: string | null }
   | { page: 'agents' }
   | { page: 'agent-new'; kind: 'agent' | 'subagent' | 'expert' }
   | { page: 'agent-edit'; agentId: string }
@@ -14,8 +14,8 @@ export function matchRoute(pathname: string, search: string): AppRoute {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
   const params = new URLSearchParams(search);
   const [first, second, third] = parts;
-  if (first === undefined) return { page: 'chat', conversationId: null };
-  if (first === 'chat') return { page: 'chat', conversationId: second ?? null };
+  if (first === undefined) return { page: 'chat', conversationId: null, agentId: null };
+  if (first === 'chat') return { page: 'chat', conversationId: second ?? null, agentId: params.get('agent') };
   if (first === 'agents') {
     if (second === undefined) return { page: 'agents' };
     if (second === 'new') {
@@ -34,6 +34,8 @@ export function matchRoute(pathname: string, search: string): AppRoute {
 export const paths = {
   chat: (conversationId?: string) =>
     conversationId ? `/chat/${encodeURIComponent(conversationId)}` : '/chat',
+  /** A new chat, its agent picked: the conversation is created when the first message is sent. */
+  newChat: (agentId?: string) => (agentId ? `/chat?agent=${encodeURIComponent(agentId)}` : '/chat'),
   agents: () => '/agents',
   newAgent: (kind: 'agent' | 'subagent' | 'expert') => `/agents/new?kind=${kind}`,
   editAgent: (id: string) => `/agents/${encodeURIComponent(id)}/edit`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childCallTarget, summariseAwait } from './subagent-calls.ts';
+import { childCallTarget, childSlugsFromCalls, summariseAwait } from './subagent-calls.ts';
 import { truncateEndAtWord, textLine } from './text.ts';
 import { clockEnd, isWaitingToResume } from './run-phase.ts';
 
@@ -13,6 +13,27 @@ describe('child calls', () => {
       runId: null,
       slug: 'analyst',
     });
+  });
+
+  it('names each child by the slug of the call that started it, first call wins', () => {
+    const slugs = childSlugsFromCalls([
+      {
+        key: 'a',
+        role: 'assistant',
+        runId: 'root',
+        items: [
+          { kind: 'text', text: 'Starting.' },
+          { kind: 'tool', toolCallId: 't1', name: 'subagent_start', args: { subagent_slug: 'researcher' }, result: { output: '{"run_id":"r1"}', isError: false } },
+          { kind: 'tool', toolCallId: 't2', name: 'subagent_status', args: { run_id: 'r1' } },
+          { kind: 'tool', toolCallId: 't3', name: 'delegate', args: { expert: 'analyst' }, result: { output: { run_id: 'r2' }, isError: false } },
+          { kind: 'tool', toolCallId: 't4', name: 'subagent_await', args: { run_ids: ['r1'] } },
+        ],
+      },
+    ]);
+    expect([...slugs]).toEqual([
+      ['r1', 'researcher'],
+      ['r2', 'analyst'],
+    ]);
   });
 
   it('summarises subagent_await, for several runs or one, from an object or JSON text', () => {

@@ -1,3 +1,5 @@
+import type { ChatTurn } from './transcript-items.ts';
+
 /** Tool calls that start or steer a child run: shown as a link to that child, not as raw JSON. */
 export const CHILD_CALL_TOOLS = new Set([
   'task',
@@ -103,4 +105,20 @@ export function summariseAwait(output: unknown): AwaitSummary | undefined {
   }
   const one = awaitedChild(parsed);
   return one ? { mode: 'one', timedOut: one.timedOut, children: [one] } : undefined;
+}
+
+/**
+ * The name each child run was started under (`subagent_slug`, or the expert of a `delegate`), by run id,
+ * from the calls of the transcript that started them: what names a child the status panel does not know.
+ */
+export function childSlugsFromCalls(turns: readonly ChatTurn[]): Map<string, string> {
+  const slugs = new Map<string, string>();
+  for (const turn of turns) {
+    for (const item of turn.items) {
+      if (item.kind !== 'tool' || !CHILD_CALL_TOOLS.has(item.name)) continue;
+      const target = childCallTarget(item.name, item.args, item.result?.output);
+      if (target.runId !== null && target.slug !== null && !slugs.has(target.runId)) slugs.set(target.runId, target.slug);
+    }
+  }
+  return slugs;
 }

@@ -114,6 +114,27 @@ describe('status panel state', () => {
     });
   });
 
+  it("says a child's model call is retried, and drops the text of the failed attempt", () => {
+    let entries = [panelEntryFromApi(apiEntry())];
+    entries = applyChildEvent(entries, 'child_1', childEvent(5, 'message_delta', { text: 'Half an ans' }));
+    entries = applyChildEvent(
+      entries,
+      'child_1',
+      childEvent(6, 'model_retry', {
+        attempt: 1,
+        max_retries: 4,
+        reason: 'overloaded',
+        status: 529,
+        wait_ms: 500,
+        model: 'anthropic:claude',
+        discarded_chars: 11,
+      }),
+    );
+    expect(entries[0]?.latest).toBe('anthropic:claude failed (overloaded, HTTP 529): retry 1 of 4 in 0.5 s.');
+    entries = applyChildEvent(entries, 'child_1', childEvent(7, 'message_delta', { text: 'A whole answer' }));
+    expect(entries[0]?.latest).toBe(textLine('A whole answer'));
+  });
+
   it('continues the text the list summarised when the child stream resumes mid-message', () => {
     const resumed = apiEntry({
       progress: {

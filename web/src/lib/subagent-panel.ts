@@ -1,5 +1,6 @@
 import type { RunEvent, RunStatus, SubagentRunEntry, SubagentUpdatePayload } from '../api/types.ts';
 import { isTerminalStatus } from '../api/types.ts';
+import { modelNotice } from './model-notice.ts';
 import { textLine, toolCallLine, truncateEnd, oneLine } from './text.ts';
 
 /** A status panel card: the API entry plus what the child's own stream showed since. */
@@ -159,6 +160,12 @@ export function applyChildEvent(
         if (next.pendingText.trim() !== '') next.latest = textLine(next.pendingText);
         break;
       }
+      case 'model_retry':
+      case 'model_fallback':
+        // What the failed attempt streamed was dropped: the progress line says what happens instead.
+        next.pendingText = '';
+        next.latest = modelNotice(event);
+        break;
       case 'tool_call':
         next.pendingText = '';
         next.latest = toolCallLine(str(payload.name) ?? 'tool', payload.args);
@@ -186,7 +193,9 @@ export function applyChildEvent(
       }
       case 'question_required': {
         // An expert reached by delegation is a main agent and may ask its user.
-        const [first] = Array.isArray(payload.questions) ? (payload.questions as { question?: unknown }[]) : [];
+        const [first] = Array.isArray(payload.questions)
+          ? (payload.questions as { question?: unknown }[])
+          : [];
         next.status = mergeStatus(entry.status, 'input_required');
         next.latest = `Waiting for an answer: ${str(first?.question) ?? 'a question'}`;
         break;

@@ -7,7 +7,7 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3StreamResult,
 } from '@ai-sdk/provider';
-import { delay } from './delay.js';
+import { delay } from '../../../core/delay.js';
 import { planScriptedTurn, type ScriptedTurn } from './plan-scripted-turn.js';
 import type { ScenarioStore } from './scenario-store.js';
 

@@ -7,7 +7,7 @@ import type {
 } from '../../../core/records/agent.js';
 import type { ConversationStatus } from '../../../core/records/conversation.js';
 import type { RunEventType } from '../../../core/records/run-event.js';
-import type { ApprovalStatus, HumanInputKind, RunChannel, RunStatus, RunType } from '../../../core/records/run.js';
+import type { ApprovalScope, ApprovalStatus, HumanInputKind, RunChannel, RunStatus, RunType } from '../../../core/records/run.js';
 import type { DelegationPolicy, UserRole } from '../../../core/records/user.js';
 import type {
   KnowledgeAccessTable,
@@ -174,6 +174,7 @@ export interface ToolApprovalsTable {
   kind: HumanInputKind;
   /** JSON string array; set when a question is answered. */
   answers: string | null;
+  scope: ApprovalScope;
 }
 
 export interface RunInboxTable {

@@ -34,6 +34,8 @@ export interface KnowledgeDocumentsTable {
   text_chars: number;
   page_count: number | null;
   chunk_count: number;
+  /** Sum of its chunks' `word_count`: the ranking's N and avgdl of a source are sums over its documents. */
+  word_count: number;
   created_at: string;
 }
 
@@ -49,4 +51,6 @@ export interface KnowledgeChunksTable {
   page: number | null;
   start_offset: number;
   end_offset: number;
+  /** Its length in words (`passageLength`), the |D| of the ranking (core/knowledge/bm25.ts). */
+  word_count: number;
 }

@@ -8,6 +8,8 @@ import { budgetMigration } from './budget-migration.js';
 import { runsPartialIndexesMigration } from './runs-partial-indexes-migration.js';
 import { runsUserQuotaIndexMigration } from './runs-user-quota-index-migration.js';
 import { leanIndexesMigration } from './lean-indexes-migration.js';
+import { approvalScopeMigration } from './approval-scope-migration.js';
+import { knowledgeRankingMigration } from './knowledge-ranking-migration.js';
 import { messageUsageMigration } from './message-usage-migration.js';
 
 /*
@@ -417,7 +419,9 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0009_runs_partial_indexes': runsPartialIndexesMigration,
   '0010_runs_user_quota_index': runsUserQuotaIndexMigration,
   '0011_lean_indexes': leanIndexesMigration,
-  '0012_message_usage': messageUsageMigration,
+  '0012_approval_scope': approvalScopeMigration,
+  '0013_knowledge_scoped_ranking': knowledgeRankingMigration,
+  '0014_message_usage': messageUsageMigration,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { ApprovalRepository, NewToolApproval } from '../../../core/ports/storage.js';
-import type { ApprovalStatus, ToolApproval } from '../../../core/records/run.js';
+import type { ApprovalScope, ApprovalStatus, ToolApproval } from '../../../core/records/run.js';
 import type { ToolApprovalsTable } from './database-schema.js';
 import { fromJson, nowIso, toJson } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
@@ -18,6 +18,7 @@ export function approvalFromRow(row: Selectable<ToolApprovalsTable>): ToolApprov
     decided_at: row.decided_at,
     kind: row.kind,
     answers: row.answers === null ? null : fromJson<string[]>(row.answers),
+    scope: row.scope,
   };
 }
 
@@ -40,6 +41,7 @@ export class SqlApprovalRepository implements ApprovalRepository {
         decided_at: null,
         kind: approval.kind ?? 'approval',
         answers: null,
+        scope: 'call',
       })
       .onConflict((oc) => oc.columns(['run_id', 'tool_call_id']).doNothing())
       .execute();
@@ -64,11 +66,12 @@ export class SqlApprovalRepository implements ApprovalRepository {
     status: Exclude<ApprovalStatus, 'pending'>,
     decidedBy: string,
     comment: string | null,
+    scope: ApprovalScope = 'call',
   ): Promise<ToolApproval | undefined> {
     // Guarded on `pending`: two racing decisions cannot both win.
     const row = await this.ctx.db
       .updateTable('tool_approvals')
-      .set({ status, decided_by: decidedBy, comment, decided_at: nowIso(this.ctx) })
+      .set({ status, decided_by: decidedBy, comment, decided_at: nowIso(this.ctx), scope })
       .where('run_id', '=', runId)
       .where('tool_call_id', '=', toolCallId)
       .where('kind', '=', 'approval')
@@ -87,6 +90,20 @@ export class SqlApprovalRepository implements ApprovalRepository {
       .where('kind', '=', 'question')
       .where('status', '=', 'pending')
       .returningAll()
+      .executeTakeFirst();
+    return row ? approvalFromRow(row) : undefined;
+  }
+
+  async runWideApproval(runId: string, toolName: string): Promise<ToolApproval | undefined> {
+    const row = await this.ctx.db
+      .selectFrom('tool_approvals')
+      .selectAll()
+      .where('run_id', '=', runId)
+      .where('tool_name', '=', toolName)
+      .where('kind', '=', 'approval')
+      .where('status', '=', 'approved')
+      .where('scope', '=', 'run')
+      .orderBy('decided_at')
       .executeTakeFirst();
     return row ? approvalFromRow(row) : undefined;
   }

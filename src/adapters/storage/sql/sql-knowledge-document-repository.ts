@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import { newId } from '../../../core/ids.js';
+import { passageLength } from '../../../core/knowledge/bm25.js';
 import type {
   KnowledgeDocumentRepository,
   KnowledgeSearchQuery,
@@ -12,7 +13,7 @@ import { atomically, nowIso, toJson, toNumber } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { searchKnowledgeChunks } from './sql-knowledge-search.js';
 
-/** Rows per INSERT: 9 parameters each stays far below SQLite's and PostgreSQL's parameter limits. */
+/** Rows per INSERT: 10 parameters each stays far below SQLite's and PostgreSQL's parameter limits. */
 const CHUNK_BATCH = 500;
 
 function documentFromRow(row: Selectable<KnowledgeDocumentsTable>): KnowledgeDocument {
@@ -36,10 +37,12 @@ export class SqlKnowledgeDocumentRepository implements KnowledgeDocumentReposito
     document: NewKnowledgeDocument,
     chunks: readonly NewKnowledgeChunk[],
   ): Promise<{ document: KnowledgeDocument; replaced: boolean }> {
+    const wordCounts = chunks.map((chunk) => passageLength(chunk.heading_path, chunk.text));
     const row: KnowledgeDocumentsTable = {
       id: newId('kdc'),
       ...document,
       chunk_count: chunks.length,
+      word_count: wordCounts.reduce((total, words) => total + words, 0),
       created_at: nowIso(this.ctx),
     };
     return atomically(this.ctx, async (db) => {
@@ -68,6 +71,7 @@ export class SqlKnowledgeDocumentRepository implements KnowledgeDocumentReposito
             page: chunk.page,
             start_offset: chunk.start,
             end_offset: chunk.end,
+            word_count: wordCounts[from + index] ?? 0,
           }));
         await db.insertInto('knowledge_chunks').values(values).execute();
       }

@@ -1,8 +1,11 @@
 import { sql } from 'kysely';
+import type { RawBuilder } from 'kysely';
+import { BM25 } from '../../../core/knowledge/bm25.js';
 import type { KnowledgeSearchQuery } from '../../../core/ports/knowledge-storage.js';
 import type { KnowledgeHit } from '../../../core/records/knowledge.js';
 import { fromJson, toNumber } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
+import { sqliteQueryTokens } from './sqlite-query-tokens.js';
 
 interface HitRow {
   chunk_seq: number | string;
@@ -36,76 +39,48 @@ function hitFromRow(row: HitRow): KnowledgeHit {
   };
 }
 
-/** An FTS5 string literal: inside double quotes only `"` is special, and it is doubled. */
-function fts5Phrase(term: string): string {
-  return `"${term.replaceAll('"', '""')}"`;
-}
-
 /**
- * SQLite: FTS5 with its built-in BM25 (`bm25()` is lower-is-better, so the score is its negation); heading
- * words weigh twice the body's. Terms are OR-ed: a chunk matching more, and rarer, terms ranks higher.
+ * The ranking shared by both engines (core/knowledge/bm25.ts), around an engine's `hits` CTE: one row per
+ * (term, chunk of the searched sources holding it) with the chunk's `word_count` and the term's weighted `tf`.
+ * N and avgdl are sums over the searched sources' documents; df is counted from `hits`, so no statistic
+ * reads a chunk outside the searched sources. A chunk's terms are summed in term order, so its score is the
+ * same float whatever order the engine found them in.
  */
-async function searchSqlite(ctx: SqlContext, query: KnowledgeSearchQuery): Promise<KnowledgeHit[]> {
-  const match = query.terms.map(fts5Phrase).join(' OR ');
-  // bm25() is computed in the inner query, over the FTS table alone: joining first would make SQLite carry
-  // every matching row through the joins before sorting (measurably slower with common words).
+async function rankedHits(
+  ctx: SqlContext,
+  ctes: RawBuilder<unknown>,
+  sourceFilter: RawBuilder<unknown>,
+  limit: number,
+): Promise<KnowledgeHit[]> {
+  const { k1, b } = BM25;
   const result = await sql<HitRow>`
-    SELECT c.seq AS chunk_seq, c.text, c.heading_path, c.page, c.start_offset, c.end_offset,
-           c.document_id, d.name AS document_name, c.source_id, s.name AS source_name, f.score
-    FROM (
-      SELECT rowid AS id, -bm25(knowledge_chunks_fts, 2.0, 1.0) AS score
-      FROM knowledge_chunks_fts
-      WHERE knowledge_chunks_fts MATCH ${match}
-    ) f
-    JOIN knowledge_chunks c ON c.id = f.id
-    JOIN knowledge_documents d ON d.id = c.document_id
-    JOIN knowledge_sources s ON s.id = c.source_id
-    WHERE c.source_id IN (${sql.join([...query.source_ids])})
-    ORDER BY f.score DESC, c.id
-    LIMIT ${query.limit}
-  `.execute(ctx.db);
-  return result.rows.map(hitFromRow);
-}
-
-/**
- * PostgreSQL: a BM25-style score from the built-in pieces, since `ts_rank` alone knows nothing of how rare
- * a word is. Each term is its own `plainto_tsquery` (a bound parameter: never parsed as tsquery syntax;
- * stop words drop out); its IDF over the searched sources' chunks, ln(1 + (N − df + ½)/(df + ½)), weights
- * its length-normalised `ts_rank` in each matching chunk, and a chunk's score is the sum over its terms.
- * Matching goes through the GIN index, one term at a time.
- */
-async function searchPostgres(ctx: SqlContext, query: KnowledgeSearchQuery): Promise<KnowledgeHit[]> {
-  const terms = [...query.terms];
-  const sources = [...query.source_ids];
-  const result = await sql<HitRow>`
-    WITH queries AS (
-      SELECT DISTINCT CAST(plainto_tsquery('english', t) AS text) AS qtext
-      FROM unnest(CAST(${terms} AS text[])) AS t
-    ),
-    matches AS (
-      SELECT c.id, queries.qtext, ts_rank(c.tsv, CAST(queries.qtext AS tsquery), 1) AS rank
-      FROM queries
-      JOIN knowledge_chunks c ON c.tsv @@ CAST(queries.qtext AS tsquery)
-      WHERE queries.qtext <> '' AND c.source_id = ANY(CAST(${sources} AS text[]))
-    ),
-    total AS (
-      SELECT CAST(count(*) AS float8) AS n FROM knowledge_chunks WHERE source_id = ANY(CAST(${sources} AS text[]))
+    WITH ${ctes},
+    stats AS (
+      SELECT CAST(coalesce(sum(chunk_count), 0) AS double precision) AS n,
+             CAST(coalesce(nullif(sum(word_count), 0), 1) AS double precision)
+               / coalesce(nullif(sum(chunk_count), 0), 1) AS avg_length
+      FROM knowledge_documents WHERE source_id ${sourceFilter}
     ),
     frequency AS (
-      SELECT qtext, CAST(count(*) AS float8) AS df FROM matches GROUP BY qtext
+      SELECT term, count(*) AS df FROM hits GROUP BY term
     ),
     scored AS (
-      SELECT matches.id, sum(ln(1 + (total.n - frequency.df + 0.5) / (frequency.df + 0.5)) * matches.rank) AS score
-      FROM matches
-      JOIN frequency ON frequency.qtext = matches.qtext
-      CROSS JOIN total
-      GROUP BY matches.id
-      ORDER BY score DESC, matches.id
-      LIMIT ${query.limit}
+      SELECT hits.id, sum(
+        ln(1 + (stats.n - frequency.df + 0.5) / (frequency.df + 0.5))
+          * hits.tf * ${sql.lit(k1 + 1)}
+          / (hits.tf + ${sql.lit(k1)} * (${sql.lit(1 - b)} + ${sql.lit(b)} * hits.word_count / stats.avg_length))
+        ORDER BY hits.term
+      ) AS score
+      FROM hits
+      JOIN frequency ON frequency.term = hits.term
+      CROSS JOIN stats
+      GROUP BY hits.id
+      ORDER BY score DESC, hits.id
+      LIMIT ${limit}
     )
     SELECT c.seq AS chunk_seq, c.text, c.heading_path, c.page, c.start_offset, c.end_offset,
            c.document_id, d.name AS document_name, c.source_id, s.name AS source_name,
-           CAST(scored.score AS float8) AS score
+           CAST(scored.score AS double precision) AS score
     FROM scored
     JOIN knowledge_chunks c ON c.id = scored.id
     JOIN knowledge_documents d ON d.id = c.document_id
@@ -115,7 +90,72 @@ async function searchPostgres(ctx: SqlContext, query: KnowledgeSearchQuery): Pro
   return result.rows.map(hitFromRow);
 }
 
-/** Full-text search over the chunks of `query.source_ids`, best first, through the engine's own index. */
+/**
+ * SQLite: the query words become the index's own tokens (`sqliteQueryTokens`), and the fts5vocab
+ * `instance` table lists each token's occurrences from its entry in the index; only those in chunks of the
+ * searched sources are kept. FTS5's `bm25()` is not used: it counts N, avgdl and df over the whole table,
+ * every user's documents included.
+ */
+async function searchSqlite(ctx: SqlContext, query: KnowledgeSearchQuery): Promise<KnowledgeHit[]> {
+  const tokens = await sqliteQueryTokens(ctx.db, query.terms);
+  if (tokens.length === 0) return [];
+  const sources = sql`IN (${sql.join([...query.source_ids])})`;
+  return rankedHits(
+    ctx,
+    // Occurrences are summed per chunk before the join: one chunk lookup per chunk, not per occurrence.
+    sql`occurrences AS MATERIALIZED (
+      SELECT term, doc, sum(CASE col WHEN 'heading_path' THEN ${sql.lit(BM25.headingWeight)} ELSE 1 END) AS tf
+      FROM knowledge_chunks_fts_instances
+      WHERE term IN (${sql.join(tokens)})
+      GROUP BY term, doc
+    ),
+    hits AS (
+      SELECT o.term, o.doc AS id, c.word_count, o.tf
+      FROM occurrences o
+      JOIN knowledge_chunks c ON c.id = o.doc
+      WHERE c.source_id ${sources}
+    )`,
+    sources,
+    query.limit,
+  );
+}
+
+/**
+ * PostgreSQL: the query words become `english` lexemes (`to_tsvector`; stop words drop out), each matched
+ * through the GIN index as a quoted tsquery lexeme (never parsed as tsquery syntax). Its weighted frequency
+ * comes from `ts_rank_cd`, without normalisation: for a one-lexeme query every occurrence is a cover of its
+ * own and adds its weight, so with heading (A) positions weighing 1 and body (B) ones 1/headingWeight, the
+ * rank times headingWeight is the count, in C and several times faster than reading the tsvector's
+ * positions through `unnest` (the storage contract checks the counts against the documented scores).
+ */
+async function searchPostgres(ctx: SqlContext, query: KnowledgeSearchQuery): Promise<KnowledgeHit[]> {
+  const { headingWeight } = BM25;
+  // ts_rank_cd's weights of D, C, B, A positions (each at most 1); only A and B occur in `tsv`.
+  const weights = `{1,1,${1 / headingWeight},1}`;
+  const sources = sql`= ANY(CAST(${[...query.source_ids]} AS text[]))`;
+  return rankedHits(
+    ctx,
+    sql`lexemes AS (
+      SELECT DISTINCT lexeme AS term
+      FROM unnest(CAST(${[...query.terms]} AS text[])) AS words(word),
+           unnest(tsvector_to_array(to_tsvector('english', words.word))) AS lexeme
+    ),
+    queries AS (
+      SELECT term, CAST(quote_literal(term) AS tsquery) AS query FROM lexemes
+    ),
+    hits AS (
+      SELECT queries.term, c.id, c.word_count,
+             round(${sql.lit(headingWeight)} * ts_rank_cd(${sql.lit(weights)}, c.tsv, queries.query, 0)) AS tf
+      FROM queries
+      JOIN knowledge_chunks c ON c.tsv @@ queries.query
+      WHERE c.source_id ${sources}
+    )`,
+    sources,
+    query.limit,
+  );
+}
+
+/** Full-text search over the chunks of `query.source_ids`, best first, ranked from those chunks alone. */
 export function searchKnowledgeChunks(ctx: SqlContext, query: KnowledgeSearchQuery): Promise<KnowledgeHit[]> {
   return ctx.dialect.name === 'sqlite' ? searchSqlite(ctx, query) : searchPostgres(ctx, query);
 }

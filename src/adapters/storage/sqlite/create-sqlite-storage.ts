@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely } from 'kysely';
@@ -46,7 +46,12 @@ function openDatabase(filename: string, busyTimeoutMs: number): Database.Databas
 /** The embedded default store: one SQLite file, migrated to the latest schema on open. */
 export async function createSqliteStorage(options: SqliteStorageOptions): Promise<Storage> {
   const inMemory = options.filename === ':memory:' || options.filename === '';
-  if (!inMemory) await mkdir(path.dirname(path.resolve(options.filename)), { recursive: true });
+  if (!inMemory) {
+    await mkdir(path.dirname(path.resolve(options.filename)), { recursive: true, mode: 0o700 });
+    // Created 0600 before SQLite opens it (an existing file is left as it is): its -wal and -shm files take
+    // the database file's mode, so no other host user can read any of them.
+    await (await open(options.filename, 'a', 0o600)).close();
+  }
   const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
   const database = openDatabase(options.filename, busyTimeoutMs);
   const cached = withStatementCache(database);

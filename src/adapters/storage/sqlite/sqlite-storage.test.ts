@@ -8,6 +8,7 @@ import { newRunId } from '../../../core/ids.js';
 import { describeStorageContract } from '../storage.contract.js';
 import { MIGRATIONS } from '../sql/migrations.js';
 import { sqliteSqlDialect } from '../sql/sql-dialect.js';
+import { FTS5_TOKENIZER } from '../sql/sqlite-query-tokens.js';
 import { createSqliteStorage } from './create-sqlite-storage.js';
 
 async function withTempDir(): Promise<{ dir: string; remove(): Promise<void> }> {
@@ -60,6 +61,20 @@ describe('SQLite storage specifics', () => {
     } finally {
       await storage.close();
     }
+  });
+
+  it('tokenizes search words with the tokenizer the full-text index was made with', async () => {
+    const storage = await createSqliteStorage({ filename });
+    await storage.close();
+    const ddl = inspect(
+      (db) =>
+        (
+          db.prepare("SELECT sql FROM sqlite_master WHERE name = 'knowledge_chunks_fts'").get() as {
+            sql: string;
+          }
+        ).sql,
+    );
+    expect(ddl).toContain(`tokenize='${FTS5_TOKENIZER}'`);
   });
 
   it('enforces foreign keys', async () => {

@@ -1,37 +1,36 @@
 import {
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { skillDigest } from '../../../core/skills/build-skill-package.js';
 import { projectSkills } from '../../skills/project-skills.js';
-import type { SandboxMode } from './bwrap-args.js';
-import { createBwrapSandbox } from './bwrap-sandbox.js';
-import { SANDBOX_SKIP_REASON, SANDBOX_TOOLS, TEST_LIMITS } from '../../../../test/helpers/execute/sandbox-fixture.js';
+import { createBwrapSandbox, type SandboxMode } from './bwrap-sandbox.js';
+import {
+  makeSandboxWorkdir,
+  SANDBOX_SKIP_REASON,
+  SANDBOX_TOOLS,
+  TEST_LIMITS,
+} from '../../../../test/helpers/execute/sandbox-fixture.js';
 
 // A uid of this file's own, so no other suite's sandboxes share it.
 const SANDBOX_UID = 100_000 + 4545;
-// `mapped` needs root; `user` is what any other server gets.
-const MODES: SandboxMode[] = process.getuid?.() === 0 ? ['mapped', 'user'] : ['user'];
+// `mapped` is what a root server gets, `user` what any other server gets (bwrap-sandbox.test.ts runs it as root).
+const MODES: SandboxMode[] = process.getuid?.() === 0 ? ['mapped'] : ['user'];
 
 let root: string;
 let workdir: string;
 let skills: string;
 
 beforeEach(() => {
-  root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'troupe-sandbox-skills-')));
-  workdir = path.join(root, 'workdir');
+  ({ root, workdir } = makeSandboxWorkdir('troupe-sandbox-skills-', SANDBOX_UID));
   skills = path.join(workdir, '.skills');
-  mkdirSync(workdir);
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -71,11 +70,11 @@ describe.skipIf(!SANDBOX_TOOLS).each(MODES)(`.skills in the %s sandbox${SANDBOX_
         }),
         'cat .skills/tool/SKILL.md',
         'mkdir -p out && echo out > out/file && mv out out2 && echo kept > kept.txt && rm out2/file && echo workspace-writable',
-        // The descriptor the runner passed is closed before the command starts.
-        'test -e /proc/$$/fd/8 || echo no-fd-8',
+        // The descriptors the runner passed are closed before the command starts.
+        'test -e /proc/$$/fd/6 || test -e /proc/$$/fd/7 || echo no-fds',
       ].join('; '),
     );
-    expect(result.stdout).toBe('the skill\nworkspace-writable\nno-fd-8\n');
+    expect(result.stdout).toBe('the skill\nworkspace-writable\nno-fds\n');
     expect(readdirSync(skills)).toEqual(['tool']);
     expect(readdirSync(path.join(skills, 'tool'))).toEqual(['SKILL.md']);
     expect(readFileSync(path.join(skills, 'tool/SKILL.md'), 'utf8')).toBe('the skill\n');

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import type { Sandbox, SandboxLimits, SandboxRequest } from './sandbox.js';
 import {
   hostProcessesOfUid,
   hostProcessesWith,
+  makeSandboxWorkdir,
   SANDBOX_SKIP_REASON,
   SANDBOX_TOOLS,
   TEST_LIMITS,
@@ -17,6 +18,7 @@ import {
 
 // A uid of this file's own, so the process counts below see no other suite's sandboxes.
 const SANDBOX_UID = 100_000 + 4242;
+const asRoot = process.getuid?.() === 0;
 
 let sandbox: Sandbox;
 let root: string;
@@ -26,9 +28,7 @@ beforeAll(() => {
   if (SANDBOX_TOOLS) sandbox = createBwrapSandbox({ tools: SANDBOX_TOOLS, sandboxUid: SANDBOX_UID });
 });
 beforeEach(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'troupe-sandbox-'));
-  workdir = path.join(root, 'workdir');
-  mkdirSync(workdir);
+  ({ root, workdir } = makeSandboxWorkdir('troupe-sandbox-', SANDBOX_UID));
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -49,17 +49,20 @@ describe.skipIf(!SANDBOX_TOOLS)(`the bubblewrap sandbox${SANDBOX_SKIP_REASON}`, 
     });
   });
 
-  it('runs in the workdir as an unprivileged user; what it writes there persists, root-owned files stay writable', async () => {
-    writeFileSync(path.join(workdir, 'owned-by-root.txt'), 'one\n');
+  it('runs in the workdir as an unprivileged user; what it writes is its own, a file of the server stays as it is', async () => {
+    writeFileSync(path.join(workdir, 'owned-by-server.txt'), 'one\n');
     const result = await run(
-      'pwd; id -u; echo made > made.txt; mkdir -p out/deep && echo deep > out/deep/file; echo two >> owned-by-root.txt',
+      'pwd; id -u; echo made > made.txt; mkdir -p out/deep && echo deep > out/deep/file; chmod 600 made.txt; ' +
+        '(echo two >> owned-by-server.txt) 2>/dev/null || echo refused; cat owned-by-server.txt',
     );
-    expect(result.stdout).toBe('/workspace\n1000\n');
+    expect(result.stdout).toBe(`/workspace\n1000\n${asRoot ? 'refused\n' : ''}one\n${asRoot ? '' : 'two\n'}`);
     expect(result.exitCode).toBe(0);
     expect(readFileSync(path.join(workdir, 'made.txt'), 'utf8')).toBe('made\n');
     expect(readFileSync(path.join(workdir, 'out/deep/file'), 'utf8')).toBe('deep\n');
-    expect(readFileSync(path.join(workdir, 'owned-by-root.txt'), 'utf8')).toBe('one\ntwo\n');
-    if (process.getuid?.() === 0) expect(statSync(path.join(workdir, 'made.txt')).uid).toBe(SANDBOX_UID);
+    if (asRoot) {
+      expect(statSync(path.join(workdir, 'made.txt')).uid).toBe(SANDBOX_UID);
+      expect(readFileSync(path.join(workdir, 'owned-by-server.txt'), 'utf8')).toBe('one\n');
+    }
   });
 
   it('cannot write outside the workdir: system dirs are read-only, other host paths do not exist, /tmp is private', async () => {
@@ -116,7 +119,11 @@ describe.skipIf(!SANDBOX_TOOLS)(`the bubblewrap sandbox${SANDBOX_SKIP_REASON}`, 
   it('contains a fork bomb: the process limit holds, the run ends, nothing is left and the host still forks', async () => {
     const counting = process.getuid?.() === 0;
     let highest = 0;
-    const sampler = setInterval(() => (highest = Math.max(highest, hostProcessesOfUid(SANDBOX_UID))), 25);
+    // What the command started: bubblewrap's own processes run as the sandbox uid too, outside the limit.
+    const sampler = setInterval(
+      () => (highest = Math.max(highest, hostProcessesOfUid(SANDBOX_UID, true))),
+      25,
+    );
     try {
       const result = await run('bomb() { bomb | bomb & }; bomb; sleep 2; echo survived', {
         maxProcesses: 24,
@@ -201,22 +208,43 @@ describe.skipIf(!SANDBOX_TOOLS)(`the bubblewrap sandbox${SANDBOX_SKIP_REASON}`, 
   });
 });
 
-// `user` mode is what a non-root server gets: bubblewrap maps the sandbox user to the caller.
+// `user` mode is what a server that is not root gets: bubblewrap runs as that user. Run as root, this test
+// starts it as another uid (a non-root server's), through a script of its own.
+const USER_MODE_UID = 100_000 + 4243;
+const REPO = path.resolve(import.meta.dirname, '../../../..');
+const USER_MODE_SCRIPT = path.join(REPO, 'test/helpers/execute/user-mode-sandbox.ts');
+
 describe.skipIf(!SANDBOX_TOOLS)(`the bubblewrap sandbox in user mode${SANDBOX_SKIP_REASON}`, () => {
-  it('isolates the same way: workdir writable, nothing else, no shadow, no network', async () => {
-    const userSandbox = createBwrapSandbox({
-      tools: SANDBOX_TOOLS as NonNullable<typeof SANDBOX_TOOLS>,
-      sandboxUid: SANDBOX_UID,
-      mode: 'user',
-    });
-    const result = await userSandbox.run({
-      command:
-        'id -u; echo kept > kept.txt; echo x > /usr/evil || echo ro; cat /etc/shadow || echo noshadow; exec 3<>/dev/tcp/127.0.0.1/9 || echo nonet',
-      workdir,
-      network: false,
-      limits: TEST_LIMITS,
-    });
-    expect(result.stdout).toBe('1000\nro\nnoshadow\nnonet\n');
-    expect(readFileSync(path.join(workdir, 'kept.txt'), 'utf8')).toBe('kept\n');
+  it('isolates the same way: workdir writable, nothing else, no shadow, no network, no capability', () => {
+    const serverUid = asRoot ? USER_MODE_UID : (process.getuid?.() ?? 0);
+    const own = makeSandboxWorkdir('troupe-sandbox-user-', serverUid);
+    try {
+      const command =
+        'id -u; echo kept > kept.txt; echo x > /usr/evil || echo ro; cat /etc/shadow || echo noshadow; ' +
+        'exec 3<>/dev/tcp/127.0.0.1/9 || echo nonet; grep CapEff /proc/self/status';
+      const child = spawnSync(process.execPath, ['--import', 'tsx', USER_MODE_SCRIPT, own.workdir, command], {
+        encoding: 'utf8',
+        // Where `tsx` resolves from.
+        cwd: REPO,
+        ...(asRoot ? { uid: serverUid, gid: serverUid } : {}),
+      });
+      expect(child.stderr).toBe('');
+      const result = JSON.parse(child.stdout) as { stdout: string };
+      expect(result.stdout).toBe('1000\nro\nnoshadow\nnonet\nCapEff:\t0000000000000000\n');
+      expect(readFileSync(path.join(own.workdir, 'kept.txt'), 'utf8')).toBe('kept\n');
+      expect(statSync(path.join(own.workdir, 'kept.txt')).uid).toBe(serverUid);
+    } finally {
+      rmSync(own.root, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(asRoot)('is refused to a root server, whose user mode would map host root', () => {
+    expect(() =>
+      createBwrapSandbox({
+        tools: SANDBOX_TOOLS as NonNullable<typeof SANDBOX_TOOLS>,
+        sandboxUid: 1,
+        mode: 'user',
+      }),
+    ).toThrow(/would map host root/);
   });
 });

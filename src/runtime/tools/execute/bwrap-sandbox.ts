@@ -1,27 +1,30 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { realpath, writeFile } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
-import { TroupeError } from '../../../core/errors.js';
-import {
-  BWRAP_FD,
-  bwrapArgs,
-  SANDBOX_GROUP,
-  SANDBOX_PASSWD,
-  sandboxIdMap,
-  type SandboxMode,
-} from './bwrap-args.js';
+import { TroupeError, toTroupeError } from '../../../core/errors.js';
+import { openSkillsRoot } from '../../skills/open-skills-root.js';
+import { openWorkdirDirectory, type WorkdirDirectory } from '../workdir/workdir-directory.js';
+import { BWRAP_FD, bwrapArgs, SANDBOX_GROUP, SANDBOX_PASSWD } from './bwrap-args.js';
 import { createCappedOutput } from './capped-output.js';
 import { readHostLayout, type HostLayout } from './host-layout.js';
 import type { SandboxTools } from './locate-sandbox-tools.js';
-import { openSkillsDirectory } from './open-skills-directory.js';
 import type { Sandbox, SandboxRequest, SandboxResult } from './sandbox.js';
 import { userNamespaceSeccompFilter } from './seccomp-filter.js';
+
+/**
+ * Who bubblewrap runs as. `mapped` (Troupe runs as root): the runner starts it as the dedicated unprivileged
+ * sandbox uid, so the user namespace it makes maps that uid and nothing else: host root is never mapped, and
+ * the command holds no capability over any file it does not own. (A user namespace root creates must map host
+ * root for bubblewrap to set it up, which is why bubblewrap does not run as root at all.) The kernel enforces
+ * the process limit for that uid, which it never does for host root. `user` (any other uid): bubblewrap runs
+ * as Troupe's own user, mapped the same way.
+ */
+export type SandboxMode = 'mapped' | 'user';
 
 export interface BwrapSandboxOptions {
   tools: SandboxTools;
   /** Host uid/gid of sandboxed processes in `mapped` mode. */
   sandboxUid: number;
-  /** Default: `mapped` when this process runs as root, else `user`. */
+  /** Default: `mapped` when this process runs as root, else `user` (refused as root: it would map root). */
   mode?: SandboxMode;
   layout?: HostLayout;
 }
@@ -30,49 +33,30 @@ export function defaultSandboxMode(): SandboxMode {
   return process.getuid?.() === 0 ? 'mapped' : 'user';
 }
 
-/** Reads bubblewrap's `--info-fd` JSON (it carries the pid of the namespace's first process). */
-function readInfo(stream: Readable): Promise<{ 'child-pid': number }> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      try {
-        const info = JSON.parse(text) as { 'child-pid'?: unknown };
-        if (typeof info['child-pid'] !== 'number') throw new Error('no child-pid');
-        stream.off('data', onData);
-        resolve({ 'child-pid': info['child-pid'] });
-      } catch {
-        // Not complete yet.
-      }
-    };
-    stream.on('data', onData);
-    stream.once('close', () => reject(new Error('bubblewrap exited before its user namespace was set up')));
-  });
-}
-
 /** bubblewrap's sandbox (README "Sandboxed `execute`"): every command gets fresh namespaces and limits. */
 export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   const mode = options.mode ?? defaultSandboxMode();
+  if (mode === 'user' && process.getuid?.() === 0) {
+    throw new TroupeError(
+      'config_invalid',
+      'The user-mode sandbox would map host root; as root it runs mapped',
+    );
+  }
   const layout = options.layout ?? readHostLayout();
   const seccomp = userNamespaceSeccompFilter();
+  const identity = mode === 'mapped' ? { uid: options.sandboxUid, gid: options.sandboxUid } : {};
 
   async function run(request: SandboxRequest): Promise<SandboxResult> {
     request.signal?.throwIfAborted();
-    const workdir = await realpath(request.workdir).catch((error: unknown) => {
-      throw new TroupeError('sandbox_failed', 'the project workdir does not exist', { cause: error });
-    });
     const args = bwrapArgs({
-      mode,
       tools: options.tools,
       layout,
-      workdir,
       command: request.command,
       network: request.network,
       limits: request.limits,
       seccomp: seccomp !== undefined,
     });
-    const mapped = mode === 'mapped';
-    const skills = await openSkillsDirectory(workdir);
+    const { workdir, skills } = await openMounts(request.workdir);
     let child: ChildProcess;
     try {
       child = spawn(options.tools.bwrap, args, {
@@ -80,22 +64,23 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
           'ignore',
           'pipe',
           'pipe',
-          mapped ? 'pipe' : 'ignore',
-          mapped ? 'pipe' : 'ignore',
           'pipe',
           'pipe',
           seccomp ? 'pipe' : 'ignore',
-          skills.fd,
+          workdir.handle.fd,
+          skills.handle.fd,
         ],
         // Its own process group, so one kill reaches bubblewrap and the namespace's init (whose death ends the
         // whole pid namespace); the command itself runs in a new session inside.
         detached: true,
         env: { PATH: '/usr/bin:/bin' },
+        cwd: '/',
+        ...identity,
       });
     } finally {
-      // bubblewrap holds its own copy once spawned. Not awaited: a spawn error is emitted on the next tick,
+      // bubblewrap holds its own copies once spawned. Not awaited: a spawn error is emitted on the next tick,
       // before the listeners below would be attached.
-      void skills.close().catch(() => undefined);
+      void Promise.all([workdir.close(), skills.close()]).catch(() => undefined);
     }
     const output = createCappedOutput(request.limits.outputBytes);
     child.stdout?.on('data', (chunk: Buffer) => output.stdout.push(chunk));
@@ -103,7 +88,6 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
 
     let timedOut = false;
     let aborted = false;
-    let setupError: Error | undefined;
     const kill = () => killGroup(child);
     const timer = setTimeout(() => {
       timedOut = true;
@@ -114,7 +98,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       kill();
     };
     request.signal?.addEventListener('abort', onAbort, { once: true });
-    // Aborted while the workdir was resolved: the listener above would never fire.
+    // Aborted while the mounts were opened: the listener above would never fire.
     if (request.signal?.aborted) onAbort();
 
     const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
@@ -130,21 +114,10 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     feed(BWRAP_FD.passwd, SANDBOX_PASSWD);
     feed(BWRAP_FD.group, SANDBOX_GROUP);
     if (seccomp) feed(BWRAP_FD.seccomp, seccomp);
-    if (mapped) {
-      mapUser(extra, options.sandboxUid).catch((error: unknown) => {
-        setupError = error instanceof Error ? error : new Error(String(error));
-        kill();
-      });
-    }
 
     try {
       const { code, signal } = await closed;
       if (aborted) throw request.signal?.reason ?? new Error('aborted');
-      if (setupError && !timedOut) {
-        throw new TroupeError('sandbox_failed', `the sandbox could not start: ${setupError.message}`, {
-          cause: setupError,
-        });
-      }
       return {
         exitCode: code,
         signal,
@@ -173,25 +146,29 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
 }
 
 /**
- * The user namespace handshake of `mapped` mode: bubblewrap reports its first child's pid, we map the
- * sandbox user to the dedicated host uid, then let it continue.
+ * The workdir and its `.skills`, opened through the workdir API for bubblewrap to mount by descriptor
+ * (`.skills` made a real directory first: `openSkillsRoot`). The caller closes both.
  */
-async function mapUser(extra: (Readable & Writable)[], sandboxUid: number): Promise<void> {
-  const info = extra[BWRAP_FD.info];
-  const block = extra[BWRAP_FD.block];
-  if (!info || !block) throw new Error('bubblewrap handshake pipes are missing');
-  info.on('error', () => undefined);
-  block.on('error', () => undefined);
+async function openMounts(
+  workdirPath: string,
+): Promise<{ workdir: WorkdirDirectory; skills: WorkdirDirectory }> {
+  let workdir: WorkdirDirectory;
   try {
-    const { 'child-pid': pid } = await readInfo(info);
-    const map = sandboxIdMap(sandboxUid);
-    // One write each: the kernel accepts a map only whole, in a single write.
-    await writeFile(`/proc/${pid}/uid_map`, map);
-    await writeFile(`/proc/${pid}/gid_map`, map);
-    await new Promise<void>((resolve) => block.end('x', () => resolve()));
-  } finally {
-    info.destroy();
-    block.destroy();
+    workdir = await openWorkdirDirectory(workdirPath, '.');
+  } catch (error) {
+    throw new TroupeError('sandbox_failed', 'the project workdir does not exist', { cause: error });
+  }
+  try {
+    const skills = await openSkillsRoot(workdir, true);
+    if (skills === undefined) throw new Error('no .skills directory');
+    return { workdir, skills };
+  } catch (error) {
+    await workdir.close();
+    throw new TroupeError(
+      'sandbox_failed',
+      `the sandbox could not start: .skills cannot be prepared (${toTroupeError(error).message})`,
+      { cause: error },
+    );
   }
 }
 

@@ -37,7 +37,8 @@ async function setup(
     sandboxUid: SETTINGS.sandboxUid,
   });
   const execute = createExecuteTool({ sandbox, policyFor: (run) => policyFor(run) });
-  harness = await createRuntimeHarness({ scenarios, extraTools: [execute] });
+  // The harness's workdirs belong to the uid this sandbox runs as, as a root server sets them up.
+  harness = await createRuntimeHarness({ scenarios, extraTools: [execute], config: { execute: SETTINGS } });
   policyFor = createExecutePolicyResolver({ storage: harness.storage, settings: SETTINGS });
   const user = await harness.createUser('alice');
   if (child)

@@ -51,6 +51,8 @@ describe.skipIf(!SANDBOX_TOOLS)(`execute and projected skills${SANDBOX_SKIP_REAS
     harness = await createRuntimeHarness({
       scenarios: { main: MAIN },
       extraTools: [execute],
+      // The harness's workdirs belong to the uid this sandbox runs as, as a root server sets them up.
+      config: { execute: SETTINGS },
     });
     const h = harness;
     late.storage = h.storage;

@@ -1,10 +1,9 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 
-/** Host binaries the sandbox needs; `setpriv` and `prlimit` run inside it, so they must live under /usr or /bin. */
+/** Host binaries the sandbox needs; `prlimit` runs inside it, so it must live under /usr or /bin. */
 export interface SandboxTools {
   bwrap: string;
-  setpriv: string;
   prlimit: string;
 }
 
@@ -37,10 +36,7 @@ export function locateSandboxTools(
           : 'bubblewrap not found (install the Debian package bubblewrap)',
     };
   }
-  const setpriv = find('setpriv');
   const prlimit = find('prlimit');
-  const missing = [setpriv ? undefined : 'setpriv', prlimit ? undefined : 'prlimit'].filter(Boolean);
-  if (!setpriv || !prlimit)
-    return { reason: `${missing.join(' and ')} not found (install the Debian package util-linux)` };
-  return { tools: { bwrap, setpriv, prlimit } };
+  if (!prlimit) return { reason: 'prlimit not found (install the Debian package util-linux)' };
+  return { tools: { bwrap, prlimit } };
 }

@@ -1,9 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { toTroupeError } from '../../../core/errors.js';
 import { createBwrapSandbox, defaultSandboxMode } from './bwrap-sandbox.js';
 import { locateSandboxTools } from './locate-sandbox-tools.js';
+import { sandboxHostOwner } from './sandbox-host-owner.js';
 import type { Sandbox } from './sandbox.js';
 
 export type SandboxAvailability =
@@ -48,6 +49,9 @@ async function runProbe(options: ProbeOptions): Promise<SandboxAvailability> {
   const sandbox = createBwrapSandbox({ tools: located.tools, sandboxUid: options.sandboxUid });
   const workdir = await mkdtemp(path.join(os.tmpdir(), 'troupe-sandbox-probe-'));
   try {
+    // The sandbox's host uid must reach it, as it reaches a project workdir it owns.
+    const owner = sandboxHostOwner(options.sandboxUid);
+    if (owner) await chown(workdir, owner.uid, owner.gid);
     const result = await sandbox.run({ command: 'exit 0', workdir, network: false, limits: PROBE_LIMITS });
     if (result.exitCode === 0) return { available: true, sandbox };
     const detail =

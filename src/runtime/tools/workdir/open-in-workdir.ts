@@ -1,5 +1,5 @@
 import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { TroupeError } from '../../../core/errors.js';
 import {
@@ -8,6 +8,7 @@ import {
   splitComponents,
   workdirRelativePath,
 } from './resolve-in-workdir.js';
+import { inspectAt } from './inspect-entry.js';
 import { displayPath, fsErrorCode, workdirFsError } from './workdir-fs-error.js';
 import {
   assertDescriptorInside,
@@ -16,13 +17,18 @@ import {
   openWorkdirRoot,
   type WorkdirRoot,
 } from './workdir-root.js';
+import { giveTo, type WorkdirOwner } from './workdir-owner.js';
 
 /**
  * `read` and `edit` need an existing regular file; `write` creates it (and its missing parent directories);
- * `directory` needs a directory; `any` takes what is there (a file, a directory or something else). None
- * truncates: a writer truncates only once the opened file has been checked.
+ * `directory` needs a directory; `mkdir` opens a directory, creating it and its missing parents; `any`
+ * takes what is there (a file, a directory or something else); `locate` is `any` that, where a component is
+ * missing, opens the deepest directory that exists and reports in `realPath` where the path leads (where
+ * `write` would create it). None truncates: a writer truncates only once the opened file has been checked.
+ * What `write` and `mkdir` create belongs to the workdir's owner (`WorkdirRoot.owner`), so the sandbox can
+ * work with it.
  */
-export type OpenInWorkdirMode = 'read' | 'edit' | 'write' | 'directory' | 'any';
+export type OpenInWorkdirMode = 'read' | 'edit' | 'write' | 'directory' | 'mkdir' | 'any' | 'locate';
 
 export interface OpenedInWorkdir {
   handle: FileHandle;
@@ -34,6 +40,8 @@ export interface OpenedInWorkdir {
   realPath: string;
   shownPath: string;
   realWorkdir: string;
+  /** Who gets what the server creates in this workdir for the sandbox (`WorkdirRoot.owner`). */
+  owner: WorkdirOwner | undefined;
 }
 
 // O_NONBLOCK keeps a named pipe planted in the workdir from hanging the open; it changes nothing for files.
@@ -45,7 +53,10 @@ const FINAL_FLAGS: Record<Exclude<OpenInWorkdirMode, 'write'>, number> = {
   read: READ_NO_FOLLOW_FLAGS,
   edit: constants.O_RDWR | NO_FOLLOW,
   directory: DIRECTORY_FLAGS,
+  // Never used as a final open: `mkdir` walks its last component as a directory on the way.
+  mkdir: DIRECTORY_FLAGS,
   any: READ_NO_FOLLOW_FLAGS,
+  locate: READ_NO_FOLLOW_FLAGS,
 };
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW;
 const OVERWRITE_FLAGS = constants.O_WRONLY | NO_FOLLOW;
@@ -89,6 +100,7 @@ export async function openInWorkdir(
 type ChildOutcome =
   | { kind: 'opened'; handle: FileHandle; created: boolean }
   | { kind: 'symlink'; target: string }
+  | { kind: 'missing' }
   | { kind: 'retry' };
 
 class DescriptorWalk {
@@ -114,13 +126,16 @@ class DescriptorWalk {
           await left.close();
           continue;
         }
-        const last = pending.length === 0;
+        // `mkdir` walks its last component like any directory on the way, creating it when missing.
+        const last = pending.length === 0 && this.mode !== 'mkdir';
         const outcome = last ? await this.openFinal(name) : await this.openDirectory(name);
         if (outcome.kind === 'retry') {
           this.countRetry();
           pending.unshift(name);
         } else if (outcome.kind === 'symlink') {
           pending.unshift(...(await this.linkComponents(outcome.target)));
+        } else if (outcome.kind === 'missing') {
+          return await this.located([name, ...pending]);
         } else if (last) {
           return await this.finish(outcome.handle, outcome.created);
         } else {
@@ -128,10 +143,9 @@ class DescriptorWalk {
         }
       }
       // The path ends on a directory already open (the workdir itself, or a link to a directory).
-      if (this.mode !== 'directory' && this.mode !== 'any') throw this.notAFile();
-      // Reopened through its /proc link, which the kernel follows to this very directory.
-      const reopened = await open(descriptorPath(this.current()), constants.O_RDONLY | constants.O_DIRECTORY);
-      return await this.finish(reopened, false);
+      if (this.mode !== 'directory' && this.mode !== 'any' && this.mode !== 'mkdir' && this.mode !== 'locate')
+        throw this.notAFile();
+      return await this.finish(await this.reopenCurrent(), false);
     } finally {
       await Promise.all(this.stack.map((handle) => handle.close()));
     }
@@ -141,6 +155,18 @@ class DescriptorWalk {
     return this.stack.at(-1) ?? this.root.handle;
   }
 
+  /** The directory the walk stands in, reopened through its /proc link (the kernel follows it to this very one). */
+  private reopenCurrent(): Promise<FileHandle> {
+    return open(descriptorPath(this.current()), constants.O_RDONLY | constants.O_DIRECTORY);
+  }
+
+  /** `locate` met a missing component: the deepest directory that exists, and where the path leads from it. */
+  private async located(rest: string[]): Promise<OpenedInWorkdir> {
+    const opened = await this.finish(await this.reopenCurrent(), false);
+    const realPath = path.join(opened.realPath, ...rest);
+    return { ...opened, realPath, shownPath: workdirRelativePath(this.root.realPath, realPath) };
+  }
+
   private async openDirectory(name: string): Promise<ChildOutcome> {
     const parent = this.current();
     const childPath = descriptorPath(parent, name);
@@ -148,13 +174,14 @@ class DescriptorWalk {
       return { kind: 'opened', handle: await open(childPath, DIRECTORY_FLAGS), created: false };
     } catch (error) {
       const code = fsErrorCode(error);
+      if (code === 'ENOENT' && this.mode === 'locate') return { kind: 'missing' };
       if (code === 'ENOTDIR' || code === 'ELOOP') {
         const entry = await inspectAt(parent, name);
         if (entry.kind === 'symlink') return entry;
         // It changed kind since the open (another process swapping it): look again.
         if (entry.kind !== 'other') return { kind: 'retry' };
         // A file where a directory should be: nothing to find below it, nothing can be created there.
-        if (this.mode === 'write') {
+        if (this.creates()) {
           throw new TroupeError(
             'tool_input_invalid',
             `Cannot create ${displayPath(this.requestedPath)}: a file is in the way`,
@@ -162,11 +189,16 @@ class DescriptorWalk {
         }
         throw this.notFound();
       }
-      if (code !== 'ENOENT' || this.mode !== 'write') throw error;
+      if (code !== 'ENOENT' || !this.creates()) throw error;
       await assertDescriptorInside(this.root, parent, this.requestedPath);
       try {
         await mkdir(childPath);
-        return { kind: 'opened', handle: await open(childPath, DIRECTORY_FLAGS), created: false };
+        const handle = await open(childPath, DIRECTORY_FLAGS);
+        await giveTo(handle, this.root.owner).catch(async (chownError: unknown) => {
+          await handle.close();
+          throw chownError;
+        });
+        return { kind: 'opened', handle, created: false };
       } catch (mkdirError) {
         // Created or replaced meanwhile by someone else: the next attempt sees by what.
         const mkdirCode = fsErrorCode(mkdirError);
@@ -183,11 +215,21 @@ class DescriptorWalk {
       if (this.mode !== 'write')
         return { kind: 'opened', handle: await open(childPath, FINAL_FLAGS[this.mode]), created: false };
       await assertDescriptorInside(this.root, parent, this.requestedPath);
+      let created: FileHandle | undefined;
       try {
-        return { kind: 'opened', handle: await open(childPath, CREATE_FLAGS, 0o666), created: true };
+        created = await open(childPath, CREATE_FLAGS, 0o666);
       } catch (error) {
         // O_EXCL refuses any existing name, a symlink (dangling or not) included: open what is there instead.
         if (fsErrorCode(error) !== 'EEXIST') throw error;
+      }
+      if (created !== undefined) {
+        try {
+          await giveTo(created, this.root.owner);
+        } catch (error) {
+          await created.close();
+          throw error;
+        }
+        return { kind: 'opened', handle: created, created: true };
       }
       try {
         return { kind: 'opened', handle: await open(childPath, OVERWRITE_FLAGS), created: false };
@@ -198,6 +240,7 @@ class DescriptorWalk {
       }
     } catch (error) {
       const code = fsErrorCode(error);
+      if (code === 'ENOENT' && this.mode === 'locate') return { kind: 'missing' };
       const refusedLink = code === 'ELOOP' || (code === 'ENOTDIR' && this.mode === 'directory');
       if (!refusedLink) throw error;
       const entry = await inspectAt(parent, name);
@@ -237,11 +280,23 @@ class DescriptorWalk {
       }
       const realPath = await assertDescriptorInside(this.root, handle, this.requestedPath);
       const shownPath = workdirRelativePath(this.root.realPath, realPath);
-      return { handle, stats, created, realPath, shownPath, realWorkdir: this.root.realPath };
+      return {
+        handle,
+        stats,
+        created,
+        realPath,
+        shownPath,
+        realWorkdir: this.root.realPath,
+        owner: this.root.owner,
+      };
     } catch (error) {
       await handle.close();
       throw error;
     }
+  }
+
+  private creates(): boolean {
+    return this.mode === 'write' || this.mode === 'mkdir';
   }
 
   private countRetry(): void {
@@ -263,32 +318,5 @@ class DescriptorWalk {
       'tool_input_invalid',
       `${displayPath(this.requestedPath)} is a directory, not a file`,
     );
-  }
-}
-
-type InspectedEntry = { kind: 'symlink'; target: string } | { kind: 'directory' | 'other' | 'gone' };
-
-/**
- * What `name` in `directory` is after an open refused it: a symlink (with its target, read without following
- * it), a directory, something else, or nothing stable (gone, or changing kind under us). Only a hint for what to try next: every answer is re-checked
- * by the next no-follow open.
- */
-async function inspectAt(directory: FileHandle, name: string): Promise<InspectedEntry> {
-  const entryPath = descriptorPath(directory, name);
-  try {
-    return { kind: 'symlink', target: await readlink(entryPath) };
-  } catch (error) {
-    const code = fsErrorCode(error);
-    if (code === 'ENOENT') return { kind: 'gone' };
-    if (code !== 'EINVAL') throw error;
-  }
-  try {
-    const stats = await lstat(entryPath);
-    // A symlink now, though not at the readlink just before: it is being swapped, so look again.
-    if (stats.isSymbolicLink()) return { kind: 'gone' };
-    return { kind: stats.isDirectory() ? 'directory' : 'other' };
-  } catch (error) {
-    if (fsErrorCode(error) === 'ENOENT') return { kind: 'gone' };
-    throw error;
   }
 }

@@ -3,6 +3,7 @@ import { open, readlink, type FileHandle } from 'node:fs/promises';
 import { TroupeError } from '../../../core/errors.js';
 import { relativeInside } from './resolve-in-workdir.js';
 import { displayPath, fsErrorCode } from './workdir-fs-error.js';
+import { workdirOwnerOf, type WorkdirOwner } from './workdir-owner.js';
 
 /**
  * Node has no `openat`. On Linux, `/proc/self/fd/N` is a link to whatever descriptor N has open, and a path
@@ -19,6 +20,8 @@ export interface WorkdirRoot {
   realPath: string;
   /** The workdir as configured (absolute), which a model may echo in absolute paths. */
   configuredPath: string;
+  /** Who gets the directories and tool-written files the server creates here (`workdirOwnerOf`). */
+  owner: WorkdirOwner | undefined;
 }
 
 export async function openWorkdirRoot(configuredPath: string): Promise<WorkdirRoot> {
@@ -33,7 +36,8 @@ export async function openWorkdirRoot(configuredPath: string): Promise<WorkdirRo
     );
   }
   try {
-    return { handle, realPath: await descriptorRealPath(handle), configuredPath };
+    const realPath = await descriptorRealPath(handle);
+    return { handle, realPath, configuredPath, owner: workdirOwnerOf(await handle.stat()) };
   } catch (error) {
     await handle.close();
     throw error;

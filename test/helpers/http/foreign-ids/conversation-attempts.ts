@@ -17,6 +17,13 @@ export const CONVERSATION_ATTEMPTS: ForeignIdAttempt[] = [
     code: 'conversation_not_found',
   },
   {
+    name: 'restore (unarchive) conversation',
+    method: 'PATCH',
+    url: ({ mine }) => `/api/conversations/${mine.conversation.id}`,
+    body: () => ({ status: 'active' }),
+    code: 'conversation_not_found',
+  },
+  {
     name: 'read messages',
     method: 'GET',
     url: ({ mine }) => `/api/conversations/${mine.conversation.id}/messages`,

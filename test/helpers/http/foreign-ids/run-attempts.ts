@@ -46,6 +46,13 @@ export const RUN_ATTEMPTS: ForeignIdAttempt[] = [
     code: 'run_not_found',
   },
   {
+    name: 'approve for the rest of the run',
+    method: 'POST',
+    url: ({ mine }) => `/api/agent/runs/${mine.runId}/approvals/call-1`,
+    body: () => ({ decision: 'approve', scope: 'run' }),
+    code: 'run_not_found',
+  },
+  {
     name: 'run events',
     method: 'GET',
     url: ({ mine }) => `/api/agent/runs/${mine.runId}/events`,

@@ -73,6 +73,7 @@ async function createForeignIdsWorld(): Promise<ForeignIdsWorld> {
   const conversation = await ctx.conversations.create(alice.user, {
     agent_id: agent.id,
     project_id: project.id,
+    title: 'Secret plans',
   });
   const started = await json<StartedRun>(
     await ctx.request('POST', `/api/conversations/${conversation.id}/messages`, {

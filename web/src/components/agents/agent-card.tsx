@@ -37,15 +37,6 @@ export function AgentCard({ agent, onDeleted }: AgentCardProps) {
         ? ` + ${specCount} inline spec${specCount === 1 ? '' : 's'}`
         : ` + ${surviving} inline${surviving < specCount ? ` (${specCount - surviving} of ${specCount} dropped)` : ''}`;
 
-  const startChat = async () => {
-    setError(undefined);
-    try {
-      const conversation = await api.createConversation(agent.id);
-      navigate(paths.chat(conversation.id));
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
 
   const remove = async () => {
     setBusy(true);
@@ -93,7 +84,7 @@ export function AgentCard({ agent, onDeleted }: AgentCardProps) {
       <ErrorMessage error={error} />
       <div className="button-row">
         {agent.backend === 'chat' ? (
-          <button type="button" onClick={() => void startChat()} aria-label={`Chat with ${agent.name}`}>
+          <button type="button" onClick={() => navigate(paths.newChat(agent.id))} aria-label={`Chat with ${agent.name}`}>
             Chat
           </button>
         ) : null}

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useLeaveGuard } from '../../hooks/use-leave-guard.ts';
 import type { Agent, AgentConfig, KnowledgeSource, Skill } from '../../api/types.ts';
 import { configFromForm, type AgentFormState } from '../../lib/agent-form-state.ts';
 import { isScriptedModel } from '../../lib/format.ts';
@@ -44,6 +45,11 @@ export function AgentForm({
   const [state, setState] = useState(initial);
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
+  // What the server has: the form is dirty when it differs. A save in progress may leave the page (the
+  // editor goes back to the agents after a clean save); a failed one keeps the guard.
+  const [saved, setSaved] = useState(initial);
+  const dirty = JSON.stringify(state) !== JSON.stringify(saved);
+  useLeaveGuard(dirty && !busy ? 'This agent has unsaved changes. Leave without saving them?' : null);
   const set = <K extends keyof AgentFormState>(key: K, value: AgentFormState[K]) =>
     setState((current) => ({ ...current, [key]: value }));
   const { user } = useSession();
@@ -69,6 +75,7 @@ export function AgentForm({
     setError(undefined);
     try {
       await onSubmit(state, config);
+      setSaved(state);
     } catch (thrown) {
       setError(thrown);
     } finally {

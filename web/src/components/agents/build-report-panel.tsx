@@ -1,4 +1,5 @@
 import type { BuildReportState } from '../../hooks/use-build-report.ts';
+import { countsLine, reportCounts, specNumber } from '../../lib/build-report.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { BuildWarningList } from './build-warning-list.tsx';
 
@@ -15,8 +16,7 @@ export interface BuildReportPanelProps {
  */
 export function BuildReportPanel({ state, lines, onShowLine }: BuildReportPanelProps) {
   const report = state.status === 'ready' ? state.report : state.status === 'loading' ? state.previous : null;
-  const drops = report?.warnings.filter((warning) => warning.dropped).length ?? 0;
-  const notes = (report?.warnings.length ?? 0) - drops;
+  const counts = report ? reportCounts(report.warnings) : null;
   return (
     <section
       className="build-report"
@@ -39,9 +39,7 @@ export function BuildReportPanel({ state, lines, onShowLine }: BuildReportPanelP
             <p className="ok-text">No warnings: every spec resolves.</p>
           ) : (
             <>
-              <p>
-                {drops} dropped, {notes} warning{notes === 1 ? '' : 's'}:
-              </p>
+              <p className="report-counts">{counts ? countsLine(counts) : ''}:</p>
               <BuildWarningList warnings={report.warnings} lines={lines} onShowLine={onShowLine} />
             </>
           )}
@@ -55,15 +53,15 @@ export function BuildReportPanel({ state, lines, onShowLine }: BuildReportPanelP
                   data-spec-index={subagent.spec_index ?? undefined}
                   className={subagent.replaces_dropped_spec_index !== undefined ? 'flagged' : undefined}
                 >
-                  <strong>{subagent.spec_index !== null ? `#${subagent.spec_index} ` : ''}{subagent.name}</strong>{' '}
+                  <strong>{subagent.spec_index !== null ? `${specNumber(subagent.spec_index)} ` : ''}{subagent.name}</strong>{' '}
                   <span className="pill">{subagent.source === 'builtin' ? 'built-in' : 'inline'}</span>{' '}
                   <span className="muted small">
                     {subagent.tools.length > 0 ? subagent.tools.join(', ') : 'no tools'}
                   </span>
                   {subagent.replaces_dropped_spec_index !== undefined ? (
                     <p className="flag-note">
-                      <span aria-hidden="true">⚠ </span>Runs only because spec #{subagent.replaces_dropped_spec_index}{' '}
-                      of the same name was dropped.
+                      <span aria-hidden="true">⚠ </span>Runs only because spec{' '}
+                      {specNumber(subagent.replaces_dropped_spec_index)} of the same name was dropped.
                     </p>
                   ) : null}
                 </li>

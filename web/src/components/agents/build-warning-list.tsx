@@ -1,4 +1,4 @@
-import type { BuildWarning } from '../../lib/build-report.ts';
+import { entryEffect, type BuildWarning } from '../../lib/build-report.ts';
 
 export interface BuildWarningListProps {
   warnings: BuildWarning[];
@@ -16,7 +16,7 @@ export function BuildWarningList({ warnings, lines, onShowLine }: BuildWarningLi
         return (
           <li
             key={`${warning.reason}:${warning.value}:${index}`}
-            className={`build-warning ${warning.dropped ? 'is-drop' : 'is-warning'}`}
+            className={`build-warning ${warning.specDropped ? 'is-drop' : warning.dropped ? 'is-removal' : 'is-warning'}`}
             data-code={warning.reason}
             data-spec-index={warning.specIndex ?? undefined}
           >
@@ -40,7 +40,7 @@ export function BuildWarningList({ warnings, lines, onShowLine }: BuildWarningLi
                 <span className="muted"> (line {line})</span>
               )
             ) : null}
-            <span className="muted"> — {warning.dropped ? 'dropped' : 'warning'}</span>
+            <span className="muted"> — {entryEffect(warning, warnings)}</span>
             {warning.message ? <span className="muted">: {warning.message}</span> : null}
           </li>
         );

@@ -1,12 +1,19 @@
-import type { AttachmentView } from '../../api/types.ts';
 import { formatBytes } from '../../lib/save-blob.ts';
 
+/** A file for the next message: uploaded already (with its workdir path), or to be uploaded on send. */
+export interface PendingFile {
+  id: string;
+  name: string;
+  size: number;
+  path?: string;
+}
+
 export interface AttachmentChipsProps {
-  attachments: readonly AttachmentView[];
+  attachments: readonly PendingFile[];
   onRemove: (id: string) => void;
 }
 
-/** Files uploaded for the next message; they are named in it when it is sent. */
+/** Files for the next message; they are named in it when it is sent. */
 export function AttachmentChips({ attachments, onRemove }: AttachmentChipsProps) {
   if (attachments.length === 0) return null;
   return (

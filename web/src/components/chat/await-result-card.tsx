@@ -27,7 +27,11 @@ export function AwaitResultCard({ item }: { item: ToolItem }) {
           {summary.children.map((child) => {
             const entry = context.childByRunId.get(child.run_id);
             const name =
-              context.childLabels.get(child.run_id) ?? entry?.name ?? entry?.slug ?? child.run_id.slice(0, 8);
+              context.childLabels.get(child.run_id) ??
+              entry?.name ??
+              entry?.slug ??
+              context.childSlugs.get(child.run_id) ??
+              'subagent';
             const text = child.error ?? child.output;
             return (
               <li key={child.run_id} data-run-id={child.run_id} data-status={child.status}>

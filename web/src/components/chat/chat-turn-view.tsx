@@ -1,5 +1,8 @@
+import { useState } from 'react';
 import type { ChatTurn } from '../../lib/transcript-items.ts';
 import { MarkdownText } from '../common/markdown-text.tsx';
+import { EditMessageForm } from './edit-message-form.tsx';
+import { MessageActions, turnText } from './message-actions.tsx';
 import { RunNotice } from './run-notice.tsx';
 import { ToolCallCard } from './tool-call-card.tsx';
 import { TurnFooter } from './turn-footer.tsx';
@@ -18,6 +21,7 @@ const ROLE_LABELS = { user: 'You', assistant: 'Assistant', notice: 'Run' } as co
 
 export function ChatTurnView({ turn, streaming, userLabel, footer = false }: ChatTurnViewProps) {
   const context = useTranscriptContext();
+  const [editing, setEditing] = useState(false);
   const roleLabel = turn.role === 'user' && userLabel ? userLabel : ROLE_LABELS[turn.role];
   const run = turn.runId === null ? undefined : context.runsById.get(turn.runId);
   const runStatus = turn.runId === null ? undefined : (context.liveStatus.get(turn.runId) ?? run?.status);
@@ -29,7 +33,10 @@ export function ChatTurnView({ turn, streaming, userLabel, footer = false }: Cha
       data-live={turn.live ? 'true' : undefined}
     >
       {turn.role !== 'notice' ? <div className="turn-role">{roleLabel}</div> : null}
-      <div className="turn-body">
+      {editing && context.actions ? (
+        <EditMessageForm text={turnText(turn)} onSend={context.actions.resend} onClose={() => setEditing(false)} />
+      ) : null}
+      <div className="turn-body" hidden={editing}>
         {turn.items.length === 0 && streaming ? <p className="muted">Thinking…</p> : null}
         {turn.items.map((item, index) => {
           switch (item.kind) {
@@ -61,6 +68,9 @@ export function ChatTurnView({ turn, streaming, userLabel, footer = false }: Cha
         {streaming ? <span className="cursor" aria-hidden="true" /> : null}
       </div>
       {footer && turn.runId !== null && run ? <TurnFooter run={run} liveStatus={context.liveStatus.get(turn.runId)} /> : null}
+      {!streaming && !editing && (turn.role === 'user' || footer || turn.key === context.actions?.retryTurnKey) ? (
+        <MessageActions turn={turn} onEdit={() => setEditing(true)} />
+      ) : null}
     </li>
   );
 }

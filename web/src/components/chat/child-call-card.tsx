@@ -10,6 +10,7 @@ import { prettyJson } from '../../lib/text.ts';
 import type { ToolItem } from '../../lib/transcript-items.ts';
 import { AppLink } from '../common/app-link.tsx';
 import { InlineChildTranscript } from './inline-child-transcript.tsx';
+import { waitingLabel } from './tool-state.tsx';
 import { useTranscriptContext } from './transcript-context.ts';
 
 /**
@@ -26,7 +27,12 @@ export function ChildCallCard({ item, awaiting }: { item: ToolItem; awaiting: bo
   const entry =
     context.childByToolCall.get(item.toolCallId) ??
     (target.runId === null ? undefined : context.childByRunId.get(target.runId));
-  const name = (entry && context.childLabels.get(entry.run_id)) ?? entry?.name ?? target.slug ?? 'subagent';
+  const name =
+    (entry && context.childLabels.get(entry.run_id)) ??
+    entry?.name ??
+    target.slug ??
+    (target.runId === null ? undefined : context.childSlugs.get(target.runId)) ??
+    'subagent';
   const status: RunStatus | null = entry?.status ?? null;
   const resuming = entry ? isWaitingToResume(entry) : false;
   const lost = entry ? workerLostOf(entry) : null;
@@ -35,7 +41,7 @@ export function ChildCallCard({ item, awaiting }: { item: ToolItem; awaiting: bo
   const callState =
     item.result === undefined
       ? awaiting
-        ? 'awaiting approval'
+        ? waitingLabel(item.name)
         : 'running…'
       : item.result.isError
         ? 'refused'

@@ -20,7 +20,10 @@ export interface ConversationHeaderProps {
   /** The followed run's lease expired: no worker holds it. */
   workerLost?: WorkerLost | null;
   streamState: StreamState | 'idle';
+  /** The followed run waits for the user: it says for what, not just "input required". */
+  waitingFor?: 'answer' | 'approval' | null;
   onArchive: () => void;
+  onRestore: () => void;
 }
 
 const STREAM_NOTES: Partial<Record<StreamState, string>> = {
@@ -29,16 +32,8 @@ const STREAM_NOTES: Partial<Record<StreamState, string>> = {
 };
 
 export function ConversationHeader(props: ConversationHeaderProps) {
-  const {
-    conversation,
-    agent,
-    model,
-    latestRun,
-    liveStatus,
-    streamState,
-    onArchive,
-    resuming = false,
-  } = props;
+  const { conversation, agent, model, latestRun, liveStatus, streamState, onArchive, onRestore } = props;
+  const { resuming = false, waitingFor = null } = props;
   const workerLost = props.workerLost ?? null;
   const status = liveStatus ?? latestRun?.status ?? null;
   const note = liveStatus !== null ? STREAM_NOTES[streamState as StreamState] : undefined;
@@ -65,7 +60,18 @@ export function ConversationHeader(props: ConversationHeaderProps) {
       <div className="header-actions">
         {status !== null ? (
           <span className="run-status" role="group" aria-label="Run status">
-            <StatusBadge status={status} resuming={resuming} workerLost={workerLost} />
+            <StatusBadge
+              status={status}
+              resuming={resuming}
+              workerLost={workerLost}
+              label={
+                status === 'input_required' && waitingFor
+                  ? waitingFor === 'answer'
+                    ? 'Waiting for your answer'
+                    : 'Waiting for your decision'
+                  : undefined
+              }
+            />
           </span>
         ) : null}
         {usage !== null ? (
@@ -87,6 +93,11 @@ export function ConversationHeader(props: ConversationHeaderProps) {
         {conversation?.status === 'active' ? (
           <button type="button" onClick={onArchive}>
             Archive
+          </button>
+        ) : null}
+        {conversation?.status === 'archived' ? (
+          <button type="button" onClick={onRestore}>
+            Restore
           </button>
         ) : null}
       </div>

@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ArtifactView, Run, RunEvent, StartedRun, SubagentUpdatePayload } from '../../api/types.ts';
+import type { ArtifactView, Conversation, Run, RunEvent, StartedRun, SubagentUpdatePayload } from '../../api/types.ts';
 import { isTerminalStatus } from '../../api/types.ts';
 import { useAsync } from '../../hooks/use-async.ts';
 import { useLiveRunFigures } from '../../hooks/use-live-run-figures.ts';
-import { navigate } from '../../hooks/use-location.ts';
 import { useRunStream } from '../../hooks/use-run-stream.ts';
 import { useSession } from '../../hooks/use-session.ts';
 import { useSubagentRuns } from '../../hooks/use-subagent-runs.ts';
@@ -11,29 +10,33 @@ import { buildTranscript } from '../../lib/build-transcript.ts';
 import type { LiveRun } from '../../lib/live-run.ts';
 import { entryLabels } from '../../lib/panel-groups.ts';
 import { isWaitingToResume, workerLostOf } from '../../lib/run-phase.ts';
-import { paths } from '../../lib/routes.ts';
+import { newRequestId } from '../../lib/request-id.ts';
+import { childSlugsFromCalls } from '../../lib/subagent-calls.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { ApprovalPrompt } from './approval-prompt.tsx';
-import { ArtifactsPanel } from './artifacts-panel.tsx';
 import { QuestionPrompt } from './question-prompt.tsx';
 import { ChatTranscript } from './chat-transcript.tsx';
 import { Composer } from './composer.tsx';
 import { ConversationHeader } from './conversation-header.tsx';
-import { StatusPanel } from './status-panel.tsx';
+import { SidePanels } from './side-panels.tsx';
+import { turnText } from './message-actions.tsx';
 import { childMaps, TranscriptContext, type TranscriptContextValue } from './transcript-context.ts';
-
-const DEFAULT_TITLE = 'New conversation';
 
 export interface ConversationViewProps {
   conversationId: string;
   onChanged: () => void;
+  /** The conversation was archived from its header: the page offers to undo it. */
+  onArchived: (conversation: Conversation) => void;
 }
+
+/** Wide screens get the keyboard in the composer at once; on a phone that would pop the keyboard up. */
+const wideScreen = () => typeof window !== 'undefined' && window.matchMedia('(min-width: 700px)').matches;
 
 /**
  * One conversation: persisted messages, the active run streamed live (resumed after a reload from the seq
  * kept in sessionStorage), approvals, cancel, and the status panel fed by the same stream.
  */
-export function ConversationView({ conversationId, onChanged }: ConversationViewProps) {
+export function ConversationView({ conversationId, onChanged, onArchived }: ConversationViewProps) {
   const { api } = useSession();
   const conversation = useAsync(
     (signal) => api.getConversation(conversationId, signal),
@@ -57,6 +60,8 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
   const [actionError, setActionError] = useState<unknown>(undefined);
   const [cancelling, setCancelling] = useState(false);
   const resumed = useRef(false);
+  const composerInput = useRef<HTMLTextAreaElement>(null);
+  const [focusComposer] = useState(wideScreen);
 
   // After a reload: the newest run that is still active is followed again, from where this tab left it.
   useEffect(() => {
@@ -147,15 +152,10 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
     runs.setData((current) => [run, ...(current ?? []).filter((item: Run) => item.id !== run.id)]);
     if (!isTerminalStatus(run.status)) setActiveRunId(run.id);
     messages.reload();
-    if (conversation.data?.title === DEFAULT_TITLE && (messages.data ?? []).length === 0) {
-      const title = content.replace(/\s+/g, ' ').trim().slice(0, 60);
-      void api
-        .patchConversation(conversationId, { title })
-        .then((updated) => {
-          conversation.setData(() => updated);
-          onChanged();
-        })
-        .catch(() => undefined);
+    // The server names an untitled conversation after its first message.
+    if ((messages.data ?? []).length === 0) {
+      conversation.reload();
+      onChanged();
     }
   };
 
@@ -172,12 +172,13 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
     }
   };
 
-  const archive = async () => {
+  const setStatus = async (status: 'active' | 'archived') => {
     setActionError(undefined);
     try {
-      await api.patchConversation(conversationId, { status: 'archived' });
+      const updated = await api.patchConversation(conversationId, { status });
+      conversation.setData(() => updated);
       onChanged();
-      navigate(paths.chat());
+      if (status === 'archived') onArchived(updated);
     } catch (thrown) {
       setActionError(thrown);
     }
@@ -201,6 +202,25 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
                 ? 'running'
                 : (activeRun?.status ?? 'pending');
   const isChild = conversation.data !== undefined && conversation.data.status !== 'active';
+  const waitingFor =
+    activeRunId === null || !stream.view || stream.view.end
+      ? null
+      : (stream.view.questions ?? []).length > 0
+        ? ('answer' as const)
+        : stream.view.approvals.length > 0
+          ? ('approval' as const)
+          : null;
+  // After a decision or an answer the run goes on: the keyboard goes back to the composer.
+  const backToComposer = () => composerInput.current?.focus();
+
+  const lastRunId = runs.data?.[0]?.id ?? null;
+  const retryTurnKey = turns.findLast((turn) => turn.runId === lastRunId && turn.role !== 'user')?.key ?? null;
+  const editTurnKey = turns.findLast((turn) => turn.role === 'user')?.key ?? null;
+  const childSlugs = useMemo(() => childSlugsFromCalls(turns), [turns]);
+  // Stable for the transcript's context, and always the latest `send` (it reads the current state).
+  const latestSend = useRef(send);
+  latestSend.current = send;
+  const resend = useCallback((text: string) => latestSend.current(text, newRequestId(), []), []);
 
   const transcriptContext = useMemo<TranscriptContextValue>(
     () => ({
@@ -209,8 +229,37 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
         activeRunId !== null && liveStatus !== null ? new Map([[activeRunId, liveStatus]]) : new Map(),
       ...childMaps(panel.entries, entryLabels(panel.entries)),
       awaitingApproval: new Set((stream.view?.approvals ?? []).map((approval) => approval.toolCallId)),
+      childSlugs,
+      conversationId,
+      artifacts: artifacts.data ?? [],
+      actions: isChild
+        ? null
+        : {
+            resend,
+            retry: async (runId: string) => {
+              const input = turns.find((turn) => turn.role === 'user' && turn.runId === runId);
+              if (input) await resend(turnText(input));
+            },
+            busy: activeRunId !== null,
+            retryTurnKey,
+            editTurnKey,
+          },
     }),
-    [runs.data, activeRunId, liveStatus, panel.entries, stream.view?.approvals],
+    [
+      runs.data,
+      activeRunId,
+      liveStatus,
+      panel.entries,
+      stream.view?.approvals,
+      childSlugs,
+      conversationId,
+      artifacts.data,
+      isChild,
+      resend,
+      turns,
+      retryTurnKey,
+      editTurnKey,
+    ],
   );
 
   return (
@@ -225,14 +274,17 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
           resuming={resuming}
           workerLost={activeRun !== null && !stream.view?.end ? workerLostOf(activeRun) : null}
           streamState={stream.state}
-          onArchive={() => void archive()}
+          waitingFor={waitingFor}
+          onArchive={() => void setStatus('archived')}
+          onRestore={() => void setStatus('active')}
         />
         <ErrorMessage
           error={conversation.error ?? messages.error}
           context="Could not load the conversation"
         />
         <TranscriptContext.Provider value={transcriptContext}>
-          <ChatTranscript turns={turns} activeRunId={activeRunId} />
+          {/* No typing cursor while the run waits for the user: the agent is not writing. */}
+          <ChatTranscript turns={turns} activeRunId={waitingFor ? null : activeRunId} />
         </TranscriptContext.Provider>
         {stream.view && activeRunId !== null
           ? stream.view.approvals.map((approval) => (
@@ -240,7 +292,10 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
                 key={approval.toolCallId}
                 runId={activeRunId}
                 approval={approval}
-                onDecided={stream.dismissApproval}
+                onDecided={(toolCallId) => {
+                  stream.dismissApproval(toolCallId);
+                  backToComposer();
+                }}
               />
             ))
           : null}
@@ -250,7 +305,10 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
                 key={pending.toolCallId}
                 runId={activeRunId}
                 pending={pending}
-                onAnswered={stream.dismissQuestion}
+                onAnswered={(toolCallId) => {
+                  stream.dismissQuestion(toolCallId);
+                  backToComposer();
+                }}
               />
             ))
           : null}
@@ -261,25 +319,29 @@ export function ConversationView({ conversationId, onChanged }: ConversationView
           disabled={isChild}
           disabledReason={
             isChild
-              ? `This conversation is ${conversation.data?.status ?? ''}; it takes no new messages.`
+              ? conversation.data?.status === 'archived'
+                ? 'This conversation is archived: restore it to continue.'
+                : `This conversation is ${conversation.data?.status ?? ''}; it takes no new messages.`
               : null
           }
           running={activeRunId !== null}
           runStatus={liveStatus}
+          waitingFor={waitingFor}
           cancelling={cancelling}
           onSend={send}
           onCancel={() => void cancel()}
           onAttach={(files) => api.uploadAttachments(conversationId, files)}
+          autoFocus={focusComposer}
+          inputRef={composerInput}
         />
       </section>
-      <div className="side-panels">
-        <ArtifactsPanel
-          conversationId={conversationId}
-          artifacts={artifacts.data ?? []}
-          error={artifacts.error}
-        />
-        <StatusPanel panel={panel} runs={runs.data} />
-      </div>
+      <SidePanels
+        conversationId={conversationId}
+        panel={panel}
+        runs={runs.data}
+        artifacts={artifacts.data ?? []}
+        artifactsError={artifacts.error}
+      />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSession } from '../../hooks/use-session.ts';
 import type { PendingQuestion } from '../../lib/live-run.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
@@ -11,7 +11,8 @@ export interface QuestionPromptProps {
 
 /**
  * The run waits (`input_required`) until the user answers every question. Options are shortcuts: picking one
- * fills the answer, which can still be typed freely.
+ * fills the answer, which can still be typed freely. The form takes the keyboard when it appears: the
+ * first option, or the first answer box.
  */
 export function QuestionPrompt({ runId, pending, onAnswered }: QuestionPromptProps) {
   const { api } = useSession();
@@ -19,6 +20,10 @@ export function QuestionPrompt({ runId, pending, onAnswered }: QuestionPromptPro
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
   const complete = answers.every((answer) => answer.trim() !== '');
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    form.current?.querySelector<HTMLElement>('.question-options button, input')?.focus();
+  }, []);
 
   const setAnswer = (index: number, value: string) =>
     setAnswers((current) => current.map((answer, at) => (at === index ? value : answer)));
@@ -40,12 +45,17 @@ export function QuestionPrompt({ runId, pending, onAnswered }: QuestionPromptPro
 
   return (
     <form
+      ref={form}
       className="question-prompt"
       role="alertdialog"
       aria-label="The agent asks you"
+      aria-describedby={`waiting-${pending.toolCallId}`}
       onSubmit={(event) => void submit(event)}
     >
       <h3>The agent asks you</h3>
+      <p id={`waiting-${pending.toolCallId}`} className="muted small">
+        The run is waiting for your answer.
+      </p>
       {pending.questions.map((entry, index) => {
         const inputId = `answer-${pending.toolCallId}-${index}`;
         return (

@@ -11,6 +11,11 @@ export interface StatusPanelProps {
   panel: SubagentRuns;
   /** The conversation's runs: they number the turns the children are grouped by. */
   runs?: readonly Run[];
+  /** The element id the side panel's "Subagents" toggle controls. */
+  id?: string;
+  /** Below the three-column width the panel is a sheet: open or not, and how to close it. */
+  sheetOpen?: boolean;
+  onClose?: () => void;
 }
 
 function TurnGroup({
@@ -65,40 +70,34 @@ function TurnGroup({
   );
 }
 
+/** Whether the conversation has a status panel at all: child runs, or something to say about them. */
+export function hasStatusPanel(panel: SubagentRuns): boolean {
+  return panel.entries.length > 0 || panel.available === false || Boolean(panel.error);
+}
+
 /**
  * The subagent and delegation runs of the conversation, grouped by the turn that started them (newest turn
  * first, finished turns folded), with totals. Cards move live with `subagent_update` events and the
- * children's own streams. Without any child run there is no panel at all (no empty column); on a phone the
- * panel is a "Subagents (n)" sheet opened from the chat toolbar.
+ * children's own streams. Without any child run there is no panel at all (no empty column); below the
+ * three-column width the panel is a sheet opened from the chat's "Subagents (n)" toggle (`SidePanels`).
  */
-export function StatusPanel({ panel, runs }: StatusPanelProps) {
+export function StatusPanel({ panel, runs, id, sheetOpen = false, onClose }: StatusPanelProps) {
   const [openRunId, setOpenRunId] = useState<string | null>(null);
-  const [sheetOpen, setSheetOpen] = useState(false);
-  const sheetId = useId();
   const open = panel.entries.find((entry) => entry.run_id === openRunId) ?? null;
   const labels = useMemo(() => entryLabels(panel.entries), [panel.entries]);
   const groups = useMemo(() => groupByTurn(panel.entries, runs), [panel.entries, runs]);
   const totals = panelTotals(panel.entries);
 
-  if (panel.entries.length === 0 && panel.available !== false && !panel.error) return null;
+  if (!hasStatusPanel(panel)) return null;
 
   return (
-    <aside className={`status-panel${sheetOpen ? ' sheet-open' : ''}`} aria-label="Subagent status">
-      <button
-        type="button"
-        className="sheet-toggle"
-        aria-expanded={sheetOpen}
-        aria-controls={sheetId}
-        onClick={() => setSheetOpen(!sheetOpen)}
-      >
-        Subagents ({panel.entries.length}){totals.active > 0 ? ` · ${totals.active} active` : ''}
-      </button>
-      <div id={sheetId} className="status-panel-body">
+    <aside id={id} className={`status-panel side-sheet${sheetOpen ? ' sheet-open' : ''}`} aria-label="Subagent status">
+      <div className="status-panel-body">
         <header>
           <h2>
             Subagents &amp; delegations <span className="count">{panel.entries.length}</span>
           </h2>
-          <button type="button" className="sheet-close small" onClick={() => setSheetOpen(false)}>
+          <button type="button" className="sheet-close small" onClick={onClose}>
             Close
           </button>
         </header>

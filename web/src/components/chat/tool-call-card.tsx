@@ -2,29 +2,17 @@ import type { RunStatus } from '../../api/types.ts';
 import { CHILD_CALL_TOOLS } from '../../lib/subagent-calls.ts';
 import type { ToolItem } from '../../lib/transcript-items.ts';
 import { prettyJson, toolCallLine } from '../../lib/text.ts';
+import { ArtifactsCallCard } from './artifacts-call-card.tsx';
 import { AwaitResultCard } from './await-result-card.tsx';
 import { ChildCallCard } from './child-call-card.tsx';
+import { ShellCallCard } from './shell-call-card.tsx';
+import { RejectionNote, stateLabel, toolState } from './tool-state.tsx';
 import { useTranscriptContext } from './transcript-context.ts';
-
-export type ToolState = 'running' | 'awaiting' | 'error' | 'done';
-
-const STATE_LABELS: Record<ToolState, string> = {
-  running: 'running…',
-  awaiting: 'awaiting approval',
-  error: 'error',
-  done: 'done',
-};
-
-/** A call without a result is either running or — when a human has to decide first — waiting for that. */
-export function toolState(item: ToolItem, awaiting: boolean): ToolState {
-  if (item.result !== undefined) return item.result.isError ? 'error' : 'done';
-  return awaiting ? 'awaiting' : 'running';
-}
 
 /**
  * One tool call. Calls that start or follow child runs are shown as links to those children, the result of
- * `subagent_await` as a summary per child; any other call is a one-line summary that opens on its arguments
- * and result.
+ * `subagent_await` as a summary per child, `execute` as a shell block, `present_artifacts` as file cards;
+ * any other call is a one-line summary that opens on its arguments and result.
  */
 export function ToolCallCard({ item, runStatus }: { item: ToolItem; runStatus?: RunStatus }) {
   const context = useTranscriptContext();
@@ -33,6 +21,8 @@ export function ToolCallCard({ item, runStatus }: { item: ToolItem; runStatus?: 
   if (CHILD_CALL_TOOLS.has(item.name)) return <ChildCallCard item={item} awaiting={awaiting} />;
   if (item.name === 'subagent_await') return <AwaitResultCard item={item} />;
   const state = toolState(item, awaiting);
+  if (item.name === 'execute') return <ShellCallCard item={item} state={state} />;
+  if (item.name === 'present_artifacts' && state === 'done') return <ArtifactsCallCard item={item} />;
   return (
     <details
       className={`tool-card tool-${state}`}
@@ -45,14 +35,15 @@ export function ToolCallCard({ item, runStatus }: { item: ToolItem; runStatus?: 
           ⚙
         </span>{' '}
         <code>{toolCallLine(item.name, item.args, 90)}</code>{' '}
-        <span className={`tool-state tool-state-${state}`}>{STATE_LABELS[state]}</span>
+        <span className={`tool-state tool-state-${state}`}>{stateLabel(item, state)}</span>
       </summary>
+      {state === 'rejected' ? <RejectionNote item={item} /> : null}
       <div className="tool-body">
         <h4>Arguments</h4>
         <pre tabIndex={0}>{prettyJson(item.args ?? {})}</pre>
         {item.result !== undefined ? (
           <>
-            <h4>{item.result.isError ? 'Error' : 'Result'}</h4>
+            <h4>{state === 'error' ? 'Error' : 'Result'}</h4>
             <pre tabIndex={0}>{prettyJson(item.result.output)}</pre>
           </>
         ) : null}

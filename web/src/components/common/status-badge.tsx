@@ -8,15 +8,17 @@ export interface StatusBadgeProps {
   resuming?: boolean;
   /** An expired lease holds the run: nobody works on it (see `workerLostOf`). */
   workerLost?: WorkerLost | null;
+  /** Says more than the status: what an `input_required` run waits for. */
+  label?: string;
 }
 
 /** A run status with its own glyph and label; `data-status` carries the raw value for tests and styling. */
-export function StatusBadge({ status, resuming = false, workerLost = null }: StatusBadgeProps) {
+export function StatusBadge({ status, resuming = false, workerLost = null, label }: StatusBadgeProps) {
   const presentation = workerLost
     ? { label: workerLostText(workerLost), icon: '⚠', tone: 'attention' as const }
     : resuming
       ? { label: 'Waiting to resume', icon: '⏸', tone: 'attention' as const }
-      : presentStatus(status);
+      : { ...presentStatus(status), ...(label ? { label } : {}) };
   const phase = workerLost ? 'worker-lost' : resuming ? 'resuming' : undefined;
   return (
     <span

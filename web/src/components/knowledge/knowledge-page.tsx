@@ -35,7 +35,7 @@ export function KnowledgePage({ sourceId }: { sourceId: string | null }) {
       />
       <ErrorMessage error={sources.error} context="Could not load knowledge sources" />
       {sources.loading && !sources.data ? <p role="status">Loading knowledge sources…</p> : null}
-      <table className="data-table" aria-label="Knowledge sources">
+      <table className="data-table card-table" aria-label="Knowledge sources">
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -48,15 +48,15 @@ export function KnowledgePage({ sourceId }: { sourceId: string | null }) {
         <tbody>
           {(sources.data ?? []).map((source) => (
             <tr key={source.id} aria-current={source.id === selected?.id ? 'true' : undefined}>
-              <td>
+              <td data-label="Name">
                 <AppLink to={paths.knowledge(source.id)}>
                   <code>{source.name}</code>
                 </AppLink>
               </td>
-              <td>{source.description}</td>
-              <td>{source.visibility}</td>
-              <td>{source.document_count}</td>
-              <td>{source.chunk_count}</td>
+              <td data-label="Description">{source.description}</td>
+              <td data-label="Visibility">{source.visibility}</td>
+              <td data-label="Documents">{source.document_count}</td>
+              <td data-label="Passages">{source.chunk_count}</td>
             </tr>
           ))}
         </tbody>

@@ -3,7 +3,8 @@ import type { AddedKnowledgeDocument, KnowledgeDocument, KnowledgeSource } from 
 import { useAsync } from '../../hooks/use-async.ts';
 import { useSession } from '../../hooks/use-session.ts';
 import { formatTime } from '../../lib/format.ts';
-import { formatBytes, KNOWLEDGE_FILE_ACCEPT } from '../../lib/knowledge.ts';
+import { KNOWLEDGE_FILE_ACCEPT } from '../../lib/knowledge.ts';
+import { formatBytes } from '../../lib/save-blob.ts';
 import { ConfirmDialog } from '../common/confirm-dialog.tsx';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { KnowledgeSearchPanel } from './knowledge-search-panel.tsx';
@@ -93,7 +94,7 @@ export function KnowledgeSourcePanel({ source, onChanged, onDeleted }: Knowledge
         </p>
       ) : null}
       <ErrorMessage error={error ?? documents.error} />
-      <table className="data-table" aria-label="Documents">
+      <table className="data-table card-table" aria-label="Documents">
         <thead>
           <tr>
             <th scope="col">Document</th>
@@ -110,13 +111,13 @@ export function KnowledgeSourcePanel({ source, onChanged, onDeleted }: Knowledge
         <tbody>
           {(documents.data ?? []).map((document) => (
             <tr key={document.id}>
-              <td>{document.name}</td>
-              <td>{document.media_type}</td>
-              <td>{formatBytes(document.bytes)}</td>
-              <td>{document.page_count ?? '—'}</td>
-              <td>{document.chunk_count}</td>
-              <td>{formatTime(document.created_at)}</td>
-              <td>
+              <td data-label="Document">{document.name}</td>
+              <td data-label="Type">{document.media_type}</td>
+              <td data-label="Size">{formatBytes(document.bytes)}</td>
+              <td data-label="Pages">{document.page_count ?? '—'}</td>
+              <td data-label="Passages">{document.chunk_count}</td>
+              <td data-label="Added">{formatTime(document.created_at)}</td>
+              <td className="card-actions">
                 {canManage ? (
                   <button
                     type="button"

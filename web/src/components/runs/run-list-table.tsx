@@ -44,7 +44,7 @@ function RunRow({ run, now }: { run: RunListItem; now: number }) {
 export function RunListTable({ runs }: { runs: RunListItem[] }) {
   const now = useNow(runs.some((run) => !isTerminalStatus(run.status) && !isWaitingToResume(run)));
   return (
-    <table className="data-table run-table" aria-label="Runs">
+    <table className="data-table card-table run-table" aria-label="Runs">
       <thead>
         <tr>
           <th scope="col">Status</th>

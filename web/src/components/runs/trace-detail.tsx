@@ -99,6 +99,7 @@ export function TraceDetail({
       Inspect
     </button>
   );
+  const waits = spans.filter((span) => span.kind === 'wait');
 
   const cancel = async () => {
     setBusy(true);
@@ -178,6 +179,16 @@ export function TraceDetail({
             <dd>{node.timeline.attempts}</dd>
             <dt>Model calls</dt>
             <dd data-calls="own">{callsText(nodeCallCounts(node))}</dd>
+            {waits.length > 0 ? (
+              <>
+                <dt>Model retries</dt>
+                <dd>
+                  {waits.length},{' '}
+                  {formatMs(waits.reduce((sum, span) => sum + spanMs(span), 0))}{' '}
+                  waited
+                </dd>
+              </>
+            ) : null}
           </dl>
           {node.budget ? (
             <>
@@ -225,7 +236,7 @@ export function TraceDetail({
         {models.length === 0 ? (
           <p className="empty">{active ? 'None yet.' : 'None: this run made no model call.'}</p>
         ) : (
-          <table className="data-table compact" aria-label="Model calls of this run">
+          <table className="data-table compact card-table" aria-label="Model calls of this run">
             <thead>
               <tr>
                 <th scope="col">Step</th>
@@ -233,6 +244,8 @@ export function TraceDetail({
                 <th scope="col">Took</th>
                 <th scope="col">Tokens in</th>
                 <th scope="col">Tokens out</th>
+                <th scope="col">Model</th>
+                <th scope="col">Note</th>
                 <th scope="col">
                   <span className="visually-hidden">Inspect</span>
                 </th>
@@ -241,11 +254,13 @@ export function TraceDetail({
             <tbody>
               {models.map((span) => (
                 <tr key={span.id} data-span-status={span.status} data-span-id={span.id}>
-                  <td>{span.step ?? '—'}</td>
-                  <td>{spanStatusText(span, stalled)}</td>
-                  <td>{formatMs(spanMs(span))}</td>
-                  <td>{span.usage?.input_tokens ?? '—'}</td>
-                  <td>{span.usage?.output_tokens ?? '—'}</td>
+                  <td data-label="Step">{span.step ?? '—'}</td>
+                  <td data-label="Status">{spanStatusText(span, stalled)}</td>
+                  <td data-label="Took">{formatMs(spanMs(span))}</td>
+                  <td data-label="Tokens in">{span.usage?.input_tokens ?? '—'}</td>
+                  <td data-label="Tokens out">{span.usage?.output_tokens ?? '—'}</td>
+                  <td data-label="Model">{modelLabel(span.name)}</td>
+                  <td data-label="Note">{span.note ?? ''}</td>
                   <td>{inspect(span)}</td>
                 </tr>
               ))}
@@ -256,7 +271,7 @@ export function TraceDetail({
         {tools.length === 0 ? (
           <p className="empty">{active ? 'None yet.' : 'None: this run called no tool.'}</p>
         ) : (
-          <table className="data-table compact" aria-label="Tool calls of this run">
+          <table className="data-table compact card-table" aria-label="Tool calls of this run">
             <thead>
               <tr>
                 <th scope="col">Tool</th>
@@ -270,11 +285,11 @@ export function TraceDetail({
             <tbody>
               {tools.map((span) => (
                 <tr key={span.id} data-span-status={span.status} data-span-id={span.id}>
-                  <td>
+                  <td data-label="Tool">
                     <code>{span.name}</code>
                   </td>
-                  <td>{spanStatusText(span, stalled)}</td>
-                  <td>{formatMs(spanMs(span))}</td>
+                  <td data-label="Status">{spanStatusText(span, stalled)}</td>
+                  <td data-label="Took">{formatMs(spanMs(span))}</td>
                   <td>{inspect(span)}</td>
                 </tr>
               ))}

@@ -130,8 +130,8 @@ function Bars({
               data-span-name={span.name}
               data-span-id={span.id}
               style={{ left: `${place.left}%`, width: `${place.width}%` }}
-              title={`${span.kind === 'model' ? 'model call' : span.name} · ${formatMs(to - from)} · ${span.status} (click to inspect)`}
-              onClick={() => onSelectSpan(span.id)}
+              title={`${span.kind === 'model' ? 'model call' : span.name} · ${formatMs(to - from)} · ${span.status}${span.note ? ` · ${span.note}` : ''}${span.kind === 'wait' ? '' : ' (click to inspect)'}`}
+              onClick={span.kind === 'wait' ? undefined : () => onSelectSpan(span.id)}
             />
           );
         })}
@@ -236,6 +236,9 @@ export function TraceWaterfall(props: TraceWaterfallProps) {
         </span>
         <span className="legend-item">
           <span className="swatch span-tool" aria-hidden="true" /> tool call
+        </span>
+        <span className="legend-item">
+          <span className="swatch span-wait" aria-hidden="true" /> back-off before a retry
         </span>
         <span className="legend-item">
           <span className="swatch bar-queued" aria-hidden="true" /> queued

@@ -3,6 +3,7 @@ import type { PublicToken } from '../../api/types.ts';
 import { useAsync } from '../../hooks/use-async.ts';
 import { useSession } from '../../hooks/use-session.ts';
 import { formatTime } from '../../lib/format.ts';
+import { CopyButton } from '../common/copy-button.tsx';
 import { ConfirmDialog } from '../common/confirm-dialog.tsx';
 import { ErrorMessage } from '../common/error-message.tsx';
 
@@ -11,7 +12,7 @@ export function ApiTokensSection() {
   const { api } = useSession();
   const tokens = useAsync((_signal) => api.listTokens(), [api]);
   const [name, setName] = useState('');
-  const [secret, setSecret] = useState<{ name: string; token: string } | null>(null);
+  const [secret, setSecret] = useState<{ id: string; name: string; token: string } | null>(null);
   const [revoking, setRevoking] = useState<PublicToken | null>(null);
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
@@ -22,7 +23,7 @@ export function ApiTokensSection() {
     setError(undefined);
     try {
       const created = await api.createToken(name.trim());
-      setSecret({ name: created.record.name, token: created.token });
+      setSecret({ id: created.record.id, name: created.record.name, token: created.token });
       setName('');
       tokens.reload();
     } catch (thrown) {
@@ -37,6 +38,8 @@ export function ApiTokensSection() {
     setError(undefined);
     try {
       await api.revokeToken(token.id);
+      // A revoked secret is worth nothing: it is not offered for copying any more.
+      setSecret((current) => (current?.id === token.id ? null : current));
       tokens.reload();
     } catch (thrown) {
       setError(thrown);
@@ -69,9 +72,7 @@ export function ApiTokensSection() {
           </p>
           <code className="secret">{secret.token}</code>
           <div className="button-row">
-            <button type="button" onClick={() => void navigator.clipboard?.writeText(secret.token)}>
-              Copy
-            </button>
+            <CopyButton value={secret.token} label="token" />
             <button type="button" onClick={() => setSecret(null)}>
               Done
             </button>
@@ -79,7 +80,7 @@ export function ApiTokensSection() {
         </div>
       ) : null}
       <ErrorMessage error={error ?? tokens.error} />
-      <table className="data-table">
+      <table className="data-table card-table">
         <caption className="visually-hidden">Your API tokens</caption>
         <thead>
           <tr>
@@ -96,14 +97,14 @@ export function ApiTokensSection() {
         <tbody>
           {(tokens.data ?? []).map((token) => (
             <tr key={token.id}>
-              <td>{token.name}</td>
-              <td>
+              <td data-label="Name">{token.name}</td>
+              <td data-label="Prefix">
                 <code>{token.prefix}…</code>
               </td>
-              <td>{formatTime(token.created_at)}</td>
-              <td>{formatTime(token.last_used_at)}</td>
-              <td>{token.revoked_at ? `revoked ${formatTime(token.revoked_at)}` : 'active'}</td>
-              <td>
+              <td data-label="Created">{formatTime(token.created_at)}</td>
+              <td data-label="Last used">{formatTime(token.last_used_at)}</td>
+              <td data-label="State">{token.revoked_at ? `revoked ${formatTime(token.revoked_at)}` : 'active'}</td>
+              <td className="card-actions">
                 {token.revoked_at ? null : (
                   <button
                     type="button"

@@ -62,7 +62,7 @@ export function SkillDetailPanel({ name, canManage, onChanged }: SkillDetailProp
         ))}
       </ul>
       <h3>SKILL.md</h3>
-      <pre className="skill-md" aria-label="SKILL.md">
+      <pre className="skill-md" aria-label="SKILL.md" tabIndex={0}>
         {skillMd}
       </pre>
       <p className="muted">

@@ -54,7 +54,7 @@ export function SkillsPage({ selected }: { selected: string | null }) {
       <ErrorMessage error={error ?? skills.error} context="Skills" />
       {skills.loading && !skills.data ? <p role="status">Loading skills…</p> : null}
       {skills.data?.length === 0 ? <p className="empty">No skills visible to you yet.</p> : null}
-      <table className="data-table skills-table">
+      <table className="data-table card-table skills-table">
         <caption className="visually-hidden">Skills you can use</caption>
         <thead>
           <tr>
@@ -70,14 +70,14 @@ export function SkillsPage({ selected }: { selected: string | null }) {
         <tbody>
           {(skills.data ?? []).map((skill) => (
             <tr key={skill.id} aria-current={skill.name === selected ? 'true' : undefined}>
-              <td>
+              <td data-label="Name">
                 <code>{skill.name}</code>
                 {skill.owner_id === user.id ? <span className="muted"> (yours)</span> : null}
               </td>
-              <td>{skill.description}</td>
-              <td>{skill.visibility}</td>
-              <td>{skill.file_count}</td>
-              <td className="button-row">
+              <td data-label="Description">{skill.description}</td>
+              <td data-label="Visibility">{skill.visibility}</td>
+              <td data-label="Files">{skill.file_count}</td>
+              <td className="button-row card-actions">
                 <button type="button" className="small" onClick={() => navigate(paths.skills(skill.name))}>
                   View
                 </button>

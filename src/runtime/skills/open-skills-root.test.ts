@@ -6,6 +6,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -13,31 +14,34 @@ import { readlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSkillsDirectory } from './open-skills-directory.js';
+import { openWorkdirDirectory } from '../tools/workdir/workdir-directory.js';
+import { openSkillsRoot } from './open-skills-root.js';
 
 let root: string;
 let workdir: string;
 let skills: string;
 
 beforeEach(() => {
-  root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'troupe-skills-fd-')));
+  root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'troupe-skills-root-')));
   workdir = path.join(root, 'workdir');
   skills = path.join(workdir, '.skills');
   mkdirSync(workdir);
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-/** Where the descriptor the sandbox would mount really points, read back from the kernel. */
-async function openedPath(): Promise<string> {
-  const handle = await openSkillsDirectory(workdir);
+/** Where the descriptor the sandbox would mount really points, read back from the kernel; or none. */
+async function openedPath(create = true): Promise<string | undefined> {
+  const directory = await openWorkdirDirectory(workdir, '.');
+  const opened = await openSkillsRoot(directory, create).finally(() => directory.close());
+  if (opened === undefined) return undefined;
   try {
-    return await readlink(`/proc/self/fd/${handle.fd}`);
+    return await readlink(`/proc/self/fd/${opened.handle.fd}`);
   } finally {
-    await handle.close();
+    await opened.close();
   }
 }
 
-describe('openSkillsDirectory', () => {
+describe('openSkillsRoot', () => {
   it("opens the workdir's real .skills directory, contents untouched", async () => {
     mkdirSync(path.join(skills, 'tool'), { recursive: true });
     writeFileSync(path.join(skills, 'tool/SKILL.md'), 'skill');
@@ -45,9 +49,11 @@ describe('openSkillsDirectory', () => {
     expect(readFileSync(path.join(skills, 'tool/SKILL.md'), 'utf8')).toBe('skill');
   });
 
-  it('creates a missing .skills as an empty directory', async () => {
+  it("creates a missing .skills as an empty directory of the server's, or only says there is none", async () => {
+    expect(await openedPath(false)).toBeUndefined();
     expect(await openedPath()).toBe(skills);
     expect(lstatSync(skills).isDirectory()).toBe(true);
+    expect(statSync(skills).uid).toBe(process.getuid?.());
     expect(readdirSync(skills)).toEqual([]);
   });
 
@@ -65,7 +71,7 @@ describe('openSkillsDirectory', () => {
     mkdirSync(path.join(workdir, 'notes'));
     writeFileSync(path.join(workdir, 'notes/keep.txt'), 'keep');
     symlinkSync('notes', skills);
-    expect(await openedPath()).toBe(skills);
+    expect(await openedPath(false)).toBeUndefined();
     expect(readdirSync(path.join(workdir, 'notes'))).toEqual(['keep.txt']);
   });
 
@@ -76,11 +82,5 @@ describe('openSkillsDirectory', () => {
     symlinkSync(path.join(root, 'nowhere'), skills);
     expect(await openedPath()).toBe(skills);
     expect(lstatSync(skills).isDirectory()).toBe(true);
-  });
-
-  it('refuses a workdir given by a path that is not its real one', async () => {
-    const alias = path.join(root, 'alias');
-    symlinkSync(workdir, alias);
-    await expect(openSkillsDirectory(alias)).rejects.toMatchObject({ code: 'sandbox_failed' });
   });
 });

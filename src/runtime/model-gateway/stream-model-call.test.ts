@@ -5,10 +5,10 @@ import type {
 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { isTroupeError } from '../core/errors.js';
-import type { ModelCallRequest } from './middleware/agent-middleware.js';
+import { isTroupeError } from '../../core/errors.js';
+import type { ModelCallRequest } from '../middleware/agent-middleware.js';
 import { streamModelCall } from './stream-model-call.js';
-import { defineTool } from './tools/troupe-tool.js';
+import { defineTool } from '../tools/troupe-tool.js';
 
 const USAGE = {
   inputTokens: { total: 12, noCache: 12, cacheRead: undefined, cacheWrite: undefined },
@@ -79,7 +79,7 @@ describe('streamModelCall', () => {
       finish('stop'),
     ]);
     const deltas: string[] = [];
-    const result = await streamModelCall(request(model), (text) => deltas.push(text));
+    const result = await streamModelCall(request(model), { onTextDelta: (text) => deltas.push(text) });
     expect(result).toEqual({
       text: 'A gist is the core.',
       toolCalls: [],
@@ -111,7 +111,7 @@ describe('streamModelCall', () => {
       call('c5', 'lookup', ''),
       finish('tool-calls'),
     ]);
-    const result = await streamModelCall(request(model), () => undefined);
+    const result = await streamModelCall(request(model), { onTextDelta: () => undefined });
     expect(result.finishReason).toBe('tool-calls');
     const [valid, empty, garbled, unoffered, blank] = result.toolCalls;
     expect(valid).toEqual({ toolCallId: 'c1', toolName: 'lookup', input: { word: 'gist', limit: 3 } });
@@ -128,7 +128,7 @@ describe('streamModelCall', () => {
       modelStreaming(new Error('503 from upstream')),
       modelStreaming([{ type: 'error', error: new Error('overloaded') }]),
     ]) {
-      const failure: unknown = await streamModelCall(request(model), () => undefined).catch(
+      const failure: unknown = await streamModelCall(request(model), { onTextDelta: () => undefined }).catch(
         (error: unknown) => error,
       );
       expect(isTroupeError(failure, 'model_call_failed')).toBe(true);
@@ -141,6 +141,8 @@ describe('streamModelCall', () => {
     const reason = new Error('cancelled by the user');
     controller.abort(reason);
     const { model } = modelStreaming(new Error('aborted'));
-    await expect(streamModelCall(request(model, controller.signal), () => undefined)).rejects.toBe(reason);
+    await expect(
+      streamModelCall(request(model, controller.signal), { onTextDelta: () => undefined }),
+    ).rejects.toBe(reason);
   });
 });

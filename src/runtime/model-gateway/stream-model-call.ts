@@ -1,9 +1,9 @@
 import type { LanguageModelV3FunctionTool, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { asSchema, InvalidToolInputError, zodSchema, type Schema } from 'ai';
 import { asLanguageModelUsage, convertToLanguageModelPrompt } from 'ai/internal';
-import { TroupeError, isTroupeError } from '../core/errors.js';
-import type { ModelCallRequest, ModelCallResult, ModelToolCall } from './middleware/agent-middleware.js';
-import type { AnyTroupeTool } from './tools/troupe-tool.js';
+import { TroupeError, isTroupeError } from '../../core/errors.js';
+import type { ModelCallRequest, ModelCallResult, ModelToolCall } from '../middleware/agent-middleware.js';
+import type { AnyTroupeTool } from '../tools/troupe-tool.js';
 
 /*
  * One model turn, straight on the provider's LanguageModelV3 with the AI SDK's own prompt conversion
@@ -71,13 +71,20 @@ function invalidInput(call: { toolName: string; input: string }, cause: unknown)
   return new InvalidToolInputError({ toolName: call.toolName, toolInput: call.input, cause });
 }
 
+/** What one attempt tells its caller while it streams. */
+export interface StreamObserver {
+  onTextDelta(text: string): void;
+  /** Every part the provider streams (its type): the gateway's idle clock, and whether a tool call came. */
+  onPart?(type: LanguageModelV3StreamPart['type']): void;
+}
+
 /**
- * The innermost model call: one turn of the model; the loop runs the tools itself, through the tool
- * middleware chain.
+ * One attempt of a model turn (the gateway retries around it); the loop runs the tools itself, through the
+ * tool middleware chain.
  */
 export async function streamModelCall(
   request: ModelCallRequest,
-  onTextDelta: (text: string) => void,
+  observer: StreamObserver,
 ): Promise<ModelCallResult> {
   const { model, abortSignal } = request;
   try {
@@ -102,11 +109,12 @@ export async function streamModelCall(
     const toolCalls = new Map<string, ModelToolCall>();
     let finish: Extract<LanguageModelV3StreamPart, { type: 'finish' }> | undefined;
     let streamError: unknown;
-    for await (const part of stream) {
+    for await (const part of partsUntilAbort(stream, abortSignal)) {
+      observer.onPart?.(part.type);
       // Only these parts matter to the loop; the rest (reasoning, tool-input deltas, metadata…) are ignored.
       if (part.type === 'text-delta') {
         text += part.delta;
-        onTextDelta(part.delta);
+        observer.onTextDelta(part.delta);
       } else if (part.type === 'tool-call') {
         toolCalls.set(part.toolCallId, await parseToolCall(part, tools));
       } else if (part.type === 'finish') {
@@ -127,6 +135,36 @@ export async function streamModelCall(
   } catch (error) {
     abortSignal.throwIfAborted();
     throw modelCallError(model.spec, error);
+  }
+}
+
+/**
+ * The stream's parts, ending with the abort signal's reason the moment it aborts: a provider's stream does
+ * not always end when the request is aborted after its body broke off (seen with a connection cut under
+ * Anthropic's teed stream), and an abandoned attempt must not hang its run.
+ */
+async function* partsUntilAbort(
+  stream: ReadableStream<LanguageModelV3StreamPart>,
+  signal: AbortSignal,
+): AsyncGenerator<LanguageModelV3StreamPart> {
+  const reader = stream.getReader();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the abort reason passes through unchanged
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), aborted]);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    reader.cancel().catch(() => undefined);
   }
 }
 

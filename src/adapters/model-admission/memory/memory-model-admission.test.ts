@@ -1,0 +1,6 @@
+import { describeModelAdmissionContract } from '../model-admission.contract.js';
+import { createMemoryModelAdmission } from './create-memory-model-admission.js';
+
+describeModelAdmissionContract('in-process', (limits) =>
+  Promise.resolve(createMemoryModelAdmission({ limits })),
+);

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { costOf, parsePriceTable, runCostOf } from './price-table.js';
+
+const prices = parsePriceTable({
+  'openai:gpt-4o': { input_per_mtok: 2.5, output_per_mtok: 10 },
+  'claude-test': { input_per_mtok: 3, output_per_mtok: 15 },
+});
+
+describe('run costs', () => {
+  it("price a run's tokens at its model, by spec or by model name", () => {
+    expect(costOf(prices, 'openai:gpt-4o', { input_tokens: 1_000_000, output_tokens: 0 })).toBe(2.5);
+    expect(costOf(prices, 'anthropic:claude-test', { input_tokens: 0, output_tokens: 1_000_000 })).toBe(15);
+    expect(costOf(prices, 'openai:unknown', { input_tokens: 1, output_tokens: 1 })).toBeUndefined();
+  });
+
+  it('price each model that ran at its own price once a fallback answered', () => {
+    const usage = {
+      input_tokens: 2_000_000,
+      output_tokens: 0,
+      by_model: {
+        'openai:gpt-4o': { input_tokens: 1_000_000, output_tokens: 0 },
+        'anthropic:claude-test': { input_tokens: 1_000_000, output_tokens: 0 },
+      },
+    };
+    expect(runCostOf(prices, 'openai:gpt-4o', usage)).toBe(5.5);
+    expect(
+      runCostOf(prices, 'openai:gpt-4o', {
+        ...usage,
+        by_model: { 'other:x': { input_tokens: 1, output_tokens: 0 } },
+      }),
+    ).toBeUndefined();
+  });
+});
