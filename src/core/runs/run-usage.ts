@@ -50,7 +50,11 @@ function byModelAfter(
   let byModel = usage.by_model;
   if (byModel === undefined) {
     if (models.answered === models.run) return undefined;
-    const own = { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, model_calls: usage.model_calls };
+    const own = {
+      input_tokens: usage.input_tokens,
+      output_tokens: usage.output_tokens,
+      model_calls: usage.model_calls,
+    };
     byModel = { [models.run]: own };
   }
   const entry = byModel[models.answered] ?? { input_tokens: 0, output_tokens: 0, model_calls: 0 };
@@ -102,13 +106,31 @@ export function usageOf(value: unknown): TokenUsage | null {
   };
   const input = count('input_tokens');
   const output = count('output_tokens');
-  return {
+  const usage: TokenUsage = {
     input_tokens: input,
     output_tokens: output,
     total_tokens: typeof record.total_tokens === 'number' ? count('total_tokens') : input + output,
     model_calls: count('model_calls'),
     aborted_model_calls: count('aborted_model_calls'),
   };
+  const byModel = byModelOf(record.by_model);
+  return byModel ? { ...usage, by_model: byModel } : usage;
+}
+
+/** A stored `by_model` (which models answered, once a fallback did), its entries read as `usageOf` reads. */
+function byModelOf(value: unknown): Record<string, ModelUsage> | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const byModel: Record<string, ModelUsage> = {};
+  for (const [spec, entry] of Object.entries(value as Record<string, unknown>)) {
+    const read = usageOf(entry);
+    if (read)
+      byModel[spec] = {
+        input_tokens: read.input_tokens,
+        output_tokens: read.output_tokens,
+        model_calls: read.model_calls,
+      };
+  }
+  return Object.keys(byModel).length > 0 ? byModel : undefined;
 }
 
 /** A call's usage as stored with its turn (`{input_tokens, output_tokens}`), or null. */
