@@ -203,7 +203,7 @@ export function TraceDetail({
             </>
           ) : null}
           <h3>Tokens</h3>
-          <table className="data-table compact" aria-label="Token totals">
+          <table className="data-table compact card-table" aria-label="Token totals">
             <thead>
               <tr>
                 <th scope="col">Scope</th>
@@ -220,11 +220,11 @@ export function TraceDetail({
                   <th scope="row">
                     {scope === 'own' ? 'This run' : scope === 'children' ? 'Its children' : 'Subtree'}
                   </th>
-                  <td>{node.totals[scope].input_tokens}</td>
-                  <td>{node.totals[scope].output_tokens}</td>
-                  <td>{node.totals[scope].total_tokens}</td>
-                  <td>{node.totals[scope].model_calls}</td>
-                  <td>{node.totals[scope].aborted_model_calls}</td>
+                  <td data-label="In">{node.totals[scope].input_tokens}</td>
+                  <td data-label="Out">{node.totals[scope].output_tokens}</td>
+                  <td data-label="Total">{node.totals[scope].total_tokens}</td>
+                  <td data-label="Calls answered">{node.totals[scope].model_calls}</td>
+                  <td data-label="Aborted">{node.totals[scope].aborted_model_calls}</td>
                 </tr>
               ))}
             </tbody>
@@ -261,7 +261,7 @@ export function TraceDetail({
                   <td data-label="Tokens out">{span.usage?.output_tokens ?? '—'}</td>
                   <td data-label="Model">{modelLabel(span.name)}</td>
                   <td data-label="Note">{span.note ?? ''}</td>
-                  <td>{inspect(span)}</td>
+                  <td className="card-actions">{inspect(span)}</td>
                 </tr>
               ))}
             </tbody>
@@ -290,7 +290,7 @@ export function TraceDetail({
                   </td>
                   <td data-label="Status">{spanStatusText(span, stalled)}</td>
                   <td data-label="Took">{formatMs(spanMs(span))}</td>
-                  <td>{inspect(span)}</td>
+                  <td className="card-actions">{inspect(span)}</td>
                 </tr>
               ))}
             </tbody>
