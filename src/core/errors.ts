@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   'conversation_not_found',
   'conversation_archived',
   'run_not_found',
+  'step_not_found',
   // runs
   'run_busy',
   'request_id_conflict',

@@ -15,6 +15,7 @@ import type { KnowledgeService } from '../runtime/knowledge/knowledge-service.js
 import type { ProjectService } from '../runtime/project-service.js';
 import type { RunServiceApi } from '../runtime/run-service-api.js';
 import type { SkillService } from '../runtime/skills/skill-service.js';
+import type { RunViews } from '../runtime/runs/run-views.js';
 import type { Logger } from './logger.js';
 
 /**
@@ -29,6 +30,8 @@ export interface AppDependencies {
   conversations: ConversationService;
   projects: ProjectService;
   runs: RunServiceApi;
+  /** Runs as the API shows them: live usage, a lost worker (docs/usage.md). */
+  runViews: RunViews;
   /** Publishing and access grants of experts (SPEC §6). */
   experts: ExpertService;
   /** The user's delegation policy (SPEC §6). */

@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   conversation_not_found: 404,
   conversation_archived: 409,
   run_not_found: 404,
+  step_not_found: 404,
   run_busy: 409,
   request_id_conflict: 409,
   invalid_transition: 409,

@@ -51,6 +51,7 @@ describe("another member using the first member's ids", () => {
       for (const id of ownIds) url = url.replace(`/${id}`, '/{id}');
       url = url.replace('/approvals/call-1', '/approvals/{tool_call_id}');
       url = url.replace('/answers/call-1', '/answers/{tool_call_id}');
+      url = url.replace('/steps/1', '/steps/{step}');
       url = url.replace(`/artifacts/${mine.artifactId}/`, '/artifacts/{artifact_id}/');
       return `${attempt.method} ${url}`;
     });

@@ -96,10 +96,10 @@ beforeAll(async () => {
   await walkRunTo(storage, child.id, 'completed', {
     started_at: '2030-01-01T00:00:00.000Z',
     finished_at: '2030-01-01T00:00:01.250Z',
-    usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10, model_calls: 1 },
+    usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10, model_calls: 1, aborted_model_calls: 0 },
   });
   await walkRunTo(storage, delegation.id, 'failed', {
-    usage: { input_tokens: 4, output_tokens: 1, total_tokens: 5, model_calls: 1 },
+    usage: { input_tokens: 4, output_tokens: 1, total_tokens: 5, model_calls: 1, aborted_model_calls: 0 },
   });
   await walkRunTo(storage, root.id, 'running', { started_at: new Date().toISOString() });
   runs = {
@@ -269,9 +269,21 @@ describe('GET /api/agent/runs/{id}/trace', () => {
     expect(child?.timeline.last_seq).toBe(3);
     expect(child?.timeline.spans[0]?.usage).toEqual({ input_tokens: 7, output_tokens: 3 });
     expect(root?.totals).toEqual({
-      own: { input_tokens: 0, output_tokens: 0, total_tokens: 0, model_calls: 0 },
-      children: { input_tokens: 11, output_tokens: 4, total_tokens: 15, model_calls: 2 },
-      subtree: { input_tokens: 11, output_tokens: 4, total_tokens: 15, model_calls: 2 },
+      own: { input_tokens: 0, output_tokens: 0, total_tokens: 0, model_calls: 0, aborted_model_calls: 0 },
+      children: {
+        input_tokens: 11,
+        output_tokens: 4,
+        total_tokens: 15,
+        model_calls: 2,
+        aborted_model_calls: 0,
+      },
+      subtree: {
+        input_tokens: 11,
+        output_tokens: 4,
+        total_tokens: 15,
+        model_calls: 2,
+        aborted_model_calls: 0,
+      },
     });
   });
 

@@ -71,7 +71,7 @@ beforeAll(async () => {
   const finished = await walkRunTo(storage, b.id, 'completed', {
     started_at: '2030-01-01T00:00:00.000Z',
     finished_at: '2030-01-01T00:00:02.500Z',
-    usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15, model_calls: 1 },
+    usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15, model_calls: 1, aborted_model_calls: 0 },
   });
   const other = await storage.runs.insert(runInput(conversation, { thread_id: newId('thr') }));
   runs = { root, a, b: finished ?? b, grandchild, other };

@@ -4,6 +4,7 @@ import type { ResolvedModel } from '../core/ports/model-provider.js';
 import type { Agent } from '../core/records/agent.js';
 import type { Run } from '../core/records/run.js';
 import type { ModelToolCall } from '../core/ports/model-stream.js';
+import type { ModelCallUsage } from '../core/runs/run-usage.js';
 import type { ModelCallResult, ToolCallResult } from './middleware/agent-middleware.js';
 import { ApprovalPendingError } from './middleware/approval-middleware.js';
 import type { ComposedMiddleware } from './middleware/compose-middleware.js';
@@ -32,14 +33,20 @@ export interface AgentLoopOptions {
   maxSteps: number;
   /**
    * Persists messages of a step atomically (the model's turn, then each tool result as it lands), with the
-   * events that announce them and the text streamed before them, in one transaction.
+   * events that announce them and the text streamed before them, in one transaction. A model's turn comes
+   * with the usage of the call that produced it, stored with it (docs/usage.md).
    */
-  checkpoint(step: number, messages: ChatMessage[], events?: PendingEvent[]): Promise<void>;
+  checkpoint(
+    step: number,
+    messages: ChatMessage[],
+    events?: PendingEvent[],
+    usage?: ModelCallUsage,
+  ): Promise<void>;
   /**
    * `checkpoint` held back for the step's child starts to adopt (`RunEmitter.hold`): used for a step whose
    * every call only starts a child run, so the model's turn commits with the first child, not before it.
    */
-  hold?(step: number, messages: ChatMessage[], events: PendingEvent[]): void;
+  hold?(step: number, messages: ChatMessage[], events: PendingEvent[], usage?: ModelCallUsage): void;
   /**
    * Checkpoints the final answer and ends the run as completed in the same transaction. Returns the ended
    * run, or undefined when it could not be ended (its status moved, e.g. to a cancel); the checkpoint is
@@ -50,6 +57,7 @@ export interface AgentLoopOptions {
     messages: ChatMessage[],
     events: PendingEvent[],
     output: string,
+    usage: ModelCallUsage,
   ): Promise<Run | undefined>;
   /** Called before each model call; may stop the run or return messages to add first (steering). */
   beforeStep?(step: number): Promise<ChatMessage[]>;
@@ -116,19 +124,23 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         },
       ];
       if (options.finish) {
-        const ended = await options.finish(step, [assistant], events, result.text);
+        const ended = await options.finish(step, [assistant], events, result.text, result.usage);
         return ended
           ? { kind: 'completed', output: result.text, ended }
           : { kind: 'completed', output: result.text };
       }
-      await options.checkpoint(step, [assistant], events);
+      await options.checkpoint(step, [assistant], events, result.usage);
       return { kind: 'completed', output: result.text };
     }
-    const announced = result.toolCalls.map((call) => toolCallEvent(step, call));
+    // The first `tool_call` carries the usage of the call that asked for them: it commits with the model's
+    // turn, as that usage does (docs/usage.md), where the step's `step` event comes only after its tools.
+    const announced = result.toolCalls.map((call, index) =>
+      toolCallEvent(step, call, index === 0 ? result.usage : undefined),
+    );
     if (options.hold && result.toolCalls.every((call) => startsChildOnly(options.tools, call))) {
-      options.hold(step, [assistant], announced);
+      options.hold(step, [assistant], announced, result.usage);
     } else {
-      await options.checkpoint(step, [assistant], announced);
+      await options.checkpoint(step, [assistant], announced, result.usage);
     }
     messages.push(assistant);
     const waiting = await runToolCalls(options, step, result.toolCalls, messages, true, {
@@ -230,11 +242,15 @@ function startsChildOnly(tools: ReadonlyMap<string, AnyTroupeTool>, call: ModelT
   return call.invalidInput === undefined && tools.get(call.toolName)?.adoptsCheckpoint === true;
 }
 
-function toolCallEvent(step: number, call: ModelToolCall): PendingEvent {
-  return {
-    type: 'tool_call',
-    payload: { step, tool_call_id: call.toolCallId, name: call.toolName, args: call.input },
+function toolCallEvent(step: number, call: ModelToolCall, modelUsage?: ModelCallUsage): PendingEvent {
+  const payload: Record<string, unknown> = {
+    step,
+    tool_call_id: call.toolCallId,
+    name: call.toolName,
+    args: call.input,
   };
+  if (modelUsage) payload.model_usage = modelUsage;
+  return { type: 'tool_call', payload };
 }
 
 async function executeToolCall(options: AgentLoopOptions, call: ModelToolCall): Promise<ToolCallResult> {

@@ -28,7 +28,8 @@ import {
 } from './delegation/delegation-run-service.js';
 import { createKnowledgeMiddleware } from './knowledge/create-knowledge-middleware.js';
 import { createKnowledgeService, type KnowledgeService } from './knowledge/knowledge-service.js';
-import { createLeaseReconciler, type LeaseReconciler } from './lease-reconciler.js';
+import { createLeaseReconciler, reconcilePeriodMs, type LeaseReconciler } from './lease-reconciler.js';
+import { createRunViews, type RunViews } from './runs/run-views.js';
 import { combineMiddlewareFactories } from './middleware/combine-middleware-factories.js';
 import { createProjectService, type ProjectService } from './project-service.js';
 import type { RemoteA2AConnector } from './remote-experts/remote-a2a-connector.js';
@@ -109,6 +110,8 @@ export interface Runtime {
   experts: ExpertService;
   delegationPolicies: DelegationPolicyService;
   buildReports: BuildReportService;
+  /** Runs as the API shows them: live usage, a lost worker (docs/usage.md). */
+  runViews: RunViews;
   /** The child-run starts behind `task`/`subagent_*` and `delegate` (one mechanism, `child-runs/`). */
   subagentRuns: SubagentRunService;
   delegationRuns: DelegationRunService;
@@ -121,7 +124,7 @@ export interface Runtime {
 /**
  * Ports and config in, services out: the one place the runtime is wired, including the ordered list of
  * middleware factories every run's stack is built from (tracing outermost, then subagents, delegation,
- * skills and knowledge; `runMiddlewareStack` adds accounting, guards and the gate around them).
+ * skills and knowledge; `runMiddlewareStack` adds the guards and the gate, which also counts usage, inside them).
  */
 export function createRuntime(ports: RuntimePorts): Runtime {
   const { config, storage, bus, queue, clock } = ports;
@@ -181,6 +184,11 @@ export function createRuntime(ports: RuntimePorts): Runtime {
   });
   const conversations = createConversationService({ storage, agents, projects });
   const requests = new RequestArrivals();
+  const runViews = createRunViews({
+    storage,
+    clock,
+    takeover: { everyMs: reconcilePeriodMs(config.leaseMs), policy: config.leaseExpiry },
+  });
   const runs = createRunService({
     storage,
     bus,
@@ -189,6 +197,8 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     defaultModel,
     ...(handoffs ? { handoffs } : {}),
     requests,
+    views: runViews,
+    catalogue: catalogueTools,
   });
   const files = config.files;
   return {
@@ -218,6 +228,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
       defaultModel,
       ...(execute ? { agentEntries: (agent) => execute.reportEntries(agent) } : {}),
     }),
+    runViews,
     subagentRuns,
     delegationRuns,
     executor,

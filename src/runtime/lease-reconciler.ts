@@ -4,6 +4,7 @@ import type { RunQueue } from '../core/ports/run-queue.js';
 import type { Storage } from '../core/ports/storage.js';
 import type { Run } from '../core/records/run.js';
 import { CANCELLED, closeSubtree, finishRun } from './run-finalizer.js';
+import { alignLedger, lostAttemptUsage } from './usage/lost-attempt-usage.js';
 
 export interface LeaseReconcilerDeps {
   storage: Storage;
@@ -20,6 +21,11 @@ export interface ReconcileReport {
   failed: string[];
   cancelled: string[];
   requeued: string[];
+}
+
+/** How often a reconciler passes: a lease that expired is taken over within this long (docs/usage.md). */
+export function reconcilePeriodMs(leaseMs: number): number {
+  return Math.max(1000, Math.floor(leaseMs / 2));
 }
 
 export const LEASE_EXPIRED_MESSAGE =
@@ -52,18 +58,31 @@ export function createLeaseReconciler(deps: LeaseReconcilerDeps) {
 
   async function takeOver(run: Run, now: string, report: ReconcileReport): Promise<void> {
     const expired = { status: [run.status], worker_id: run.worker_id, lease_expired_at: now };
+    // The dead worker stored no usage: the takeover stores what its turns and events show it spent.
+    const usage = await lostAttemptUsage(storage, run);
     if (run.status === 'cancel_requested') {
-      const cancelled = await finishRun(storage, bus, clock, run.id, expired, { status: 'cancelled', error: run.error ?? CANCELLED });
+      const cancelled = await finishRun(storage, bus, clock, run.id, expired, {
+        status: 'cancelled',
+        error: run.error ?? CANCELLED,
+        usage,
+      });
       if (cancelled) {
         report.cancelled.push(run.id);
+        await alignLedger(storage, run.id, usage);
         await closeSubtree(storage, bus, clock, cancelled);
       }
       return;
     }
     if (deps.policy === 'resume') {
-      const released = await storage.runs.update(run.id, expired, { status: 'pending', worker_id: null, lease_expires_at: null });
+      const released = await storage.runs.update(run.id, expired, {
+        status: 'pending',
+        worker_id: null,
+        lease_expires_at: null,
+        usage,
+      });
       if (released) {
         report.resumed.push(run.id);
+        await alignLedger(storage, run.id, usage);
         await deps.queue.enqueue(run.id);
       }
       return;
@@ -71,9 +90,11 @@ export function createLeaseReconciler(deps: LeaseReconcilerDeps) {
     const failed = await finishRun(storage, bus, clock, run.id, expired, {
       status: 'failed',
       error: { type: 'worker_lease_expired', message: LEASE_EXPIRED_MESSAGE },
+      usage,
     });
     if (failed) {
       report.failed.push(run.id);
+      await alignLedger(storage, run.id, usage);
       await closeSubtree(storage, bus, clock, failed);
     }
   }
@@ -97,7 +118,7 @@ export function createLeaseReconciler(deps: LeaseReconcilerDeps) {
       running ??= reconcileOnce(2 * deps.leaseMs).finally(() => (running = undefined));
       return running;
     },
-    start(intervalMs = Math.max(1000, Math.floor(deps.leaseMs / 2))): void {
+    start(intervalMs = reconcilePeriodMs(deps.leaseMs)): void {
       timer ??= setInterval(() => void this.reconcileOnce().catch(() => undefined), intervalMs);
       timer.unref();
       stopWatchingQueue ??= deps.queue.onRestored?.(afterQueueOutage);

@@ -6,7 +6,7 @@ import type { Storage } from '../core/ports/storage.js';
 import type { Run } from '../core/records/run.js';
 import type { ToolSource } from '../core/ports/tool-source.js';
 import type { RunLimits } from '../config.js';
-import { createTokenUsageMiddleware } from './middleware/token-usage-middleware.js';
+import { createRunUsageMeter } from './usage/run-usage-meter.js';
 import { RunAbortError } from './run-abort.js';
 import { createRunGateMiddleware } from './middleware/run-gate-middleware.js';
 import { loadRunContext } from './runs/load-run-context.js';
@@ -197,11 +197,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     signal: AbortSignal,
     adopted: boolean,
     outage: StorageOutage,
-    meter = createTokenUsageMiddleware(run.usage, run.model_spec, {
-      saveBeforeHumanWait: async (usage) => {
-        await storage.runs.update(run.id, { status: ['running'] }, { usage });
-      },
-    }),
+    meter = createRunUsageMeter(run.usage, run.model_spec),
     resumed = false,
   ): Promise<void> {
     let emitter = createRunEmitter(storage, bus, run, outage);
@@ -263,6 +259,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         clock,
         run,
         budget: ledger ? { tokens: ledger.limits.tokens !== undefined } : undefined,
+        meter,
         stop: (reason) => abort(run.id, reason),
       });
       const extra = deps.middleware
@@ -277,7 +274,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
             tools,
           })
         : [];
-      const middleware = runMiddlewareStack({ storage, run, agent, meter, extra, gate });
+      const middleware = runMiddlewareStack({ storage, run, agent, extra, gate });
       const callModel = deps.gateway.forRun({
         emitter,
         // A run waiting on a provider holds no execution slot: the providers' limits are the throttle.
@@ -293,6 +290,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         tools,
         emitter,
         middleware,
+        meter,
         callModel,
         workdir: context.project.workdir,
         signal,

@@ -2,9 +2,18 @@ import type { BudgetLimits } from '../core/budgets/budget.js';
 import type { Conversation } from '../core/records/conversation.js';
 import type { RunEventStream } from './stream-run-events.js';
 import type { Actor } from '../core/records/user.js';
-import type { ApprovalScope, Run, RunChannel, RunError, TokenUsage, ToolApproval } from '../core/records/run.js';
+import type {
+  ApprovalScope,
+  Run,
+  RunChannel,
+  RunError,
+  RunView,
+  TokenUsage,
+  ToolApproval,
+} from '../core/records/run.js';
 import type { ChildRunEntry } from './subagents/list-child-runs.js';
 import type { RunQuestion } from './questions/run-questions.js';
+import type { InspectedStep } from './runs/inspect-run-step.js';
 
 export interface PostMessageInput {
   content: string;
@@ -23,7 +32,7 @@ export interface PostMessageInput {
 
 export interface StartedRun {
   status: 'started' | 'existing';
-  run: Run;
+  run: RunView;
 }
 
 /** `GET /api/agent/runs/{id}/result`: reads, never re-runs. */
@@ -40,6 +49,12 @@ export interface RunResult {
 }
 
 export interface AwaitedRun {
+  run: RunView;
+  wait_timed_out: boolean;
+}
+
+/** What a wait inside the runtime gets: the run's record (`AwaitedRun` is the API's view of it). */
+export interface AwaitedRunRecord {
   run: Run;
   wait_timed_out: boolean;
 }
@@ -54,20 +69,32 @@ export interface ApprovalDecision {
 /** What the HTTP layer and the CLI ask of runs; every call is scoped to the acting user. */
 export interface RunServiceApi {
   postMessage(actor: Actor, conversationId: string, input: PostMessageInput): Promise<StartedRun>;
-  getRun(actor: Actor, runId: string): Promise<Run>;
+  getRun(actor: Actor, runId: string): Promise<RunView>;
   getResult(actor: Actor, runId: string): Promise<RunResult>;
-  cancel(actor: Actor, runId: string): Promise<Run>;
+  cancel(actor: Actor, runId: string): Promise<RunView>;
   await(actor: Actor, runId: string, timeoutMs: number): Promise<AwaitedRun>;
-  listRunsOfConversation(actor: Actor, conversationId: string): Promise<Run[]>;
+  listRunsOfConversation(actor: Actor, conversationId: string): Promise<RunView[]>;
   /** The subagent and delegation runs started from a conversation: the console's status panel. */
   listChildRuns(actor: Actor, conversationId: string): Promise<ChildRunEntry[]>;
   listApprovals(actor: Actor, runId: string): Promise<ToolApproval[]>;
   /** Decides a pending approval; when none is left pending the parked run is resumed. */
-  decideApproval(actor: Actor, runId: string, toolCallId: string, decision: ApprovalDecision): Promise<{ approval: ToolApproval; run: Run }>;
+  decideApproval(
+    actor: Actor,
+    runId: string,
+    toolCallId: string,
+    decision: ApprovalDecision,
+  ): Promise<{ approval: ToolApproval; run: RunView }>;
+  /** One model call of a run: its prompt (messages exact, the rest rebuilt), completion, usage, tool calls. */
+  inspectStep(actor: Actor, runId: string, step: number): Promise<InspectedStep>;
   /** The `ask_user_question` calls of a run, pending and answered. */
   listQuestions(actor: Actor, runId: string): Promise<RunQuestion[]>;
   /** Answers a pending question (one answer per question); when nothing else is pending the run resumes. */
-  answerQuestion(actor: Actor, runId: string, toolCallId: string, answers: string[]): Promise<{ question: RunQuestion; run: Run }>;
+  answerQuestion(
+    actor: Actor,
+    runId: string,
+    toolCallId: string,
+    answers: string[],
+  ): Promise<{ question: RunQuestion; run: RunView }>;
   /**
    * Events after `afterSeq`, then live ones, in order without gaps or duplicates; ends after `end`
    * or when `signal` aborts. Throws `run_not_found` up front for a run the actor cannot see. `ended` is

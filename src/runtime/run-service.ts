@@ -5,11 +5,11 @@ import { buildNewRun } from '../core/runs/build-new-run.js';
 import type { EventBus } from '../core/ports/event-bus.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
 import type { Storage } from '../core/ports/storage.js';
-import type { Run, RunChannel } from '../core/records/run.js';
+import type { Run, RunChannel, RunView } from '../core/records/run.js';
 import { isAdmin, type Actor } from '../core/records/user.js';
 import { canUseAgent, grantDecides } from '../core/agent-access-policy.js';
 import { CANCELLED, closeSubtree, requestCancel } from './run-finalizer.js';
-import type { AwaitedRun, PostMessageInput, RunResult, RunServiceApi, StartedRun } from './run-service-api.js';
+import type { AwaitedRun, AwaitedRunRecord, PostMessageInput, RunResult, RunServiceApi, StartedRun } from './run-service-api.js';
 import { streamRunEvents, type RunEventStream } from './stream-run-events.js';
 import { awaitRunsTerminal } from './runs/await-runs-terminal.js';
 import type { WatchedSince } from './runs/watch-run-ends.js';
@@ -24,6 +24,9 @@ import { startRaceWinner } from './child-runs/start-race-winner.js';
 import { openRootBudget } from './budgets/open-run-budget.js';
 import type { RunHandoffs } from './runs/run-handoffs.js';
 import type { RequestArrivals } from './request-arrivals.js';
+import type { RunViews } from './runs/run-views.js';
+import { inspectRunStep } from './runs/inspect-run-step.js';
+import type { AnyTroupeTool } from './tools/troupe-tool.js';
 
 export interface RunServiceDeps {
   storage: Storage;
@@ -35,6 +38,10 @@ export interface RunServiceDeps {
   handoffs?: RunHandoffs;
   /** The client requests of this turn: in a burst a run start gathers the others' into its COMMIT. */
   requests?: RequestArrivals;
+  /** How runs are shown: live usage, a lost worker. */
+  views: RunViews;
+  /** The built-in tools: what a run's agent selects from them is shown when a call is inspected. */
+  catalogue?: readonly AnyTroupeTool[];
 }
 
 export type RunService = RunServiceApi;
@@ -48,7 +55,7 @@ function visibleTo(actor: Actor, runId: string, run: Run | undefined): Run {
 }
 
 export function createRunService(deps: RunServiceDeps): RunService {
-  const { storage, bus, queue, clock } = deps;
+  const { storage, bus, queue, clock, views } = deps;
 
   async function visibleRun(actor: Actor, runId: string): Promise<Run> {
     return visibleTo(actor, runId, await storage.runs.get(runId));
@@ -120,10 +127,10 @@ export function createRunService(deps: RunServiceDeps): RunService {
         const context = owner && project ? { agent, user: owner, conversation: titled, project, ledger } : undefined;
         return { replay: undefined, created, appended, context };
       }, { gather });
-      if (run.replay) return { status: 'existing', run: run.replay };
+      if (run.replay) return { status: 'existing', run: await views.view(run.replay) };
       deps.handoffs?.offer(run.created.id, run.appended, run.context);
       await queue.enqueue(run.created.id);
-      return { status: 'started', run: run.created };
+      return { status: 'started', run: await views.view(run.created) };
     } catch (error) {
       return recoverStartConflict(actor, conversationId, input, error);
     }
@@ -145,7 +152,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
   ): Promise<StartedRun> {
     // Two identical requests raced: the loser answers with the winner's run.
     const winner = await startRaceWinner(storage, error, actor.id, input.request_id);
-    if (winner) return { status: 'existing', run: resolveReplay(actor, winner, conversationId) };
+    if (winner) return { status: 'existing', run: await views.view(resolveReplay(actor, winner, conversationId)) };
     if (isTroupeError(error, 'run_busy')) {
       const conversation = await storage.conversations.get(conversationId);
       const active = conversation ? await storage.runs.getActiveForThread(conversation.thread_id) : undefined;
@@ -157,7 +164,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
   }
 
   async function getResult(actor: Actor, runId: string): Promise<RunResult> {
-    const run = await visibleRun(actor, runId);
+    const visible = await visibleRun(actor, runId);
+    const [run = visible] = await views.withLiveUsage([visible]);
     return {
       status: run.status,
       run_id: run.id,
@@ -171,17 +179,18 @@ export function createRunService(deps: RunServiceDeps): RunService {
     };
   }
 
-  async function cancel(actor: Actor, runId: string): Promise<Run> {
+  async function cancel(actor: Actor, runId: string): Promise<RunView> {
     const run = await visibleRun(actor, runId);
     const after = (await requestCancel(storage, bus, clock, run.id, CANCELLED)) ?? run;
     // Cancelling a run closes its whole subtree, whatever state the run itself was in.
     await closeSubtree(storage, bus, clock, after);
-    return after;
+    return views.view(after);
   }
 
-  function awaitRun(actor: Actor, runId: string, timeoutMs: number): Promise<AwaitedRun> {
+  async function awaitRun(actor: Actor, runId: string, timeoutMs: number): Promise<AwaitedRun> {
     // The wait's own first read decides visibility: nothing of the run is returned before it.
-    return awaitTerminal(storage, bus, runId, timeoutMs, undefined, { check: (run) => visibleTo(actor, runId, run) });
+    const awaited = await awaitTerminal(storage, bus, runId, timeoutMs, undefined, { check: (run) => visibleTo(actor, runId, run) });
+    return { run: await views.view(awaited.run), wait_timed_out: awaited.wait_timed_out };
   }
 
   async function streamEvents(actor: Actor, runId: string, afterSeq: number, signal: AbortSignal): Promise<RunEventStream> {
@@ -191,16 +200,16 @@ export function createRunService(deps: RunServiceDeps): RunService {
 
   return {
     postMessage,
-    getRun: visibleRun,
+    getRun: async (actor, runId) => views.view(await visibleRun(actor, runId)),
     getResult,
     cancel,
     await: awaitRun,
     async listRunsOfConversation(actor, conversationId) {
       const conversation = await getReadableConversation(storage, actor, conversationId);
-      return storage.runs.listByConversation(conversation.id);
+      return views.views(await storage.runs.listByConversation(conversation.id));
     },
     streamEvents,
-    listChildRuns: (actor, conversationId) => listChildRuns(storage, actor, conversationId),
+    listChildRuns: (actor, conversationId) => listChildRuns(storage, views, actor, conversationId),
     async listApprovals(actor, runId) {
       const run = await visibleRun(actor, runId);
       return (await storage.approvals.listForRun(run.id)).filter((entry) => entry.kind === 'approval');
@@ -209,8 +218,11 @@ export function createRunService(deps: RunServiceDeps): RunService {
       const run = await visibleRun(actor, runId);
       // Only the run's user decides; an admin may read the run but not decide for its user.
       if (run.user_id !== actor.id) throw new TroupeError('run_not_found', `Run ${runId} not found`);
-      return decideRunApproval(storage, queue, actor, run, toolCallId, decision);
+      const decided = await decideRunApproval(storage, queue, actor, run, toolCallId, decision);
+      return { approval: decided.approval, run: await views.view(decided.run) };
     },
+    inspectStep: (actor, runId, step) =>
+      inspectRunStep({ storage, catalogue: deps.catalogue ?? [] }, actor, runId, step),
     async listQuestions(actor, runId) {
       return listRunQuestions(storage, await visibleRun(actor, runId));
     },
@@ -218,7 +230,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
       const run = await visibleRun(actor, runId);
       // Only the user the agent asked answers; an admin may read the run but not speak for its user.
       if (run.user_id !== actor.id) throw new TroupeError('run_not_found', `Run ${runId} not found`);
-      return answerRunQuestion(storage, queue, actor, run, toolCallId, answers);
+      const answered = await answerRunQuestion(storage, queue, actor, run, toolCallId, answers);
+      return { ...answered, run: await views.view(answered.run) };
     },
   };
 }
@@ -239,7 +252,7 @@ export async function awaitTerminal(
     /** The run as its creator made it, watched since before (see awaitRunsTerminal): no first read. */
     since?: WatchedSince | undefined;
   } = {},
-): Promise<AwaitedRun> {
+): Promise<AwaitedRunRecord> {
   const { check, since } = options;
   const { runs, timed_out } = await awaitRunsTerminal(storage, bus, [runId], {
     mode: 'all',

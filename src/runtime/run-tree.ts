@@ -1,10 +1,11 @@
 import { TroupeError } from '../core/errors.js';
 import type { Storage } from '../core/ports/storage.js';
-import type { Run } from '../core/records/run.js';
+import type { Run, RunView } from '../core/records/run.js';
 import type { RunBudget } from '../core/budgets/budget.js';
 import { budgetView, type BudgetView } from '../core/budgets/budget-view.js';
 import { runCostOf, type PriceTable } from '../core/budgets/price-table.js';
 import { isAdmin, type Actor } from '../core/records/user.js';
+import type { RunViews } from './runs/run-views.js';
 
 /** Tokens and model calls of a run, and of it with everything below it; cost when prices are configured. */
 export interface TreeUsage {
@@ -12,36 +13,40 @@ export interface TreeUsage {
   output_tokens: number;
   total_tokens: number;
   model_calls: number;
+  aborted_model_calls: number;
   tool_calls: number | null;
   cost_usd: number | null;
 }
 
 /** One node of a run tree: the run and the runs it created (subagents, delegations), oldest first. */
 export interface RunTreeNode {
-  run: Run;
+  run: RunView;
   children: RunTreeNode[];
   /** The run's budget ledger (SPEC §10), live while it runs; null for a run without a budget. */
   budget: BudgetView | null;
   totals: { own: TreeUsage; subtree: TreeUsage };
 }
 
-/** A budgeted run's ledger counts live; otherwise the usage stored when the run parked or ended. */
+/**
+ * A run's usage as every API read shows it (live while it runs, docs/usage.md); tool calls are counted by
+ * budget ledgers only.
+ */
 function ownUsage(run: Run, ledger: RunBudget | undefined, prices: PriceTable | undefined): TreeUsage {
-  const stored = run.usage;
-  const input = stored?.input_tokens ?? 0;
-  const output = stored?.output_tokens ?? 0;
-  const liveTokens = ledger ? Math.max(ledger.used.tokens, input + output) : input + output;
+  const usage = run.usage;
+  const input = usage?.input_tokens ?? 0;
+  const output = usage?.output_tokens ?? 0;
   return {
     input_tokens: input,
     output_tokens: output,
-    total_tokens: liveTokens,
-    model_calls: Math.max(ledger?.used.model_calls ?? 0, stored?.model_calls ?? 0),
+    total_tokens: input + output,
+    model_calls: usage?.model_calls ?? 0,
+    aborted_model_calls: usage?.aborted_model_calls ?? 0,
     tool_calls: ledger ? ledger.used.tool_calls : null,
     cost_usd:
       runCostOf(prices, run.model_spec, {
         input_tokens: input,
         output_tokens: output,
-        ...(stored?.by_model ? { by_model: stored.by_model } : {}),
+        ...(usage?.by_model ? { by_model: usage.by_model } : {}),
       }) ?? null,
   };
 }
@@ -53,6 +58,7 @@ function addTreeUsage(left: TreeUsage, right: TreeUsage): TreeUsage {
     output_tokens: left.output_tokens + right.output_tokens,
     total_tokens: left.total_tokens + right.total_tokens,
     model_calls: left.model_calls + right.model_calls,
+    aborted_model_calls: left.aborted_model_calls + right.aborted_model_calls,
     tool_calls: sum(left.tool_calls, right.tool_calls),
     cost_usd: sum(left.cost_usd, right.cost_usd),
   };
@@ -77,6 +83,7 @@ function visible(actor: Actor, run: Run | undefined): run is Run {
  */
 export async function buildRunTree(
   storage: Storage,
+  views: RunViews,
   actor: Actor,
   runId: string,
   prices?: PriceTable,
@@ -84,14 +91,20 @@ export async function buildRunTree(
   const run = await storage.runs.get(runId);
   if (!visible(actor, run)) throw new TroupeError('run_not_found', `Run ${runId} not found`);
   const rootId = run.root_run_id || run.id;
-  const [members, ledgers] = await Promise.all([storage.runs.listByRoot(rootId), storage.budgets.listByRoot(rootId)]);
+  const [listed, ledgers] = await Promise.all([
+    storage.runs.listByRoot(rootId),
+    storage.budgets.listByRoot(rootId),
+  ]);
+  const members = await views.views(listed);
   const ledgerOf = new Map(ledgers.map((ledger) => [ledger.run_id, ledger]));
-  const nodeOf = (member: Run): RunTreeNode => {
+  const nodeOf = (member: RunView): RunTreeNode => {
     const ledger = ledgerOf.get(member.id);
     const own = ownUsage(member, ledger, prices);
     return { run: member, children: [], budget: ledger ? budgetView(ledger) : null, totals: { own, subtree: own } };
   };
-  const root = members.find((member) => member.id === rootId) ?? (await storage.runs.get(rootId)) ?? run;
+  const root =
+    members.find((member) => member.id === rootId) ??
+    (await views.view((await storage.runs.get(rootId)) ?? run));
   if (!visible(actor, root)) throw new TroupeError('run_not_found', `Run ${runId} not found`);
 
   const nodes = new Map<string, RunTreeNode>();

@@ -142,7 +142,13 @@ describe.skipIf(!session.executable)('web console in chromium: status panel', ()
       await walkRunTo(fan.storage, fan.parent.id, 'completed', {
         finished_at: new Date().toISOString(),
         output: 'Done.',
-        usage: { input_tokens: 100, output_tokens: 20, total_tokens: 120, model_calls: 2 },
+        usage: {
+          input_tokens: 100,
+          output_tokens: 20,
+          total_tokens: 120,
+          model_calls: 2,
+          aborted_model_calls: 0,
+        },
       });
       await fan.emit(fan.parent, 'end', { status: 'completed', output: 'Done.', error: null });
       await poll(() =>

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/core/records/run-event.js';
-import type { Run } from '../../src/core/records/run.js';
+import type { Run, TokenUsage } from '../../src/core/records/run.js';
+import type { RunTrace } from '../../src/core/trace/run-trace.js';
 import { json as readJson } from '../helpers/http/expect-error.js';
 import { eventually, ServerProcess, START_TIMEOUT_MS } from '../helpers/server-process.js';
 import { readSse } from '../helpers/start-test-server.js';
@@ -12,6 +13,7 @@ import { readSse } from '../helpers/start-test-server.js';
  * `kill -9` of an embedded server (SQLite file, in-process queue) while a `task` child runs in it, then a
  * restart on the same data dir: the parent and its child are resumed from their checkpoints, the parent's
  * replayed `task` call finds its child instead of starting another, and the parent's stream stays gapless.
+ * Their usage is live before the kill and sums every attempt after it: it never goes down (docs/usage.md).
  */
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const LEASE_MS = 1_500;
@@ -21,6 +23,16 @@ interface ChildEntry {
   run_id: string;
   slug: string;
   status: string;
+  usage: TokenUsage | null;
+}
+
+/** Calls a run made, answered or not, and its tokens: neither may go down from one read to the next. */
+function expectNeverDown(readings: (TokenUsage | null)[]): void {
+  const calls = (usage: TokenUsage | null) => (usage ? usage.model_calls + usage.aborted_model_calls : 0);
+  for (let index = 1; index < readings.length; index++) {
+    expect(calls(readings[index] ?? null)).toBeGreaterThanOrEqual(calls(readings[index - 1] ?? null));
+    expect(readings[index]?.total_tokens ?? 0).toBeGreaterThanOrEqual(readings[index - 1]?.total_tokens ?? 0);
+  }
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'troupe-embedded-kill-'));
@@ -96,11 +108,30 @@ describe('kill -9 of an embedded server during a task dispatch', () => {
       // Both are held by the one worker of this process, the child claimed by its start.
       expect(heldChild?.worker_id).toBe(held?.worker_id);
       expect(heldChild?.status).toBe('running');
+      // Live usage: the parent's `task` call settled while the parent still runs, and shows.
+      expect(held?.status).toBe('running');
+      expect(held?.usage?.model_calls).toBe(1);
+      expect(held?.usage?.total_tokens).toBeGreaterThan(0);
+      const parentReadings: (TokenUsage | null)[] = [held?.usage ?? null];
+      const childReadings: (TokenUsage | null)[] = [heldChild?.usage ?? null];
+      const { subagents: panelBefore } = await before.json<{ subagents: ChildEntry[] }>(
+        before.api(`/api/conversations/${conversation.id}/subagents`),
+      );
+      childReadings.push(panelBefore[0]?.usage ?? null);
 
       await first.server.killHard();
 
       const second = await serve('second');
       const after = client(second.baseUrl, second.token);
+      for (let read = 0; read < 3; read++) {
+        const [parentNow, childNow] = await Promise.all(
+          [parent.id, child.run_id].map(
+            async (id) => (await after.json<{ run: Run }>(after.api(`/api/agent/runs/${id}`))).run,
+          ),
+        );
+        parentReadings.push(parentNow?.usage ?? null);
+        childReadings.push(childNow?.usage ?? null);
+      }
       const awaited = await after.json<{ run: Run; wait_timed_out: boolean }>(
         after.api(`/api/agent/runs/${parent.id}/await?timeout_ms=${RUN_TIMEOUT_MS}`),
       );
@@ -118,6 +149,25 @@ describe('kill -9 of an embedded server during a task dispatch', () => {
         after.api(`/api/agent/runs/${child.run_id}`),
       );
       expect(resumedChild).toMatchObject({ status: 'completed', attempt: 2 });
+
+      // Usage over both attempts: the parent's `task` call of the first and its answer in the second.
+      parentReadings.push(awaited.run.usage);
+      childReadings.push(resumedChild?.usage ?? null, subagents[0]?.usage ?? null);
+      expectNeverDown(parentReadings);
+      expectNeverDown(childReadings);
+      expect(awaited.run.usage).toMatchObject({ model_calls: 2, aborted_model_calls: 0 });
+      // The researcher answers on its third call; a call the kill cut off counts as aborted, not answered.
+      expect(resumedChild?.usage?.model_calls).toBe(3);
+      // The trace counts the same calls, from its spans, as the API: one figure everywhere.
+      const { trace } = await after.json<{ trace: RunTrace }>(after.api(`/api/agent/runs/${parent.id}/trace`));
+      for (const node of trace.nodes) {
+        const spans = node.timeline.spans.filter((span) => span.kind === 'model');
+        expect(node.totals.own).toEqual(node.run.usage);
+        expect(spans.filter((span) => span.usage !== null)).toHaveLength(node.run.usage?.model_calls ?? -1);
+        expect(spans.filter((span) => span.status === 'interrupted')).toHaveLength(
+          node.run.usage?.aborted_model_calls ?? -1,
+        );
+      }
 
       const frames = await readSse(await after.api(`/api/agent/runs/${parent.id}/events`));
       expect(frames.map((frame) => Number(frame.id))).toEqual(frames.map((_, index) => index + 1));

@@ -17,7 +17,13 @@ export const FAKE_LEASE = {
   lease_expires_at: '2999-01-01T00:00:00.000Z',
 };
 
-export const USAGE_52: TokenUsage = { input_tokens: 40, output_tokens: 12, total_tokens: 52, model_calls: 1 };
+export const USAGE_52: TokenUsage = {
+  input_tokens: 40,
+  output_tokens: 12,
+  total_tokens: 52,
+  model_calls: 1,
+  aborted_model_calls: 0,
+};
 
 export interface SyntheticChild {
   run: Run;

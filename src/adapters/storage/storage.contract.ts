@@ -15,6 +15,7 @@ import { describeRunBudgetContract } from './run-budget.contract.js';
 import { describeRunAttemptContextContract } from './run-attempt-context.contract.js';
 import { describeSharedCommitContract } from './shared-commit.contract.js';
 import { describeHumanInputAndFilesContract } from './human-input-and-files.contract.js';
+import { describeMessageUsageContract } from './message-usage.contract.js';
 import { walkRunTo } from '../../../test/helpers/walk-run-to.js';
 
 export interface OpenedStorage {
@@ -1029,7 +1030,13 @@ export function describeStorageContract(adapterName: string, open: () => Promise
             updated_at: started?.updated_at,
           });
           expect(started!.updated_at > run.updated_at).toBe(true);
-          const usage = { input_tokens: 10, output_tokens: 5, total_tokens: 15, model_calls: 2 };
+          const usage = {
+            input_tokens: 10,
+            output_tokens: 5,
+            total_tokens: 15,
+            model_calls: 2,
+            aborted_model_calls: 1,
+          };
           const failed = await storage.runs.update(
             run.id,
             { status: ['running'], worker_id: 'wrk_1' },
@@ -1743,6 +1750,26 @@ export function describeStorageContract(adapterName: string, open: () => Promise
     );
     describeHumanInputAndFilesContract(() => storage);
     describeRunAttemptContextContract(() => storage);
+    describeMessageUsageContract(
+      () => storage,
+      async (sameThread) => {
+        const world = worlds.get(storage) ?? (await seedWorld(storage));
+        worlds.set(storage, world);
+        const conversation =
+          sameThread === undefined
+            ? await storage.conversations.create({
+                user_id: world.conversation.user_id,
+                agent_id: world.conversation.agent_id,
+                thread_id: newId('thr'),
+                project_id: world.conversation.project_id,
+                status: 'active',
+                title: 'Usage',
+                metadata: {},
+              })
+            : { ...world.conversation, thread_id: sameThread.thread_id, id: sameThread.conversation_id };
+        return storage.runs.insert(runInput(conversation));
+      },
+    );
   });
   describeSkillStorageContract(adapterName, open);
   describeKnowledgeContract(adapterName, open);

@@ -12,6 +12,8 @@ import type { ApiToken } from '../records/api-token.js';
 import type { Conversation, ConversationStatus, SubagentThread } from '../records/conversation.js';
 import type { Project } from '../records/project.js';
 import type { ThreadMessage } from '../records/thread-message.js';
+import type { Run, TokenUsage } from '../records/run.js';
+import type { ModelCallUsage } from '../runs/run-usage.js';
 import type { KnowledgeDocumentRepository, KnowledgeSourceRepository } from './knowledge-storage.js';
 import type { Actor, DelegationPolicy, User, UserRole } from '../records/user.js';
 import type { RunBudgetRepository } from './run-budget-repository.js';
@@ -275,6 +277,8 @@ export interface ConversationRepository {
 export interface StepMessages {
   step: number;
   messages: readonly ChatMessage[];
+  /** When the first message is a model's turn: the usage of the call that produced it, stored with it. */
+  usage?: ModelCallUsage | undefined;
 }
 
 /** Messages of one run's steps for one thread, as one part of a multi-thread append (`messages.appendBatches`). */
@@ -307,6 +311,11 @@ export interface MessageRepository {
    */
   appendBatches(batches: readonly ThreadMessageBatch[]): Promise<ThreadMessage[][]>;
   list(threadId: string): Promise<ThreadMessage[]>;
+  /**
+   * What each run's stored turns settled, over all its attempts (`settledUsage` of their usage): read by the
+   * runs' threads in one statement. A run without a settled turn is absent.
+   */
+  settledUsageOf(runs: readonly Pick<Run, 'id' | 'thread_id'>[]): Promise<Map<string, TokenUsage>>;
 }
 
 export interface NewSubagentThread {

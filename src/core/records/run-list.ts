@@ -1,4 +1,4 @@
-import type { RunError, RunStatus, RunType, TokenUsage } from './run.js';
+import type { RunError, RunStatus, RunType, TokenUsage, WorkerLost } from './run.js';
 
 /** One row of `GET /api/agent/runs` (the console's runs explorer). */
 export interface RunListItem {
@@ -21,7 +21,10 @@ export interface RunListItem {
   updated_at: string;
   /** From start to finish; null until the run has both. */
   duration_ms: number | null;
+  /** Live while it runs (docs/usage.md); null until it first started. */
   usage: TokenUsage | null;
+  /** Set while an expired lease holds it. */
+  worker_lost: WorkerLost | null;
   child_count: number;
   /** The input message on one line, cut at a word boundary. */
   input_preview: string;

@@ -30,11 +30,17 @@ export interface RunError {
   message: string;
 }
 
+/**
+ * A run's usage over all its attempts (docs/usage.md): tokens and `model_calls` of the calls the provider
+ * answered; `aborted_model_calls` the calls that never answered (cancelled, failed, lost with their worker),
+ * whose tokens nobody reported.
+ */
 export interface TokenUsage {
   input_tokens: number;
   output_tokens: number;
   total_tokens: number;
   model_calls: number;
+  aborted_model_calls: number;
   /**
    * Per model spec, once a model other than the run's `model_spec` answered a call (a fallback): which
    * models ran and what each used, for costs. Absent while the run's own model answered every call.
@@ -87,6 +93,27 @@ export interface Run {
   updated_at: string;
 }
 
+/**
+ * A run whose worker stopped renewing its lease (a crash, a kill, a lost network): nothing works on it, and
+ * a lease reconciler takes it over at its next pass after the lease expired (docs/usage.md).
+ */
+export interface WorkerLost {
+  /** When the lease expired. */
+  since: string;
+  /** When a reconciler's next pass is due: the run is taken over by then if a worker process is up. */
+  takeover_by: string;
+  /** What the takeover does: resume it from its last checkpoint, fail it, or finish its cancel. */
+  then: 'resume' | 'fail' | 'cancel';
+}
+
+/**
+ * A run as the API shows it: `usage` live while it is active (what its attempts settled so far, docs/usage.md)
+ * and `worker_lost` while an expired lease holds it.
+ */
+export interface RunView extends Run {
+  worker_lost: WorkerLost | null;
+}
+
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'answered'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
@@ -127,8 +154,4 @@ export function isTerminalStatus(status: RunStatus): status is TerminalRunStatus
 
 export function isActiveStatus(status: RunStatus): status is ActiveRunStatus {
   return !isTerminalStatus(status);
-}
-
-export function emptyUsage(): TokenUsage {
-  return { input_tokens: 0, output_tokens: 0, total_tokens: 0, model_calls: 0 };
 }

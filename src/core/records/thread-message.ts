@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../thread/chat-message.js';
+import type { ModelCallUsage } from '../runs/run-usage.js';
 
 /** One message of a thread. The messages a step appends are written together: that is the checkpoint. */
 export interface ThreadMessage {
@@ -9,4 +10,6 @@ export interface ThreadMessage {
   step: number;
   message: ChatMessage;
   created_at: string;
+  /** A model's turn: what the call that produced it reported (docs/usage.md); null for other messages. */
+  usage: ModelCallUsage | null;
 }

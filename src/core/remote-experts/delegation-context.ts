@@ -92,5 +92,6 @@ export function reportedUsage(metadata: unknown): TokenUsage | undefined {
     output_tokens: output,
     total_tokens: input + output,
     model_calls: count('model_calls'),
+    aborted_model_calls: count('aborted_model_calls'),
   };
 }

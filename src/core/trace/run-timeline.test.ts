@@ -116,6 +116,7 @@ describe('foldRunTimeline', () => {
       output_tokens: 10,
       total_tokens: 40,
       model_calls: 2,
+      aborted_model_calls: 0,
     });
     expect(timeline.ended).toEqual({ status: 'completed', at: at(9) });
     expect(visibleSpans(timeline)).toEqual(timeline.spans);
@@ -174,6 +175,69 @@ describe('foldRunTimeline', () => {
       ['interrupted', at(0), at(1)],
       ['done', at(2), at(3)],
     ]);
+    // Each attempt is a segment of its own: the gap between them is when nobody worked on the run.
+    expect(restarted.segments).toEqual([
+      { attempt: 1, started_at: at(0), last_event_at: at(1) },
+      { attempt: 2, started_at: at(2), last_event_at: at(4) },
+    ]);
+  });
+
+  it("takes a call's usage from the first tool call it asked for, which commits with its turn", () => {
+    const timeline = foldRunTimelineEvents(
+      script(
+        ['metadata', { model: 'm' }],
+        [
+          'tool_call',
+          { step: 1, tool_call_id: 'a', name: 'ls', model_usage: { input_tokens: 9, output_tokens: 2 } },
+        ],
+        ['tool_call', { step: 1, tool_call_id: 'b', name: 'ls' }],
+      ),
+    );
+    expect(timeline.spans.map((span) => span.usage)).toEqual([
+      { input_tokens: 9, output_tokens: 2 },
+      null,
+      null,
+    ]);
+    expect(timelineUsage(timeline)).toMatchObject({ total_tokens: 11, model_calls: 1 });
+    // The step's own `step` event, after its tools, changes nothing.
+    const stepped = foldRunTimeline(timeline, {
+      run_id: 'run_1',
+      seq: 4,
+      type: 'step',
+      payload: { step: 1, tool_calls: 2, usage: { input_tokens: 9, output_tokens: 2 } },
+      created_at: at(4),
+    });
+    expect(timelineUsage(stepped)).toMatchObject({ total_tokens: 11, model_calls: 1 });
+  });
+
+  it('counts an open call as aborted exactly when the usage of the next attempt or the end says so', () => {
+    const usage = (aborted: number) => ({
+      input_tokens: 0,
+      output_tokens: 0,
+      total_tokens: 0,
+      model_calls: 0,
+      aborted_model_calls: aborted,
+    });
+    // Cancelled between steps: no call reached the provider, so none is shown.
+    const between = foldRunTimelineEvents(
+      script(['metadata', { model: 'm' }], ['end', { status: 'cancelled', usage: usage(0) }]),
+    );
+    expect(between.spans).toEqual([]);
+    const during = foldRunTimelineEvents(
+      script(['metadata', { model: 'm' }], ['end', { status: 'failed', usage: usage(1) }]),
+    );
+    expect(during.spans.map((span) => span.status)).toEqual(['error']);
+    expect(timelineUsage(during).aborted_model_calls).toBe(1);
+    // A worker lost mid-call: its takeover counted the call, the next attempt's metadata carries that.
+    const lost = foldRunTimelineEvents(
+      script(
+        ['metadata', { model: 'm', usage: null }],
+        ['metadata', { model: 'm', usage: usage(1) }],
+        ['metadata', { model: 'm', usage: usage(1) }],
+      ),
+    );
+    expect(lost.spans.map((span) => span.status)).toEqual(['interrupted']);
+    expect(lost.attempts).toBe(3);
   });
 
   it('ignores events at or below last_seq, so a resumed stream may overlap', () => {
@@ -198,5 +262,10 @@ describe('foldRunTimeline', () => {
       ownUsage({ input_tokens: 30, output_tokens: 3, total_tokens: 33, model_calls: 2 }, timeline)
         .total_tokens,
     ).toBe(33);
+    expect(ownUsage({ model_calls: 0, aborted_model_calls: 2 }, timeline)).toMatchObject({
+      total_tokens: 10,
+      model_calls: 1,
+      aborted_model_calls: 2,
+    });
   });
 });

@@ -27,10 +27,17 @@ export interface TimelineSpan {
   started_at: string;
   ended_at: string | null;
   status: SpanStatus;
-  /** Model calls: the tokens of that call, from its `step` event. */
+  /** Model calls: the tokens of that call, from its first `tool_call` (or its `step`) event. */
   usage: SpanUsage | null;
   /** Why a model attempt failed and what came next (a retry, a fallback), or why a wait waits. */
   note?: string;
+}
+
+/** One attempt of a run: from its `metadata` to the last event it wrote (docs/usage.md). */
+export interface AttemptSegment {
+  attempt: number;
+  started_at: string;
+  last_event_at: string;
 }
 
 export interface RunTimeline {
@@ -41,6 +48,8 @@ export interface RunTimeline {
   call_model?: string | null;
   /** How many times a worker started the run (`metadata` events): more than one means it was resumed. */
   attempts: number;
+  /** Each attempt's stretch of time; the gaps between them are when nobody worked on the run. */
+  segments: AttemptSegment[];
   spans: TimelineSpan[];
   /** When the model call now in progress started; null when none is. */
   model_started_at: string | null;
@@ -55,6 +64,7 @@ export function emptyTimeline(): RunTimeline {
     last_seq: 0,
     model: null,
     attempts: 0,
+    segments: [],
     spans: [],
     model_started_at: null,
     model_streamed: false,
@@ -76,6 +86,19 @@ function usageOf(value: unknown): SpanUsage | null {
 }
 
 const isOpen = (span: TimelineSpan): boolean => span.ended_at === null;
+
+/**
+ * Whether a model call is underway as far as the events tell: one was due (the attempt started, or a step's
+ * tools all returned) and nothing answered it yet, while no tool call runs. A new attempt or an `end` that
+ * finds one records it as a call that never answered; a lost worker's usage counts it so (docs/usage.md).
+ */
+export function modelCallOpen(timeline: RunTimeline): boolean {
+  return (
+    timeline.ended === null &&
+    timeline.model_started_at !== null &&
+    !timeline.spans.some((span) => span.kind === 'tool' && isOpen(span))
+  );
+}
 
 function endStatus(runStatus: string): SpanStatus {
   if (runStatus === 'completed') return 'done';
@@ -117,6 +140,25 @@ function updateTool(
   return true;
 }
 
+const ABORTED_SPAN: ReadonlySet<SpanStatus> = new Set(['cancelled', 'interrupted', 'error']);
+
+/**
+ * Whether the model call left open when an attempt stopped counts as one that never answered. An attempt's
+ * `metadata` and a run's `end` carry the run's usage, whose `aborted_model_calls` the runtime counted (a call
+ * refused before it reached the provider is not one, docs/usage.md): the open call is aborted when that count
+ * is above the aborted calls already folded. Events written before they carried it fall back on `guess`.
+ */
+function abortedOneMore(spans: readonly TimelineSpan[], usage: unknown, guess: boolean): boolean {
+  if (typeof usage !== 'object' || usage === null) return guess;
+  const reported = count((usage as Record<string, unknown>).aborted_model_calls);
+  if (reported === null) return guess;
+  // A failed attempt the gateway retried or fell back from (it carries a note) is part of its call, not a call.
+  const folded = spans.filter(
+    (span) => span.kind === 'model' && span.note === undefined && ABORTED_SPAN.has(span.status),
+  ).length;
+  return reported > folded;
+}
+
 /** `rate_limited (HTTP 429)`: why a model attempt failed, from a `model_retry` or `model_fallback` payload. */
 function failureNote(payload: Record<string, unknown>): string {
   const status = count(payload.status);
@@ -136,10 +178,17 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
   const at = event.created_at;
   const step = count(payload.step);
   const toolsBusy = spans.some((span) => span.kind === 'tool' && isOpen(span));
+  // Each `metadata` opens an attempt's segment; every event stretches the current one.
+  const current = timeline.segments.at(-1);
+  if (event.type === 'metadata') {
+    next.segments = [...timeline.segments, { attempt: timeline.attempts + 1, started_at: at, last_event_at: at }];
+  } else if (current) {
+    next.segments = [...timeline.segments.slice(0, -1), { ...current, last_event_at: at }];
+  }
   switch (event.type) {
     case 'metadata':
       // A new attempt: a model call the previous one left open stopped at that attempt's last event.
-      if (timeline.model_started_at !== null && !toolsBusy) {
+      if (timeline.model_started_at !== null && !toolsBusy && abortedOneMore(spans, payload.usage, true)) {
         const stoppedAt = timeline.last_event_at ?? timeline.model_started_at;
         spans.push(modelSpan(timeline, timeline.model_started_at, stoppedAt, null, 'interrupted', event.seq));
       }
@@ -162,7 +211,8 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
         break;
       }
       if (timeline.model_started_at !== null) {
-        spans.push(modelSpan(timeline, timeline.model_started_at, at, step, 'done', event.seq));
+        const span = modelSpan(timeline, timeline.model_started_at, at, step, 'done', event.seq);
+        spans.push({ ...span, usage: usageOf(payload.model_usage) });
         next.model_started_at = null;
       }
       next.call_model = null;
@@ -227,10 +277,11 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
       if (timeline.model_started_at !== null) {
         spans.push(modelSpan(timeline, timeline.model_started_at, at, step, 'done', event.seq));
       }
+      // The call's usage came with its first `tool_call` already; only older streams need it from here.
       const usage = usageOf(payload.usage);
       const index = spans.findLastIndex((span) => span.kind === 'model' && span.step === step);
       const target = spans[index];
-      if (usage !== null && target !== undefined) spans[index] = { ...target, usage };
+      if (usage !== null && target?.usage === null) spans[index] = { ...target, usage };
       const more = (count(payload.tool_calls) ?? 0) > 0;
       next.model_started_at = more ? at : null;
       next.model_streamed = false;
@@ -241,7 +292,11 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
       const runStatus = text(payload.status) ?? 'completed';
       const closing = endStatus(runStatus);
       // After a last step nothing was asked of the model: only a call that was underway is recorded.
-      const underway = timeline.model_streamed || (closing !== 'done' && closing !== 'interrupted');
+      const underway = abortedOneMore(
+        spans,
+        payload.usage,
+        timeline.model_streamed || (closing !== 'done' && closing !== 'interrupted'),
+      );
       if (timeline.model_started_at !== null && !toolsBusy && underway) {
         spans.push(modelSpan(timeline, timeline.model_started_at, at, null, closing, event.seq));
       }

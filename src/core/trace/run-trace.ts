@@ -1,10 +1,10 @@
 import type { BudgetView } from '../budgets/budget-view.js';
-import type { Run } from '../records/run.js';
+import type { RunView } from '../records/run.js';
 import type { RunTimeline, UsageTotals } from './run-timeline.js';
 
 /** One run of a trace: the run, how it hangs in the tree, its timed spans and its token totals. */
 export interface TraceNode {
-  run: Run;
+  run: RunView;
   agent: { id: string; slug: string | null; name: string | null };
   /** What the console shows: the inline spec's name, the agent's name, or its id. */
   display_name: string;

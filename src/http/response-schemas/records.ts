@@ -30,19 +30,39 @@ export const RESPONSE_SCHEMAS = z.registry<{ id: string }>();
 const timestamp = z.string().describe('ISO 8601 time');
 const nullableTimestamp = timestamp.nullable();
 
-export const tokenUsageSchema = z.strictObject({
-  input_tokens: z.number(),
-  output_tokens: z.number(),
-  total_tokens: z.number(),
-  model_calls: z.number(),
-  by_model: z
-    .record(
-      z.string(),
-      z.strictObject({ input_tokens: z.number(), output_tokens: z.number(), model_calls: z.number() }),
-    )
-    .optional()
-    .describe('Per model spec, once a fallback model answered a call: which models ran and what each used'),
-});
+export const tokenUsageSchema = z
+  .strictObject({
+    input_tokens: z.number(),
+    output_tokens: z.number(),
+    total_tokens: z.number(),
+    model_calls: z.number().describe('Calls the provider answered, over every attempt of the run'),
+    aborted_model_calls: z
+      .number()
+      .describe(
+        'Calls that never answered (cancelled, failed, lost with their worker); their tokens are unknown',
+      ),
+    by_model: z
+      .record(
+        z.string(),
+        z.strictObject({ input_tokens: z.number(), output_tokens: z.number(), model_calls: z.number() }),
+      )
+      .optional()
+      .describe('Per model spec, once a fallback model answered a call: which models ran and what each used'),
+  })
+  .describe('Usage over every attempt of the run; live while it runs')
+  .register(RESPONSE_SCHEMAS, { id: 'TokenUsage' });
+
+export const workerLostSchema = z
+  .strictObject({
+    since: timestamp.describe('When the lease expired'),
+    takeover_by: timestamp.describe('When a lease reconciler takes the run over, if a worker process is up'),
+    then: z.enum(['resume', 'fail', 'cancel']).describe('What the takeover does'),
+  })
+  .describe('Set while an expired lease holds the run: no process works on it')
+  .register(RESPONSE_SCHEMAS, { id: 'WorkerLost' });
+
+/** A model call's usage, stored with the turn it produced. */
+const callUsageSchema = z.strictObject({ input_tokens: z.number(), output_tokens: z.number() });
 
 export const runErrorSchema = z.strictObject({ type: z.string(), message: z.string() });
 
@@ -90,6 +110,7 @@ export const runSchema = z
     usage: tokenUsageSchema.nullable(),
     worker_id: z.string().nullable(),
     lease_expires_at: nullableTimestamp,
+    worker_lost: workerLostSchema.nullable(),
     attempt: z.number().int(),
     created_at: timestamp,
     started_at: nullableTimestamp,
@@ -159,6 +180,7 @@ export const threadMessageSchema = z
       })
       .describe("A message of the thread in Troupe's stored shape"),
     created_at: timestamp,
+    usage: callUsageSchema.nullable().describe("A model's turn: the usage of the call that produced it"),
   })
   .register(RESPONSE_SCHEMAS, { id: 'ThreadMessage' });
 

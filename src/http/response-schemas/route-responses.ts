@@ -32,6 +32,7 @@ import {
   threadMessageSchema,
   tokenUsageSchema,
   userSchema,
+  workerLostSchema,
 } from './records.js';
 
 /** The success bodies of the API's routes, by what they return (the records are in `records.ts`). */
@@ -99,6 +100,7 @@ const subagentEntry = z
     finished_at: timestamp.nullable(),
     usage: tokenUsageSchema.nullable(),
     updated_at: timestamp,
+    worker_lost: workerLostSchema.nullable(),
     budget: budgetViewSchema.nullable(),
   })
   .register(RESPONSE_SCHEMAS, { id: 'ChildRunEntry' });
@@ -123,11 +125,41 @@ const runListItem = z
     updated_at: timestamp,
     duration_ms: z.number().nullable(),
     usage: tokenUsageSchema.nullable(),
+    worker_lost: workerLostSchema.nullable(),
     child_count: z.number().int(),
     input_preview: z.string().describe('The input message on one line, cut at a word boundary'),
     error: runErrorSchema.nullable(),
   })
   .register(RESPONSE_SCHEMAS, { id: 'RunListItem' });
+
+const inspectedStep = z
+  .strictObject({
+    run_id: z.string(),
+    step: z.number().int(),
+    prompt: z.strictObject({
+      messages: z.array(threadMessageSchema).describe('Exact: the stored thread before this call'),
+      system_prompt: z.string().nullable().describe('The agent’s as configured now'),
+      tools: z.array(z.string()).describe('The built-in tools the agent selects now'),
+      agent_changed_since: z.boolean(),
+      note: z.string().describe('What the rebuilt parts leave out'),
+    }),
+    completion: threadMessageSchema
+      .nullable()
+      .describe('The model’s turn; null while it runs or when it kept nothing'),
+    partial: z
+      .boolean()
+      .describe('The turn is text streamed before the run stopped: the call never answered'),
+    usage: z.strictObject({ input_tokens: z.number(), output_tokens: z.number() }).nullable(),
+    tool_calls: z.array(
+      z.strictObject({
+        tool_call_id: z.string(),
+        name: z.string(),
+        args: z.unknown(),
+        result: z.strictObject({ output: z.unknown(), is_error: z.boolean() }).nullable(),
+      }),
+    ),
+  })
+  .register(RESPONSE_SCHEMAS, { id: 'InspectedStep' });
 
 const treeUsage = tokenUsageSchema.extend({
   tool_calls: z.number().nullable().describe('Counted by a budget ledger; null without one'),
@@ -218,6 +250,7 @@ export const RESPONSES = {
   answered: z.strictObject({ question: runQuestionSchema, run: runSchema }),
   tree: one('tree', runTreeNode),
   trace: one('trace', runTraceSchema),
+  step: one('step', inspectedStep),
   runListPage: z.strictObject({ runs: z.array(runListItem), next_cursor: z.string().nullable() }),
   artifacts: list('artifacts', artifactSchema),
   attachments: list('attachments', attachmentSchema),

@@ -31,6 +31,11 @@ const instant = (what: string) =>
 
 const optionalId = (what: string) => z.string().min(1).max(200).describe(what).optional();
 
+const stepParamsSchema = z.object({
+  id: z.string().min(1).max(200).describe('Run id'),
+  step: z.coerce.number().int().min(1).max(1_000_000).describe('Step of the run: its n-th model call'),
+});
+
 export const runListQuerySchema = z
   .object({
     status: commaList(RUN_STATUSES, 'statuses').optional(),
@@ -67,13 +72,32 @@ export function registerRunExplorerRoutes(registry: RouteRegistry, deps: AppDepe
     handler: async ({ c, actor, query }) => {
       const { status, kind, ...rest } = query;
       return c.json(
-        await listRuns(deps.storage, actor, {
+        await listRuns(deps.storage, deps.runViews, actor, {
           ...rest,
           ...(status === undefined ? {} : { status }),
           ...(kind === undefined ? {} : { kind }),
         }),
       );
     },
+  });
+
+  registry.add({
+    method: 'get',
+    path: '/api/agent/runs/{id}/steps/{step}',
+
+    response: RESPONSES.step,
+    summary: 'One model call of a run: its prompt, completion, usage and tool calls',
+    description:
+      'Returns `{step: {run_id, step, prompt, completion, partial, usage, tool_calls}}`. Prompts are not stored ' +
+      'per call: `prompt.messages` is exact (the stored thread before the call), `system_prompt` and `tools` ' +
+      'are the agent’s as configured now (`note` says what that leaves out). The step after the run’s last ' +
+      'stored one is its call in progress (or one that never answered); a step it has not reached is ' +
+      '`step_not_found`. A run the caller cannot see is `run_not_found`.',
+    tag: 'runs',
+    access: 'user',
+    params: stepParamsSchema,
+    handler: async ({ c, actor, params }) =>
+      c.json({ step: await deps.runs.inspectStep(actor, params.id, params.step) }),
   });
 
   registry.add({
@@ -90,6 +114,6 @@ export function registerRunExplorerRoutes(registry: RouteRegistry, deps: AppDepe
     access: 'user',
     params: idParamsSchema,
     handler: async ({ c, actor, params }) =>
-      c.json({ trace: await buildRunTrace(deps.storage, actor, params.id) }),
+      c.json({ trace: await buildRunTrace(deps.storage, deps.runViews, actor, params.id) }),
   });
 }

@@ -20,6 +20,8 @@ export function registerRunTreeRoutes(registry: RouteRegistry, deps: AppDependen
     access: 'user',
     params: idParamsSchema,
     handler: async ({ c, actor, params }) =>
-      c.json({ tree: await buildRunTree(deps.storage, actor, params.id, deps.config.modelPrices) }),
+      c.json({
+        tree: await buildRunTree(deps.storage, deps.runViews, actor, params.id, deps.config.modelPrices),
+      }),
   });
 }

@@ -10,7 +10,7 @@ import type { Agent } from '../../core/records/agent.js';
 import type { Conversation } from '../../core/records/conversation.js';
 import type { Run, RunChannel } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
-import type { AwaitedRun } from '../run-service-api.js';
+import type { AwaitedRunRecord } from '../run-service-api.js';
 import { awaitTerminal } from '../run-service.js';
 import { isRefused, refused, type Refused } from '../child-runs/child-run-refusal.js';
 import {
@@ -188,7 +188,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
       timeoutMs: number,
       signal?: AbortSignal,
       since?: WatchedSince,
-    ): Promise<AwaitedRun> {
+    ): Promise<AwaitedRunRecord> {
       return awaitTerminal(storage, deps.bus, runId, timeoutMs, signal, { since });
     },
   };

@@ -7,6 +7,7 @@ import type { Run } from '../../core/records/run.js';
 import { stopVerdict } from '../../core/runs/stop-verdict.js';
 import { RunAbortError } from '../run-abort.js';
 import { requestCancel, TREE_CLOSED } from '../run-finalizer.js';
+import type { RunUsageMeter } from '../usage/run-usage-meter.js';
 import type { AgentMiddleware } from './agent-middleware.js';
 
 export interface RunGateDeps {
@@ -16,6 +17,8 @@ export interface RunGateDeps {
   run: Run;
   /** Whether the run has a budget ledger, and whether it limits tokens (then calls are estimated). */
   budget: { tokens: boolean } | undefined;
+  /** The run's usage: every admitted model call is counted on it, answered or not. */
+  meter: RunUsageMeter;
   /** Aborts the run's signal with this reason, so calls in flight stop too; returns the reason to throw. */
   stop(reason: RunAbortError): RunAbortError;
 }
@@ -35,7 +38,10 @@ export interface RunGate {
  * it: once a cancel is committed anywhere up the tree, nothing new starts here, whichever process holds
  * the run and whether or not the cascade or the cancel signal has arrived. A tool whose one effect is a
  * child start (`adoptsCheckpoint`) gets that check in the start's transaction instead. Then it charges the
- * run's budget ledger with one conditional update, so concurrent spenders cannot overdraw it.
+ * run's budget ledger with one conditional update, so concurrent spenders cannot overdraw it. A model call it
+ * admits is counted on the run's usage meter, and the ledger is settled to what the call reported: its real
+ * tokens, or none when it never answered (the call itself stays charged), so the ledger and the run's usage
+ * agree (docs/usage.md).
  */
 export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & RunGate {
   const { storage, run } = deps;
@@ -68,7 +74,18 @@ export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & Ru
     async wrapModelCall(request, next) {
       const estimate = deps.budget?.tokens ? estimateTokens([request.system, request.messages]) : 0;
       await admit({ tokens: estimate, model_calls: 1, tool_calls: 0 });
-      const result = await next(request);
+      const call = deps.meter.begin();
+      let result;
+      try {
+        result = await next(request);
+      } catch (error) {
+        call.abort();
+        // Best effort: a ledger left holding the estimate only errs on the side of spending less.
+        if (deps.budget && estimate > 0)
+          await storage.budgets.settle(run.id, { tokens: -estimate }).catch(() => undefined);
+        throw error;
+      }
+      call.settle(result.usage, result.model ?? request.model.spec);
       if (deps.budget) {
         const actual = result.usage.input_tokens + result.usage.output_tokens;
         await storage.budgets.settle(run.id, { tokens: actual - estimate });

@@ -1,29 +1,13 @@
 import type { Storage } from '../../core/ports/storage.js';
 import type { Actor } from '../../core/records/user.js';
-import {
-  addUsage,
-  emptyTimeline,
-  foldRunTimelineEvents,
-  ownUsage,
-  zeroUsage,
-  type RunTimeline,
-} from '../../core/trace/run-timeline.js';
+import { addUsage, ownUsage, zeroUsage } from '../../core/trace/run-timeline.js';
 import type { RunTrace, TraceNode } from '../../core/trace/run-trace.js';
 import { buildRunTree, type RunTreeNode } from '../run-tree.js';
 import { inlineSubagentName } from '../subagents/inline-subagent-agent.js';
+import { readRunTimeline } from './read-run-timeline.js';
+import type { RunViews } from './run-views.js';
 
 export type { RunTrace, TraceNode };
-
-const EVENT_PAGE = 1000;
-
-async function readTimeline(storage: Storage, runId: string): Promise<RunTimeline> {
-  let timeline = emptyTimeline();
-  for (;;) {
-    const page = await storage.events.list(runId, timeline.last_seq, EVENT_PAGE);
-    timeline = foldRunTimelineEvents(page, timeline);
-    if (page.length < EVENT_PAGE) return timeline;
-  }
-}
 
 /**
  * The trace of the tree `runId` belongs to, scoped like the run tree (a run the actor cannot see is
@@ -32,11 +16,12 @@ async function readTimeline(storage: Storage, runId: string): Promise<RunTimelin
  */
 export async function buildRunTrace(
   storage: Storage,
+  views: RunViews,
   actor: Actor,
   runId: string,
   now: Date = new Date(),
 ): Promise<RunTrace> {
-  const tree = await buildRunTree(storage, actor, runId);
+  const tree = await buildRunTree(storage, views, actor, runId);
   const ordered: { node: RunTreeNode; parent: string | null }[] = [];
   const walk = (node: RunTreeNode, parent: string | null): void => {
     ordered.push({ node, parent });
@@ -53,7 +38,7 @@ export async function buildRunTrace(
   for (const { node, parent } of ordered) {
     const { run } = node;
     const agent = agents.get(run.agent_id);
-    const timeline = await readTimeline(storage, run.id);
+    const timeline = await readRunTimeline(storage, run.id);
     const own = ownUsage(run.usage, timeline);
     nodes.push({
       run,

@@ -5,6 +5,7 @@ import { isAdmin, type Actor } from '../../core/records/user.js';
 import { getReadableConversation } from '../readable-conversation.js';
 import { inlineSubagentName } from '../subagents/inline-subagent-agent.js';
 import { decodeRunListCursor, encodeRunListCursor } from './run-list-cursor.js';
+import type { RunViews } from './run-views.js';
 
 export type { RunListItem, RunListPage };
 
@@ -41,7 +42,7 @@ function durationMs(run: Run): number | null {
   return Math.max(0, Date.parse(run.finished_at) - Date.parse(run.started_at));
 }
 
-function toItem(entry: RunListEntry): RunListItem {
+function toItem(entry: RunListEntry, views: RunViews): RunListItem {
   const { run } = entry;
   return {
     id: run.id,
@@ -62,6 +63,7 @@ function toItem(entry: RunListEntry): RunListItem {
     updated_at: run.updated_at,
     duration_ms: durationMs(run),
     usage: run.usage,
+    worker_lost: views.workerLost(run),
     child_count: entry.child_count,
     input_preview: previewOf(run.input.message),
     error: run.error,
@@ -73,7 +75,12 @@ function toItem(entry: RunListEntry): RunListItem {
  * at a time. A conversation filter the actor cannot read is `conversation_not_found`, like every other
  * route; an agent that does not exist simply matches nothing.
  */
-export async function listRuns(storage: Storage, actor: Actor, query: RunListQuery): Promise<RunListPage> {
+export async function listRuns(
+  storage: Storage,
+  views: RunViews,
+  actor: Actor,
+  query: RunListQuery,
+): Promise<RunListPage> {
   const admin = isAdmin(actor);
   if (!admin && query.user_id !== undefined && query.user_id !== actor.id)
     return { runs: [], next_cursor: null };
@@ -97,8 +104,9 @@ export async function listRuns(storage: Storage, actor: Actor, query: RunListQue
   const rows = await storage.runs.listPage(filter);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
+  const live = await views.withLiveUsage(page.map((entry) => entry.run));
   return {
-    runs: page.map(toItem),
+    runs: page.map((entry, index) => toItem({ ...entry, run: live[index] ?? entry.run }, views)),
     next_cursor:
       rows.length > limit && last !== undefined
         ? encodeRunListCursor({ created_at: last.run.created_at, id: last.run.id })

@@ -14,6 +14,8 @@ import { abortErrorOf } from '../run-abort.js';
 import type { AppendBatch, PendingEvent, RunEmitter } from '../run-emitter.js';
 import type { EndedRun } from '../run-finalizer.js';
 import type { AnyTroupeTool } from '../tools/troupe-tool.js';
+import type { ModelCallUsage } from '../../core/runs/run-usage.js';
+import type { RunUsageMeter } from '../usage/run-usage-meter.js';
 import { finalAnswerOf, unansweredToolCalls } from './resume-point.js';
 
 export interface ResumeAgentLoopOptions {
@@ -25,6 +27,8 @@ export interface ResumeAgentLoopOptions {
   emitter: RunEmitter;
   /** The ordered middleware list (`runMiddlewareStack`). */
   middleware: AgentMiddleware[];
+  /** The run's usage: what earlier attempts settled is read from the thread this reads anyway. */
+  meter: RunUsageMeter;
   /** The innermost model call, under every middleware: the run's model gateway (`ModelGateway.forRun`). */
   callModel: (request: ModelCallRequest) => Promise<ModelCallResult>;
   workdir: string;
@@ -65,6 +69,7 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
   });
   const { steerable } = runCapabilities(run);
   const thread = options.thread ?? (await storage.messages.list(run.thread_id));
+  options.meter.resumeFrom(thread, run.id);
   // The run's own checkpoints are in the thread already; the highest step is where to continue from.
   const lastStep = thread.reduce(
     (highest, entry) => (entry.run_id === run.id ? Math.max(highest, entry.step) : highest),
@@ -94,10 +99,11 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
     firstStep: lastStep + 1,
     pending,
     maxSteps: options.maxSteps,
-    checkpoint: async (step, stepMessages, events = []) => {
-      await emitter.commit(events, undefined, { step, messages: stepMessages });
+    checkpoint: async (step, stepMessages, events = [], usage) => {
+      await emitter.commit(events, undefined, { step, messages: stepMessages, usage });
     },
-    hold: (step, stepMessages, events) => emitter.hold(events, { step, messages: stepMessages }),
+    hold: (step, stepMessages, events, usage) =>
+      emitter.hold(events, { step, messages: stepMessages, usage }),
     ...(finish
       ? {
           finish: async (
@@ -105,6 +111,7 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
             stepMessages: ChatMessage[],
             events: PendingEvent[],
             output: string,
+            usage: ModelCallUsage,
           ) => {
             let ended: Run | undefined;
             await emitter.commit(
@@ -114,7 +121,7 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
                 ended = result?.run;
                 return result?.events;
               },
-              { step, messages: stepMessages },
+              { step, messages: stepMessages, usage },
             );
             return ended;
           },

@@ -13,6 +13,7 @@ function entry(seq: number, content: unknown): ThreadMessage {
     step: 0,
     message: { role: 'user', content } as ThreadMessage['message'],
     created_at: '2030-01-01T00:00:00.000Z',
+    usage: null,
   };
 }
 

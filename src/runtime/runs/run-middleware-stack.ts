@@ -9,18 +9,17 @@ import { createToolAvailabilityMiddleware } from '../middleware/tool-availabilit
 
 /**
  * The one ordered middleware list of a run, outermost first:
- * 1. accounting (`meter`), so it sees every model call whatever a later layer does;
- * 2. the configured layers (`extra`: subagents, delegation, skills, knowledge, tracing…), which add tools;
- * 3. the guards, which see every tool any layer added: on a subagent run the subagent filter answers first
+ * 1. the configured layers (`extra`: subagents, delegation, skills, knowledge, tracing…), which add tools;
+ * 2. the guards, which see every tool any layer added: on a subagent run the subagent filter answers first
  *    (its refusal is the more specific one), then calls the model was not offered are refused; on a main run
  *    only calls that would really execute may wait for an approval;
- * 4. the gate, innermost of all: only calls that would really run are admitted and charged (SPEC §10).
+ * 3. the gate, innermost of all: only calls that would really run are admitted, charged and counted on the
+ *    run's usage (docs/usage.md), so the ledger and the usage see the same calls.
  */
 export function runMiddlewareStack(options: {
   storage: Storage;
   run: Run;
   agent: Agent;
-  meter: AgentMiddleware;
   extra: AgentMiddleware[];
   gate: AgentMiddleware;
 }): AgentMiddleware[] {
@@ -28,5 +27,5 @@ export function runMiddlewareStack(options: {
   const guards = runCapabilities(run, agent).subagent
     ? [createSubagentToolFilterMiddleware(run.tool_approval_mode), createToolAvailabilityMiddleware()]
     : [createToolAvailabilityMiddleware(), createApprovalMiddleware(options.storage)];
-  return [options.meter, ...options.extra, ...guards, options.gate];
+  return [...options.extra, ...guards, options.gate];
 }

@@ -7,7 +7,7 @@ const setup = useSubagentWorld();
 
 afterEach(() => vi.restoreAllMocks());
 
-const READERS = ['runs', 'events', 'budgets', 'agents', 'conversations'] as const;
+const READERS = ['runs', 'events', 'budgets', 'agents', 'conversations', 'messages'] as const;
 
 /**
  * How many repository calls the status panel made while `work` ran: the children execute meanwhile, so only
@@ -53,11 +53,13 @@ describe('the status panel', () => {
     };
     for (const n of [1, 2]) await start(n);
     const actor = { id: user.id, role: 'member' as const };
-    const withTwo = await callsDuring(h.storage, () => listChildRuns(h.storage, actor, conversation.id));
+    const withTwo = await callsDuring(h.storage, () =>
+      listChildRuns(h.storage, h.runtime.runViews, actor, conversation.id),
+    );
     for (let n = 3; n <= 5; n++) await start(n);
     let entries: Awaited<ReturnType<typeof listChildRuns>> = [];
     const withFive = await callsDuring(h.storage, async () => {
-      entries = await listChildRuns(h.storage, actor, conversation.id);
+      entries = await listChildRuns(h.storage, h.runtime.runViews, actor, conversation.id);
     });
     expect(withFive).toBe(withTwo);
     expect(entries.map((entry) => entry.description)).toEqual(
@@ -69,7 +71,7 @@ describe('the status panel', () => {
     expect(first?.budget?.limits.model_calls).toBeGreaterThan(0);
     const ended = await h.runs.await(actor, first?.run_id ?? '', 10_000);
     expect(ended.run.status).toBe('completed');
-    const again = await listChildRuns(h.storage, actor, conversation.id);
+    const again = await listChildRuns(h.storage, h.runtime.runViews, actor, conversation.id);
     expect(again[0]?.progress.items.at(-1)).toMatchObject({
       kind: 'assistant_message',
       content: 'done: part 1',

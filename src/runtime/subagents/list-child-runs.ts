@@ -1,9 +1,10 @@
 import { budgetView, type BudgetView } from '../../core/budgets/budget-view.js';
 import type { Storage } from '../../core/ports/storage.js';
-import type { RunError, TokenUsage } from '../../core/records/run.js';
+import type { RunError, TokenUsage, WorkerLost } from '../../core/records/run.js';
 import type { RunEvent } from '../../core/records/run-event.js';
 import type { Actor } from '../../core/records/user.js';
 import { getReadableConversation } from '../readable-conversation.js';
+import type { RunViews } from '../runs/run-views.js';
 import { childCard, type ChildCard } from './child-card.js';
 import { PROGRESS_WINDOW, summariseProgress, type RunProgress } from './subagent-progress.js';
 
@@ -17,25 +18,29 @@ export interface ChildRunEntry extends ChildCard {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** Live while it runs (docs/usage.md); null until it first started. */
   usage: TokenUsage | null;
   /** Last change; a run back in `pending` after it started is waiting to be resumed since then. */
   updated_at: string;
+  /** Set while an expired lease holds it: nothing works on it until a takeover. */
+  worker_lost: WorkerLost | null;
   /** The child's budget (SPEC §10), live while it runs; null without one. */
   budget: BudgetView | null;
 }
 
 /**
  * Every subagent and delegation run started from a conversation, oldest first. A fixed number of reads
- * however many children and turns there are: the children, their latest events and their ledgers in one
- * statement each, and each distinct agent once.
+ * however many children and turns there are: the children, their latest events, their ledgers and the
+ * active ones' settled usage in one statement each, and each distinct agent once.
  */
 export async function listChildRuns(
   storage: Storage,
+  views: RunViews,
   actor: Actor,
   conversationId: string,
 ): Promise<ChildRunEntry[]> {
   const conversation = await getReadableConversation(storage, actor, conversationId);
-  const children = await storage.runs.listChildrenInConversation(conversation.id);
+  const children = await views.withLiveUsage(await storage.runs.listChildrenInConversation(conversation.id));
   const ids = children.map((run) => run.id);
   const eventsOf = new Map<string, RunEvent[]>();
   for (const event of await storage.events.listLatest(ids, PROGRESS_WINDOW)) {
@@ -60,6 +65,7 @@ export async function listChildRuns(
       finished_at: run.finished_at,
       usage: run.usage,
       updated_at: run.updated_at,
+      worker_lost: views.workerLost(run),
       budget: ledger ? budgetView(ledger) : null,
     });
   }

@@ -22,6 +22,7 @@ import type {
   RunListQuery,
   RunTrace,
   RunTreeNode,
+  InspectedStep,
   ServerLimits,
   StartedRun,
   SubagentRunEntry,
@@ -165,6 +166,8 @@ export function createTroupeApi(client: ApiClient) {
       get<RunListPage>(`/api/agent/runs${runListSearch(query)}`, signal),
     runTrace: async (runId: string, signal?: AbortSignal) =>
       (await get<{ trace: RunTrace }>(`/api/agent/runs/${enc(runId)}/trace`, signal)).trace,
+    runStep: async (runId: string, step: number, signal?: AbortSignal) =>
+      (await get<{ step: InspectedStep }>(`/api/agent/runs/${enc(runId)}/steps/${step}`, signal)).step,
     agentBuildReport: (idOrSlug: string, signal?: AbortSignal) =>
       get<unknown>(`/api/agent/${enc(idOrSlug)}/build-report`, signal),
     listUsers: async (signal?: AbortSignal) => (await get<{ users: User[] }>('/api/users', signal)).users,

@@ -12,7 +12,8 @@ import type { Conversation } from '../../../src/core/records/conversation.ts';
 import type { Artifact } from '../../../src/core/records/artifact.ts';
 import type { Attachment } from '../../../src/core/records/attachment.ts';
 import type { UserQuestion } from '../../../src/core/questions/user-questions.ts';
-import type { Run, RunStatus, TokenUsage } from '../../../src/core/records/run.ts';
+// What the API sends for a run is its view: the record with live usage and a lost worker, if any.
+import type { RunView as Run, RunStatus, TokenUsage, WorkerLost } from '../../../src/core/records/run.ts';
 import type { RunEvent, RunEventType } from '../../../src/core/records/run-event.ts';
 import type { DelegationPolicy, User } from '../../../src/core/records/user.ts';
 import type { Skill, SkillFileInfo } from '../../../src/core/records/skill.ts';
@@ -24,6 +25,7 @@ import type {
 } from '../../../src/core/records/knowledge.ts';
 import type { RunListItem, RunListPage } from '../../../src/core/records/run-list.ts';
 import type { RunTrace, TraceNode } from '../../../src/core/trace/run-trace.ts';
+import type { InspectedStep as InspectedStepRecord } from '../../../src/core/records/inspected-step.ts';
 import type { BudgetView } from '../../../src/core/budgets/budget-view.ts';
 import type { BudgetLimits } from '../../../src/core/budgets/budget.ts';
 import type { RunTimeline, TimelineSpan, UsageTotals } from '../../../src/core/trace/run-timeline.ts';
@@ -48,6 +50,7 @@ export type {
   UsageTotals,
   RunStatus,
   TokenUsage,
+  WorkerLost,
   ToolApprovalMode,
   User,
   Skill,
@@ -107,6 +110,12 @@ export interface PublicToken {
   revoked_at: string | null;
 }
 
+/** `GET /api/agent/runs/{id}/steps/{step}`: one model call, its messages in the console's own shape. */
+export type InspectedStep = Omit<InspectedStepRecord, 'prompt' | 'completion'> & {
+  prompt: Omit<InspectedStepRecord['prompt'], 'messages'> & { messages: ThreadMessage[] };
+  completion: ThreadMessage | null;
+};
+
 /** A persisted thread message; `message` is an AI SDK `ModelMessage`. */
 export interface ThreadMessage {
   thread_id: string;
@@ -115,6 +124,8 @@ export interface ThreadMessage {
   step: number;
   message: ModelMessage;
   created_at: string;
+  /** A model's turn: the usage of the call that produced it (absent from servers before issue 35). */
+  usage?: { input_tokens: number; output_tokens: number } | null;
 }
 
 export type ModelMessage =
@@ -171,6 +182,8 @@ export interface SubagentRunEntry {
   usage: TokenUsage | null;
   /** Last change of the run (servers from issue 18 on). */
   updated_at?: string;
+  /** Set while an expired lease holds the child (servers from issue 35 on). */
+  worker_lost?: WorkerLost | null;
   /** The child's budget (SPEC §10), live while it runs; null or absent without one. */
   budget?: BudgetView | null;
 }

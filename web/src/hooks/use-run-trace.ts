@@ -8,6 +8,7 @@ import {
   mergeSnapshot,
   streamCandidates,
 } from '../lib/trace-model.ts';
+import { nextLeaseCheck } from '../lib/run-figures.ts';
 import { useSession } from './use-session.ts';
 
 /**
@@ -121,6 +122,21 @@ export function useRunTrace(runId: string): RunTraceState {
     const timer = setInterval(refetch, REFRESH_MS);
     return () => clearInterval(timer);
   }, [unfollowed, refetch]);
+
+  // A worker that stops renewing its leases sends no event: read again once a lease may have expired, and
+  // while a worker is lost, until a takeover (docs/usage.md).
+  useEffect(() => {
+    const now = Date.now();
+    const at = trace
+      ? nextLeaseCheck(
+          trace.nodes.map((node) => node.run),
+          now,
+        )
+      : null;
+    if (at === null) return undefined;
+    const timer = setTimeout(refetch, at - now);
+    return () => clearTimeout(timer);
+  }, [trace, refetch]);
 
   return { trace, error, streaming, reload: refetch };
 }

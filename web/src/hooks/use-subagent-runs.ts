@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { isUnavailable } from '../api/api-error.ts';
 import { openRunEventStream, type RunStreamHandle } from '../api/run-event-stream.ts';
 import type { SubagentUpdatePayload } from '../api/types.ts';
+import { settlesModelCall } from '../lib/run-figures.ts';
 import {
   applyChildEvent,
   applySubagentUpdate,
@@ -40,6 +41,20 @@ export function useSubagentRuns(conversationId: string | null): SubagentRuns {
   entriesRef.current = entries;
 
   const reload = useCallback(() => setTick((value) => value + 1), []);
+  // Children settle calls in bursts: one read of the panel per this long at most.
+  const refreshTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const refreshSoon = useCallback(() => {
+    refreshTimer.current ??= setTimeout(() => {
+      refreshTimer.current = undefined;
+      reload();
+    }, 750);
+  }, [reload]);
+  useEffect(
+    () => () => {
+      if (refreshTimer.current !== undefined) clearTimeout(refreshTimer.current);
+    },
+    [],
+  );
 
   // A different conversation starts from nothing.
   useEffect(() => {
@@ -96,7 +111,11 @@ export function useSubagentRuns(conversationId: string | null): SubagentRuns {
         client: api.client,
         runId,
         afterSeq: entry?.liveSeq ?? 0,
-        onEvent: (event) => setEntries((current) => applyChildEvent(current, runId, event)),
+        onEvent: (event) => {
+          setEntries((current) => applyChildEvent(current, runId, event));
+          // Usage is the server's figure (docs/usage.md): read it again once a call settled.
+          if (settlesModelCall(event)) refreshSoon();
+        },
       });
       open.set(runId, handle);
       void handle.done.then((outcome) => {
@@ -104,7 +123,7 @@ export function useSubagentRuns(conversationId: string | null): SubagentRuns {
         if (outcome === 'ended') reload();
       });
     }
-  }, [api, wantedKey, reload]);
+  }, [api, wantedKey, reload, refreshSoon]);
 
   useEffect(() => {
     const open = streams.current;

@@ -83,7 +83,8 @@ export function panelTotals(entries: readonly PanelEntry[]): PanelTotals {
   for (const entry of entries) {
     if (!isTerminalStatus(entry.status)) totals.active += 1;
     totals.total_tokens += entry.usage?.total_tokens ?? 0;
-    totals.model_calls += entry.usage?.model_calls ?? 0;
+    // Every call, answered or aborted, as each card counts it (docs/usage.md).
+    totals.model_calls += (entry.usage?.model_calls ?? 0) + (entry.usage?.aborted_model_calls ?? 0);
   }
   return totals;
 }

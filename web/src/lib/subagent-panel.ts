@@ -62,7 +62,7 @@ export function mergeApiList(
       latest: liveIsNewer ? existing.latest : (fresh.latest ?? existing.latest),
       liveSeq: Math.max(existing.liveSeq, fresh.liveSeq),
       pendingText: liveIsNewer ? existing.pendingText : fresh.pendingText,
-      // A running child has no stored usage yet: keep what its stream reported so far.
+      // The server's usage is live; a card it has not seen start yet keeps what an `end` reported.
       usage: fresh.usage ?? existing.usage,
     };
   });
@@ -170,22 +170,11 @@ export function applyChildEvent(
         next.pendingText = '';
         next.latest = toolCallLine(str(payload.name) ?? 'tool', payload.args);
         break;
-      case 'step': {
+      // Usage is the server's figure (docs/usage.md): a settled call makes the panel read it again
+      // (`settlesModelCall`), it is never added up here, where an event and a read could count a call twice.
+      case 'step':
         next.pendingText = '';
-        const reported = payload.usage as { input_tokens?: unknown; output_tokens?: unknown } | undefined;
-        if (reported && typeof reported === 'object' && payload.resumed !== true) {
-          const input = typeof reported.input_tokens === 'number' ? reported.input_tokens : 0;
-          const output = typeof reported.output_tokens === 'number' ? reported.output_tokens : 0;
-          const base = entry.usage ?? { input_tokens: 0, output_tokens: 0, total_tokens: 0, model_calls: 0 };
-          next.usage = {
-            input_tokens: base.input_tokens + input,
-            output_tokens: base.output_tokens + output,
-            total_tokens: base.total_tokens + input + output,
-            model_calls: base.model_calls + 1,
-          };
-        }
         break;
-      }
       case 'approval_required':
         next.status = mergeStatus(entry.status, 'input_required');
         next.latest = `Waiting for approval: ${toolCallLine(str(payload.name) ?? 'tool', payload.args, 58)}`;

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Run, RunEvent, RunTrace, TraceNode } from '../api/types.ts';
 import { emptyTimeline, zeroUsage } from '../../../src/core/trace/run-timeline.ts';
-import { applyTraceEvent, mergeSnapshot, placeBar, streamCandidates, traceWindow } from './trace-model.ts';
+import { callsText } from './run-phase.ts';
+import {
+  applyTraceEvent,
+  mergeSnapshot,
+  nodeCallCounts,
+  placeBar,
+  stepOfSpan,
+  streamCandidates,
+  traceChildEntries,
+  traceWindow,
+} from './trace-model.ts';
 
 function node(
   id: string,
@@ -79,5 +89,75 @@ describe('trace model', () => {
     expect(window.end - window.start).toBe(10_000);
     expect(placeBar(window, window.start + 2_000, window.start + 7_000)).toEqual({ left: 20, width: 50 });
     expect(placeBar(window, window.start, window.start).width).toBeGreaterThan(0);
+  });
+
+  it('counts calls as the usage does: answered, aborted, and the one underway while someone works on it', () => {
+    let live = applyTraceEvent(trace(), 'kid', event(1, 'metadata', {}));
+    live = applyTraceEvent(
+      live,
+      'kid',
+      event(2, 'tool_call', {
+        step: 1,
+        tool_call_id: 'c',
+        name: 'ls',
+        model_usage: { input_tokens: 4, output_tokens: 1 },
+      }),
+    );
+    live = applyTraceEvent(
+      live,
+      'kid',
+      event(3, 'tool_result', { step: 1, tool_call_id: 'c', is_error: false }),
+    );
+    live = applyTraceEvent(live, 'kid', event(4, 'step', { step: 1, tool_calls: 1 }));
+    const kid = live.nodes[1] as TraceNode;
+    expect(nodeCallCounts(kid)).toEqual({ settled: 1, aborted: 0, inProgress: 1, stopped: 0 });
+    expect(callsText(nodeCallCounts(kid))).toBe('2 model calls (1 in progress)');
+    // Its worker lost, nothing is in progress: the call it left open is stopped, aborted once taken over.
+    const lost = {
+      since: '2030-01-01T00:00:09.000Z',
+      takeover_by: '2030-01-01T00:00:24.000Z',
+      then: 'resume' as const,
+    };
+    const stopped = nodeCallCounts({ ...kid, run: { ...kid.run, worker_lost: lost } });
+    expect(stopped).toMatchObject({ inProgress: 0, stopped: 1 });
+    expect(callsText(stopped)).toBe('2 model calls (1 stopped with its worker)');
+    const ended = applyTraceEvent(
+      live,
+      'kid',
+      event(5, 'end', {
+        status: 'cancelled',
+        usage: { model_calls: 1, aborted_model_calls: 1, input_tokens: 4, output_tokens: 1, total_tokens: 5 },
+      }),
+    ).nodes[1] as TraceNode;
+    expect(callsText(nodeCallCounts(ended))).toBe('2 model calls (1 aborted)');
+    const spans = ended.timeline.spans.filter((span) => span.kind === 'model');
+    expect(spans.map((span) => [span.status, stepOfSpan(ended.timeline.spans, span)])).toEqual([
+      ['done', 1],
+      ['cancelled', 2],
+    ]);
+  });
+
+  it('names the children of a trace for its transcripts, never by a run id prefix', () => {
+    const named = trace();
+    const kid = named.nodes[1] as TraceNode;
+    named.nodes[1] = {
+      ...kid,
+      display_name: 'Researcher',
+      run: {
+        ...kid.run,
+        created_by_run_id: 'root',
+        run_type: 'subagent',
+        input: { message: 'look', parent_tool_call_id: 'call-9' },
+      },
+    };
+    expect(traceChildEntries(named)).toMatchObject([
+      {
+        run_id: 'kid',
+        name: 'Researcher',
+        parent_tool_call_id: 'call-9',
+        description: 'look',
+        kind: 'subagent',
+      },
+    ]);
   });
 });

@@ -1,8 +1,15 @@
-import type { RunEvent, RunStatus, RunTrace, TraceNode, TokenUsage } from '../api/types.ts';
+import type { RunEvent, RunStatus, RunTrace, TimelineSpan, TraceNode, TokenUsage } from '../api/types.ts';
 import { isTerminalStatus } from '../api/types.ts';
 // The same fold the server uses for stored events, applied here to the live ones (a pure core module).
-import { addUsage, foldRunTimeline, ownUsage, zeroUsage } from '../../../src/core/trace/run-timeline.ts';
-import { clockEnd } from './run-phase.ts';
+import {
+  addUsage,
+  foldRunTimeline,
+  ownUsage,
+  visibleSpans,
+  zeroUsage,
+} from '../../../src/core/trace/run-timeline.ts';
+import { clockEnd, isStalled, type CallCounts } from './run-phase.ts';
+import type { PanelEntry } from './subagent-panel.ts';
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
@@ -123,4 +130,80 @@ export function axisTicks(window: TimeWindow): { percent: number; offsetMs: numb
     percent,
     offsetMs: ((window.end - window.start) * percent) / 100,
   }));
+}
+
+/** A run's calls: its usage's (the server's figure, live), and the call its timeline shows underway. */
+export function nodeCallCounts(node: TraceNode): CallCounts {
+  const open = visibleSpans(node.timeline).some((span) => span.kind === 'model' && span.ended_at === null);
+  return {
+    settled: node.totals.own.model_calls,
+    aborted: node.totals.own.aborted_model_calls,
+    inProgress: open && !isStalled(node.run) ? 1 : 0,
+    stopped: open && isStalled(node.run) ? 1 : 0,
+  };
+}
+
+export function sumCallCounts(counts: readonly CallCounts[]): CallCounts {
+  return counts.reduce(
+    (sum, next) => ({
+      settled: sum.settled + next.settled,
+      aborted: sum.aborted + next.aborted,
+      inProgress: sum.inProgress + next.inProgress,
+      stopped: (sum.stopped ?? 0) + (next.stopped ?? 0),
+    }),
+    { settled: 0, aborted: 0, inProgress: 0, stopped: 0 },
+  );
+}
+
+/**
+ * The step a span belongs to, for its inspection (`GET …/steps/{step}`): its own, or — for a model call
+ * that never answered, which has none — the step after the last one before it.
+ */
+export function stepOfSpan(spans: readonly TimelineSpan[], span: TimelineSpan): number {
+  if (span.step !== null) return span.step;
+  let last = 0;
+  for (const other of spans) {
+    if (other.id === span.id) break;
+    if (other.step !== null) last = Math.max(last, other.step);
+  }
+  return last + 1;
+}
+
+/** Where an open span stops on screen: now, or where its run's clock stopped (handed back, worker lost). */
+export function spanEnd(node: TraceNode, span: TimelineSpan, now: number): number {
+  if (span.ended_at !== null) return ms(span.ended_at);
+  const frozen = clockEnd(node.run);
+  return frozen === null ? now : Math.max(ms(frozen), ms(span.started_at));
+}
+
+/**
+ * The trace's children as status panel entries, so a transcript in the trace names them (and shows their
+ * status) as the chat does, never by a run id prefix.
+ */
+export function traceChildEntries(trace: RunTrace): PanelEntry[] {
+  return trace.nodes
+    .filter((node) => node.parent_run_id !== null)
+    .map((node) => ({
+      run_id: node.run.id,
+      kind: node.run.run_type === 'delegation' ? 'delegation' : 'subagent',
+      slug: node.agent.slug,
+      name: node.display_name,
+      status: node.run.status,
+      child_thread_id: node.run.thread_id,
+      child_conversation_id: node.run.conversation_id,
+      parent_run_id: node.parent_run_id,
+      parent_tool_call_id: node.run.input.parent_tool_call_id ?? null,
+      description: node.run.input.message,
+      progress: null,
+      result: isTerminalStatus(node.run.status) ? { output: node.run.output, error: node.run.error } : null,
+      created_at: node.run.created_at,
+      started_at: node.run.started_at,
+      finished_at: node.run.finished_at,
+      usage: node.run.usage,
+      updated_at: node.run.updated_at,
+      worker_lost: node.run.worker_lost,
+      latest: null,
+      liveSeq: 0,
+      pendingText: '',
+    }));
 }

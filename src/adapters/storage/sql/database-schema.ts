@@ -102,6 +102,8 @@ export interface ThreadMessagesTable {
   /** JSON ChatMessage (src/core/thread/chat-message.ts). */
   message: string;
   created_at: string;
+  /** JSON ModelCallUsage of the call whose turn this is; null for every other message. */
+  usage: string | null;
 }
 
 export interface SubagentThreadsTable {

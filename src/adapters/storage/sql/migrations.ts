@@ -10,6 +10,7 @@ import { runsUserQuotaIndexMigration } from './runs-user-quota-index-migration.j
 import { leanIndexesMigration } from './lean-indexes-migration.js';
 import { approvalScopeMigration } from './approval-scope-migration.js';
 import { knowledgeRankingMigration } from './knowledge-ranking-migration.js';
+import { messageUsageMigration } from './message-usage-migration.js';
 
 /*
  * One migration set for SQLite and PostgreSQL: only types and DDL both accept (text, integer, partial
@@ -420,6 +421,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0011_lean_indexes': leanIndexesMigration,
   '0012_approval_scope': approvalScopeMigration,
   '0013_knowledge_scoped_ranking': knowledgeRankingMigration,
+  '0014_message_usage': messageUsageMigration,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };

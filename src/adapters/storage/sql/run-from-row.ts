@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { Run, RunError, RunInput, TokenUsage } from '../../../core/records/run.js';
+import type { Run, RunError, RunInput } from '../../../core/records/run.js';
+import { usageOf } from '../../../core/runs/run-usage.js';
 import type { RunsTable } from './database-schema.js';
 import { fromJson, fromNullableJson, toNumber } from './sql-context.js';
 
@@ -26,7 +27,8 @@ export function runFromRow(row: Selectable<RunsTable>): Run {
     input: fromJson<RunInput>(row.input),
     output: row.output,
     error: fromNullableJson<RunError>(row.error),
-    usage: fromNullableJson<TokenUsage>(row.usage),
+    // Rows written before `aborted_model_calls` existed read as none aborted.
+    usage: usageOf(fromNullableJson<unknown>(row.usage)),
     worker_id: row.worker_id,
     lease_expires_at: row.lease_expires_at,
     attempt: toNumber(row.attempt),

@@ -4,7 +4,16 @@ import type { ChatMessage } from '../../../core/thread/chat-message.js';
 import type { ThreadMessage } from '../../../core/records/thread-message.js';
 import type { MessageRepository, StepMessages, ThreadMessageBatch } from '../../../core/ports/storage.js';
 import type { ThreadMessagesTable } from './database-schema.js';
-import { fromJson, nowIso, toJson, toNumber, translateUniqueViolation } from './sql-context.js';
+import {
+  fromJson,
+  fromNullableJson,
+  nowIso,
+  toJson,
+  toNumber,
+  translateUniqueViolation,
+} from './sql-context.js';
+import type { Run, TokenUsage } from '../../../core/records/run.js';
+import { callUsageOf, settledUsage, type ModelCallUsage } from '../../../core/runs/run-usage.js';
 import type { SqlContext } from './sql-context.js';
 import { writeNextInSequence } from './sql-sequence.js';
 import { preparedQuery, preparedQueryFamily } from './prepared-query.js';
@@ -36,12 +45,12 @@ const insertCheckpoints = preparedQueryFamily({
       Array.from(
         { length: size },
         (_, index) =>
-          sql`SELECT ${args[`thread${b}`]}, ${sql.raw(`base${b}`)}.last_seq + ${sql.lit(index + 1)}, ${args[`run${b}`]}, CAST(${args[`step${b}_${index}`]} AS INTEGER), ${args[`message${b}_${index}`]}, ${args.createdAt} FROM ${sql.raw(`base${b}`)}`,
+          sql`SELECT ${args[`thread${b}`]}, ${sql.raw(`base${b}`)}.last_seq + ${sql.lit(index + 1)}, ${args[`run${b}`]}, CAST(${args[`step${b}_${index}`]} AS INTEGER), ${args[`message${b}_${index}`]}, ${args.createdAt}, CAST(${args[`usage${b}_${index}`]} AS TEXT) FROM ${sql.raw(`base${b}`)}`,
       ),
     );
     return sql<{ thread_id: string; seq: number | string }>`
       WITH ${sql.join(bases)}
-      INSERT INTO thread_messages (thread_id, seq, run_id, step, message, created_at)
+      INSERT INTO thread_messages (thread_id, seq, run_id, step, message, created_at, usage)
       ${sql.join(selects, sql` UNION ALL `)}
       RETURNING thread_id, seq`;
   },
@@ -55,6 +64,7 @@ export function threadMessageFromRow(row: Selectable<ThreadMessagesTable>): Thre
     step: toNumber(row.step),
     message: fromJson<ChatMessage>(row.message),
     created_at: row.created_at,
+    usage: callUsageOf(fromNullableJson<unknown>(row.usage)),
   };
 }
 
@@ -88,7 +98,10 @@ export class SqlMessageRepository implements MessageRepository {
     for (const batch of batches) for (const { step } of batch.parts) assertInteger('step', step);
     const threads = batches.map((batch) => ({
       batch,
-      entries: batch.parts.flatMap(({ step, messages }) => messages.map((message) => ({ step, message }))),
+      // A part's usage belongs to its first message: the model's turn (StepMessages).
+      entries: batch.parts.flatMap(({ step, messages, usage }) =>
+        messages.map((message, index) => ({ step, message, usage: index === 0 ? (usage ?? null) : null })),
+      ),
     }));
     const written = threads.filter(({ entries }) => entries.length > 0);
     if (written.length === 0) return batches.map(() => []);
@@ -100,9 +113,10 @@ export class SqlMessageRepository implements MessageRepository {
     written.forEach(({ batch, entries }, b) => {
       args[`thread${b}`] = batch.threadId;
       args[`run${b}`] = batch.runId;
-      entries.forEach(({ step, message }, index) => {
+      entries.forEach(({ step, message, usage }, index) => {
         args[`step${b}_${index}`] = step;
         args[`message${b}_${index}`] = toJson(message);
+        args[`usage${b}_${index}`] = usage === null ? null : toJson(usage);
       });
     });
     try {
@@ -119,13 +133,14 @@ export class SqlMessageRepository implements MessageRepository {
         seqs.set(row.thread_id, [...(seqs.get(row.thread_id) ?? []), toNumber(row.seq)]);
       return threads.map(({ batch, entries }) => {
         const numbers = (seqs.get(batch.threadId) ?? []).sort((x, y) => x - y);
-        return entries.map(({ step, message }, index) => ({
+        return entries.map(({ step, message, usage }, index) => ({
           thread_id: batch.threadId,
           seq: numbers[index] ?? 0,
           run_id: batch.runId,
           step,
           message,
           created_at: createdAt,
+          usage,
         }));
       });
     } catch (error) {
@@ -136,5 +151,30 @@ export class SqlMessageRepository implements MessageRepository {
   async list(threadId: string): Promise<ThreadMessage[]> {
     const { rows } = await selectThread(this.ctx, { threadId });
     return rows.map(threadMessageFromRow);
+  }
+
+  async settledUsageOf(runs: readonly Pick<Run, 'id' | 'thread_id'>[]): Promise<Map<string, TokenUsage>> {
+    const settled = new Map<string, TokenUsage>();
+    if (runs.length === 0) return settled;
+    // By thread, the unique (thread_id, seq) index's prefix: there is no index by run (lean-indexes-migration).
+    const rows = await this.ctx.db
+      .selectFrom('thread_messages')
+      .select(['run_id', 'usage'])
+      .where('thread_id', 'in', [...new Set(runs.map((run) => run.thread_id))])
+      .where(
+        'run_id',
+        'in',
+        runs.map((run) => run.id),
+      )
+      .where('usage', 'is not', null)
+      .execute();
+    const calls = new Map<string, ModelCallUsage[]>();
+    for (const row of rows) {
+      const call = callUsageOf(fromNullableJson<unknown>(row.usage));
+      if (row.run_id === null || call === null) continue;
+      calls.set(row.run_id, [...(calls.get(row.run_id) ?? []), call]);
+    }
+    for (const [runId, list] of calls) settled.set(runId, settledUsage(list));
+    return settled;
   }
 }

@@ -65,6 +65,12 @@ export const RUN_ATTEMPTS: ForeignIdAttempt[] = [
     code: 'run_not_found',
   },
   {
+    name: 'inspect a model call',
+    method: 'GET',
+    url: ({ mine }) => `/api/agent/runs/${mine.runId}/steps/1`,
+    code: 'run_not_found',
+  },
+  {
     name: 'list runs of a foreign conversation',
     method: 'GET',
     url: ({ mine }) => `/api/agent/runs?conversation_id=${mine.conversation.id}`,

@@ -3,7 +3,7 @@ import { isTerminalStatus, type RunStatus } from '../../api/types.ts';
 import { useNow } from '../../hooks/use-now.ts';
 import { formatDuration } from '../../lib/format.ts';
 import { paths } from '../../lib/routes.ts';
-import { clockEnd, isWaitingToResume } from '../../lib/run-phase.ts';
+import { clockEnd, isWaitingToResume, workerLostOf, workerLostText } from '../../lib/run-phase.ts';
 import { CHILD_CALL_VERBS, childCallTarget } from '../../lib/subagent-calls.ts';
 import { presentStatus } from '../../lib/run-status.ts';
 import { prettyJson } from '../../lib/text.ts';
@@ -35,7 +35,8 @@ export function ChildCallCard({ item, awaiting }: { item: ToolItem; awaiting: bo
     'subagent';
   const status: RunStatus | null = entry?.status ?? null;
   const resuming = entry ? isWaitingToResume(entry) : false;
-  const ticking = status !== null && !isTerminalStatus(status) && !resuming;
+  const lost = entry ? workerLostOf(entry) : null;
+  const ticking = status !== null && !isTerminalStatus(status) && !resuming && lost === null;
   const now = useNow(ticking);
   const callState =
     item.result === undefined
@@ -45,11 +46,13 @@ export function ChildCallCard({ item, awaiting }: { item: ToolItem; awaiting: bo
       : item.result.isError
         ? 'refused'
         : 'done';
-  const statusText = resuming
-    ? 'Waiting to resume'
-    : status !== null
-      ? presentStatus(status).label
-      : callState;
+  const statusText = lost
+    ? workerLostText(lost)
+    : resuming
+      ? 'Waiting to resume'
+      : status !== null
+        ? presentStatus(status).label
+        : callState;
   const tone = status === 'cancelled' ? 'neutral' : status !== null ? presentStatus(status).tone : 'idle';
   const verb = CHILD_CALL_VERBS[item.name] ?? item.name;
   return (

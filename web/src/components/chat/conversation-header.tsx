@@ -1,6 +1,8 @@
 import type { StreamState } from '../../api/run-event-stream.ts';
-import type { Agent, Conversation, Run, RunStatus } from '../../api/types.ts';
+import type { Agent, Conversation, Run, RunStatus, WorkerLost } from '../../api/types.ts';
+import { isTerminalStatus } from '../../api/types.ts';
 import { modelLabel } from '../../lib/format.ts';
+import { usageLine } from '../../lib/run-phase.ts';
 import { paths } from '../../lib/routes.ts';
 import { AppLink } from '../common/app-link.tsx';
 import { StatusBadge } from '../common/status-badge.tsx';
@@ -15,6 +17,8 @@ export interface ConversationHeaderProps {
   liveStatus: RunStatus | null;
   /** The followed run was handed back to the queue after it started: it waits to be resumed. */
   resuming?: boolean;
+  /** The followed run's lease expired: no worker holds it. */
+  workerLost?: WorkerLost | null;
   streamState: StreamState | 'idle';
   /** The followed run waits for the user: it says for what, not just "input required". */
   waitingFor?: 'answer' | 'approval' | null;
@@ -30,8 +34,11 @@ const STREAM_NOTES: Partial<Record<StreamState, string>> = {
 export function ConversationHeader(props: ConversationHeaderProps) {
   const { conversation, agent, model, latestRun, liveStatus, streamState, onArchive, onRestore } = props;
   const { resuming = false, waitingFor = null } = props;
+  const workerLost = props.workerLost ?? null;
   const status = liveStatus ?? latestRun?.status ?? null;
   const note = liveStatus !== null ? STREAM_NOTES[streamState as StreamState] : undefined;
+  // The latest run's usage as the server counts it, live while it runs (docs/usage.md): the footer's figure.
+  const usage = usageLine(latestRun?.usage);
   return (
     <header className="conversation-header">
       <div>
@@ -56,6 +63,7 @@ export function ConversationHeader(props: ConversationHeaderProps) {
             <StatusBadge
               status={status}
               resuming={resuming}
+              workerLost={workerLost}
               label={
                 status === 'input_required' && waitingFor
                   ? waitingFor === 'answer'
@@ -64,6 +72,12 @@ export function ConversationHeader(props: ConversationHeaderProps) {
                   : undefined
               }
             />
+          </span>
+        ) : null}
+        {usage !== null ? (
+          <span className="muted small" data-usage="run">
+            {usage}
+            {latestRun && !isTerminalStatus(latestRun.status) ? ' so far' : ''}
           </span>
         ) : null}
         {note ? (

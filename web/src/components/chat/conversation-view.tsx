@@ -2,15 +2,16 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ArtifactView, Conversation, Run, RunEvent, StartedRun, SubagentUpdatePayload } from '../../api/types.ts';
 import { isTerminalStatus } from '../../api/types.ts';
 import { useAsync } from '../../hooks/use-async.ts';
+import { useLiveRunFigures } from '../../hooks/use-live-run-figures.ts';
 import { useRunStream } from '../../hooks/use-run-stream.ts';
 import { useSession } from '../../hooks/use-session.ts';
 import { useSubagentRuns } from '../../hooks/use-subagent-runs.ts';
 import { buildTranscript } from '../../lib/build-transcript.ts';
 import type { LiveRun } from '../../lib/live-run.ts';
 import { entryLabels } from '../../lib/panel-groups.ts';
+import { isWaitingToResume, workerLostOf } from '../../lib/run-phase.ts';
 import { newRequestId } from '../../lib/request-id.ts';
 import { childSlugsFromCalls } from '../../lib/subagent-calls.ts';
-import { isWaitingToResume } from '../../lib/run-phase.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { ApprovalPrompt } from './approval-prompt.tsx';
 import { QuestionPrompt } from './question-prompt.tsx';
@@ -71,8 +72,11 @@ export function ConversationView({ conversationId, onChanged, onArchived }: Conv
   }, [runs.data]);
 
   const reloadRunList = runs.reload;
+  // Usage and a lost worker are the server's figures: read again when they may have moved.
+  const onFigures = useLiveRunFigures(runs.data, reloadRunList);
   const onEvent = useCallback(
     (event: RunEvent) => {
+      onFigures(event);
       if (event.type === 'subagent_update') {
         panel.applyUpdate(event.payload as unknown as SubagentUpdatePayload, event.run_id);
       }
@@ -82,12 +86,14 @@ export function ConversationView({ conversationId, onChanged, onArchived }: Conv
         const artifact = event.payload.artifact as ArtifactView | undefined;
         if (artifact?.id) {
           setArtifacts((current) =>
-            (current ?? []).some((known) => known.id === artifact.id) ? current : [...(current ?? []), artifact],
+            (current ?? []).some((known) => known.id === artifact.id)
+              ? current
+              : [...(current ?? []), artifact],
           );
         }
       }
     },
-    [panel, reloadRunList, setArtifacts],
+    [panel, reloadRunList, setArtifacts, onFigures],
   );
 
   const onEnd = useCallback(
@@ -193,8 +199,8 @@ export function ConversationView({ conversationId, onChanged, onArchived }: Conv
             : resuming
               ? 'pending'
               : stream.view.lastSeq > 0
-              ? 'running'
-              : (activeRun?.status ?? 'pending');
+                ? 'running'
+                : (activeRun?.status ?? 'pending');
   const isChild = conversation.data !== undefined && conversation.data.status !== 'active';
   const waitingFor =
     activeRunId === null || !stream.view || stream.view.end
@@ -219,7 +225,8 @@ export function ConversationView({ conversationId, onChanged, onArchived }: Conv
   const transcriptContext = useMemo<TranscriptContextValue>(
     () => ({
       runsById: new Map((runs.data ?? []).map((run) => [run.id, run])),
-      liveStatus: activeRunId !== null && liveStatus !== null ? new Map([[activeRunId, liveStatus]]) : new Map(),
+      liveStatus:
+        activeRunId !== null && liveStatus !== null ? new Map([[activeRunId, liveStatus]]) : new Map(),
       ...childMaps(panel.entries, entryLabels(panel.entries)),
       awaitingApproval: new Set((stream.view?.approvals ?? []).map((approval) => approval.toolCallId)),
       childSlugs,
@@ -265,6 +272,7 @@ export function ConversationView({ conversationId, onChanged, onArchived }: Conv
           latestRun={latestRun}
           liveStatus={liveStatus}
           resuming={resuming}
+          workerLost={activeRun !== null && !stream.view?.end ? workerLostOf(activeRun) : null}
           streamState={stream.state}
           waitingFor={waitingFor}
           onArchive={() => void setStatus('archived')}

@@ -3,7 +3,7 @@ import { isTerminalStatus } from '../../api/types.ts';
 import { useNow } from '../../hooks/use-now.ts';
 import { formatDuration } from '../../lib/format.ts';
 import { paths } from '../../lib/routes.ts';
-import { clockEnd, isWaitingToResume, usageLine } from '../../lib/run-phase.ts';
+import { clockEnd, isWaitingToResume, usageLine, workerLostOf } from '../../lib/run-phase.ts';
 import type { PanelEntry } from '../../lib/subagent-panel.ts';
 import { oneLine, truncateEndAtWord } from '../../lib/text.ts';
 import { AppLink } from '../common/app-link.tsx';
@@ -41,10 +41,11 @@ export function SubagentCard({ entry, label, onOpen, onCancel }: SubagentCardPro
   const name = label ?? entry.name ?? entry.slug ?? (entry.kind === 'delegation' ? 'Expert' : 'Subagent');
   const terminal = isTerminalStatus(entry.status);
   const resuming = isWaitingToResume(entry);
+  const lost = workerLostOf(entry);
   const canCancel = !terminal && entry.status !== 'cancel_requested';
   // Finished cards start folded to one line; the user's choice wins from then on.
   const expanded = expandedChoice ?? !terminal;
-  const now = useNow(!terminal && !resuming);
+  const now = useNow(!terminal && !resuming && lost === null);
   const outcome = terminal ? outcomeLine(entry) : null;
   const usage = usageLine(entry.usage);
 
@@ -66,7 +67,7 @@ export function SubagentCard({ entry, label, onOpen, onCancel }: SubagentCardPro
       aria-label={`${name} run`}
       data-run-id={entry.run_id}
       data-status={entry.status}
-      data-phase={resuming ? 'resuming' : undefined}
+      data-phase={lost ? 'worker-lost' : resuming ? 'resuming' : undefined}
     >
       <header>
         <button
@@ -82,14 +83,16 @@ export function SubagentCard({ entry, label, onOpen, onCancel }: SubagentCardPro
         <button type="button" className="card-title" onClick={onOpen} aria-label={`Open ${name} thread`}>
           {name}
         </button>
-        {entry.slug && entry.slug !== (entry.name ?? entry.slug) ? <code className="slug">{entry.slug}</code> : null}
+        {entry.slug && entry.slug !== (entry.name ?? entry.slug) ? (
+          <code className="slug">{entry.slug}</code>
+        ) : null}
         <span className="pill">{entry.kind}</span>
-        <StatusBadge status={entry.status} resuming={resuming} />
+        <StatusBadge status={entry.status} resuming={resuming} workerLost={lost} />
       </header>
       <p className="card-facts">
         <span className="card-time">
           {formatDuration(entry.started_at ?? entry.created_at, clockEnd(entry), now)}
-          {resuming ? ' (paused)' : ''}
+          {resuming || lost ? ' (paused)' : ''}
         </span>
         {' · '}
         <span className="card-usage">

@@ -1,11 +1,20 @@
-import { useState } from 'react';
-import { isTerminalStatus, type TraceNode } from '../../api/types.ts';
+import { useMemo, useState } from 'react';
+import { isTerminalStatus, type RunTrace, type TimelineSpan, type TraceNode } from '../../api/types.ts';
 import { visibleSpans } from '../../../../src/core/trace/run-timeline.ts';
 import { useLiveThread } from '../../hooks/use-live-thread.ts';
 import { useSession } from '../../hooks/use-session.ts';
 import { formatDuration, formatTime, modelLabel } from '../../lib/format.ts';
 import { paths } from '../../lib/routes.ts';
-import { clockEnd, formatMs, isWaitingToResume } from '../../lib/run-phase.ts';
+import {
+  callsText,
+  clockEnd,
+  formatMs,
+  isWaitingToResume,
+  workerLostOf,
+  workerLostText,
+} from '../../lib/run-phase.ts';
+import { entryLabels } from '../../lib/panel-groups.ts';
+import { nodeCallCounts, spanEnd, traceChildEntries } from '../../lib/trace-model.ts';
 import { AppLink } from '../common/app-link.tsx';
 import { CopyButton } from '../common/copy-button.tsx';
 import { ErrorMessage } from '../common/error-message.tsx';
@@ -13,6 +22,8 @@ import { MarkdownText } from '../common/markdown-text.tsx';
 import { StatusBadge } from '../common/status-badge.tsx';
 import { BudgetBars } from '../common/budget-bars.tsx';
 import { ChatTranscript } from '../chat/chat-transcript.tsx';
+import { childMaps, EMPTY_TRANSCRIPT_CONTEXT, TranscriptContext } from '../chat/transcript-context.ts';
+import { SpanInspector } from './span-inspector.tsx';
 
 function IdRow({ label, value }: { label: string; value: string | null }) {
   return (
@@ -31,15 +42,32 @@ function IdRow({ label, value }: { label: string; value: string | null }) {
   );
 }
 
-/** One run of the trace: lineage, timings, usage per model call, tool calls, output and transcript. */
+/** A span left open by a worker that is gone is not in progress: nobody works on it (docs/usage.md). */
+function spanStatusText(span: TimelineSpan, stalled: 'lost' | 'resuming' | null): string {
+  if (span.status === 'running')
+    return stalled === 'lost' ? 'stopped: worker lost' : stalled === 'resuming' ? 'stopped' : 'in progress';
+  if (span.status === 'awaiting_approval') return 'awaiting approval';
+  return span.status;
+}
+
+/**
+ * One run of the trace: lineage, timings, usage per model call, tool calls (each opens in the span
+ * inspector), output and transcript, its children named as the chat names them.
+ */
 export function TraceDetail({
+  trace,
   node,
   now,
   onChanged,
+  selectedSpanId,
+  onSelectSpan,
 }: {
+  trace: RunTrace;
   node: TraceNode;
   now: number;
   onChanged: () => void;
+  selectedSpanId: string | null;
+  onSelectSpan: (spanId: string | null) => void;
 }) {
   const { api } = useSession();
   const { run } = node;
@@ -47,13 +75,31 @@ export function TraceDetail({
   const [error, setError] = useState<unknown>(undefined);
   const active = !isTerminalStatus(run.status);
   const resuming = isWaitingToResume(run);
+  const lost = workerLostOf(run);
+  const stalled = lost ? 'lost' : resuming ? 'resuming' : null;
   const thread = useLiveThread(run.conversation_id, run.id, active, run.id);
   const spans = visibleSpans(node.timeline);
   const models = spans.filter((span) => span.kind === 'model');
   const tools = spans.filter((span) => span.kind === 'tool');
+  const spanMs = (span: TimelineSpan) => spanEnd(node, span, now) - Date.parse(span.started_at);
+  const selectedSpan = spans.find((span) => span.id === selectedSpanId) ?? null;
+  // The children of the trace, named as the chat names them, for the transcript's cards.
+  const transcriptContext = useMemo(() => {
+    const entries = traceChildEntries(trace);
+    return { ...EMPTY_TRANSCRIPT_CONTEXT, ...childMaps(entries, entryLabels(entries)) };
+  }, [trace]);
+  const inspect = (span: TimelineSpan) => (
+    <button
+      type="button"
+      className="small"
+      aria-pressed={span.id === selectedSpanId}
+      aria-label={`Inspect ${span.kind === 'model' ? 'model call' : span.name} ${span.step ?? ''}`.trim()}
+      onClick={() => onSelectSpan(span.id === selectedSpanId ? null : span.id)}
+    >
+      Inspect
+    </button>
+  );
   const waits = spans.filter((span) => span.kind === 'wait');
-  const spanMs = (start: string, end: string | null) =>
-    (end === null ? now : Date.parse(end)) - Date.parse(start);
 
   const cancel = async () => {
     setBusy(true);
@@ -73,7 +119,7 @@ export function TraceDetail({
       <header>
         <h2>{node.display_name}</h2>
         <span className={`pill kind-${run.run_type}`}>{run.run_type}</span>
-        <StatusBadge status={run.status} resuming={resuming} />
+        <StatusBadge status={run.status} resuming={resuming} workerLost={lost} />
         {active && run.status !== 'cancel_requested' ? (
           <button type="button" className="danger small" disabled={busy} onClick={() => void cancel()}>
             Cancel run
@@ -81,6 +127,13 @@ export function TraceDetail({
         ) : null}
       </header>
       <ErrorMessage error={error} context="Could not cancel" />
+      {lost ? (
+        <p className="notice" role="status" data-phase="worker-lost">
+          No process works on this run: its worker stopped renewing its lease at{' '}
+          {new Date(lost.since).toLocaleTimeString('en-GB', { hour12: false })}, and its clock stopped there.{' '}
+          {workerLostText(lost, now).replace(/^w/, 'W')}.
+        </p>
+      ) : null}
       {resuming ? (
         <p className="notice" role="status">
           Waiting to be resumed: the worker that ran it stopped (a restart, or it was handed back). Its clock
@@ -118,18 +171,20 @@ export function TraceDetail({
             <dt>Duration</dt>
             <dd>
               {run.started_at ? formatDuration(run.started_at, clockEnd(run), now) : '—'}
-              {resuming ? ' (paused)' : ''}
+              {resuming || lost ? ' (paused)' : ''}
             </dd>
             <dt>Model</dt>
             <dd>{modelLabel(node.timeline.model ?? run.model_spec)}</dd>
             <dt>Attempts</dt>
             <dd>{node.timeline.attempts}</dd>
+            <dt>Model calls</dt>
+            <dd data-calls="own">{callsText(nodeCallCounts(node))}</dd>
             {waits.length > 0 ? (
               <>
                 <dt>Model retries</dt>
                 <dd>
                   {waits.length},{' '}
-                  {formatMs(waits.reduce((sum, span) => sum + spanMs(span.started_at, span.ended_at), 0))}{' '}
+                  {formatMs(waits.reduce((sum, span) => sum + spanMs(span), 0))}{' '}
                   waited
                 </dd>
               </>
@@ -148,14 +203,15 @@ export function TraceDetail({
             </>
           ) : null}
           <h3>Tokens</h3>
-          <table className="data-table compact" aria-label="Token totals">
+          <table className="data-table compact card-table" aria-label="Token totals">
             <thead>
               <tr>
                 <th scope="col">Scope</th>
                 <th scope="col">In</th>
                 <th scope="col">Out</th>
                 <th scope="col">Total</th>
-                <th scope="col">Model calls</th>
+                <th scope="col">Calls answered</th>
+                <th scope="col">Aborted</th>
               </tr>
             </thead>
             <tbody>
@@ -164,10 +220,11 @@ export function TraceDetail({
                   <th scope="row">
                     {scope === 'own' ? 'This run' : scope === 'children' ? 'Its children' : 'Subtree'}
                   </th>
-                  <td>{node.totals[scope].input_tokens}</td>
-                  <td>{node.totals[scope].output_tokens}</td>
-                  <td>{node.totals[scope].total_tokens}</td>
-                  <td>{node.totals[scope].model_calls}</td>
+                  <td data-label="In">{node.totals[scope].input_tokens}</td>
+                  <td data-label="Out">{node.totals[scope].output_tokens}</td>
+                  <td data-label="Total">{node.totals[scope].total_tokens}</td>
+                  <td data-label="Calls answered">{node.totals[scope].model_calls}</td>
+                  <td data-label="Aborted">{node.totals[scope].aborted_model_calls}</td>
                 </tr>
               ))}
             </tbody>
@@ -177,7 +234,7 @@ export function TraceDetail({
       <section aria-label="Model calls">
         <h3>Model calls ({models.length})</h3>
         {models.length === 0 ? (
-          <p className="empty">None yet.</p>
+          <p className="empty">{active ? 'None yet.' : 'None: this run made no model call.'}</p>
         ) : (
           <table className="data-table compact card-table" aria-label="Model calls of this run">
             <thead>
@@ -189,18 +246,22 @@ export function TraceDetail({
                 <th scope="col">Tokens out</th>
                 <th scope="col">Model</th>
                 <th scope="col">Note</th>
+                <th scope="col">
+                  <span className="visually-hidden">Inspect</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {models.map((span) => (
-                <tr key={span.id} data-span-status={span.status}>
+                <tr key={span.id} data-span-status={span.status} data-span-id={span.id}>
                   <td data-label="Step">{span.step ?? '—'}</td>
-                  <td data-label="Status">{span.status === 'running' ? 'in progress' : span.status}</td>
-                  <td data-label="Took">{formatMs(spanMs(span.started_at, span.ended_at))}</td>
+                  <td data-label="Status">{spanStatusText(span, stalled)}</td>
+                  <td data-label="Took">{formatMs(spanMs(span))}</td>
                   <td data-label="Tokens in">{span.usage?.input_tokens ?? '—'}</td>
                   <td data-label="Tokens out">{span.usage?.output_tokens ?? '—'}</td>
                   <td data-label="Model">{modelLabel(span.name)}</td>
                   <td data-label="Note">{span.note ?? ''}</td>
+                  <td className="card-actions">{inspect(span)}</td>
                 </tr>
               ))}
             </tbody>
@@ -208,7 +269,7 @@ export function TraceDetail({
         )}
         <h3>Tool calls ({tools.length})</h3>
         {tools.length === 0 ? (
-          <p className="empty">None yet.</p>
+          <p className="empty">{active ? 'None yet.' : 'None: this run called no tool.'}</p>
         ) : (
           <table className="data-table compact card-table" aria-label="Tool calls of this run">
             <thead>
@@ -216,24 +277,35 @@ export function TraceDetail({
                 <th scope="col">Tool</th>
                 <th scope="col">Status</th>
                 <th scope="col">Took</th>
+                <th scope="col">
+                  <span className="visually-hidden">Inspect</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {tools.map((span) => (
-                <tr key={span.id} data-span-status={span.status}>
+                <tr key={span.id} data-span-status={span.status} data-span-id={span.id}>
                   <td data-label="Tool">
                     <code>{span.name}</code>
                   </td>
-                  <td data-label="Status">
-                    {span.status === 'awaiting_approval' ? 'awaiting approval' : span.status}
-                  </td>
-                  <td data-label="Took">{formatMs(spanMs(span.started_at, span.ended_at))}</td>
+                  <td data-label="Status">{spanStatusText(span, stalled)}</td>
+                  <td data-label="Took">{formatMs(spanMs(span))}</td>
+                  <td className="card-actions">{inspect(span)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
       </section>
+      {selectedSpan ? (
+        <SpanInspector
+          key={selectedSpan.id}
+          node={node}
+          span={selectedSpan}
+          now={now}
+          onClose={() => onSelectSpan(null)}
+        />
+      ) : null}
       {run.error ? (
         <p className={run.status === 'cancelled' ? 'run-notice tone-info' : 'error-message'}>
           <code className="error-code">{run.error.type}</code> {run.error.message}
@@ -248,12 +320,14 @@ export function TraceDetail({
       <section aria-label="Transcript" className="trace-transcript">
         <h3>Transcript</h3>
         <ErrorMessage error={thread.error} context="Could not load the transcript" />
-        <ChatTranscript
-          turns={thread.turns}
-          activeRunId={thread.view && !thread.view.end ? run.id : null}
-          label={`${node.display_name} transcript`}
-          userLabel={run.created_by_run_id ? 'Task from the parent' : 'You'}
-        />
+        <TranscriptContext.Provider value={transcriptContext}>
+          <ChatTranscript
+            turns={thread.turns}
+            activeRunId={thread.view && !thread.view.end ? run.id : null}
+            label={`${node.display_name} transcript`}
+            userLabel={run.created_by_run_id ? 'Task from the parent' : 'You'}
+          />
+        </TranscriptContext.Provider>
       </section>
     </section>
   );

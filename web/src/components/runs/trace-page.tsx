@@ -1,10 +1,11 @@
+import { useState } from 'react';
 import { isTerminalStatus } from '../../api/types.ts';
 import { navigate } from '../../hooks/use-location.ts';
 import { useNow } from '../../hooks/use-now.ts';
 import { useRunTrace } from '../../hooks/use-run-trace.ts';
 import { paths } from '../../lib/routes.ts';
-import { isWaitingToResume } from '../../lib/run-phase.ts';
-import { traceWindow } from '../../lib/trace-model.ts';
+import { callsText, isStalled } from '../../lib/run-phase.ts';
+import { nodeCallCounts, sumCallCounts, traceWindow } from '../../lib/trace-model.ts';
 import { AppLink } from '../common/app-link.tsx';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { TraceDetail } from './trace-detail.tsx';
@@ -17,10 +18,13 @@ import { TraceWaterfall } from './trace-waterfall.tsx';
 export function TracePage({ runId }: { runId: string }) {
   const { trace, error, streaming, reload } = useRunTrace(runId);
   const ticking =
-    trace?.nodes.some((node) => !isTerminalStatus(node.run.status) && !isWaitingToResume(node.run)) ?? false;
+    trace?.nodes.some((node) => !isTerminalStatus(node.run.status) && !isStalled(node.run)) ?? false;
   const now = useNow(ticking, 500);
   const selected = trace?.nodes.find((node) => node.run.id === runId) ?? trace?.nodes[0] ?? null;
   const root = trace?.nodes.find((node) => node.run.id === trace.root_run_id) ?? null;
+  // The span open in the inspector: a run's span id, kept with its run so another run's span never opens.
+  const [span, setSpan] = useState<{ runId: string; spanId: string } | null>(null);
+  const selectedSpanId = span !== null && span.runId === selected?.run.id ? span.spanId : null;
 
   return (
     <main className="page trace-page">
@@ -47,7 +51,8 @@ export function TracePage({ runId }: { runId: string }) {
         <p className="muted trace-summary">
           {trace.nodes.length} run{trace.nodes.length === 1 ? '' : 's'} · {root.totals.subtree.total_tokens}{' '}
           tokens in total ({root.totals.own.total_tokens} by the root, {root.totals.children.total_tokens} by
-          its children) · {root.totals.subtree.model_calls} model calls
+          its children) ·{' '}
+          <span data-calls="subtree">{callsText(sumCallCounts(trace.nodes.map(nodeCallCounts)))}</span>
         </p>
       ) : null}
       {trace ? (
@@ -57,9 +62,23 @@ export function TracePage({ runId }: { runId: string }) {
           now={now}
           selectedId={selected?.run.id ?? ''}
           onSelect={(id) => navigate(paths.trace(id), { replace: true })}
+          onSelectSpan={(id, spanId) => {
+            setSpan({ runId: id, spanId });
+            if (id !== selected?.run.id) navigate(paths.trace(id), { replace: true });
+          }}
         />
       ) : null}
-      {selected ? <TraceDetail key={selected.run.id} node={selected} now={now} onChanged={reload} /> : null}
+      {trace && selected ? (
+        <TraceDetail
+          key={selected.run.id}
+          trace={trace}
+          node={selected}
+          now={now}
+          onChanged={reload}
+          selectedSpanId={selectedSpanId}
+          onSelectSpan={(spanId) => setSpan(spanId === null ? null : { runId: selected.run.id, spanId })}
+        />
+      ) : null}
     </main>
   );
 }

@@ -1,8 +1,15 @@
 import type { RunTrace, TraceNode } from '../../api/types.ts';
 import { visibleSpans } from '../../../../src/core/trace/run-timeline.ts';
 import { formatDuration } from '../../lib/format.ts';
-import { clockEnd, formatMs, isWaitingToResume } from '../../lib/run-phase.ts';
-import { axisTicks, nodeEnd, placeBar, type TimeWindow } from '../../lib/trace-model.ts';
+import { callsText, clockEnd, formatMs, isWaitingToResume, workerLostOf } from '../../lib/run-phase.ts';
+import {
+  axisTicks,
+  nodeCallCounts,
+  nodeEnd,
+  placeBar,
+  spanEnd,
+  type TimeWindow,
+} from '../../lib/trace-model.ts';
 import { StatusBadge } from '../common/status-badge.tsx';
 
 export interface TraceWaterfallProps {
@@ -11,6 +18,8 @@ export interface TraceWaterfallProps {
   now: number;
   selectedId: string;
   onSelect: (runId: string) => void;
+  /** A span's bar was clicked: open it in the inspector (the detail's tables do the same by keyboard). */
+  onSelectSpan: (runId: string, spanId: string) => void;
 }
 
 const EDGE = {
@@ -26,46 +35,106 @@ function tokensText(node: TraceNode): string {
   return `${subtree.total_tokens} tokens (own ${own.total_tokens} + children ${children.total_tokens})`;
 }
 
-function Bars({ node, window, now }: { node: TraceNode; window: TimeWindow; now: number }) {
+/**
+ * The run's worked stretches: one per attempt (from its start to its last event, the last one to the run's
+ * end), so the gaps between attempts — nobody worked on the run — show.
+ */
+function attemptStretches(node: TraceNode, end: number): { attempt: number; from: number; to: number }[] {
+  const { run, timeline } = node;
+  if (run.started_at === null) return [];
+  const segments = timeline.segments;
+  if (segments.length <= 1) return [{ attempt: 1, from: Date.parse(run.started_at), to: end }];
+  return segments.map((segment, index) => ({
+    attempt: segment.attempt,
+    from:
+      index === 0
+        ? Math.min(Date.parse(run.started_at ?? segment.started_at), Date.parse(segment.started_at))
+        : Date.parse(segment.started_at),
+    to:
+      index === segments.length - 1
+        ? Math.max(end, Date.parse(segment.last_event_at))
+        : Date.parse(segment.last_event_at),
+  }));
+}
+
+function Bars({
+  node,
+  window,
+  now,
+  onSelectSpan,
+}: {
+  node: TraceNode;
+  window: TimeWindow;
+  now: number;
+  onSelectSpan: (spanId: string) => void;
+}) {
   const { run } = node;
   const end = nodeEnd(node, now);
   const created = Date.parse(run.created_at);
   const started = run.started_at === null ? end : Date.parse(run.started_at);
   const queued = placeBar(window, created, started);
-  const running = placeBar(window, started, end);
-  // A run waiting to be resumed is frozen where it was handed back; its open spans stop there too.
+  const stretches = attemptStretches(node, end);
+  // A run nobody works on is frozen where that began (handed back, or its lease's last renewal).
   const frozen = clockEnd(run);
-  const openEnd = frozen === null ? now : Date.parse(frozen);
+  const lost =
+    workerLostOf(run) !== null && frozen !== null ? placeBar(window, Date.parse(frozen), now) : null;
   const spans = visibleSpans(node.timeline);
   return (
     <div className="trace-lane" aria-hidden="true">
       {started > created ? (
         <span className="bar bar-queued" style={{ left: `${queued.left}%`, width: `${queued.width}%` }} />
       ) : null}
-      {run.started_at !== null ? (
-        <span
-          className={`bar bar-run status-${run.status}`}
-          data-status={run.status}
-          style={{ left: `${running.left}%`, width: `${running.width}%` }}
-          title={`${node.display_name}: ${run.status}`}
-        />
-      ) : null}
-      {spans.map((span) => {
-        const from = Date.parse(span.started_at);
-        const to = span.ended_at === null ? openEnd : Date.parse(span.ended_at);
-        const place = placeBar(window, from, to);
+      {stretches.map((stretch, index) => {
+        const place = placeBar(window, stretch.from, stretch.to);
+        const next = stretches[index + 1];
+        const gap = next ? placeBar(window, stretch.to, next.from) : null;
         return (
-          <span
-            key={span.id}
-            className={`bar bar-span span-${span.kind} span-${span.status}`}
-            data-span-kind={span.kind}
-            data-span-status={span.status}
-            data-span-name={span.name}
-            style={{ left: `${place.left}%`, width: `${place.width}%` }}
-            title={`${span.kind === 'model' ? 'model call' : span.name} · ${formatMs(to - from)} · ${span.status}${span.note ? ` · ${span.note}` : ''}`}
-          />
+          <span key={stretch.attempt}>
+            <span
+              className={`bar bar-run status-${run.status}`}
+              data-status={run.status}
+              data-attempt={stretch.attempt}
+              style={{ left: `${place.left}%`, width: `${place.width}%` }}
+              title={`${node.display_name}: ${run.status}${stretches.length > 1 ? ` · attempt ${stretch.attempt}` : ''}`}
+            />
+            {gap ? (
+              <span
+                className="bar bar-gap"
+                style={{ left: `${gap.left}%`, width: `${gap.width}%` }}
+                title={`No worker between attempts ${stretch.attempt} and ${next?.attempt ?? ''}`}
+              />
+            ) : null}
+          </span>
         );
       })}
+      {lost ? (
+        <span
+          className="bar bar-gap bar-lost"
+          style={{ left: `${lost.left}%`, width: `${lost.width}%` }}
+          title="Worker lost: nobody works on this run"
+        />
+      ) : null}
+      {/* The shortest bars last, so on top: a short call drawn at its minimum width under a long one next to
+          it stays clickable. */}
+      {spans
+        .map((span) => ({ span, from: Date.parse(span.started_at), to: spanEnd(node, span, now) }))
+        .sort((a, b) => b.to - b.from - (a.to - a.from))
+        .map(({ span, from, to }) => {
+          const place = placeBar(window, from, to);
+          return (
+            <span
+              key={span.id}
+              className={`bar bar-span span-${span.kind} span-${span.status}`}
+              data-span-kind={span.kind}
+              data-span-status={span.status}
+              data-span-name={span.name}
+              data-span-id={span.id}
+              style={{ left: `${place.left}%`, width: `${place.width}%` }}
+              title={`${span.kind === 'model' ? 'model call' : span.name} · ${formatMs(to - from)} · ${span.status}${span.note ? ` · ${span.note}` : ''}${span.kind === 'wait' ? '' : ' (click to inspect)'}`}
+              onClick={span.kind === 'wait' ? undefined : () => onSelectSpan(span.id)}
+            />
+          );
+        })}
     </div>
   );
 }
@@ -82,8 +151,8 @@ function TraceRow({
   const { run } = node;
   const edge = EDGE[run.run_type];
   const resuming = isWaitingToResume(run);
+  const lost = workerLostOf(run);
   const spans = visibleSpans(node.timeline);
-  const models = spans.filter((span) => span.kind === 'model').length;
   const tools = spans.filter((span) => span.kind === 'tool').length;
   const selected = run.id === props.selectedId;
   const children = node.child_run_ids
@@ -112,14 +181,20 @@ function TraceRow({
             <span className="visually-hidden"> ({edge.label})</span>
           </button>
           <span className={`pill kind-${run.run_type}`}>{run.run_type}</span>
-          <StatusBadge status={run.status} resuming={resuming} />
+          <StatusBadge status={run.status} resuming={resuming} workerLost={lost} />
           <span className="trace-facts">
             {run.started_at ? formatDuration(run.started_at, clockEnd(run), props.now) : 'queued'} ·{' '}
-            {tokensText(node)} · {models} model call{models === 1 ? '' : 's'}, {tools} tool call
-            {tools === 1 ? '' : 's'}
+            {tokensText(node)} · <span data-calls="own">{callsText(nodeCallCounts(node))}</span>, {tools} tool
+            call{tools === 1 ? '' : 's'}
+            {node.timeline.attempts > 1 ? ` · ${node.timeline.attempts} attempts` : ''}
           </span>
         </div>
-        <Bars node={node} window={props.window} now={props.now} />
+        <Bars
+          node={node}
+          window={props.window}
+          now={props.now}
+          onSelectSpan={(spanId) => props.onSelectSpan(run.id, spanId)}
+        />
       </article>
       {children.length > 0 ? (
         <ul className="run-children">
@@ -167,6 +242,9 @@ export function TraceWaterfall(props: TraceWaterfallProps) {
         </span>
         <span className="legend-item">
           <span className="swatch bar-queued" aria-hidden="true" /> queued
+        </span>
+        <span className="legend-item">
+          <span className="swatch bar-gap" aria-hidden="true" /> no worker (between attempts, or lost)
         </span>
         <span className="legend-item">↳ subagent (solid edge)</span>
         <span className="legend-item">⇢ delegation (dashed edge)</span>
