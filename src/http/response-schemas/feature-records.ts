@@ -154,6 +154,13 @@ export const runTraceSchema = z
             .optional()
             .describe('The model a fallback gave the call in progress, until its step ends'),
           attempts: z.number().int(),
+          segments: z
+            .array(
+              z.strictObject({ attempt: z.number().int(), started_at: timestamp, last_event_at: timestamp }),
+            )
+            .describe(
+              "Each attempt's stretch of time; the gaps between them are when nobody worked on the run",
+            ),
           spans: z.array(timelineSpan),
           model_started_at: timestamp.nullable(),
           model_streamed: z.boolean(),
