@@ -14,6 +14,7 @@ import { createRedisEventBus } from './adapters/bus/redis/create-redis-event-bus
 import { createModelProvider } from './adapters/models/create-model-provider.js';
 import { createMemoryModelAdmission } from './adapters/model-admission/memory/create-memory-model-admission.js';
 import { createRedisModelAdmission } from './adapters/model-admission/redis/create-redis-model-admission.js';
+import { localWhileRedisDown } from './adapters/model-admission/local-while-redis-down.js';
 import type { ModelAdmission } from './core/ports/model-admission.js';
 import { createBullmqRunQueue } from './adapters/queue/bullmq/create-bullmq-run-queue.js';
 import { createMemoryRunQueue } from './adapters/queue/memory/create-memory-run-queue.js';
@@ -169,11 +170,14 @@ async function openMessaging(config: TroupeConfig, log: Logger): Promise<{ bus: 
 async function openModelAdmission(config: TroupeConfig, log: Logger): Promise<ModelAdmission> {
   const limits = config.modelCalls.limits;
   if (!config.redisUrl) return createMemoryModelAdmission({ limits });
-  return createRedisModelAdmission({
+  const shared = await createRedisModelAdmission({
     url: config.redisUrl,
     limits,
     onError: (error) => log.error('Redis model admission error', describeError(error)),
   });
+  return localWhileRedisDown(shared, createMemoryModelAdmission({ limits }), (error) =>
+    log.warn('model call admitted by this process’s limits while Redis is away', describeError(error)),
+  );
 }
 
 /**

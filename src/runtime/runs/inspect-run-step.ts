@@ -1,4 +1,5 @@
-import type { ModelMessage } from 'ai';
+import type { ChatMessage } from '../../core/thread/chat-message.js';
+
 import { TroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Run } from '../../core/records/run.js';
@@ -15,7 +16,7 @@ const RECONSTRUCTED =
   'now, without what the runtime adds at call time (the subagent and delegation rosters, skills, knowledge, ' +
   'and tools of MCP servers and middleware).';
 
-function isPartial(message: ModelMessage): boolean {
+function isPartial(message: ChatMessage): boolean {
   const options = (message as { providerOptions?: { troupe?: { partial?: unknown } } }).providerOptions;
   return options?.troupe?.partial === true;
 }
