@@ -72,6 +72,8 @@ export const ERROR_CODES = [
   'internal',
   'storage_busy',
   'storage_unavailable',
+  'bus_unavailable',
+  'queue_unavailable',
   // outbound calls and authentication (SPEC §12)
   'egress_denied',
   'too_many_requests',

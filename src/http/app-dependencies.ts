@@ -16,6 +16,7 @@ import type { ProjectService } from '../runtime/project-service.js';
 import type { RunServiceApi } from '../runtime/run-service-api.js';
 import type { SkillService } from '../runtime/skills/skill-service.js';
 import type { RunViews } from '../runtime/runs/run-views.js';
+import type { Readiness } from '../runtime/readiness.js';
 import type { Logger } from './logger.js';
 
 /**
@@ -46,6 +47,8 @@ export interface AppDependencies {
   knowledge: KnowledgeService;
   /** Artifact listing and downloads (SPEC §8). */
   artifacts: ArtifactService;
+  /** `GET /api/ready`: storage, bus and queue. */
+  readiness: Readiness;
   /** Attachment uploads (SPEC §8). */
   attachments: AttachmentService;
   /** The OpenAI-compatible surface (SPEC §11). */

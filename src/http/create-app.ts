@@ -50,7 +50,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     maxBodyBytes: deps.config.maxBodyBytes,
     checkResponses: deps.config.checkResponses,
   });
-  registerSystemRoutes(registry);
+  registerSystemRoutes(registry, deps);
   registerMeRoutes(registry, deps);
   registerUserRoutes(registry, deps);
   // Run routes live under /api/agent/runs/… and must win over /api/agent/{id}/… patterns.

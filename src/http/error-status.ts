@@ -73,6 +73,10 @@ export const ERROR_STATUS = {
   // The database server is unreachable or restarting (docs/scale-out.md, "Outages"): nothing was written that
   // the answer does not report, and the same request succeeds once it is back.
   storage_unavailable: 503,
+  // The event bus or the run queue (Redis) is unreachable: answered by the readiness probe only, since requests
+  // go on without them meanwhile (docs/scale-out.md, "Outages").
+  bus_unavailable: 503,
+  queue_unavailable: 503,
   // The agent's owner may not reach that address: a policy refusal, like forbidden.
   egress_denied: 403,
   too_many_requests: 429,

@@ -55,7 +55,10 @@ function componentSchemas(): Record<string, unknown> {
 
 const ERROR_RESPONSE = { content: { 'application/json': { schema: { $ref: `${COMPONENT}Error` } } } };
 
-/** The 4xx answers of a route: derived from its inputs, access and path, plus the codes it declares. */
+/**
+ * The error answers of a route: 4xx derived from its inputs, access and path, plus the codes it declares (a
+ * 5xx only when declared, as a readiness probe's 503: any route may fail with `internal`).
+ */
 function errorResponses(route: RegisteredRoute): Record<string, JsonObject> {
   const codes = new Set<ErrorCode>(route.errors ?? []);
   const hasInput =
@@ -84,7 +87,6 @@ function errorResponses(route: RegisteredRoute): Record<string, JsonObject> {
   if (/\{[^}]+\}/.test(route.path) && !byStatus.has(404)) byStatus.set(404, []);
   const responses: Record<string, JsonObject> = {};
   for (const [status, list] of [...byStatus.entries()].sort(([left], [right]) => left - right)) {
-    if (status >= 500) continue;
     const named = list.length > 0 ? list.map((code) => `\`${code}\``).join(', ') : 'a `*_not_found` code';
     responses[String(status)] = { description: `Error: ${named}`, ...ERROR_RESPONSE };
   }

@@ -41,6 +41,31 @@ describe('system routes', () => {
     });
   });
 
+  it('serves /api/ready without a token: the database, bus and queue of the embedded default', async () => {
+    ctx = await createTestContext();
+    const ready = await ctx.request('GET', '/api/ready');
+    expect(await json(ready, 200)).toEqual({
+      status: 'ready',
+      checks: { storage: 'ok', bus: 'ok', queue: 'ok' },
+    });
+  });
+
+  it('answers /api/ready with 503 storage_unavailable and Retry-After when the database does not answer', async () => {
+    ctx = await createTestContext();
+    await ctx.storage.close();
+    const response = await ctx.request('GET', '/api/ready');
+    expect(response.headers.get('retry-after')).toBe('5');
+    const body = await expectError(response, 503, 'storage_unavailable');
+    // What is down, and nothing about where or why (no address, no driver message).
+    expect(body.error).toEqual({
+      code: 'storage_unavailable',
+      message: 'Not ready: the database is unavailable',
+      details: { checks: { storage: 'unavailable', bus: 'ok', queue: 'ok' }, retry_after_seconds: 5 },
+    });
+    // Liveness is about the process, not its dependencies.
+    expect(await json(await ctx.request('GET', '/api/health'), 200)).toMatchObject({ status: 'ok' });
+  });
+
   it('documents exactly the API routes that are served, with summaries, bodies and security', async () => {
     ctx = await createTestContext();
     const document = await json<OpenApiDocument>(await ctx.request('GET', '/api/openapi.json'), 200);
@@ -71,6 +96,11 @@ describe('system routes', () => {
       for (const operation of Object.values(item)) expect(operation.summary.length).toBeGreaterThan(0);
     }
     expect(document.paths['/api/health']?.get?.security).toEqual([]);
+    expect(document.paths['/api/ready']?.get?.security).toEqual([]);
+    expect(document.paths['/api/ready']?.get?.responses).toMatchObject({
+      '200': { content: { 'application/json': {} } },
+      '503': { description: 'Error: `storage_unavailable`, `bus_unavailable`, `queue_unavailable`' },
+    });
     expect(document.paths['/api/agent']?.post?.security).toEqual([{ bearerAuth: [] }]);
     expect(document.paths['/api/agent']?.post?.requestBody).toMatchObject({
       content: { 'application/json': { schema: { type: 'object', additionalProperties: false } } },

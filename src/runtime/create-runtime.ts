@@ -55,6 +55,7 @@ import {
   createDelegationPolicyService,
   type DelegationPolicyService,
 } from './delegation/delegation-policy-service.js';
+import { createReadiness, type Readiness } from './readiness.js';
 
 /** The ports and adapters a runtime is built over; the composition root picks them. */
 export interface RuntimePorts {
@@ -119,6 +120,8 @@ export interface Runtime {
   reconciler: LeaseReconciler;
   /** Counted by the HTTP layer, read by run starts (`RequestArrivals`). */
   requests: RequestArrivals;
+  /** Whether storage, bus and queue can serve (`GET /api/ready`). */
+  readiness: Readiness;
 }
 
 /**
@@ -233,6 +236,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     delegationRuns,
     executor,
     requests,
+    readiness: createReadiness({ storage, bus, queue }),
     reconciler: createLeaseReconciler({
       storage,
       bus,

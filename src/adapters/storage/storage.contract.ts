@@ -1659,6 +1659,16 @@ export function describeStorageContract(adapterName: string, open: () => Promise
     });
 
     describe('transactions', () => {
+      it('answers a ping outside and inside a transaction, writing nothing', async () => {
+        await expect(storage.ping()).resolves.toBeUndefined();
+        const user = await storage.transaction(async (tx) => {
+          const created = await tx.users.create({ name: 'alice', role: 'member' });
+          await expect(tx.ping()).resolves.toBeUndefined();
+          return created;
+        });
+        expect(await storage.users.list()).toEqual([user]);
+      });
+
       it('commits the work and returns its value', async () => {
         const result = await storage.transaction(async (tx) => {
           const user = await tx.users.create({ name: 'alice', role: 'member' });

@@ -15,6 +15,11 @@ export interface RunQueue {
    * Redis that restarted empty); returns its stop. Absent on a queue inside the process.
    */
   onRestored?(listener: () => void): () => void;
+  /**
+   * Whether a queue outside the process (Redis) is reachable now, read from its connection's state without a
+   * round trip (readiness probes). Absent on a queue inside the process, which never goes down.
+   */
+  readonly health?: { readonly connected: boolean };
   /** Stops taking new work and waits for handlers in flight. */
   close(): Promise<void>;
 }

@@ -104,6 +104,11 @@ export interface Storage {
    * has succeeded (or rejects with its failure).
    */
   sharedCommitTransaction<T>(work: (tx: Storage) => Promise<T>, options?: SharedCommitOptions): Promise<T>;
+  /**
+   * One trivial statement (readiness probes): resolves once the database answered; rejects as any statement
+   * would (`storage_unavailable` while PostgreSQL is unreachable).
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

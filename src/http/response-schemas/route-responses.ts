@@ -215,6 +215,12 @@ const openApiDocument = z
 
 export const RESPONSES = {
   health: z.strictObject({ status: z.literal('ok'), version: z.string() }),
+  ready: z.strictObject({
+    status: z.literal('ready'),
+    checks: z
+      .strictObject({ storage: z.literal('ok'), bus: z.literal('ok'), queue: z.literal('ok') })
+      .describe('Each dependency this process needs; a 503 error lists them in `details.checks`'),
+  }),
   openapi: openApiDocument,
   agents: list('agents', agentSchema),
   agent: one('agent', agentSchema),

@@ -22,7 +22,7 @@ if (binaries) {
       await Promise.all(opened.splice(0).map((queue) => queue.close()));
     });
 
-    it('holds a run enqueued while Redis is away, queues it once Redis is back empty, and says it is back', async () => {
+    it('holds a run enqueued while Redis is away, queues it once Redis is back empty, and says it is away and back', async () => {
       const queue = await createBullmqRunQueue({
         url: redis().url,
         queueName: `runs-${randomUUID().slice(0, 8)}`,
@@ -43,7 +43,12 @@ if (binaries) {
         Promise.resolve(handled.includes(before) ? true : undefined),
       );
 
+      expect(queue.health?.connected).toBe(true);
+
       await redis().stop({ keepData: false });
+      await eventually('the queue to say Redis is away', 10_000, () =>
+        Promise.resolve(queue.health?.connected === false ? true : undefined),
+      );
       const during = randomUUID();
       // Resolves without Redis (an API process answers its request); the run is held in this process.
       await queue.enqueue(during);
@@ -54,6 +59,7 @@ if (binaries) {
         Promise.resolve(handled.includes(during) ? true : undefined),
       );
       expect(restored).toBeGreaterThan(0);
+      expect(queue.health?.connected).toBe(true);
       expect(handled.filter((runId) => runId === during)).toHaveLength(1);
     }, 60_000);
 

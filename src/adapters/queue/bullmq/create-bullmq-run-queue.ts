@@ -199,6 +199,12 @@ export async function createBullmqRunQueue(options: BullmqRunQueueOptions): Prom
       await enqueueOrHold(runId);
     },
 
+    health: {
+      get connected() {
+        return !closed && connection.status === 'ready';
+      },
+    },
+
     onRestored(listener) {
       restoredListeners.add(listener);
       return () => restoredListeners.delete(listener);

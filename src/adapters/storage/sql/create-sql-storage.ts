@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { systemClock } from '../../../core/clock.js';
 import type { Clock } from '../../../core/clock.js';
 import { TroupeError } from '../../../core/errors.js';
@@ -169,6 +169,10 @@ class SqlStorage implements Storage {
     return new SqlStorage(ctx, () =>
       Promise.reject(new TroupeError('internal', 'A transaction-bound storage cannot close the database')),
     );
+  }
+
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.ctx.db);
   }
 
   close(): Promise<void> {
