@@ -170,14 +170,14 @@ async function openMessaging(config: TroupeConfig, log: Logger): Promise<{ bus: 
 async function openModelAdmission(config: TroupeConfig, log: Logger): Promise<ModelAdmission> {
   const limits = config.modelCalls.limits;
   if (!config.redisUrl) return createMemoryModelAdmission({ limits });
-  const shared = await createRedisModelAdmission({
-    url: config.redisUrl,
-    limits,
-    onError: (error) => log.error('Redis model admission error', describeError(error)),
-  });
-  return localWhileRedisDown(shared, createMemoryModelAdmission({ limits }), (error) =>
-    log.warn('model call admitted by this process’s limits while Redis is away', describeError(error)),
+  // One repeat-limited line for the adapter's connection errors and the calls admitted locally meanwhile.
+  const admissionError = repeatLimitedError(
+    log,
+    'Redis model admission error (model calls are admitted by this process’s limits meanwhile)',
   );
+  const onRedisError = (error: unknown) => admissionError(describeError(error));
+  const shared = await createRedisModelAdmission({ url: config.redisUrl, limits, onError: onRedisError });
+  return localWhileRedisDown(shared, createMemoryModelAdmission({ limits }), onRedisError);
 }
 
 /**
@@ -215,7 +215,9 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   try {
     modelAdmission = await openModelAdmission(config, log);
   } catch (error) {
-    await Promise.all([queue.close(), bus.close(), storage.close()].map((closing) => closing.catch(() => undefined)));
+    await Promise.all(
+      [queue.close(), bus.close(), storage.close()].map((closing) => closing.catch(() => undefined)),
+    );
     throw error;
   }
   const models = createModelProvider({

@@ -15,7 +15,7 @@ import {
 export function localWhileRedisDown(
   shared: ModelAdmission,
   local: ModelAdmission,
-  onFallback: (error: unknown) => void,
+  onRedisError: (error: unknown) => void,
 ): ModelAdmission {
   return {
     async admit(ticket: AdmissionTicket, signal: AbortSignal): Promise<AdmissionGrant> {
@@ -24,18 +24,18 @@ export function localWhileRedisDown(
         return {
           waitedMs: grant.waitedMs,
           // A release Redis cannot take is given back by the place's lease running out.
-          release: (usedTokens) => grant.release(usedTokens).catch(onFallback),
+          release: (usedTokens) => grant.release(usedTokens).catch(onRedisError),
         };
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (error instanceof ProviderPausedError) throw error;
-        onFallback(error);
+        onRedisError(error);
         return local.admit(ticket, signal);
       }
     },
     async pause(provider: string, untilMs: number): Promise<void> {
       await local.pause(provider, untilMs);
-      await shared.pause(provider, untilMs).catch(onFallback);
+      await shared.pause(provider, untilMs).catch(onRedisError);
     },
     async close(): Promise<void> {
       await Promise.all([shared.close(), local.close()]);
