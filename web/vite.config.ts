@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './precompress-plugin.ts';
 
 const webRoot = decodeURIComponent(new URL('.', import.meta.url).pathname);
 
@@ -11,7 +12,7 @@ const webRoot = decodeURIComponent(new URL('.', import.meta.url).pathname);
 export default defineConfig({
   root: webRoot,
   base: '/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -3,6 +3,7 @@
  * the result shapes the tables read (see each suite for everything it records).
  */
 import { formatNumber, formatTable } from './table.js';
+import { printConsole, type ConsoleResult } from './print-console.js';
 import { printScaleOut, type ScaleOutResult } from './print-scale-out.js';
 import type { SuiteName } from './suite-registry.js';
 
@@ -340,4 +341,5 @@ export function printSuiteResults(suites: Partial<Record<SuiteName, unknown>>): 
   if (suites.cancel) printCancel(suites.cancel as CancelResult);
   if (suites.providers) printProviders(suites.providers as ProvidersResult);
   if (suites['scale-out']) printScaleOut(suites['scale-out'] as ScaleOutResult);
+  if (suites.console) printConsole(suites.console as ConsoleResult);
 }

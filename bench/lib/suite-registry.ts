@@ -9,6 +9,7 @@ export const SUITES = [
   'cancel',
   'providers',
   'scale-out',
+  'console',
 ] as const;
 export type SuiteName = (typeof SUITES)[number];
 

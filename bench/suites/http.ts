@@ -6,8 +6,8 @@
  * on conversations of their own (JIT compilation, statement caches), as the dispatch suite warms up before it
  * measures; the figures are of the requests after it.
  */
-import type { ChildProcess } from 'node:child_process';
-import { readLines, spawnBenchScript, stopChild, type LineReader } from '../lib/child.js';
+import { startBenchServer, type BenchServer } from '../lib/bench-server.js';
+import { stopChild } from '../lib/child.js';
 import { round } from '../lib/stats.js';
 import { progress, runSuite } from '../lib/suite.js';
 
@@ -42,31 +42,13 @@ type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult
 /** From bench/node_modules; a computed specifier keeps the root typecheck independent of it. */
 const AUTOCANNON = 'autocannon';
 
-interface ServerHandle {
-  child: ChildProcess;
-  lines: LineReader;
-  url: string;
-  token: string;
-  conversations: string[];
-}
-
-async function startServer(role: 'api' | 'all', conversations: number): Promise<ServerHandle> {
-  const child = spawnBenchScript('suites/http-server.ts', ['--role', role, '--conversations', String(conversations)]);
-  const lines = readLines(child);
-  const ready = JSON.parse(await lines.waitFor((line) => line.startsWith('{"url"'), 120_000)) as Omit<
-    ServerHandle,
-    'child' | 'lines'
-  >;
-  return { child, lines, ...ready };
-}
-
 interface ServerState {
   counts: Record<string, number>;
   /** CPU time the server process has used so far (user + system). */
   cpu_ms: number;
 }
 
-async function serverState(server: ServerHandle): Promise<ServerState> {
+async function serverState(server: BenchServer): Promise<ServerState> {
   const answer = server.lines.waitForNext((line) => line.startsWith('{"counts"'));
   server.child.stdin?.write('count\n');
   return JSON.parse(await answer) as ServerState;
@@ -103,7 +85,7 @@ await runSuite('http', async ({ quick }) => {
   const results: Record<string, unknown> = { connections, pipelining: 1 };
 
   const run = async (
-    server: ServerHandle,
+    server: BenchServer,
     requests: number,
     pick: (index: number) => { conversation: string; requestId: string },
   ) => {
@@ -135,14 +117,14 @@ await runSuite('http', async ({ quick }) => {
   };
 
   /** Request `index` of a phase: conversation `offset + index` of the server, request id `prefix-index`. */
-  const numbered = (server: ServerHandle, prefix: string, offset: number) => (index: number) => ({
+  const numbered = (server: BenchServer, prefix: string, offset: number) => (index: number) => ({
     conversation: server.conversations[offset + index] ?? '',
     requestId: `${prefix}-${index}`,
   });
 
   // 1 and 2: API process without a worker — the run-start path alone, then replays of the same requests.
   progress('http', `api-only server: ${amount} new runs, then ${amount} replays, ${connections} connections`);
-  const api = await startServer('api', amount + warmUp);
+  const api = await startBenchServer('api', amount + warmUp);
   try {
     const pair = numbered(api, 'bench', 0);
     await run(api, warmUp, numbered(api, 'warm-up', amount));
@@ -168,7 +150,7 @@ await runSuite('http', async ({ quick }) => {
 
   // 3: a server that also executes every run it starts (one-step scripted answer), as `npm start` does.
   progress('http', `server with worker: ${withWorker} new runs executed as they arrive`);
-  const full = await startServer('all', withWorker + warmUp);
+  const full = await startBenchServer('all', withWorker + warmUp);
   try {
     const ended = (count: number) => {
       const answer = full.lines.waitForNext((line) => line.startsWith('{"ended"'), 300_000);

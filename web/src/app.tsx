@@ -1,8 +1,7 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { createApiClient } from './api/api-client.ts';
 import { createTroupeApi } from './api/troupe-api.ts';
 import type { User } from './api/types.ts';
-import { AgentEditorPage } from './components/agents/agent-editor-page.tsx';
 import { AgentsPage } from './components/agents/agents-page.tsx';
 import { ChatPage } from './components/chat/chat-page.tsx';
 import { AppHeader } from './components/common/app-header.tsx';
@@ -10,13 +9,21 @@ import { ErrorMessage } from './components/common/error-message.tsx';
 import { KnowledgePage } from './components/knowledge/knowledge-page.tsx';
 import { LoginPage } from './components/common/login-page.tsx';
 import { RunsExplorerPage } from './components/runs/runs-explorer-page.tsx';
-import { TracePage } from './components/runs/trace-page.tsx';
 import { SettingsPage } from './components/settings/settings-page.tsx';
 import { SkillsPage } from './components/skills/skills-page.tsx';
 import { useLocation } from './hooks/use-location.ts';
 import { SessionContext, type Session } from './hooks/use-session.ts';
 import { matchRoute, type AppRoute } from './lib/routes.ts';
 import { tokenStore } from './lib/token-store.ts';
+
+// The trace and the agent editor are the two heaviest pages and rarely the first one opened: each is a chunk
+// of its own, fetched when its route is first rendered.
+const TracePage = lazy(async () => ({
+  default: (await import('./components/runs/trace-page.tsx')).TracePage,
+}));
+const AgentEditorPage = lazy(async () => ({
+  default: (await import('./components/agents/agent-editor-page.tsx')).AgentEditorPage,
+}));
 
 function Page({ route }: { route: AppRoute }) {
   switch (route.page) {
@@ -80,6 +87,7 @@ export function App() {
   }, [token, signOut]);
 
   // A stored token is checked once per load; a 401 lands back on the login page through onUnauthorized.
+  // The page renders meanwhile, so its own data requests do not wait for this one.
   useEffect(() => {
     if (api === null || user !== null) return undefined;
     const controller = new AbortController();
@@ -95,7 +103,7 @@ export function App() {
   }, [api, user]);
 
   const session = useMemo<Session | null>(
-    () => (api && user ? { api, user, logout: () => signOut('Signed out.') } : null),
+    () => (api ? { api, user, logout: () => signOut('Signed out.') } : null),
     [api, user, signOut],
   );
 
@@ -113,20 +121,15 @@ export function App() {
       />
     );
   }
-  if (session === null) {
+  // `session` is null only without a token, handled above; the check narrows its type.
+  if (session === null || startupError !== undefined) {
     return (
       <main className="login-page">
         <div className="login-card">
-          {startupError ? (
-            <>
-              <ErrorMessage error={startupError} context="Could not reach the server" />
-              <button type="button" onClick={() => signOut(null)}>
-                Back to sign-in
-              </button>
-            </>
-          ) : (
-            <p role="status">Checking your token…</p>
-          )}
+          <ErrorMessage error={startupError} context="Could not reach the server" />
+          <button type="button" onClick={() => signOut(null)}>
+            Back to sign-in
+          </button>
         </div>
       </main>
     );
@@ -135,7 +138,9 @@ export function App() {
     <SessionContext.Provider value={session}>
       <div className="app">
         <AppHeader route={route} user={session.user} onLogout={session.logout} />
-        <Page route={route} />
+        <Suspense fallback={<p role="status">Loading…</p>}>
+          <Page route={route} />
+        </Suspense>
       </div>
     </SessionContext.Provider>
   );

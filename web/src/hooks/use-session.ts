@@ -4,7 +4,8 @@ import type { User } from '../api/types.ts';
 
 export interface Session {
   api: TroupeApi;
-  user: User;
+  /** Null until `/api/me` answers: pages render meanwhile so their own requests run beside it. */
+  user: User | null;
   logout: () => void;
 }
 

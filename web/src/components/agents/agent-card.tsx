@@ -8,6 +8,7 @@ import { modelLabel } from '../../lib/format.ts';
 import { paths } from '../../lib/routes.ts';
 import { ConfirmDialog } from '../common/confirm-dialog.tsx';
 import { ErrorMessage } from '../common/error-message.tsx';
+import { canManage } from '../../lib/user-rights.ts';
 
 export interface AgentCardProps {
   agent: Agent;
@@ -19,7 +20,7 @@ export function AgentCard({ agent, onDeleted }: AgentCardProps) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
-  const canManage = user.role === 'admin' || agent.owner_id === user.id;
+  const mayManage = canManage(user, agent.owner_id);
   const tools = agent.config.tools;
   const specCount = agent.config.subagent_specs?.length ?? 0;
   // Inline specs that do not survive the builder never run: count the ones that do (from the build report).
@@ -36,7 +37,6 @@ export function AgentCard({ agent, onDeleted }: AgentCardProps) {
       : surviving === null
         ? ` + ${specCount} inline spec${specCount === 1 ? '' : 's'}`
         : ` + ${surviving} inline${surviving < specCount ? ` (${specCount - surviving} of ${specCount} dropped)` : ''}`;
-
 
   const remove = async () => {
     setBusy(true);
@@ -84,11 +84,15 @@ export function AgentCard({ agent, onDeleted }: AgentCardProps) {
       <ErrorMessage error={error} />
       <div className="button-row">
         {agent.backend === 'chat' ? (
-          <button type="button" onClick={() => navigate(paths.newChat(agent.id))} aria-label={`Chat with ${agent.name}`}>
+          <button
+            type="button"
+            onClick={() => navigate(paths.newChat(agent.id))}
+            aria-label={`Chat with ${agent.name}`}
+          >
             Chat
           </button>
         ) : null}
-        {canManage ? (
+        {mayManage ? (
           <>
             <button
               type="button"

@@ -13,6 +13,7 @@ import { SpecEditor } from './spec-editor.tsx';
 import { SubagentAllowList } from './subagent-allow-list.tsx';
 import { BudgetFields } from './budget-fields.tsx';
 import { ToolChipsInput } from './tool-chips-input.tsx';
+import { isAdmin } from '../../lib/user-rights.ts';
 
 export interface AgentFormProps {
   isCreate: boolean;
@@ -127,7 +128,7 @@ export function AgentForm({
           >
             <option value="chat">chat (main agent or expert)</option>
             <option value="subagent">subagent</option>
-            {user.role === 'admin' || isRemote ? <option value="a2a">a2a (remote A2A expert)</option> : null}
+            {isAdmin(user) || isRemote ? <option value="a2a">a2a (remote A2A expert)</option> : null}
           </select>
           <small id="agent-backend-help" className="help">
             A subagent is only reachable through a main agent&apos;s task tools; an a2a agent is another

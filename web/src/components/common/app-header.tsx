@@ -6,7 +6,7 @@ import { AppLink } from './app-link.tsx';
 
 export interface AppHeaderProps {
   route: AppRoute;
-  user: User;
+  user: User | null;
   onLogout: () => void;
 }
 
@@ -56,9 +56,11 @@ export function AppHeader({ route, user, onLogout }: AppHeaderProps) {
             })}
           </ul>
         </nav>
-        <span className="user-chip" title={user.id}>
-          {user.name} <span className="muted">({user.role})</span>
-        </span>
+        {user === null ? null : (
+          <span className="user-chip" title={user.id}>
+            {user.name} <span className="muted">({user.role})</span>
+          </span>
+        )}
         <button type="button" onClick={onLogout}>
           Log out
         </button>

@@ -8,6 +8,7 @@ import { formatBytes } from '../../lib/save-blob.ts';
 import { ConfirmDialog } from '../common/confirm-dialog.tsx';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { KnowledgeSearchPanel } from './knowledge-search-panel.tsx';
+import { canManage } from '../../lib/user-rights.ts';
 
 export interface KnowledgeSourcePanelProps {
   source: KnowledgeSource;
@@ -19,7 +20,7 @@ export interface KnowledgeSourcePanelProps {
 /** One source: upload, documents, delete, and a search to try it. Changing it is for its owner and admins. */
 export function KnowledgeSourcePanel({ source, onChanged, onDeleted }: KnowledgeSourcePanelProps) {
   const { api, user } = useSession();
-  const canManage = user.role === 'admin' || user.id === source.owner_id;
+  const mayManage = canManage(user, source.owner_id);
   const documents = useAsync((signal) => api.listKnowledgeDocuments(source.id, signal), [api, source.id]);
   const [files, setFiles] = useState<File[]>([]);
   const [added, setAdded] = useState<AddedKnowledgeDocument[] | null>(null);
@@ -58,14 +59,14 @@ export function KnowledgeSourcePanel({ source, onChanged, onDeleted }: Knowledge
         <h2 id="source-title">
           <code>{source.name}</code> <span className="muted">({source.visibility})</span>
         </h2>
-        {canManage ? (
+        {mayManage ? (
           <button type="button" className="danger" onClick={() => setDeletingSource(true)}>
             Delete source
           </button>
         ) : null}
       </div>
       {source.description ? <p>{source.description}</p> : null}
-      {canManage ? (
+      {mayManage ? (
         <form className="inline-form" onSubmit={upload} aria-label="Upload documents">
           <label htmlFor="knowledge-files">Files to upload</label>
           <input
@@ -118,7 +119,7 @@ export function KnowledgeSourcePanel({ source, onChanged, onDeleted }: Knowledge
               <td data-label="Passages">{document.chunk_count}</td>
               <td data-label="Added">{formatTime(document.created_at)}</td>
               <td className="card-actions">
-                {canManage ? (
+                {mayManage ? (
                   <button
                     type="button"
                     className="danger small"

@@ -9,6 +9,7 @@ import { paths } from '../../lib/routes.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { RunFiltersForm } from './run-filters-form.tsx';
 import { RunListTable } from './run-list-table.tsx';
+import { isAdmin } from '../../lib/user-rights.ts';
 
 /**
  * Every run the user may see (an admin: everyone's), newest first, filtered by status, agent, kind,
@@ -21,8 +22,8 @@ export function RunsExplorerPage({ search }: { search: string }) {
   const list = useRunList(filters);
   const agents = useAsync((signal) => api.listAgents(true, signal).catch(() => [] as Agent[]), [api]);
   const users = useAsync(
-    (signal) => (user.role === 'admin' ? api.listUsers(signal).catch(() => null) : Promise.resolve(null)),
-    [api, user.role],
+    (signal) => (isAdmin(user) ? api.listUsers(signal).catch(() => null) : Promise.resolve(null)),
+    [api, user?.role],
   );
   const filtered = activeFilterCount(filters);
   const count = `${list.runs.length}${list.hasMore ? '+' : ''} run${list.runs.length === 1 ? '' : 's'}`;
@@ -36,7 +37,7 @@ export function RunsExplorerPage({ search }: { search: string }) {
         </button>
       </div>
       <p className="muted">
-        {user.role === 'admin' ? 'Runs of every user' : 'Your runs'}, newest first. Open one to see its trace.
+        {isAdmin(user) ? 'Runs of every user' : 'Your runs'}, newest first. Open one to see its trace.
       </p>
       <RunFiltersForm
         key={search}

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../common/confirm-dialog.tsx';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { SkillDetailPanel } from './skill-detail.tsx';
 import { SkillUploadForm } from './skill-upload-form.tsx';
+import { canManage } from '../../lib/user-rights.ts';
 
 /** Skills I can use: upload, list, view SKILL.md, delete (SPEC §9). */
 export function SkillsPage({ selected }: { selected: string | null }) {
@@ -16,7 +17,7 @@ export function SkillsPage({ selected }: { selected: string | null }) {
   const [deleting, setDeleting] = useState<Skill | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
-  const canManage = (skill: Skill) => user.role === 'admin' || skill.owner_id === user.id;
+  const mayManage = (skill: Skill) => canManage(user, skill.owner_id);
   const replaceInList = (skill: Skill) =>
     skills.setData((current) =>
       [...(current ?? []).filter((item) => item.id !== skill.id), skill].sort(byName),
@@ -72,7 +73,7 @@ export function SkillsPage({ selected }: { selected: string | null }) {
             <tr key={skill.id} aria-current={skill.name === selected ? 'true' : undefined}>
               <td data-label="Name">
                 <code>{skill.name}</code>
-                {skill.owner_id === user.id ? <span className="muted"> (yours)</span> : null}
+                {skill.owner_id === user?.id ? <span className="muted"> (yours)</span> : null}
               </td>
               <td data-label="Description">{skill.description}</td>
               <td data-label="Visibility">{skill.visibility}</td>
@@ -81,7 +82,7 @@ export function SkillsPage({ selected }: { selected: string | null }) {
                 <button type="button" className="small" onClick={() => navigate(paths.skills(skill.name))}>
                   View
                 </button>
-                {canManage(skill) ? (
+                {mayManage(skill) ? (
                   <button
                     type="button"
                     className="danger small"
@@ -100,7 +101,7 @@ export function SkillsPage({ selected }: { selected: string | null }) {
         <SkillDetailPanel
           key={selected}
           name={selected}
-          canManage={skills.data?.some((skill) => skill.name === selected && canManage(skill)) ?? false}
+          canManage={skills.data?.some((skill) => skill.name === selected && mayManage(skill)) ?? false}
           onChanged={replaceInList}
         />
       ) : null}
