@@ -6,42 +6,12 @@ import { formatNumber, formatTable } from './table.js';
 import { printConsole, type ConsoleResult } from './print-console.js';
 import { printScaleOut, type ScaleOutResult } from './print-scale-out.js';
 import type { SuiteName } from './suite-registry.js';
+import type { Summary } from './summary.js';
+import { printDispatch, type DispatchResult } from './print-dispatch.js';
+import { printKnowledge, type KnowledgeResult } from './print-knowledge.js';
+import { printProviders, type ProvidersResult } from './print-providers.js';
 
 // The result shapes the table reads (see the suites for everything they record).
-interface Summary {
-  median: number;
-  p99: number;
-}
-interface SampleSet {
-  wall: Summary;
-  cpu_ms: Summary;
-  task_span?: Summary;
-  events_per_run?: number;
-}
-interface DispatchResult {
-  troupe: {
-    task: SampleSet;
-    plain: SampleSet;
-    goal: { met: boolean };
-    sql_per_dispatch: {
-      statements_per_run: number;
-      writes_per_run: number;
-      transactions_per_run: number;
-      sqlite_ms_per_run: number;
-    };
-    cpu_profile: { categories: { category: string; ms_per_run: number; share: number }[] };
-  };
-  deepagents: Record<'none' | 'memory' | 'sqlite', { task: SampleSet; plain: SampleSet }> & {
-    version: string;
-    sql_per_dispatch_sqlite_saver: {
-      statements_per_run: number;
-      writes_per_run: number;
-      transactions_per_run: number;
-      sqlite_ms_per_run: number;
-    };
-  };
-  ratios: Record<string, { wall_median: number; cpu_median: number }>;
-}
 interface FanoutResult {
   parents: number;
   children_per_parent: number;
@@ -70,26 +40,6 @@ interface HttpResult {
   new_runs_with_worker: HttpPhase & { completed_runs_per_s: number };
 }
 
-interface KnowledgeResult {
-  corpus: { documents: number; chunks: number; bytes: number };
-  indexing: { wall_s: number; chunks_per_s: number; mib_per_s: number };
-  search: {
-    queries: number;
-    top_k: number;
-    knowledge_search_tool_ms: Summary;
-    knowledge_search_tool_cpu_ms: Summary;
-    index_query_ms: Summary;
-  };
-  bomb_upload?: {
-    bomb_inflated_mib: number;
-    upload_status: number;
-    upload_ms: number;
-    me_idle_ms: Summary;
-    me_during_bomb_ms: Summary;
-    peak_rss_growth_mib: number;
-  };
-}
-
 interface CancelResult {
   children: number;
   rounds: number;
@@ -114,167 +64,6 @@ function printCancel(result: CancelResult): void {
         ['cancel API call returns (ms)', result.cancel_api_return_ms.median, result.cancel_api_return_ms.p99],
       ],
     ),
-  );
-}
-
-interface ProvidersResult {
-  throughput: {
-    runs: number;
-    model_latency_ms: number;
-    worker_slots: number;
-    wall_ms: number;
-    runs_per_second: number;
-    queue_wait_ms: Summary;
-    cpu_seconds: number;
-    rss_mib: { baseline: number; peak: number };
-    failed_runs: number;
-    goal: { runs_per_second: number; met: boolean };
-  };
-  fairness: {
-    rounds: number;
-    children_per_round: number;
-    provider_concurrency: number;
-    user_b_runs: number;
-    user_b_queue_wait_ms: Summary;
-    user_a_child_queue_wait_ms: Summary;
-  };
-}
-
-function printProviders(result: ProvidersResult): void {
-  const { throughput: t, fairness: f } = result;
-  console.log(
-    `\nProviders: ${t.runs} runs, one ${t.model_latency_ms} ms scripted model call each, ${t.worker_slots} worker slots`,
-  );
-  console.log(
-    formatTable(
-      ['metric', 'value'],
-      [
-        ['runs per second, first post → last end', t.runs_per_second],
-        ['wall (ms)', t.wall_ms],
-        [
-          'queue wait p50 / p99 (ms)',
-          `${formatNumber(t.queue_wait_ms.median)} / ${formatNumber(t.queue_wait_ms.p99)}`,
-        ],
-        ['CPU time (s)', t.cpu_seconds],
-        [
-          'RSS baseline → peak (MiB)',
-          `${formatNumber(t.rss_mib.baseline)} → ${formatNumber(t.rss_mib.peak)}`,
-        ],
-        ['failed runs', t.failed_runs],
-      ],
-    ),
-  );
-  console.log(`Goal "at least ${t.goal.runs_per_second} runs/s": ${t.goal.met ? 'MET' : 'NOT MET'}.`);
-  console.log(
-    `\nFairness: user A fans out ${f.children_per_round} children (${f.rounds} rounds) against a provider limited to ${f.provider_concurrency} calls; user B's one-call runs meanwhile (${f.user_b_runs})`,
-  );
-  console.log(
-    formatTable(
-      ['queue wait beyond the 1 s call (ms)', 'p50', 'p99'],
-      [
-        ["user B's run", f.user_b_queue_wait_ms.median, f.user_b_queue_wait_ms.p99],
-        ["user A's children", f.user_a_child_queue_wait_ms.median, f.user_a_child_queue_wait_ms.p99],
-      ],
-    ),
-  );
-}
-
-function printKnowledge(result: KnowledgeResult): void {
-  const { corpus, indexing, search, bomb_upload: bomb } = result;
-  console.log(
-    `\nKnowledge: ${formatNumber(corpus.chunks)} chunks from ${corpus.documents} Markdown documents (${formatNumber(corpus.bytes / 1024 / 1024)} MiB), SQLite FTS5`,
-  );
-  console.log(
-    formatTable(
-      ['metric', 'value'],
-      [
-        ['indexing throughput (chunks/s)', indexing.chunks_per_s],
-        ['indexing wall (s)', indexing.wall_s],
-        [`knowledge_search median (ms, top_k ${search.top_k})`, search.knowledge_search_tool_ms.median],
-        ['knowledge_search p99 (ms)', search.knowledge_search_tool_ms.p99],
-        ['knowledge_search CPU median (ms)', search.knowledge_search_tool_cpu_ms.median],
-        ['index query alone median (ms)', search.index_query_ms.median],
-        ['index query alone p99 (ms)', search.index_query_ms.p99],
-        ...(bomb
-          ? [
-              ['GET /api/me p99, idle (ms)', bomb.me_idle_ms.p99],
-              [
-                `GET /api/me p99, during a ${bomb.bomb_inflated_mib} MiB PDF bomb (ms)`,
-                bomb.me_during_bomb_ms.p99,
-              ],
-              [`bomb refused (HTTP ${bomb.upload_status}) after (ms)`, bomb.upload_ms],
-              ['peak RSS growth during the bomb (MiB)', bomb.peak_rss_growth_mib],
-            ]
-          : []),
-      ],
-    ),
-  );
-}
-
-function printDispatch(result: DispatchResult): void {
-  const { troupe, deepagents } = result;
-  const row = (label: string, set: SampleSet, span?: Summary): (string | number)[] => [
-    label,
-    set.wall.median,
-    set.wall.p99,
-    set.cpu_ms.median,
-    span ? span.median : Number.NaN,
-  ];
-  console.log(
-    `\nDispatch: main agent → task → subagent → answer (scripted model, zero latency; ms per round trip)`,
-  );
-  console.log(
-    formatTable(
-      ['contender', 'median', 'p99', 'CPU median', 'task span median'],
-      [
-        row('Troupe embedded (SQLite, queue, bus): one task dispatch', troupe.task, troupe.task.task_span),
-        row('Troupe: same agent, plain answer (no dispatch)', troupe.plain),
-        row(`deepagents ${deepagents.version}, no checkpointer: one task dispatch`, deepagents.none.task),
-        row('deepagents + MemorySaver', deepagents.memory.task),
-        row('deepagents + SqliteSaver (WAL, synchronous=NORMAL)', deepagents.sqlite.task),
-        row('deepagents, no checkpointer, plain answer', deepagents.none.plain),
-      ],
-    ),
-  );
-  console.log(
-    formatTable(
-      ['ratio Troupe / deepagents (one dispatch)', 'wall median', 'CPU median'],
-      Object.entries(result.ratios).map(([name, ratio]) => [name, ratio.wall_median, ratio.cpu_median]),
-    ),
-  );
-  const sql = troupe.sql_per_dispatch;
-  const deepSql = deepagents.sql_per_dispatch_sqlite_saver;
-  console.log(
-    formatTable(
-      ['per dispatch', 'SQL statements', 'writes', 'transactions', 'ms in SQLite', 'events'],
-      [
-        [
-          'Troupe',
-          sql.statements_per_run,
-          sql.writes_per_run,
-          sql.transactions_per_run,
-          sql.sqlite_ms_per_run,
-          troupe.task.events_per_run ?? Number.NaN,
-        ],
-        [
-          'deepagents + SqliteSaver',
-          deepSql.statements_per_run,
-          deepSql.writes_per_run,
-          deepSql.transactions_per_run,
-          deepSql.sqlite_ms_per_run,
-          Number.NaN,
-        ],
-      ],
-    ),
-  );
-  console.log(
-    `Goal "median at most 5 ms per dispatch": ${troupe.goal.met ? 'MET' : 'NOT MET'} (median ${formatNumber(troupe.task.wall.median)} ms).`,
-  );
-  console.log(
-    `Where Troupe's CPU goes (sampled, instrumented pass): ${troupe.cpu_profile.categories
-      .slice(0, 6)
-      .map((entry) => `${entry.category} ${Math.round(entry.share * 100)}%`)
-      .join(', ')}`,
   );
 }
 
