@@ -1,6 +1,6 @@
 /** The dispatch suite's tables (see bench/suites/dispatch.ts for everything it records). */
 import { formatNumber, formatTable } from './table.js';
-import type { Summary } from './summary.js';
+import type { Summary } from './stats.js';
 
 interface SampleSet {
   wall: Summary;

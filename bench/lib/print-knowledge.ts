@@ -1,6 +1,6 @@
 /** The knowledge suite's tables. */
 import { formatNumber, formatTable } from './table.js';
-import type { Summary } from './summary.js';
+import type { Summary } from './stats.js';
 
 export interface KnowledgeResult {
   corpus: { documents: number; chunks: number; bytes: number };

@@ -1,6 +1,6 @@
 /** The providers suite's tables. */
 import { formatNumber, formatTable } from './table.js';
-import type { Summary } from './summary.js';
+import type { Summary } from './stats.js';
 
 export interface ProvidersResult {
   throughput: {

@@ -1,4 +1,5 @@
 import type { Summary } from './stats.js';
+import type { RoundTrips } from './round-trip-probe.js';
 import { formatNumber, formatTable } from './table.js';
 
 /** The part of bench/suites/scale-out.ts's result the table reads. */
@@ -14,6 +15,8 @@ export interface ScaleOutResult {
     plain: Summary;
     dispatch_marginal_ms: number;
     task_span: Summary;
+    /** Absent in results from before 2026-12-06. */
+    round_trips?: RoundTrips;
     batch: {
       dispatches: number;
       wall_s: number;
@@ -68,6 +71,7 @@ export function printScaleOut(result: ScaleOutResult): void {
       ]),
     ),
   );
+  printRoundTrips(result);
   console.log(
     formatTable(
       [
@@ -110,6 +114,35 @@ export function printScaleOut(result: ScaleOutResult): void {
         ['kill → every orphaned run completed', recovery.kill_to_all_completed_ms],
         ['kill → completed, median over the orphaned runs', recovery.kill_to_completed_ms.median],
         ['of which: the interrupted model turn, replayed in full', recovery.step_delay_ms],
+      ],
+    ),
+  );
+}
+
+function printRoundTrips(result: ScaleOutResult): void {
+  const counted = result.phases.filter((phase) => phase.round_trips);
+  if (counted.length === 0) return;
+  console.log(
+    formatTable(
+      ['per dispatch, one at a time', 'PostgreSQL statements', 'transactions', 'Redis commands'],
+      counted.map(({ workers, round_trips: trips }) => [
+        `${workers} worker${workers === 1 ? '' : 's'}`,
+        trips?.postgres.statements_per_dispatch ?? 0,
+        trips?.postgres.transactions_per_dispatch ?? 0,
+        trips?.redis.commands_per_dispatch ?? 0,
+      ]),
+    ),
+  );
+  const first = counted[0]?.round_trips;
+  if (!first) return;
+  console.log(
+    formatTable(
+      [`most frequent, ${counted[0]?.workers ?? 1} worker(s)`, 'per dispatch'],
+      [
+        ...first.postgres.top
+          .slice(0, 8)
+          .map((entry) => [entry.query.slice(0, 90), entry.calls_per_dispatch]),
+        ...first.redis.top.slice(0, 8).map((entry) => [`redis ${entry.command}`, entry.calls_per_dispatch]),
       ],
     ),
   );

@@ -6,7 +6,7 @@ import { formatNumber, formatTable } from './table.js';
 import { printConsole, type ConsoleResult } from './print-console.js';
 import { printScaleOut, type ScaleOutResult } from './print-scale-out.js';
 import type { SuiteName } from './suite-registry.js';
-import type { Summary } from './summary.js';
+import type { Summary } from './stats.js';
 import { printDispatch, type DispatchResult } from './print-dispatch.js';
 import { printKnowledge, type KnowledgeResult } from './print-knowledge.js';
 import { printProviders, type ProvidersResult } from './print-providers.js';

@@ -3,7 +3,8 @@
  * then 4 `--role worker` processes, driven over loopback HTTP with the one-`task` dispatch scenario of the
  * dispatch suite. Measures (a) one dispatch round trip (and the plain-answer baseline, and the `task` span
  * from the stored events), (b) end-to-end throughput of a fixed batch at each worker count, and (c) recovery:
- * `kill -9` of a worker holding active runs, until the surviving workers have completed every one of them.
+ * `kill -9` of a worker holding active runs, until the surviving workers have completed every one of them;
+ * and, per worker count, the statements and Redis commands one dispatch costs.
  */
 import os from 'node:os';
 import type { RunEvent } from '../../src/core/records/run-event.js';
@@ -17,6 +18,7 @@ import {
 } from '../lib/dispatch-scenario.js';
 import { eventually } from '../../test/helpers/eventually.js';
 import { mapLimit } from '../lib/map-limit.js';
+import { roundTripProbe, type RoundTripProbe } from '../lib/round-trip-probe.js';
 import { processCpuMs, processTreeCpuMs } from '../lib/process-cpu.js';
 import { startCluster, type Cluster } from '../lib/scale-out-cluster.js';
 import { findServiceBinaries, startServices } from '../../test/helpers/services/services.js';
@@ -102,6 +104,22 @@ async function measureDispatch(
   };
 }
 
+/**
+ * Statements and commands per dispatch on the shared services: `count` dispatches one at a time (their
+ * conversations made before counting), each posted and long-polled to its end as in (a).
+ */
+async function measureRoundTrips(api: TroupeApi, agents: Agents, probe: RoundTripProbe, count: number) {
+  const conversations = [];
+  for (let i = 0; i < count; i++) conversations.push(await api.createConversation(agents.main));
+  await probe.start();
+  for (const [index, conversation] of conversations.entries()) {
+    const input = `counted ${index}`;
+    const run = await api.postMessage(conversation, input);
+    checkAnswer(await api.awaitRun(run.id, RUN_TIMEOUT_MS), expectedAnswer('task', input));
+  }
+  return probe.read(count);
+}
+
 /** (b) A fixed batch of dispatches, each in a conversation of its own, posted `CLIENT_CONCURRENCY` at a time. */
 async function measureBatch(cluster: Cluster, agents: Agents, count: number, tag: string) {
   const { api } = cluster;
@@ -165,7 +183,9 @@ async function measureRecovery(cluster: Cluster, agents: Agents, count: number, 
   }).catch((error: unknown) => {
     // Say where each run was, so a failed recovery measurement can be told apart from a slow one.
     const where = last.map((run) => `${run.status}${run.worker_id ? `@${run.worker_id}` : ''}`).join(', ');
-    throw new Error(`${error instanceof Error ? error.message : String(error)}; runs: ${where}`, { cause: error });
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; runs: ${where}`, {
+      cause: error,
+    });
   });
   const owners = new Map<string, Run[]>();
   for (const run of claimed) {
@@ -225,10 +245,28 @@ await runSuite(SUITE, async ({ quick }) => {
   const found = findServiceBinaries();
   if ('missing' in found) throw new Error(`scale-out needs PostgreSQL and Redis binaries: ${found.missing}`);
   const plan = quick
-    ? { workers: [1, 2], warmup: 3, task: 5, plain: 3, batch: 10, recovery: 4, stepDelayMs: 4_000 }
+    ? {
+        workers: [1, 2],
+        warmup: 3,
+        task: 5,
+        plain: 3,
+        counted: 5,
+        batch: 10,
+        recovery: 4,
+        stepDelayMs: 4_000,
+      }
     : // Recovery: no more slow runs than one worker has slots (8), so they are all running at once however
       // the queue spreads them (16 could leave some pending behind a worker's full slots until others end).
-      { workers: [1, 2, 4], warmup: 10, task: 40, plain: 20, batch: 200, recovery: 8, stepDelayMs: 8_000 };
+      {
+        workers: [1, 2, 4],
+        warmup: 10,
+        task: 40,
+        plain: 20,
+        counted: 20,
+        batch: 200,
+        recovery: 8,
+        stepDelayMs: 8_000,
+      };
   const loadBefore = loadAverage();
   const teardown = createTeardown((message) => progress(SUITE, message));
   try {
@@ -250,6 +288,8 @@ await runSuite(SUITE, async ({ quick }) => {
       teardown,
     });
     const { api } = cluster;
+    const probe = await roundTripProbe(services.postgres.url, services.redis.url);
+    teardown.add('the round-trip probe', () => probe.close());
     await api.call(
       'POST',
       '/api/agent',
@@ -272,8 +312,9 @@ await runSuite(SUITE, async ({ quick }) => {
         `${workers} worker(s): ${plan.task} dispatches and ${plan.plain} plain runs one at a time, then a batch of ${plan.batch}`,
       );
       const dispatch = await measureDispatch(api, agents, plan);
+      const round_trips = await measureRoundTrips(api, agents, probe, plan.counted);
       const batch = await measureBatch(cluster, agents, plan.batch, `w${workers}`);
-      phases.push({ workers, ...dispatch, batch });
+      phases.push({ workers, ...dispatch, round_trips, batch });
     }
     progress(
       SUITE,

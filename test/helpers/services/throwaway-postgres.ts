@@ -27,7 +27,14 @@ export interface ThrowawayPostgres {
 }
 
 /** Non-durable on purpose, as in `.ci/run`: the cluster lives for one bench run and its data is thrown away. */
-const SETTINGS = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=300'];
+const SETTINGS = [
+  'fsync=off',
+  'synchronous_commit=off',
+  'full_page_writes=off',
+  'max_connections=300',
+  // Lets the scale-out bench count statements per dispatch (bench/lib/round-trip-probe.ts); costs nothing unread.
+  'shared_preload_libraries=pg_stat_statements',
+];
 
 const isRoot = (): boolean => process.getuid?.() === 0;
 
