@@ -11,7 +11,8 @@ import { createRedisHealth } from './redis-health.js';
  * Design: one Redis Stream per run for events, one pub/sub channel for signals.
  *
  * Events. `publish` appends the event JSON to `{prefix}run:{id}:events` with XADD (MAXLEN ~ bounded) and
- * refreshes the key's TTL in the same MULTI; one XREAD loop per process serves the live subscribers (see
+ * refreshes the key's TTL when this process has not refreshed it for a quarter of the TTL (one command per
+ * event instead of four: MULTI, XADD, EXPIRE, EXEC; nothing needs the two to be atomic). One XREAD loop per process serves the live subscribers (see
  * create-redis-stream-reader.ts for why streams rather than pub/sub). The database stays the source of
  * truth (readers catch up from storage); the stream only needs to hold the recent tail, hence MAXLEN and
  * the TTL.
@@ -29,7 +30,10 @@ export interface RedisEventBusOptions {
   keyPrefix?: string;
   /** Approximate entries kept per run stream (XADD MAXLEN ~); default 10 000. */
   maxLenPerRun?: number;
-  /** Seconds a run's stream lives after its last event; default one day. */
+  /**
+   * Seconds a run's stream lives after its last event; default one day. The TTL is refreshed at most every
+   * quarter of it, so a stream lives between ¾ of it and all of it after its last event.
+   */
   ttlSeconds?: number;
   /** How long one XREAD blocks; default 5 s. Only matters when a wake-up (CLIENT UNBLOCK) is lost. */
   blockMs?: number;
@@ -47,6 +51,7 @@ const DEFAULT_MAX_LEN = 10_000;
 const DEFAULT_TTL_SECONDS = 24 * 60 * 60;
 const DEFAULT_BLOCK_MS = 5_000;
 const CONNECT_TIMEOUT_MS = 10_000;
+const MAX_TRACKED_STREAMS = 100_000;
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -106,6 +111,11 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   const streams = createRedisStreamReader({ command, reader, streamKey, blockMs, report });
   const signals = createRedisSignalChannel({ command, subscriber, channel: signalChannel, report });
   let closed = false;
+  // When this process last set each stream's TTL. Forgotten when Redis reconnects (a restart may have lost the
+  // keys, and a key XADD recreates has no TTL) and when it grows past a bound (a refresh too many costs nothing).
+  const ttlSetAt = new Map<string, number>();
+  const refreshEveryMs = (ttlSeconds * 1000) / 4;
+  command.on('ready', () => ttlSetAt.clear());
 
   return {
     health,
@@ -113,13 +123,26 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     // is in storage, and readers read storage until the bus is back (docs/scale-out.md, "Outages").
     async publish(event) {
       if (closed || !health.connected) return;
+      const key = streamKey(event.run_id);
+      const entry = JSON.stringify(event);
+      const now = Date.now();
+      const setAt = ttlSetAt.get(key);
+      if (setAt !== undefined && now - setAt < refreshEveryMs) {
+        await command.xadd(key, 'MAXLEN', '~', maxLen, '*', STREAM_ENTRY_FIELD, entry);
+        return;
+      }
+      if (ttlSetAt.size >= MAX_TRACKED_STREAMS) ttlSetAt.clear();
+      ttlSetAt.set(key, now);
       const results = await command
-        .multi()
-        .xadd(streamKey(event.run_id), 'MAXLEN', '~', maxLen, '*', STREAM_ENTRY_FIELD, JSON.stringify(event))
-        .expire(streamKey(event.run_id), ttlSeconds)
+        .pipeline()
+        .xadd(key, 'MAXLEN', '~', maxLen, '*', STREAM_ENTRY_FIELD, entry)
+        .expire(key, ttlSeconds)
         .exec();
       const failed = results?.find(([error]) => error !== null)?.[0];
-      if (failed) throw failed;
+      if (failed) {
+        ttlSetAt.delete(key);
+        throw failed;
+      }
     },
     subscribe: (runId, listener) => streams.subscribe(runId, listener),
     // A lost signal is covered by the run row, which the worker reads at its next lease renewal.

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventBus, RunSignal } from '../../../core/ports/event-bus.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
@@ -89,6 +90,13 @@ if (binaries) {
         );
         expect(before.map((event) => event.seq)).toEqual([1, 3]);
         expect(during.every((event) => event.seq !== 2)).toBe(true);
+        // The stream has a TTL again, also when the restart lost it and the XADD after it made a new key.
+        const raw = new Redis(redis().url);
+        try {
+          expect(await raw.ttl(`troupe:run:${runId}:events`)).toBeGreaterThan(0);
+        } finally {
+          raw.disconnect();
+        }
         // The signal subscription made before the outage is subscribed again.
         await api.signal({ type: 'resume', run_id: runId });
         await eventually('a signal after the outage', 10_000, () =>
