@@ -77,7 +77,7 @@ export async function roundTripProbe(postgresUrl: string, redisUrl: string): Pro
         postgres: {
           statements_per_dispatch: per(rows.reduce((sum, row) => sum + Number(row.calls), 0)),
           transactions_per_dispatch: per(transactions),
-          top: rows.slice(0, 12).map((row) => ({
+          top: rows.slice(0, 40).map((row) => ({
             calls_per_dispatch: per(Number(row.calls)),
             query: row.query.replace(/\s+/g, ' ').slice(0, 160),
           })),
