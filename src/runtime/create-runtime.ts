@@ -13,10 +13,10 @@ import { createAttachmentService, type AttachmentService } from './attachments/a
 import { createAgUiService, type AgUiService } from './ag-ui/ag-ui-service.js';
 import { createCompletionService, type CompletionService } from './completions/completion-service.js';
 import type { MiddlewareFactory } from './middleware/middleware-factory.js';
-import { createAgentService, type AgentService } from './agent-service.js';
-import { createAuthService, type AuthService } from './auth-service.js';
+import { createAgentService, type AgentService } from './agents/agent-service.js';
+import { createAuthService, type AuthService } from './auth/auth-service.js';
 import { createBuildReportService, type BuildReportService } from './build-report/build-report-service.js';
-import { createConversationService, type ConversationService } from './conversation-service.js';
+import { createConversationService, type ConversationService } from './conversations/conversation-service.js';
 import {
   createClientDelegationService,
   type ClientDelegationService,
@@ -28,15 +28,15 @@ import {
 } from './delegation/delegation-run-service.js';
 import { createKnowledgeMiddleware } from './knowledge/create-knowledge-middleware.js';
 import { createKnowledgeService, type KnowledgeService } from './knowledge/knowledge-service.js';
-import { createLeaseReconciler, reconcilePeriodMs, type LeaseReconciler } from './lease-reconciler.js';
-import { createRunViews, type RunViews } from './runs/run-views.js';
+import { createLeaseReconciler, reconcilePeriodMs, type LeaseReconciler } from './runs/leases/lease-reconciler.js';
+import { createRunViews, type RunViews } from './runs/inspect/run-views.js';
 import { combineMiddlewareFactories } from './middleware/combine-middleware-factories.js';
-import { createProjectService, type ProjectService } from './project-service.js';
+import { createProjectService, type ProjectService } from './projects/project-service.js';
 import type { RemoteA2AConnector } from './remote-experts/remote-a2a-connector.js';
-import { createRunExecutor, type RunExecutor } from './run-executor.js';
-import { createRunService, type RunService } from './run-service.js';
-import { RunHandoffs } from './runs/run-handoffs.js';
-import { LocalRunStarts } from './runs/local-run-starts.js';
+import { createRunExecutor, type RunExecutor } from './runs/execute/run-executor.js';
+import { createRunService, type RunService } from './runs/run-service.js';
+import { RunHandoffs } from './runs/start/run-handoffs.js';
+import { LocalRunStarts } from './runs/start/local-run-starts.js';
 import { createSkillsMiddleware } from './skills/create-skills-middleware.js';
 import { WORKDIRS_DIR } from './data-dir/prepare-data-dir.js';
 import { sandboxHostOwner } from './tools/execute/sandbox-host-owner.js';
@@ -49,8 +49,8 @@ import { createHumanTools } from './tools/human/create-human-tools.js';
 import type { AnyTroupeTool } from './tools/troupe-tool.js';
 import { createWorkdirTools } from './tools/workdir/create-workdir-tools.js';
 import type { RunTracer } from './tracing/run-tracer.js';
-import { createExpertService, type ExpertService } from './expert-service.js';
-import { RequestArrivals } from './request-arrivals.js';
+import { createExpertService, type ExpertService } from './agents/expert-service.js';
+import { RequestArrivals } from './runs/start/request-arrivals.js';
 import {
   createDelegationPolicyService,
   type DelegationPolicyService,

@@ -9,7 +9,7 @@ import type { EgressPolicy } from '../../core/egress/egress-policy.js';
 import { TroupeError } from '../../core/errors.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { A2AIdentitySettings } from '../../a2a-identity-settings.js';
-import { signCallerClaim } from '../../runtime/remote-experts/caller-claim.js';
+import { signCallerClaim } from '../../core/remote-experts/caller-claim.js';
 import type { RemoteA2AConnector } from '../../runtime/remote-experts/remote-a2a-connector.js';
 import { createEgressFetch, type Resolver } from '../egress/create-egress-fetch.js';
 import { withCredentials } from './with-credentials.js';

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEgressPolicy } from '../../core/egress/egress-policy.js';
 import type { Agent, McpServerConfig } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
-import { executeTool } from '../../runtime/execute-tool.js';
+import { executeTool } from '../../runtime/agent-loop/execute-tool.js';
 import type { AnyTroupeTool } from '../../runtime/tools/troupe-tool.js';
 import type { Resolver } from '../egress/create-egress-fetch.js';
 import { createMcpToolSource, type McpToolSource } from './create-mcp-tool-source.js';

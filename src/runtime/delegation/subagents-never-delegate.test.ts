@@ -9,7 +9,7 @@ import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers
 import { toolResults } from '../../../test/helpers/run-helpers.js';
 import type { ToolCallRequest } from '../middleware/agent-middleware.js';
 import { createSubagentToolFilterMiddleware } from '../middleware/subagent-tool-filter-middleware.js';
-import type { RunEmitter } from '../run-emitter.js';
+import type { RunEmitter } from '../events/run-emitter.js';
 import { createDelegationMiddleware } from './create-delegation-middleware.js';
 import { DELEGATION_TEXTS } from '../../core/delegation/delegation-texts.js';
 

@@ -12,7 +12,7 @@ import {
 import type { ModelAdmission } from '../../core/ports/model-admission.js';
 import type { ModelProvider, ResolvedModel } from '../../core/ports/model-provider.js';
 import type { ModelCallNotice, ModelCallRequest, ModelCallResult } from '../middleware/agent-middleware.js';
-import type { RunEmitter } from '../run-emitter.js';
+import type { RunEmitter } from '../events/run-emitter.js';
 import { runModelAttempt } from './model-attempt.js';
 
 export interface ModelGatewayDeps {

@@ -18,11 +18,11 @@ import {
   WAITING_TASK_STATES,
   type RemoteTaskView,
 } from './remote-task-view.js';
-import type { AgentLoopOutcome } from '../agent-loop.js';
-import { abortKindOf, type RunAbortError } from '../run-abort.js';
-import type { RunEmitter } from '../run-emitter.js';
+import type { AgentLoopOutcome } from '../agent-loop/agent-loop.js';
+import { abortKindOf, type RunAbortError } from '../../core/runs/run-abort.js';
+import type { RunEmitter } from '../events/run-emitter.js';
 import type { RemoteA2AConnector } from './remote-a2a-connector.js';
-import { CLAIM_LIFETIME_SECONDS } from './caller-claim.js';
+import { CLAIM_LIFETIME_SECONDS } from '../../core/remote-experts/caller-claim.js';
 import { findRemoteTask, REMOTE_TASK_TOOL } from './find-remote-task.js';
 
 export interface RemoteExpertDeps {

@@ -1,6 +1,6 @@
 import type { Client } from '@a2a-js/sdk/client';
 import type { Agent } from '../../core/records/agent.js';
-import type { CallerClaim } from './caller-claim.js';
+import type { CallerClaim } from '../../core/remote-experts/caller-claim.js';
 
 /**
  * Opens an A2A client for a remote expert (SPEC §11): its card URL and credentials come from the agent's

@@ -9,7 +9,7 @@ import { createTestStorage, type TestStorage } from '../../../test/helpers/http/
 import type { ToolCallRequest } from '../middleware/agent-middleware.js';
 import { composeMiddleware } from '../middleware/compose-middleware.js';
 import { createSubagentToolFilterMiddleware } from '../middleware/subagent-tool-filter-middleware.js';
-import { executeTool } from '../execute-tool.js';
+import { executeTool } from '../agent-loop/execute-tool.js';
 import type { ToolContext } from '../tools/troupe-tool.js';
 import { createInstallSkillTool } from './install-skill-tool.js';
 import { createSkillService } from './skill-service.js';

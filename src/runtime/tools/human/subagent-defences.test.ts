@@ -4,7 +4,7 @@ import type { ToolApprovalMode } from '../../../core/records/agent.js';
 import type { Run } from '../../../core/records/run.js';
 import { createTestStorage, type TestStorage } from '../../../../test/helpers/http/create-test-storage.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../../test/helpers/create-runtime-harness.js';
-import { executeTool } from '../../execute-tool.js';
+import { executeTool } from '../../agent-loop/execute-tool.js';
 import type { ModelCallRequest } from '../../middleware/agent-middleware.js';
 import { composeMiddleware } from '../../middleware/compose-middleware.js';
 import { createSubagentToolFilterMiddleware } from '../../middleware/subagent-tool-filter-middleware.js';
