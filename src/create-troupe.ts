@@ -41,7 +41,7 @@ import { sandboxHostOwner } from './runtime/tools/execute/sandbox-host-owner.js'
 import { prepareDataDir } from './runtime/data-dir/prepare-data-dir.js';
 import type { SkillService } from './runtime/skills/skill-service.js';
 import type { KnowledgeService } from './runtime/knowledge/knowledge-service.js';
-import type { RunTracer } from './runtime/tracing/run-tracer.js';
+import type { RunTracer } from './core/ports/run-tracer.js';
 import { createRuntime } from './runtime/create-runtime.js';
 import type { RequestArrivals } from './runtime/runs/start/request-arrivals.js';
 

@@ -32,7 +32,8 @@ import { createLeaseReconciler, reconcilePeriodMs, type LeaseReconciler } from '
 import { createRunViews, type RunViews } from './runs/inspect/run-views.js';
 import { combineMiddlewareFactories } from './middleware/combine-middleware-factories.js';
 import { createProjectService, type ProjectService } from './projects/project-service.js';
-import type { RemoteA2AConnector } from './remote-experts/remote-a2a-connector.js';
+import type { Client } from '@a2a-js/sdk/client';
+import type { RemoteA2AConnector } from '../core/ports/remote-a2a-connector.js';
 import { createRunExecutor, type RunExecutor } from './runs/execute/run-executor.js';
 import { createRunService, type RunService } from './runs/run-service.js';
 import { RunHandoffs } from './runs/start/run-handoffs.js';
@@ -46,9 +47,9 @@ import { createSubagentMiddleware } from './subagents/create-subagent-middleware
 import { createSubagentRunService, type SubagentRunService } from './subagents/subagent-run-service.js';
 import type { ExecuteSupport } from './tools/execute/execute-support.js';
 import { createHumanTools } from './tools/human/create-human-tools.js';
-import type { AnyTroupeTool } from './tools/troupe-tool.js';
+import type { AnyTroupeTool } from '../core/tools/troupe-tool.js';
 import { createWorkdirTools } from './tools/workdir/create-workdir-tools.js';
-import type { RunTracer } from './tracing/run-tracer.js';
+import type { RunTracer } from '../core/ports/run-tracer.js';
 import { createExpertService, type ExpertService } from './agents/expert-service.js';
 import { RequestArrivals } from './runs/start/request-arrivals.js';
 import {
@@ -70,7 +71,7 @@ export interface RuntimePorts {
   /** External tools (MCP servers) of each agent's config; absent: agents get no MCP tools. */
   toolSource?: ToolSource<AnyTroupeTool>;
   /** Reaches remote A2A experts; absent: their runs fail with a clear error. */
-  remoteExperts?: RemoteA2AConnector;
+  remoteExperts?: RemoteA2AConnector<Client>;
   /** The `execute` sandbox as probed on this host; absent: no `execute` tool. */
   execute?: ExecuteSupport;
   tracer?: RunTracer | undefined;

@@ -29,8 +29,8 @@ import type { RunExecutor } from '../../src/runtime/runs/execute/run-executor.js
 import type { RunService } from '../../src/runtime/runs/run-service.js';
 import type { SubagentRunService } from '../../src/runtime/subagents/subagent-run-service.js';
 import type { DelegationRunService } from '../../src/runtime/delegation/delegation-run-service.js';
-import type { AnyTroupeTool } from '../../src/runtime/tools/troupe-tool.js';
-import type { RunTracer } from '../../src/runtime/tracing/run-tracer.js';
+import type { AnyTroupeTool } from '../../src/core/tools/troupe-tool.js';
+import type { RunTracer } from '../../src/core/ports/run-tracer.js';
 
 export interface RuntimeHarnessOptions {
   /** Configuration beside the defaults (e.g. file limits); the options below win over it. */

@@ -6,7 +6,7 @@ import { createEgressPolicy } from '../../core/egress/egress-policy.js';
 import type { Agent, McpServerConfig } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
 import { executeTool } from '../../runtime/agent-loop/execute-tool.js';
-import type { AnyTroupeTool } from '../../runtime/tools/troupe-tool.js';
+import type { AnyTroupeTool } from '../../core/tools/troupe-tool.js';
 import type { Resolver } from '../egress/create-egress-fetch.js';
 import { createMcpToolSource, type McpToolSource } from './create-mcp-tool-source.js';
 import { startHttpTestServer, type HttpTestServer } from '../../../test/helpers/mcp/start-mcp-test-server.js';

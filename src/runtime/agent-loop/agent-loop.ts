@@ -5,11 +5,11 @@ import type { Agent } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
 import type { ModelToolCall } from '../../core/ports/model-stream.js';
 import type { ModelCallUsage } from '../../core/runs/run-usage.js';
-import type { ModelCallResult, ToolCallResult } from '../middleware/agent-middleware.js';
-import { ApprovalPendingError } from '../middleware/approval-middleware.js';
+import type { ModelCallResult, ToolCallResult } from '../../core/ports/agent-middleware.js';
+import { ApprovalPendingError } from '../../core/approvals/approval-pending-error.js';
 import type { ComposedMiddleware } from '../middleware/compose-middleware.js';
 import type { PendingEvent, RunEmitter } from '../events/run-emitter.js';
-import type { AnyTroupeTool, ToolContext } from '../tools/troupe-tool.js';
+import type { AnyTroupeTool, ToolContext } from '../../core/tools/troupe-tool.js';
 
 export interface AgentLoopOptions {
   run: Run;

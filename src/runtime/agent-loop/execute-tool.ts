@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isTroupeError, toTroupeError } from '../../core/errors.js';
-import type { ToolCallRequest, ToolCallResult } from '../middleware/agent-middleware.js';
-import { ApprovalPendingError } from '../middleware/approval-middleware.js';
+import type { ToolCallRequest, ToolCallResult } from '../../core/ports/agent-middleware.js';
+import { ApprovalPendingError } from '../../core/approvals/approval-pending-error.js';
 
 /** The innermost tool call: validate the input against the tool's schema, then execute it. */
 export async function executeTool(request: ToolCallRequest): Promise<ToolCallResult> {

@@ -1,7 +1,7 @@
 import type { ToolSource } from '../../core/ports/tool-source.js';
 import type { Agent } from '../../core/records/agent.js';
 import { selectByPatterns } from '../../core/tool-patterns.js';
-import type { AnyTroupeTool } from '../tools/troupe-tool.js';
+import type { AnyTroupeTool } from '../../core/tools/troupe-tool.js';
 
 export interface AgentToolsDeps {
   /** The built-in tool catalogue; the agent's `config.tools` patterns select from it. */

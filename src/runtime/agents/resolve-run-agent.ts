@@ -3,7 +3,7 @@ import type { Agent } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
 import { buildAgentSubagents } from '../../core/subagent-specs/build-agent-subagents.js';
 import { agentTools, type AgentToolsDeps } from './agent-tools.js';
-import type { AnyTroupeTool } from '../tools/troupe-tool.js';
+import type { AnyTroupeTool } from '../../core/tools/troupe-tool.js';
 import { inlineSubagentAgent, inlineSubagentName } from '../../core/subagents/inline-subagent-agent.js';
 
 /**

@@ -4,7 +4,7 @@ import type { DelegatableExpert } from '../../core/ports/storage.js';
 import { isTerminalStatus } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
 import type { RunLimits } from '../../config.js';
-import { defineTool, type AnyTroupeTool, waitOutsideSlot } from '../tools/troupe-tool.js';
+import { defineTool, type AnyTroupeTool, waitOutsideSlot } from '../../core/tools/troupe-tool.js';
 import { refusalError } from '../runs/start/child-run-refusal.js';
 import type { CreatorKnown } from '../runs/start/start-child-run.js';
 import type { DelegationRunService } from './delegation-run-service.js';

@@ -23,7 +23,7 @@ import {
 import { diagnoseRefusal } from './diagnose-refusal.js';
 import { startWatched } from '../runs/start/start-watched.js';
 import type { WatchedSince } from '../runs/wait/watch-run-ends.js';
-import type { AdoptCheckpoint } from '../events/run-emitter.js';
+import type { AdoptCheckpoint } from '../../core/tools/adopt-checkpoint.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface DelegationStartInput {

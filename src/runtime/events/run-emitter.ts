@@ -4,9 +4,9 @@ import type {
   SharedCommitOptions,
   StepMessages,
   Storage,
-  ThreadMessageBatch,
 } from '../../core/ports/storage.js';
 import type { Run } from '../../core/records/run.js';
+import type { AdoptedCommit } from '../../core/tools/adopt-checkpoint.js';
 import type { RunEvent, RunEventType } from '../../core/records/run-event.js';
 import { isStorageOutage, wroteNothing, type StorageOutage } from '../../core/runs/storage-outage.js';
 
@@ -85,22 +85,6 @@ export interface RunEmitter {
   delta(text: string): void;
   /** Writes the held commits and the buffered text now, and waits for an adopted commit to settle. */
   flush(): Promise<void>;
-}
-
-/** Takes the run's held checkpoint for the caller's transaction (`RunEmitter.adopt`). */
-export type AdoptCheckpoint = () => Promise<AdoptedCommit | undefined>;
-
-/** Held commits (`RunEmitter.hold`) that another transaction writes. */
-export interface AdoptedCommit {
-  /** Their messages, for the caller's transaction to write (`messages.appendBatches`, with its own). */
-  readonly messages: ThreadMessageBatch;
-  /** Their events, which the caller appends in the same transaction, ahead of anything of its own for this run. */
-  readonly events: RunEventBatch;
-  /**
-   * After the caller's transaction: committed with the events it appended (published now, before anything
-   * else of this run's), or rolled back (undefined), when the commits are held again as they were.
-   */
-  settle(appended: readonly RunEvent[] | undefined): Promise<void>;
 }
 
 /** Fields every event of a run carries, so a parent's stream can attribute a child's events. */

@@ -26,7 +26,7 @@ import type { RunHandoffs } from './start/run-handoffs.js';
 import type { RequestArrivals } from './start/request-arrivals.js';
 import type { RunViews } from './inspect/run-views.js';
 import { inspectRunStep } from './inspect/inspect-run-step.js';
-import type { AnyTroupeTool } from '../tools/troupe-tool.js';
+import type { AnyTroupeTool } from '../../core/tools/troupe-tool.js';
 
 export interface RunServiceDeps {
   storage: Storage;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AgentMiddleware, ToolCallRequest } from '../middleware/agent-middleware.js';
+import type { AgentMiddleware, ToolCallRequest } from '../../core/ports/agent-middleware.js';
 import { openInWorkdir } from '../tools/workdir/open-in-workdir.js';
 import { SKILLS_DIR } from '../tools/workdir/open-skills-root.js';
 

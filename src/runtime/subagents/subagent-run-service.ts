@@ -13,7 +13,7 @@ import {
   type ChildRunScope,
   type CreatorKnown,
 } from '../runs/start/start-child-run.js';
-import type { AdoptCheckpoint } from '../events/run-emitter.js';
+import type { AdoptCheckpoint } from '../../core/tools/adopt-checkpoint.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface SubagentStartInput {

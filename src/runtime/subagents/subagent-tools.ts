@@ -18,7 +18,7 @@ import {
   type AnyTroupeTool,
   type ToolContext,
   type ToolOutput,
-} from '../tools/troupe-tool.js';
+} from '../../core/tools/troupe-tool.js';
 import { formatChildResult } from './format-child-result.js';
 import { readProgress } from '../runs/children/subagent-progress.js';
 import { refusalError } from '../runs/start/child-run-refusal.js';

@@ -6,7 +6,7 @@ import {
   SLOW_SCENARIO as SLOW,
   useSingleAgentRuntime,
 } from '../../../../test/helpers/runtime/use-single-agent-runtime.js';
-import { defineTool } from '../../tools/troupe-tool.js';
+import { defineTool } from '../../../core/tools/troupe-tool.js';
 
 const setup = useSingleAgentRuntime();
 

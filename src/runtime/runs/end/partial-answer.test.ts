@@ -11,7 +11,7 @@ import { partialAnswerMarker } from '../../../core/thread/partial-answer.js';
 import { repairToolCallPairs } from '../../../core/thread/tool-call-pairs.js';
 import { createRuntimeHarness, type RuntimeHarness, type RuntimeHarnessOptions } from '../../../../test/helpers/create-runtime-harness.js';
 import { BACKENDS, startBackend, type ScriptRule } from '../../../../test/helpers/model-backends.js';
-import type { AgentMiddleware } from '../../middleware/agent-middleware.js';
+import type { AgentMiddleware } from '../../../core/ports/agent-middleware.js';
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 

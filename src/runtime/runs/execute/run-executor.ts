@@ -23,15 +23,16 @@ import { announceAttempt } from './announce-attempt.js';
 import { resolveRunAgent } from '../../agents/resolve-run-agent.js';
 import { createWorkerSlots } from './worker-slots.js';
 import type { RunQueue } from '../../../core/ports/run-queue.js';
-import type { AnyTroupeTool } from '../../tools/troupe-tool.js';
+import type { AnyTroupeTool } from '../../../core/tools/troupe-tool.js';
 import type { MiddlewareFactory } from '../../middleware/middleware-factory.js';
 import { effectiveLimits } from '../../agents/agent-limits.js';
 import { createRunLease } from '../leases/run-lease.js';
 import { createStorageOutage, type StorageOutage } from '../../../core/runs/storage-outage.js';
-import type { RunTracer } from '../../tracing/run-tracer.js';
+import type { RunTracer } from '../../../core/ports/run-tracer.js';
 import { driveRemoteExpert, type RemoteExpertDeps } from '../../remote-experts/drive-remote-expert.js';
 import { remoteModelLabel } from '../../remote-experts/remote-model-label.js';
-import type { RemoteA2AConnector } from '../../remote-experts/remote-a2a-connector.js';
+import type { Client } from '@a2a-js/sdk/client';
+import type { RemoteA2AConnector } from '../../../core/ports/remote-a2a-connector.js';
 import type { ModelGateway } from '../../model-gateway/model-gateway.js';
 
 export interface RunExecutorDeps {
@@ -61,7 +62,7 @@ export interface RunExecutorDeps {
   /** Every model call of every run goes through it: retries, fallbacks, the providers' shared limits. */
   gateway: ModelGateway;
   /** Reaches remote A2A experts (backend `a2a`); without it their runs fail with a clear error. */
-  remoteExperts?: RemoteA2AConnector;
+  remoteExperts?: RemoteA2AConnector<Client>;
   /** What the runs' creators in this process hand over, so a first attempt need not read it back. */
   handoffs?: RunHandoffs;
   /** Where this process's child-run creators find the executor once it started (see LocalRunStarts). */

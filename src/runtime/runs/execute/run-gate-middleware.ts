@@ -8,7 +8,7 @@ import { stopVerdict } from '../../../core/runs/stop-verdict.js';
 import { RunAbortError } from '../../../core/runs/run-abort.js';
 import { requestCancel, TREE_CLOSED } from '../end/run-finalizer.js';
 import type { RunUsageMeter } from '../../usage/run-usage-meter.js';
-import type { AgentMiddleware } from '../../middleware/agent-middleware.js';
+import type { AgentMiddleware } from '../../../core/ports/agent-middleware.js';
 
 export interface RunGateDeps {
   storage: Storage;

@@ -2,7 +2,7 @@ import type { Storage } from '../../../core/ports/storage.js';
 import type { Agent } from '../../../core/records/agent.js';
 import type { Run } from '../../../core/records/run.js';
 import { runCapabilities } from '../../../core/runs/run-capabilities.js';
-import type { AgentMiddleware } from '../../middleware/agent-middleware.js';
+import type { AgentMiddleware } from '../../../core/ports/agent-middleware.js';
 import { createApprovalMiddleware } from '../../middleware/approval-middleware.js';
 import { createSubagentToolFilterMiddleware } from '../../middleware/subagent-tool-filter-middleware.js';
 import { createToolAvailabilityMiddleware } from '../../middleware/tool-availability-middleware.js';

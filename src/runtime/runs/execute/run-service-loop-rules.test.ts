@@ -4,7 +4,7 @@ import {
   ECHO_SCENARIO as ECHO,
   useSingleAgentRuntime,
 } from '../../../../test/helpers/runtime/use-single-agent-runtime.js';
-import { defineTool } from '../../tools/troupe-tool.js';
+import { defineTool } from '../../../core/tools/troupe-tool.js';
 
 const setup = useSingleAgentRuntime();
 

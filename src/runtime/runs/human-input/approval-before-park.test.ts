@@ -5,8 +5,8 @@ import type { Run } from '../../../core/records/run.js';
 import type { User } from '../../../core/records/user.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../../test/helpers/run-helpers.js';
-import type { AgentMiddleware } from '../../middleware/agent-middleware.js';
-import { ApprovalPendingError } from '../../middleware/approval-middleware.js';
+import type { AgentMiddleware } from '../../../core/ports/agent-middleware.js';
+import { ApprovalPendingError } from '../../../core/approvals/approval-pending-error.js';
 import { rejectionText } from '../../../core/approvals/rejection-text.js';
 
 /**

@@ -7,7 +7,7 @@ import type { InspectedStep, InspectedToolCall } from '../../../core/records/ins
 import type { ThreadMessage } from '../../../core/records/thread-message.js';
 import { isAdmin, type Actor } from '../../../core/records/user.js';
 import { resolveRunAgent } from '../../agents/resolve-run-agent.js';
-import type { AnyTroupeTool } from '../../tools/troupe-tool.js';
+import type { AnyTroupeTool } from '../../../core/tools/troupe-tool.js';
 
 export type { InspectedStep, InspectedToolCall };
 

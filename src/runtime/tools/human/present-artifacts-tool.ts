@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { contentTypeFor } from '../../../core/files/content-type-for.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import { artifactView } from '../../../core/files/artifact-view.js';
-import { defineTool, type TroupeTool } from '../troupe-tool.js';
+import { defineTool, type TroupeTool } from '../../../core/tools/troupe-tool.js';
 import { openInWorkdir } from '../workdir/open-in-workdir.js';
 import { refuseSubagentRun } from './main-agent-only.js';
 

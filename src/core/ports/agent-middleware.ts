@@ -1,8 +1,8 @@
-import type { ChatMessage } from '../../core/thread/chat-message.js';
-import type { ResolvedModel } from '../../core/ports/model-provider.js';
-import type { ModelToolCall } from '../../core/ports/model-stream.js';
-import type { Agent } from '../../core/records/agent.js';
-import type { Run, TokenUsage } from '../../core/records/run.js';
+import type { ChatMessage } from '../thread/chat-message.js';
+import type { ResolvedModel } from './model-provider.js';
+import type { ModelToolCall } from './model-stream.js';
+import type { Agent } from '../records/agent.js';
+import type { Run, TokenUsage } from '../records/run.js';
 import type { AnyTroupeTool, ToolContext, ToolOutput } from '../tools/troupe-tool.js';
 
 export interface ModelCallRequest {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { Run } from '../../core/records/run.js';
-import type { RunEventType } from '../../core/records/run-event.js';
-import type { AdoptCheckpoint } from '../events/run-emitter.js';
+import type { Run } from '../records/run.js';
+import type { RunEventType } from '../records/run-event.js';
+import type { AdoptCheckpoint } from './adopt-checkpoint.js';
 
 /** What every tool execution gets (SPEC §3): the run, its tool-call id, an abort signal, an event emitter. */
 export interface ToolContext {
