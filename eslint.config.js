@@ -36,7 +36,9 @@ const LAYERS = [
     forbidden: ['adapters', 'http', 'runtime', 'cli', 'main'],
     packages: CORE_FORBIDDEN_PACKAGES,
   },
-  { layer: 'adapters', forbidden: ['main', 'cli'], packages: [] },
+  // Adapters implement ports (src/core/ports) and never reach up into the runtime. Their tests may: an integration
+  // test wires a real run (a wait, a tool call) around the adapter it tests.
+  { layer: 'adapters', forbidden: ['main', 'cli', 'runtime'], testsMayImport: ['runtime'], packages: [] },
   { layer: 'http', forbidden: ['main', 'cli'], packages: [] },
   // Runtime depends on ports only; `main.ts` hands it concrete adapters. Type imports are refused too.
   { layer: 'runtime', forbidden: ['main', 'cli', 'adapters'], packages: [] },
@@ -48,7 +50,9 @@ const LAYERS = [
  * the data dir through the workdir API (README "Security"). Type-only imports are no file access.
  */
 /** @type {Record<string, string>} */
-const FS_ACCESS_ALLOWED = JSON.parse(readFileSync(new URL('./fs-access-allow-list.json', import.meta.url), 'utf8'));
+const FS_ACCESS_ALLOWED = JSON.parse(
+  readFileSync(new URL('./fs-access-allow-list.json', import.meta.url), 'utf8'),
+);
 
 export const fsAccessRule = {
   name: 'troupe/fs-access',
@@ -82,32 +86,42 @@ const MAX_LAYER_DEPTH = 8;
  * per nesting depth, each refusing exactly the number of `../` that climbs back to `src/`.
  */
 function layerRules() {
-  return LAYERS.flatMap(({ layer, forbidden, packages }) =>
+  return LAYERS.flatMap(({ layer, forbidden, packages, testsMayImport = [] }) =>
     Array.from({ length: MAX_LAYER_DEPTH + 1 }, (_, depth) => {
       const deepest = depth === MAX_LAYER_DEPTH;
       const climb = deepest ? `(\\.\\./){${depth + 1},}` : '\\.\\./'.repeat(depth + 1);
-      const folders = forbidden.filter((name) => name !== 'main').join('|');
-      const patterns = [
-        ...packages,
+      const files = TS_FILES.map(
+        (glob) => `src/${layer}/${'*/'.repeat(depth)}${deepest ? glob : glob.replace('**/', '')}`,
+      );
+      const name = `troupe/layers/${layer}/depth-${depth + 1}${deepest ? '-and-deeper' : ''}`;
+      const rules = (/** @type {string[]} */ refused) => {
+        const folders = refused.filter((folder) => folder !== 'main').join('|');
+        const patterns = [
+          ...packages,
+          {
+            regex: `^${climb}(${folders})(/|$)`,
+            message: `src/${layer} may not import src/{${folders.replaceAll('|', ',')}}: dependencies point inwards, to ports.`,
+          },
+        ];
+        if (refused.includes('main')) {
+          patterns.push({
+            regex: `^${climb}main(\\.[cm]?[jt]s)?$`,
+            message: `src/${layer} may not import the composition root (src/main.ts).`,
+          });
+        }
+        return { 'no-restricted-imports': ['error', { patterns }] };
+      };
+      if (testsMayImport.length === 0) return [{ name, files, rules: rules(forbidden) }];
+      const tests = files.map((glob) => glob.replace(/\*\.(\w+)$/, '*.test.$1'));
+      return [
+        { name, files, ignores: tests, rules: rules(forbidden) },
         {
-          regex: `^${climb}(${folders})(/|$)`,
-          message: `src/${layer} may not import src/{${folders.replaceAll('|', ',')}}: dependencies point inwards, to ports.`,
+          name: `${name}/tests`,
+          files: tests,
+          rules: rules(forbidden.filter((folder) => !testsMayImport.includes(folder))),
         },
       ];
-      if (forbidden.includes('main')) {
-        patterns.push({
-          regex: `^${climb}main(\\.[cm]?[jt]s)?$`,
-          message: `src/${layer} may not import the composition root (src/main.ts).`,
-        });
-      }
-      return {
-        name: `troupe/layers/${layer}/depth-${depth + 1}${deepest ? '-and-deeper' : ''}`,
-        files: TS_FILES.map(
-          (glob) => `src/${layer}/${'*/'.repeat(depth)}${deepest ? glob : glob.replace('**/', '')}`,
-        ),
-        rules: { 'no-restricted-imports': ['error', { patterns }] },
-      };
-    }),
+    }).flat(),
   );
 }
 

@@ -36,7 +36,7 @@ function graph(): Map<string, string[]> {
 }
 
 /** Strongly connected components with more than one module (Tarjan), each as relative paths. */
-function cycles(edges: Map<string, string[]>): string[][] {
+function cycles(edges: Map<string, string[]>, name = (node: string) => path.relative(SRC, node)): string[][] {
   let counter = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -62,13 +62,50 @@ function cycles(edges: Map<string, string[]>): string[][] {
     const component: string[] = [];
     for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
       onStack.delete(member);
-      component.push(path.relative(SRC, member));
+      component.push(name(member));
       if (member === node) break;
     }
     if (component.length > 1) found.push(component.sort());
   };
   for (const node of edges.keys()) if (!index.has(node)) visit(node);
   return found;
+}
+
+/**
+ * Cycles between the folders directly below `root` (`runs`, `subagents`, …; files at its root form the node
+ * `.`), each listed as the folders in it with one import per edge that closes it, so that two folders never lean
+ * on each other: the piece both need belongs in the lower one, or in core.
+ */
+function folderCycles(edges: Map<string, string[]>, root: string): string[][] {
+  const folderOf = (file: string): string | undefined => {
+    const relative = path.relative(root, file);
+    if (relative.startsWith('..')) return undefined;
+    const parts = relative.split(path.sep);
+    return parts.length === 1 ? '.' : parts[0];
+  };
+  const folderEdges = new Map<string, string[]>();
+  const witness = new Map<string, string>();
+  for (const [file, targets] of edges) {
+    const from = folderOf(file);
+    if (from === undefined) continue;
+    for (const target of targets) {
+      const to = folderOf(target);
+      if (to === undefined || to === from) continue;
+      const key = `${from} → ${to}`;
+      if (witness.has(key)) continue;
+      witness.set(key, `${path.relative(root, file)} → ${path.relative(root, target)}`);
+      folderEdges.set(from, [...(folderEdges.get(from) ?? []), to]);
+    }
+  }
+  for (const folder of [...folderEdges.values()].flat())
+    if (!folderEdges.has(folder)) folderEdges.set(folder, []);
+  return cycles(folderEdges, (node) => node).map((members) =>
+    members.flatMap((from) =>
+      members
+        .filter((to) => witness.has(`${from} → ${to}`))
+        .map((to) => `${from} → ${to} (${witness.get(`${from} → ${to}`) ?? ''})`),
+    ),
+  );
 }
 
 /** Every TypeScript file below `dir`, tests included. */
@@ -158,6 +195,22 @@ describe('the module graph of src', () => {
         impure.push(`${relative} → node:${match[1] ?? ''}`);
     }
     expect(impure).toEqual([]);
+  });
+
+  it('keeps adapters below the runtime: an adapter implements a port of src/core and imports no runtime module', () => {
+    const upward: string[] = [];
+    for (const [file, targets] of edges) {
+      const relative = path.relative(SRC, file);
+      if (!relative.startsWith(`adapters${path.sep}`)) continue;
+      for (const target of targets)
+        if (path.relative(SRC, target).startsWith(`runtime${path.sep}`))
+          upward.push(`${relative} → ${path.relative(SRC, target)}`);
+    }
+    expect(upward).toEqual([]);
+  });
+
+  it('has no cycle between the folders of src/runtime (the first folder below it; its root files are one node)', () => {
+    expect(folderCycles(edges, path.join(SRC, 'runtime'))).toEqual([]);
   });
 
   it('keeps test helpers and vitest out of the product', () => {

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { describe, expect, it, vi } from 'vitest';
 import type { AppEnv } from './http/app-env.js';
 import { listen } from './listen-troupe.js';
-import { RequestArrivals } from './runtime/request-arrivals.js';
+import { RequestArrivals } from './runtime/runs/start/request-arrivals.js';
 
 describe('serving a Troupe', () => {
   it('counts every request as it arrives, before the app routes it', async () => {

@@ -2,7 +2,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { TroupeConfig } from './config.js';
 import type { AppEnv } from './http/app-env.js';
-import type { RequestArrivals } from './runtime/request-arrivals.js';
+import type { RequestArrivals } from './runtime/runs/start/request-arrivals.js';
 
 /** What serving needs of a Troupe (structural, so this module does not depend on the root). */
 export interface Servable {

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { isTroupeError, TroupeError } from '../core/errors.js';
-import type { AuthService } from '../runtime/auth-service.js';
-import type { AuthThrottle } from '../runtime/auth-throttle.js';
+import type { AuthService } from '../runtime/auth/auth-service.js';
+import type { AuthThrottle } from '../runtime/auth/auth-throttle.js';
 import type { AppEnv } from './app-env.js';
 import { clientAddress, clientKey } from './client-address.js';
 

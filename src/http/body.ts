@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { TroupeError } from '../core/errors.js';
-import { toValidationError } from '../runtime/to-validation-error.js';
+import { toValidationError } from '../core/to-validation-error.js';
 import { readRequestBytes } from './read-request-bytes.js';
 
 export { readLimited } from './read-request-bytes.js';

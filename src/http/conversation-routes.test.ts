@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Conversation } from '../core/records/conversation.js';
-import type { ProjectView } from '../runtime/project-view.js';
+import type { ProjectView } from '../runtime/projects/project-view.js';
 import type { TestContext, TestUser } from '../../test/helpers/http/create-test-context.js';
 import { createTestContext } from '../../test/helpers/http/create-test-context.js';
 import { expectError, json } from '../../test/helpers/http/expect-error.js';

@@ -20,7 +20,7 @@ import { registerSkillRoutes } from './routes/skill-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { registerUserRoutes } from './routes/user-routes.js';
 import { serveConsole } from './serve-console.js';
-import { createAuthThrottle } from '../runtime/auth-throttle.js';
+import { createAuthThrottle } from '../runtime/auth/auth-throttle.js';
 import { registerQuestionRoutes } from './routes/question-routes.js';
 import { registerConversationFileRoutes } from './routes/conversation-file-routes.js';
 import { registerA2ARoutes } from './routes/a2a-routes.js';

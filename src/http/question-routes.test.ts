@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Conversation } from '../core/records/conversation.js';
 import type { Run } from '../core/records/run.js';
-import type { RunQuestion } from '../runtime/questions/run-questions.js';
-import type { AwaitedRun, StartedRun } from '../runtime/run-service-api.js';
+import type { RunQuestion } from '../runtime/runs/human-input/run-questions.js';
+import type { AwaitedRun, StartedRun } from '../runtime/runs/run-service-api.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../test/helpers/create-runtime-harness.js';
 import {
   createTestContext,

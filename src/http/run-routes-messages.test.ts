@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Run } from '../core/records/run.js';
-import type { AwaitedRun, RunResult, StartedRun } from '../runtime/run-service-api.js';
+import type { AwaitedRun, RunResult, StartedRun } from '../runtime/runs/run-service-api.js';
 import type { TestUser } from '../../test/helpers/http/create-test-context.js';
 import { expectError, json } from '../../test/helpers/http/expect-error.js';
 import { post, QUICK, SLOW, useRunRoutesSetup } from '../../test/helpers/http/use-run-routes-setup.js';

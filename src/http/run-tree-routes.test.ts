@@ -3,7 +3,7 @@ import { newId, newRunId } from '../core/ids.js';
 import type { NewRun } from '../core/ports/storage.js';
 import type { Conversation } from '../core/records/conversation.js';
 import type { Run } from '../core/records/run.js';
-import type { RunTreeNode } from '../runtime/run-tree.js';
+import type { RunTreeNode } from '../runtime/runs/inspect/run-tree.js';
 import type { TestContext, TestUser } from '../../test/helpers/http/create-test-context.js';
 import { createTestContext } from '../../test/helpers/http/create-test-context.js';
 import { expectError, json } from '../../test/helpers/http/expect-error.js';

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StartedRun } from '../runtime/run-service-api.js';
+import type { StartedRun } from '../runtime/runs/run-service-api.js';
 import { createTestContext, type TestContext } from '../../test/helpers/http/create-test-context.js';
 import { expectError, json } from '../../test/helpers/http/expect-error.js';
 

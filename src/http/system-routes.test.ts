@@ -1,4 +1,4 @@
-import type { RunServiceApi } from '../runtime/run-service-api.js';
+import type { RunServiceApi } from '../runtime/runs/run-service-api.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

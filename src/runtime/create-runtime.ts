@@ -13,10 +13,10 @@ import { createAttachmentService, type AttachmentService } from './attachments/a
 import { createAgUiService, type AgUiService } from './ag-ui/ag-ui-service.js';
 import { createCompletionService, type CompletionService } from './completions/completion-service.js';
 import type { MiddlewareFactory } from './middleware/middleware-factory.js';
-import { createAgentService, type AgentService } from './agent-service.js';
-import { createAuthService, type AuthService } from './auth-service.js';
+import { createAgentService, type AgentService } from './agents/agent-service.js';
+import { createAuthService, type AuthService } from './auth/auth-service.js';
 import { createBuildReportService, type BuildReportService } from './build-report/build-report-service.js';
-import { createConversationService, type ConversationService } from './conversation-service.js';
+import { createConversationService, type ConversationService } from './conversations/conversation-service.js';
 import {
   createClientDelegationService,
   type ClientDelegationService,
@@ -28,15 +28,16 @@ import {
 } from './delegation/delegation-run-service.js';
 import { createKnowledgeMiddleware } from './knowledge/create-knowledge-middleware.js';
 import { createKnowledgeService, type KnowledgeService } from './knowledge/knowledge-service.js';
-import { createLeaseReconciler, reconcilePeriodMs, type LeaseReconciler } from './lease-reconciler.js';
-import { createRunViews, type RunViews } from './runs/run-views.js';
+import { createLeaseReconciler, reconcilePeriodMs, type LeaseReconciler } from './runs/leases/lease-reconciler.js';
+import { createRunViews, type RunViews } from './runs/inspect/run-views.js';
 import { combineMiddlewareFactories } from './middleware/combine-middleware-factories.js';
-import { createProjectService, type ProjectService } from './project-service.js';
-import type { RemoteA2AConnector } from './remote-experts/remote-a2a-connector.js';
-import { createRunExecutor, type RunExecutor } from './run-executor.js';
-import { createRunService, type RunService } from './run-service.js';
-import { RunHandoffs } from './runs/run-handoffs.js';
-import { LocalRunStarts } from './runs/local-run-starts.js';
+import { createProjectService, type ProjectService } from './projects/project-service.js';
+import type { Client } from '@a2a-js/sdk/client';
+import type { RemoteA2AConnector } from '../core/ports/remote-a2a-connector.js';
+import { createRunExecutor, type RunExecutor } from './runs/execute/run-executor.js';
+import { createRunService, type RunService } from './runs/run-service.js';
+import { RunHandoffs } from './runs/start/run-handoffs.js';
+import { LocalRunStarts } from './runs/start/local-run-starts.js';
 import { createSkillsMiddleware } from './skills/create-skills-middleware.js';
 import { WORKDIRS_DIR } from './data-dir/prepare-data-dir.js';
 import { sandboxHostOwner } from './tools/execute/sandbox-host-owner.js';
@@ -46,11 +47,11 @@ import { createSubagentMiddleware } from './subagents/create-subagent-middleware
 import { createSubagentRunService, type SubagentRunService } from './subagents/subagent-run-service.js';
 import type { ExecuteSupport } from './tools/execute/execute-support.js';
 import { createHumanTools } from './tools/human/create-human-tools.js';
-import type { AnyTroupeTool } from './tools/troupe-tool.js';
+import type { AnyTroupeTool } from '../core/tools/troupe-tool.js';
 import { createWorkdirTools } from './tools/workdir/create-workdir-tools.js';
-import type { RunTracer } from './tracing/run-tracer.js';
-import { createExpertService, type ExpertService } from './expert-service.js';
-import { RequestArrivals } from './request-arrivals.js';
+import type { RunTracer } from '../core/ports/run-tracer.js';
+import { createExpertService, type ExpertService } from './agents/expert-service.js';
+import { RequestArrivals } from './runs/start/request-arrivals.js';
 import {
   createDelegationPolicyService,
   type DelegationPolicyService,
@@ -70,7 +71,7 @@ export interface RuntimePorts {
   /** External tools (MCP servers) of each agent's config; absent: agents get no MCP tools. */
   toolSource?: ToolSource<AnyTroupeTool>;
   /** Reaches remote A2A experts; absent: their runs fail with a clear error. */
-  remoteExperts?: RemoteA2AConnector;
+  remoteExperts?: RemoteA2AConnector<Client>;
   /** The `execute` sandbox as probed on this host; absent: no `execute` tool. */
   execute?: ExecuteSupport;
   tracer?: RunTracer | undefined;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Run } from '../../src/core/records/run.js';
 import { DELEGATION_EXTENSION_URI } from '../../src/core/remote-experts/delegation-context.js';
-import { signCallerClaim } from '../../src/runtime/remote-experts/caller-claim.js';
+import { signCallerClaim } from '../../src/core/remote-experts/caller-claim.js';
 import { readSse, startTestServer, type TestServer } from '../helpers/start-test-server.js';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunListItem } from '../../src/core/records/run-list.js';
 import type { RunView, TokenUsage } from '../../src/core/records/run.js';
 import type { RunTrace } from '../../src/core/trace/run-trace.js';
-import type { InspectedStep } from '../../src/runtime/runs/inspect-run-step.js';
+import type { InspectedStep } from '../../src/runtime/runs/inspect/inspect-run-step.js';
 import { eventually } from '../helpers/eventually.js';
 import { json } from '../helpers/http/expect-error.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';

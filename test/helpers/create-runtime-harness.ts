@@ -24,13 +24,13 @@ import type { MiddlewareFactory } from '../../src/runtime/middleware/middleware-
 import { createRuntime, type Runtime } from '../../src/runtime/create-runtime.js';
 import { prepareDataDir } from '../../src/runtime/data-dir/prepare-data-dir.js';
 import { sandboxHostOwner } from '../../src/runtime/tools/execute/sandbox-host-owner.js';
-import type { LeaseReconciler } from '../../src/runtime/lease-reconciler.js';
-import type { RunExecutor } from '../../src/runtime/run-executor.js';
-import type { RunService } from '../../src/runtime/run-service.js';
+import type { LeaseReconciler } from '../../src/runtime/runs/leases/lease-reconciler.js';
+import type { RunExecutor } from '../../src/runtime/runs/execute/run-executor.js';
+import type { RunService } from '../../src/runtime/runs/run-service.js';
 import type { SubagentRunService } from '../../src/runtime/subagents/subagent-run-service.js';
 import type { DelegationRunService } from '../../src/runtime/delegation/delegation-run-service.js';
-import type { AnyTroupeTool } from '../../src/runtime/tools/troupe-tool.js';
-import type { RunTracer } from '../../src/runtime/tracing/run-tracer.js';
+import type { AnyTroupeTool } from '../../src/core/tools/troupe-tool.js';
+import type { RunTracer } from '../../src/core/ports/run-tracer.js';
 
 export interface RuntimeHarnessOptions {
   /** Configuration beside the defaults (e.g. file limits); the options below win over it. */

@@ -9,8 +9,8 @@ import type { EgressPolicy } from '../../core/egress/egress-policy.js';
 import { TroupeError } from '../../core/errors.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { A2AIdentitySettings } from '../../a2a-identity-settings.js';
-import { signCallerClaim } from '../../runtime/remote-experts/caller-claim.js';
-import type { RemoteA2AConnector } from '../../runtime/remote-experts/remote-a2a-connector.js';
+import { signCallerClaim } from '../../core/remote-experts/caller-claim.js';
+import type { RemoteA2AConnector } from '../../core/ports/remote-a2a-connector.js';
 import { createEgressFetch, type Resolver } from '../egress/create-egress-fetch.js';
 import { withCredentials } from './with-credentials.js';
 
@@ -26,7 +26,7 @@ export interface RemoteA2AConnectorOptions {
 }
 
 /** A2A clients from the official SDK, for A2A 1.0 and 0.3 agents over JSON-RPC or HTTP+JSON. */
-export function createRemoteA2AConnector(options: RemoteA2AConnectorOptions = {}): RemoteA2AConnector {
+export function createRemoteA2AConnector(options: RemoteA2AConnectorOptions = {}): RemoteA2AConnector<Client> {
   const guarded = options.egress
     ? createEgressFetch({
         policy: options.egress.policy,

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { isTroupeError } from '../../core/errors.js';
 import type { Agent, McpServerConfig } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
-import { executeTool } from '../../runtime/execute-tool.js';
-import type { AnyTroupeTool, ToolContext } from '../../runtime/tools/troupe-tool.js';
+import { executeTool } from '../../runtime/agent-loop/execute-tool.js';
+import type { AnyTroupeTool, ToolContext } from '../../core/tools/troupe-tool.js';
 import { createMcpToolSource, type McpToolSource } from './create-mcp-tool-source.js';
 import { startHttpTestServer, stdioTestServer, type HttpTestServer } from '../../../test/helpers/mcp/start-mcp-test-server.js';
 

@@ -2,7 +2,7 @@ import type { EgressPolicy } from '../../core/egress/egress-policy.js';
 import { isTroupeError } from '../../core/errors.js';
 import type { ToolSource, ToolSourceProbe } from '../../core/ports/tool-source.js';
 import type { Agent, McpServerConfig } from '../../core/records/agent.js';
-import { defineTool, type AnyTroupeTool } from '../../runtime/tools/troupe-tool.js';
+import { defineTool, type AnyTroupeTool } from '../../core/tools/troupe-tool.js';
 import type { Resolver } from '../egress/create-egress-fetch.js';
 import { egressDenied } from '../egress/create-egress-fetch.js';
 import { createMcpConnection, type McpConnection, type McpToolInfo } from './mcp-connection.js';

@@ -15,11 +15,11 @@ import { isTroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { Run, TokenUsage } from '../../core/records/run.js';
-import type { AgentMiddleware } from '../../runtime/middleware/agent-middleware.js';
-import { ApprovalPendingError } from '../../runtime/middleware/approval-middleware.js';
-import { RunAbortError } from '../../runtime/run-abort.js';
-import type { RunTracer } from '../../runtime/tracing/run-tracer.js';
-import { withTraceparent } from '../../runtime/tracing/trace-carrier.js';
+import type { AgentMiddleware } from '../../core/ports/agent-middleware.js';
+import { ApprovalPendingError } from '../../core/approvals/approval-pending-error.js';
+import { RunAbortError } from '../../core/runs/run-abort.js';
+import type { RunTracer } from '../../core/ports/run-tracer.js';
+import { withTraceparent } from '../../core/trace/trace-carrier.js';
 import { GEN_AI, modelAttributes, TROUPE } from './gen-ai-attributes.js';
 
 export interface OtelRunTracerOptions {

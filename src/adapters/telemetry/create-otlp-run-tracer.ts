@@ -4,7 +4,7 @@ import { OTLPTraceExporter as OTLPProtobufTraceExporter } from '@opentelemetry/e
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Storage } from '../../core/ports/storage.js';
-import type { RunTracer } from '../../runtime/tracing/run-tracer.js';
+import type { RunTracer } from '../../core/ports/run-tracer.js';
 import type { TracingSettings } from '../../tracing-settings.js';
 import { createOtelRunTracer } from './create-otel-run-tracer.js';
 

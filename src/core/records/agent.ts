@@ -80,7 +80,7 @@ export interface AgentExecuteConfig {
   output_bytes?: number;
 }
 
-/** The server's run limits an agent may narrow for its own runs (see `src/runtime/agent-limits.ts`). */
+/** The server's run limits an agent may narrow for its own runs (see `src/runtime/agents/agent-limits.ts`). */
 export interface AgentLimits {
   max_steps?: number;
   subagent_max_depth?: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KNOWN_CONTENT_TYPES } from '../../core/files/content-type-for.js';
-import { artifactView } from '../../runtime/artifacts/artifact-view.js';
+import { artifactView } from '../../core/files/artifact-view.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { attachmentDisposition } from '../content-disposition.js';
 import { idParamsSchema } from '../id-params.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';
-import { budgetSchema } from '../../runtime/budget-schema.js';
+import { budgetSchema } from '../../runtime/budgets/budget-schema.js';
 import { RESPONSES } from '../response-schemas/route-responses.js';
 
 const userStatusSchema = z.enum(['active', 'archived']);

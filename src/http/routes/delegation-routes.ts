@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DELEGATION_POLICIES } from '../../core/records/user.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import type { RouteRegistry } from '../route-registry.js';
-import { budgetSchema } from '../../runtime/budget-schema.js';
+import { budgetSchema } from '../../runtime/budgets/budget-schema.js';
 import { RESPONSES } from '../response-schemas/route-responses.js';
 
 const DEFAULT_WAIT_MS = 30_000;

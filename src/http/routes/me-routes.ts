@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TroupeError } from '../../core/errors.js';
-import { toPublicToken } from '../../runtime/auth-service.js';
+import { toPublicToken } from '../../runtime/auth/auth-service.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';

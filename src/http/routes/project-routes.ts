@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppDependencies } from '../app-dependencies.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { RESPONSES } from '../response-schemas/route-responses.js';
-import { projectView } from '../../runtime/project-view.js';
+import { projectView } from '../../runtime/projects/project-view.js';
 
 export const createProjectBodySchema = z.object({ name: z.string().trim().min(1).max(200) }).strict();
 

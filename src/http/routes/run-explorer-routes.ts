@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RUN_STATUSES, RUN_TYPES } from '../../core/records/run.js';
-import { buildRunTrace } from '../../runtime/runs/build-run-trace.js';
-import { listRuns, MAX_RUN_LIST_LIMIT } from '../../runtime/runs/list-runs.js';
+import { buildRunTrace } from '../../runtime/runs/inspect/build-run-trace.js';
+import { listRuns, MAX_RUN_LIST_LIMIT } from '../../runtime/runs/inspect/list-runs.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';

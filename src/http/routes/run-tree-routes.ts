@@ -1,4 +1,4 @@
-import { buildRunTree } from '../../runtime/run-tree.js';
+import { buildRunTree } from '../../runtime/runs/inspect/run-tree.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { USER_ROLES } from '../../core/records/user.js';
-import { toPublicToken } from '../../runtime/auth-service.js';
+import { toPublicToken } from '../../runtime/auth/auth-service.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { RESPONSES } from '../response-schemas/route-responses.js';

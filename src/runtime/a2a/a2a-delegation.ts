@@ -8,8 +8,8 @@ import {
   DELEGATION_EXTENSION_URI,
   readDelegationContext,
 } from '../../core/remote-experts/delegation-context.js';
-import { verifyCallerClaim } from '../remote-experts/caller-claim.js';
-import type { PostMessageInput } from '../run-service-api.js';
+import { verifyCallerClaim } from '../../core/remote-experts/caller-claim.js';
+import type { PostMessageInput } from '../runs/run-service-api.js';
 
 /**
  * What a task delegated by another Troupe server starts with (README "Remote A2A experts"): its ledger is

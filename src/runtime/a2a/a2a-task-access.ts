@@ -7,9 +7,9 @@ import type { Conversation } from '../../core/records/conversation.js';
 import type { Run, ToolApproval } from '../../core/records/run.js';
 import { isTerminalStatus } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
-import type { AgentService } from '../agent-service.js';
-import type { ConversationService } from '../conversation-service.js';
-import type { RunServiceApi } from '../run-service-api.js';
+import type { AgentService } from '../agents/agent-service.js';
+import type { ConversationService } from '../conversations/conversation-service.js';
+import type { RunServiceApi } from '../runs/run-service-api.js';
 import type { ListedRun } from './a2a-task-list.js';
 import { getPublishedExpert, isPublishedExpert, listPublishedExperts } from './published-experts.js';
 

@@ -1,7 +1,7 @@
 import { TroupeError } from '../../core/errors.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { Actor } from '../../core/records/user.js';
-import type { AgentService } from '../agent-service.js';
+import type { AgentService } from '../agents/agent-service.js';
 
 /**
  * An A2A agent is a published main agent of this server (SPEC §11); drafts and subagents have no card and

@@ -3,7 +3,7 @@ import type { Storage } from '../../core/ports/storage.js';
 import type { RunEvent } from '../../core/records/run-event.js';
 import { isTerminalStatus, type Run, type ToolApproval } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
-import type { RunServiceApi } from '../run-service-api.js';
+import type { RunServiceApi } from '../runs/run-service-api.js';
 import { toInterrupt } from './ag-ui-interrupts.js';
 import { createEventQueue } from './event-queue.js';
 import { createRunProjection, type AgUiEvent } from './run-event-projection.js';

@@ -3,7 +3,7 @@ import { TroupeError, isTroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Artifact } from '../../core/records/artifact.js';
 import type { Actor } from '../../core/records/user.js';
-import { getReadableConversation } from '../readable-conversation.js';
+import { getReadableConversation } from '../conversations/readable-conversation.js';
 import { openInWorkdir } from '../tools/workdir/open-in-workdir.js';
 
 export interface ArtifactDownload {

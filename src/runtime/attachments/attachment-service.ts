@@ -4,7 +4,7 @@ import { TroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Attachment } from '../../core/records/attachment.js';
 import type { Actor } from '../../core/records/user.js';
-import { getReadableConversation } from '../readable-conversation.js';
+import { getReadableConversation } from '../conversations/readable-conversation.js';
 import { openUploads, writeUpload, type WrittenUpload } from './write-upload.js';
 
 export interface UploadedFile {

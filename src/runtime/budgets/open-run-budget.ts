@@ -1,4 +1,4 @@
-import { validationFailed } from '../to-validation-error.js';
+import { validationFailed } from '../../core/to-validation-error.js';
 import { hasLimits, zeroAmounts, type BudgetLimits, type RunBudget } from '../../core/budgets/budget.js';
 import { carveChildBudget } from '../../core/budgets/carve-child-budget.js';
 import { narrowBudget } from '../../core/budgets/narrow-budget.js';

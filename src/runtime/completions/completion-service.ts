@@ -3,9 +3,9 @@ import type { Agent } from '../../core/records/agent.js';
 import type { Conversation } from '../../core/records/conversation.js';
 import type { Run } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
-import type { AgentService } from '../agent-service.js';
-import type { ConversationService } from '../conversation-service.js';
-import type { RunServiceApi } from '../run-service-api.js';
+import type { AgentService } from '../agents/agent-service.js';
+import type { ConversationService } from '../conversations/conversation-service.js';
+import type { RunServiceApi } from '../runs/run-service-api.js';
 
 export interface CompletionStart {
   agent: Agent;

@@ -4,7 +4,7 @@ import type { Storage } from '../../core/ports/storage.js';
 import type { Conversation } from '../../core/records/conversation.js';
 import type { Run, RunStatus } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
-import type { ProjectService } from '../project-service.js';
+import type { ProjectService } from '../projects/project-service.js';
 import type { DelegationRunService } from './delegation-run-service.js';
 
 export interface DelegateRequest {

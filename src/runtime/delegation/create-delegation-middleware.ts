@@ -1,6 +1,6 @@
 import type { Storage } from '../../core/ports/storage.js';
 import type { RunLimits } from '../../config.js';
-import { effectiveLimits } from '../agent-limits.js';
+import { effectiveLimits } from '../agents/agent-limits.js';
 import type { MiddlewareFactory } from '../middleware/middleware-factory.js';
 import { createDelegateTool } from './delegate-tool.js';
 import type { DelegationRunService } from './delegation-run-service.js';

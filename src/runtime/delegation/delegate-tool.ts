@@ -4,13 +4,13 @@ import type { DelegatableExpert } from '../../core/ports/storage.js';
 import { isTerminalStatus } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
 import type { RunLimits } from '../../config.js';
-import { defineTool, type AnyTroupeTool, waitOutsideSlot } from '../tools/troupe-tool.js';
-import { refusalError } from '../child-runs/child-run-refusal.js';
-import type { CreatorKnown } from '../child-runs/start-child-run.js';
+import { defineTool, type AnyTroupeTool, waitOutsideSlot } from '../../core/tools/troupe-tool.js';
+import { refusalError } from '../runs/start/child-run-refusal.js';
+import type { CreatorKnown } from '../runs/start/start-child-run.js';
 import type { DelegationRunService } from './delegation-run-service.js';
 import { rosterListing } from './delegation-prompt.js';
 import { formatDelegationResult } from './format-delegation-result.js';
-import { childBudgetSchema } from '../budget-schema.js';
+import { childBudgetSchema } from '../budgets/budget-schema.js';
 
 export interface DelegateToolDeps {
   service: DelegationRunService;

@@ -10,20 +10,20 @@ import type { Agent } from '../../core/records/agent.js';
 import type { Conversation } from '../../core/records/conversation.js';
 import type { Run, RunChannel } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
-import type { AwaitedRunRecord } from '../run-service-api.js';
-import { awaitTerminal } from '../run-service.js';
-import { isRefused, refused, type Refused } from '../child-runs/child-run-refusal.js';
+import type { AwaitedRunRecord } from '../runs/run-service-api.js';
+import { awaitTerminal } from '../runs/run-service.js';
+import { isRefused, refused, type Refused } from '../runs/start/child-run-refusal.js';
 import {
   startChildRun,
   type ChildHome,
   type ChildRunDeps,
   type ChildRunScope,
   type CreatorKnown,
-} from '../child-runs/start-child-run.js';
+} from '../runs/start/start-child-run.js';
 import { diagnoseRefusal } from './diagnose-refusal.js';
-import { startWatched } from '../child-runs/start-watched.js';
-import type { WatchedSince } from '../runs/watch-run-ends.js';
-import type { AdoptCheckpoint } from '../run-emitter.js';
+import { startWatched } from '../runs/start/start-watched.js';
+import type { WatchedSince } from '../runs/wait/watch-run-ends.js';
+import type { AdoptCheckpoint } from '../../core/tools/adopt-checkpoint.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface DelegationStartInput {

@@ -7,9 +7,9 @@ import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import type { Run } from '../../core/records/run.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
-import type { ToolCallRequest } from '../middleware/agent-middleware.js';
+import type { ToolCallRequest } from '../../core/ports/agent-middleware.js';
 import { createSubagentToolFilterMiddleware } from '../middleware/subagent-tool-filter-middleware.js';
-import type { RunEmitter } from '../run-emitter.js';
+import type { RunEmitter } from '../events/run-emitter.js';
 import { createDelegationMiddleware } from './create-delegation-middleware.js';
 import { DELEGATION_TEXTS } from '../../core/delegation/delegation-texts.js';
 

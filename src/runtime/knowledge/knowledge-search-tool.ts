@@ -1,5 +1,5 @@
 import type { Actor } from '../../core/records/user.js';
-import { defineTool } from '../tools/troupe-tool.js';
+import { defineTool } from '../../core/tools/troupe-tool.js';
 import { formatKnowledgeResult } from './format-knowledge-hits.js';
 import {
   DEFAULT_TOP_K,

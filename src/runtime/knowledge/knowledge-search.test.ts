@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { User } from '../../core/records/user.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
-import { defineTool } from '../tools/troupe-tool.js';
+import { defineTool } from '../../core/tools/troupe-tool.js';
 import { createKnowledgeSearchTool } from './knowledge-search-tool.js';
 import type { KnowledgeService } from './knowledge-service.js';
 import { createKnowledgeMiddleware } from './create-knowledge-middleware.js';

@@ -10,8 +10,8 @@ import type {
   KnowledgeSource,
 } from '../../core/records/knowledge.js';
 import type { Actor } from '../../core/records/user.js';
-import type { GrantableSource } from '../expert-service.js';
-import { parseOrThrow } from '../to-validation-error.js';
+import type { GrantableSource } from '../agents/expert-service.js';
+import { parseOrThrow } from '../../core/to-validation-error.js';
 import {
   createKnowledgeSourceInputSchema,
   DEFAULT_TOP_K,

@@ -6,8 +6,8 @@ import type { AgentConfig } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
-import { defineTool } from '../tools/troupe-tool.js';
-import type { ToolCallRequest } from './agent-middleware.js';
+import { defineTool } from '../../core/tools/troupe-tool.js';
+import type { ToolCallRequest } from '../../core/ports/agent-middleware.js';
 import { composeMiddleware } from './compose-middleware.js';
 import { createSubagentToolFilterMiddleware } from './subagent-tool-filter-middleware.js';
 

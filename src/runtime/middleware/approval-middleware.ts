@@ -1,17 +1,7 @@
 import { rejectionText } from '../../core/approvals/rejection-text.js';
 import type { Storage } from '../../core/ports/storage.js';
-import type { AgentMiddleware } from './agent-middleware.js';
-
-/** Thrown by a tool call that waits for a human decision; the loop parks the run as `input_required`. */
-export class ApprovalPendingError extends Error {
-  readonly toolCallId: string;
-
-  constructor(toolCallId: string) {
-    super(`tool call ${toolCallId} is waiting for approval`);
-    this.name = 'ApprovalPendingError';
-    this.toolCallId = toolCallId;
-  }
-}
+import type { AgentMiddleware } from '../../core/ports/agent-middleware.js';
+import { ApprovalPendingError } from '../../core/approvals/approval-pending-error.js';
 
 /**
  * Human-in-the-loop for sensitive tools of a main agent in `default` approval mode: the first time a call

@@ -1,4 +1,4 @@
-import type { AgentMiddleware } from './agent-middleware.js';
+import type { AgentMiddleware } from '../../core/ports/agent-middleware.js';
 import type { MiddlewareFactory } from './middleware-factory.js';
 
 /** One factory from several, their layers concatenated in the given order (outermost first). */

@@ -4,7 +4,7 @@ import type {
   ModelCallResult,
   ToolCallRequest,
   ToolCallResult,
-} from './agent-middleware.js';
+} from '../../core/ports/agent-middleware.js';
 
 export interface ComposedMiddleware {
   callModel(request: ModelCallRequest): Promise<ModelCallResult>;

@@ -3,9 +3,9 @@ import type { Run } from '../../core/records/run.js';
 import type { User } from '../../core/records/user.js';
 import type { Conversation } from '../../core/records/conversation.js';
 import type { Project } from '../../core/records/project.js';
-import type { RunEmitter } from '../run-emitter.js';
-import type { AnyTroupeTool } from '../tools/troupe-tool.js';
-import type { AgentMiddleware } from './agent-middleware.js';
+import type { RunEmitter } from '../events/run-emitter.js';
+import type { AnyTroupeTool } from '../../core/tools/troupe-tool.js';
+import type { AgentMiddleware } from '../../core/ports/agent-middleware.js';
 
 /**
  * The run's context, loaded once by the executor and handed to every middleware factory: the run, the

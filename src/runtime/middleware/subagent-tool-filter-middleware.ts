@@ -1,8 +1,8 @@
 import { isDisabledForSubagents } from '../../core/subagents/subagent-tool-policy.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import type { ToolApprovalMode } from '../../core/records/agent.js';
-import type { AnyTroupeTool } from '../tools/troupe-tool.js';
-import type { AgentMiddleware } from './agent-middleware.js';
+import type { AnyTroupeTool } from '../../core/tools/troupe-tool.js';
+import type { AgentMiddleware } from '../../core/ports/agent-middleware.js';
 
 /**
  * Two defences for subagent runs (Yuxi issue #1000): disabled tools are hidden from the model AND refused

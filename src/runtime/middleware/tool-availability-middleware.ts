@@ -1,5 +1,5 @@
 import type { Agent } from '../../core/records/agent.js';
-import type { AgentMiddleware } from './agent-middleware.js';
+import type { AgentMiddleware } from '../../core/ports/agent-middleware.js';
 
 const MCP_TOOL = /^mcp__(.+?)__./;
 

@@ -11,8 +11,8 @@ import {
   type ScriptRule,
 } from '../../../test/helpers/model-backends.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
-import type { AnyTroupeTool } from '../tools/troupe-tool.js';
-import type { AgentMiddleware, ModelCallRequest, ToolCallRequest } from './agent-middleware.js';
+import type { AnyTroupeTool } from '../../core/tools/troupe-tool.js';
+import type { AgentMiddleware, ModelCallRequest, ToolCallRequest } from '../../core/ports/agent-middleware.js';
 import { composeMiddleware } from './compose-middleware.js';
 import { createToolAvailabilityMiddleware } from './tool-availability-middleware.js';
 

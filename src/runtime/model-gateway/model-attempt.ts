@@ -6,7 +6,7 @@ import {
   type AdmissionGrant,
   type ModelAdmission,
 } from '../../core/ports/model-admission.js';
-import type { ModelCallRequest, ModelCallResult } from '../middleware/agent-middleware.js';
+import type { ModelCallRequest, ModelCallResult } from '../../core/ports/agent-middleware.js';
 import { streamModelCall } from './stream-model-call.js';
 
 export type AttemptOutcome =

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isTroupeError } from '../../core/errors.js';
 import type { ResolvedModel } from '../../core/ports/model-provider.js';
 import type { ModelStreamPart, ModelTurnRequest } from '../../core/ports/model-stream.js';
-import type { ModelCallRequest } from '../middleware/agent-middleware.js';
+import type { ModelCallRequest } from '../../core/ports/agent-middleware.js';
 import { streamModelCall } from './stream-model-call.js';
 
 /** A model that streams the given parts (or fails before streaming) and records the turns it was asked for. */

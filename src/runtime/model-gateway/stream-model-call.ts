@@ -1,6 +1,6 @@
 import { TroupeError, isTroupeError } from '../../core/errors.js';
 import type { ModelStreamPart, ModelToolCall } from '../../core/ports/model-stream.js';
-import type { ModelCallRequest, ModelCallResult } from '../middleware/agent-middleware.js';
+import type { ModelCallRequest, ModelCallResult } from '../../core/ports/agent-middleware.js';
 
 /** What one attempt tells its caller while it streams. */
 export interface StreamObserver {

@@ -18,16 +18,16 @@ import {
   WAITING_TASK_STATES,
   type RemoteTaskView,
 } from './remote-task-view.js';
-import type { AgentLoopOutcome } from '../agent-loop.js';
-import { abortKindOf, type RunAbortError } from '../run-abort.js';
-import type { RunEmitter } from '../run-emitter.js';
-import type { RemoteA2AConnector } from './remote-a2a-connector.js';
-import { CLAIM_LIFETIME_SECONDS } from './caller-claim.js';
+import type { AgentLoopOutcome } from '../agent-loop/agent-loop.js';
+import { abortKindOf, type RunAbortError } from '../../core/runs/run-abort.js';
+import type { RunEmitter } from '../events/run-emitter.js';
+import type { RemoteA2AConnector } from '../../core/ports/remote-a2a-connector.js';
+import { CLAIM_LIFETIME_SECONDS } from '../../core/remote-experts/caller-claim.js';
 import { findRemoteTask, REMOTE_TASK_TOOL } from './find-remote-task.js';
 
 export interface RemoteExpertDeps {
   storage: Storage;
-  connector: RemoteA2AConnector;
+  connector: RemoteA2AConnector<Client>;
 }
 
 export interface RemoteExpertRun {
@@ -144,7 +144,7 @@ function settled(view: RemoteTaskView): boolean {
   );
 }
 
-async function connect(connector: RemoteA2AConnector, agent: Agent, signal: AbortSignal): Promise<Client> {
+async function connect(connector: RemoteA2AConnector<Client>, agent: Agent, signal: AbortSignal): Promise<Client> {
   try {
     return await connector.connect(agent, signal);
   } catch (error) {

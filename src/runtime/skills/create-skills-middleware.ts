@@ -2,7 +2,7 @@ import { toTroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Skill } from '../../core/records/skill.js';
 import { isValidSkillName } from '../../core/skills/skill-name.js';
-import type { AgentMiddleware } from '../middleware/agent-middleware.js';
+import type { AgentMiddleware } from '../../core/ports/agent-middleware.js';
 import type { MiddlewareFactory } from '../middleware/middleware-factory.js';
 import { projectSkills, type UnprojectedSkill } from './project-skills.js';
 import { createSkillsWriteGuard } from './skills-write-guard.js';

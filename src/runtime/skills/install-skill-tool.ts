@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
-import { defineTool, type TroupeTool } from '../tools/troupe-tool.js';
+import { defineTool, type TroupeTool } from '../../core/tools/troupe-tool.js';
 import type { SkillService } from './skill-service.js';
 import { runCapabilities } from '../../core/runs/run-capabilities.js';
 

@@ -14,7 +14,7 @@ import {
 import { canGrantSkill, canManageSkill, canUseSkill } from '../../core/skills/skill-access-policy.js';
 import { DEFAULT_SKILL_LIMITS, type SkillLimits } from '../../core/skills/skill-limits.js';
 import { isSkillId } from '../../core/skills/skill-name.js';
-import { getReadableConversation } from '../readable-conversation.js';
+import { getReadableConversation } from '../conversations/readable-conversation.js';
 import { readSkillArchive } from './archive/read-skill-archive.js';
 import { readSkillFolder } from './read-skill-folder.js';
 

@@ -1,5 +1,5 @@
 import type { Skill } from '../../core/records/skill.js';
-import { SKILLS_DIR } from './open-skills-root.js';
+import { SKILLS_DIR } from '../tools/workdir/open-skills-root.js';
 
 export const SKILLS_PROMPT_HEADING = '## Skills';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { AgentMiddleware, ToolCallRequest } from '../middleware/agent-middleware.js';
+import type { AgentMiddleware, ToolCallRequest } from '../../core/ports/agent-middleware.js';
 import { openInWorkdir } from '../tools/workdir/open-in-workdir.js';
-import { SKILLS_DIR } from './open-skills-root.js';
+import { SKILLS_DIR } from '../tools/workdir/open-skills-root.js';
 
 /** Tools that only read the path they are given, though they are sensitive for other reasons. */
 const READING_TOOLS: ReadonlySet<string> = new Set(['install_skill']);

@@ -6,7 +6,7 @@ import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers
 import { toolResults } from '../../../test/helpers/run-helpers.js';
 import type { MiddlewareFactory } from '../middleware/middleware-factory.js';
 import { createWorkdirTools } from '../tools/workdir/create-workdir-tools.js';
-import { resolveRunAgent } from './resolve-run-agent.js';
+import { resolveRunAgent } from '../agents/resolve-run-agent.js';
 
 let harness: RuntimeHarness | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import type { Agent } from '../../core/records/agent.js';
 import { GENERAL_PURPOSE_NAME } from '../../core/subagent-specs/general-purpose-subagent.js';
 import type { ResolvedSubagent } from '../../core/subagent-specs/resolved-subagent.js';
-import { inlineSubagentAgent } from './inline-subagent-agent.js';
+import { inlineSubagentAgent } from '../../core/subagents/inline-subagent-agent.js';
 
 export interface SubagentNamespace {
   /** What `task` may start, in prompt order: built-ins, then inline specs, then registered subagents. */

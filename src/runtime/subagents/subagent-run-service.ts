@@ -5,15 +5,15 @@ import type { SubagentThread } from '../../core/records/conversation.js';
 import type { Run } from '../../core/records/run.js';
 import { isOwnedChild } from '../../core/runs/lineage.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
-import { refused, REQUEST_ID_CONFLICT, type Refused } from '../child-runs/child-run-refusal.js';
+import { refused, REQUEST_ID_CONFLICT, type Refused } from '../runs/start/child-run-refusal.js';
 import {
   startChildRun,
   type ChildHome,
   type ChildRunDeps,
   type ChildRunScope,
   type CreatorKnown,
-} from '../child-runs/start-child-run.js';
-import type { AdoptCheckpoint } from '../run-emitter.js';
+} from '../runs/start/start-child-run.js';
+import type { AdoptCheckpoint } from '../../core/tools/adopt-checkpoint.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface SubagentStartInput {

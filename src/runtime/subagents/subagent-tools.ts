@@ -3,27 +3,27 @@ import type { Storage } from '../../core/ports/storage.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Clock } from '../../core/clock.js';
 import type { Agent } from '../../core/records/agent.js';
-import type { CreatorKnown } from '../child-runs/start-child-run.js';
+import type { CreatorKnown } from '../runs/start/start-child-run.js';
 import { isTerminalStatus, type Run } from '../../core/records/run.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import { runCapabilities } from '../../core/runs/run-capabilities.js';
 import type { RunLimits } from '../../config.js';
-import { CANCELLED, closeSubtree, requestCancel } from '../run-finalizer.js';
-import { awaitTerminal } from '../run-service.js';
-import { awaitRunsTerminal } from '../runs/await-runs-terminal.js';
-import { startWatched } from '../child-runs/start-watched.js';
+import { CANCELLED, closeSubtree, requestCancel } from '../runs/end/run-finalizer.js';
+import { awaitTerminal } from '../runs/run-service.js';
+import { awaitRunsTerminal } from '../runs/wait/await-runs-terminal.js';
+import { startWatched } from '../runs/start/start-watched.js';
 import {
   defineTool,
   waitOutsideSlot,
   type AnyTroupeTool,
   type ToolContext,
   type ToolOutput,
-} from '../tools/troupe-tool.js';
+} from '../../core/tools/troupe-tool.js';
 import { formatChildResult } from './format-child-result.js';
-import { readProgress } from './subagent-progress.js';
-import { refusalError } from '../child-runs/child-run-refusal.js';
+import { readProgress } from '../runs/children/subagent-progress.js';
+import { refusalError } from '../runs/start/child-run-refusal.js';
 import type { SubagentRunService, SubagentStartOutcome } from './subagent-run-service.js';
-import { childBudgetSchema } from '../budget-schema.js';
+import { childBudgetSchema } from '../budgets/budget-schema.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface SubagentToolDeps {

@@ -2,7 +2,7 @@ import type { Storage } from '../../core/ports/storage.js';
 import type { Run, TokenUsage } from '../../core/records/run.js';
 import { emptyUsage, mergeStoredUsage, withAbortedCalls } from '../../core/runs/run-usage.js';
 import { modelCallOpen } from '../../core/trace/run-timeline.js';
-import { readRunTimeline } from '../runs/read-run-timeline.js';
+import { readRunTimeline } from './read-run-timeline.js';
 
 /**
  * The usage of a run whose worker died without storing it (docs/usage.md): what its turns settled over

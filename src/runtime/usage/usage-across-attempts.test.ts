@@ -7,7 +7,7 @@ import {
 import { eventually } from '../../../test/helpers/eventually.js';
 import type { RunView, TokenUsage } from '../../core/records/run.js';
 import { timelineUsage } from '../../core/trace/run-timeline.js';
-import { readRunTimeline } from '../runs/read-run-timeline.js';
+import { readRunTimeline } from './read-run-timeline.js';
 
 const setup = useSingleAgentRuntime();
 

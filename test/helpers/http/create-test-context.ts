@@ -10,12 +10,12 @@ import { createMemoryRunQueue } from '../../../src/adapters/queue/memory/create-
 import { systemClock } from '../../../src/core/clock.js';
 import type { Storage } from '../../../src/core/ports/storage.js';
 import type { User, UserRole } from '../../../src/core/records/user.js';
-import type { AgentService } from '../../../src/runtime/agent-service.js';
-import type { AuthService } from '../../../src/runtime/auth-service.js';
-import type { ConversationService } from '../../../src/runtime/conversation-service.js';
+import type { AgentService } from '../../../src/runtime/agents/agent-service.js';
+import type { AuthService } from '../../../src/runtime/auth/auth-service.js';
+import type { ConversationService } from '../../../src/runtime/conversations/conversation-service.js';
 import { createRuntime, type Runtime } from '../../../src/runtime/create-runtime.js';
-import type { ProjectService } from '../../../src/runtime/project-service.js';
-import type { RunServiceApi } from '../../../src/runtime/run-service-api.js';
+import type { ProjectService } from '../../../src/runtime/projects/project-service.js';
+import type { RunServiceApi } from '../../../src/runtime/runs/run-service-api.js';
 import type { AppEnv } from '../../../src/http/app-env.js';
 import { createApp } from '../../../src/http/create-app.js';
 import type { Logger } from '../../../src/http/logger.js';

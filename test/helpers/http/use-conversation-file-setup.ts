@@ -2,7 +2,7 @@ import type { TroupeConfig } from '../../../src/config.js';
 import { DEFAULT_FILE_LIMITS } from '../../../src/config.js';
 import type { Conversation } from '../../../src/core/records/conversation.js';
 import type { Run } from '../../../src/core/records/run.js';
-import type { AwaitedRun, StartedRun } from '../../../src/runtime/run-service-api.js';
+import type { AwaitedRun, StartedRun } from '../../../src/runtime/runs/run-service-api.js';
 import { closeAfterEach } from '../close-after-each.js';
 import { createRuntimeHarness } from '../create-runtime-harness.js';
 import { createTestContext, type TestContext, type TestUser } from './create-test-context.js';

@@ -1,5 +1,5 @@
 import type { Conversation } from '../../../src/core/records/conversation.js';
-import type { RunServiceApi, StartedRun } from '../../../src/runtime/run-service-api.js';
+import type { RunServiceApi, StartedRun } from '../../../src/runtime/runs/run-service-api.js';
 import { closeAfterEach } from '../close-after-each.js';
 import { createRuntimeHarness } from '../create-runtime-harness.js';
 import { createTestContext, type TestContext, type TestUser } from './create-test-context.js';

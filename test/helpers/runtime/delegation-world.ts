@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Agent } from '../../../src/core/records/agent.js';
 import type { Run } from '../../../src/core/records/run.js';
 import type { User } from '../../../src/core/records/user.js';
-import { defineTool } from '../../../src/runtime/tools/troupe-tool.js';
+import { defineTool } from '../../../src/core/tools/troupe-tool.js';
 import {
   createRuntimeHarness,
   type RuntimeHarness,

@@ -7,7 +7,7 @@ import type { Conversation } from '../../../src/core/records/conversation.js';
 import type { Run } from '../../../src/core/records/run.js';
 import type { User } from '../../../src/core/records/user.js';
 import { repairToolCallPairs } from '../../../src/core/thread/tool-call-pairs.js';
-import { defineTool } from '../../../src/runtime/tools/troupe-tool.js';
+import { defineTool } from '../../../src/core/tools/troupe-tool.js';
 import {
   createRuntimeHarness,
   type RuntimeHarness,

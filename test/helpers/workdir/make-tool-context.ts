@@ -1,5 +1,5 @@
 import type { Run } from '../../../src/core/records/run.js';
-import type { ToolContext } from '../../../src/runtime/tools/troupe-tool.js';
+import type { ToolContext } from '../../../src/core/tools/troupe-tool.js';
 
 /**
  * A ToolContext over `workdir` for tests. The workdir tools never read `run`, so a stub stands in for it

@@ -1,4 +1,4 @@
-import type { ToolContext, ToolOutput, TroupeTool } from '../../../src/runtime/tools/troupe-tool.js';
+import type { ToolContext, ToolOutput, TroupeTool } from '../../../src/core/tools/troupe-tool.js';
 
 /** Validates like the runtime does (`executeTool`) before executing, so tests see what a model would. */
 export async function runTool<TInput>(

@@ -10,7 +10,7 @@ import {
   serviceBinariesOrSkip,
   useThrowawayServer,
 } from '../../../../test/helpers/services/use-throwaway-server.js';
-import { awaitRunsTerminal } from '../../../runtime/runs/await-runs-terminal.js';
+import { awaitRunsTerminal } from '../../../runtime/runs/wait/await-runs-terminal.js';
 
 /*
  * A wait on a Redis bus whose Redis goes away: the runs' ends are not published to it (the harness's runs end

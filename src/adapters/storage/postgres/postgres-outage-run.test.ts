@@ -12,7 +12,7 @@ import {
   serviceBinariesOrSkip,
   useThrowawayServer,
 } from '../../../../test/helpers/services/use-throwaway-server.js';
-import { defineTool } from '../../../runtime/tools/troupe-tool.js';
+import { defineTool } from '../../../core/tools/troupe-tool.js';
 
 /*
  * A run on a PostgreSQL server of the test's own, stopped in the middle of a step and started again: the worker

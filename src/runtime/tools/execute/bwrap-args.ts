@@ -1,4 +1,4 @@
-import { SKILLS_DIR } from '../../skills/open-skills-root.js';
+import { SKILLS_DIR } from '../workdir/open-skills-root.js';
 import type { HostLayout } from './host-layout.js';
 import type { SandboxTools } from './locate-sandbox-tools.js';
 import { SANDBOX_USER_ID, SANDBOX_WORKDIR, type SandboxLimits } from './sandbox.js';

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { TroupeError, toTroupeError } from '../../../core/errors.js';
-import { openSkillsRoot } from '../../skills/open-skills-root.js';
+import { openSkillsRoot } from '../workdir/open-skills-root.js';
 import { openWorkdirDirectory, type WorkdirDirectory } from '../workdir/workdir-directory.js';
 import { BWRAP_FD, bwrapArgs, SANDBOX_GROUP, SANDBOX_PASSWD } from './bwrap-args.js';
 import { createCappedOutput } from './capped-output.js';

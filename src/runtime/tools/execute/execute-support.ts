@@ -3,7 +3,7 @@ import type { Storage } from '../../../core/ports/storage.js';
 import type { AgentConfig } from '../../../core/records/agent.js';
 import type { BuildReportEntry } from '../../../core/subagent-specs/build-report-entry.js';
 import { selectByPatterns } from '../../../core/tool-patterns.js';
-import type { AnyTroupeTool } from '../troupe-tool.js';
+import type { AnyTroupeTool } from '../../../core/tools/troupe-tool.js';
 import { createExecutePolicyResolver, networkAllowed } from './execute-policy.js';
 import { createExecuteTool } from './execute-tool.js';
 import { probeSandbox, type SandboxAvailability } from './probe-sandbox.js';

@@ -9,7 +9,7 @@ import {
   type RuntimeHarness,
 } from '../../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../../test/helpers/run-helpers.js';
-import type { ToolCallRequest } from '../../middleware/agent-middleware.js';
+import type { ToolCallRequest } from '../../../core/ports/agent-middleware.js';
 import { composeMiddleware } from '../../middleware/compose-middleware.js';
 import { createSubagentToolFilterMiddleware } from '../../middleware/subagent-tool-filter-middleware.js';
 import { createBwrapSandbox } from './bwrap-sandbox.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Run } from '../../../core/records/run.js';
-import { defineTool, type TroupeTool } from '../troupe-tool.js';
+import { defineTool, type TroupeTool } from '../../../core/tools/troupe-tool.js';
 import type { ExecutePolicy } from './execute-policy.js';
 import { formatExecuteResult } from './format-execute-result.js';
 import { SANDBOX_WORKDIR, type Sandbox } from './sandbox.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Storage } from '../../../core/ports/storage.js';
 import { formatAnswers, questionsOf, userQuestionsSchema, type UserQuestion } from '../../../core/questions/user-questions.js';
-import { ApprovalPendingError } from '../../middleware/approval-middleware.js';
-import { defineTool, type TroupeTool } from '../troupe-tool.js';
+import { ApprovalPendingError } from '../../../core/approvals/approval-pending-error.js';
+import { defineTool, type TroupeTool } from '../../../core/tools/troupe-tool.js';
 import { refuseSubagentRun } from './main-agent-only.js';
 
 export const ASK_USER_QUESTION = 'ask_user_question';

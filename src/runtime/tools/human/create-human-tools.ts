@@ -1,5 +1,5 @@
 import type { Storage } from '../../../core/ports/storage.js';
-import type { AnyTroupeTool } from '../troupe-tool.js';
+import type { AnyTroupeTool } from '../../../core/tools/troupe-tool.js';
 import { ASK_USER_QUESTION, createAskUserQuestionTool } from './ask-user-question-tool.js';
 import { PRESENT_ARTIFACTS, createPresentArtifactsTool } from './present-artifacts-tool.js';
 

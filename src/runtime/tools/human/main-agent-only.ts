@@ -1,6 +1,6 @@
 import { TroupeError } from '../../../core/errors.js';
 import { SUBAGENT_TEXTS } from '../../../core/subagents/subagent-texts.js';
-import type { ToolContext } from '../troupe-tool.js';
+import type { ToolContext } from '../../../core/tools/troupe-tool.js';
 import { runCapabilities } from '../../../core/runs/run-capabilities.js';
 
 /**

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { contentTypeFor } from '../../../core/files/content-type-for.js';
 import type { Storage } from '../../../core/ports/storage.js';
-import { artifactView } from '../../artifacts/artifact-view.js';
-import { defineTool, type TroupeTool } from '../troupe-tool.js';
+import { artifactView } from '../../../core/files/artifact-view.js';
+import { defineTool, type TroupeTool } from '../../../core/tools/troupe-tool.js';
 import { openInWorkdir } from '../workdir/open-in-workdir.js';
 import { refuseSubagentRun } from './main-agent-only.js';
 

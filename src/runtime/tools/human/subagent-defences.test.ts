@@ -4,11 +4,11 @@ import type { ToolApprovalMode } from '../../../core/records/agent.js';
 import type { Run } from '../../../core/records/run.js';
 import { createTestStorage, type TestStorage } from '../../../../test/helpers/http/create-test-storage.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../../test/helpers/create-runtime-harness.js';
-import { executeTool } from '../../execute-tool.js';
-import type { ModelCallRequest } from '../../middleware/agent-middleware.js';
+import { executeTool } from '../../agent-loop/execute-tool.js';
+import type { ModelCallRequest } from '../../../core/ports/agent-middleware.js';
 import { composeMiddleware } from '../../middleware/compose-middleware.js';
 import { createSubagentToolFilterMiddleware } from '../../middleware/subagent-tool-filter-middleware.js';
-import { defineTool, type ToolContext } from '../troupe-tool.js';
+import { defineTool, type ToolContext } from '../../../core/tools/troupe-tool.js';
 import { createHumanTools, HUMAN_TOOL_NAMES } from './create-human-tools.js';
 
 let store: TestStorage | undefined;

@@ -1,4 +1,4 @@
-import type { AnyTroupeTool } from '../troupe-tool.js';
+import type { AnyTroupeTool } from '../../../core/tools/troupe-tool.js';
 import { editFileTool } from './edit-file-tool.js';
 import { globTool } from './glob-tool.js';
 import { grepTool } from './grep-tool.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TroupeError } from '../../../core/errors.js';
-import { defineTool } from '../troupe-tool.js';
+import { defineTool } from '../../../core/tools/troupe-tool.js';
 import { isBinary } from './is-binary.js';
 import { openInWorkdir } from './open-in-workdir.js';
 import { readAtMost } from './read-at-most.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { isTroupeError, TroupeError } from '../../../core/errors.js';
-import { defineTool } from '../troupe-tool.js';
+import { defineTool } from '../../../core/tools/troupe-tool.js';
 import { compileGlob, hasGlobSyntax } from './compile-glob.js';
 import { openInWorkdir, type OpenedInWorkdir } from './open-in-workdir.js';
 import { compareNames, walkWorkdir, type WalkEntry } from './walk-workdir.js';

@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { TroupeError } from '../../../core/errors.js';
-import { defineTool } from '../troupe-tool.js';
+import { defineTool } from '../../../core/tools/troupe-tool.js';
 import { compileGlob } from './compile-glob.js';
 import { isBinary } from './is-binary.js';
 import { openInWorkdir } from './open-in-workdir.js';

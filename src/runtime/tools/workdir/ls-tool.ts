@@ -2,7 +2,7 @@ import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool, type ToolOutput } from '../troupe-tool.js';
+import { defineTool, type ToolOutput } from '../../../core/tools/troupe-tool.js';
 import { openInWorkdir } from './open-in-workdir.js';
 import { compareNames } from './walk-workdir.js';
 import { workdirFsError } from './workdir-fs-error.js';

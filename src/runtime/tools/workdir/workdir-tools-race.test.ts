@@ -3,7 +3,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTroupeError } from '../../../core/errors.js';
-import type { AnyTroupeTool } from '../troupe-tool.js';
+import type { AnyTroupeTool } from '../../../core/tools/troupe-tool.js';
 import { editFileTool } from './edit-file-tool.js';
 import { globTool } from './glob-tool.js';
 import { grepTool } from './grep-tool.js';

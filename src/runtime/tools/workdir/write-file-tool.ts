@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../troupe-tool.js';
+import { defineTool } from '../../../core/tools/troupe-tool.js';
 import { openInWorkdir } from './open-in-workdir.js';
 import { displayPath } from './workdir-fs-error.js';
 

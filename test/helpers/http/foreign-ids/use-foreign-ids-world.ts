@@ -3,7 +3,7 @@ import type { Agent } from '../../../../src/core/records/agent.js';
 import type { Conversation } from '../../../../src/core/records/conversation.js';
 import type { Project } from '../../../../src/core/records/project.js';
 import type { Skill } from '../../../../src/core/records/skill.js';
-import type { StartedRun } from '../../../../src/runtime/run-service-api.js';
+import type { StartedRun } from '../../../../src/runtime/runs/run-service-api.js';
 import { createSkillService } from '../../../../src/runtime/skills/skill-service.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../create-runtime-harness.js';
 import { skillMd, zipOf } from '../../skills/skill-archives.js';

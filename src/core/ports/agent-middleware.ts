@@ -1,0 +1,94 @@
+import type { ChatMessage } from '../thread/chat-message.js';
+import type { ResolvedModel } from './model-provider.js';
+import type { ModelToolCall } from './model-stream.js';
+import type { Agent } from '../records/agent.js';
+import type { Run, TokenUsage } from '../records/run.js';
+import type { AnyTroupeTool, ToolContext, ToolOutput } from '../tools/troupe-tool.js';
+
+export interface ModelCallRequest {
+  run: Run;
+  agent: Agent;
+  step: number;
+  system: string;
+  messages: ChatMessage[];
+  /** The tools the model is shown for this call; middleware may add or hide tools here. */
+  tools: AnyTroupeTool[];
+  model: ResolvedModel;
+  abortSignal: AbortSignal;
+  /**
+   * Told of each retry and fallback inside this one logical call (the gateway, docs/model-calls.md): a layer
+   * that wants them (tracing) passes its own listener on, calling the one it was given too.
+   */
+  observe?: (notice: ModelCallNotice) => void;
+}
+
+/** A retry or a fallback inside a model call, as its run event (`model_retry`, `model_fallback`) carries it. */
+export type ModelCallNotice =
+  | {
+      type: 'model_retry';
+      step: number;
+      /** The retry about to be made: 1 for the first. */
+      attempt: number;
+      max_retries: number;
+      /** Why the last attempt failed (`rate_limited`, `overloaded`, `stream_cut`, …). */
+      reason: string;
+      status?: number;
+      wait_ms: number;
+      /** The model spec being retried. */
+      model: string;
+      /** Characters the failed attempt streamed: its text is dropped, consumers remove it from what they show. */
+      discarded_chars: number;
+    }
+  | {
+      type: 'model_fallback';
+      step: number;
+      from: string;
+      to: string;
+      reason: string;
+      status?: number;
+      discarded_chars: number;
+    };
+
+export interface ModelCallResult {
+  text: string;
+  toolCalls: ModelToolCall[];
+  usage: Pick<TokenUsage, 'input_tokens' | 'output_tokens'>;
+  finishReason: string;
+  /** The spec of the model that answered, when it is not the request's (a fallback took the call). */
+  model?: string;
+}
+
+export interface ToolCallRequest {
+  run: Run;
+  agent: Agent;
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  /** The tool registered under `toolName` for this run, if any (it may be hidden from the model). */
+  tool: AnyTroupeTool | undefined;
+  context: ToolContext;
+}
+
+export interface ToolCallResult {
+  output: ToolOutput;
+  isError: boolean;
+}
+
+/**
+ * The one extension point of the agent loop (SPEC §3). Subagent tools, delegation, tool filtering,
+ * approvals, token accounting and tracing are middleware, never special cases in the loop.
+ * `tools` contributes tools to the run's registry (executable by name); `wrapModelCall` decides what the
+ * model sees; `wrapToolCall` decides what actually executes. Middleware runs outermost-first.
+ */
+export interface AgentMiddleware {
+  name: string;
+  tools?: AnyTroupeTool[];
+  wrapModelCall?(
+    request: ModelCallRequest,
+    next: (request: ModelCallRequest) => Promise<ModelCallResult>,
+  ): Promise<ModelCallResult>;
+  wrapToolCall?(
+    request: ToolCallRequest,
+    next: (request: ToolCallRequest) => Promise<ToolCallResult>,
+  ): Promise<ToolCallResult>;
+}

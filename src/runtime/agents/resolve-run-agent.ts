@@ -1,0 +1,30 @@
+import { TroupeError } from '../../core/errors.js';
+import type { Agent } from '../../core/records/agent.js';
+import type { Run } from '../../core/records/run.js';
+import { buildAgentSubagents } from '../../core/subagent-specs/build-agent-subagents.js';
+import { agentTools, type AgentToolsDeps } from './agent-tools.js';
+import type { AnyTroupeTool } from '../../core/tools/troupe-tool.js';
+import { inlineSubagentAgent, inlineSubagentName } from '../../core/subagents/inline-subagent-agent.js';
+
+/**
+ * The agent a run executes as, and its tools. Usually the stored agent; for an inline or built-in
+ * subagent run (`input.inline_subagent`) the parent's specs are rebuilt now — silently, drops are for the
+ * build report — and the child gets the resolved spec's prompt and exactly its resolved tools.
+ */
+export async function resolveRunAgent(run: Run, stored: Agent, deps: AgentToolsDeps): Promise<{ agent: Agent; tools: AnyTroupeTool[] }> {
+  const tools = await agentTools(stored, deps);
+  const name = inlineSubagentName(run);
+  if (name === undefined) return { agent: stored, tools };
+  const { subagents } = buildAgentSubagents({
+    config: stored.config,
+    parentTools: tools.map((tool) => tool.name),
+    parentModel: run.model_spec,
+    approvalMode: run.tool_approval_mode,
+  });
+  const resolved = subagents.find((subagent) => subagent.name === name);
+  if (!resolved) {
+    throw new TroupeError('agent_not_found', `Subagent "${name}" is no longer defined by agent ${stored.slug}`);
+  }
+  const granted = new Set(resolved.tools);
+  return { agent: inlineSubagentAgent(stored, resolved), tools: tools.filter((tool) => granted.has(tool.name)) };
+}

@@ -1,0 +1,153 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { RunEvent } from '../../core/records/run-event.js';
+import { claimByDeadWorker } from '../../../test/helpers/runtime/claim-by-dead-worker.js';
+import { countingInserts } from '../../../test/helpers/runtime/counting-inserts.js';
+import { SLOW_SCENARIO, useSingleAgentRuntime } from '../../../test/helpers/runtime/use-single-agent-runtime.js';
+import { createRunEmitter } from './run-emitter.js';
+
+const setup = useSingleAgentRuntime();
+
+/**
+ * A running run held by a dead worker, its emitter counting inserts, what the bus published, and its stream
+ * and thread as `seq:type` and `step:role`.
+ */
+async function runningRun() {
+  const { h, user, conversation } = await setup(SLOW_SCENARIO, { startWorker: false });
+  const { run: posted } = await h.runs.postMessage(user, conversation.id, { content: 'go' });
+  await claimByDeadWorker(h.storage, posted.id);
+  const run = await h.storage.runs.get(posted.id);
+  if (!run) throw new Error('no run');
+  const inserts: string[] = [];
+  const published: RunEvent[] = [];
+  await h.bus.subscribe(run.id, (event) => void published.push(event));
+  const emitter = createRunEmitter(countingInserts(h.storage, inserts), h.bus, run);
+  const stream = async () => (await h.storage.events.list(run.id, 0, 100)).map((e) => `${e.seq}:${e.type}`);
+  const thread = async () =>
+    (await h.storage.messages.list(run.thread_id)).map((m) => `${m.step}:${m.message.role}`);
+  return { h, emitter, inserts, published, stream, thread };
+}
+
+describe("a run emitter's announcement", () => {
+  it('leads the first append, in the same insert, before the buffered text', async () => {
+    const { emitter, inserts, published, stream } = await runningRun();
+    emitter.announce('metadata', { attempt: 1 });
+    emitter.delta('some text');
+    expect(inserts).toEqual([]);
+    await emitter.commit([{ type: 'step', payload: { step: 1 } }]);
+    await emitter.emit('tool_call', { tool: 'x' });
+    expect(inserts).toHaveLength(2);
+    expect(await stream()).toEqual(['1:metadata', '2:message_delta', '3:step', '4:tool_call']);
+    expect(published.map((event) => event.type)).toEqual(['metadata', 'message_delta', 'step', 'tool_call']);
+  });
+
+  it('goes out on its own after a short wait, and with a flush', async () => {
+    const { emitter, inserts, published, stream } = await runningRun();
+    emitter.announce('metadata', { attempt: 1 });
+    await vi.waitFor(() => expect(published.map((event) => event.type)).toEqual(['metadata']));
+    expect(inserts).toHaveLength(1);
+
+    emitter.announce('metadata', { attempt: 2 });
+    await emitter.flush();
+    expect(await stream()).toEqual(['1:metadata', '2:metadata']);
+  });
+});
+
+describe("a run emitter's held checkpoints", () => {
+  const seqTypes = (events: readonly RunEvent[]) => events.map((event) => `${event.seq}:${event.type}`);
+
+  const toolCall = { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'calling' }] };
+  const answer = { role: 'assistant' as const, content: 'done' };
+
+  it('go with the next commit, first, in its one transaction and one insert', async () => {
+    const { emitter, inserts, published, stream, thread } = await runningRun();
+    emitter.hold([{ type: 'tool_call', payload: { step: 1 } }], { step: 1, messages: [toolCall] });
+    emitter.hold([{ type: 'tool_result', payload: { step: 1 } }], { step: 1, messages: [answer] });
+    expect(inserts).toEqual([]);
+    const written = await emitter.commit([{ type: 'step', payload: { step: 2 } }], undefined, {
+      step: 2,
+      messages: [answer],
+    });
+    expect(written.map((event) => event.type)).toEqual(['step']);
+    expect(inserts).toHaveLength(1);
+    expect(await stream()).toEqual(['1:tool_call', '2:tool_result', '3:step']);
+    expect(seqTypes(published)).toEqual(['1:tool_call', '2:tool_result', '3:step']);
+    expect(await thread()).toEqual(['0:user', '1:assistant', '1:assistant', '2:assistant']);
+  });
+
+  it('go out on their own after a short wait, with a flush, and before an emitted event', async () => {
+    const { emitter, stream, thread } = await runningRun();
+    emitter.hold([{ type: 'tool_call', payload: {} }], { step: 1, messages: [toolCall] });
+    await vi.waitFor(async () => expect(await stream()).toEqual(['1:tool_call']));
+    emitter.hold([{ type: 'tool_result', payload: {} }], { step: 1, messages: [answer] });
+    await emitter.flush();
+    emitter.hold([{ type: 'tool_call', payload: {} }], { step: 2, messages: [toolCall] });
+    await emitter.emit('error', {});
+    expect(await stream()).toEqual(['1:tool_call', '2:tool_result', '3:tool_call', '4:error']);
+    expect(await thread()).toEqual(['0:user', '1:assistant', '1:assistant', '2:assistant']);
+  });
+
+  it("are written by an adopting transaction, and the run's appends wait for it to settle", async () => {
+    const { h, emitter, published, stream, thread } = await runningRun();
+    emitter.delta('thinking');
+    emitter.hold([{ type: 'tool_call', payload: {} }], { step: 1, messages: [toolCall] });
+    const adopted = await emitter.adopt();
+    if (!adopted) throw new Error('nothing to adopt');
+    const later = emitter.emit('error', {});
+    const appended = await h.storage.sharedCommitTransaction(async (tx) => {
+      await tx.messages.appendBatches([adopted.messages]);
+      const batch = adopted.events;
+      const [own = []] = await tx.events.appendBatches([
+        { ...batch, events: [...batch.events, { type: 'subagent_update', payload: {} }] },
+      ]);
+      return own;
+    });
+    expect(await stream()).toEqual(['1:message_delta', '2:tool_call', '3:subagent_update']);
+    expect(seqTypes(published)).toEqual([]);
+    await adopted.settle(appended.slice(0, 2));
+    await later;
+    expect(await stream()).toEqual(['1:message_delta', '2:tool_call', '3:subagent_update', '4:error']);
+    // The adopter publishes its own events (here: none) after the held ones; the run's next append follows.
+    expect(seqTypes(published)).toEqual(['1:message_delta', '2:tool_call', '4:error']);
+    expect(await thread()).toEqual(['0:user', '1:assistant']);
+  });
+
+  it('are held again when the adopting transaction rolls back, and written before what comes next', async () => {
+    const { h, emitter, stream, thread } = await runningRun();
+    emitter.hold([{ type: 'tool_call', payload: {} }], { step: 1, messages: [toolCall] });
+    const adopted = await emitter.adopt();
+    if (!adopted) throw new Error('nothing to adopt');
+    await expect(
+      h.storage.sharedCommitTransaction(async (tx) => {
+        await tx.messages.appendBatches([adopted.messages]);
+        throw new Error('the start failed');
+      }),
+    ).rejects.toThrow('the start failed');
+    await adopted.settle(undefined);
+    expect(await stream()).toEqual([]);
+    await emitter.commit([{ type: 'tool_result', payload: {} }], undefined, { step: 1, messages: [answer] });
+    expect(await stream()).toEqual(['1:tool_call', '2:tool_result']);
+    expect(await thread()).toEqual(['0:user', '1:assistant', '1:assistant']);
+  });
+
+  it('are not adoptable once work was queued after them, and a second adopter waits for the first', async () => {
+    const first = await runningRun();
+    first.emitter.hold([{ type: 'tool_call', payload: {} }], { step: 1, messages: [toolCall] });
+    const emitted = first.emitter.emit('error', {});
+    expect(await first.emitter.adopt()).toBeUndefined();
+    await emitted;
+    expect(await first.stream()).toEqual(['1:tool_call', '2:error']);
+
+    const { emitter } = first;
+    emitter.hold([{ type: 'tool_call', payload: {} }], { step: 2, messages: [toolCall] });
+    const adopted = await emitter.adopt();
+    if (!adopted) throw new Error('nothing to adopt');
+    let secondDone = false;
+    const second = emitter.adopt().then((result) => ((secondDone = true), result));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(secondDone).toBe(false);
+    await adopted.settle(undefined);
+    expect(await second).toBeUndefined();
+    await emitter.flush();
+    expect(await first.stream()).toEqual(['1:tool_call', '2:error', '3:tool_call']);
+  });
+});

@@ -1,0 +1,367 @@
+import type { Clock } from '../../../core/clock.js';
+import { TroupeError } from '../../../core/errors.js';
+import type { EventBus, Subscription } from '../../../core/ports/event-bus.js';
+import type { ModelProvider } from '../../../core/ports/model-provider.js';
+import type { Storage } from '../../../core/ports/storage.js';
+import type { Run } from '../../../core/records/run.js';
+import type { ToolSource } from '../../../core/ports/tool-source.js';
+import type { RunLimits } from '../../../config.js';
+import { createRunUsageMeter } from '../../usage/run-usage-meter.js';
+import { RunAbortError } from '../../../core/runs/run-abort.js';
+import { createRunGateMiddleware } from './run-gate-middleware.js';
+import { loadRunContext } from './load-run-context.js';
+import type { RunHandoffs } from '../start/run-handoffs.js';
+import type { LocalRunStarts, RunReservation } from '../start/local-run-starts.js';
+import { resumeAgentLoop } from './resume-agent-loop.js';
+import { attemptMetadata } from './attempt-metadata.js';
+import { attemptAnnounced } from './attempt-announced.js';
+import { createRunOutcomes, type AttemptFacts } from '../end/run-outcomes.js';
+import { runMiddlewareStack } from './run-middleware-stack.js';
+import { watchRun, type RunWatch } from './run-watch.js';
+import { createRunEmitter } from '../../events/run-emitter.js';
+import { announceAttempt } from './announce-attempt.js';
+import { resolveRunAgent } from '../../agents/resolve-run-agent.js';
+import { createWorkerSlots } from './worker-slots.js';
+import type { RunQueue } from '../../../core/ports/run-queue.js';
+import type { AnyTroupeTool } from '../../../core/tools/troupe-tool.js';
+import type { MiddlewareFactory } from '../../middleware/middleware-factory.js';
+import { effectiveLimits } from '../../agents/agent-limits.js';
+import { createRunLease } from '../leases/run-lease.js';
+import { createStorageOutage, type StorageOutage } from '../../../core/runs/storage-outage.js';
+import type { RunTracer } from '../../../core/ports/run-tracer.js';
+import { driveRemoteExpert, type RemoteExpertDeps } from '../../remote-experts/drive-remote-expert.js';
+import { remoteModelLabel } from '../../remote-experts/remote-model-label.js';
+import type { Client } from '@a2a-js/sdk/client';
+import type { RemoteA2AConnector } from '../../../core/ports/remote-a2a-connector.js';
+import type { ModelGateway } from '../../model-gateway/model-gateway.js';
+
+export interface RunExecutorDeps {
+  storage: Storage;
+  bus: EventBus;
+  models: ModelProvider;
+  /** The catalogue of built-in tools; an agent's `config.tools` patterns select from it. */
+  tools: AnyTroupeTool[];
+  /** External tools (MCP servers) of each agent's config; they join the catalogue tools. */
+  toolSources?: ToolSource<AnyTroupeTool>[];
+  middleware?: MiddlewareFactory;
+  limits: RunLimits;
+  leaseMs: number;
+  /** Runs doing work at once in this process; runs that only wait on other runs do not count. */
+  concurrency: number;
+  workerId: string;
+  clock: Clock;
+  /** Called after a run reached a terminal status (e.g. cascade decisions that need the agent config). */
+  onTerminal?: (run: Run) => Promise<void>;
+  /**
+   * Re-enqueues a run the worker just parked when its human input arrived while it was parking (see
+   * resumeWhenNothingPending). Without it such a run waits for the next decision.
+   */
+  queue?: RunQueue;
+  /** OpenTelemetry run spans; absent when tracing is off (then nothing of it runs). */
+  tracer?: RunTracer;
+  /** Every model call of every run goes through it: retries, fallbacks, the providers' shared limits. */
+  gateway: ModelGateway;
+  /** Reaches remote A2A experts (backend `a2a`); without it their runs fail with a clear error. */
+  remoteExperts?: RemoteA2AConnector<Client>;
+  /** What the runs' creators in this process hand over, so a first attempt need not read it back. */
+  handoffs?: RunHandoffs;
+  /** Where this process's child-run creators find the executor once it started (see LocalRunStarts). */
+  localStarts?: LocalRunStarts;
+}
+
+export interface RunExecutor {
+  /** Claims and executes one run; a run another worker holds, or a finished one, is left alone. */
+  execute(runId: string): Promise<void>;
+  start(): Promise<void>;
+  /** Aborts runs in flight and hands them back (pending), so another worker resumes them. */
+  stop(): Promise<void>;
+  readonly activeRuns: number;
+}
+
+/**
+ * How long a model call keeps its run's slot before giving it up to wait: long enough for a call that
+ * answers at once (no re-queue, its commits still shared with the runs around it), far below any provider's
+ * latency.
+ */
+const MODEL_CALL_SLOT_GRACE_MS = 5;
+
+export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
+  const { storage, bus, clock } = deps;
+  const slots = createWorkerSlots(deps.concurrency);
+  const lease = createRunLease({ storage, clock, workerId: deps.workerId, leaseMs: deps.leaseMs });
+  const inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** Runs whose decisions all landed before they parked: executed again once their slot is free. */
+  const decidedBeforePark = new Set<string>();
+  // Runs enqueued again while still in flight here (resumed by a reply that came in as the run parked):
+  // executed once the current execution has let go of them, instead of the enqueue being lost.
+  const enqueuedWhileInFlight = new Set<string>();
+  let stopping = false;
+  let signals: Subscription | undefined;
+
+  const abort = (runId: string, reason: RunAbortError | RunAbortError['kind']): RunAbortError => {
+    const error = typeof reason === 'string' ? new RunAbortError(reason) : reason;
+    const entry = inFlight.get(runId);
+    if (entry && !entry.controller.signal.aborted) entry.controller.abort(error);
+    return error;
+  };
+
+  async function execute(runId: string): Promise<void> {
+    if (inFlight.has(runId)) {
+      enqueuedWhileInFlight.add(runId);
+      return;
+    }
+    // A slot first, the claim after: a run waiting for a slot holds no lease and stays pending.
+    await slots.acquire();
+    await inTakenSlot(runId, () => claimAndExecute(runId));
+  }
+
+  /** Runs `work` in the slot the caller took, then gives it back; a run decided while it parked goes again. */
+  async function inTakenSlot(runId: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } finally {
+      slots.release();
+    }
+    // A stopping executor leaves it pending: the reconciler re-enqueues stale pending runs.
+    if (decidedBeforePark.delete(runId) && !stopping) await execute(runId);
+  }
+
+  async function claimAndExecute(runId: string): Promise<void> {
+    if (inFlight.has(runId)) {
+      enqueuedWhileInFlight.add(runId);
+      return;
+    }
+    const run = await lease.claim(runId);
+    if (run) await executeHeld(run, false);
+  }
+
+  /**
+   * Executes a run this worker holds: claimed here, or claimed for it by the transaction that created it
+   * (`adopted`, see LocalRunStarts), in a slot the caller holds.
+   */
+  async function executeHeld(run: Run, adopted: boolean): Promise<void> {
+    const runId = run.id;
+    const controller = new AbortController();
+    let resolveDone: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (resolveDone = resolve));
+    inFlight.set(runId, { controller, done });
+    // Held after `stop` collected the runs in flight: handed back at once, like those.
+    if (stopping) controller.abort(new RunAbortError('shutdown'));
+    const held = lease.hold(run, (kind) => abort(runId, kind));
+    const outage = createStorageOutage({
+      lease: held,
+      signal: controller.signal,
+      clock,
+      leaseMs: deps.leaseMs,
+    });
+    try {
+      const work = () => executeClaimed(run, controller.signal, adopted, outage);
+      await (deps.tracer ? deps.tracer.traceRun(run, work) : work());
+    } finally {
+      held.release();
+      inFlight.delete(runId);
+      resolveDone();
+      // Failures of a claim are the queue handler's to report; here there is no caller left to tell.
+      if (enqueuedWhileInFlight.delete(runId) && !stopping) void execute(runId).catch(() => undefined);
+    }
+  }
+
+  /** A slot for a run its creator is about to create and claim for this worker (LocalRunStarts). */
+  function reserve(): RunReservation | undefined {
+    if (stopping || !slots.tryAcquire()) return undefined;
+    let settled = false;
+    return {
+      claim: lease.terms(),
+      start(run) {
+        if (settled) throw new Error('a run reservation was used twice');
+        settled = true;
+        // Like a queue handler's: executeClaimed records the run's own failures; nothing is left to tell.
+        void inTakenSlot(run.id, () => executeHeld(run, true)).catch(() => undefined);
+      },
+      release() {
+        // Once started the slot is the run's; a start that failed or created nothing gives it back.
+        if (settled) return;
+        settled = true;
+        slots.release();
+      },
+    };
+  }
+
+  /**
+   * An attempt, from what is committed. A database outage does not end it: the worker waits it out holding the
+   * run's slot and lease (`StorageOutage`); the emitter sends again what surely was not written, and anything
+   * else starts the attempt over (`resumed`: no second `metadata`, unless the first one was lost), where the
+   * thread says the run is, so calls with a committed result are not run again (docs/scale-out.md, "Outages").
+   */
+  async function executeClaimed(
+    run: Run,
+    signal: AbortSignal,
+    adopted: boolean,
+    outage: StorageOutage,
+    meter = createRunUsageMeter(run.usage, run.model_spec),
+    resumed = false,
+  ): Promise<void> {
+    let emitter = createRunEmitter(storage, bus, run, outage);
+    let watch: RunWatch | undefined;
+    let facts: AttemptFacts | undefined;
+    let again = false;
+    const handoff = resumed ? undefined : deps.handoffs?.take(run);
+    try {
+      const context = await loadRunContext(storage, run, handoff?.context);
+      const { agent: usable, ledger } = context;
+      const attempt: AttemptFacts = { agent: usable, hasLedger: ledger !== undefined };
+      facts = attempt;
+      watch = watchRun({
+        emitter,
+        ledger,
+        inactivityTimeoutMs: effectiveLimits(deps.limits, usable.config).inactivityTimeoutMs,
+        abort: (reason) => abort(run.id, reason),
+      });
+      emitter = watch.emitter;
+      const { paused } = watch;
+      // A remote expert's run is a remote task: no model, no tools, no middleware of this server.
+      if (usable.backend === 'a2a') {
+        if (!resumed || !(await attemptAnnounced(storage, run)))
+          await announceAttempt(
+            storage,
+            emitter,
+            run,
+            attemptMetadata(run, usable, remoteModelLabel(usable)),
+            adopted,
+          );
+        const outcome = await driveRemoteExpert(remoteExperts(), {
+          run,
+          agent: usable,
+          emitter,
+          signal,
+          timeoutMs: effectiveLimits(deps.limits, usable.config).waitTimeoutMs,
+          recordUsage: (usage) => {
+            meter.usage.input_tokens += usage.input_tokens;
+            meter.usage.output_tokens += usage.output_tokens;
+            meter.usage.total_tokens += usage.total_tokens;
+            meter.usage.model_calls += usage.model_calls;
+          },
+        });
+        await emitter.flush();
+        await finishCompleted(run, outcome, meter.usage, facts);
+        return;
+      }
+      // An inline subagent run plays a spec of its parent agent; `agent` is then that spec's effective agent.
+      const { agent, tools } = await resolveRunAgent(run, usable, {
+        catalogue: deps.tools,
+        toolSources: deps.toolSources,
+      });
+      const model = deps.models.resolve(run.model_spec);
+      if (!resumed || !(await attemptAnnounced(storage, run)))
+        await announceAttempt(storage, emitter, run, attemptMetadata(run, agent, model.label), adopted);
+      const gate = createRunGateMiddleware({
+        storage,
+        bus,
+        clock,
+        run,
+        budget: ledger ? { tokens: ledger.limits.tokens !== undefined } : undefined,
+        meter,
+        stop: (reason) => abort(run.id, reason),
+      });
+      const extra = deps.middleware
+        ? await deps.middleware({
+            run,
+            agent,
+            user: context.user,
+            conversation: context.conversation,
+            project: context.project,
+            hasLedger: ledger !== undefined,
+            emitter,
+            tools,
+          })
+        : [];
+      const middleware = runMiddlewareStack({ storage, run, agent, extra, gate });
+      const callModel = deps.gateway.forRun({
+        emitter,
+        // A run waiting on a provider holds no execution slot: the providers' limits are the throttle.
+        outsideSlot: (work) => slots.outsideOnceWaiting(work, MODEL_CALL_SLOT_GRACE_MS),
+        waiting: paused,
+        beforeAttempt: () => gate.recheck(),
+      });
+      const outcome = await resumeAgentLoop({
+        storage,
+        run,
+        agent,
+        model,
+        tools,
+        emitter,
+        middleware,
+        meter,
+        callModel,
+        workdir: context.project.workdir,
+        signal,
+        maxSteps: effectiveLimits(deps.limits, agent.config).maxSteps,
+        suspend: (work) => slots.outside(() => paused(work)),
+        ...(handoff?.thread ? { thread: handoff.thread } : {}),
+        unsteered: !resumed && adopted && run.attempt === 1,
+        finish: (tx, append, output) => outcomes.completeIn(tx, append, run, output, meter.usage, attempt),
+      });
+      await emitter.flush();
+      await finishCompleted(run, outcome, meter.usage, facts);
+    } catch (thrown) {
+      await emitter.flush().catch(() => undefined);
+      const failure = await outage.settle(thrown);
+      if (failure === undefined) again = true;
+      else await finishAfterError(run, failure, signal, emitter, meter.usage, facts);
+    } finally {
+      watch?.stop();
+    }
+    if (again) await executeClaimed(run, signal, adopted, outage, meter, true);
+  }
+
+  function remoteExperts(): RemoteExpertDeps {
+    if (!deps.remoteExperts) {
+      throw new TroupeError(
+        'remote_expert_unavailable',
+        'This server is not set up to reach remote A2A experts',
+      );
+    }
+    return { storage, connector: deps.remoteExperts };
+  }
+
+  const outcomes = createRunOutcomes({
+    storage,
+    bus,
+    clock,
+    workerId: deps.workerId,
+    ...(deps.queue ? { queue: deps.queue } : {}),
+    ...(deps.onTerminal ? { onTerminal: deps.onTerminal } : {}),
+    onDecidedBeforePark: (runId) => decidedBeforePark.add(runId),
+  });
+  const finishCompleted = outcomes.completed;
+  const finishAfterError = outcomes.afterError;
+
+  return {
+    execute,
+    async start() {
+      stopping = false;
+      deps.localStarts?.attach(reserve);
+      signals ??= await bus.subscribeSignals((signal) => {
+        if (signal.type === 'cancel') abort(signal.run_id, 'cancel');
+      });
+    },
+    async stop() {
+      stopping = true;
+      deps.localStarts?.attach(undefined);
+      await signals?.unsubscribe();
+      signals = undefined;
+      // Until none is left: a run can join while this waits (a child whose start was committing took its slot
+      // before the stop, a claim already under way), and is handed back at once, like these.
+      while (inFlight.size > 0) {
+        const waiting = [...inFlight.entries()].map(([runId, entry]) => {
+          abort(runId, 'shutdown');
+          return entry.done;
+        });
+        await Promise.all(waiting);
+      }
+    },
+    get activeRuns() {
+      return inFlight.size;
+    },
+  };
+}

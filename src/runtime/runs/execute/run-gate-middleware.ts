@@ -1,0 +1,102 @@
+import { isoNow, type Clock } from '../../../core/clock.js';
+import { describeExhaustion, exhaustedDimension, type BudgetAmounts } from '../../../core/budgets/budget.js';
+import { estimateTokens } from '../../../core/budgets/estimate-tokens.js';
+import type { EventBus } from '../../../core/ports/event-bus.js';
+import type { Storage } from '../../../core/ports/storage.js';
+import type { Run } from '../../../core/records/run.js';
+import { stopVerdict } from '../../../core/runs/stop-verdict.js';
+import { RunAbortError } from '../../../core/runs/run-abort.js';
+import { requestCancel, TREE_CLOSED } from '../end/run-finalizer.js';
+import type { RunUsageMeter } from '../../usage/run-usage-meter.js';
+import type { AgentMiddleware } from '../../../core/ports/agent-middleware.js';
+
+export interface RunGateDeps {
+  storage: Storage;
+  bus: EventBus;
+  clock: Clock;
+  run: Run;
+  /** Whether the run has a budget ledger, and whether it limits tokens (then calls are estimated). */
+  budget: { tokens: boolean } | undefined;
+  /** The run's usage: every admitted model call is counted on it, answered or not. */
+  meter: RunUsageMeter;
+  /** Aborts the run's signal with this reason, so calls in flight stop too; returns the reason to throw. */
+  stop(reason: RunAbortError): RunAbortError;
+}
+
+export interface RunGate {
+  /**
+   * The stop check and the wall-time check again, charging nothing: before a model call's next attempt
+   * after a wait (a back-off, a turn at the provider), so a cancel committed meanwhile anywhere above the
+   * run, in any process, stops it before another request goes out.
+   */
+  recheck(): Promise<void>;
+}
+
+/**
+ * The admission gate in front of every model call and tool execution (SPEC §10), innermost so it sees only
+ * calls that would really run. It reads, in one statement, the status of the run and of every run above
+ * it: once a cancel is committed anywhere up the tree, nothing new starts here, whichever process holds
+ * the run and whether or not the cascade or the cancel signal has arrived. A tool whose one effect is a
+ * child start (`adoptsCheckpoint`) gets that check in the start's transaction instead. Then it charges the
+ * run's budget ledger with one conditional update, so concurrent spenders cannot overdraw it. A model call it
+ * admits is counted on the run's usage meter, and the ledger is settled to what the call reported: its real
+ * tokens, or none when it never answered (the call itself stays charged), so the ledger and the run's usage
+ * agree (docs/usage.md).
+ */
+export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & RunGate {
+  const { storage, run } = deps;
+
+  async function admit(charge: BudgetAmounts, checkStop = true): Promise<void> {
+    if (checkStop) await stopUnlessGo();
+    if (!deps.budget) return;
+    const now = isoNow(deps.clock);
+    if (await storage.budgets.admit(run.id, charge, now)) return;
+    const ledger = await storage.budgets.get(run.id);
+    const dimension = ledger ? (exhaustedDimension(ledger, charge, now) ?? 'tokens') : 'tokens';
+    const message = ledger ? describeExhaustion(ledger, dimension) : 'The run exhausted its budget';
+    throw deps.stop(new RunAbortError('budget', { type: 'budget_exhausted', message }));
+  }
+
+  async function stopUnlessGo(): Promise<void> {
+    const verdict = stopVerdict(await storage.runs.lineageStatuses(run.id));
+    if (verdict === 'tree_cancelled') {
+      await requestCancel(storage, deps.bus, deps.clock, run.id, TREE_CLOSED);
+      throw deps.stop(new RunAbortError('cancel'));
+    }
+    if (verdict === 'cancelled') throw deps.stop(new RunAbortError('cancel'));
+    if (verdict === 'not_held') throw deps.stop(new RunAbortError('lease_lost'));
+  }
+
+  return {
+    name: 'run-gate',
+    // Nothing new is charged: a retry is the same logical call, admitted and charged once.
+    recheck: () => admit({ tokens: 0, model_calls: 0, tool_calls: 0 }),
+    async wrapModelCall(request, next) {
+      const estimate = deps.budget?.tokens ? estimateTokens([request.system, request.messages]) : 0;
+      await admit({ tokens: estimate, model_calls: 1, tool_calls: 0 });
+      const call = deps.meter.begin();
+      let result;
+      try {
+        result = await next(request);
+      } catch (error) {
+        call.abort();
+        // Best effort: a ledger left holding the estimate only errs on the side of spending less.
+        if (deps.budget && estimate > 0)
+          await storage.budgets.settle(run.id, { tokens: -estimate }).catch(() => undefined);
+        throw error;
+      }
+      call.settle(result.usage, result.model ?? request.model.spec);
+      if (deps.budget) {
+        const actual = result.usage.input_tokens + result.usage.output_tokens;
+        await storage.budgets.settle(run.id, { tokens: actual - estimate });
+      }
+      return result;
+    },
+    async wrapToolCall(request, next) {
+      // A child start checks the stop in its own transaction, with the rows it writes (`parentRefusal`):
+      // later than here, and atomic with the start.
+      await admit({ tokens: 0, model_calls: 0, tool_calls: 1 }, request.tool?.adoptsCheckpoint !== true);
+      return next(request);
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { Storage } from '../../../core/ports/storage.js';
+import type { Agent } from '../../../core/records/agent.js';
+import type { Run } from '../../../core/records/run.js';
+import { runCapabilities } from '../../../core/runs/run-capabilities.js';
+import type { AgentMiddleware } from '../../../core/ports/agent-middleware.js';
+import { createApprovalMiddleware } from '../../middleware/approval-middleware.js';
+import { createSubagentToolFilterMiddleware } from '../../middleware/subagent-tool-filter-middleware.js';
+import { createToolAvailabilityMiddleware } from '../../middleware/tool-availability-middleware.js';
+
+/**
+ * The one ordered middleware list of a run, outermost first:
+ * 1. the configured layers (`extra`: subagents, delegation, skills, knowledge, tracing…), which add tools;
+ * 2. the guards, which see every tool any layer added: on a subagent run the subagent filter answers first
+ *    (its refusal is the more specific one), then calls the model was not offered are refused; on a main run
+ *    only calls that would really execute may wait for an approval;
+ * 3. the gate, innermost of all: only calls that would really run are admitted, charged and counted on the
+ *    run's usage (docs/usage.md), so the ledger and the usage see the same calls.
+ */
+export function runMiddlewareStack(options: {
+  storage: Storage;
+  run: Run;
+  agent: Agent;
+  extra: AgentMiddleware[];
+  gate: AgentMiddleware;
+}): AgentMiddleware[] {
+  const { run, agent } = options;
+  const guards = runCapabilities(run, agent).subagent
+    ? [createSubagentToolFilterMiddleware(run.tool_approval_mode), createToolAvailabilityMiddleware()]
+    : [createToolAvailabilityMiddleware(), createApprovalMiddleware(options.storage)];
+  return [...options.extra, ...guards, options.gate];
+}
