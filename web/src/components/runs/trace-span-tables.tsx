@@ -77,44 +77,62 @@ export function SpanTables({
       </button>
     ),
   };
-  const spanRow = (span: TimelineSpan) => ({ 'data-span-status': span.status, 'data-span-id': span.id });
   return (
     <section aria-label="Model calls">
-      <h3>Model calls ({models.length})</h3>
-      {models.length === 0 ? (
-        <p className="empty">{active ? 'None yet.' : 'None: this run made no model call.'}</p>
-      ) : (
-        <DataTable
-          className="compact"
-          label="Model calls of this run"
-          rows={models}
-          rowKey={(span) => span.id}
-          rowProps={spanRow}
-          columns={[
-            { header: 'Step', cell: (span) => span.step ?? '—' },
-            status,
-            took,
-            { header: 'Tokens in', cell: (span) => span.usage?.input_tokens ?? '—' },
-            { header: 'Tokens out', cell: (span) => span.usage?.output_tokens ?? '—' },
-            { header: 'Model', cell: (span) => modelLabel(span.name) },
-            { header: 'Note', cell: (span) => span.note ?? '' },
-            inspect,
-          ]}
-        />
-      )}
-      <h3>Tool calls ({tools.length})</h3>
-      {tools.length === 0 ? (
-        <p className="empty">{active ? 'None yet.' : 'None: this run called no tool.'}</p>
-      ) : (
-        <DataTable
-          className="compact"
-          label="Tool calls of this run"
-          rows={tools}
-          rowKey={(span) => span.id}
-          rowProps={spanRow}
-          columns={[{ header: 'Tool', cell: (span) => <code>{span.name}</code> }, status, took, inspect]}
-        />
-      )}
+      <SpanTable
+        title="Model calls"
+        spans={models}
+        none={active ? 'None yet.' : 'None: this run made no model call.'}
+        columns={[
+          { header: 'Step', cell: (span) => span.step ?? '—' },
+          status,
+          took,
+          { header: 'Tokens in', cell: (span) => span.usage?.input_tokens ?? '—' },
+          { header: 'Tokens out', cell: (span) => span.usage?.output_tokens ?? '—' },
+          { header: 'Model', cell: (span) => modelLabel(span.name) },
+          { header: 'Note', cell: (span) => span.note ?? '' },
+          inspect,
+        ]}
+      />
+      <SpanTable
+        title="Tool calls"
+        spans={tools}
+        none={active ? 'None yet.' : 'None: this run called no tool.'}
+        columns={[{ header: 'Tool', cell: (span) => <code>{span.name}</code> }, status, took, inspect]}
+      />
     </section>
+  );
+}
+
+/** One kind of span under its count, or what to say when there is none. */
+function SpanTable({
+  title,
+  spans,
+  none,
+  columns,
+}: {
+  title: string;
+  spans: TimelineSpan[];
+  none: string;
+  columns: DataColumn<TimelineSpan>[];
+}) {
+  return (
+    <>
+      <h3>
+        {title} ({spans.length})
+      </h3>
+      {spans.length === 0 ? (
+        <p className="empty">{none}</p>
+      ) : (
+        <DataTable
+          className="compact"
+          label={`${title} of this run`}
+          rows={spans}
+          rowKey={(span) => span.id}
+          rowProps={(span) => ({ 'data-span-status': span.status, 'data-span-id': span.id })}
+          columns={columns}
+        />
+      )}
+    </>
   );
 }
