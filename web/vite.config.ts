@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompress } from './precompress-plugin.ts';
+import { preloadChunks } from './preload-chunks-plugin.ts';
 
 const webRoot = decodeURIComponent(new URL('.', import.meta.url).pathname);
 
@@ -12,7 +13,8 @@ const webRoot = decodeURIComponent(new URL('.', import.meta.url).pathname);
 export default defineConfig({
   root: webRoot,
   base: '/',
-  plugins: [react(), precompress()],
+  // The Markdown renderer is lazy (web/src/components/common/markdown-text.tsx) but every answer needs it.
+  plugins: [react(), preloadChunks(['src/components/common/markdown-renderer.tsx']), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

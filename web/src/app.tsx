@@ -6,23 +6,31 @@ import { AgentsPage } from './components/agents/agents-page.tsx';
 import { ChatPage } from './components/chat/chat-page.tsx';
 import { AppHeader } from './components/common/app-header.tsx';
 import { ErrorMessage } from './components/common/error-message.tsx';
-import { KnowledgePage } from './components/knowledge/knowledge-page.tsx';
 import { LoginPage } from './components/common/login-page.tsx';
-import { RunsExplorerPage } from './components/runs/runs-explorer-page.tsx';
-import { SettingsPage } from './components/settings/settings-page.tsx';
-import { SkillsPage } from './components/skills/skills-page.tsx';
 import { useLocation } from './hooks/use-location.ts';
 import { SessionContext, type Session } from './hooks/use-session.ts';
 import { matchRoute, type AppRoute } from './lib/routes.ts';
 import { tokenStore } from './lib/token-store.ts';
 
-// The trace and the agent editor are the two heaviest pages and rarely the first one opened: each is a chunk
-// of its own, fetched when its route is first rendered.
+// Every page but the chat and the agents list (where the console opens) is a chunk of its own, fetched when
+// its route is first rendered: the first paint waits only for the pages one lands on.
 const TracePage = lazy(async () => ({
   default: (await import('./components/runs/trace-page.tsx')).TracePage,
 }));
 const AgentEditorPage = lazy(async () => ({
   default: (await import('./components/agents/agent-editor-page.tsx')).AgentEditorPage,
+}));
+const RunsExplorerPage = lazy(async () => ({
+  default: (await import('./components/runs/runs-explorer-page.tsx')).RunsExplorerPage,
+}));
+const SettingsPage = lazy(async () => ({
+  default: (await import('./components/settings/settings-page.tsx')).SettingsPage,
+}));
+const SkillsPage = lazy(async () => ({
+  default: (await import('./components/skills/skills-page.tsx')).SkillsPage,
+}));
+const KnowledgePage = lazy(async () => ({
+  default: (await import('./components/knowledge/knowledge-page.tsx')).KnowledgePage,
 }));
 
 function Page({ route }: { route: AppRoute }) {

@@ -1,64 +1,129 @@
 /**
- * Wire types of the Troupe API. The records are the server's own (type-only imports: nothing from `src/`
- * ends up in the bundle), so the console cannot drift from what the API sends.
+ * Wire types of the Troupe API, aliases of `openapi-types.ts`: that file is GENERATED from the server's
+ * OpenAPI document (`npm run gen:api-types`, checked current by `npm test`), so the console cannot drift from
+ * what the API documents (docs/interfaces.md#openapi). What the document does not describe precisely yet is
+ * written here by hand, each with a comment saying why. Type-only imports: nothing ends up in the bundle.
  */
-import type {
-  Agent,
-  AgentConfig,
-  AgentVisibility,
-  ToolApprovalMode,
-} from '../../../src/core/records/agent.ts';
-import type { Conversation } from '../../../src/core/records/conversation.ts';
-import type { Artifact } from '../../../src/core/records/artifact.ts';
-import type { Attachment } from '../../../src/core/records/attachment.ts';
-import type { UserQuestion } from '../../../src/core/questions/user-questions.ts';
-// What the API sends for a run is its view: the record with live usage and a lost worker, if any.
-import type { RunView as Run, RunStatus, TokenUsage, WorkerLost } from '../../../src/core/records/run.ts';
+import type { components, paths } from './openapi-types.ts';
+// The agent's settings: the document answers `config` as a free-form map (secrets come back redacted).
+import type { AgentConfig, ToolApprovalMode } from '../../../src/core/records/agent.ts';
+// Run events are core's discriminated union, shared with the server (docs/interfaces.md#openapi).
 import type { RunEvent, RunEventType } from '../../../src/core/records/run-event.ts';
-import type { DelegationPolicy, User } from '../../../src/core/records/user.ts';
-import type { Skill, SkillFileInfo } from '../../../src/core/records/skill.ts';
-import type {
-  ChunkLocation,
-  KnowledgeDocument,
-  KnowledgeHit,
-  KnowledgeSource,
-} from '../../../src/core/records/knowledge.ts';
-import type { RunListItem, RunListPage } from '../../../src/core/records/run-list.ts';
-import type { RunTrace, TraceNode } from '../../../src/core/trace/run-trace.ts';
-import type { InspectedStep as InspectedStepRecord } from '../../../src/core/records/inspected-step.ts';
-import type { BudgetView } from '../../../src/core/budgets/budget-view.ts';
-import type { BudgetLimits } from '../../../src/core/budgets/budget.ts';
-import type { RunTimeline, TimelineSpan, UsageTotals } from '../../../src/core/trace/run-timeline.ts';
 
-export type {
-  BudgetLimits,
-  BudgetView,
-  Agent,
-  AgentConfig,
-  AgentVisibility,
-  Conversation,
-  DelegationPolicy,
-  Run,
-  RunEvent,
-  RunEventType,
-  RunListItem,
-  RunListPage,
-  RunTimeline,
-  RunTrace,
-  TimelineSpan,
-  TraceNode,
-  UsageTotals,
-  RunStatus,
-  TokenUsage,
-  WorkerLost,
-  ToolApprovalMode,
-  User,
-  Skill,
-  SkillFileInfo,
-  ChunkLocation,
-  KnowledgeDocument,
-  KnowledgeHit,
-  KnowledgeSource,
+type Schemas = components['schemas'];
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+/** The JSON body `path` answers `method` with `status`. */
+type Answer<P extends keyof paths, M extends Method, S extends number = 200> = paths[P][M] extends {
+  responses: infer R;
+}
+  ? S extends keyof R
+    ? R[S] extends { content: { 'application/json': infer B } }
+      ? B
+      : never
+    : never
+  : never;
+/** The JSON body `path` takes for `method`. */
+type RequestJson<P extends keyof paths, M extends Method> = paths[P][M] extends {
+  requestBody: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
+
+export type { AgentConfig, RunEvent, RunEventType, ToolApprovalMode };
+
+/** The document types `config` as a free-form map; the console reads it as the settings it sends. */
+export type Agent = Omit<Schemas['Agent'], 'config'> & { config: AgentConfig };
+export type AgentVisibility = Schemas['Agent']['visibility'];
+export type Conversation = Schemas['Conversation'];
+/** What the API sends for a run: the record with live usage and a lost worker, if any. */
+export type Run = Schemas['Run'];
+export type RunStatus = Run['status'];
+export type TokenUsage = Schemas['TokenUsage'];
+export type WorkerLost = Schemas['WorkerLost'];
+export type User = Schemas['User'];
+export type DelegationPolicy = User['delegation_policy'];
+export type Skill = Schemas['Skill'];
+export type KnowledgeSource = Schemas['KnowledgeSource'];
+export type KnowledgeDocument = Schemas['KnowledgeDocument'];
+export type KnowledgeHit = Schemas['KnowledgeHit'];
+export type ChunkLocation = KnowledgeHit['location'];
+export type BudgetView = Schemas['BudgetView'];
+export type BudgetLimits = BudgetView['limits'];
+export type RunListItem = Schemas['RunListItem'];
+export type RunListPage = Answer<'/api/agent/runs', 'get'>;
+export type RunTrace = Schemas['RunTrace'];
+export type TraceNode = RunTrace['nodes'][number];
+export type RunTimeline = TraceNode['timeline'];
+export type TimelineSpan = RunTimeline['spans'][number];
+export type UsageTotals = TraceNode['totals']['own'];
+export type RunTreeNode = Schemas['RunTreeNode'];
+type ChildRunEntry = Schemas['ChildRunEntry'];
+type UnknownYet = 'child_thread_id' | 'child_conversation_id' | 'description' | 'progress' | 'created_at';
+/**
+ * One card of the status panel: an entry of `GET /api/conversations/{id}/subagents`, or a card the console
+ * builds from a `subagent_update` event before that list has the child, hence the fields it may not know yet.
+ */
+export type SubagentRunEntry = Omit<
+  ChildRunEntry,
+  UnknownYet | 'result' | 'updated_at' | 'worker_lost' | 'budget'
+> & {
+  [K in UnknownYet]: ChildRunEntry[K] | null;
+} & {
+  /** An event's error may lack `type`. */
+  result: { output: string | null; error: { type?: string; message: string } | null } | null;
+  updated_at?: string;
+  worker_lost?: WorkerLost | null;
+  budget?: BudgetView | null;
+};
+export type SubagentProgressItem = ChildRunEntry['progress']['items'][number];
+/** `{error: {code, message}}`, every API error. */
+export type ApiErrorBody = Schemas['Error'];
+/** A token as `/api/me/tokens` lists it: never the secret. */
+export type PublicToken = Schemas['ApiToken'];
+export type StartedRun = Answer<'/api/conversations/{id}/messages', 'post', 202>;
+export type DelegationPolicySettings = Answer<'/api/me/delegation-policy', 'get'>;
+export type NewAgentBody = Omit<RequestJson<'/api/agent', 'post'>, 'config'> & { config?: AgentConfig };
+export type AgentPatchBody = Partial<Omit<NewAgentBody, 'backend' | 'is_subagent'>>;
+/** `GET /api/skills/{id}`: the skill, its files and its SKILL.md. */
+export type SkillDetail = Answer<'/api/skills/{id}', 'get'>;
+export type SkillFileInfo = SkillDetail['files'][number];
+/** `POST /api/skills`: 201 for a new skill, 200 for a new version. */
+export type SavedSkill = Answer<'/api/skills', 'post', 201>;
+/** `POST /api/knowledge/{id}/documents`: each stored document, and whether it replaced one of its name. */
+export type AddedKnowledgeDocument = Answer<
+  '/api/knowledge/{id}/documents',
+  'post',
+  201
+>['documents'][number];
+export type KnowledgeSearchResponse = Answer<'/api/knowledge/{id}/search', 'post'>;
+/** A subagent as the build report resolves it (`subagents` of the report body). */
+export type ResolvedSubagentView = Pick<
+  Schemas['BuildReport']['subagents'][number],
+  'name' | 'tools' | 'model' | 'source' | 'spec_index' | 'replaces_dropped_spec_index'
+>;
+/** One question of `ask_user_question`. */
+export type UserQuestion = Schemas['RunQuestion']['questions'][number];
+/** An artifact as `GET /api/conversations/{id}/artifacts` and the `artifact` event show it. */
+export type ArtifactView = Schemas['Artifact'];
+/** A file attached to a conversation (`POST /api/conversations/{id}/attachments`). */
+export type AttachmentView = Schemas['Attachment'];
+/** `GET /api/limits`: what the server accepts, checked before an upload. */
+export type ServerLimits = Schemas['ServerLimits'];
+
+/**
+ * A persisted thread message. The document gives `message.content` as `unknown` (a string or parts), so
+ * the parts the console draws are typed by hand below (`ModelMessage`).
+ */
+export type ThreadMessage = Omit<Schemas['ThreadMessage'], 'message' | 'usage'> & {
+  message: ModelMessage;
+  /** A model's turn: the usage of the call that produced it (absent from servers before issue 35). */
+  usage?: Schemas['ThreadMessage']['usage'];
+};
+
+/** `GET /api/agent/runs/{id}/steps/{step}`: one model call, its messages in the console's own shape. */
+export type InspectedStep = Omit<Schemas['InspectedStep'], 'prompt' | 'completion'> & {
+  prompt: Omit<Schemas['InspectedStep']['prompt'], 'messages'> & { messages: ThreadMessage[] };
+  completion: ThreadMessage | null;
 };
 
 export const RUN_STATUSES = [
@@ -94,40 +159,7 @@ export function isTerminalStatus(status: RunStatus): boolean {
   return TERMINAL.includes(status);
 }
 
-/** `{error: {code, message}}`, every API error. */
-export interface ApiErrorBody {
-  error: { code: string; message: string; details?: Record<string, unknown> };
-}
-
-/** A token as `/api/me/tokens` lists it: never the secret. */
-export interface PublicToken {
-  id: string;
-  user_id: string;
-  name: string;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-
-/** `GET /api/agent/runs/{id}/steps/{step}`: one model call, its messages in the console's own shape. */
-export type InspectedStep = Omit<InspectedStepRecord, 'prompt' | 'completion'> & {
-  prompt: Omit<InspectedStepRecord['prompt'], 'messages'> & { messages: ThreadMessage[] };
-  completion: ThreadMessage | null;
-};
-
-/** A persisted thread message; `message` is an AI SDK `ModelMessage`. */
-export interface ThreadMessage {
-  thread_id: string;
-  seq: number;
-  run_id: string | null;
-  step: number;
-  message: ModelMessage;
-  created_at: string;
-  /** A model's turn: the usage of the call that produced it (absent from servers before issue 35). */
-  usage?: { input_tokens: number; output_tokens: number } | null;
-}
-
+/** A message's shape as the console draws it (the document leaves `content` open, see `ThreadMessage`). */
 export type ModelMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string | ContentPart[] }
@@ -151,44 +183,10 @@ export type ToolResultOutput =
   | { type: 'json' | 'error-json'; value: unknown }
   | { type: string; value?: unknown; [key: string]: unknown };
 
-export interface StartedRun {
-  status: 'started' | 'existing';
-  run: Run;
-}
-
-export interface SubagentProgressItem {
-  seq: number;
-  kind: string;
-  content: string;
-}
-
-/** One card of the status panel: `GET /api/conversations/{id}/subagents`. */
-export interface SubagentRunEntry {
-  run_id: string;
-  kind: 'subagent' | 'delegation';
-  slug: string | null;
-  name: string | null;
-  status: RunStatus;
-  child_thread_id: string | null;
-  child_conversation_id: string | null;
-  parent_run_id: string | null;
-  parent_tool_call_id: string | null;
-  description: string | null;
-  progress: { last_seq: number; items: SubagentProgressItem[] } | null;
-  result: { output: string | null; error: { type?: string; message: string } | null } | null;
-  created_at: string | null;
-  started_at: string | null;
-  finished_at: string | null;
-  usage: TokenUsage | null;
-  /** Last change of the run (servers from issue 18 on). */
-  updated_at?: string;
-  /** Set while an expired lease holds the child (servers from issue 35 on). */
-  worker_lost?: WorkerLost | null;
-  /** The child's budget (SPEC §10), live while it runs; null or absent without one. */
-  budget?: BudgetView | null;
-}
-
-/** Payload of a `subagent_update` event on the parent's stream. */
+/**
+ * Payload of a `subagent_update` event on the parent's stream; the document's `RunEvent.payload` is a
+ * free-form map (the typed event union is core's, `src/core/records/run-event.ts`).
+ */
 export interface SubagentUpdatePayload {
   run_id: string;
   slug?: string | null;
@@ -203,59 +201,7 @@ export interface SubagentUpdatePayload {
   output?: string | null;
 }
 
-export interface RunTreeNode {
-  run: Run;
-  children: RunTreeNode[];
-}
-
-export interface DelegationPolicySettings {
-  policy: DelegationPolicy;
-  whitelist: string[];
-  [key: string]: unknown;
-}
-
-export interface NewAgentBody {
-  slug?: string;
-  name: string;
-  description?: string;
-  backend?: Agent['backend'];
-  is_subagent?: boolean;
-  visibility?: AgentVisibility;
-  config?: AgentConfig;
-  status?: Agent['status'];
-  delegatable?: boolean;
-  delegation_brief?: string | null;
-}
-
-export type AgentPatchBody = Partial<Omit<NewAgentBody, 'backend' | 'is_subagent'>>;
-
-/** `GET /api/skills/{id}`: the skill, its files and its SKILL.md. */
-export interface SkillDetail {
-  skill: Skill;
-  files: SkillFileInfo[];
-  skill_md: string;
-}
-
-/** `POST /api/skills`: 201 for a new skill, 200 for a new version. */
-export interface SavedSkill {
-  skill: Skill;
-  files: SkillFileInfo[];
-}
-
-/** `POST /api/knowledge/{id}/documents`: each stored document, and whether it replaced one of its name. */
-export interface AddedKnowledgeDocument {
-  document: KnowledgeDocument;
-  replaced: boolean;
-}
-
-/** `POST /api/knowledge/{id}/search`. */
-export interface KnowledgeSearchResponse {
-  query: string;
-  terms: string[];
-  results: KnowledgeHit[];
-}
-
-/** Filters of `GET /api/agent/runs`; lists are sent comma-separated. */
+/** Filters of `GET /api/agent/runs` as the console holds them; lists are sent comma-separated. */
 export interface RunListQuery {
   status?: RunStatus[];
   kind?: Run['run_type'][];
@@ -267,28 +213,4 @@ export interface RunListQuery {
   q?: string;
   cursor?: string;
   limit?: number;
-}
-
-/** A subagent as the build report resolves it (`subagents` of the report body). */
-export interface ResolvedSubagentView {
-  name: string;
-  tools: string[];
-  model: string;
-  source: 'builtin' | 'inline';
-  spec_index: number | null;
-  replaces_dropped_spec_index?: number;
-}
-/** One question of `ask_user_question`. */
-export type { UserQuestion };
-
-/** An artifact as `GET /api/conversations/{id}/artifacts` and the `artifact` event show it. */
-export type ArtifactView = Omit<Artifact, 'user_id' | 'tool_call_id'>;
-
-/** A file attached to a conversation (`POST /api/conversations/{id}/attachments`). */
-export type AttachmentView = Attachment;
-
-/** `GET /api/limits`: what the server accepts, checked before an upload. */
-export interface ServerLimits {
-  attachment_max_bytes: number;
-  attachment_max_files: number;
 }

@@ -7,6 +7,7 @@ import { useSession } from '../../hooks/use-session.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { RemoteExpertFields } from './remote-expert-fields.tsx';
 import { ExpertFields } from './expert-fields.tsx';
+import { Field } from '../common/field.tsx';
 import { SkillPicker } from './skill-picker.tsx';
 import { KnowledgeSourcePicker } from './knowledge-source-picker.tsx';
 import { SpecEditor } from './spec-editor.tsx';
@@ -91,77 +92,88 @@ export function AgentForm({
       aria-label={isCreate ? 'Create agent' : 'Edit agent'}
     >
       <div className="form-grid">
-        <div className="field">
-          <label htmlFor="agent-name">Name</label>
-          <input
-            id="agent-name"
-            value={state.name}
-            onChange={(event) => set('name', event.target.value)}
-            required
-            maxLength={200}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="agent-slug">Slug</label>
-          <input
-            id="agent-slug"
-            value={state.slug}
-            onChange={(event) => set('slug', event.target.value)}
-            disabled={!isCreate}
-            pattern="[a-z][a-z0-9_\-]{1,62}"
-            aria-describedby="agent-slug-help"
-          />
-          <small id="agent-slug-help" className="help">
-            {isCreate
+        <Field id="agent-name" label="Name">
+          {(control) => (
+            <input
+              {...control}
+              value={state.name}
+              onChange={(event) => set('name', event.target.value)}
+              required
+              maxLength={200}
+            />
+          )}
+        </Field>
+        <Field
+          id="agent-slug"
+          label="Slug"
+          hint={
+            isCreate
               ? 'Lowercase letters, digits, "_" or "-"; leave empty to derive it from the name. Cannot change later.'
-              : 'The slug is fixed once created.'}
-          </small>
-        </div>
-        <div className="field">
-          <label htmlFor="agent-backend">Backend</label>
-          <select
-            id="agent-backend"
-            value={state.backend}
-            onChange={(event) => set('backend', event.target.value as AgentFormState['backend'])}
-            disabled={!isCreate}
-            aria-describedby="agent-backend-help"
-          >
-            <option value="chat">chat (main agent or expert)</option>
-            <option value="subagent">subagent</option>
-            {isAdmin(user) || isRemote ? <option value="a2a">a2a (remote A2A expert)</option> : null}
-          </select>
-          <small id="agent-backend-help" className="help">
-            A subagent is only reachable through a main agent&apos;s task tools; an a2a agent is another
-            server&apos;s agent, registered by an admin. The backend cannot change later.
-          </small>
-        </div>
-        <div className="field">
-          <label htmlFor="agent-visibility">Visibility</label>
-          <select
-            id="agent-visibility"
-            value={state.visibility}
-            onChange={(event) => set('visibility', event.target.value as AgentFormState['visibility'])}
-          >
-            <option value="private">private (me, admins, grantees)</option>
-            <option value="shared">shared (I can grant access)</option>
-            <option value="public">public (every user)</option>
-          </select>
-        </div>
+              : 'The slug is fixed once created.'
+          }
+        >
+          {(control) => (
+            <input
+              {...control}
+              value={state.slug}
+              onChange={(event) => set('slug', event.target.value)}
+              disabled={!isCreate}
+              pattern="[a-z][a-z0-9_\-]{1,62}"
+            />
+          )}
+        </Field>
+        <Field
+          id="agent-backend"
+          label="Backend"
+          hint={
+            <>
+              A subagent is only reachable through a main agent&apos;s task tools; an a2a agent is another
+              server&apos;s agent, registered by an admin. The backend cannot change later.
+            </>
+          }
+        >
+          {(control) => (
+            <select
+              {...control}
+              value={state.backend}
+              onChange={(event) => set('backend', event.target.value as AgentFormState['backend'])}
+              disabled={!isCreate}
+            >
+              <option value="chat">chat (main agent or expert)</option>
+              <option value="subagent">subagent</option>
+              {isAdmin(user) || isRemote ? <option value="a2a">a2a (remote A2A expert)</option> : null}
+            </select>
+          )}
+        </Field>
+        <Field id="agent-visibility" label="Visibility">
+          {(control) => (
+            <select
+              {...control}
+              value={state.visibility}
+              onChange={(event) => set('visibility', event.target.value as AgentFormState['visibility'])}
+            >
+              <option value="private">private (me, admins, grantees)</option>
+              <option value="shared">shared (I can grant access)</option>
+              <option value="public">public (every user)</option>
+            </select>
+          )}
+        </Field>
       </div>
 
-      <div className="field">
-        <label htmlFor="agent-description">Description</label>
-        <textarea
-          id="agent-description"
-          rows={2}
-          value={state.description}
-          onChange={(event) => set('description', event.target.value)}
-          aria-describedby="agent-description-help"
-        />
-        <small id="agent-description-help" className="help">
-          Main agents see a subagent&apos;s description when choosing whom to hand a task to.
-        </small>
-      </div>
+      <Field
+        id="agent-description"
+        label="Description"
+        hint="Main agents see a subagent's description when choosing whom to hand a task to."
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            rows={2}
+            value={state.description}
+            onChange={(event) => set('description', event.target.value)}
+          />
+        )}
+      </Field>
 
       {isRemote ? (
         <>
@@ -175,54 +187,65 @@ export function AgentForm({
         </>
       ) : (
         <>
-          <div className="field">
-            <label htmlFor="agent-prompt">System prompt</label>
-            <textarea
-              id="agent-prompt"
-              rows={5}
-              value={state.systemPrompt}
-              onChange={(event) => set('systemPrompt', event.target.value)}
-            />
-          </div>
+          <Field id="agent-prompt" label="System prompt">
+            {(control) => (
+              <textarea
+                {...control}
+                rows={5}
+                value={state.systemPrompt}
+                onChange={(event) => set('systemPrompt', event.target.value)}
+              />
+            )}
+          </Field>
 
           <div className="form-grid">
-            <div className="field">
-              <label htmlFor="agent-model">Model</label>
-              <input
-                id="agent-model"
-                value={state.model}
-                onChange={(event) => set('model', event.target.value)}
-                placeholder="provider:model, e.g. openai:gpt-4o-mini"
-                aria-describedby="agent-model-help"
-              />
-              <small id="agent-model-help" className="help">
-                <code>provider:model</code>: <code>openai:…</code>, <code>anthropic:…</code>,{' '}
-                <code>openai-compatible:NAME:model</code>. <code>scripted:NAME</code> is{' '}
-                <strong>not an LLM</strong>: it plays the scenario file NAME. Empty: the server default.
-                {isScriptedModel(state.model) ? (
-                  <strong className="scripted-note"> This agent is scripted.</strong>
-                ) : null}
-              </small>
-            </div>
-            <div className="field">
-              <label htmlFor="agent-approval">Tool approval mode</label>
-              <select
-                id="agent-approval"
-                value={state.approvalMode}
-                onChange={(event) =>
-                  set('approvalMode', event.target.value as AgentFormState['approvalMode'])
-                }
-                aria-describedby="agent-approval-help"
-              >
-                <option value="">unset (default)</option>
-                <option value="default">default: ask before sensitive tools</option>
-                <option value="always_trust">always_trust: never ask</option>
-              </select>
-              <small id="agent-approval-help" className="help">
-                Sensitive tools are <code>write_file</code>, <code>edit_file</code> and <code>execute</code>.
-                {isChat ? '' : ' A subagent inherits the mode of the run that starts it.'}
-              </small>
-            </div>
+            <Field
+              id="agent-model"
+              label="Model"
+              hint={
+                <>
+                  <code>provider:model</code>: <code>openai:…</code>, <code>anthropic:…</code>,{' '}
+                  <code>openai-compatible:NAME:model</code>. <code>scripted:NAME</code> is{' '}
+                  <strong>not an LLM</strong>: it plays the scenario file NAME. Empty: the server default.
+                  {isScriptedModel(state.model) ? (
+                    <strong className="scripted-note"> This agent is scripted.</strong>
+                  ) : null}
+                </>
+              }
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  value={state.model}
+                  onChange={(event) => set('model', event.target.value)}
+                  placeholder="provider:model, e.g. openai:gpt-4o-mini"
+                />
+              )}
+            </Field>
+            <Field
+              id="agent-approval"
+              label="Tool approval mode"
+              hint={
+                <>
+                  Sensitive tools are <code>write_file</code>, <code>edit_file</code> and <code>execute</code>
+                  .{isChat ? '' : ' A subagent inherits the mode of the run that starts it.'}
+                </>
+              }
+            >
+              {(control) => (
+                <select
+                  {...control}
+                  value={state.approvalMode}
+                  onChange={(event) =>
+                    set('approvalMode', event.target.value as AgentFormState['approvalMode'])
+                  }
+                >
+                  <option value="">unset (default)</option>
+                  <option value="default">default: ask before sensitive tools</option>
+                  <option value="always_trust">always_trust: never ask</option>
+                </select>
+              )}
+            </Field>
           </div>
 
           <ToolChipsInput tools={state.tools} onChange={(tools) => set('tools', tools)} />

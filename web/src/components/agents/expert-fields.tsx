@@ -1,3 +1,5 @@
+import { Field } from '../common/field.tsx';
+
 export interface ExpertFieldsProps {
   status: 'draft' | 'published';
   delegatable: boolean;
@@ -20,17 +22,18 @@ export function ExpertFields({
     <fieldset className="fieldset">
       <legend>Expert</legend>
       <div className="form-grid">
-        <div className="field">
-          <label htmlFor="agent-status">Status</label>
-          <select
-            id="agent-status"
-            value={status}
-            onChange={(event) => onStatus(event.target.value as 'draft' | 'published')}
-          >
-            <option value="draft">draft</option>
-            <option value="published">published (an expert)</option>
-          </select>
-        </div>
+        <Field id="agent-status" label="Status">
+          {(control) => (
+            <select
+              {...control}
+              value={status}
+              onChange={(event) => onStatus(event.target.value as 'draft' | 'published')}
+            >
+              <option value="draft">draft</option>
+              <option value="published">published (an expert)</option>
+            </select>
+          )}
+        </Field>
         <div className="field checkbox-field">
           <label>
             <input
@@ -43,19 +46,15 @@ export function ExpertFields({
           <small className="help">Other experts may hand it tasks with the delegate tool.</small>
         </div>
       </div>
-      <div className="field">
-        <label htmlFor="agent-brief">Delegation brief</label>
-        <textarea
-          id="agent-brief"
-          rows={2}
-          value={brief}
-          onChange={(event) => onBrief(event.target.value)}
-          aria-describedby="agent-brief-help"
-        />
-        <small id="agent-brief-help" className="help">
-          What delegating experts are told about this one; empty falls back to the description.
-        </small>
-      </div>
+      <Field
+        id="agent-brief"
+        label="Delegation brief"
+        hint={<>What delegating experts are told about this one; empty falls back to the description.</>}
+      >
+        {(control) => (
+          <textarea {...control} rows={2} value={brief} onChange={(event) => onBrief(event.target.value)} />
+        )}
+      </Field>
     </fieldset>
   );
 }

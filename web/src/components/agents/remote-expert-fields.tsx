@@ -1,3 +1,4 @@
+import { Field } from '../common/field.tsx';
 export interface RemoteExpertFieldsProps {
   cardUrl: string;
   authorization: string;
@@ -15,38 +16,48 @@ export function RemoteExpertFields({
   return (
     <fieldset className="remote-expert-fields">
       <legend>Remote A2A agent</legend>
-      <div className="field">
-        <label htmlFor="agent-card-url">Agent card URL</label>
-        <input
-          id="agent-card-url"
-          type="url"
-          value={cardUrl}
-          onChange={(event) => onCardUrl(event.target.value)}
-          placeholder="https://agents.example.com/a2a/analyst/.well-known/agent-card.json"
-          required
-          aria-describedby="agent-card-url-help"
-        />
-        <small id="agent-card-url-help" className="help">
-          The remote agent&apos;s card. Each delegation to this expert becomes a task there, streamed back
-          into the delegating run; cancelling the run cancels the task.
-        </small>
-      </div>
-      <div className="field">
-        <label htmlFor="agent-remote-authorization">Authorization header</label>
-        <input
-          id="agent-remote-authorization"
-          type="password"
-          autoComplete="off"
-          value={authorization}
-          onChange={(event) => onAuthorization(event.target.value)}
-          placeholder="Bearer …"
-          aria-describedby="agent-remote-authorization-help"
-        />
-        <small id="agent-remote-authorization-help" className="help">
-          Write-only: once saved it reads back as <code>[redacted]</code>, which keeps the stored value. It is
-          sent only to the card&apos;s own host.
-        </small>
-      </div>
+      <Field
+        id="agent-card-url"
+        label="Agent card URL"
+        hint={
+          <>
+            The remote agent&apos;s card. Each delegation to this expert becomes a task there, streamed back
+            into the delegating run; cancelling the run cancels the task.
+          </>
+        }
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="url"
+            value={cardUrl}
+            onChange={(event) => onCardUrl(event.target.value)}
+            placeholder="https://agents.example.com/a2a/analyst/.well-known/agent-card.json"
+            required
+          />
+        )}
+      </Field>
+      <Field
+        id="agent-remote-authorization"
+        label="Authorization header"
+        hint={
+          <>
+            Write-only: once saved it reads back as <code>[redacted]</code>, which keeps the stored value. It
+            is sent only to the card&apos;s own host.
+          </>
+        }
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="password"
+            autoComplete="off"
+            value={authorization}
+            onChange={(event) => onAuthorization(event.target.value)}
+            placeholder="Bearer …"
+          />
+        )}
+      </Field>
     </fieldset>
   );
 }

@@ -1,5 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ArtifactView, Conversation, Run, RunEvent, StartedRun, SubagentUpdatePayload } from '../../api/types.ts';
+import type {
+  ArtifactView,
+  Conversation,
+  Run,
+  RunEvent,
+  StartedRun,
+  SubagentUpdatePayload,
+} from '../../api/types.ts';
 import { isTerminalStatus } from '../../api/types.ts';
 import { useAsync } from '../../hooks/use-async.ts';
 import { useLiveRunFigures } from '../../hooks/use-live-run-figures.ts';
@@ -8,19 +15,16 @@ import { useSession } from '../../hooks/use-session.ts';
 import { useSubagentRuns } from '../../hooks/use-subagent-runs.ts';
 import { buildTranscript } from '../../lib/build-transcript.ts';
 import type { LiveRun } from '../../lib/live-run.ts';
-import { entryLabels } from '../../lib/panel-groups.ts';
+import { liveRunStatus, waitingForUser } from '../../lib/conversation-phase.ts';
 import { isWaitingToResume, workerLostOf } from '../../lib/run-phase.ts';
-import { newRequestId } from '../../lib/request-id.ts';
-import { childSlugsFromCalls } from '../../lib/subagent-calls.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
-import { ApprovalPrompt } from './approval-prompt.tsx';
-import { QuestionPrompt } from './question-prompt.tsx';
+import { HumanInputPrompts } from './human-input-prompts.tsx';
 import { ChatTranscript } from './chat-transcript.tsx';
 import { Composer } from './composer.tsx';
 import { ConversationHeader } from './conversation-header.tsx';
 import { SidePanels } from './side-panels.tsx';
-import { turnText } from './message-actions.tsx';
-import { childMaps, TranscriptContext, type TranscriptContextValue } from './transcript-context.ts';
+import { TranscriptContext } from './transcript-context.ts';
+import { useConversationTranscriptContext } from './use-conversation-transcript-context.ts';
 
 export interface ConversationViewProps {
   conversationId: string;
@@ -187,80 +191,24 @@ export function ConversationView({ conversationId, onChanged, onArchived }: Conv
   const latestRun = runs.data?.[0] ?? null;
   const activeRun = runs.data?.find((run) => run.id === activeRunId) ?? null;
   const resuming = activeRun !== null && !stream.view?.end && isWaitingToResume(activeRun);
-  const liveStatus =
-    activeRunId === null || !stream.view
-      ? null
-      : stream.view.end
-        ? stream.view.end.status
-        : stream.view.approvals.length > 0 || (stream.view.questions ?? []).length > 0
-          ? 'input_required'
-          : cancelling
-            ? 'cancel_requested'
-            : resuming
-              ? 'pending'
-              : stream.view.lastSeq > 0
-                ? 'running'
-                : (activeRun?.status ?? 'pending');
+  const liveStatus = liveRunStatus({ activeRunId, view: stream.view, activeRun, cancelling, resuming });
   const isChild = conversation.data !== undefined && conversation.data.status !== 'active';
-  const waitingFor =
-    activeRunId === null || !stream.view || stream.view.end
-      ? null
-      : (stream.view.questions ?? []).length > 0
-        ? ('answer' as const)
-        : stream.view.approvals.length > 0
-          ? ('approval' as const)
-          : null;
+  const waitingFor = waitingForUser(activeRunId, stream.view);
   // After a decision or an answer the run goes on: the keyboard goes back to the composer.
   const backToComposer = () => composerInput.current?.focus();
 
-  const lastRunId = runs.data?.[0]?.id ?? null;
-  const retryTurnKey = turns.findLast((turn) => turn.runId === lastRunId && turn.role !== 'user')?.key ?? null;
-  const editTurnKey = turns.findLast((turn) => turn.role === 'user')?.key ?? null;
-  const childSlugs = useMemo(() => childSlugsFromCalls(turns), [turns]);
-  // Stable for the transcript's context, and always the latest `send` (it reads the current state).
-  const latestSend = useRef(send);
-  latestSend.current = send;
-  const resend = useCallback((text: string) => latestSend.current(text, newRequestId(), []), []);
-
-  const transcriptContext = useMemo<TranscriptContextValue>(
-    () => ({
-      runsById: new Map((runs.data ?? []).map((run) => [run.id, run])),
-      liveStatus:
-        activeRunId !== null && liveStatus !== null ? new Map([[activeRunId, liveStatus]]) : new Map(),
-      ...childMaps(panel.entries, entryLabels(panel.entries)),
-      awaitingApproval: new Set((stream.view?.approvals ?? []).map((approval) => approval.toolCallId)),
-      childSlugs,
-      conversationId,
-      artifacts: artifacts.data ?? [],
-      actions: isChild
-        ? null
-        : {
-            resend,
-            retry: async (runId: string) => {
-              const input = turns.find((turn) => turn.role === 'user' && turn.runId === runId);
-              if (input) await resend(turnText(input));
-            },
-            busy: activeRunId !== null,
-            retryTurnKey,
-            editTurnKey,
-          },
-    }),
-    [
-      runs.data,
-      activeRunId,
-      liveStatus,
-      panel.entries,
-      stream.view?.approvals,
-      childSlugs,
-      conversationId,
-      artifacts.data,
-      isChild,
-      resend,
-      turns,
-      retryTurnKey,
-      editTurnKey,
-    ],
-  );
+  const transcriptContext = useConversationTranscriptContext({
+    conversationId,
+    turns,
+    runs: runs.data,
+    activeRunId,
+    liveStatus,
+    children: panel.entries,
+    approvals: stream.view?.approvals,
+    artifacts: artifacts.data,
+    readOnly: isChild,
+    send,
+  });
 
   return (
     <>
@@ -286,32 +234,7 @@ export function ConversationView({ conversationId, onChanged, onArchived }: Conv
           {/* No typing cursor while the run waits for the user: the agent is not writing. */}
           <ChatTranscript turns={turns} activeRunId={waitingFor ? null : activeRunId} />
         </TranscriptContext.Provider>
-        {stream.view && activeRunId !== null
-          ? stream.view.approvals.map((approval) => (
-              <ApprovalPrompt
-                key={approval.toolCallId}
-                runId={activeRunId}
-                approval={approval}
-                onDecided={(toolCallId) => {
-                  stream.dismissApproval(toolCallId);
-                  backToComposer();
-                }}
-              />
-            ))
-          : null}
-        {stream.view && activeRunId !== null
-          ? (stream.view.questions ?? []).map((pending) => (
-              <QuestionPrompt
-                key={pending.toolCallId}
-                runId={activeRunId}
-                pending={pending}
-                onAnswered={(toolCallId) => {
-                  stream.dismissQuestion(toolCallId);
-                  backToComposer();
-                }}
-              />
-            ))
-          : null}
+        <HumanInputPrompts runId={activeRunId} stream={stream} onDone={backToComposer} />
         <ErrorMessage error={stream.fatal} context="Live stream stopped" />
         <ErrorMessage error={actionError} />
         <Composer

@@ -1,50 +1,19 @@
-import type { AnchorHTMLAttributes, HTMLAttributes } from 'react';
-import ReactMarkdown, { type Components, type Options } from 'react-markdown';
-import rehypeHighlight from 'rehype-highlight';
-import remarkGfm from 'remark-gfm';
-import { CopyButton } from './copy-button.tsx';
+import { lazy, Suspense } from 'react';
 
-/** Links leave the console in a new tab, without handing it `window.opener` or the console's address. */
-function ExternalLink({
-  node: _node,
-  ...props
-}: AnchorHTMLAttributes<HTMLAnchorElement> & { node?: unknown }) {
-  return <a {...props} target="_blank" rel="noopener noreferrer" />;
-}
-
-/** The text under a syntax-tree node (what a code block shows, without its highlighting spans). */
-function nodeText(node: unknown): string {
-  const { type, value, children } = (node ?? {}) as { type?: string; value?: unknown; children?: unknown[] };
-  if (type === 'text' && typeof value === 'string') return value;
-  return Array.isArray(children) ? children.map(nodeText).join('') : '';
-}
-
-/** A code block with a Copy button for its code; focusable, since a long line scrolls it sideways. */
-function CodeBlock({ node, ...props }: HTMLAttributes<HTMLPreElement> & { node?: unknown }) {
-  return (
-    <div className="code-block">
-      <pre tabIndex={0} {...props} />
-      <CopyButton value={nodeText(node).replace(/\n$/, '')} label="code" />
-    </div>
-  );
-}
-
-const COMPONENTS: Components = { a: ExternalLink, pre: CodeBlock };
-const REMARK: Options['remarkPlugins'] = [remarkGfm];
-// `detect: false`: only fenced blocks that name their language are highlighted; guessing is slow and wrong.
-const REHYPE: Options['rehypePlugins'] = [[rehypeHighlight, { detect: false }]];
+// The Markdown parser (micromark, mdast, GFM) is a third of the console's script and only answers need it:
+// it is a chunk of its own, requested as soon as the main script runs, so it downloads beside the page's data
+// requests instead of delaying the first paint.
+const loadRenderer = import('./markdown-renderer.tsx');
+const MarkdownRenderer = lazy(async () => ({ default: (await loadRenderer).MarkdownRenderer }));
 
 /**
- * Model text as Markdown (GitHub flavour), code blocks highlighted and copyable. Raw HTML in the text is NOT rendered
- * (react-markdown's default, kept on purpose: a model can be made to write anything), and URLs with unsafe
- * schemes are dropped by react-markdown's default `urlTransform`.
+ * Model text as Markdown (`markdown-renderer.tsx`). Until the parser has arrived the text takes no room:
+ * a text shown raw, then reflowed as Markdown, would jump under the reader's eyes.
  */
 export function MarkdownText({ text, className = 'markdown' }: { text: string; className?: string }) {
   return (
-    <div className={className}>
-      <ReactMarkdown remarkPlugins={REMARK} rehypePlugins={REHYPE} components={COMPONENTS}>
-        {text}
-      </ReactMarkdown>
-    </div>
+    <Suspense fallback={<div className={className} aria-busy="true" />}>
+      <MarkdownRenderer text={text} className={className} />
+    </Suspense>
   );
 }

@@ -6,6 +6,7 @@ import { useSession } from '../../hooks/use-session.ts';
 import { KNOWLEDGE_NAME_PATTERN } from '../../lib/knowledge.ts';
 import { paths } from '../../lib/routes.ts';
 import { AppLink } from '../common/app-link.tsx';
+import { DataTable } from '../common/data-table.tsx';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { KnowledgeSourcePanel } from './knowledge-source-panel.tsx';
 
@@ -35,32 +36,26 @@ export function KnowledgePage({ sourceId }: { sourceId: string | null }) {
       />
       <ErrorMessage error={sources.error} context="Could not load knowledge sources" />
       {sources.loading && !sources.data ? <p role="status">Loading knowledge sources…</p> : null}
-      <table className="data-table card-table" aria-label="Knowledge sources">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Description</th>
-            <th scope="col">Visibility</th>
-            <th scope="col">Documents</th>
-            <th scope="col">Passages</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(sources.data ?? []).map((source) => (
-            <tr key={source.id} aria-current={source.id === selected?.id ? 'true' : undefined}>
-              <td data-label="Name">
-                <AppLink to={paths.knowledge(source.id)}>
-                  <code>{source.name}</code>
-                </AppLink>
-              </td>
-              <td data-label="Description">{source.description}</td>
-              <td data-label="Visibility">{source.visibility}</td>
-              <td data-label="Documents">{source.document_count}</td>
-              <td data-label="Passages">{source.chunk_count}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label="Knowledge sources"
+        rows={sources.data ?? []}
+        rowKey={(source) => source.id}
+        rowProps={(source) => ({ 'aria-current': source.id === selected?.id ? 'true' : undefined })}
+        columns={[
+          {
+            header: 'Name',
+            cell: (source) => (
+              <AppLink to={paths.knowledge(source.id)}>
+                <code>{source.name}</code>
+              </AppLink>
+            ),
+          },
+          { header: 'Description', cell: (source) => source.description },
+          { header: 'Visibility', cell: (source) => source.visibility },
+          { header: 'Documents', cell: (source) => source.document_count },
+          { header: 'Passages', cell: (source) => source.chunk_count },
+        ]}
+      />
       {sources.data?.length === 0 ? <p className="empty">No knowledge source yet.</p> : null}
       {sourceId !== null && sources.data && selected === null ? (
         <p className="error-message" role="alert">

@@ -6,6 +6,7 @@ import { formatTime } from '../../lib/format.ts';
 import { KNOWLEDGE_FILE_ACCEPT } from '../../lib/knowledge.ts';
 import { formatBytes } from '../../lib/save-blob.ts';
 import { ConfirmDialog } from '../common/confirm-dialog.tsx';
+import { DataTable } from '../common/data-table.tsx';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { KnowledgeSearchPanel } from './knowledge-search-panel.tsx';
 import { canManage } from '../../lib/user-rights.ts';
@@ -95,45 +96,34 @@ export function KnowledgeSourcePanel({ source, onChanged, onDeleted }: Knowledge
         </p>
       ) : null}
       <ErrorMessage error={error ?? documents.error} />
-      <table className="data-table card-table" aria-label="Documents">
-        <thead>
-          <tr>
-            <th scope="col">Document</th>
-            <th scope="col">Type</th>
-            <th scope="col">Size</th>
-            <th scope="col">Pages</th>
-            <th scope="col">Passages</th>
-            <th scope="col">Added</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {(documents.data ?? []).map((document) => (
-            <tr key={document.id}>
-              <td data-label="Document">{document.name}</td>
-              <td data-label="Type">{document.media_type}</td>
-              <td data-label="Size">{formatBytes(document.bytes)}</td>
-              <td data-label="Pages">{document.page_count ?? '—'}</td>
-              <td data-label="Passages">{document.chunk_count}</td>
-              <td data-label="Added">{formatTime(document.created_at)}</td>
-              <td className="card-actions">
-                {mayManage ? (
-                  <button
-                    type="button"
-                    className="danger small"
-                    onClick={() => setRemoving(document)}
-                    aria-label={`Delete ${document.name}`}
-                  >
-                    Delete
-                  </button>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label="Documents"
+        rows={documents.data ?? []}
+        rowKey={(document) => document.id}
+        columns={[
+          { header: 'Document', cell: (document) => document.name },
+          { header: 'Type', cell: (document) => document.media_type },
+          { header: 'Size', cell: (document) => formatBytes(document.bytes) },
+          { header: 'Pages', cell: (document) => document.page_count ?? '—' },
+          { header: 'Passages', cell: (document) => document.chunk_count },
+          { header: 'Added', cell: (document) => formatTime(document.created_at) },
+          {
+            header: 'Actions',
+            actions: true,
+            cell: (document) =>
+              mayManage ? (
+                <button
+                  type="button"
+                  className="danger small"
+                  onClick={() => setRemoving(document)}
+                  aria-label={`Delete ${document.name}`}
+                >
+                  Delete
+                </button>
+              ) : null,
+          },
+        ]}
+      />
       {documents.data?.length === 0 ? <p className="empty">No documents yet.</p> : null}
       <KnowledgeSearchPanel source={source} />
       {removing ? (

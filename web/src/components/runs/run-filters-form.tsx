@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { Field } from '../common/field.tsx';
 import { RUN_STATUSES, type Agent, type User } from '../../api/types.ts';
 import { presentStatus } from '../../lib/run-status.ts';
 import {
@@ -39,16 +40,17 @@ export function RunFiltersForm({ filters, agents, users, onApply }: RunFiltersFo
   };
   return (
     <form className="run-filters" onSubmit={submit} aria-label="Filter runs">
-      <div className="field run-search">
-        <label htmlFor="runs-q">Search the input</label>
-        <input
-          id="runs-q"
-          type="search"
-          value={draft.q}
-          onChange={(event) => set('q', event.target.value)}
-          placeholder="words from the message that started the run"
-        />
-      </div>
+      <Field id="runs-q" label="Search the input" className="field run-search">
+        {(control) => (
+          <input
+            {...control}
+            type="search"
+            value={draft.q}
+            onChange={(event) => set('q', event.target.value)}
+            placeholder="words from the message that started the run"
+          />
+        )}
+      </Field>
       <button
         type="button"
         className="more-filters-toggle small"
@@ -60,65 +62,66 @@ export function RunFiltersForm({ filters, agents, users, onApply }: RunFiltersFo
       </button>
       <div id={moreId} className="more-filters" hidden={!showMore}>
         <div className="run-filters-grid">
-          <div className="field">
-            <label htmlFor="runs-agent">Agent</label>
-            <select
-              id="runs-agent"
-              value={draft.agent}
-              onChange={(event) => set('agent', event.target.value)}
-            >
-              <option value="">any agent</option>
-              {agents.map((agent) => (
-                <option key={agent.id} value={agent.slug}>
-                  {agent.name} ({agent.slug})
-                </option>
-              ))}
-            </select>
-          </div>
-          {users ? (
-            <div className="field">
-              <label htmlFor="runs-user">User</label>
-              <select
-                id="runs-user"
-                value={draft.user_id}
-                onChange={(event) => set('user_id', event.target.value)}
-              >
-                <option value="">everyone</option>
-                {users.map((user) => (
-                  <option key={user.id} value={user.id}>
-                    {user.name}
+          <Field id="runs-agent" label="Agent">
+            {(control) => (
+              <select {...control} value={draft.agent} onChange={(event) => set('agent', event.target.value)}>
+                <option value="">any agent</option>
+                {agents.map((agent) => (
+                  <option key={agent.id} value={agent.slug}>
+                    {agent.name} ({agent.slug})
                   </option>
                 ))}
               </select>
-            </div>
+            )}
+          </Field>
+          {users ? (
+            <Field id="runs-user" label="User">
+              {(control) => (
+                <select
+                  {...control}
+                  value={draft.user_id}
+                  onChange={(event) => set('user_id', event.target.value)}
+                >
+                  <option value="">everyone</option>
+                  {users.map((user) => (
+                    <option key={user.id} value={user.id}>
+                      {user.name}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
           ) : null}
-          <div className="field">
-            <label htmlFor="runs-conversation">Conversation id</label>
-            <input
-              id="runs-conversation"
-              value={draft.conversation_id}
-              onChange={(event) => set('conversation_id', event.target.value)}
-              placeholder="cnv_…"
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="runs-from">Created from</label>
-            <input
-              id="runs-from"
-              type="datetime-local"
-              value={toLocalInput(draft.from)}
-              onChange={(event) => set('from', fromLocalInput(event.target.value))}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="runs-to">Created before</label>
-            <input
-              id="runs-to"
-              type="datetime-local"
-              value={toLocalInput(draft.to)}
-              onChange={(event) => set('to', fromLocalInput(event.target.value))}
-            />
-          </div>
+          <Field id="runs-conversation" label="Conversation id">
+            {(control) => (
+              <input
+                {...control}
+                value={draft.conversation_id}
+                onChange={(event) => set('conversation_id', event.target.value)}
+                placeholder="cnv_…"
+              />
+            )}
+          </Field>
+          <Field id="runs-from" label="Created from">
+            {(control) => (
+              <input
+                {...control}
+                type="datetime-local"
+                value={toLocalInput(draft.from)}
+                onChange={(event) => set('from', fromLocalInput(event.target.value))}
+              />
+            )}
+          </Field>
+          <Field id="runs-to" label="Created before">
+            {(control) => (
+              <input
+                {...control}
+                type="datetime-local"
+                value={toLocalInput(draft.to)}
+                onChange={(event) => set('to', fromLocalInput(event.target.value))}
+              />
+            )}
+          </Field>
         </div>
         <fieldset className="checkbox-fieldset">
           <legend>Status</legend>

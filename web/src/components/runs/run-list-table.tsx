@@ -4,64 +4,53 @@ import { formatDuration, formatTime } from '../../lib/format.ts';
 import { paths } from '../../lib/routes.ts';
 import { clockEnd, formatMs, isWaitingToResume } from '../../lib/run-phase.ts';
 import { AppLink } from '../common/app-link.tsx';
+import { DataTable } from '../common/data-table.tsx';
 import { StatusBadge } from '../common/status-badge.tsx';
 
 function agentName(run: RunListItem): string {
   return run.subagent_name ?? run.agent.name ?? run.agent.slug ?? run.agent.id;
 }
 
-function RunRow({ run, now }: { run: RunListItem; now: number }) {
-  const resuming = isWaitingToResume(run);
-  const duration =
-    run.duration_ms !== null
-      ? formatMs(run.duration_ms)
-      : run.started_at === null
-        ? 'not started'
-        : `${formatDuration(run.started_at, clockEnd(run), now)}${resuming ? ' (paused)' : ''}`;
-  return (
-    <tr data-run-id={run.id} data-status={run.status}>
-      <td data-label="Status">
-        <StatusBadge status={run.status} resuming={resuming} />
-      </td>
-      <td data-label="Input" className="run-input-cell">
-        <AppLink to={paths.trace(run.id)} className="run-open">
-          {run.input_preview || '(empty input)'}
-        </AppLink>
-      </td>
-      <td data-label="Agent">{agentName(run)}</td>
-      <td data-label="Kind">
-        <span className={`pill kind-${run.run_type}`}>{run.run_type}</span>
-      </td>
-      <td data-label="Created">{formatTime(run.created_at)}</td>
-      <td data-label="Duration">{duration}</td>
-      <td data-label="Tokens">{run.usage ? run.usage.total_tokens : '—'}</td>
-      <td data-label="Children">{run.child_count}</td>
-    </tr>
-  );
+function duration(run: RunListItem, now: number): string {
+  if (run.duration_ms !== null) return formatMs(run.duration_ms);
+  if (run.started_at === null) return 'not started';
+  return `${formatDuration(run.started_at, clockEnd(run), now)}${isWaitingToResume(run) ? ' (paused)' : ''}`;
 }
 
 /** The runs of one or more pages; each row opens the run's trace. Stacked as cards on a phone. */
 export function RunListTable({ runs }: { runs: RunListItem[] }) {
   const now = useNow(runs.some((run) => !isTerminalStatus(run.status) && !isWaitingToResume(run)));
   return (
-    <table className="data-table card-table run-table" aria-label="Runs">
-      <thead>
-        <tr>
-          <th scope="col">Status</th>
-          <th scope="col">Input</th>
-          <th scope="col">Agent</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Created</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Tokens</th>
-          <th scope="col">Children</th>
-        </tr>
-      </thead>
-      <tbody>
-        {runs.map((run) => (
-          <RunRow key={run.id} run={run} now={now} />
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      className="run-table"
+      label="Runs"
+      rows={runs}
+      rowKey={(run) => run.id}
+      rowProps={(run) => ({ 'data-run-id': run.id, 'data-status': run.status })}
+      columns={[
+        {
+          header: 'Status',
+          cell: (run) => <StatusBadge status={run.status} resuming={isWaitingToResume(run)} />,
+        },
+        {
+          header: 'Input',
+          className: 'run-input-cell',
+          cell: (run) => (
+            <AppLink to={paths.trace(run.id)} className="run-open">
+              {run.input_preview || '(empty input)'}
+            </AppLink>
+          ),
+        },
+        { header: 'Agent', cell: agentName },
+        {
+          header: 'Kind',
+          cell: (run) => <span className={`pill kind-${run.run_type}`}>{run.run_type}</span>,
+        },
+        { header: 'Created', cell: (run) => formatTime(run.created_at) },
+        { header: 'Duration', cell: (run) => duration(run, now) },
+        { header: 'Tokens', cell: (run) => (run.usage ? run.usage.total_tokens : '—') },
+        { header: 'Children', cell: (run) => run.child_count },
+      ]}
+    />
   );
 }

@@ -24,6 +24,7 @@ import { BudgetBars } from '../common/budget-bars.tsx';
 import { ChatTranscript } from '../chat/chat-transcript.tsx';
 import { childMaps, EMPTY_TRANSCRIPT_CONTEXT, TranscriptContext } from '../chat/transcript-context.ts';
 import { SpanInspector } from './span-inspector.tsx';
+import { SpanTables, TokenTotalsTable } from './trace-span-tables.tsx';
 
 function IdRow({ label, value }: { label: string; value: string | null }) {
   return (
@@ -40,14 +41,6 @@ function IdRow({ label, value }: { label: string; value: string | null }) {
       </dd>
     </>
   );
-}
-
-/** A span left open by a worker that is gone is not in progress: nobody works on it (docs/usage.md). */
-function spanStatusText(span: TimelineSpan, stalled: 'lost' | 'resuming' | null): string {
-  if (span.status === 'running')
-    return stalled === 'lost' ? 'stopped: worker lost' : stalled === 'resuming' ? 'stopped' : 'in progress';
-  if (span.status === 'awaiting_approval') return 'awaiting approval';
-  return span.status;
 }
 
 /**
@@ -88,17 +81,6 @@ export function TraceDetail({
     const entries = traceChildEntries(trace);
     return { ...EMPTY_TRANSCRIPT_CONTEXT, ...childMaps(entries, entryLabels(entries)) };
   }, [trace]);
-  const inspect = (span: TimelineSpan) => (
-    <button
-      type="button"
-      className="small"
-      aria-pressed={span.id === selectedSpanId}
-      aria-label={`Inspect ${span.kind === 'model' ? 'model call' : span.name} ${span.step ?? ''}`.trim()}
-      onClick={() => onSelectSpan(span.id === selectedSpanId ? null : span.id)}
-    >
-      Inspect
-    </button>
-  );
   const waits = spans.filter((span) => span.kind === 'wait');
 
   const cancel = async () => {
@@ -183,9 +165,7 @@ export function TraceDetail({
               <>
                 <dt>Model retries</dt>
                 <dd>
-                  {waits.length},{' '}
-                  {formatMs(waits.reduce((sum, span) => sum + spanMs(span), 0))}{' '}
-                  waited
+                  {waits.length}, {formatMs(waits.reduce((sum, span) => sum + spanMs(span), 0))} waited
                 </dd>
               </>
             ) : null}
@@ -203,100 +183,18 @@ export function TraceDetail({
             </>
           ) : null}
           <h3>Tokens</h3>
-          <table className="data-table compact card-table" aria-label="Token totals">
-            <thead>
-              <tr>
-                <th scope="col">Scope</th>
-                <th scope="col">In</th>
-                <th scope="col">Out</th>
-                <th scope="col">Total</th>
-                <th scope="col">Calls answered</th>
-                <th scope="col">Aborted</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(['own', 'children', 'subtree'] as const).map((scope) => (
-                <tr key={scope}>
-                  <th scope="row">
-                    {scope === 'own' ? 'This run' : scope === 'children' ? 'Its children' : 'Subtree'}
-                  </th>
-                  <td data-label="In">{node.totals[scope].input_tokens}</td>
-                  <td data-label="Out">{node.totals[scope].output_tokens}</td>
-                  <td data-label="Total">{node.totals[scope].total_tokens}</td>
-                  <td data-label="Calls answered">{node.totals[scope].model_calls}</td>
-                  <td data-label="Aborted">{node.totals[scope].aborted_model_calls}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <TokenTotalsTable node={node} />
         </section>
       </div>
-      <section aria-label="Model calls">
-        <h3>Model calls ({models.length})</h3>
-        {models.length === 0 ? (
-          <p className="empty">{active ? 'None yet.' : 'None: this run made no model call.'}</p>
-        ) : (
-          <table className="data-table compact card-table" aria-label="Model calls of this run">
-            <thead>
-              <tr>
-                <th scope="col">Step</th>
-                <th scope="col">Status</th>
-                <th scope="col">Took</th>
-                <th scope="col">Tokens in</th>
-                <th scope="col">Tokens out</th>
-                <th scope="col">Model</th>
-                <th scope="col">Note</th>
-                <th scope="col">
-                  <span className="visually-hidden">Inspect</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {models.map((span) => (
-                <tr key={span.id} data-span-status={span.status} data-span-id={span.id}>
-                  <td data-label="Step">{span.step ?? '—'}</td>
-                  <td data-label="Status">{spanStatusText(span, stalled)}</td>
-                  <td data-label="Took">{formatMs(spanMs(span))}</td>
-                  <td data-label="Tokens in">{span.usage?.input_tokens ?? '—'}</td>
-                  <td data-label="Tokens out">{span.usage?.output_tokens ?? '—'}</td>
-                  <td data-label="Model">{modelLabel(span.name)}</td>
-                  <td data-label="Note">{span.note ?? ''}</td>
-                  <td className="card-actions">{inspect(span)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        <h3>Tool calls ({tools.length})</h3>
-        {tools.length === 0 ? (
-          <p className="empty">{active ? 'None yet.' : 'None: this run called no tool.'}</p>
-        ) : (
-          <table className="data-table compact card-table" aria-label="Tool calls of this run">
-            <thead>
-              <tr>
-                <th scope="col">Tool</th>
-                <th scope="col">Status</th>
-                <th scope="col">Took</th>
-                <th scope="col">
-                  <span className="visually-hidden">Inspect</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {tools.map((span) => (
-                <tr key={span.id} data-span-status={span.status} data-span-id={span.id}>
-                  <td data-label="Tool">
-                    <code>{span.name}</code>
-                  </td>
-                  <td data-label="Status">{spanStatusText(span, stalled)}</td>
-                  <td data-label="Took">{formatMs(spanMs(span))}</td>
-                  <td className="card-actions">{inspect(span)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <SpanTables
+        models={models}
+        tools={tools}
+        active={active}
+        stalled={stalled}
+        spanMs={spanMs}
+        selectedSpanId={selectedSpanId}
+        onSelectSpan={onSelectSpan}
+      />
       {selectedSpan ? (
         <SpanInspector
           key={selectedSpan.id}

@@ -5,6 +5,7 @@ import { useSession } from '../../hooks/use-session.ts';
 import { formatTime } from '../../lib/format.ts';
 import { CopyButton } from '../common/copy-button.tsx';
 import { ConfirmDialog } from '../common/confirm-dialog.tsx';
+import { DataTable } from '../common/data-table.tsx';
 import { ErrorMessage } from '../common/error-message.tsx';
 
 /** My API tokens: create (the secret is shown once), list, revoke. */
@@ -80,46 +81,36 @@ export function ApiTokensSection() {
         </div>
       ) : null}
       <ErrorMessage error={error ?? tokens.error} />
-      <table className="data-table card-table">
-        <caption className="visually-hidden">Your API tokens</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Prefix</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">State</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {(tokens.data ?? []).map((token) => (
-            <tr key={token.id}>
-              <td data-label="Name">{token.name}</td>
-              <td data-label="Prefix">
-                <code>{token.prefix}…</code>
-              </td>
-              <td data-label="Created">{formatTime(token.created_at)}</td>
-              <td data-label="Last used">{formatTime(token.last_used_at)}</td>
-              <td data-label="State">{token.revoked_at ? `revoked ${formatTime(token.revoked_at)}` : 'active'}</td>
-              <td className="card-actions">
-                {token.revoked_at ? null : (
-                  <button
-                    type="button"
-                    className="danger small"
-                    onClick={() => setRevoking(token)}
-                    aria-label={`Revoke ${token.name}`}
-                  >
-                    Revoke
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        caption="Your API tokens"
+        rows={tokens.data ?? []}
+        rowKey={(token) => token.id}
+        columns={[
+          { header: 'Name', cell: (token) => token.name },
+          { header: 'Prefix', cell: (token) => <code>{token.prefix}…</code> },
+          { header: 'Created', cell: (token) => formatTime(token.created_at) },
+          { header: 'Last used', cell: (token) => formatTime(token.last_used_at) },
+          {
+            header: 'State',
+            cell: (token) => (token.revoked_at ? `revoked ${formatTime(token.revoked_at)}` : 'active'),
+          },
+          {
+            header: 'Actions',
+            actions: true,
+            cell: (token) =>
+              token.revoked_at ? null : (
+                <button
+                  type="button"
+                  className="danger small"
+                  onClick={() => setRevoking(token)}
+                  aria-label={`Revoke ${token.name}`}
+                >
+                  Revoke
+                </button>
+              ),
+          },
+        ]}
+      />
       {revoking ? (
         <ConfirmDialog
           title={`Revoke ${revoking.name}?`}

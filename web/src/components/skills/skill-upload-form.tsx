@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { SavedSkill, Skill } from '../../api/types.ts';
 import { useSession } from '../../hooks/use-session.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
+import { Field } from '../common/field.tsx';
 
 /** Upload a `.zip` or `.tar.gz` skill archive; the server checks everything (paths, links, sizes, SKILL.md). */
 export function SkillUploadForm({ onUploaded }: { onUploaded: (saved: SavedSkill) => void }) {
@@ -32,32 +33,38 @@ export function SkillUploadForm({ onUploaded }: { onUploaded: (saved: SavedSkill
   return (
     <form className="skill-upload" onSubmit={(event) => void submit(event)} aria-label="Upload a skill">
       <div className="form-grid">
-        <div className="field">
-          <label htmlFor="skill-archive">Skill archive</label>
-          <input
-            id="skill-archive"
-            type="file"
-            accept=".zip,.tar.gz,.tgz,application/zip,application/gzip"
-            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-            aria-describedby="skill-archive-help"
-          />
-          <small id="skill-archive-help" className="help">
-            A <code>.zip</code> or <code>.tar.gz</code> of a folder with <code>SKILL.md</code> (front matter{' '}
-            <code>name</code> and <code>description</code>) and any files. No links, no <code>..</code>.
-          </small>
-        </div>
-        <div className="field">
-          <label htmlFor="skill-visibility">Visibility</label>
-          <select
-            id="skill-visibility"
-            value={visibility}
-            onChange={(event) => setVisibility(event.target.value as Skill['visibility'])}
-          >
-            <option value="private">private (me, admins, grantees)</option>
-            <option value="shared">shared (I can grant access)</option>
-            <option value="public">public (every user)</option>
-          </select>
-        </div>
+        <Field
+          id="skill-archive"
+          label="Skill archive"
+          hint={
+            <>
+              A <code>.zip</code> or <code>.tar.gz</code> of a folder with <code>SKILL.md</code> (front matter{' '}
+              <code>name</code> and <code>description</code>) and any files. No links, no <code>..</code>.
+            </>
+          }
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="file"
+              accept=".zip,.tar.gz,.tgz,application/zip,application/gzip"
+              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+            />
+          )}
+        </Field>
+        <Field id="skill-visibility" label="Visibility">
+          {(control) => (
+            <select
+              {...control}
+              value={visibility}
+              onChange={(event) => setVisibility(event.target.value as Skill['visibility'])}
+            >
+              <option value="private">private (me, admins, grantees)</option>
+              <option value="shared">shared (I can grant access)</option>
+              <option value="public">public (every user)</option>
+            </select>
+          )}
+        </Field>
       </div>
       <label className="toggle">
         <input type="checkbox" checked={replace} onChange={(event) => setReplace(event.target.checked)} />

@@ -5,6 +5,7 @@ import { navigate } from '../../hooks/use-location.ts';
 import { useSession } from '../../hooks/use-session.ts';
 import { paths } from '../../lib/routes.ts';
 import { ConfirmDialog } from '../common/confirm-dialog.tsx';
+import { DataTable } from '../common/data-table.tsx';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { SkillDetailPanel } from './skill-detail.tsx';
 import { SkillUploadForm } from './skill-upload-form.tsx';
@@ -55,30 +56,31 @@ export function SkillsPage({ selected }: { selected: string | null }) {
       <ErrorMessage error={error ?? skills.error} context="Skills" />
       {skills.loading && !skills.data ? <p role="status">Loading skills…</p> : null}
       {skills.data?.length === 0 ? <p className="empty">No skills visible to you yet.</p> : null}
-      <table className="data-table card-table skills-table">
-        <caption className="visually-hidden">Skills you can use</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Description</th>
-            <th scope="col">Visibility</th>
-            <th scope="col">Files</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {(skills.data ?? []).map((skill) => (
-            <tr key={skill.id} aria-current={skill.name === selected ? 'true' : undefined}>
-              <td data-label="Name">
+      <DataTable
+        className="skills-table"
+        caption="Skills you can use"
+        rows={skills.data ?? []}
+        rowKey={(skill) => skill.id}
+        rowProps={(skill) => ({ 'aria-current': skill.name === selected ? 'true' : undefined })}
+        columns={[
+          {
+            header: 'Name',
+            cell: (skill) => (
+              <>
                 <code>{skill.name}</code>
                 {skill.owner_id === user?.id ? <span className="muted"> (yours)</span> : null}
-              </td>
-              <td data-label="Description">{skill.description}</td>
-              <td data-label="Visibility">{skill.visibility}</td>
-              <td data-label="Files">{skill.file_count}</td>
-              <td className="button-row card-actions">
+              </>
+            ),
+          },
+          { header: 'Description', cell: (skill) => skill.description },
+          { header: 'Visibility', cell: (skill) => skill.visibility },
+          { header: 'Files', cell: (skill) => skill.file_count },
+          {
+            header: 'Actions',
+            actions: true,
+            className: 'button-row',
+            cell: (skill) => (
+              <>
                 <button type="button" className="small" onClick={() => navigate(paths.skills(skill.name))}>
                   View
                 </button>
@@ -92,11 +94,11 @@ export function SkillsPage({ selected }: { selected: string | null }) {
                     Delete
                   </button>
                 ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+        ]}
+      />
       {selected ? (
         <SkillDetailPanel
           key={selected}
