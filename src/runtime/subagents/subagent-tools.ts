@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import type { Storage } from '../../core/ports/storage.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
-import type { Clock } from '../../core/clock.js';
+import type { RunEndings } from '../runs/run-endings.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { CreatorKnown } from '../runs/start/start-child-run.js';
 import { isTerminalStatus, type Run } from '../../core/records/run.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import { runCapabilities } from '../../core/runs/run-capabilities.js';
 import type { RunLimits } from '../../config.js';
-import { CANCELLED, closeSubtree, requestCancel } from '../runs/end/run-finalizer.js';
+import { CANCELLED } from '../runs/cancel/request-cancel.js';
 import { awaitTerminal } from '../runs/run-service.js';
 import { awaitRunsTerminal } from '../runs/wait/await-runs-terminal.js';
 import { startWatched } from '../runs/start/start-watched.js';
@@ -29,7 +29,7 @@ import type { BudgetLimits } from '../../core/budgets/budget.js';
 export interface SubagentToolDeps {
   storage: Storage;
   bus: EventBus;
-  clock: Clock;
+  endings: RunEndings;
   limits: RunLimits;
   service: SubagentRunService;
   /** The subagents this run may call, in prompt order (built-ins, inline specs, registered). */
@@ -111,7 +111,7 @@ const steerInput = z.object({
 });
 
 export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
-  const { storage, bus, clock, limits, service, allowed } = deps;
+  const { storage, bus, limits, service, allowed } = deps;
   const slugs = allowed.map((agent) => agent.slug);
 
   function pick(slug: string): Agent {
@@ -303,8 +303,8 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
     inputSchema: runIdInput,
     async execute(input, context) {
       const { run } = await owned(context, input.run_id);
-      const after = (await requestCancel(storage, bus, clock, run.id, CANCELLED)) ?? run;
-      await closeSubtree(storage, bus, clock, after);
+      const after = (await deps.endings.requestCancel(run.id, CANCELLED)) ?? run;
+      await deps.endings.closeSubtree(after);
       return {
         status: after.status,
         run_id: after.id,
