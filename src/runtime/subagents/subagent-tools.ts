@@ -3,7 +3,7 @@ import type { Storage } from '../../core/ports/storage.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { RunEndings } from '../runs/run-endings.js';
 import type { Agent } from '../../core/records/agent.js';
-import type { CreatorKnown } from '../runs/start/start-child-run.js';
+import type { CreatorKnown } from '../runs/start/child-run-spec.js';
 import { isTerminalStatus, type Run } from '../../core/records/run.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import { runCapabilities } from '../../core/runs/run-capabilities.js';
