@@ -11,7 +11,7 @@ import type { Conversation } from '../../core/records/conversation.js';
 import type { Run, RunChannel } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
 import type { AwaitedRunRecord } from '../runs/run-service-api.js';
-import { awaitTerminal } from '../runs/run-service.js';
+import { awaitTerminal } from '../runs/wait/await-terminal.js';
 import { isRefused, refused, type Refused } from '../runs/start/child-run-refusal.js';
 import { startChildRun } from '../runs/start/start-child-run.js';
 import type { ChildHome, ChildRunDeps, ChildRunScope, CreatorKnown } from '../runs/start/child-run-spec.js';

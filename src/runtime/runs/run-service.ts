@@ -11,15 +11,13 @@ import { CANCELLED } from './cancel/request-cancel.js';
 import type { RunEndings } from './run-endings.js';
 import type {
   AwaitedRun,
-  AwaitedRunRecord,
   PostMessageInput,
   RunResult,
   RunServiceApi,
   StartedRun,
 } from './run-service-api.js';
 import { streamRunEvents, type RunEventStream } from '../events/stream-run-events.js';
-import { awaitRunsTerminal } from './wait/await-runs-terminal.js';
-import type { WatchedSince } from './wait/watch-run-ends.js';
+import { awaitTerminal } from './wait/await-terminal.js';
 import { listChildRuns } from './children/list-child-runs.js';
 import { getReadableConversation } from '../conversations/readable-conversation.js';
 import { answerRunQuestion, listRunQuestions } from './human-input/run-questions.js';
@@ -270,32 +268,4 @@ export function createRunService(deps: RunServiceDeps): RunService {
       return { ...answered, run: await views.view(answered.run) };
     },
   };
-}
-
-/**
- * Resolves when the run is terminal, from the bus: subscribe first, then read the row, so an `end`
- * published in between is not missed. No polling; a timeout answers with the current snapshot.
- */
-export async function awaitTerminal(
-  storage: Storage,
-  bus: EventBus,
-  runId: string,
-  timeoutMs: number,
-  signal?: AbortSignal,
-  options: {
-    /** Checks the first read (e.g. the caller may see the run); throws to refuse. Default: it exists. */
-    check?: (run: Run | undefined) => Run;
-    /** The run as its creator made it, watched since before (see awaitRunsTerminal): no first read. */
-    since?: WatchedSince | undefined;
-  } = {},
-): Promise<AwaitedRunRecord> {
-  const { check, since } = options;
-  const { runs, timed_out } = await awaitRunsTerminal(storage, bus, [runId], {
-    mode: 'all',
-    timeoutMs,
-    signal,
-    ...(check === undefined ? {} : { check }),
-    since,
-  });
-  return { run: runs[0] as Run, wait_timed_out: timed_out };
 }
