@@ -28,7 +28,12 @@ import {
 } from './delegation/delegation-run-service.js';
 import { createKnowledgeMiddleware } from './knowledge/create-knowledge-middleware.js';
 import { createKnowledgeService, type KnowledgeService } from './knowledge/knowledge-service.js';
-import { createLeaseReconciler, reconcilePeriodMs, type LeaseReconciler } from './runs/leases/lease-reconciler.js';
+import { createRunEndings } from './runs/run-endings.js';
+import {
+  createLeaseReconciler,
+  reconcilePeriodMs,
+  type LeaseReconciler,
+} from './runs/leases/lease-reconciler.js';
 import { createRunViews, type RunViews } from './runs/inspect/run-views.js';
 import { combineMiddlewareFactories } from './middleware/combine-middleware-factories.js';
 import { createProjectService, type ProjectService } from './projects/project-service.js';
@@ -144,6 +149,8 @@ export function createRuntime(ports: RuntimePorts): Runtime {
   ];
   const handoffs = ports.executesRuns === false ? undefined : new RunHandoffs();
   const localStarts = ports.executesRuns === false ? undefined : new LocalRunStarts();
+  // How runs end and are cancelled, over this runtime's storage, bus and clock: one object for every caller.
+  const endings = createRunEndings({ storage, bus, clock });
   const childDeps = { storage, bus, queue, clock, limits, defaultModel, handoffs, localStarts };
   const subagentRuns = createSubagentRunService(childDeps);
   const delegationRuns = createDelegationRunService(childDeps);
@@ -158,7 +165,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     toolSources: ports.toolSource ? [ports.toolSource] : [],
     middleware: combineMiddlewareFactories(
       ...(ports.tracer ? [ports.tracer.middleware] : []),
-      createSubagentMiddleware({ storage, bus, clock, limits, service: subagentRuns }),
+      createSubagentMiddleware({ storage, bus, endings, limits, service: subagentRuns }),
       createDelegationMiddleware({ storage, limits, service: delegationRuns }),
       createSkillsMiddleware({ storage, warn: ports.warn }),
       createKnowledgeMiddleware({ storage, service: knowledge }),
@@ -174,6 +181,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     concurrency: config.workerConcurrency,
     workerId: ports.workerId,
     clock,
+    endings,
     queue,
     ...(ports.remoteExperts ? { remoteExperts: ports.remoteExperts } : {}),
     ...(ports.tracer ? { tracer: ports.tracer } : {}),
@@ -197,7 +205,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     storage,
     bus,
     queue,
-    clock,
+    endings,
     defaultModel,
     ...(handoffs ? { handoffs } : {}),
     requests,
@@ -240,7 +248,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     readiness: createReadiness({ storage, bus, queue }),
     reconciler: createLeaseReconciler({
       storage,
-      bus,
+      endings,
       queue,
       clock,
       leaseMs: config.leaseMs,

@@ -6,7 +6,7 @@ import type { Actor } from '../../core/records/user.js';
 import type { RunLimits } from '../../config.js';
 import { defineTool, type AnyTroupeTool, waitOutsideSlot } from '../../core/tools/troupe-tool.js';
 import { refusalError } from '../runs/start/child-run-refusal.js';
-import type { CreatorKnown } from '../runs/start/start-child-run.js';
+import type { CreatorKnown } from '../runs/start/child-run-spec.js';
 import type { DelegationRunService } from './delegation-run-service.js';
 import { rosterListing } from './delegation-prompt.js';
 import { formatDelegationResult } from './format-delegation-result.js';

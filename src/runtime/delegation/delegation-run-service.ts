@@ -11,15 +11,10 @@ import type { Conversation } from '../../core/records/conversation.js';
 import type { Run, RunChannel } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
 import type { AwaitedRunRecord } from '../runs/run-service-api.js';
-import { awaitTerminal } from '../runs/run-service.js';
+import { awaitTerminal } from '../runs/wait/await-terminal.js';
 import { isRefused, refused, type Refused } from '../runs/start/child-run-refusal.js';
-import {
-  startChildRun,
-  type ChildHome,
-  type ChildRunDeps,
-  type ChildRunScope,
-  type CreatorKnown,
-} from '../runs/start/start-child-run.js';
+import { startChildRun } from '../runs/start/start-child-run.js';
+import type { ChildHome, ChildRunDeps, ChildRunScope, CreatorKnown } from '../runs/start/child-run-spec.js';
 import { diagnoseRefusal } from './diagnose-refusal.js';
 import { startWatched } from '../runs/start/start-watched.js';
 import type { WatchedSince } from '../runs/wait/watch-run-ends.js';

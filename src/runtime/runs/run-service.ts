@@ -1,4 +1,3 @@
-import type { Clock } from '../../core/clock.js';
 import { TroupeError, isTroupeError } from '../../core/errors.js';
 import { newRunId } from '../../core/ids.js';
 import { buildNewRun } from '../../core/runs/build-new-run.js';
@@ -8,18 +7,27 @@ import type { Storage } from '../../core/ports/storage.js';
 import type { Run, RunChannel, RunView } from '../../core/records/run.js';
 import { isAdmin, type Actor } from '../../core/records/user.js';
 import { canUseAgent, grantDecides } from '../../core/agent-access-policy.js';
-import { CANCELLED, closeSubtree, requestCancel } from './end/run-finalizer.js';
-import type { AwaitedRun, AwaitedRunRecord, PostMessageInput, RunResult, RunServiceApi, StartedRun } from './run-service-api.js';
+import { CANCELLED } from './cancel/request-cancel.js';
+import type { RunEndings } from './run-endings.js';
+import type {
+  AwaitedRun,
+  PostMessageInput,
+  RunResult,
+  RunServiceApi,
+  StartedRun,
+} from './run-service-api.js';
 import { streamRunEvents, type RunEventStream } from '../events/stream-run-events.js';
-import { awaitRunsTerminal } from './wait/await-runs-terminal.js';
-import type { WatchedSince } from './wait/watch-run-ends.js';
+import { awaitTerminal } from './wait/await-terminal.js';
 import { listChildRuns } from './children/list-child-runs.js';
 import { getReadableConversation } from '../conversations/readable-conversation.js';
 import { answerRunQuestion, listRunQuestions } from './human-input/run-questions.js';
 import { decideRunApproval } from './human-input/decide-run-approval.js';
 import { resolveMessageAttachments } from '../attachments/resolve-message-attachments.js';
 import { messageWithAttachments } from '../../core/files/message-with-attachments.js';
-import { conversationTitle, DEFAULT_CONVERSATION_TITLE } from '../../core/conversations/conversation-title.js';
+import {
+  conversationTitle,
+  DEFAULT_CONVERSATION_TITLE,
+} from '../../core/conversations/conversation-title.js';
 import { startRaceWinner } from './start/start-race-winner.js';
 import { openRootBudget } from '../budgets/open-run-budget.js';
 import type { RunHandoffs } from './start/run-handoffs.js';
@@ -32,7 +40,7 @@ export interface RunServiceDeps {
   storage: Storage;
   bus: EventBus;
   queue: RunQueue;
-  clock: Clock;
+  endings: RunEndings;
   defaultModel: string;
   /** Where a new chat's first message is handed to this process's executor (`RunHandoffs`). */
   handoffs?: RunHandoffs;
@@ -55,13 +63,17 @@ function visibleTo(actor: Actor, runId: string, run: Run | undefined): Run {
 }
 
 export function createRunService(deps: RunServiceDeps): RunService {
-  const { storage, bus, queue, clock, views } = deps;
+  const { storage, bus, queue, views } = deps;
 
   async function visibleRun(actor: Actor, runId: string): Promise<Run> {
     return visibleTo(actor, runId, await storage.runs.get(runId));
   }
 
-  async function postMessage(actor: Actor, conversationId: string, input: PostMessageInput): Promise<StartedRun> {
+  async function postMessage(
+    actor: Actor,
+    conversationId: string,
+    input: PostMessageInput,
+  ): Promise<StartedRun> {
     const content = input.content.trim();
     if (content === '') throw new TroupeError('validation_failed', 'content must not be empty');
     const channel: RunChannel = input.channel ?? 'api';
@@ -69,64 +81,74 @@ export function createRunService(deps: RunServiceDeps): RunService {
       // Run starts are short writes that arrive together under load: they may share a COMMIT (SQLite). A start
       // gathers only in a burst of requests; a lone one would only wait for the turn.
       const gather = deps.requests?.inBurst ?? false;
-      const run = await storage.sharedCommitTransaction(async (tx) => {
-        // The conversation with its agent, owner and project in one read; the agent is checked once the request
-        // is no replay.
-        const read = await tx.conversations.getWithParts(conversationId);
-        const conversation = read?.conversation;
-        if (conversation?.user_id !== actor.id) {
-          throw new TroupeError('conversation_not_found', `Conversation "${conversationId}" not found`);
-        }
-        if (conversation.status !== 'active') {
-          throw new TroupeError('conversation_archived', `Conversation ${conversationId} is ${conversation.status}; it takes no new messages`);
-        }
-        // A retry is looked up first, unlike a child start's (startChildRun): clients retry often, and a retry
-        // found by the insert's conflict cost 45 % more CPU (0.49 → 0.70 ms per HTTP replay) for 2 % on new runs.
-        if (input.request_id !== undefined) {
-          const replay = await tx.runs.getByRequestId(actor.id, input.request_id);
-          if (replay) return { replay: resolveReplay(actor, replay, conversationId), created: replay };
-        }
-        const agent = read?.agent;
-        const hasGrant = agent !== undefined && grantDecides(actor, agent) && (await tx.access.has(actor.id, agent.id));
-        if (!agent || !canUseAgent(actor, agent, hasGrant)) {
-          throw new TroupeError('agent_not_found', 'The agent of this conversation is no longer available');
-        }
-        const attached = await resolveMessageAttachments(tx, conversation.id, input.attachments ?? []);
-        const message = messageWithAttachments(content, attached);
-        const runId = newRunId();
-        const created = await tx.runs.insert(
-          buildNewRun({
-            id: runId,
-            run_type: 'chat',
-            channel,
-            user_id: actor.id,
-            agent,
-            thread_id: conversation.thread_id,
-            conversation_id: conversation.id,
-            parent: undefined,
-            request_id: input.request_id,
-            fallback_model: deps.defaultModel,
-            input: {
-              message,
-              ...(attached.length > 0 ? { attachments: attached.map((attachment) => attachment.id) } : {}),
-              ...(input.traceparent !== undefined ? { traceparent: input.traceparent } : {}),
-              ...(input.caller !== undefined ? { caller: input.caller } : {}),
-            },
-          }),
-        );
-        const ledger = await openRootBudget(tx, runId, agent.config.budget, input.budget, new Date());
-        const appended = await tx.messages.append(conversation.thread_id, runId, 0, [{ role: 'user', content: message }]);
-        // A conversation nobody named takes its title from this message, whoever started it: the console, the
-        // API, the CLI, the OpenAI-compatible and A2A endpoints.
-        const titled =
-          conversation.title === DEFAULT_CONVERSATION_TITLE
-            ? await tx.conversations.update(conversation.id, { title: conversationTitle(content) })
-            : conversation;
-        // Every part of the first attempt's context was read (or written) right here: hand it over.
-        const { owner, project } = read;
-        const context = owner && project ? { agent, user: owner, conversation: titled, project, ledger } : undefined;
-        return { replay: undefined, created, appended, context };
-      }, { gather });
+      const run = await storage.sharedCommitTransaction(
+        async (tx) => {
+          // The conversation with its agent, owner and project in one read; the agent is checked once the request
+          // is no replay.
+          const read = await tx.conversations.getWithParts(conversationId);
+          const conversation = read?.conversation;
+          if (conversation?.user_id !== actor.id) {
+            throw new TroupeError('conversation_not_found', `Conversation "${conversationId}" not found`);
+          }
+          if (conversation.status !== 'active') {
+            throw new TroupeError(
+              'conversation_archived',
+              `Conversation ${conversationId} is ${conversation.status}; it takes no new messages`,
+            );
+          }
+          // A retry is looked up first, unlike a child start's (startChildRun): clients retry often, and a retry
+          // found by the insert's conflict cost 45 % more CPU (0.49 → 0.70 ms per HTTP replay) for 2 % on new runs.
+          if (input.request_id !== undefined) {
+            const replay = await tx.runs.getByRequestId(actor.id, input.request_id);
+            if (replay) return { replay: resolveReplay(actor, replay, conversationId), created: replay };
+          }
+          const agent = read?.agent;
+          const hasGrant =
+            agent !== undefined && grantDecides(actor, agent) && (await tx.access.has(actor.id, agent.id));
+          if (!agent || !canUseAgent(actor, agent, hasGrant)) {
+            throw new TroupeError('agent_not_found', 'The agent of this conversation is no longer available');
+          }
+          const attached = await resolveMessageAttachments(tx, conversation.id, input.attachments ?? []);
+          const message = messageWithAttachments(content, attached);
+          const runId = newRunId();
+          const created = await tx.runs.insert(
+            buildNewRun({
+              id: runId,
+              run_type: 'chat',
+              channel,
+              user_id: actor.id,
+              agent,
+              thread_id: conversation.thread_id,
+              conversation_id: conversation.id,
+              parent: undefined,
+              request_id: input.request_id,
+              fallback_model: deps.defaultModel,
+              input: {
+                message,
+                ...(attached.length > 0 ? { attachments: attached.map((attachment) => attachment.id) } : {}),
+                ...(input.traceparent !== undefined ? { traceparent: input.traceparent } : {}),
+                ...(input.caller !== undefined ? { caller: input.caller } : {}),
+              },
+            }),
+          );
+          const ledger = await openRootBudget(tx, runId, agent.config.budget, input.budget, new Date());
+          const appended = await tx.messages.append(conversation.thread_id, runId, 0, [
+            { role: 'user', content: message },
+          ]);
+          // A conversation nobody named takes its title from this message, whoever started it: the console, the
+          // API, the CLI, the OpenAI-compatible and A2A endpoints.
+          const titled =
+            conversation.title === DEFAULT_CONVERSATION_TITLE
+              ? await tx.conversations.update(conversation.id, { title: conversationTitle(content) })
+              : conversation;
+          // Every part of the first attempt's context was read (or written) right here: hand it over.
+          const { owner, project } = read;
+          const context =
+            owner && project ? { agent, user: owner, conversation: titled, project, ledger } : undefined;
+          return { replay: undefined, created, appended, context };
+        },
+        { gather },
+      );
       if (run.replay) return { status: 'existing', run: await views.view(run.replay) };
       deps.handoffs?.offer(run.created.id, run.appended, run.context);
       await queue.enqueue(run.created.id);
@@ -152,13 +174,18 @@ export function createRunService(deps: RunServiceDeps): RunService {
   ): Promise<StartedRun> {
     // Two identical requests raced: the loser answers with the winner's run.
     const winner = await startRaceWinner(storage, error, actor.id, input.request_id);
-    if (winner) return { status: 'existing', run: await views.view(resolveReplay(actor, winner, conversationId)) };
+    if (winner)
+      return { status: 'existing', run: await views.view(resolveReplay(actor, winner, conversationId)) };
     if (isTroupeError(error, 'run_busy')) {
       const conversation = await storage.conversations.get(conversationId);
       const active = conversation ? await storage.runs.getActiveForThread(conversation.thread_id) : undefined;
-      throw new TroupeError('run_busy', 'This conversation already has an active run; wait for it, or cancel it', {
-        details: { active_run_id: active?.id ?? null, active_run_status: active?.status ?? null },
-      });
+      throw new TroupeError(
+        'run_busy',
+        'This conversation already has an active run; wait for it, or cancel it',
+        {
+          details: { active_run_id: active?.id ?? null, active_run_status: active?.status ?? null },
+        },
+      );
     }
     throw error;
   }
@@ -181,19 +208,26 @@ export function createRunService(deps: RunServiceDeps): RunService {
 
   async function cancel(actor: Actor, runId: string): Promise<RunView> {
     const run = await visibleRun(actor, runId);
-    const after = (await requestCancel(storage, bus, clock, run.id, CANCELLED)) ?? run;
+    const after = (await deps.endings.requestCancel(run.id, CANCELLED)) ?? run;
     // Cancelling a run closes its whole subtree, whatever state the run itself was in.
-    await closeSubtree(storage, bus, clock, after);
+    await deps.endings.closeSubtree(after);
     return views.view(after);
   }
 
   async function awaitRun(actor: Actor, runId: string, timeoutMs: number): Promise<AwaitedRun> {
     // The wait's own first read decides visibility: nothing of the run is returned before it.
-    const awaited = await awaitTerminal(storage, bus, runId, timeoutMs, undefined, { check: (run) => visibleTo(actor, runId, run) });
+    const awaited = await awaitTerminal(storage, bus, runId, timeoutMs, undefined, {
+      check: (run) => visibleTo(actor, runId, run),
+    });
     return { run: await views.view(awaited.run), wait_timed_out: awaited.wait_timed_out };
   }
 
-  async function streamEvents(actor: Actor, runId: string, afterSeq: number, signal: AbortSignal): Promise<RunEventStream> {
+  async function streamEvents(
+    actor: Actor,
+    runId: string,
+    afterSeq: number,
+    signal: AbortSignal,
+  ): Promise<RunEventStream> {
     await visibleRun(actor, runId);
     return streamRunEvents(storage, bus, runId, afterSeq, signal);
   }
@@ -235,32 +269,3 @@ export function createRunService(deps: RunServiceDeps): RunService {
     },
   };
 }
-
-/**
- * Resolves when the run is terminal, from the bus: subscribe first, then read the row, so an `end`
- * published in between is not missed. No polling; a timeout answers with the current snapshot.
- */
-export async function awaitTerminal(
-  storage: Storage,
-  bus: EventBus,
-  runId: string,
-  timeoutMs: number,
-  signal?: AbortSignal,
-  options: {
-    /** Checks the first read (e.g. the caller may see the run); throws to refuse. Default: it exists. */
-    check?: (run: Run | undefined) => Run;
-    /** The run as its creator made it, watched since before (see awaitRunsTerminal): no first read. */
-    since?: WatchedSince | undefined;
-  } = {},
-): Promise<AwaitedRunRecord> {
-  const { check, since } = options;
-  const { runs, timed_out } = await awaitRunsTerminal(storage, bus, [runId], {
-    mode: 'all',
-    timeoutMs,
-    signal,
-    ...(check === undefined ? {} : { check }),
-    since,
-  });
-  return { run: runs[0] as Run, wait_timed_out: timed_out };
-}
-

@@ -1,4 +1,4 @@
-import type { Clock } from '../../core/clock.js';
+import type { RunEndings } from '../runs/run-endings.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Storage } from '../../core/ports/storage.js';
 import { buildAgentSubagents } from '../../core/subagent-specs/build-agent-subagents.js';
@@ -15,7 +15,7 @@ import { runCapabilities } from '../../core/runs/run-capabilities.js';
 export interface SubagentMiddlewareDeps {
   storage: Storage;
   bus: EventBus;
-  clock: Clock;
+  endings: RunEndings;
   limits: RunLimits;
   service: SubagentRunService;
 }

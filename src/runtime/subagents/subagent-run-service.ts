@@ -6,13 +6,8 @@ import type { Run } from '../../core/records/run.js';
 import { isOwnedChild } from '../../core/runs/lineage.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import { refused, REQUEST_ID_CONFLICT, type Refused } from '../runs/start/child-run-refusal.js';
-import {
-  startChildRun,
-  type ChildHome,
-  type ChildRunDeps,
-  type ChildRunScope,
-  type CreatorKnown,
-} from '../runs/start/start-child-run.js';
+import { startChildRun } from '../runs/start/start-child-run.js';
+import type { ChildHome, ChildRunDeps, ChildRunScope, CreatorKnown } from '../runs/start/child-run-spec.js';
 import type { AdoptCheckpoint } from '../../core/tools/adopt-checkpoint.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 

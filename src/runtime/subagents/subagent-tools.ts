@@ -1,15 +1,14 @@
-import { z } from 'zod';
 import type { Storage } from '../../core/ports/storage.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
-import type { Clock } from '../../core/clock.js';
+import type { RunEndings } from '../runs/run-endings.js';
 import type { Agent } from '../../core/records/agent.js';
-import type { CreatorKnown } from '../runs/start/start-child-run.js';
+import type { CreatorKnown } from '../runs/start/child-run-spec.js';
 import { isTerminalStatus, type Run } from '../../core/records/run.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import { runCapabilities } from '../../core/runs/run-capabilities.js';
 import type { RunLimits } from '../../config.js';
-import { CANCELLED, closeSubtree, requestCancel } from '../runs/end/run-finalizer.js';
-import { awaitTerminal } from '../runs/run-service.js';
+import { CANCELLED } from '../runs/cancel/request-cancel.js';
+import { awaitTerminal } from '../runs/wait/await-terminal.js';
 import { awaitRunsTerminal } from '../runs/wait/await-runs-terminal.js';
 import { startWatched } from '../runs/start/start-watched.js';
 import {
@@ -23,13 +22,21 @@ import { formatChildResult } from './format-child-result.js';
 import { readProgress } from '../runs/children/subagent-progress.js';
 import { refusalError } from '../runs/start/child-run-refusal.js';
 import type { SubagentRunService, SubagentStartOutcome } from './subagent-run-service.js';
-import { childBudgetSchema } from '../budgets/budget-schema.js';
+import { awaitInput, runIdInput, startInput, steerInput } from './subagent-tool-inputs.js';
+import {
+  awaitPayload,
+  busyPayload,
+  eventsUrl,
+  listing,
+  resultUrl,
+  runResult,
+} from './subagent-tool-payloads.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 
 export interface SubagentToolDeps {
   storage: Storage;
   bus: EventBus;
-  clock: Clock;
+  endings: RunEndings;
   limits: RunLimits;
   service: SubagentRunService;
   /** The subagents this run may call, in prompt order (built-ins, inline specs, registered). */
@@ -40,78 +47,8 @@ export interface SubagentToolDeps {
   creator?: CreatorKnown;
 }
 
-const eventsUrl = (runId: string) => `/api/agent/runs/${runId}/events`;
-const resultUrl = (runId: string) => `/api/agent/runs/${runId}/result`;
-
-function listing(allowed: readonly Agent[]): string {
-  return allowed.map((agent) => `- ${agent.slug}: ${agent.description || agent.name}`).join('\n');
-}
-
-function busyPayload(outcome: Extract<SubagentStartOutcome, { kind: 'busy' }>): ToolOutput {
-  return {
-    status: 'busy',
-    thread_id: outcome.threadId,
-    active_run_id: outcome.activeRun?.id ?? null,
-    active_run_status: outcome.activeRun?.status ?? null,
-    message: SUBAGENT_TEXTS.busy,
-  };
-}
-
-function runResult(run: Run): ToolOutput {
-  return {
-    status: run.status,
-    output: run.output ?? '',
-    run_id: run.id,
-    thread_id: run.thread_id,
-    // The totals: which models ran (`by_model`) is the trace's business, not the parent model's.
-    usage: run.usage
-      ? {
-          input_tokens: run.usage.input_tokens,
-          output_tokens: run.usage.output_tokens,
-          total_tokens: run.usage.total_tokens,
-          model_calls: run.usage.model_calls,
-        }
-      : null,
-    ...(run.error ? { error: { ...run.error } } : {}),
-  };
-}
-
-// Module-level: the model-facing schemas are converted to JSON Schema once, not once per run.
-const startInput = z.object({
-  description: z
-    .string()
-    .describe('The task for the subagent, with the context it needs and the output you expect.'),
-  subagent_slug: z.string().describe('Which subagent to use: one of the available slugs.'),
-  thread_id: z
-    .string()
-    .nullish()
-    .describe(
-      'Optional. A subagent thread ID from an earlier result, to continue that thread. Leave empty for a new task.',
-    ),
-  budget: childBudgetSchema,
-});
-
-const runIdInput = z.object({ run_id: z.string().describe('A subagent run ID returned by subagent_start.') });
-const awaitInput = z
-  .object({
-    run_id: z.string().optional().describe('One subagent run ID.'),
-    run_ids: z.array(z.string()).min(1).max(100).optional().describe('Several subagent run IDs.'),
-    mode: z
-      .enum(['all', 'any'])
-      .optional()
-      .describe('With run_ids: wait for all of them (default) or the first to finish.'),
-    timeout_ms: z.number().int().min(0).optional().describe('Optional wait limit in milliseconds.'),
-  })
-  .refine((input) => (input.run_id === undefined) !== (input.run_ids === undefined), {
-    message: 'give either run_id or run_ids',
-  });
-const steerInput = z.object({
-  run_id: z.string().describe('A subagent run ID returned by subagent_start.'),
-  message: z.string().min(1).describe('What the subagent should know or change.'),
-});
-
 export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
-  const { storage, bus, clock, limits, service, allowed } = deps;
+  const { storage, bus, limits, service, allowed } = deps;
   const slugs = allowed.map((agent) => agent.slug);
 
   function pick(slug: string): Agent {
@@ -303,8 +240,8 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
     inputSchema: runIdInput,
     async execute(input, context) {
       const { run } = await owned(context, input.run_id);
-      const after = (await requestCancel(storage, bus, clock, run.id, CANCELLED)) ?? run;
-      await closeSubtree(storage, bus, clock, after);
+      const after = (await deps.endings.requestCancel(run.id, CANCELLED)) ?? run;
+      await deps.endings.closeSubtree(after);
       return {
         status: after.status,
         run_id: after.id,
@@ -332,16 +269,4 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
   });
 
   return [task, subagentStart, subagentStatus, subagentAwait, subagentCancel, subagentSteer];
-}
-
-function awaitPayload(run: Run, timedOut: boolean): Record<string, ToolOutput> {
-  return {
-    status: run.status,
-    run_id: run.id,
-    thread_id: run.thread_id,
-    result: runResult(run),
-    ...(timedOut && !isTerminalStatus(run.status)
-      ? { wait_timed_out: true, message: SUBAGENT_TEXTS.awaitTimedOut }
-      : {}),
-  };
 }

@@ -1,15 +1,12 @@
-import type { Clock } from '../../../core/clock.js';
-import type { EventBus } from '../../../core/ports/event-bus.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import type { Agent } from '../../../core/records/agent.js';
 import type { Run } from '../../../core/records/run.js';
 import { mayStartChildren } from '../../../core/runs/child-run-parent.js';
-import { closeRuns } from './run-finalizer.js';
+import type { RunEndings } from '../run-endings.js';
 
 export interface CascadeDeps {
   storage: Storage;
-  bus: EventBus;
-  clock: Clock;
+  endings: RunEndings;
   /** Called last (e.g. cascade decisions that need the agent config). */
   onTerminal?: (run: Run) => Promise<void>;
 }
@@ -21,7 +18,7 @@ export async function cascadeAfterTerminal(
   /** The run's agent as its attempt loaded it, when the caller has it (the config the run ran with). */
   loaded?: Agent,
 ): Promise<void> {
-  const { storage, bus, clock } = deps;
+  const { storage } = deps;
   // A subagent run has no children, nor has any run of its conversation: nothing to read or close.
   if (mayStartChildren(run)) {
     const agent = loaded ?? (await storage.agents.get(run.agent_id));
@@ -29,7 +26,7 @@ export async function cascadeAfterTerminal(
     // always closes the whole subtree. Children an earlier turn kept alive are closed when the
     // conversation's next run ends: both in one read.
     const own = run.status === 'cancelled' || agent?.config.keep_background_runs !== true;
-    await closeRuns(storage, bus, clock, await storage.runs.listActiveBelowTurn(run, { own }));
+    await deps.endings.closeRuns(await storage.runs.listActiveBelowTurn(run, { own }));
   }
   if (deps.onTerminal) await deps.onTerminal(run);
 }

@@ -4,7 +4,10 @@ import type { Storage } from '../../../core/ports/storage.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
 import { claimByDeadWorker } from '../../../../test/helpers/runtime/claim-by-dead-worker.js';
 import { countingInserts } from '../../../../test/helpers/runtime/counting-inserts.js';
-import { ECHO_SCENARIO, useSingleAgentRuntime } from '../../../../test/helpers/runtime/use-single-agent-runtime.js';
+import {
+  ECHO_SCENARIO,
+  useSingleAgentRuntime,
+} from '../../../../test/helpers/runtime/use-single-agent-runtime.js';
 import { createRunEmitter } from '../../events/run-emitter.js';
 import { endRunIn } from './run-finalizer.js';
 
@@ -30,15 +33,12 @@ describe('the final commit of a run', () => {
     await h.bus.subscribe(run.id, (event) => void published.push(event));
     emitter.delta('the answer');
     const written = await emitter.commit(finalStep, (tx, append) =>
-      endRunIn(
-        tx,
-        systemClock,
-        run.id,
-        { status: ['running'], worker_id: 'wrk_dead' },
-        { status: 'completed', output: 'the answer' },
-        {},
+      endRunIn(tx, systemClock, {
+        runId: run.id,
+        expect: { status: ['running'], worker_id: 'wrk_dead' },
+        write: { status: 'completed', output: 'the answer' },
         append,
-      ).then((ended) => ended?.events),
+      }).then((ended) => ended?.events),
     );
     expect(inserts).toEqual([run.id]);
     expect(written.map((event) => [event.seq, event.type])).toEqual([
@@ -62,15 +62,12 @@ describe('the final commit of a run', () => {
     const emitter = createRunEmitter(h.storage, h.bus, run);
     let ended: unknown = 'not called';
     const written = await emitter.commit(finalStep, async (tx, append) => {
-      ended = await endRunIn(
-        tx,
-        systemClock,
-        run.id,
-        { status: ['running'], worker_id: 'wrk_dead' },
-        { status: 'completed', output: 'late' },
-        {},
+      ended = await endRunIn(tx, systemClock, {
+        runId: run.id,
+        expect: { status: ['running'], worker_id: 'wrk_dead' },
+        write: { status: 'completed', output: 'late' },
         append,
-      );
+      });
     });
     expect(ended).toBeUndefined();
     expect(written.map((event) => event.type)).toEqual(['step']);

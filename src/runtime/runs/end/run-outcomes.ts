@@ -1,4 +1,3 @@
-import type { Clock } from '../../../core/clock.js';
 import { toTroupeError } from '../../../core/errors.js';
 import type { EventBus } from '../../../core/ports/event-bus.js';
 import type { RunQueue } from '../../../core/ports/run-queue.js';
@@ -10,7 +9,8 @@ import { parkForInput } from '../human-input/park-for-input.js';
 import { resumeWhenNothingPending } from '../human-input/resume-when-nothing-pending.js';
 import { abortErrorOf, abortKindOf, RunAbortError } from '../../../core/runs/run-abort.js';
 import type { AppendBatch, RunEmitter } from '../../events/run-emitter.js';
-import { endRunIn, finishRun, type TerminalWrite } from './run-finalizer.js';
+import type { TerminalWrite } from './run-finalizer.js';
+import type { RunEndings } from '../run-endings.js';
 import { publishSubagentUpdate } from '../children/publish-subagent-update.js';
 import { cascadeAfterTerminal } from './cascade-after-terminal.js';
 
@@ -23,7 +23,7 @@ export interface AttemptFacts {
 export interface RunOutcomeDeps {
   storage: Storage;
   bus: EventBus;
-  clock: Clock;
+  endings: RunEndings;
   workerId: string;
   queue?: RunQueue;
   onTerminal?: (run: Run) => Promise<void>;
@@ -38,12 +38,12 @@ export interface RunOutcomeDeps {
  * a terminal run then cascades to its subtree.
  */
 export function createRunOutcomes(deps: RunOutcomeDeps) {
-  const { storage, bus, clock } = deps;
+  const { storage, bus, endings } = deps;
 
   /** What a run's end does to the runs around it, once the end is committed. */
   const cascade = (ended: Run, facts: AttemptFacts | undefined) =>
     cascadeAfterTerminal(
-      { storage, bus, clock, ...(deps.onTerminal ? { onTerminal: deps.onTerminal } : {}) },
+      { storage, endings, ...(deps.onTerminal ? { onTerminal: deps.onTerminal } : {}) },
       ended,
       facts?.agent,
     );
@@ -55,15 +55,12 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
     write: TerminalWrite,
     facts: AttemptFacts | undefined,
   ): Promise<boolean> {
-    const ended = await finishRun(
-      storage,
-      bus,
-      clock,
-      run.id,
-      { status: [from], worker_id: deps.workerId },
+    const ended = await endings.finish({
+      runId: run.id,
+      expect: { status: [from], worker_id: deps.workerId },
       write,
-      facts ? { hasLedger: facts.hasLedger } : {},
-    );
+      ...(facts ? { hasLedger: facts.hasLedger } : {}),
+    });
     if (ended) await cascade(ended, facts);
     return ended !== undefined;
   }
@@ -80,15 +77,13 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
     usage: Run['usage'],
     facts: AttemptFacts,
   ) =>
-    endRunIn(
-      tx,
-      clock,
-      run.id,
-      { status: ['running'], worker_id: deps.workerId },
-      { status: 'completed', output, usage },
-      { hasLedger: facts.hasLedger },
+    endings.endIn(tx, {
+      runId: run.id,
+      expect: { status: ['running'], worker_id: deps.workerId },
+      write: { status: 'completed', output, usage },
+      hasLedger: facts.hasLedger,
       append,
-    );
+    });
 
   /** A cancel committed while the attempt ran wins, as in Yuxi; its reason was recorded with the request. */
   const cancelIfRequested = (run: Run, usage: Run['usage'], facts: AttemptFacts | undefined) =>

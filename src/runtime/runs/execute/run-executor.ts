@@ -16,6 +16,7 @@ import { resumeAgentLoop } from './resume-agent-loop.js';
 import { attemptMetadata } from './attempt-metadata.js';
 import { attemptAnnounced } from './attempt-announced.js';
 import { createRunOutcomes, type AttemptFacts } from '../end/run-outcomes.js';
+import type { RunEndings } from '../run-endings.js';
 import { runMiddlewareStack } from './run-middleware-stack.js';
 import { watchRun, type RunWatch } from './run-watch.js';
 import { createRunEmitter } from '../../events/run-emitter.js';
@@ -50,6 +51,8 @@ export interface RunExecutorDeps {
   concurrency: number;
   workerId: string;
   clock: Clock;
+  /** How runs end and are cancelled (storage, bus and clock bound once). */
+  endings: RunEndings;
   /** Called after a run reached a terminal status (e.g. cascade decisions that need the agent config). */
   onTerminal?: (run: Run) => Promise<void>;
   /**
@@ -256,7 +259,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         await announceAttempt(storage, emitter, run, attemptMetadata(run, agent, model.label), adopted);
       const gate = createRunGateMiddleware({
         storage,
-        bus,
+        endings: deps.endings,
         clock,
         run,
         budget: ledger ? { tokens: ledger.limits.tokens !== undefined } : undefined,
@@ -327,7 +330,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   const outcomes = createRunOutcomes({
     storage,
     bus,
-    clock,
+    endings: deps.endings,
     workerId: deps.workerId,
     ...(deps.queue ? { queue: deps.queue } : {}),
     ...(deps.onTerminal ? { onTerminal: deps.onTerminal } : {}),

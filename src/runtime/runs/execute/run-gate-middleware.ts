@@ -1,18 +1,18 @@
 import { isoNow, type Clock } from '../../../core/clock.js';
 import { describeExhaustion, exhaustedDimension, type BudgetAmounts } from '../../../core/budgets/budget.js';
 import { estimateTokens } from '../../../core/budgets/estimate-tokens.js';
-import type { EventBus } from '../../../core/ports/event-bus.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import type { Run } from '../../../core/records/run.js';
 import { stopVerdict } from '../../../core/runs/stop-verdict.js';
 import { RunAbortError } from '../../../core/runs/run-abort.js';
-import { requestCancel, TREE_CLOSED } from '../end/run-finalizer.js';
+import { TREE_CLOSED } from '../cancel/request-cancel.js';
+import type { RunEndings } from '../run-endings.js';
 import type { RunUsageMeter } from '../../usage/run-usage-meter.js';
 import type { AgentMiddleware } from '../../../core/ports/agent-middleware.js';
 
 export interface RunGateDeps {
   storage: Storage;
-  bus: EventBus;
+  endings: RunEndings;
   clock: Clock;
   run: Run;
   /** Whether the run has a budget ledger, and whether it limits tokens (then calls are estimated). */
@@ -60,7 +60,7 @@ export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & Ru
   async function stopUnlessGo(): Promise<void> {
     const verdict = stopVerdict(await storage.runs.lineageStatuses(run.id));
     if (verdict === 'tree_cancelled') {
-      await requestCancel(storage, deps.bus, deps.clock, run.id, TREE_CLOSED);
+      await deps.endings.requestCancel(run.id, TREE_CLOSED);
       throw deps.stop(new RunAbortError('cancel'));
     }
     if (verdict === 'cancelled') throw deps.stop(new RunAbortError('cancel'));

@@ -1,14 +1,14 @@
 import { isoNow, type Clock } from '../../../core/clock.js';
-import type { EventBus } from '../../../core/ports/event-bus.js';
 import type { RunQueue } from '../../../core/ports/run-queue.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import type { Run } from '../../../core/records/run.js';
-import { CANCELLED, closeSubtree, finishRun } from '../end/run-finalizer.js';
+import { CANCELLED } from '../cancel/request-cancel.js';
+import type { RunEndings } from '../run-endings.js';
 import { alignLedger, lostAttemptUsage } from '../../usage/lost-attempt-usage.js';
 
 export interface LeaseReconcilerDeps {
   storage: Storage;
-  bus: EventBus;
+  endings: RunEndings;
   queue: RunQueue;
   clock: Clock;
   leaseMs: number;
@@ -37,7 +37,7 @@ export const LEASE_EXPIRED_MESSAGE =
  * was only slow and renews in time keeps its run.
  */
 export function createLeaseReconciler(deps: LeaseReconcilerDeps) {
-  const { storage, bus, clock } = deps;
+  const { storage, endings, clock } = deps;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<ReconcileReport> | undefined;
 
@@ -61,15 +61,15 @@ export function createLeaseReconciler(deps: LeaseReconcilerDeps) {
     // The dead worker stored no usage: the takeover stores what its turns and events show it spent.
     const usage = await lostAttemptUsage(storage, run);
     if (run.status === 'cancel_requested') {
-      const cancelled = await finishRun(storage, bus, clock, run.id, expired, {
-        status: 'cancelled',
-        error: run.error ?? CANCELLED,
-        usage,
+      const cancelled = await endings.finish({
+        runId: run.id,
+        expect: expired,
+        write: { status: 'cancelled', error: run.error ?? CANCELLED, usage },
       });
       if (cancelled) {
         report.cancelled.push(run.id);
         await alignLedger(storage, run.id, usage);
-        await closeSubtree(storage, bus, clock, cancelled);
+        await endings.closeSubtree(cancelled);
       }
       return;
     }
@@ -87,15 +87,19 @@ export function createLeaseReconciler(deps: LeaseReconcilerDeps) {
       }
       return;
     }
-    const failed = await finishRun(storage, bus, clock, run.id, expired, {
-      status: 'failed',
-      error: { type: 'worker_lease_expired', message: LEASE_EXPIRED_MESSAGE },
-      usage,
+    const failed = await endings.finish({
+      runId: run.id,
+      expect: expired,
+      write: {
+        status: 'failed',
+        error: { type: 'worker_lease_expired', message: LEASE_EXPIRED_MESSAGE },
+        usage,
+      },
     });
     if (failed) {
       report.failed.push(run.id);
       await alignLedger(storage, run.id, usage);
-      await closeSubtree(storage, bus, clock, failed);
+      await endings.closeSubtree(failed);
     }
   }
 
