@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { contractRunInput } from './contract-run-input.js';
-import { newId } from '../../core/ids.js';
-import type { NewArtifact, Storage } from '../../core/ports/storage.js';
-import type { Conversation } from '../../core/records/conversation.js';
-import type { Run } from '../../core/records/run.js';
+import { newId } from '../../../src/core/ids.js';
+import type { NewArtifact, Storage } from '../../../src/core/ports/storage.js';
+import type { Conversation } from '../../../src/core/records/conversation.js';
+import type { Run } from '../../../src/core/records/run.js';
 
 /*
  * Questions (kind `question` rows of the approvals table), artifacts and attachments (issue 12), run against

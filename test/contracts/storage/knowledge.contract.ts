@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BM25 } from '../../core/knowledge/bm25.js';
-import { TroupeError } from '../../core/errors.js';
-import { chunkText } from '../../core/knowledge/chunk-text.js';
-import { parseSearchTerms } from '../../core/knowledge/parse-search-terms.js';
-import type { NewKnowledgeChunk } from '../../core/ports/knowledge-storage.js';
-import type { Storage } from '../../core/ports/storage.js';
-import type { KnowledgeSource } from '../../core/records/knowledge.js';
-import type { User } from '../../core/records/user.js';
+import { BM25 } from '../../../src/core/knowledge/bm25.js';
+import { TroupeError } from '../../../src/core/errors.js';
+import { chunkText } from '../../../src/core/knowledge/chunk-text.js';
+import { parseSearchTerms } from '../../../src/core/knowledge/parse-search-terms.js';
+import type { NewKnowledgeChunk } from '../../../src/core/ports/knowledge-storage.js';
+import type { Storage } from '../../../src/core/ports/storage.js';
+import type { KnowledgeSource } from '../../../src/core/records/knowledge.js';
+import type { User } from '../../../src/core/records/user.js';
 import type { OpenedStorage } from './storage.contract.js';
 
 /*

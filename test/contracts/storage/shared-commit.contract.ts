@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Storage } from '../../core/ports/storage.js';
+import type { Storage } from '../../../src/core/ports/storage.js';
 
 /*
  * `sharedCommitTransaction`, part of the storage contract (called from storage.contract.ts). Works submitted

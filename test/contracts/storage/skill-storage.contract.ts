@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TroupeError } from '../../core/errors.js';
-import type { NewSkill, Storage } from '../../core/ports/storage.js';
-import type { SkillFile } from '../../core/records/skill.js';
+import { TroupeError } from '../../../src/core/errors.js';
+import type { NewSkill, Storage } from '../../../src/core/ports/storage.js';
+import type { SkillFile } from '../../../src/core/records/skill.js';
 import type { OpenedStorage } from './storage.contract.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
