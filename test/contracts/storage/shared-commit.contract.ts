@@ -36,8 +36,7 @@ export function describeSharedCommitContract(store: () => Storage): void {
       const [ann, ben] = results;
       expect(ben).toMatchObject({ reason: new Error('ben changes his mind') });
       // Resolved means committed: another reader sees it at once.
-      if (ann?.status === 'fulfilled')
-        expect((await storage.users.get(ann.value))?.name).toBe('ann');
+      if (ann?.status === 'fulfilled') expect((await storage.users.get(ann.value))?.name).toBe('ann');
       expect((await storage.users.list()).map((user) => user.name).sort()).toEqual(['ann', 'cy']);
     });
 
