@@ -17,6 +17,7 @@ import type { ModelCallUsage } from '../runs/run-usage.js';
 import type { KnowledgeDocumentRepository, KnowledgeSourceRepository } from './knowledge-storage.js';
 import type { Actor, DelegationPolicy, User, UserRole } from '../records/user.js';
 import type { RunBudgetRepository } from './run-budget-repository.js';
+import type { GrantRepository } from './grant-repository.js';
 import type {
   ApprovalRepository,
   RunEventRepository,
@@ -25,6 +26,7 @@ import type {
 } from './run-storage.js';
 import type { ArtifactRepository, AttachmentRepository, SkillRepository } from './file-storage.js';
 
+export type { GrantableKind, GrantRecords, GrantRepository } from './grant-repository.js';
 export type {
   SkillContent,
   NewSkill,
@@ -86,6 +88,8 @@ export interface Storage {
   readonly approvals: ApprovalRepository;
   readonly inbox: RunInboxRepository;
   readonly skills: SkillRepository;
+  /** Grants on skills and knowledge sources. */
+  readonly grants: GrantRepository;
   readonly knowledgeSources: KnowledgeSourceRepository;
   readonly knowledgeDocuments: KnowledgeDocumentRepository;
   readonly artifacts: ArtifactRepository;
