@@ -59,7 +59,6 @@ export const fsAccessRule = {
   files: ['src/**/*.ts'],
   ignores: [
     'src/**/*.test.ts',
-    'src/**/*.contract.ts',
     ...Object.keys(FS_ACCESS_ALLOWED).map((entry) => (entry.endsWith('/') ? `${entry}**` : entry)),
   ],
   rules: {

@@ -1,7 +1,7 @@
 import type { Actor } from '../records/user.js';
 import type { Artifact } from '../records/artifact.js';
 import type { Attachment } from '../records/attachment.js';
-import type { Skill, SkillAccess, SkillFile, SkillFileInfo, SkillVisibility } from '../records/skill.js';
+import type { Skill, SkillFile, SkillFileInfo, SkillVisibility } from '../records/skill.js';
 
 /*
  * The file-shaped part of the storage port (`storage.ts` re-exports it): skills and their files, the
@@ -46,11 +46,6 @@ export interface SkillRepository {
   listFiles(skillId: string): Promise<SkillFileInfo[]>;
   /** Every file with its bytes, sorted by path. */
   readFiles(skillId: string): Promise<SkillFile[]>;
-  /** Idempotent: granting again keeps the first grant. */
-  grant(userId: string, skillId: string): Promise<SkillAccess>;
-  revoke(userId: string, skillId: string): Promise<boolean>;
-  hasGrant(userId: string, skillId: string): Promise<boolean>;
-  listGrants(skillId: string): Promise<SkillAccess[]>;
 }
 
 export type NewArtifact = Omit<Artifact, 'id' | 'created_at'>;

@@ -1,7 +1,6 @@
-import type { AccessSource, AgentVisibility } from '../records/agent.js';
+import type { AgentVisibility } from '../records/agent.js';
 import type {
   DocumentMediaType,
-  KnowledgeAccess,
   KnowledgeDocument,
   KnowledgeHit,
   KnowledgeSource,
@@ -42,11 +41,6 @@ export interface KnowledgeSourceRepository {
    * This is the one access check of search, so a revoked grant stops the very next search.
    */
   listUsable(actor: Actor, filter?: KnowledgeSourceFilter): Promise<KnowledgeSource[]>;
-  /** Idempotent: granting again keeps the first grant. */
-  grant(userId: string, sourceId: string, source: AccessSource): Promise<KnowledgeAccess>;
-  revoke(userId: string, sourceId: string): Promise<boolean>;
-  hasGrant(userId: string, sourceId: string): Promise<boolean>;
-  listGrants(sourceId: string): Promise<KnowledgeAccess[]>;
 }
 
 export interface NewKnowledgeDocument {

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import type { AgentRetrySettings } from '../model-calls/retry-schedule.js';
 import type { BudgetLimits } from '../budgets/budget.js';
+import { nullableTimestamp, timestamp } from './record-fields.js';
 /**
  * `chat`: a main agent played by the agent loop; `subagent`: a child of main agents; `a2a`: a remote A2A
  * agent an admin registered as an expert (SPEC §11), whose runs are remote tasks.
@@ -93,31 +95,34 @@ export interface AgentLimits {
   inactivity_timeout_ms?: number;
 }
 
-export interface Agent {
-  id: string;
-  slug: string;
-  name: string;
-  description: string;
-  backend: AgentBackend;
-  is_subagent: boolean;
-  owner_id: string;
-  visibility: AgentVisibility;
-  config: AgentConfig;
-  status: ExpertStatus;
-  delegatable: boolean;
-  delegation_brief: string | null;
-  is_default: boolean;
-  deleted_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** `config` is documented key by key in docs/records-and-access.md#agent-config. */
+export const agentRecord = z.strictObject({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  description: z.string(),
+  backend: z.enum(AGENT_BACKENDS),
+  is_subagent: z.boolean(),
+  owner_id: z.string(),
+  visibility: z.enum(AGENT_VISIBILITIES),
+  config: z.custom<AgentConfig>(),
+  status: z.enum(EXPERT_STATUSES),
+  delegatable: z.boolean(),
+  delegation_brief: z.string().nullable(),
+  is_default: z.boolean(),
+  deleted_at: nullableTimestamp,
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type Agent = z.infer<typeof agentRecord>;
 
 export const ACCESS_SOURCES = ['created', 'granted', 'purchased'] as const;
 export type AccessSource = (typeof ACCESS_SOURCES)[number];
 
-export interface AgentAccess {
-  user_id: string;
-  agent_id: string;
-  source: AccessSource;
-  created_at: string;
-}
+export const agentAccessRecord = z.strictObject({
+  user_id: z.string(),
+  agent_id: z.string(),
+  source: z.enum(ACCESS_SOURCES),
+  created_at: timestamp,
+});
+export type AgentAccess = z.infer<typeof agentAccessRecord>;

@@ -1,12 +1,18 @@
-export interface ApiToken {
-  id: string;
-  user_id: string;
-  name: string;
-  /** First characters of the secret, kept so a user can tell tokens apart; never enough to use. */
-  prefix: string;
-  /** SHA-256 of the secret; the secret itself is shown once and never stored. */
-  token_hash: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+import { z } from 'zod';
+import { nullableTimestamp, timestamp } from './record-fields.js';
+
+/**
+ * `prefix`: first characters of the secret, kept so a user can tell tokens apart, never enough to use.
+ * `token_hash`: SHA-256 of the secret; the secret itself is shown once and never stored.
+ */
+export const apiTokenRecord = z.strictObject({
+  id: z.string(),
+  user_id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  token_hash: z.string(),
+  created_at: timestamp,
+  last_used_at: nullableTimestamp,
+  revoked_at: nullableTimestamp,
+});
+export type ApiToken = z.infer<typeof apiTokenRecord>;

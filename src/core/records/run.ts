@@ -1,4 +1,6 @@
-import type { ToolApprovalMode } from './agent.js';
+import { z } from 'zod';
+import { TOOL_APPROVAL_MODES } from './agent.js';
+import { nullableTimestamp, timestamp } from './record-fields.js';
 
 export const RUN_STATUSES = [
   'pending',
@@ -25,34 +27,40 @@ export type RunType = (typeof RUN_TYPES)[number];
 export const RUN_CHANNELS = ['web', 'api', 'internal'] as const;
 export type RunChannel = (typeof RUN_CHANNELS)[number];
 
-export interface RunError {
-  type: string;
-  message: string;
-}
+export const runErrorRecord = z.strictObject({ type: z.string(), message: z.string() });
+export type RunError = z.infer<typeof runErrorRecord>;
+
+const modelUsageRecord = z.strictObject({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  model_calls: z.number(),
+});
+export type ModelUsage = z.infer<typeof modelUsageRecord>;
 
 /**
  * A run's usage over all its attempts (docs/usage.md): tokens and `model_calls` of the calls the provider
  * answered; `aborted_model_calls` the calls that never answered (cancelled, failed, lost with their worker),
- * whose tokens nobody reported.
+ * whose tokens nobody reported. `by_model` appears once a model other than the run's `model_spec` answered a
+ * call (a fallback): which models ran and what each used, for costs.
  */
-export interface TokenUsage {
-  input_tokens: number;
-  output_tokens: number;
-  total_tokens: number;
-  model_calls: number;
-  aborted_model_calls: number;
-  /**
-   * Per model spec, once a model other than the run's `model_spec` answered a call (a fallback): which
-   * models ran and what each used, for costs. Absent while the run's own model answered every call.
-   */
-  by_model?: Record<string, ModelUsage>;
-}
-
-export interface ModelUsage {
-  input_tokens: number;
-  output_tokens: number;
-  model_calls: number;
-}
+export const tokenUsageRecord = z
+  .strictObject({
+    input_tokens: z.number(),
+    output_tokens: z.number(),
+    total_tokens: z.number(),
+    model_calls: z.number().describe('Calls the provider answered, over every attempt of the run'),
+    aborted_model_calls: z
+      .number()
+      .describe(
+        'Calls that never answered (cancelled, failed, lost with their worker); their tokens are unknown',
+      ),
+    by_model: z
+      .record(z.string(), modelUsageRecord)
+      .optional()
+      .describe('Per model spec, once a fallback model answered a call: which models ran and what each used'),
+  })
+  .describe('Usage over every attempt of the run; live while it runs');
+export type TokenUsage = z.infer<typeof tokenUsageRecord>;
 
 export interface RunInput {
   /** The user (or parent agent) message that started the run. */
@@ -62,57 +70,60 @@ export interface RunInput {
   [key: string]: unknown;
 }
 
-export interface Run {
-  id: string;
-  thread_id: string;
-  conversation_id: string;
-  agent_id: string;
-  user_id: string;
-  run_type: RunType;
-  source: string;
-  channel: RunChannel;
-  status: RunStatus;
-  request_id: string;
-  created_by_run_id: string | null;
-  root_run_id: string;
-  depth: number;
-  subagent_thread_relation_id: string | null;
-  runtime_scope_id: string;
-  tool_approval_mode: ToolApprovalMode;
-  model_spec: string;
-  input: RunInput;
-  output: string | null;
-  error: RunError | null;
-  usage: TokenUsage | null;
-  worker_id: string | null;
-  lease_expires_at: string | null;
-  attempt: number;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  updated_at: string;
-}
-
 /**
  * A run whose worker stopped renewing its lease (a crash, a kill, a lost network): nothing works on it, and
- * a lease reconciler takes it over at its next pass after the lease expired (docs/usage.md).
+ * a lease reconciler takes it over at its next pass after the lease expired (docs/usage.md). `takeover_by`:
+ * the run is taken over by then if a worker process is up.
  */
-export interface WorkerLost {
-  /** When the lease expired. */
-  since: string;
-  /** When a reconciler's next pass is due: the run is taken over by then if a worker process is up. */
-  takeover_by: string;
-  /** What the takeover does: resume it from its last checkpoint, fail it, or finish its cancel. */
-  then: 'resume' | 'fail' | 'cancel';
-}
+export const workerLostRecord = z
+  .strictObject({
+    since: timestamp.describe('When the lease expired'),
+    takeover_by: timestamp.describe('When a lease reconciler takes the run over, if a worker process is up'),
+    then: z.enum(['resume', 'fail', 'cancel']).describe('What the takeover does'),
+  })
+  .describe('Set while an expired lease holds the run: no process works on it');
+export type WorkerLost = z.infer<typeof workerLostRecord>;
 
 /**
  * A run as the API shows it: `usage` live while it is active (what its attempts settled so far, docs/usage.md)
- * and `worker_lost` while an expired lease holds it.
+ * and `worker_lost` while an expired lease holds it. The stored record, `Run`, is the same without
+ * `worker_lost`. `input` is documented field by field by the HTTP schema (`src/http/response-schemas/`).
  */
-export interface RunView extends Run {
-  worker_lost: WorkerLost | null;
-}
+export const runViewRecord = z.strictObject({
+  id: z.string(),
+  thread_id: z.string(),
+  conversation_id: z.string(),
+  agent_id: z.string(),
+  user_id: z.string(),
+  run_type: z.enum(RUN_TYPES),
+  source: z.string(),
+  channel: z.enum(RUN_CHANNELS),
+  status: z.enum(RUN_STATUSES),
+  request_id: z.string(),
+  created_by_run_id: z.string().nullable(),
+  root_run_id: z.string(),
+  depth: z.number().int(),
+  subagent_thread_relation_id: z.string().nullable(),
+  runtime_scope_id: z.string(),
+  tool_approval_mode: z.enum(TOOL_APPROVAL_MODES),
+  model_spec: z.string(),
+  input: z.custom<RunInput>(),
+  output: z.string().nullable(),
+  error: runErrorRecord.nullable(),
+  usage: tokenUsageRecord.nullable(),
+  worker_id: z.string().nullable(),
+  lease_expires_at: nullableTimestamp,
+  worker_lost: workerLostRecord.nullable(),
+  attempt: z.number().int(),
+  created_at: timestamp,
+  started_at: nullableTimestamp,
+  finished_at: nullableTimestamp,
+  updated_at: timestamp,
+});
+export type RunView = z.infer<typeof runViewRecord>;
+
+export const runRecord = runViewRecord.omit({ worker_lost: true });
+export type Run = z.infer<typeof runRecord>;
 
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'answered'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -131,22 +142,23 @@ export type ApprovalScope = (typeof APPROVAL_SCOPES)[number];
 /**
  * A tool call of a main agent waiting for (or past) a human: a decision on a sensitive call, or the answers
  * to `ask_user_question` (status `answered`, `answers` one per question). Both park the run the same way.
+ * `scope` is `run` when approved for the rest of the run; questions and rejections are `call`.
  */
-export interface ToolApproval {
-  run_id: string;
-  tool_call_id: string;
-  tool_name: string;
-  args: unknown;
-  status: ApprovalStatus;
-  comment: string | null;
-  decided_by: string | null;
-  created_at: string;
-  decided_at: string | null;
-  kind: HumanInputKind;
-  answers: string[] | null;
-  /** `run` when approved for the rest of the run; questions and rejections are `call`. */
-  scope: ApprovalScope;
-}
+export const toolApprovalRecord = z.strictObject({
+  run_id: z.string(),
+  tool_call_id: z.string(),
+  tool_name: z.string(),
+  args: z.unknown(),
+  status: z.enum(APPROVAL_STATUSES),
+  comment: z.string().nullable(),
+  decided_by: z.string().nullable(),
+  created_at: timestamp,
+  decided_at: nullableTimestamp,
+  kind: z.enum(HUMAN_INPUT_KINDS),
+  answers: z.array(z.string()).nullable(),
+  scope: z.enum(APPROVAL_SCOPES).describe('"run" when approved for the rest of the run'),
+});
+export type ToolApproval = z.infer<typeof toolApprovalRecord>;
 
 export function isTerminalStatus(status: RunStatus): status is TerminalRunStatus {
   return (TERMINAL_RUN_STATUSES as readonly RunStatus[]).includes(status);

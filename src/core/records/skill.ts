@@ -1,4 +1,6 @@
-import type { AgentVisibility } from './agent.js';
+import { z } from 'zod';
+import { AGENT_VISIBILITIES, type AgentVisibility } from './agent.js';
+import { nullableTimestamp, timestamp } from './record-fields.js';
 
 /** Skills share the agents' visibility model (SPEC §1 "Access", §9). */
 export type SkillVisibility = AgentVisibility;
@@ -6,23 +8,23 @@ export type SkillVisibility = AgentVisibility;
 /**
  * A skill (SPEC §9): a folder with `SKILL.md` and any files, owned by a user. `name` is a server-wide
  * identifier, like an agent slug: `config.skills` names skills, so a name must never start meaning another
- * user's skill (see `skill-name.ts`).
+ * user's skill (see `skill-name.ts`). `digest`: SHA-256 over the file list and contents, equal digests mean
+ * equal folders. A deleted skill keeps its row (and so its name) but loses its files.
  */
-export interface Skill {
-  id: string;
-  name: string;
-  description: string;
-  owner_id: string;
-  visibility: SkillVisibility;
-  /** SHA-256 over the file list and contents: equal digests mean equal folders. */
-  digest: string;
-  file_count: number;
-  total_bytes: number;
-  created_at: string;
-  updated_at: string;
-  /** A deleted skill keeps its row (and so its name) but loses its files. */
-  deleted_at: string | null;
-}
+export const skillRecord = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  owner_id: z.string(),
+  visibility: z.enum(AGENT_VISIBILITIES),
+  digest: z.string(),
+  file_count: z.number().int(),
+  total_bytes: z.number().int(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  deleted_at: nullableTimestamp,
+});
+export type Skill = z.infer<typeof skillRecord>;
 
 /** One file of a skill, `path` relative to the skill folder, `/`-separated. */
 export interface SkillFile {
@@ -30,13 +32,12 @@ export interface SkillFile {
   content: Uint8Array;
 }
 
-export interface SkillFileInfo {
-  path: string;
-  size: number;
-}
+export const skillFileInfoRecord = z.strictObject({ path: z.string(), size: z.number().int() });
+export type SkillFileInfo = z.infer<typeof skillFileInfoRecord>;
 
-export interface SkillAccess {
-  user_id: string;
-  skill_id: string;
-  created_at: string;
-}
+export const skillAccessRecord = z.strictObject({
+  user_id: z.string(),
+  skill_id: z.string(),
+  created_at: timestamp,
+});
+export type SkillAccess = z.infer<typeof skillAccessRecord>;

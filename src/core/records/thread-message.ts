@@ -1,15 +1,23 @@
+import { z } from 'zod';
 import type { ChatMessage } from '../thread/chat-message.js';
-import type { ModelCallUsage } from '../runs/run-usage.js';
+import { timestamp } from './record-fields.js';
 
-/** One message of a thread. The messages a step appends are written together: that is the checkpoint. */
-export interface ThreadMessage {
-  thread_id: string;
-  seq: number;
-  run_id: string | null;
-  /** Step number inside its run (0 = the run's input); resuming a run continues after its last step. */
-  step: number;
-  message: ChatMessage;
-  created_at: string;
-  /** A model's turn: what the call that produced it reported (docs/usage.md); null for other messages. */
-  usage: ModelCallUsage | null;
-}
+/** A model call's usage, stored with the turn it produced. */
+export const modelCallUsageRecord = z.strictObject({ input_tokens: z.number(), output_tokens: z.number() });
+
+/**
+ * One message of a thread. The messages a step appends are written together: that is the checkpoint.
+ * `step`: step number inside its run (0 = the run's input); resuming a run continues after its last step.
+ * `message` is documented part by part by the HTTP schema (`src/http/response-schemas/`). `usage`: a model's
+ * turn, what the call that produced it reported (docs/usage.md); null for other messages.
+ */
+export const threadMessageRecord = z.strictObject({
+  thread_id: z.string(),
+  seq: z.number().int(),
+  run_id: z.string().nullable(),
+  step: z.number().int(),
+  message: z.custom<ChatMessage>(),
+  created_at: timestamp,
+  usage: modelCallUsageRecord.nullable().describe("A model's turn: the usage of the call that produced it"),
+});
+export type ThreadMessage = z.infer<typeof threadMessageRecord>;

@@ -1,11 +1,15 @@
 import { z } from 'zod';
-import { AGENT_VISIBILITIES } from '../../core/records/agent.js';
-import { DOCUMENT_MEDIA_TYPES } from '../../core/records/knowledge.js';
+import {
+  knowledgeDocumentRecord,
+  knowledgeHitRecord,
+  knowledgeSourceRecord,
+} from '../../core/records/knowledge.js';
+import { timestamp } from '../../core/records/record-fields.js';
+import { skillFileInfoRecord, skillRecord } from '../../core/records/skill.js';
 import { BUILD_REPORT_CODES } from '../../core/subagent-specs/build-report-entry.js';
 import { budgetViewSchema, RESPONSE_SCHEMAS, runSchema, tokenUsageSchema } from './records.js';
 
 /** The records of the feature routes (build reports, knowledge, skills, questions, traces), closed like the rest. */
-const timestamp = z.string().describe('ISO 8601 time');
 
 export const buildReportEntrySchema = z
   .strictObject({
@@ -42,69 +46,19 @@ export const buildReportSchema = z
   })
   .register(RESPONSE_SCHEMAS, { id: 'BuildReport' });
 
-export const knowledgeSourceSchema = z
-  .strictObject({
-    id: z.string(),
-    name: z.string(),
-    description: z.string(),
-    owner_id: z.string(),
-    visibility: z.enum(AGENT_VISIBILITIES),
-    document_count: z.number().int(),
-    chunk_count: z.number().int(),
-    created_at: timestamp,
-    updated_at: timestamp,
-  })
-  .register(RESPONSE_SCHEMAS, { id: 'KnowledgeSource' });
+export const knowledgeSourceSchema = knowledgeSourceRecord.register(RESPONSE_SCHEMAS, {
+  id: 'KnowledgeSource',
+});
 
-export const knowledgeDocumentSchema = z
-  .strictObject({
-    id: z.string(),
-    source_id: z.string(),
-    name: z.string(),
-    media_type: z.enum(DOCUMENT_MEDIA_TYPES),
-    bytes: z.number().int(),
-    text_chars: z.number().int(),
-    page_count: z.number().int().nullable(),
-    chunk_count: z.number().int(),
-    created_at: timestamp,
-  })
-  .register(RESPONSE_SCHEMAS, { id: 'KnowledgeDocument' });
+export const knowledgeDocumentSchema = knowledgeDocumentRecord.register(RESPONSE_SCHEMAS, {
+  id: 'KnowledgeDocument',
+});
 
-export const knowledgeHitSchema = z
-  .strictObject({
-    source_id: z.string(),
-    source_name: z.string(),
-    document_id: z.string(),
-    document_name: z.string(),
-    chunk_seq: z.number().int(),
-    text: z.string(),
-    location: z.strictObject({
-      heading_path: z.array(z.string()),
-      page: z.number().int().nullable(),
-      start: z.number().int(),
-      end: z.number().int(),
-    }),
-    score: z.number(),
-  })
-  .register(RESPONSE_SCHEMAS, { id: 'KnowledgeHit' });
+export const knowledgeHitSchema = knowledgeHitRecord.register(RESPONSE_SCHEMAS, { id: 'KnowledgeHit' });
 
-export const skillSchema = z
-  .strictObject({
-    id: z.string(),
-    name: z.string(),
-    description: z.string(),
-    owner_id: z.string(),
-    visibility: z.enum(AGENT_VISIBILITIES),
-    digest: z.string(),
-    file_count: z.number().int(),
-    total_bytes: z.number().int(),
-    created_at: timestamp,
-    updated_at: timestamp,
-    deleted_at: timestamp.nullable(),
-  })
-  .register(RESPONSE_SCHEMAS, { id: 'Skill' });
+export const skillSchema = skillRecord.register(RESPONSE_SCHEMAS, { id: 'Skill' });
 
-export const skillFileInfoSchema = z.strictObject({ path: z.string(), size: z.number().int() });
+export const skillFileInfoSchema = skillFileInfoRecord;
 
 const userQuestion = z.strictObject({ question: z.string(), options: z.array(z.string()).optional() });
 

@@ -1,25 +1,24 @@
 import { z } from 'zod';
-import {
-  AGENT_BACKENDS,
-  AGENT_VISIBILITIES,
-  EXPERT_STATUSES,
-  TOOL_APPROVAL_MODES,
-} from '../../core/records/agent.js';
-import {
-  RUN_CHANNELS,
-  RUN_STATUSES,
-  RUN_TYPES,
-  APPROVAL_SCOPES,
-  APPROVAL_STATUSES,
-  HUMAN_INPUT_KINDS,
-} from '../../core/records/run.js';
+import { agentRecord } from '../../core/records/agent.js';
+import { attachmentRecord } from '../../core/records/attachment.js';
+import { conversationRecord } from '../../core/records/conversation.js';
+import { projectRecord } from '../../core/records/project.js';
+import { nullableTimestamp, timestamp } from '../../core/records/record-fields.js';
 import { RUN_EVENT_TYPES } from '../../core/records/run-event.js';
-import { CONVERSATION_STATUSES } from '../../core/records/conversation.js';
-import { DELEGATION_POLICIES, USER_ROLES } from '../../core/records/user.js';
+import {
+  runErrorRecord,
+  runViewRecord,
+  tokenUsageRecord,
+  toolApprovalRecord,
+  workerLostRecord,
+} from '../../core/records/run.js';
+import { threadMessageRecord } from '../../core/records/thread-message.js';
+import { userRecord } from '../../core/records/user.js';
 
 /**
  * Response schemas of the records the API returns (SPEC §7, §11): what `/api/openapi.json` documents for
- * each success body. Under test every JSON success response is checked against its route's schema
+ * each success body. Each is its core record's schema (docs/records-and-access.md#records-declared-once),
+ * registered under its name, with the few fields the API shows otherwise replaced in place. Under test every JSON success response is checked against its route's schema
  * (`checkResponses`), and the objects are closed (`additionalProperties: false`): a field a handler sends
  * that the document does not name fails the check, so the document names every field. A free-form map
  * (an agent's config, an event's payload, conversation metadata) says so in its description.
@@ -27,64 +26,15 @@ import { DELEGATION_POLICIES, USER_ROLES } from '../../core/records/user.js';
 /** Named response schemas: each becomes one entry of the document's `components.schemas`. */
 export const RESPONSE_SCHEMAS = z.registry<{ id: string }>();
 
-const timestamp = z.string().describe('ISO 8601 time');
-const nullableTimestamp = timestamp.nullable();
+export const tokenUsageSchema = tokenUsageRecord.register(RESPONSE_SCHEMAS, { id: 'TokenUsage' });
 
-export const tokenUsageSchema = z
-  .strictObject({
-    input_tokens: z.number(),
-    output_tokens: z.number(),
-    total_tokens: z.number(),
-    model_calls: z.number().describe('Calls the provider answered, over every attempt of the run'),
-    aborted_model_calls: z
-      .number()
-      .describe(
-        'Calls that never answered (cancelled, failed, lost with their worker); their tokens are unknown',
-      ),
-    by_model: z
-      .record(
-        z.string(),
-        z.strictObject({ input_tokens: z.number(), output_tokens: z.number(), model_calls: z.number() }),
-      )
-      .optional()
-      .describe('Per model spec, once a fallback model answered a call: which models ran and what each used'),
-  })
-  .describe('Usage over every attempt of the run; live while it runs')
-  .register(RESPONSE_SCHEMAS, { id: 'TokenUsage' });
+export const workerLostSchema = workerLostRecord.register(RESPONSE_SCHEMAS, { id: 'WorkerLost' });
 
-export const workerLostSchema = z
-  .strictObject({
-    since: timestamp.describe('When the lease expired'),
-    takeover_by: timestamp.describe('When a lease reconciler takes the run over, if a worker process is up'),
-    then: z.enum(['resume', 'fail', 'cancel']).describe('What the takeover does'),
-  })
-  .describe('Set while an expired lease holds the run: no process works on it')
-  .register(RESPONSE_SCHEMAS, { id: 'WorkerLost' });
+export const runErrorSchema = runErrorRecord;
 
-/** A model call's usage, stored with the turn it produced. */
-const callUsageSchema = z.strictObject({ input_tokens: z.number(), output_tokens: z.number() });
-
-export const runErrorSchema = z.strictObject({ type: z.string(), message: z.string() });
-
-export const runSchema = z
-  .strictObject({
-    id: z.string(),
-    thread_id: z.string(),
-    conversation_id: z.string(),
-    agent_id: z.string(),
-    user_id: z.string(),
-    run_type: z.enum(RUN_TYPES),
-    source: z.string(),
-    channel: z.enum(RUN_CHANNELS),
-    status: z.enum(RUN_STATUSES),
-    request_id: z.string(),
-    created_by_run_id: z.string().nullable(),
-    root_run_id: z.string(),
-    depth: z.number().int(),
-    subagent_thread_relation_id: z.string().nullable(),
-    runtime_scope_id: z.string(),
-    tool_approval_mode: z.enum(TOOL_APPROVAL_MODES),
-    model_spec: z.string(),
+/** The run as stored, with `input` documented field by field (the record keeps it open). */
+export const runSchema = runViewRecord
+  .extend({
     input: z
       .strictObject({
         message: z.string(),
@@ -105,68 +55,23 @@ export const runSchema = z
         expert_slug: z.string().optional(),
       })
       .describe('What started the run'),
-    output: z.string().nullable(),
-    error: runErrorSchema.nullable(),
-    usage: tokenUsageSchema.nullable(),
-    worker_id: z.string().nullable(),
-    lease_expires_at: nullableTimestamp,
-    worker_lost: workerLostSchema.nullable(),
-    attempt: z.number().int(),
-    created_at: timestamp,
-    started_at: nullableTimestamp,
-    finished_at: nullableTimestamp,
-    updated_at: timestamp,
   })
   .register(RESPONSE_SCHEMAS, { id: 'Run' });
 
-export const agentSchema = z
-  .strictObject({
-    id: z.string(),
-    slug: z.string(),
-    name: z.string(),
-    description: z.string(),
-    backend: z.enum(AGENT_BACKENDS),
-    is_subagent: z.boolean(),
-    owner_id: z.string(),
-    visibility: z.enum(AGENT_VISIBILITIES),
+export const agentSchema = agentRecord
+  .extend({
     config: z
       .record(z.string(), z.unknown())
       .describe(
         'AgentConfig, as `POST /api/agent` takes it (a free-form map here); secrets come back redacted',
       ),
-    status: z.enum(EXPERT_STATUSES),
-    delegatable: z.boolean(),
-    delegation_brief: z.string().nullable(),
-    is_default: z.boolean(),
-    deleted_at: nullableTimestamp,
-    created_at: timestamp,
-    updated_at: timestamp,
   })
   .register(RESPONSE_SCHEMAS, { id: 'Agent' });
 
-export const conversationSchema = z
-  .strictObject({
-    id: z.string(),
-    user_id: z.string(),
-    agent_id: z.string(),
-    thread_id: z.string(),
-    project_id: z.string(),
-    status: z.enum(CONVERSATION_STATUSES),
-    title: z.string(),
-    metadata: z
-      .record(z.string(), z.unknown())
-      .describe('Free-form: child conversations name their parent; an AG-UI thread its `ag_ui_thread_id`'),
-    created_at: timestamp,
-    updated_at: timestamp,
-  })
-  .register(RESPONSE_SCHEMAS, { id: 'Conversation' });
+export const conversationSchema = conversationRecord.register(RESPONSE_SCHEMAS, { id: 'Conversation' });
 
-export const threadMessageSchema = z
-  .strictObject({
-    thread_id: z.string(),
-    seq: z.number().int(),
-    run_id: z.string().nullable(),
-    step: z.number().int(),
+export const threadMessageSchema = threadMessageRecord
+  .extend({
     message: z
       .strictObject({
         role: z.enum(['system', 'user', 'assistant', 'tool']),
@@ -179,8 +84,6 @@ export const threadMessageSchema = z
           .describe("Per-provider options the model's provider attached (free-form by provider)"),
       })
       .describe("A message of the thread in Troupe's stored shape"),
-    created_at: timestamp,
-    usage: callUsageSchema.nullable().describe("A model's turn: the usage of the call that produced it"),
   })
   .register(RESPONSE_SCHEMAS, { id: 'ThreadMessage' });
 
@@ -201,61 +104,23 @@ export const runEventSchema = z
   })
   .register(RESPONSE_SCHEMAS, { id: 'RunEvent' });
 
-export const approvalSchema = z
-  .strictObject({
-    run_id: z.string(),
-    tool_call_id: z.string(),
-    tool_name: z.string(),
-    args: z.unknown(),
-    status: z.enum(APPROVAL_STATUSES),
-    comment: z.string().nullable(),
-    decided_by: z.string().nullable(),
-    created_at: timestamp,
-    decided_at: nullableTimestamp,
-    kind: z.enum(HUMAN_INPUT_KINDS),
-    answers: z.array(z.string()).nullable(),
-    scope: z.enum(APPROVAL_SCOPES).describe('"run" when approved for the rest of the run'),
-  })
-  .register(RESPONSE_SCHEMAS, { id: 'ToolApproval' });
+export const approvalSchema = toolApprovalRecord.register(RESPONSE_SCHEMAS, { id: 'ToolApproval' });
 
-export const userSchema = z
-  .strictObject({
-    id: z.string(),
-    name: z.string(),
-    role: z.enum(USER_ROLES),
-    delegation_policy: z.enum(DELEGATION_POLICIES),
-    delegation_whitelist: z.array(z.string()),
-    created_at: timestamp,
-  })
-  .register(RESPONSE_SCHEMAS, { id: 'User' });
+export const userSchema = userRecord.register(RESPONSE_SCHEMAS, { id: 'User' });
 
-export const projectSchema = z
-  .strictObject({
-    id: z.string(),
-    user_id: z.string(),
-    name: z.string(),
+/** The API never shows a host path: the workdir is relative to the data dir. */
+export const projectSchema = projectRecord
+  .extend({
     workdir: z
       .string()
       .nullable()
       .describe(
         "The project's workdir relative to the server's data dir (never a host path); null when elsewhere",
       ),
-    created_at: timestamp,
   })
   .register(RESPONSE_SCHEMAS, { id: 'Project' });
 
-export const attachmentSchema = z
-  .strictObject({
-    id: z.string(),
-    conversation_id: z.string(),
-    user_id: z.string(),
-    name: z.string(),
-    path: z.string(),
-    size: z.number(),
-    content_type: z.string(),
-    created_at: timestamp,
-  })
-  .register(RESPONSE_SCHEMAS, { id: 'Attachment' });
+export const attachmentSchema = attachmentRecord.register(RESPONSE_SCHEMAS, { id: 'Attachment' });
 
 const budgetAmounts = z.strictObject({ tokens: z.number(), model_calls: z.number(), tool_calls: z.number() });
 

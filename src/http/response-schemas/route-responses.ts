@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { ACCESS_SOURCES } from '../../core/records/agent.js';
+import { agentAccessRecord } from '../../core/records/agent.js';
+import { apiTokenRecord } from '../../core/records/api-token.js';
+import { artifactRecord } from '../../core/records/artifact.js';
+import { timestamp } from '../../core/records/record-fields.js';
+import { knowledgeAccessRecord } from '../../core/records/knowledge.js';
+import { skillAccessRecord } from '../../core/records/skill.js';
 import { RUN_STATUSES, RUN_TYPES } from '../../core/records/run.js';
 import { DELEGATION_POLICIES } from '../../core/records/user.js';
 import {
@@ -38,37 +43,13 @@ import {
 /** The success bodies of the API's routes, by what they return (the records are in `records.ts`). */
 const list = <T extends z.ZodType>(key: string, item: T) => z.strictObject({ [key]: z.array(item) });
 const one = <T extends z.ZodType>(key: string, item: T) => z.strictObject({ [key]: item });
-const timestamp = z.string().describe('ISO 8601 time');
 
-const grantSchema = z
-  .strictObject({
-    user_id: z.string(),
-    agent_id: z.string(),
-    source: z.enum(ACCESS_SOURCES),
-    created_at: timestamp,
-  })
-  .register(RESPONSE_SCHEMAS, { id: 'Grant' });
-const knowledgeGrantSchema = z
-  .strictObject({
-    user_id: z.string(),
-    source_id: z.string(),
-    source: z.enum(ACCESS_SOURCES),
-    created_at: timestamp,
-  })
-  .register(RESPONSE_SCHEMAS, { id: 'KnowledgeGrant' });
-const skillGrantSchema = z
-  .strictObject({ user_id: z.string(), skill_id: z.string(), created_at: timestamp })
-  .register(RESPONSE_SCHEMAS, { id: 'SkillGrant' });
-const publicTokenSchema = z
-  .strictObject({
-    id: z.string(),
-    user_id: z.string(),
-    name: z.string(),
-    prefix: z.string(),
-    created_at: timestamp,
-    last_used_at: timestamp.nullable(),
-    revoked_at: timestamp.nullable(),
-  })
+const grantSchema = agentAccessRecord.register(RESPONSE_SCHEMAS, { id: 'Grant' });
+const knowledgeGrantSchema = knowledgeAccessRecord.register(RESPONSE_SCHEMAS, { id: 'KnowledgeGrant' });
+const skillGrantSchema = skillAccessRecord.register(RESPONSE_SCHEMAS, { id: 'SkillGrant' });
+/** A token as its user sees it: never its hash. */
+const publicTokenSchema = apiTokenRecord
+  .omit({ token_hash: true })
   .register(RESPONSE_SCHEMAS, { id: 'ApiToken' });
 
 const subagentEntry = z
@@ -180,17 +161,9 @@ const runTreeNode: z.ZodType<TreeNode> = z
   })
   .register(RESPONSE_SCHEMAS, { id: 'RunTreeNode' });
 
-const artifactSchema = z
-  .strictObject({
-    id: z.string(),
-    conversation_id: z.string(),
-    run_id: z.string(),
-    path: z.string().describe('Relative to the project workdir'),
-    title: z.string().nullable(),
-    size: z.number().int(),
-    content_type: z.string(),
-    created_at: timestamp,
-  })
+/** An artifact as its conversation lists it: where it lies and what it is, not which call presented it. */
+const artifactSchema = artifactRecord
+  .omit({ user_id: true, tool_call_id: true })
   .register(RESPONSE_SCHEMAS, { id: 'Artifact' });
 
 const delegationPolicy = {

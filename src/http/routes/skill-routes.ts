@@ -233,7 +233,7 @@ export function registerSkillRoutes(registry: RouteRegistry, deps: AppDependenci
     status: 204,
     params: grantParamsSchema,
     handler: async ({ c, actor, params }) => {
-      await skills.revoke(actor, params.id, params.user_id);
+      await skills.revokeGrant(actor, params.id, params.user_id);
       return c.body(null, 204);
     },
   });

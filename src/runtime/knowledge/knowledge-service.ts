@@ -1,5 +1,4 @@
 import { TroupeError } from '../../core/errors.js';
-import { canManageSource } from '../../core/knowledge/knowledge-access-policy.js';
 import { refFilter } from '../../core/knowledge/knowledge-source-refs.js';
 import { parseSearchTerms } from '../../core/knowledge/parse-search-terms.js';
 import type { Storage } from '../../core/ports/storage.js';
@@ -25,7 +24,7 @@ import { sharedDocumentExtractor } from './extraction/document-extractor.js';
 import { DEFAULT_KNOWLEDGE_LIMITS, type KnowledgeLimits } from './knowledge-limits.js';
 import { prepareKnowledgeUpload, type UploadedFile } from './prepare-knowledge-upload.js';
 import {
-  resolveGrantableSource,
+  knowledgeSourceResources,
   resolveManageableSource,
   resolveUsableSource,
 } from './resolve-knowledge-source.js';
@@ -124,7 +123,7 @@ export function createKnowledgeService(
           owner_id: actor.id,
           visibility: input.visibility,
         });
-        await tx.knowledgeSources.grant(actor.id, source.id, 'created');
+        await tx.grants.grant('knowledge_source', actor.id, source.id, 'created');
         return source;
       });
     },
@@ -189,38 +188,11 @@ export function createKnowledgeService(
       return searchIn(sources, input);
     },
 
-    async listGrants(actor, ref) {
-      const source = await resolveUsableSource(storage, actor, ref);
-      if (!canManageSource(actor, source)) {
-        throw new TroupeError('forbidden', `Only the owner or an admin can see who may use "${source.name}"`);
-      }
-      return storage.knowledgeSources.listGrants(source.id);
-    },
+    listGrants: (actor, ref) => knowledgeSourceResources.listGrants(storage, actor, ref),
 
-    async grant(actor, ref, userId, grantSource) {
-      const source = await resolveGrantableSource(storage, actor, ref);
-      if ((await storage.users.get(userId)) === undefined) {
-        throw new TroupeError('user_not_found', `User "${userId}" not found`);
-      }
-      const existed = await storage.knowledgeSources.hasGrant(userId, source.id);
-      return {
-        grant: await storage.knowledgeSources.grant(userId, source.id, grantSource),
-        created: !existed,
-      };
-    },
+    grant: (actor, ref, userId, grantSource) =>
+      knowledgeSourceResources.grant(storage, actor, ref, userId, grantSource),
 
-    async revokeGrant(actor, ref, userId) {
-      const source = await resolveGrantableSource(storage, actor, ref);
-      const grant = (await storage.knowledgeSources.listGrants(source.id)).find(
-        (entry) => entry.user_id === userId,
-      );
-      if (grant === undefined) {
-        throw new TroupeError('grant_not_found', `User "${userId}" has no grant on "${source.name}"`);
-      }
-      // The creator's grant mirrors ownership; revoking it would change nothing but the record.
-      if (grant.source === 'created')
-        throw new TroupeError('forbidden', "The creator's grant cannot be revoked");
-      await storage.knowledgeSources.revoke(userId, source.id);
-    },
+    revokeGrant: (actor, ref, userId) => knowledgeSourceResources.revokeGrant(storage, actor, ref, userId),
   };
 }

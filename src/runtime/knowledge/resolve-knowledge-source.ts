@@ -8,60 +8,35 @@ import {
 import type { Storage } from '../../core/ports/storage.js';
 import type { KnowledgeSource } from '../../core/records/knowledge.js';
 import type { Actor } from '../../core/records/user.js';
-import { isAdmin } from '../../core/records/user.js';
+import { createGrantableResource } from '../grants/create-grantable-resource.js';
 
-function notFound(ref: string): TroupeError {
-  return new TroupeError('knowledge_source_not_found', `Knowledge source "${ref}" not found`);
-}
-
-/** By id or name; `knowledge_source_not_found` for anything the actor may not use, so ids never leak. */
-export async function resolveUsableSource(
-  store: Storage,
-  actor: Actor,
-  ref: string,
-): Promise<KnowledgeSource> {
-  const source = isKnowledgeSourceId(ref)
-    ? await store.knowledgeSources.get(ref)
-    : await store.knowledgeSources.getByName(ref);
-  if (source === undefined) throw notFound(ref);
-  // Only look the grant up when it can change the answer.
-  const needsGrant = !isAdmin(actor) && source.owner_id !== actor.id && source.visibility !== 'public';
-  const hasGrant = needsGrant && (await store.knowledgeSources.hasGrant(actor.id, source.id));
-  if (!canUseSource(actor, source, hasGrant)) throw notFound(ref);
-  return source;
-}
-
-/** `resolveUsableSource`, plus `forbidden` when the actor may read but not change it. */
-export async function resolveManageableSource(
-  store: Storage,
-  actor: Actor,
-  ref: string,
-): Promise<KnowledgeSource> {
-  const source = await resolveUsableSource(store, actor, ref);
-  // Forbidden is safe here: the actor can already see this source, so nothing leaks.
-  if (!canManageSource(actor, source)) {
-    throw new TroupeError(
-      'forbidden',
-      `Only the owner or an admin can change knowledge source "${source.name}"`,
-    );
-  }
-  return source;
-}
-
-/** `resolveUsableSource`, plus `forbidden` when the actor may not grant access to it. */
-export async function resolveGrantableSource(
-  store: Storage,
-  actor: Actor,
-  ref: string,
-): Promise<KnowledgeSource> {
-  const source = await resolveUsableSource(store, actor, ref);
-  if (!canGrantSource(actor, source)) {
-    throw new TroupeError(
-      'forbidden',
+/** Knowledge sources as grantable resources: found by id or name, with their access policy and texts. */
+export const knowledgeSourceResources = createGrantableResource<KnowledgeSource, 'knowledge_source'>({
+  kind: 'knowledge_source',
+  find: (store, ref) =>
+    isKnowledgeSourceId(ref) ? store.knowledgeSources.get(ref) : store.knowledgeSources.getByName(ref),
+  notFound: (ref) => new TroupeError('knowledge_source_not_found', `Knowledge source "${ref}" not found`),
+  canUse: canUseSource,
+  canManage: canManageSource,
+  canGrant: canGrantSource,
+  texts: {
+    // Forbidden is safe here: the actor can already see this source, so nothing leaks.
+    manageForbidden: (source) => `Only the owner or an admin can change knowledge source "${source.name}"`,
+    listGrantsForbidden: (source) => `Only the owner or an admin can see who may use "${source.name}"`,
+    grantForbidden: (actor, source) =>
       source.owner_id === actor.id
         ? `Only an admin can grant access to a ${source.visibility} knowledge source; owners grant on shared ones`
         : `Only the owner of a shared knowledge source or an admin can grant access to "${source.name}"`,
-    );
-  }
-  return source;
+    grantNotFound: (userId, source) => `User "${userId}" has no grant on "${source.name}"`,
+  },
+});
+
+/** By id or name; `knowledge_source_not_found` for anything the actor may not use, so ids never leak. */
+export function resolveUsableSource(store: Storage, actor: Actor, ref: string): Promise<KnowledgeSource> {
+  return knowledgeSourceResources.resolveUsable(store, actor, ref);
+}
+
+/** `resolveUsableSource`, plus `forbidden` when the actor may read but not change it. */
+export function resolveManageableSource(store: Storage, actor: Actor, ref: string): Promise<KnowledgeSource> {
+  return knowledgeSourceResources.resolveManageable(store, actor, ref);
 }

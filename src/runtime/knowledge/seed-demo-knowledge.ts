@@ -26,7 +26,7 @@ export async function seedDemoKnowledge(
     owner_id: ownerId,
     visibility: 'public',
   });
-  await tx.knowledgeSources.grant(ownerId, source.id, 'created');
+  await tx.grants.grant('knowledge_source', ownerId, source.id, 'created');
   const files = (await readdir(dir)).filter((file) => file.endsWith('.md')).sort();
   for (const file of files) {
     const text = (await readFile(path.join(dir, file), 'utf8')).replace(/\r\n?/g, '\n');

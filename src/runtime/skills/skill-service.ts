@@ -15,6 +15,7 @@ import { canGrantSkill, canManageSkill, canUseSkill } from '../../core/skills/sk
 import { DEFAULT_SKILL_LIMITS, type SkillLimits } from '../../core/skills/skill-limits.js';
 import { isSkillId } from '../../core/skills/skill-name.js';
 import { getReadableConversation } from '../conversations/readable-conversation.js';
+import { createGrantableResource } from '../grants/create-grantable-resource.js';
 import { readSkillArchive } from './archive/read-skill-archive.js';
 import { readSkillFolder } from './read-skill-folder.js';
 
@@ -50,7 +51,7 @@ export interface SkillService {
   /** Skills the actor may use (owner, grant, public; admins all), by name. */
   list(actor: Actor): Promise<Skill[]>;
   /** By id or name; `skill_not_found` for anything the actor may not use, so names and ids never leak. */
-  get(actor: Actor, idOrName: string): Promise<SkillDetail>;
+  get(actor: Actor, ref: string): Promise<SkillDetail>;
   createFromArchive(actor: Actor, archive: Uint8Array, options?: SaveSkillOptions): Promise<SavedSkill>;
   createFromWorkdir(actor: Actor, folder: WorkdirFolder, options?: SaveSkillOptions): Promise<SavedSkill>;
   /** A folder under `root` (a run's workdir for `install_skill`, or a local folder for the CLI). */
@@ -60,11 +61,11 @@ export interface SkillService {
     folderPath: string,
     options?: SaveSkillOptions,
   ): Promise<SavedSkill>;
-  setVisibility(actor: Actor, idOrName: string, visibility: SkillVisibility): Promise<Skill>;
-  delete(actor: Actor, idOrName: string): Promise<void>;
-  listGrants(actor: Actor, idOrName: string): Promise<SkillAccess[]>;
-  grant(actor: Actor, idOrName: string, userId: string): Promise<{ grant: SkillAccess; created: boolean }>;
-  revoke(actor: Actor, idOrName: string, userId: string): Promise<void>;
+  setVisibility(actor: Actor, ref: string, visibility: SkillVisibility): Promise<Skill>;
+  delete(actor: Actor, ref: string): Promise<void>;
+  listGrants(actor: Actor, ref: string): Promise<SkillAccess[]>;
+  grant(actor: Actor, ref: string, userId: string): Promise<{ grant: SkillAccess; created: boolean }>;
+  revokeGrant(actor: Actor, ref: string, userId: string): Promise<void>;
 }
 
 export interface SkillServiceDeps {
@@ -73,44 +74,29 @@ export interface SkillServiceDeps {
   clock?: Clock;
 }
 
-function notFound(idOrName: string): TroupeError {
-  return new TroupeError('skill_not_found', `Skill "${idOrName}" not found`);
-}
+/** Skills as grantable resources: found by id or name, with the skill access policy and texts. */
+const skillResources = createGrantableResource<Skill, 'skill'>({
+  kind: 'skill',
+  find: (store, ref) => (isSkillId(ref) ? store.skills.get(ref) : store.skills.getByName(ref)),
+  notFound: (ref) => new TroupeError('skill_not_found', `Skill "${ref}" not found`),
+  canUse: canUseSkill,
+  canManage: canManageSkill,
+  canGrant: canGrantSkill,
+  texts: {
+    // Forbidden is safe: the actor can already see this skill.
+    manageForbidden: (skill) => `Only the owner or an admin can change skill "${skill.name}"`,
+    listGrantsForbidden: (skill) => `Only the owner or an admin can change skill "${skill.name}"`,
+    grantForbidden: (_actor, skill) =>
+      `Only the owner of a shared skill or an admin can grant access to "${skill.name}"`,
+    grantNotFound: (userId, skill) => `User "${userId}" holds no grant on skill "${skill.name}"`,
+  },
+});
 
 export function createSkillService(deps: SkillServiceDeps): SkillService {
   const { storage } = deps;
   const limits = deps.limits ?? DEFAULT_SKILL_LIMITS;
   const clock = deps.clock ?? systemClock;
-
-  async function resolveUsable(store: Storage, actor: Actor, idOrName: string): Promise<Skill> {
-    const skill = isSkillId(idOrName)
-      ? await store.skills.get(idOrName)
-      : await store.skills.getByName(idOrName);
-    if (skill === undefined) throw notFound(idOrName);
-    const needsGrant = !isAdmin(actor) && skill.owner_id !== actor.id && skill.visibility !== 'public';
-    const hasGrant = needsGrant && (await store.skills.hasGrant(actor.id, skill.id));
-    if (!canUseSkill(actor, skill, hasGrant)) throw notFound(idOrName);
-    return skill;
-  }
-
-  async function resolveManageable(store: Storage, actor: Actor, idOrName: string): Promise<Skill> {
-    const skill = await resolveUsable(store, actor, idOrName);
-    // Forbidden is safe: the actor can already see this skill.
-    if (!canManageSkill(actor, skill))
-      throw new TroupeError('forbidden', `Only the owner or an admin can change skill "${skill.name}"`);
-    return skill;
-  }
-
-  async function resolveGrantable(actor: Actor, idOrName: string): Promise<Skill> {
-    const skill = await resolveUsable(storage, actor, idOrName);
-    if (!canGrantSkill(actor, skill)) {
-      throw new TroupeError(
-        'forbidden',
-        `Only the owner of a shared skill or an admin can grant access to "${skill.name}"`,
-      );
-    }
-    return skill;
-  }
+  const { resolveUsable, resolveManageable } = skillResources;
 
   /** One transaction: the name check and the write cannot be split by a concurrent upload. */
   async function save(
@@ -176,8 +162,8 @@ export function createSkillService(deps: SkillServiceDeps): SkillService {
   return {
     list: (actor) => storage.skills.listUsable(actor),
 
-    async get(actor, idOrName) {
-      const skill = await resolveUsable(storage, actor, idOrName);
+    async get(actor, ref) {
+      const skill = await resolveUsable(storage, actor, ref);
       const [files, content] = await Promise.all([
         storage.skills.listFiles(skill.id),
         storage.skills.readFiles(skill.id),
@@ -197,34 +183,21 @@ export function createSkillService(deps: SkillServiceDeps): SkillService {
       return save(actor, await readSkillFolder(root, folderPath, limits), options);
     },
 
-    async setVisibility(actor, idOrName, visibility) {
-      const skill = await resolveManageable(storage, actor, idOrName);
+    async setVisibility(actor, ref, visibility) {
+      const skill = await resolveManageable(storage, actor, ref);
       return storage.skills.setVisibility(skill.id, visibility);
     },
 
-    async delete(actor, idOrName) {
-      const skill = await resolveManageable(storage, actor, idOrName);
+    async delete(actor, ref) {
+      const skill = await resolveManageable(storage, actor, ref);
       await storage.skills.softDelete(skill.id, isoNow(clock));
     },
 
-    async listGrants(actor, idOrName) {
-      const skill = await resolveManageable(storage, actor, idOrName);
-      return storage.skills.listGrants(skill.id);
-    },
+    listGrants: (actor, ref) => skillResources.listGrants(storage, actor, ref),
 
-    async grant(actor, idOrName, userId) {
-      const skill = await resolveGrantable(actor, idOrName);
-      if ((await storage.users.get(userId)) === undefined)
-        throw new TroupeError('user_not_found', `User "${userId}" not found`);
-      const existed = await storage.skills.hasGrant(userId, skill.id);
-      return { grant: await storage.skills.grant(userId, skill.id), created: !existed };
-    },
+    // Skill grants keep no source: every one is `granted`.
+    grant: (actor, ref, userId) => skillResources.grant(storage, actor, ref, userId, 'granted'),
 
-    async revoke(actor, idOrName, userId) {
-      const skill = await resolveGrantable(actor, idOrName);
-      if (!(await storage.skills.revoke(userId, skill.id))) {
-        throw new TroupeError('grant_not_found', `User "${userId}" holds no grant on skill "${skill.name}"`);
-      }
-    },
+    revokeGrant: (actor, ref, userId) => skillResources.revokeGrant(storage, actor, ref, userId),
   };
 }

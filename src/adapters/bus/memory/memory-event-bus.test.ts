@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Subscription } from '../../../core/ports/event-bus.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
-import { describeEventBusContract } from '../event-bus.contract.js';
+import { describeEventBusContract } from '../../../../test/contracts/event-bus.contract.js';
 import { createMemoryEventBus } from './create-memory-event-bus.js';
 
 describeEventBusContract('memory', () => {

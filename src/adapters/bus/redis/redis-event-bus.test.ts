@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventBus, RunSignal } from '../../../core/ports/event-bus.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
-import { describeEventBusContract } from '../event-bus.contract.js';
+import { describeEventBusContract } from '../../../../test/contracts/event-bus.contract.js';
 import { compareStreamIds } from './compare-stream-ids.js';
 import { createRedisEventBus } from './create-redis-event-bus.js';
 

@@ -9,7 +9,7 @@ import {
   serviceBinariesOrSkip,
   useThrowawayServer,
 } from '../../../../test/helpers/services/use-throwaway-server.js';
-import { runEvent } from '../event-bus.contract.js';
+import { runEvent } from '../../../../test/contracts/event-bus.contract.js';
 import { createRedisEventBus } from './create-redis-event-bus.js';
 
 /*

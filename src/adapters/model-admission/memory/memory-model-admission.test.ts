@@ -1,4 +1,4 @@
-import { describeModelAdmissionContract } from '../model-admission.contract.js';
+import { describeModelAdmissionContract } from '../../../../test/contracts/model-admission.contract.js';
 import { createMemoryModelAdmission } from './create-memory-model-admission.js';
 
 describeModelAdmissionContract('in-process', (limits) =>

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ModelLimits } from '../../../core/model-limits/model-limits.js';
 import type { ModelAdmission } from '../../../core/ports/model-admission.js';
-import { describeModelAdmissionContract } from '../model-admission.contract.js';
+import { describeModelAdmissionContract } from '../../../../test/contracts/model-admission.contract.js';
 import { createRedisModelAdmission } from './create-redis-model-admission.js';
 
 /*

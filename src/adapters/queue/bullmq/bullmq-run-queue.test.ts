@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunQueue } from '../../../core/ports/run-queue.js';
-import { describeRunQueueContract } from '../run-queue.contract.js';
+import { describeRunQueueContract } from '../../../../test/contracts/run-queue.contract.js';
 import { createBullmqRunQueue, jobIdFor } from './create-bullmq-run-queue.js';
 
 /*

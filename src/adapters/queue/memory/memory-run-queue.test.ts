@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeRunQueueContract } from '../run-queue.contract.js';
+import { describeRunQueueContract } from '../../../../test/contracts/run-queue.contract.js';
 import { createMemoryRunQueue } from './create-memory-run-queue.js';
 
 describeRunQueueContract('memory', (options) => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../../core/clock.js';
 import { MIGRATIONS } from '../sql/migrations.js';
 import { postgresSqlDialect } from '../sql/sql-dialect.js';
-import { describeStorageContract } from '../storage.contract.js';
+import { describeStorageContract } from '../../../../test/contracts/storage/storage.contract.js';
 import { createPostgresStorage } from './create-postgres-storage.js';
 
 /*

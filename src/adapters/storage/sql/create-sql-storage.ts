@@ -5,6 +5,7 @@ import { TroupeError } from '../../../core/errors.js';
 import type { SharedCommitOptions, Storage } from '../../../core/ports/storage.js';
 import type { DatabaseSchema } from './database-schema.js';
 import { SqlAccessRepository } from './sql-access-repository.js';
+import { SqlGrantRepository } from './sql-grant-repository.js';
 import { SqlAgentRepository } from './sql-agent-repository.js';
 import { SqlApprovalRepository } from './sql-approval-repository.js';
 import { SqlRunInboxRepository } from './sql-run-inbox-repository.js';
@@ -52,6 +53,7 @@ class SqlStorage implements Storage {
   readonly approvals;
   readonly inbox;
   readonly skills;
+  readonly grants;
   readonly knowledgeSources;
   readonly knowledgeDocuments;
   readonly artifacts;
@@ -76,6 +78,7 @@ class SqlStorage implements Storage {
     this.approvals = new SqlApprovalRepository(ctx);
     this.inbox = new SqlRunInboxRepository(ctx);
     this.skills = new SqlSkillRepository(ctx);
+    this.grants = new SqlGrantRepository(ctx);
     this.knowledgeSources = new SqlKnowledgeSourceRepository(ctx);
     this.knowledgeDocuments = new SqlKnowledgeDocumentRepository(ctx);
     this.artifacts = new SqlArtifactRepository(ctx);

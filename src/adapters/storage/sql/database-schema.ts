@@ -1,156 +1,60 @@
-import type {
-  AccessSource,
-  AgentBackend,
-  AgentVisibility,
-  ExpertStatus,
-  ToolApprovalMode,
-} from '../../../core/records/agent.js';
-import type { ConversationStatus } from '../../../core/records/conversation.js';
+import type { Agent, AgentAccess } from '../../../core/records/agent.js';
+import type { ApiToken } from '../../../core/records/api-token.js';
+import type { Artifact } from '../../../core/records/artifact.js';
+import type { Attachment } from '../../../core/records/attachment.js';
+import type { BudgetDimension, RunBudget } from '../../../core/budgets/budget.js';
+import type { Conversation, SubagentThread } from '../../../core/records/conversation.js';
+import type { Project } from '../../../core/records/project.js';
 import type { RunEventType } from '../../../core/records/run-event.js';
-import type { ApprovalScope, ApprovalStatus, HumanInputKind, RunChannel, RunStatus, RunType } from '../../../core/records/run.js';
-import type { DelegationPolicy, UserRole } from '../../../core/records/user.js';
+import type { Run, ToolApproval } from '../../../core/records/run.js';
+import type { Skill, SkillAccess } from '../../../core/records/skill.js';
+import type { ThreadMessage } from '../../../core/records/thread-message.js';
+import type { User } from '../../../core/records/user.js';
 import type {
   KnowledgeAccessTable,
   KnowledgeChunksTable,
   KnowledgeDocumentsTable,
   KnowledgeSourcesTable,
 } from './knowledge-tables.js';
+import type { SqlRow } from './sql-row.js';
+
+export type { SqlBoolean } from './sql-row.js';
 
 /**
  * Kysely table types: the rows exactly as both engines store them. One column layout serves SQLite and
  * PostgreSQL, so timestamps are ISO-8601 text (fixed width: text order is time order), JSON is text and
- * booleans are integers 0/1. Enum columns are typed with their record unions because only this adapter
- * writes them.
+ * booleans are integers 0/1. Each table whose rows are a core record is derived from it (`SqlRow`); only
+ * the columns stored otherwise are written here.
  */
-export type SqlBoolean = 0 | 1;
+/** `delegation_whitelist`: JSON array of agent slugs. */
+export type UsersTable = SqlRow<User, 'delegation_whitelist'>;
 
-export interface UsersTable {
-  id: string;
-  name: string;
-  role: UserRole;
-  delegation_policy: DelegationPolicy;
-  /** JSON array of agent slugs. */
-  delegation_whitelist: string;
-  created_at: string;
-}
+export type ApiTokensTable = SqlRow<ApiToken>;
 
-export interface ApiTokensTable {
-  id: string;
-  user_id: string;
-  name: string;
-  prefix: string;
-  token_hash: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+/** `config`: JSON AgentConfig. */
+export type AgentsTable = SqlRow<Agent, 'config', 'is_subagent' | 'delegatable' | 'is_default'>;
 
-export interface AgentsTable {
-  id: string;
-  slug: string;
-  name: string;
-  description: string;
-  backend: AgentBackend;
-  is_subagent: SqlBoolean;
-  owner_id: string;
-  visibility: AgentVisibility;
-  /** JSON AgentConfig. */
-  config: string;
-  status: ExpertStatus;
-  delegatable: SqlBoolean;
-  delegation_brief: string | null;
-  is_default: SqlBoolean;
-  deleted_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type AgentAccessTable = SqlRow<AgentAccess>;
 
-export interface AgentAccessTable {
-  user_id: string;
-  agent_id: string;
-  source: AccessSource;
-  created_at: string;
-}
+export type ProjectsTable = SqlRow<Project>;
 
-export interface ProjectsTable {
-  id: string;
-  user_id: string;
-  name: string;
-  workdir: string;
-  created_at: string;
-}
+export type ConversationsTable = SqlRow<Conversation, 'metadata'>;
 
-export interface ConversationsTable {
-  id: string;
-  user_id: string;
-  agent_id: string;
-  thread_id: string;
-  project_id: string;
-  status: ConversationStatus;
-  title: string;
-  /** JSON object. */
-  metadata: string;
-  created_at: string;
-  updated_at: string;
-}
+/**
+ * `message`: JSON ChatMessage (src/core/thread/chat-message.ts); `usage`: JSON ModelCallUsage of the call
+ * whose turn this is, null for every other message.
+ */
+export type ThreadMessagesTable = SqlRow<ThreadMessage, 'message' | 'usage'>;
 
-export interface ThreadMessagesTable {
-  thread_id: string;
-  seq: number;
-  run_id: string | null;
-  step: number;
-  /** JSON ChatMessage (src/core/thread/chat-message.ts). */
-  message: string;
-  created_at: string;
-  /** JSON ModelCallUsage of the call whose turn this is; null for every other message. */
-  usage: string | null;
-}
+export type SubagentThreadsTable = SqlRow<SubagentThread>;
 
-export interface SubagentThreadsTable {
-  id: string;
-  user_id: string;
-  parent_conversation_id: string;
-  child_conversation_id: string;
-  child_thread_id: string;
-  subagent_slug: string;
-  created_by_run_id: string;
-  created_at: string;
-}
+/** `input`: JSON RunInput; `error`: JSON RunError; `usage`: JSON TokenUsage. */
+export type RunsTable = SqlRow<Run, 'input' | 'error' | 'usage'>;
 
-export interface RunsTable {
-  id: string;
-  thread_id: string;
-  conversation_id: string;
-  agent_id: string;
-  user_id: string;
-  run_type: RunType;
-  source: string;
-  channel: RunChannel;
-  status: RunStatus;
-  request_id: string;
-  created_by_run_id: string | null;
-  root_run_id: string;
-  depth: number;
-  subagent_thread_relation_id: string | null;
-  runtime_scope_id: string;
-  tool_approval_mode: ToolApprovalMode;
-  model_spec: string;
-  /** JSON RunInput. */
-  input: string;
-  output: string | null;
-  /** JSON RunError. */
-  error: string | null;
-  /** JSON TokenUsage. */
-  usage: string | null;
-  worker_id: string | null;
-  lease_expires_at: string | null;
-  attempt: number;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  updated_at: string;
-}
-
+/**
+ * Written out rather than derived: `RunEvent` is a union by `type` (src/core/records/run-event.ts), and a
+ * row type must be one object type.
+ */
 export interface RunEventsTable {
   run_id: string;
   seq: number;
@@ -160,23 +64,10 @@ export interface RunEventsTable {
   created_at: string;
 }
 
-export interface ToolApprovalsTable {
-  run_id: string;
-  tool_call_id: string;
-  tool_name: string;
-  /** JSON. */
-  args: string;
-  status: ApprovalStatus;
-  comment: string | null;
-  decided_by: string | null;
-  created_at: string;
-  decided_at: string | null;
-  kind: HumanInputKind;
-  /** JSON string array; set when a question is answered. */
-  answers: string | null;
-  scope: ApprovalScope;
-}
+/** `args`: JSON; `answers`: JSON string array, set when a question is answered. */
+export type ToolApprovalsTable = SqlRow<ToolApproval, 'args' | 'answers'>;
 
+/** The steering inbox has no core record: its messages are read into the run's next step. */
 export interface RunInboxTable {
   run_id: string;
   seq: number;
@@ -185,33 +76,37 @@ export interface RunInboxTable {
   read_at: string | null;
 }
 
-export interface SkillsTable {
-  id: string;
-  name: string;
-  description: string;
-  owner_id: string;
-  visibility: AgentVisibility;
-  digest: string;
-  file_count: number;
-  total_bytes: number;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-}
+export type SkillsTable = SqlRow<Skill>;
 
+/** One file of a skill: its size beside its bytes, which are Base64 text. */
 export interface SkillFilesTable {
   skill_id: string;
   path: string;
   size: number;
-  /** Base64 of the file's bytes. */
   content: string;
 }
 
-export interface SkillAccessTable {
-  user_id: string;
-  skill_id: string;
-  created_at: string;
+export type SkillAccessTable = SqlRow<SkillAccess>;
+
+/** bigint columns: PostgreSQL returns them as strings. */
+interface BigintSize {
+  size: number | string;
 }
+
+export type ArtifactsTable = Omit<SqlRow<Artifact>, 'size'> & BigintSize;
+
+export type AttachmentsTable = Omit<SqlRow<Attachment>, 'size'> & BigintSize;
+
+/** A budget's ledger is one column per dimension and amount: `limit_tokens`, `used_model_calls`, … */
+type LedgerColumns<Amount extends string, Value> = { [D in BudgetDimension as `${Amount}_${D}`]: Value };
+
+export type RunBudgetsTable = SqlRow<Pick<RunBudget, 'run_id' | 'parent_run_id' | 'deadline_at'>> & {
+  root_run_id: string;
+  wall_ms: number | null;
+} & LedgerColumns<'limit', number | null> &
+  LedgerColumns<'used', number> &
+  LedgerColumns<'carved', number> &
+  LedgerColumns<'reserved', number>;
 
 export interface DatabaseSchema {
   users: UsersTable;
@@ -236,50 +131,4 @@ export interface DatabaseSchema {
   artifacts: ArtifactsTable;
   attachments: AttachmentsTable;
   run_budgets: RunBudgetsTable;
-}
-
-export interface ArtifactsTable {
-  id: string;
-  run_id: string;
-  conversation_id: string;
-  user_id: string;
-  tool_call_id: string;
-  path: string;
-  title: string | null;
-  /** bigint: PostgreSQL returns it as a string. */
-  size: number | string;
-  content_type: string;
-  created_at: string;
-}
-
-export interface AttachmentsTable {
-  id: string;
-  conversation_id: string;
-  user_id: string;
-  name: string;
-  path: string;
-  /** bigint: PostgreSQL returns it as a string. */
-  size: number | string;
-  content_type: string;
-  created_at: string;
-}
-
-export interface RunBudgetsTable {
-  run_id: string;
-  parent_run_id: string | null;
-  root_run_id: string;
-  wall_ms: number | null;
-  deadline_at: string | null;
-  limit_tokens: number | null;
-  used_tokens: number;
-  carved_tokens: number;
-  reserved_tokens: number;
-  limit_model_calls: number | null;
-  used_model_calls: number;
-  carved_model_calls: number;
-  reserved_model_calls: number;
-  limit_tool_calls: number | null;
-  used_tool_calls: number;
-  carved_tool_calls: number;
-  reserved_tool_calls: number;
 }

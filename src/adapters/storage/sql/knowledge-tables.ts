@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
-import type { AccessSource, AgentVisibility } from '../../../core/records/agent.js';
-import type { DocumentMediaType } from '../../../core/records/knowledge.js';
+import type { KnowledgeAccess, KnowledgeDocument, KnowledgeSource } from '../../../core/records/knowledge.js';
+import type { SqlRow } from './sql-row.js';
 
 /*
  * Kysely row types of the knowledge tables (migration 0006_knowledge). The full-text index is not listed:
@@ -8,36 +8,15 @@ import type { DocumentMediaType } from '../../../core/records/knowledge.js';
  * search query, written in raw SQL per engine, touches it.
  */
 
-export interface KnowledgeSourcesTable {
-  id: string;
-  name: string;
-  description: string;
-  owner_id: string;
-  visibility: AgentVisibility;
-  created_at: string;
-  updated_at: string;
-}
+/** The counts of a source are not stored: they are summed over its documents when it is read. */
+export type KnowledgeSourcesTable = Omit<SqlRow<KnowledgeSource>, 'document_count' | 'chunk_count'>;
 
-export interface KnowledgeAccessTable {
-  user_id: string;
-  source_id: string;
-  source: AccessSource;
-  created_at: string;
-}
+export type KnowledgeAccessTable = SqlRow<KnowledgeAccess>;
 
-export interface KnowledgeDocumentsTable {
-  id: string;
-  source_id: string;
-  name: string;
-  media_type: DocumentMediaType;
-  bytes: number;
-  text_chars: number;
-  page_count: number | null;
-  chunk_count: number;
+export type KnowledgeDocumentsTable = SqlRow<KnowledgeDocument> & {
   /** Sum of its chunks' `word_count`: the ranking's N and avgdl of a source are sums over its documents. */
   word_count: number;
-  created_at: string;
-}
+};
 
 export interface KnowledgeChunksTable {
   /** Assigned by the engine (SQLite rowid alias, PostgreSQL identity): the FTS5 index keys on it. */

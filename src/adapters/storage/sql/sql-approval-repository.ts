@@ -81,10 +81,20 @@ export class SqlApprovalRepository implements ApprovalRepository {
     return row ? approvalFromRow(row) : undefined;
   }
 
-  async answer(runId: string, toolCallId: string, answers: string[], answeredBy: string): Promise<ToolApproval | undefined> {
+  async answer(
+    runId: string,
+    toolCallId: string,
+    answers: string[],
+    answeredBy: string,
+  ): Promise<ToolApproval | undefined> {
     const row = await this.ctx.db
       .updateTable('tool_approvals')
-      .set({ status: 'answered', answers: toJson(answers), decided_by: answeredBy, decided_at: nowIso(this.ctx) })
+      .set({
+        status: 'answered',
+        answers: toJson(answers),
+        decided_by: answeredBy,
+        decided_at: nowIso(this.ctx),
+      })
       .where('run_id', '=', runId)
       .where('tool_call_id', '=', toolCallId)
       .where('kind', '=', 'question')

@@ -46,7 +46,9 @@ export class SqlArtifactRepository implements ArtifactRepository {
             .execute()),
         );
       }
-      const byKey = new Map(rows.map((row) => [`${row.run_id}\u0000${row.tool_call_id}\u0000${row.path}`, row]));
+      const byKey = new Map(
+        rows.map((row) => [`${row.run_id}\u0000${row.tool_call_id}\u0000${row.path}`, row]),
+      );
       return artifacts.flatMap((artifact) => {
         const row = byKey.get(`${artifact.run_id}\u0000${artifact.tool_call_id}\u0000${artifact.path}`);
         return row ? [artifactFromRow(row)] : [];

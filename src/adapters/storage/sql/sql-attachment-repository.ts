@@ -32,7 +32,11 @@ export class SqlAttachmentRepository implements AttachmentRepository {
   }
 
   async get(id: string): Promise<Attachment | undefined> {
-    const row = await this.ctx.db.selectFrom('attachments').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('attachments')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? attachmentFromRow(row) : undefined;
   }
 

@@ -7,12 +7,11 @@ import type {
   KnowledgeSourceRepository,
   NewKnowledgeSource,
 } from '../../../core/ports/knowledge-storage.js';
-import type { AccessSource } from '../../../core/records/agent.js';
-import type { KnowledgeAccess, KnowledgeSource } from '../../../core/records/knowledge.js';
+import type { KnowledgeSource } from '../../../core/records/knowledge.js';
 import type { Actor } from '../../../core/records/user.js';
 import { isAdmin } from '../../../core/records/user.js';
 import type { DatabaseSchema } from './database-schema.js';
-import type { KnowledgeAccessTable, KnowledgeSourcesTable } from './knowledge-tables.js';
+import type { KnowledgeSourcesTable } from './knowledge-tables.js';
 import { atomically, nowIso, toNumber, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 
@@ -33,10 +32,6 @@ function sourceFromRow(row: SourceRow): KnowledgeSource {
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
-}
-
-function accessFromRow(row: Selectable<KnowledgeAccessTable>): KnowledgeAccess {
-  return { user_id: row.user_id, source_id: row.source_id, source: row.source, created_at: row.created_at };
 }
 
 function nameTaken(name: string) {
@@ -161,51 +156,5 @@ export class SqlKnowledgeSourceRepository implements KnowledgeSourceRepository {
     }
     const rows = await query.orderBy('knowledge_sources.name').orderBy('knowledge_sources.id').execute();
     return rows.map(sourceFromRow);
-  }
-
-  async grant(userId: string, sourceId: string, source: AccessSource): Promise<KnowledgeAccess> {
-    // The primary key decides idempotency: a second grant is ignored, so the first source and time stay.
-    await this.ctx.db
-      .insertInto('knowledge_access')
-      .values({ user_id: userId, source_id: sourceId, source, created_at: nowIso(this.ctx) })
-      .onConflict((oc) => oc.columns(['user_id', 'source_id']).doNothing())
-      .execute();
-    const row = await this.ctx.db
-      .selectFrom('knowledge_access')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('source_id', '=', sourceId)
-      .executeTakeFirstOrThrow();
-    return accessFromRow(row);
-  }
-
-  async revoke(userId: string, sourceId: string): Promise<boolean> {
-    const result = await this.ctx.db
-      .deleteFrom('knowledge_access')
-      .where('user_id', '=', userId)
-      .where('source_id', '=', sourceId)
-      .executeTakeFirst();
-    return toNumber(result.numDeletedRows) > 0;
-  }
-
-  async hasGrant(userId: string, sourceId: string): Promise<boolean> {
-    const row = await this.ctx.db
-      .selectFrom('knowledge_access')
-      .select('source')
-      .where('user_id', '=', userId)
-      .where('source_id', '=', sourceId)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
-  async listGrants(sourceId: string): Promise<KnowledgeAccess[]> {
-    const rows = await this.ctx.db
-      .selectFrom('knowledge_access')
-      .selectAll()
-      .where('source_id', '=', sourceId)
-      .orderBy('created_at')
-      .orderBy('user_id')
-      .execute();
-    return rows.map(accessFromRow);
   }
 }

@@ -2,13 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { TroupeError } from '../../../core/errors.js';
 import { newId } from '../../../core/ids.js';
 import type { NewSkill, SkillContent, SkillRepository } from '../../../core/ports/storage.js';
-import type {
-  Skill,
-  SkillAccess,
-  SkillFile,
-  SkillFileInfo,
-  SkillVisibility,
-} from '../../../core/records/skill.js';
+import type { Skill, SkillFile, SkillFileInfo, SkillVisibility } from '../../../core/records/skill.js';
 import type { Actor } from '../../../core/records/user.js';
 import { isAdmin } from '../../../core/records/user.js';
 import type { DatabaseSchema, SkillFilesTable, SkillsTable } from './database-schema.js';
@@ -210,49 +204,5 @@ export class SqlSkillRepository implements SkillRepository {
     return rows
       .map((row) => ({ path: row.path, content: new Uint8Array(Buffer.from(row.content, 'base64')) }))
       .sort(byPath);
-  }
-
-  async grant(userId: string, skillId: string): Promise<SkillAccess> {
-    // The primary key decides idempotency: a second grant is ignored, so the first time stays.
-    await this.ctx.db
-      .insertInto('skill_access')
-      .values({ user_id: userId, skill_id: skillId, created_at: nowIso(this.ctx) })
-      .onConflict((oc) => oc.columns(['user_id', 'skill_id']).doNothing())
-      .execute();
-    return this.ctx.db
-      .selectFrom('skill_access')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('skill_id', '=', skillId)
-      .executeTakeFirstOrThrow();
-  }
-
-  async revoke(userId: string, skillId: string): Promise<boolean> {
-    const result = await this.ctx.db
-      .deleteFrom('skill_access')
-      .where('user_id', '=', userId)
-      .where('skill_id', '=', skillId)
-      .executeTakeFirst();
-    return toNumber(result.numDeletedRows) > 0;
-  }
-
-  async hasGrant(userId: string, skillId: string): Promise<boolean> {
-    const row = await this.ctx.db
-      .selectFrom('skill_access')
-      .select('skill_id')
-      .where('user_id', '=', userId)
-      .where('skill_id', '=', skillId)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
-  async listGrants(skillId: string): Promise<SkillAccess[]> {
-    return this.ctx.db
-      .selectFrom('skill_access')
-      .selectAll()
-      .where('skill_id', '=', skillId)
-      .orderBy('created_at')
-      .orderBy('user_id')
-      .execute();
   }
 }

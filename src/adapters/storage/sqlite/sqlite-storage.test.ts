@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../core/clock.js';
 import { newRunId } from '../../../core/ids.js';
-import { describeStorageContract } from '../storage.contract.js';
+import { describeStorageContract } from '../../../../test/contracts/storage/storage.contract.js';
 import { MIGRATIONS } from '../sql/migrations.js';
 import { sqliteSqlDialect } from '../sql/sql-dialect.js';
 import { FTS5_TOKENIZER } from '../sql/sqlite-query-tokens.js';

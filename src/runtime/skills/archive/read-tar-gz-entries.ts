@@ -13,6 +13,14 @@ function invalid(message: string): TroupeError {
   return new TroupeError('skill_invalid', `Tar archive: ${message}`);
 }
 
+/*
+ * Hand-written on purpose, not the `tar` package: node-tar inflates gzip with no output cap (the cap on
+ * decompressed bytes would still be ours), hands its filter the sizes the headers claim rather than the bytes
+ * that follow, silently ignores entry types it does not know, and its extractor rewrites unsafe paths
+ * (strips a leading `/`, skips `..` with a warning) where a skill upload must be refused. Every cap and path rule of
+ * docs/skills-and-knowledge.md#skills would still be enforced here, on top of a stream state machine.
+ */
+
 /**
  * Gunzips under a hard output cap (`maxOutputLength`: a gzip bomb stops at the cap, not at its claimed size)
  * and walks the tar headers. Regular files and folders only: hard and symbolic links, devices and pipes are

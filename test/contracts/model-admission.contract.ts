@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ModelLimits } from '../../core/model-limits/model-limits.js';
+import type { ModelLimits } from '../../src/core/model-limits/model-limits.js';
 import {
   ProviderPausedError,
   type AdmissionGrant,
   type AdmissionTicket,
   type ModelAdmission,
-} from '../../core/ports/model-admission.js';
+} from '../../src/core/ports/model-admission.js';
 
 /** Every ModelAdmission adapter must pass this suite (in-process, Redis). */
 export function describeModelAdmissionContract(

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TroupeError } from '../../core/errors.js';
-import type { NewSkill, Storage } from '../../core/ports/storage.js';
-import type { SkillFile } from '../../core/records/skill.js';
+import { TroupeError } from '../../../src/core/errors.js';
+import type { NewSkill, Storage } from '../../../src/core/ports/storage.js';
+import type { SkillFile } from '../../../src/core/records/skill.js';
 import type { OpenedStorage } from './storage.contract.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -100,12 +100,12 @@ export function describeSkillStorageContract(adapterName: string, open: () => Pr
     it('soft-deletes: files and grants go, the row and its name stay; replaceContent revives', async () => {
       const { alice, bob } = await people();
       const skill = await storage.skills.create(skillInput(alice.id, 'gone'));
-      await storage.skills.grant(bob.id, skill.id);
+      await storage.grants.grant('skill', bob.id, skill.id, 'granted');
       await storage.skills.softDelete(skill.id, '2030-01-01T00:00:00.000Z');
       const deleted = await storage.skills.get(skill.id);
       expect(deleted).toMatchObject({ deleted_at: '2030-01-01T00:00:00.000Z', file_count: 0 });
       expect(await storage.skills.listFiles(skill.id)).toEqual([]);
-      expect(await storage.skills.hasGrant(bob.id, skill.id)).toBe(false);
+      expect(await storage.grants.has('skill', bob.id, skill.id)).toBe(false);
       expect(await storage.skills.listUsable(alice)).toEqual([]);
       const revived = await storage.skills.replaceContent(
         skill.id,
@@ -141,8 +141,8 @@ export function describeSkillStorageContract(adapterName: string, open: () => Pr
         (await storage.skills.listUsable(actor, filter)).map((skill) => skill.name);
       expect(await names(alice)).toEqual(['a-private', 'b-public', 'c-shared']);
       expect(await names(bob)).toEqual(['b-public', 'd-bob']);
-      await storage.skills.grant(bob.id, shared.id);
-      expect(await storage.skills.grant(bob.id, shared.id)).toMatchObject({
+      await storage.grants.grant('skill', bob.id, shared.id, 'granted');
+      expect(await storage.grants.grant('skill', bob.id, shared.id, 'granted')).toMatchObject({
         user_id: bob.id,
         skill_id: shared.id,
       });
@@ -150,9 +150,9 @@ export function describeSkillStorageContract(adapterName: string, open: () => Pr
       expect(await names(admin)).toEqual(['a-private', 'b-public', 'c-shared', 'd-bob']);
       expect(await names(bob, { names: ['a-private', 'c-shared', 'nope'] })).toEqual(['c-shared']);
       expect(await names(bob, { names: [] })).toEqual([]);
-      expect((await storage.skills.listGrants(shared.id)).map((grant) => grant.user_id)).toEqual([bob.id]);
-      expect(await storage.skills.revoke(bob.id, shared.id)).toBe(true);
-      expect(await storage.skills.revoke(bob.id, shared.id)).toBe(false);
+      expect((await storage.grants.list('skill', shared.id)).map((grant) => grant.user_id)).toEqual([bob.id]);
+      expect(await storage.grants.revoke('skill', bob.id, shared.id)).toBe(true);
+      expect(await storage.grants.revoke('skill', bob.id, shared.id)).toBe(false);
       expect(await names(bob)).toEqual(['b-public', 'd-bob']);
       expect((await storage.skills.setVisibility(mine.id, 'public')).visibility).toBe('public');
       expect(await names(bob)).toEqual(['a-private', 'b-public', 'd-bob']);

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BM25 } from '../../core/knowledge/bm25.js';
-import { TroupeError } from '../../core/errors.js';
-import { chunkText } from '../../core/knowledge/chunk-text.js';
-import { parseSearchTerms } from '../../core/knowledge/parse-search-terms.js';
-import type { NewKnowledgeChunk } from '../../core/ports/knowledge-storage.js';
-import type { Storage } from '../../core/ports/storage.js';
-import type { KnowledgeSource } from '../../core/records/knowledge.js';
-import type { User } from '../../core/records/user.js';
+import { BM25 } from '../../../src/core/knowledge/bm25.js';
+import { TroupeError } from '../../../src/core/errors.js';
+import { chunkText } from '../../../src/core/knowledge/chunk-text.js';
+import { parseSearchTerms } from '../../../src/core/knowledge/parse-search-terms.js';
+import type { NewKnowledgeChunk } from '../../../src/core/ports/knowledge-storage.js';
+import type { Storage } from '../../../src/core/ports/storage.js';
+import type { KnowledgeSource } from '../../../src/core/records/knowledge.js';
+import type { User } from '../../../src/core/records/user.js';
 import type { OpenedStorage } from './storage.contract.js';
 
 /*
@@ -159,7 +159,7 @@ export function describeKnowledgeContract(adapterName: string, open: () => Promi
         const open = await source('bob-public', bob, 'public');
         const granted = await source('bob-shared', bob, 'shared');
         const hidden = await source('bob-private', bob);
-        await storage.knowledgeSources.grant(alice.id, granted.id, 'granted');
+        await storage.grants.grant('knowledge_source', alice.id, granted.id, 'granted');
         const names = async (
           actor: User,
           filter?: Parameters<Storage['knowledgeSources']['listUsable']>[1],
@@ -174,19 +174,19 @@ export function describeKnowledgeContract(adapterName: string, open: () => Promi
         expect(await names(alice, { ids: [], names: [] })).toEqual([]);
         expect(open.visibility).toBe('public');
 
-        expect(await storage.knowledgeSources.revoke(alice.id, granted.id)).toBe(true);
-        expect(await storage.knowledgeSources.revoke(alice.id, granted.id)).toBe(false);
+        expect(await storage.grants.revoke('knowledge_source', alice.id, granted.id)).toBe(true);
+        expect(await storage.grants.revoke('knowledge_source', alice.id, granted.id)).toBe(false);
         expect(await names(alice)).toEqual(['alice-own', 'bob-public']);
       });
 
       it('keeps the first grant and lists grants', async () => {
         const shared = await source('shared', bob, 'shared');
-        const first = await storage.knowledgeSources.grant(alice.id, shared.id, 'purchased');
-        const again = await storage.knowledgeSources.grant(alice.id, shared.id, 'granted');
+        const first = await storage.grants.grant('knowledge_source', alice.id, shared.id, 'purchased');
+        const again = await storage.grants.grant('knowledge_source', alice.id, shared.id, 'granted');
         expect(again).toEqual(first);
-        expect(await storage.knowledgeSources.hasGrant(alice.id, shared.id)).toBe(true);
-        expect(await storage.knowledgeSources.hasGrant(bob.id, shared.id)).toBe(false);
-        expect(await storage.knowledgeSources.listGrants(shared.id)).toEqual([first]);
+        expect(await storage.grants.has('knowledge_source', alice.id, shared.id)).toBe(true);
+        expect(await storage.grants.has('knowledge_source', bob.id, shared.id)).toBe(false);
+        expect(await storage.grants.list('knowledge_source', shared.id)).toEqual([first]);
       });
 
       it('deletes a source with its documents, chunks, index entries and grants', async () => {
@@ -194,12 +194,12 @@ export function describeKnowledgeContract(adapterName: string, open: () => Promi
         const kept = await source('kept');
         await loadCorpus(doomed.id);
         await loadCorpus(kept.id, ['security.md']);
-        await storage.knowledgeSources.grant(bob.id, doomed.id, 'granted');
+        await storage.grants.grant('knowledge_source', bob.id, doomed.id, 'granted');
         expect(await storage.knowledgeSources.delete(doomed.id)).toBe(true);
         expect(await storage.knowledgeSources.delete(doomed.id)).toBe(false);
         expect(await storage.knowledgeSources.get(doomed.id)).toBeUndefined();
         expect(await storage.knowledgeDocuments.list(doomed.id)).toEqual([]);
-        expect(await storage.knowledgeSources.listGrants(doomed.id)).toEqual([]);
+        expect(await storage.grants.list('knowledge_source', doomed.id)).toEqual([]);
         expect(await search([doomed.id], 'rotate token')).toEqual([]);
         expect((await search([kept.id], 'rotate token'))[0]?.document_name).toBe('security.md');
       });

@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { contractRunInput } from './contract-run-input.js';
-import { newId } from '../../core/ids.js';
-import type { NewArtifact, Storage } from '../../core/ports/storage.js';
-import type { Conversation } from '../../core/records/conversation.js';
-import type { Run } from '../../core/records/run.js';
+import { newId } from '../../../src/core/ids.js';
+import type { NewArtifact, Storage } from '../../../src/core/ports/storage.js';
+import type { Conversation } from '../../../src/core/records/conversation.js';
+import type { Run } from '../../../src/core/records/run.js';
 
 /*
  * Questions (kind `question` rows of the approvals table), artifacts and attachments (issue 12), run against
  * every adapter from `describeStorageContract` with that suite's fresh store per test.
  */
 
-async function seed(storage: Storage): Promise<{ conversation: Conversation; run: Run; other: Conversation }> {
+async function seed(
+  storage: Storage,
+): Promise<{ conversation: Conversation; run: Run; other: Conversation }> {
   const alice = await storage.users.create({ name: 'alice', role: 'member' });
   const agent = await storage.agents.create({
     slug: 'main',
@@ -26,7 +28,11 @@ async function seed(storage: Storage): Promise<{ conversation: Conversation; run
     delegation_brief: null,
     is_default: false,
   });
-  const project = await storage.projects.create({ user_id: alice.id, name: 'default', workdir: '/tmp/alice' });
+  const project = await storage.projects.create({
+    user_id: alice.id,
+    name: 'default',
+    workdir: '/tmp/alice',
+  });
   const conversationOf = () =>
     storage.conversations.create({
       user_id: alice.id,
@@ -51,9 +57,20 @@ export function describeHumanInputAndFilesContract(store: () => Storage): void {
       const storage = store();
       const { run } = await seed(storage);
       const questions = { questions: [{ question: 'Which?' }] };
-      const asked = await storage.approvals.request({ run_id: run.id, tool_call_id: 'q1', tool_name: 'ask_user_question', args: questions, kind: 'question' });
+      const asked = await storage.approvals.request({
+        run_id: run.id,
+        tool_call_id: 'q1',
+        tool_name: 'ask_user_question',
+        args: questions,
+        kind: 'question',
+      });
       expect(asked).toMatchObject({ kind: 'question', status: 'pending', answers: null, args: questions });
-      await storage.approvals.request({ run_id: run.id, tool_call_id: 'a1', tool_name: 'write_file', args: {} });
+      await storage.approvals.request({
+        run_id: run.id,
+        tool_call_id: 'a1',
+        tool_name: 'write_file',
+        args: {},
+      });
       expect((await storage.approvals.get(run.id, 'a1'))?.kind).toBe('approval');
 
       // A question cannot be approved, an approval cannot be answered.
@@ -66,7 +83,13 @@ export function describeHumanInputAndFilesContract(store: () => Storage): void {
       expect(await storage.approvals.answer(run.id, 'q1', ['again'], 'usr_x')).toBeUndefined();
       expect((await storage.approvals.get(run.id, 'q1'))?.answers).toEqual(['this one']);
       // Two racing answers: exactly one wins.
-      await storage.approvals.request({ run_id: run.id, tool_call_id: 'q2', tool_name: 'ask_user_question', args: questions, kind: 'question' });
+      await storage.approvals.request({
+        run_id: run.id,
+        tool_call_id: 'q2',
+        tool_name: 'ask_user_question',
+        args: questions,
+        kind: 'question',
+      });
       const racing = await Promise.all([
         storage.approvals.answer(run.id, 'q2', ['first'], 'usr_x'),
         storage.approvals.answer(run.id, 'q2', ['second'], 'usr_y'),
@@ -85,9 +108,21 @@ export function describeHumanInputAndFilesContract(store: () => Storage): void {
     it('records the scope of a decision and finds the run-wide approval of a tool, and only that', async () => {
       const storage = store();
       const { run, other: elsewhere } = await seed(storage);
-      const other = await storage.runs.insert(contractRunInput(elsewhere, { runtime_scope_id: elsewhere.thread_id }));
-      for (const [id, tool] of [['w1', 'write_file'], ['w2', 'write_file'], ['e1', 'execute'], ['e2', 'execute']]) {
-        const asked = await storage.approvals.request({ run_id: run.id, tool_call_id: id as string, tool_name: tool as string, args: {} });
+      const other = await storage.runs.insert(
+        contractRunInput(elsewhere, { runtime_scope_id: elsewhere.thread_id }),
+      );
+      for (const [id, tool] of [
+        ['w1', 'write_file'],
+        ['w2', 'write_file'],
+        ['e1', 'execute'],
+        ['e2', 'execute'],
+      ]) {
+        const asked = await storage.approvals.request({
+          run_id: run.id,
+          tool_call_id: id as string,
+          tool_name: tool as string,
+          args: {},
+        });
         expect(asked.scope).toBe('call');
       }
       expect(await storage.approvals.runWideApproval(run.id, 'write_file')).toBeUndefined();
@@ -103,7 +138,11 @@ export function describeHumanInputAndFilesContract(store: () => Storage): void {
       // Another tool of the run, and the same tool in another run, are not covered.
       expect(await storage.approvals.runWideApproval(run.id, 'execute')).toBeUndefined();
       expect(await storage.approvals.runWideApproval(other.id, 'write_file')).toBeUndefined();
-      expect((await storage.approvals.listForRun(run.id)).map((row) => [row.tool_call_id, row.status, row.scope]).sort()).toEqual([
+      expect(
+        (await storage.approvals.listForRun(run.id))
+          .map((row) => [row.tool_call_id, row.status, row.scope])
+          .sort(),
+      ).toEqual([
         ['e1', 'approved', 'call'],
         ['e2', 'rejected', 'call'],
         ['w1', 'approved', 'run'],
@@ -113,7 +152,7 @@ export function describeHumanInputAndFilesContract(store: () => Storage): void {
   });
 
   describe('artifacts', () => {
-    it('records a call\'s artifacts idempotently and lists them per conversation', async () => {
+    it("records a call's artifacts idempotently and lists them per conversation", async () => {
       const storage = store();
       const { conversation, run, other } = await seed(storage);
       const base: Omit<NewArtifact, 'path' | 'title' | 'size'> = {
@@ -137,9 +176,9 @@ export function describeHumanInputAndFilesContract(store: () => Storage): void {
       expect(again).toEqual([first[1]]);
       expect(await storage.artifacts.get(first[0]?.id ?? '')).toEqual(first[0]);
       expect(await storage.artifacts.get('art_missing')).toBeUndefined();
-      expect((await storage.artifacts.listForConversation(conversation.id)).map((artifact) => artifact.id).sort()).toEqual(
-        first.map((artifact) => artifact.id).sort(),
-      );
+      expect(
+        (await storage.artifacts.listForConversation(conversation.id)).map((artifact) => artifact.id).sort(),
+      ).toEqual(first.map((artifact) => artifact.id).sort());
       expect(await storage.artifacts.listForConversation(other.id)).toEqual([]);
       expect(await storage.artifacts.record([])).toEqual([]);
     });
@@ -150,7 +189,16 @@ export function describeHumanInputAndFilesContract(store: () => Storage): void {
       await expect(
         storage.transaction(async (tx) => {
           await tx.artifacts.record([
-            { run_id: run.id, conversation_id: conversation.id, user_id: run.user_id, tool_call_id: 'c', path: 'x', title: null, size: 1, content_type: 'text/plain' },
+            {
+              run_id: run.id,
+              conversation_id: conversation.id,
+              user_id: run.user_id,
+              tool_call_id: 'c',
+              path: 'x',
+              title: null,
+              size: 1,
+              content_type: 'text/plain',
+            },
           ]);
           throw new Error('undo');
         }),
@@ -171,12 +219,24 @@ export function describeHumanInputAndFilesContract(store: () => Storage): void {
         size: 12_345,
         content_type: 'application/pdf',
       });
-      expect(one).toMatchObject({ name: 'report.pdf', path: 'uploads/report.pdf', size: 12_345, content_type: 'application/pdf' });
+      expect(one).toMatchObject({
+        name: 'report.pdf',
+        path: 'uploads/report.pdf',
+        size: 12_345,
+        content_type: 'application/pdf',
+      });
       expect(one.id.startsWith('att_')).toBe(true);
-      const two = await storage.attachments.create({ ...one, name: 'report-1.pdf', path: 'uploads/report-1.pdf', size: 0 });
+      const two = await storage.attachments.create({
+        ...one,
+        name: 'report-1.pdf',
+        path: 'uploads/report-1.pdf',
+        size: 0,
+      });
       expect(await storage.attachments.get(one.id)).toEqual(one);
       expect(await storage.attachments.get('att_missing')).toBeUndefined();
-      const oldestFirst = [one, two].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+      const oldestFirst = [one, two].sort(
+        (a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id),
+      );
       expect(await storage.attachments.listForConversation(conversation.id)).toEqual(oldestFirst);
       expect(await storage.attachments.listForConversation(other.id)).toEqual([]);
     });

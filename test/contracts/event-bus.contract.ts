@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TroupeError } from '../../core/errors.js';
-import type { EventBus, RunSignal } from '../../core/ports/event-bus.js';
-import type { RunEvent } from '../../core/records/run-event.js';
+import { TroupeError } from '../../src/core/errors.js';
+import type { EventBus, RunSignal } from '../../src/core/ports/event-bus.js';
+import type { RunEvent } from '../../src/core/records/run-event.js';
 
 export interface OpenedEventBus {
   bus: EventBus;

@@ -1,6 +1,6 @@
-import { newRunId } from '../../core/ids.js';
-import type { NewRun } from '../../core/ports/storage.js';
-import type { Conversation } from '../../core/records/conversation.js';
+import { newRunId } from '../../../src/core/ids.js';
+import type { NewRun } from '../../../src/core/ports/storage.js';
+import type { Conversation } from '../../../src/core/records/conversation.js';
 
 /** The contract suites' root run: on the conversation's thread, its own request id, unless overridden. */
 export function contractRunInput(

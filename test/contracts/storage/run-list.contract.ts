@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { contractRunInput } from './contract-run-input.js';
-import { newId } from '../../core/ids.js';
-import type { NewRun, RunListEntry, Storage } from '../../core/ports/storage.js';
-import type { Conversation } from '../../core/records/conversation.js';
-import type { Run, RunStatus } from '../../core/records/run.js';
-import { walkRunTo } from '../../../test/helpers/walk-run-to.js';
+import { newId } from '../../../src/core/ids.js';
+import type { NewRun, RunListEntry, Storage } from '../../../src/core/ports/storage.js';
+import type { Conversation } from '../../../src/core/records/conversation.js';
+import type { Run, RunStatus } from '../../../src/core/records/run.js';
+import { walkRunTo } from '../../helpers/walk-run-to.js';
 
 /*
  * `runs.listPage`, part of the storage contract (called from storage.contract.ts with the store under test).

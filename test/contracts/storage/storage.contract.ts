@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contractRunInput } from './contract-run-input.js';
-import { TroupeError, isTroupeError } from '../../core/errors.js';
-import type { ErrorCode } from '../../core/errors.js';
-import { newId, newRunId } from '../../core/ids.js';
-import type { AgentVisibility } from '../../core/records/agent.js';
-import type { Conversation } from '../../core/records/conversation.js';
-import type { Run, RunStatus } from '../../core/records/run.js';
-import type { User } from '../../core/records/user.js';
-import type { NewAgent, NewRun, Storage } from '../../core/ports/storage.js';
+import { TroupeError, isTroupeError } from '../../../src/core/errors.js';
+import type { ErrorCode } from '../../../src/core/errors.js';
+import { newId, newRunId } from '../../../src/core/ids.js';
+import type { AgentVisibility } from '../../../src/core/records/agent.js';
+import type { Conversation } from '../../../src/core/records/conversation.js';
+import type { Run, RunStatus } from '../../../src/core/records/run.js';
+import type { User } from '../../../src/core/records/user.js';
+import type { NewAgent, NewRun, Storage } from '../../../src/core/ports/storage.js';
 import { describeSkillStorageContract } from './skill-storage.contract.js';
 import { describeKnowledgeContract } from './knowledge.contract.js';
 import { describeRunListContract } from './run-list.contract.js';
@@ -16,7 +16,7 @@ import { describeRunAttemptContextContract } from './run-attempt-context.contrac
 import { describeSharedCommitContract } from './shared-commit.contract.js';
 import { describeHumanInputAndFilesContract } from './human-input-and-files.contract.js';
 import { describeMessageUsageContract } from './message-usage.contract.js';
-import { walkRunTo } from '../../../test/helpers/walk-run-to.js';
+import { walkRunTo } from '../../helpers/walk-run-to.js';
 
 export interface OpenedStorage {
   storage: Storage;

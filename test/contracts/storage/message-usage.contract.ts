@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Storage } from '../../core/ports/storage.js';
-import type { Run } from '../../core/records/run.js';
-import { walkRunTo } from '../../../test/helpers/walk-run-to.js';
+import type { Storage } from '../../../src/core/ports/storage.js';
+import type { Run } from '../../../src/core/records/run.js';
+import { walkRunTo } from '../../helpers/walk-run-to.js';
 
 /*
  * A model's turn carries the usage of the call that produced it, and a run's settled usage is the sum over

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Storage } from '../../core/ports/storage.js';
+import type { Storage } from '../../../src/core/ports/storage.js';
 
 /*
  * `sharedCommitTransaction`, part of the storage contract (called from storage.contract.ts). Works submitted
@@ -36,8 +36,7 @@ export function describeSharedCommitContract(store: () => Storage): void {
       const [ann, ben] = results;
       expect(ben).toMatchObject({ reason: new Error('ben changes his mind') });
       // Resolved means committed: another reader sees it at once.
-      if (ann?.status === 'fulfilled')
-        expect((await storage.users.get(ann.value))?.name).toBe('ann');
+      if (ann?.status === 'fulfilled') expect((await storage.users.get(ann.value))?.name).toBe('ann');
       expect((await storage.users.list()).map((user) => user.name).sort()).toEqual(['ann', 'cy']);
     });
 

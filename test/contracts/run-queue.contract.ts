@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { TroupeError } from '../../core/errors.js';
-import type { RunQueue } from '../../core/ports/run-queue.js';
+import { TroupeError } from '../../src/core/errors.js';
+import type { RunQueue } from '../../src/core/ports/run-queue.js';
 
 export interface RunQueueContractOptions {
   concurrency: number;

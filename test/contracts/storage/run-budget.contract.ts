@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { zeroAmounts } from '../../core/budgets/budget.js';
-import type { Storage } from '../../core/ports/storage.js';
-import type { Run } from '../../core/records/run.js';
-import { walkRunTo } from '../../../test/helpers/walk-run-to.js';
+import { zeroAmounts } from '../../../src/core/budgets/budget.js';
+import type { Storage } from '../../../src/core/ports/storage.js';
+import type { Run } from '../../../src/core/records/run.js';
+import { walkRunTo } from '../../helpers/walk-run-to.js';
 
 /*
  * Budget ledgers and the stop gate's lineage read, part of the storage contract (called from

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { contractRunInput } from './contract-run-input.js';
-import { zeroAmounts } from '../../core/budgets/budget.js';
-import { newId, newRunId } from '../../core/ids.js';
-import type { RunAttemptContext, Storage } from '../../core/ports/storage.js';
-import type { Run } from '../../core/records/run.js';
+import { zeroAmounts } from '../../../src/core/budgets/budget.js';
+import { newId, newRunId } from '../../../src/core/ids.js';
+import type { RunAttemptContext, Storage } from '../../../src/core/ports/storage.js';
+import type { Run } from '../../../src/core/records/run.js';
 
 /*
  * `runs.attemptContext`, part of the storage contract (called from storage.contract.ts). Its records must be
