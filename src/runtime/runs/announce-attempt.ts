@@ -1,4 +1,5 @@
 import type { Run } from '../../core/records/run.js';
+import type { RunEventBody } from '../../core/records/run-event.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { RunEmitter } from '../run-emitter.js';
 import { subagentUpdateBatch } from '../subagents/publish-subagent-update.js';
@@ -19,7 +20,7 @@ export async function announceAttempt(
   storage: Storage,
   emitter: RunEmitter,
   run: Run,
-  metadata: Record<string, unknown>,
+  metadata: RunEventBody<'metadata'>,
   parentTold = false,
 ): Promise<void> {
   const update = parentTold ? undefined : await subagentUpdateBatch(storage, run);
