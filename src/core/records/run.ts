@@ -1,4 +1,5 @@
 import type { ToolApprovalMode } from './agent.js';
+import type { Refusal } from './refusal.js';
 
 export const RUN_STATUSES = [
   'pending',
@@ -28,6 +29,8 @@ export type RunChannel = (typeof RUN_CHANNELS)[number];
 export interface RunError {
   type: string;
   message: string;
+  /** The refusal's data when one ended the run (a budget): `message` says the same in words. */
+  refusal?: Refusal;
 }
 
 /**

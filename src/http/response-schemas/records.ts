@@ -13,7 +13,12 @@ import {
   APPROVAL_STATUSES,
   HUMAN_INPUT_KINDS,
 } from '../../core/records/run.js';
-import { RUN_EVENT_TYPES } from '../../core/records/run-event.js';
+import { runEventSchema as coreRunEventSchema } from '../../core/records/run-event.js';
+import { runErrorSchema } from '../../core/records/run-error-schema.js';
+import {
+  callUsageSchema,
+  tokenUsageSchema as coreTokenUsageSchema,
+} from '../../core/records/token-usage-schema.js';
 import { CONVERSATION_STATUSES } from '../../core/records/conversation.js';
 import { DELEGATION_POLICIES, USER_ROLES } from '../../core/records/user.js';
 
@@ -30,27 +35,8 @@ export const RESPONSE_SCHEMAS = z.registry<{ id: string }>();
 const timestamp = z.string().describe('ISO 8601 time');
 const nullableTimestamp = timestamp.nullable();
 
-export const tokenUsageSchema = z
-  .strictObject({
-    input_tokens: z.number(),
-    output_tokens: z.number(),
-    total_tokens: z.number(),
-    model_calls: z.number().describe('Calls the provider answered, over every attempt of the run'),
-    aborted_model_calls: z
-      .number()
-      .describe(
-        'Calls that never answered (cancelled, failed, lost with their worker); their tokens are unknown',
-      ),
-    by_model: z
-      .record(
-        z.string(),
-        z.strictObject({ input_tokens: z.number(), output_tokens: z.number(), model_calls: z.number() }),
-      )
-      .optional()
-      .describe('Per model spec, once a fallback model answered a call: which models ran and what each used'),
-  })
-  .describe('Usage over every attempt of the run; live while it runs')
-  .register(RESPONSE_SCHEMAS, { id: 'TokenUsage' });
+// Declared in core, where the run events that carry it are (`end`, `metadata`): one schema, one component.
+export const tokenUsageSchema = coreTokenUsageSchema.register(RESPONSE_SCHEMAS, { id: 'TokenUsage' });
 
 export const workerLostSchema = z
   .strictObject({
@@ -61,10 +47,8 @@ export const workerLostSchema = z
   .describe('Set while an expired lease holds the run: no process works on it')
   .register(RESPONSE_SCHEMAS, { id: 'WorkerLost' });
 
-/** A model call's usage, stored with the turn it produced. */
-const callUsageSchema = z.strictObject({ input_tokens: z.number(), output_tokens: z.number() });
 
-export const runErrorSchema = z.strictObject({ type: z.string(), message: z.string() });
+export { runErrorSchema };
 
 export const runSchema = z
   .strictObject({
@@ -184,22 +168,8 @@ export const threadMessageSchema = z
   })
   .register(RESPONSE_SCHEMAS, { id: 'ThreadMessage' });
 
-export const runEventSchema = z
-  .strictObject({
-    run_id: z.string(),
-    seq: z.number().int(),
-    type: z.enum(RUN_EVENT_TYPES),
-    payload: z
-      .record(z.string(), z.unknown())
-      .describe(
-        'The event\'s fields, by type (README "API overview"); a child run\'s carry its lineage. E.g. `model_retry`: ' +
-          '{step, attempt, max_retries, reason, status?, wait_ms, model, discarded_chars} (drop the last ' +
-          '`discarded_chars` characters of the text shown), `model_fallback`: {step, from, to, reason, status?, ' +
-          'discarded_chars}',
-      ),
-    created_at: timestamp,
-  })
-  .register(RESPONSE_SCHEMAS, { id: 'RunEvent' });
+/** Every event type with its payload, declared in core (`RUN_EVENT_BODIES`): the SSE route's `x-event-schema`. */
+export const runEventSchema = coreRunEventSchema.register(RESPONSE_SCHEMAS, { id: 'RunEvent' });
 
 export const approvalSchema = z
   .strictObject({

@@ -269,7 +269,7 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
           now: new Date(),
         })
       : undefined;
-    if (ledger && 'refused' in ledger) return refused(ledger.refused);
+    if (ledger && 'refused' in ledger) return refused(ledger.refused, ledger.refusal);
     const home = await spec.home(scope, agent);
     if (isRefused(home)) return home;
 
