@@ -65,7 +65,7 @@ function tapBus(bus: EventBus) {
   bus.publish = (event: RunEvent) => {
     state.events += 1;
     state.types.set(event.type, (state.types.get(event.type) ?? 0) + 1);
-    const name = event.payload.name;
+    const name = event.type === 'tool_call' || event.type === 'tool_result' ? event.payload.name : undefined;
     if (name === 'task' && event.type === 'tool_call') state.taskCall = performance.now();
     else if (name === 'task' && event.type === 'tool_result') state.taskResult = performance.now();
     return original(event);

@@ -49,7 +49,9 @@ function checkAnswer(run: Run, expected: string): void {
 /** From the parent's `task` tool_call event to its tool_result event, by their stored timestamps. */
 function taskSpan(events: RunEvent[]): number {
   const at = (type: string) =>
-    events.find((event) => event.type === type && event.payload.name === 'task')?.created_at;
+    events
+      .filter((event) => event.type === 'tool_call' || event.type === 'tool_result')
+      .find((event) => event.type === type && event.payload.name === 'task')?.created_at;
   const call = at('tool_call');
   const result = at('tool_result');
   if (!call || !result) throw new Error('the dispatch has no task tool_call/tool_result events');

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { RunEventOf } from '../core/records/run-event.js';
 import { questionsOf } from '../core/questions/user-questions.js';
 import { askOnTerminal, lineReader, type LineReader } from './answer-on-terminal.js';
 import { findUser } from './find-user.js';
@@ -31,15 +32,15 @@ export function runCommand(deps: CliDeps, argv: string[]): Promise<number> {
     const write = (text: string) => process.stdout.write(text);
     try {
       for await (const event of events) {
-        if (event.type === 'message_delta') write(String(event.payload.text));
-        else if (event.type === 'tool_call') write(`\n[tool ${String(event.payload.name)}] ${JSON.stringify(event.payload.args)}\n`);
+        if (event.type === 'message_delta') write(event.payload.text);
+        else if (event.type === 'tool_call') write(`\n[tool ${event.payload.name}] ${JSON.stringify(event.payload.args)}\n`);
         else if (event.type === 'tool_result') write(`[result] ${JSON.stringify(event.payload.output).slice(0, 200)}\n`);
-        else if (event.type === 'model_retry' || event.type === 'model_fallback') write(`\n${modelCallLine(event.payload)}\n`);
+        else if (event.type === 'model_retry' || event.type === 'model_fallback') write(`\n${modelCallLine(event)}\n`);
         else if (event.type === 'question_required') {
           // The agent asks: answer here, on standard input; without one the run cannot go on, so it is cancelled.
           stdin ??= lineReader(process.stdin);
           const answers = await askOnTerminal(questionsOf({ questions: event.payload.questions }), stdin, write);
-          if (answers) await troupe.runs.answerQuestion(user, run.id, String(event.payload.tool_call_id), answers);
+          if (answers) await troupe.runs.answerQuestion(user, run.id, event.payload.tool_call_id, answers);
           else {
             write('\nNo answer on standard input: cancelling the run.\n');
             await troupe.runs.cancel(user, run.id);
@@ -59,15 +60,12 @@ export function runCommand(deps: CliDeps, argv: string[]): Promise<number> {
  * A retry or fallback on the terminal: text already written cannot be taken back, so the line says that
  * what the failed attempt streamed above is void.
  */
-function modelCallLine(payload: Record<string, unknown>): string {
-  const field = (name: string) => {
-    const value = payload[name];
-    return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
-  };
-  const status = typeof payload.status === 'number' ? `, HTTP ${payload.status}` : '';
-  const why = `${field('reason')}${status}`;
-  const dropped = Number(payload.discarded_chars) > 0 ? '; the text above is discarded' : '';
-  if (field('to') !== '') return `[model ${field('from')} failed (${why}): ${field('to')} takes over${dropped}]`;
-  const seconds = (Number(payload.wait_ms) / 1000).toFixed(1);
-  return `[model ${field('model')} failed (${why}): retry ${field('attempt')} of ${field('max_retries')} in ${seconds} s${dropped}]`;
+function modelCallLine(event: RunEventOf<'model_retry' | 'model_fallback'>): string {
+  const { payload } = event;
+  const status = payload.status !== undefined ? `, HTTP ${payload.status}` : '';
+  const why = `${payload.reason}${status}`;
+  const dropped = payload.discarded_chars > 0 ? '; the text above is discarded' : '';
+  if (event.type === 'model_fallback') return `[model ${event.payload.from} failed (${why}): ${event.payload.to} takes over${dropped}]`;
+  const seconds = (event.payload.wait_ms / 1000).toFixed(1);
+  return `[model ${event.payload.model} failed (${why}): retry ${event.payload.attempt} of ${event.payload.max_retries} in ${seconds} s${dropped}]`;
 }

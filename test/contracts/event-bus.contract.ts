@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TroupeError } from '../../src/core/errors.js';
 import type { EventBus, RunSignal } from '../../src/core/ports/event-bus.js';
-import type { RunEvent } from '../../src/core/records/run-event.js';
+import { storedRunEvent, type RunEvent } from '../../src/core/records/run-event.js';
 
 export interface OpenedEventBus {
   bus: EventBus;
@@ -64,13 +64,13 @@ const settleIo = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 /** A persisted-looking event of `runId` with `seq` (its text and time follow from it). */
 export function runEvent(runId: string, seq: number): RunEvent {
-  return {
+  return storedRunEvent({
     run_id: runId,
     seq,
     type: 'message_delta',
     payload: { text: `chunk ${seq}` },
     created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
-  };
+  });
 }
 
 /**

@@ -177,7 +177,8 @@ describe('kill -9 of an embedded server during a task dispatch', () => {
         events.filter((event) => event.type === 'metadata').map((event) => event.payload.attempt),
       ).toEqual([1, 2]);
       const childStatuses = events
-        .filter((event) => event.type === 'subagent_update' && event.payload.run_id === child.run_id)
+        .filter((event) => event.type === 'subagent_update')
+        .filter((event) => event.payload.run_id === child.run_id)
         .map((event) => event.payload.status);
       expect(childStatuses.slice(0, 2)).toEqual(['pending', 'running']);
       expect(childStatuses.at(-1)).toBe('completed');

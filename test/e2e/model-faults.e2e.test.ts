@@ -98,10 +98,10 @@ describe.each(['openai', 'anthropic'] as const)('retryable failures against %s',
       expect(retry?.payload.reason).toBe(
         fault === cut ? 'stream_cut' : provider === 'openai' ? 'server_error' : 'overloaded',
       );
-      const before = events.filter(
-        (event) => event.type === 'message_delta' && event.seq < (retry?.seq ?? 0),
-      );
-      const discarded = before.map((event) => String(event.payload.text)).join('');
+      const before = events
+        .filter((event) => event.type === 'message_delta')
+        .filter((event) => event.seq < (retry?.seq ?? 0));
+      const discarded = before.map((event) => event.payload.text).join('');
       expect(discarded.length).toBeGreaterThan(0);
       expect(retry?.payload.discarded_chars).toBe(discarded.length);
       // What a consumer shows: every delta, less what model_retry told it to drop.

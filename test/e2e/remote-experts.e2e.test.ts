@@ -85,11 +85,13 @@ async function remoteStatus(id: string, wanted: Run['status']): Promise<Run['sta
 async function remoteTaskOf(runId: string): Promise<string> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     const events = await local.troupe.storage.events.list(runId, 0, 100);
-    const call = events.find(
-      (event) => event.type === 'tool_call' && event.payload.name === 'a2a_remote_task',
-    );
-    const taskId = (call?.payload.args as { task_id?: string } | undefined)?.task_id;
-    if (taskId) return taskId;
+    const call = events
+      .filter((event) => event.type === 'tool_call')
+      .find((event) => event.payload.name === 'a2a_remote_task');
+    // A tool call's `args` are whatever the tool was called with: read as such.
+    const args: unknown = call?.payload.args;
+    const taskId = typeof args === 'object' && args !== null && 'task_id' in args ? args.task_id : undefined;
+    if (typeof taskId === 'string') return taskId;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`run ${runId} never recorded its remote task`);

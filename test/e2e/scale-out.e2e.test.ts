@@ -129,7 +129,8 @@ if (urls) {
 
             const attempts = frames
               .filter((frame) => frame.event === 'metadata')
-              .map((frame) => eventOf(frame).payload.attempt);
+              .map((frame) => eventOf(frame))
+              .map((event) => (event.type === 'metadata' ? event.payload.attempt : null));
             if (orphaned.includes(run.id)) {
               // Resumed by the survivor: the stream continues with the second attempt's metadata.
               expect(attempts).toEqual([1, 2]);

@@ -31,6 +31,7 @@ import type { SubagentRunService } from '../../src/runtime/subagents/subagent-ru
 import type { DelegationRunService } from '../../src/runtime/delegation/delegation-run-service.js';
 import type { AnyTroupeTool } from '../../src/core/tools/troupe-tool.js';
 import type { RunTracer } from '../../src/core/ports/run-tracer.js';
+import { checkedEventBus } from './checked-event-bus.js';
 
 export interface RuntimeHarnessOptions {
   /** Configuration beside the defaults (e.g. file limits); the options below win over it. */
@@ -107,7 +108,8 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
   const storage = options.storage
     ? await options.storage()
     : await createSqliteStorage({ filename: path.join(dir, 'troupe.db') });
-  const bus = createMemoryEventBus();
+  const checked = checkedEventBus(createMemoryEventBus());
+  const { bus } = checked;
   const queue = createMemoryRunQueue({ concurrency: 1000 });
   const modelAdmission =
     options.modelAdmission ?? createMemoryModelAdmission({ limits: config.modelCalls.limits });
@@ -188,6 +190,8 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
       await bus.close();
       await storage.close();
       rmSync(dir, { recursive: true, force: true });
+      const problems = checked.problems();
+      if (problems.length > 0) throw new Error(`events outside runEventSchema:\n${problems.join('\n')}`);
     },
   };
 }

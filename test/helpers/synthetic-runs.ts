@@ -3,7 +3,7 @@ import type { NewRun } from '../../src/core/ports/storage.js';
 import type { Conversation } from '../../src/core/records/conversation.js';
 import type { Run, TokenUsage } from '../../src/core/records/run.js';
 import type { RunEventType } from '../../src/core/records/run-event.js';
-import { appendAndPublish } from '../../src/runtime/events/run-emitter.js';
+import { publishQuietly } from '../../src/runtime/events/run-emitter.js';
 import { walkRunTo } from './walk-run-to.js';
 import type { TestServer } from './start-test-server.js';
 
@@ -154,13 +154,19 @@ export function syntheticRuns(server: TestServer) {
 
   /** Appends and publishes one event of a run (lineage fields included, as the emitter adds them). */
   async function emit(run: Run, type: RunEventType, payload: Record<string, unknown>) {
-    return appendAndPublish(storage, bus, run.id, type, {
-      root_run_id: run.root_run_id,
-      parent_run_id: run.created_by_run_id,
-      parent_tool_call_id: run.input.parent_tool_call_id ?? null,
-      depth: run.depth,
-      ...payload,
+    const event = await storage.events.append({
+      run_id: run.id,
+      type,
+      payload: {
+        root_run_id: run.root_run_id,
+        parent_run_id: run.created_by_run_id,
+        parent_tool_call_id: run.input.parent_tool_call_id ?? null,
+        depth: run.depth,
+        ...payload,
+      },
     });
+    await publishQuietly(bus, event);
+    return event;
   }
 
   /** The child's status change as its parent's stream carries it (`subagent_update`). */

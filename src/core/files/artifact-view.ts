@@ -1,7 +1,8 @@
 import type { Artifact } from '../records/artifact.js';
+import type { RunEventBody } from '../records/run-event.js';
 
 /** What the `artifact` event and the list route show of an artifact. */
-export function artifactView(artifact: Artifact): Record<string, string | number | null> {
+export function artifactView(artifact: Artifact): RunEventBody<'artifact'>['artifact'] {
   return {
     id: artifact.id,
     conversation_id: artifact.conversation_id,

@@ -3,6 +3,8 @@ import type { ResolvedModel } from './model-provider.js';
 import type { ModelToolCall } from './model-stream.js';
 import type { Agent } from '../records/agent.js';
 import type { Run, TokenUsage } from '../records/run.js';
+import type { RunEventBody } from '../records/run-event.js';
+import type { Refusal } from '../records/refusal.js';
 import type { AnyTroupeTool, ToolContext, ToolOutput } from '../tools/troupe-tool.js';
 
 export interface ModelCallRequest {
@@ -22,32 +24,13 @@ export interface ModelCallRequest {
   observe?: (notice: ModelCallNotice) => void;
 }
 
-/** A retry or a fallback inside a model call, as its run event (`model_retry`, `model_fallback`) carries it. */
+/**
+ * A retry or a fallback inside a model call, as its run event (`model_retry`, `model_fallback`) carries it
+ * (fields declared in `RUN_EVENT_BODIES`).
+ */
 export type ModelCallNotice =
-  | {
-      type: 'model_retry';
-      step: number;
-      /** The retry about to be made: 1 for the first. */
-      attempt: number;
-      max_retries: number;
-      /** Why the last attempt failed (`rate_limited`, `overloaded`, `stream_cut`, …). */
-      reason: string;
-      status?: number;
-      wait_ms: number;
-      /** The model spec being retried. */
-      model: string;
-      /** Characters the failed attempt streamed: its text is dropped, consumers remove it from what they show. */
-      discarded_chars: number;
-    }
-  | {
-      type: 'model_fallback';
-      step: number;
-      from: string;
-      to: string;
-      reason: string;
-      status?: number;
-      discarded_chars: number;
-    };
+  | ({ type: 'model_retry' } & RunEventBody<'model_retry'>)
+  | ({ type: 'model_fallback' } & RunEventBody<'model_fallback'>);
 
 export interface ModelCallResult {
   text: string;
@@ -72,6 +55,8 @@ export interface ToolCallRequest {
 export interface ToolCallResult {
   output: ToolOutput;
   isError: boolean;
+  /** A refused call: the refusal as data, for its `tool_result` event (the model reads `output`). */
+  refusal?: Refusal;
 }
 
 /**

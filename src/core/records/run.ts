@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TOOL_APPROVAL_MODES } from './agent.js';
 import { nullableTimestamp, timestamp } from './record-fields.js';
+import { refusalSchema } from './refusal.js';
 
 export const RUN_STATUSES = [
   'pending',
@@ -27,7 +28,12 @@ export type RunType = (typeof RUN_TYPES)[number];
 export const RUN_CHANNELS = ['web', 'api', 'internal'] as const;
 export type RunChannel = (typeof RUN_CHANNELS)[number];
 
-export const runErrorRecord = z.strictObject({ type: z.string(), message: z.string() });
+/** Why a run failed or stopped: `type` is the stable code; a refusal's data when one ended it (a budget). */
+export const runErrorRecord = z.strictObject({
+  type: z.string(),
+  message: z.string(),
+  refusal: refusalSchema.optional(),
+});
 export type RunError = z.infer<typeof runErrorRecord>;
 
 const modelUsageRecord = z.strictObject({

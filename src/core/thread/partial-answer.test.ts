@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventType } from '../records/run-event.js';
+import { storedRunEvent, type RunEvent, type RunEventType } from '../records/run-event.js';
 import { partialAnswerMarker, partialAnswerMessage, unfinishedModelText } from './partial-answer.js';
 
 let seq = 0;
 function event(type: RunEventType, payload: Record<string, unknown> = {}): RunEvent {
   seq += 1;
-  return { run_id: 'run_1', seq, type, payload, created_at: '2030-01-01T00:00:00.000Z' };
+  return storedRunEvent({ run_id: 'run_1', seq, type, payload, created_at: '2030-01-01T00:00:00.000Z' });
 }
 const delta = (text: string) => event('message_delta', { text });
 

@@ -25,7 +25,7 @@ export function unfinishedModelText(events: readonly RunEvent[], carried = ''): 
   let text = carried;
   for (const event of events) {
     if (MODEL_CALL_BOUNDARIES.has(event.type)) text = '';
-    else if (event.type === 'message_delta' && typeof event.payload.text === 'string') text += event.payload.text;
+    else if (event.type === 'message_delta') text += event.payload.text;
   }
   return text;
 }

@@ -1,15 +1,15 @@
 import type { z } from 'zod';
 import type { Run } from '../records/run.js';
-import type { RunEventType } from '../records/run-event.js';
 import type { AdoptCheckpoint } from './adopt-checkpoint.js';
+import type { ToolEventArgs } from '../records/tool-event.js';
 
 /** What every tool execution gets (SPEC §3): the run, its tool-call id, an abort signal, an event emitter. */
 export interface ToolContext {
   run: Run;
   toolCallId: string;
   abortSignal: AbortSignal;
-  /** Appends an event to the run's stream (persisted, then published). */
-  emit(type: RunEventType, payload: Record<string, unknown>): Promise<void>;
+  /** Appends an event about this call to the run's stream (persisted, then published), with its `tool_call_id`. */
+  emit(...event: ToolEventArgs): Promise<void>;
   /** Absolute path of the run's project workdir (shared by the whole run tree). */
   workdir: string;
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventType } from '../records/run-event.js';
+import { storedRunEvent, type RunEvent, type RunEventType } from '../records/run-event.js';
 import {
   emptyTimeline,
   foldRunTimeline,
@@ -11,13 +11,15 @@ import {
 
 /** Events one second apart from 12:00:00, numbered from 1. */
 function script(...items: [RunEventType, Record<string, unknown>][]): RunEvent[] {
-  return items.map(([type, payload], index) => ({
-    run_id: 'run_1',
-    seq: index + 1,
-    type,
-    payload,
-    created_at: new Date(Date.UTC(2030, 0, 1, 12, 0, index)).toISOString(),
-  }));
+  return items.map(([type, payload], index) =>
+    storedRunEvent({
+      run_id: 'run_1',
+      seq: index + 1,
+      type,
+      payload,
+      created_at: new Date(Date.UTC(2030, 0, 1, 12, 0, index)).toISOString(),
+    }),
+  );
 }
 
 const at = (second: number) => new Date(Date.UTC(2030, 0, 1, 12, 0, second)).toISOString();
@@ -200,13 +202,16 @@ describe('foldRunTimeline', () => {
     ]);
     expect(timelineUsage(timeline)).toMatchObject({ total_tokens: 11, model_calls: 1 });
     // The step's own `step` event, after its tools, changes nothing.
-    const stepped = foldRunTimeline(timeline, {
-      run_id: 'run_1',
-      seq: 4,
-      type: 'step',
-      payload: { step: 1, tool_calls: 2, usage: { input_tokens: 9, output_tokens: 2 } },
-      created_at: at(4),
-    });
+    const stepped = foldRunTimeline(
+      timeline,
+      storedRunEvent({
+        run_id: 'run_1',
+        seq: 4,
+        type: 'step',
+        payload: { step: 1, tool_calls: 2, usage: { input_tokens: 9, output_tokens: 2 } },
+        created_at: at(4),
+      }),
+    );
     expect(timelineUsage(stepped)).toMatchObject({ total_tokens: 11, model_calls: 1 });
   });
 

@@ -160,9 +160,22 @@ function abortedOneMore(spans: readonly TimelineSpan[], usage: unknown, guess: b
 }
 
 /** `rate_limited (HTTP 429)`: why a model attempt failed, from a `model_retry` or `model_fallback` payload. */
-function failureNote(payload: Record<string, unknown>): string {
-  const status = count(payload.status);
-  return `${text(payload.reason) ?? 'failed'}${status === null ? '' : ` (HTTP ${status})`}`;
+function failureNote(payload: { reason: string; status?: number | undefined }): string {
+  return `${text(payload.reason) ?? 'failed'}${payload.status === undefined ? '' : ` (HTTP ${payload.status})`}`;
+}
+
+/** The model turn an event belongs to, for the types that say. */
+function stepOf(event: RunEvent): number | null {
+  switch (event.type) {
+    case 'tool_call':
+    case 'tool_result':
+    case 'step':
+    case 'model_retry':
+    case 'model_fallback':
+      return count(event.payload.step);
+    default:
+      return null;
+  }
 }
 
 function seconds(ms: number): string {
@@ -174,9 +187,8 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
   if (event.seq <= timeline.last_seq) return timeline;
   const next: RunTimeline = { ...timeline, last_seq: event.seq, last_event_at: event.created_at };
   const spans = [...timeline.spans];
-  const payload = event.payload;
   const at = event.created_at;
-  const step = count(payload.step);
+  const step = stepOf(event);
   const toolsBusy = spans.some((span) => span.kind === 'tool' && isOpen(span));
   // Each `metadata` opens an attempt's segment; every event stretches the current one.
   const current = timeline.segments.at(-1);
@@ -188,11 +200,11 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
   switch (event.type) {
     case 'metadata':
       // A new attempt: a model call the previous one left open stopped at that attempt's last event.
-      if (timeline.model_started_at !== null && !toolsBusy && abortedOneMore(spans, payload.usage, true)) {
+      if (timeline.model_started_at !== null && !toolsBusy && abortedOneMore(spans, event.payload.usage, true)) {
         const stoppedAt = timeline.last_event_at ?? timeline.model_started_at;
         spans.push(modelSpan(timeline, timeline.model_started_at, stoppedAt, null, 'interrupted', event.seq));
       }
-      next.model = text(payload.model) ?? timeline.model;
+      next.model = text(event.payload.model) ?? timeline.model;
       next.call_model = null;
       next.attempts = timeline.attempts + 1;
       next.model_started_at = at;
@@ -203,7 +215,7 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
       if (timeline.model_started_at !== null) next.model_streamed = true;
       break;
     case 'tool_call': {
-      const id = text(payload.tool_call_id) ?? `seq-${event.seq}`;
+      const id = text(event.payload.tool_call_id) ?? `seq-${event.seq}`;
       // The same call again: a resumed run executing a call its last attempt left without a result.
       const again = updateTool(spans, id, (span) => ({ ...span, status: 'running', ended_at: null }));
       if (again) {
@@ -212,7 +224,7 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
       }
       if (timeline.model_started_at !== null) {
         const span = modelSpan(timeline, timeline.model_started_at, at, step, 'done', event.seq);
-        spans.push({ ...span, usage: usageOf(payload.model_usage) });
+        spans.push({ ...span, usage: usageOf(event.payload.model_usage) });
         next.model_started_at = null;
       }
       next.call_model = null;
@@ -220,7 +232,7 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
         kind: 'tool',
         id: `tool-${id}`,
         step,
-        name: text(payload.name) ?? 'tool',
+        name: text(event.payload.name) ?? 'tool',
         tool_call_id: id,
         started_at: at,
         ended_at: null,
@@ -232,14 +244,15 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
     // A question parks its call for a human exactly like an approval does.
     case 'approval_required':
     case 'question_required': {
-      const id = text(payload.tool_call_id) ?? `seq-${event.seq}`;
+      const id = text(event.payload.tool_call_id) ?? `seq-${event.seq}`;
+      const name = event.type === 'approval_required' ? event.payload.name : null;
       const found = updateTool(spans, id, (span) => ({ ...span, status: 'awaiting_approval' }));
       if (!found) {
         spans.push({
           kind: 'tool',
           id: `tool-${id}`,
           step,
-          name: text(payload.name) ?? 'tool',
+          name: text(name) ?? 'tool',
           tool_call_id: id,
           started_at: at,
           ended_at: null,
@@ -250,15 +263,15 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
       break;
     }
     case 'tool_result': {
-      const id = text(payload.tool_call_id) ?? `seq-${event.seq}`;
-      const status: SpanStatus = payload.is_error === true ? 'error' : 'done';
+      const id = text(event.payload.tool_call_id) ?? `seq-${event.seq}`;
+      const status: SpanStatus = event.payload.is_error === true ? 'error' : 'done';
       const found = updateTool(spans, id, (span) => ({ ...span, status, ended_at: at }));
       if (!found) {
         spans.push({
           kind: 'tool',
           id: `tool-${id}`,
           step,
-          name: text(payload.name) ?? 'tool',
+          name: text(event.payload.name) ?? 'tool',
           tool_call_id: id,
           started_at: at,
           ended_at: at,
@@ -269,7 +282,7 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
       break;
     }
     case 'step': {
-      if (payload.resumed === true) {
+      if (event.payload.resumed === true) {
         next.model_started_at = at;
         next.model_streamed = false;
         break;
@@ -278,23 +291,23 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
         spans.push(modelSpan(timeline, timeline.model_started_at, at, step, 'done', event.seq));
       }
       // The call's usage came with its first `tool_call` already; only older streams need it from here.
-      const usage = usageOf(payload.usage);
+      const usage = usageOf(event.payload.usage);
       const index = spans.findLastIndex((span) => span.kind === 'model' && span.step === step);
       const target = spans[index];
       if (usage !== null && target?.usage === null) spans[index] = { ...target, usage };
-      const more = (count(payload.tool_calls) ?? 0) > 0;
+      const more = (count(event.payload.tool_calls) ?? 0) > 0;
       next.model_started_at = more ? at : null;
       next.model_streamed = false;
       next.call_model = null;
       break;
     }
     case 'end': {
-      const runStatus = text(payload.status) ?? 'completed';
+      const runStatus = text(event.payload.status) ?? 'completed';
       const closing = endStatus(runStatus);
       // After a last step nothing was asked of the model: only a call that was underway is recorded.
       const underway = abortedOneMore(
         spans,
-        payload.usage,
+        event.payload.usage,
         timeline.model_streamed || (closing !== 'done' && closing !== 'interrupted'),
       );
       if (timeline.model_started_at !== null && !toolsBusy && underway) {
@@ -314,9 +327,9 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
     }
     case 'model_retry': {
       // The failed attempt is a span of its own, the back-off another; the next attempt starts after it.
-      const waitMs = count(payload.wait_ms) ?? 0;
-      const attempt = count(payload.attempt);
-      const note = `${failureNote(payload)}; retry ${attempt ?? ''} after ${seconds(waitMs)}`;
+      const waitMs = count(event.payload.wait_ms) ?? 0;
+      const attempt = count(event.payload.attempt);
+      const note = `${failureNote(event.payload)}; retry ${attempt ?? ''} after ${seconds(waitMs)}`;
       if (timeline.model_started_at !== null) {
         spans.push({ ...modelSpan(timeline, timeline.model_started_at, at, step, 'error', event.seq), note });
       }
@@ -331,15 +344,15 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
         ended_at: until,
         status: 'done',
         usage: null,
-        note: `retry ${attempt ?? ''} of ${text(payload.model) ?? 'the model'} after ${seconds(waitMs)}`,
+        note: `retry ${attempt ?? ''} of ${text(event.payload.model) ?? 'the model'} after ${seconds(waitMs)}`,
       });
       next.model_started_at = until;
       next.model_streamed = false;
       break;
     }
     case 'model_fallback': {
-      const to = text(payload.to);
-      const note = `${failureNote(payload)}; retries exhausted, falling back to ${to ?? 'the next model'}`;
+      const to = text(event.payload.to);
+      const note = `${failureNote(event.payload)}; retries exhausted, falling back to ${to ?? 'the next model'}`;
       if (timeline.model_started_at !== null) {
         spans.push({ ...modelSpan(timeline, timeline.model_started_at, at, step, 'error', event.seq), note });
       }

@@ -3,8 +3,8 @@ import { agentRecord } from '../../core/records/agent.js';
 import { attachmentRecord } from '../../core/records/attachment.js';
 import { conversationRecord } from '../../core/records/conversation.js';
 import { projectRecord } from '../../core/records/project.js';
-import { nullableTimestamp, timestamp } from '../../core/records/record-fields.js';
-import { RUN_EVENT_TYPES } from '../../core/records/run-event.js';
+import { nullableTimestamp } from '../../core/records/record-fields.js';
+import { runEventSchema as coreRunEventSchema } from '../../core/records/run-event.js';
 import {
   runErrorRecord,
   runViewRecord,
@@ -87,22 +87,8 @@ export const threadMessageSchema = threadMessageRecord
   })
   .register(RESPONSE_SCHEMAS, { id: 'ThreadMessage' });
 
-export const runEventSchema = z
-  .strictObject({
-    run_id: z.string(),
-    seq: z.number().int(),
-    type: z.enum(RUN_EVENT_TYPES),
-    payload: z
-      .record(z.string(), z.unknown())
-      .describe(
-        'The event\'s fields, by type (README "API overview"); a child run\'s carry its lineage. E.g. `model_retry`: ' +
-          '{step, attempt, max_retries, reason, status?, wait_ms, model, discarded_chars} (drop the last ' +
-          '`discarded_chars` characters of the text shown), `model_fallback`: {step, from, to, reason, status?, ' +
-          'discarded_chars}',
-      ),
-    created_at: timestamp,
-  })
-  .register(RESPONSE_SCHEMAS, { id: 'RunEvent' });
+/** Every event type with its payload, declared in core (`RUN_EVENT_BODIES`): the SSE route's `x-event-schema`. */
+export const runEventSchema = coreRunEventSchema.register(RESPONSE_SCHEMAS, { id: 'RunEvent' });
 
 export const approvalSchema = toolApprovalRecord.register(RESPONSE_SCHEMAS, { id: 'ToolApproval' });
 

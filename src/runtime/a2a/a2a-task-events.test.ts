@@ -1,19 +1,15 @@
 import { TaskState } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventType } from '../../core/records/run-event.js';
+import { storedRunEvent, type RunEvent, type RunEventType } from '../../core/records/run-event.js';
 import type { Run } from '../../core/records/run.js';
 import { translateRunEvents } from './a2a-task-events.js';
 
 const run = { id: 'run_1', conversation_id: 'cnv_1', status: 'completed', output: 'The answer.' } as Run;
 
 function events(...items: [RunEventType, Record<string, unknown>][]): AsyncIterable<RunEvent> {
-  const all: RunEvent[] = items.map(([type, payload], index) => ({
-    run_id: run.id,
-    seq: index + 1,
-    type,
-    payload,
-    created_at: '2030-01-01T00:00:00.000Z',
-  }));
+  const all: RunEvent[] = items.map(([type, payload], index) =>
+    storedRunEvent({ run_id: run.id, seq: index + 1, type, payload, created_at: '2030-01-01T00:00:00.000Z' }),
+  );
   return {
     [Symbol.asyncIterator]: () => {
       const iterator = all[Symbol.iterator]();

@@ -42,11 +42,6 @@ function artifactUpdate(run: Run, artifact: Artifact, append: boolean, lastChunk
   return { payload: { $case: 'artifactUpdate', value } };
 }
 
-function textOf(event: RunEvent, key: string): string {
-  const value = event.payload[key];
-  return typeof value === 'string' ? value : '';
-}
-
 /**
  * A run's events as A2A stream events, ending with the terminal status after the run's `end`:
  * - text deltas (already batched by the run's emitter) stream into the `output` artifact; a new model
@@ -81,7 +76,7 @@ export async function* translateRunEvents(options: TranslateOptions): AsyncGener
         if (state !== TaskState.TASK_STATE_WORKING) yield working(event);
         break;
       case 'message_delta': {
-        const text = textOf(event, 'text');
+        const text = event.payload.text;
         if (text === '') break;
         if (state !== TaskState.TASK_STATE_WORKING) yield working(event);
         yield artifactUpdate(run, outputArtifact(text), turnOpen, false);
@@ -90,7 +85,7 @@ export async function* translateRunEvents(options: TranslateOptions): AsyncGener
       }
       case 'tool_call':
         turnOpen = false;
-        yield working(event, `Using the ${textOf(event, 'name') || 'a'} tool`);
+        yield working(event, `Using the ${event.payload.name || 'a'} tool`);
         break;
       // A retried model call's next text replaces the failed attempt's, which the artifact holds.
       case 'model_retry':

@@ -1,6 +1,6 @@
 import { EventType } from '@ag-ui/core';
 import type { Storage } from '../../core/ports/storage.js';
-import type { RunEvent } from '../../core/records/run-event.js';
+import type { RunEventOf, SubagentUpdatePayload } from '../../core/records/run-event.js';
 import { isTerminalStatus, type Run, type ToolApproval } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
 import type { RunServiceApi } from '../runs/run-service-api.js';
@@ -68,28 +68,21 @@ export function agUiRunStream(options: AgUiRunStreamOptions): AsyncGenerator<AgU
   });
 
   /** A child's status change on its parent's stream: its start (once) and its status in the state. */
-  function sawChild(payload: Record<string, unknown>, parent: string | undefined, parentRunId: string): void {
-    const childId = typeof payload.run_id === 'string' ? payload.run_id : undefined;
-    if (childId === undefined) return;
+  function sawChild(payload: SubagentUpdatePayload, parent: string | undefined, parentRunId: string): void {
+    const childId = payload.run_id;
     if (children.has(childId)) {
       queue.push(stateDelta('replace', `/subagents/${childId}/status`, payload.status));
       return;
     }
-    const name =
-      (typeof payload.slug === 'string' && payload.slug) ||
-      (payload.kind === 'delegation' ? 'delegation' : 'subagent');
+    const name = payload.slug || (payload.kind === 'delegation' ? 'delegation' : 'subagent');
     queue.push(
       {
         type: EventType.SUBAGENT_STARTED,
         subagentRunId: childId,
         name,
-        ...(typeof payload.description === 'string' && payload.description !== ''
-          ? { description: payload.description }
-          : {}),
+        ...(payload.description !== '' ? { description: payload.description } : {}),
         ...(parent === undefined ? {} : { parentSubagentRunId: parent }),
-        ...(typeof payload.parent_tool_call_id === 'string'
-          ? { parentToolCallId: payload.parent_tool_call_id }
-          : {}),
+        ...(payload.parent_tool_call_id !== null ? { parentToolCallId: payload.parent_tool_call_id } : {}),
         metadata: { runId: childId, parentRunId, kind: payload.kind },
       },
       stateDelta('add', `/subagents/${childId}`, { kind: payload.kind, name, status: payload.status }),
@@ -185,7 +178,9 @@ export function agUiRunStream(options: AgUiRunStreamOptions): AsyncGenerator<AgU
   }
 
   /** The run's pending inputs when `event` announces one of them: a wait that ends this AG-UI run. */
-  async function stillWaiting(event: RunEvent): Promise<ToolApproval[] | undefined> {
+  async function stillWaiting(
+    event: RunEventOf<'approval_required' | 'question_required'>,
+  ): Promise<ToolApproval[] | undefined> {
     const inputs = await storage.approvals.listForRun(run.id);
     const pending = inputs.filter((input) => input.status === 'pending');
     // A wait decided meanwhile (or replayed by a resume) is history, not a reason to stop.

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventType } from '../../core/records/run-event.js';
+import { storedRunEvent, type RunEvent, type RunEventType } from '../../core/records/run-event.js';
 import { createRunProjection } from './run-event-projection.js';
 
 let seq = 0;
-const event = (type: RunEventType, payload: Record<string, unknown> = {}): RunEvent => ({
-  run_id: 'run-1',
-  seq: ++seq,
-  type,
-  payload,
-  created_at: '2030-01-01T00:00:00.000Z',
-});
+const event = (type: RunEventType, payload: Record<string, unknown> = {}): RunEvent =>
+  storedRunEvent({ run_id: 'run-1', seq: ++seq, type, payload, created_at: '2030-01-01T00:00:00.000Z' });
 
 describe('the AG-UI projection of a run', () => {
   it('opens a step at its first event, closes the text before a tool call, and the step at its step event', () => {

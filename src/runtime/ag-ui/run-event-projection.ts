@@ -11,14 +11,6 @@ export interface RunProjection {
   close(): AgUiEvent[];
 }
 
-function numberOf(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
-}
-
-function stringOf(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
 /**
  * The AG-UI projection of one Troupe run's events (README "AG-UI"): text deltas are a streamed assistant
  * message per model turn, tool calls are START/ARGS/END with their result, the model turns are steps
@@ -62,12 +54,12 @@ export function createRunProjection(runId: string, subagentRunId?: string): RunP
   return {
     next(source) {
       const out: AgUiEvent[] = [];
-      const { payload } = source;
       switch (source.type) {
         case 'message_delta': {
-          const text = stringOf(payload.text);
+          const text = source.payload.text;
           if (text === '') break;
-          stepTo(out, numberOf(payload.step));
+          // A delta names no step: it belongs to the one open, or opens the next.
+          stepTo(out, undefined);
           if (openText === undefined) {
             openText = `${runId}:text:${source.seq}`;
             out.push(event(EventType.TEXT_MESSAGE_START, { messageId: openText, role: 'assistant' }));
@@ -76,24 +68,24 @@ export function createRunProjection(runId: string, subagentRunId?: string): RunP
           break;
         }
         case 'tool_call': {
-          stepTo(out, numberOf(payload.step));
+          stepTo(out, source.payload.step);
           const parentMessageId = openText;
           closeText(out);
-          const toolCallId = stringOf(payload.tool_call_id);
+          const toolCallId = source.payload.tool_call_id;
           out.push(
             event(EventType.TOOL_CALL_START, {
               toolCallId,
-              toolCallName: stringOf(payload.name),
+              toolCallName: source.payload.name,
               ...(parentMessageId === undefined ? {} : { parentMessageId }),
             }),
-            event(EventType.TOOL_CALL_ARGS, { toolCallId, delta: JSON.stringify(payload.args ?? {}) }),
+            event(EventType.TOOL_CALL_ARGS, { toolCallId, delta: JSON.stringify(source.payload.args ?? {}) }),
             event(EventType.TOOL_CALL_END, { toolCallId }),
           );
           break;
         }
         case 'tool_result': {
-          const toolCallId = stringOf(payload.tool_call_id);
-          const output = payload.output ?? payload.result ?? '';
+          const toolCallId = source.payload.tool_call_id;
+          const output = source.payload.output ?? source.payload.result ?? '';
           out.push(
             event(EventType.TOOL_CALL_RESULT, {
               messageId: `${runId}:tool:${toolCallId}`,
@@ -106,19 +98,19 @@ export function createRunProjection(runId: string, subagentRunId?: string): RunP
         }
         case 'step': {
           // A resumed step ends without having been seen open in this stream: open it to close it.
-          stepTo(out, numberOf(payload.step));
+          stepTo(out, source.payload.step);
           closeStep(out);
           break;
         }
         case 'artifact':
-          out.push(event(EventType.CUSTOM, { name: 'troupe.artifact', value: payload }));
+          out.push(event(EventType.CUSTOM, { name: 'troupe.artifact', value: source.payload }));
           break;
         case 'model_retry':
         case 'model_fallback':
           // AG-UI cannot take streamed text back: the failed attempt's message ends here, the retry's text
           // comes as a new message, and the custom event says how many characters of the last one are void.
           closeText(out);
-          out.push(event(EventType.CUSTOM, { name: `troupe.${source.type}`, value: payload }));
+          out.push(event(EventType.CUSTOM, { name: `troupe.${source.type}`, value: source.payload }));
           break;
         case 'end':
           closeStep(out);

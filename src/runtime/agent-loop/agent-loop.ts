@@ -10,6 +10,8 @@ import { ApprovalPendingError } from '../../core/approvals/approval-pending-erro
 import type { ComposedMiddleware } from '../middleware/compose-middleware.js';
 import type { PendingEvent, RunEmitter } from '../events/run-emitter.js';
 import type { AnyTroupeTool, ToolContext } from '../../core/tools/troupe-tool.js';
+import { toolEvent } from '../../core/records/tool-event.js';
+import { ToolRefusal } from '../../core/tools/tool-refusal.js';
 
 export interface AgentLoopOptions {
   run: Run;
@@ -201,6 +203,7 @@ async function runToolCalls(
             name: call.toolName,
             output: outcome.output,
             is_error: outcome.isError,
+            ...(outcome.refusal ? { refusal: outcome.refusal } : {}),
           },
         };
         const events = completesStep ? [result, stepEvent] : [result];
@@ -243,14 +246,16 @@ function startsChildOnly(tools: ReadonlyMap<string, AnyTroupeTool>, call: ModelT
 }
 
 function toolCallEvent(step: number, call: ModelToolCall, modelUsage?: ModelCallUsage): PendingEvent {
-  const payload: Record<string, unknown> = {
-    step,
-    tool_call_id: call.toolCallId,
-    name: call.toolName,
-    args: call.input,
+  return {
+    type: 'tool_call',
+    payload: {
+      step,
+      tool_call_id: call.toolCallId,
+      name: call.toolName,
+      args: call.input,
+      ...(modelUsage ? { model_usage: modelUsage } : {}),
+    },
   };
-  if (modelUsage) payload.model_usage = modelUsage;
-  return { type: 'tool_call', payload };
 }
 
 async function executeToolCall(options: AgentLoopOptions, call: ModelToolCall): Promise<ToolCallResult> {
@@ -261,8 +266,9 @@ async function executeToolCall(options: AgentLoopOptions, call: ModelToolCall): 
     run: options.run,
     toolCallId: call.toolCallId,
     abortSignal: options.abortSignal,
-    emit: async (type, payload) => {
-      await options.emitter.emit(type, { tool_call_id: call.toolCallId, ...payload });
+    emit: async (...args) => {
+      const event = toolEvent(call.toolCallId, ...args);
+      await options.emitter.emit(event.type, event.payload);
     },
     workdir: options.workdir,
     ...(options.suspend ? { suspend: options.suspend } : {}),
@@ -283,6 +289,7 @@ async function executeToolCall(options: AgentLoopOptions, call: ModelToolCall): 
     // docs/scale-out.md, "Outages"); any other tool failure is data for the model (house style §6.3).
     options.abortSignal.throwIfAborted();
     if (error instanceof ApprovalPendingError || isTroupeError(error, 'storage_unavailable')) throw error;
+    if (error instanceof ToolRefusal) return { output: error.message, isError: true, refusal: error.refusal };
     return { output: toTroupeError(error).message, isError: true };
   }
 }

@@ -3,6 +3,12 @@ import { hasLimits, zeroAmounts, type BudgetLimits, type RunBudget } from '../..
 import { carveChildBudget } from '../../core/budgets/carve-child-budget.js';
 import { narrowBudget } from '../../core/budgets/narrow-budget.js';
 import type { Storage } from '../../core/ports/storage.js';
+import type { Refusal } from '../../core/records/refusal.js';
+
+/** A child's budget the parent's cannot give: the text the model reads starts with the code. */
+function budgetRefusal(reason: string): { refused: string; refusal: Refusal } {
+  return { refused: `budget_exhausted: ${reason}`, refusal: { code: 'budget_exhausted', reason } };
+}
 
 /**
  * Opens the ledger of a root run (a chat turn, a top-level delegation): the agent's `config.budget` narrowed
@@ -45,7 +51,9 @@ export async function reserveChildBudget(
     share: number;
     now: Date;
   },
-): Promise<{ refused: string } | { open(runId: string): Promise<RunBudget | undefined> }> {
+): Promise<
+  { refused: string; refusal: Refusal } | { open(runId: string): Promise<RunBudget | undefined> }
+> {
   const parent = options.parentHasLedger === false ? undefined : await tx.budgets.get(options.parentRunId);
   const carved = carveChildBudget({
     parent,
@@ -54,11 +62,11 @@ export async function reserveChildBudget(
     defaultShare: options.share,
     now: options.now,
   });
-  if (carved.kind === 'refused') return { refused: `budget_exhausted: ${carved.reason}` };
+  if (carved.kind === 'refused') return budgetRefusal(carved.reason);
   if (!hasLimits(carved.limits) && carved.deadline_at === null)
     return { open: () => Promise.resolve(undefined) };
   if (parent && !(await tx.budgets.carve(parent.run_id, carved.reserve))) {
-    return { refused: 'budget_exhausted: the budget has too little left to give this child' };
+    return budgetRefusal('the budget has too little left to give this child');
   }
   return {
     open(runId) {

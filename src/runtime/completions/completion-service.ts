@@ -87,11 +87,6 @@ function withParam(error: unknown, param: string, only?: ReadonlySet<string>): u
   return new TroupeError(error.code, error.message, { details: { ...error.details, param }, cause: error });
 }
 
-function stringField(payload: Record<string, unknown>, key: string): string {
-  const value = payload[key];
-  return typeof value === 'string' ? value : '';
-}
-
 export function createCompletionService(deps: CompletionServiceDependencies): CompletionService {
   const { agents, conversations, runs } = deps;
 
@@ -165,7 +160,7 @@ export function createCompletionService(deps: CompletionServiceDependencies): Co
       let newStep = false;
       for await (const event of events) {
         if (event.type === 'message_delta') {
-          const text = typeof event.payload.text === 'string' ? event.payload.text : '';
+          const text = event.payload.text;
           if (text === '') continue;
           if (newStep && wroteText) await onText('\n\n');
           newStep = false;
@@ -174,14 +169,15 @@ export function createCompletionService(deps: CompletionServiceDependencies): Co
         } else if (event.type === 'tool_call' || event.type === 'step') {
           newStep = true;
         } else if (event.type === 'model_retry' || event.type === 'model_fallback') {
-          const discarded = Number(event.payload.discarded_chars);
+          const discarded = event.payload.discarded_chars;
           if (discarded > 0) onDiscard?.(discarded);
-        } else if (event.type === 'approval_required' || (event.type as string) === 'question_required') {
+        } else if (event.type === 'approval_required' || event.type === 'question_required') {
           return {
             kind: 'waiting',
             run: await runs.getRun(actor, runId),
-            toolName: stringField(event.payload, 'name'),
-            toolCallId: stringField(event.payload, 'tool_call_id'),
+            // A question's call is `ask_user_question`'s, which its event does not name.
+            toolName: event.type === 'approval_required' ? event.payload.name : '',
+            toolCallId: event.payload.tool_call_id,
           };
         } else if (event.type === 'end') {
           break;

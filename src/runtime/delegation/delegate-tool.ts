@@ -74,7 +74,7 @@ export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
           adoptCheckpoint: context.adoptCheckpoint,
         },
         async (started, since) => {
-          if (started.kind === 'refused') throw refusalError(started.error);
+          if (started.kind === 'refused') throw refusalError(started.error, started.refusal);
           const { run, wait_timed_out } = await waitOutsideSlot(context, () =>
             service.awaitRun(started.run.id, limits.waitTimeoutMs, context.abortSignal, since),
           );

@@ -115,9 +115,11 @@ describe('an expert reached through delegate is a main agent in its own run', ()
       expect(events.filter((event) => event.type === 'subagent_update')).toHaveLength(children.length * 3);
       const lineage = lineageOf(member);
       for (const event of events) {
-        const carried = Object.fromEntries(Object.keys(lineage).map((key) => [key, event.payload[key]]));
+        const { root_run_id, parent_run_id, parent_tool_call_id, depth } = event.payload;
+        const carried = { root_run_id, parent_run_id, parent_tool_call_id, depth };
         // A subagent_update names the tool call that started the child, not the one that started this run.
-        const child = children.find((other) => other.id === event.payload.run_id);
+        const childId = event.type === 'subagent_update' ? event.payload.run_id : undefined;
+        const child = children.find((other) => other.id === childId);
         const expected =
           event.type === 'subagent_update'
             ? { ...lineage, parent_tool_call_id: child?.input.parent_tool_call_id }

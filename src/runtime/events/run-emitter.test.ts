@@ -4,6 +4,7 @@ import { claimByDeadWorker } from '../../../test/helpers/runtime/claim-by-dead-w
 import { countingInserts } from '../../../test/helpers/runtime/counting-inserts.js';
 import { SLOW_SCENARIO, useSingleAgentRuntime } from '../../../test/helpers/runtime/use-single-agent-runtime.js';
 import { createRunEmitter } from './run-emitter.js';
+import { sampleBody, sampleDraft } from '../../../test/helpers/sample-run-events.js';
 
 const setup = useSingleAgentRuntime();
 
@@ -30,11 +31,11 @@ async function runningRun() {
 describe("a run emitter's announcement", () => {
   it('leads the first append, in the same insert, before the buffered text', async () => {
     const { emitter, inserts, published, stream } = await runningRun();
-    emitter.announce('metadata', { attempt: 1 });
+    emitter.announce('metadata', sampleBody('metadata', { attempt: 1 }));
     emitter.delta('some text');
     expect(inserts).toEqual([]);
-    await emitter.commit([{ type: 'step', payload: { step: 1 } }]);
-    await emitter.emit('tool_call', { tool: 'x' });
+    await emitter.commit([sampleDraft('step', { step: 1 })]);
+    await emitter.emit('tool_call', sampleBody('tool_call', { name: 'x' }));
     expect(inserts).toHaveLength(2);
     expect(await stream()).toEqual(['1:metadata', '2:message_delta', '3:step', '4:tool_call']);
     expect(published.map((event) => event.type)).toEqual(['metadata', 'message_delta', 'step', 'tool_call']);
@@ -42,11 +43,11 @@ describe("a run emitter's announcement", () => {
 
   it('goes out on its own after a short wait, and with a flush', async () => {
     const { emitter, inserts, published, stream } = await runningRun();
-    emitter.announce('metadata', { attempt: 1 });
+    emitter.announce('metadata', sampleBody('metadata', { attempt: 1 }));
     await vi.waitFor(() => expect(published.map((event) => event.type)).toEqual(['metadata']));
     expect(inserts).toHaveLength(1);
 
-    emitter.announce('metadata', { attempt: 2 });
+    emitter.announce('metadata', sampleBody('metadata', { attempt: 2 }));
     await emitter.flush();
     expect(await stream()).toEqual(['1:metadata', '2:metadata']);
   });
@@ -60,10 +61,10 @@ describe("a run emitter's held checkpoints", () => {
 
   it('go with the next commit, first, in its one transaction and one insert', async () => {
     const { emitter, inserts, published, stream, thread } = await runningRun();
-    emitter.hold([{ type: 'tool_call', payload: { step: 1 } }], { step: 1, messages: [toolCall] });
-    emitter.hold([{ type: 'tool_result', payload: { step: 1 } }], { step: 1, messages: [answer] });
+    emitter.hold([sampleDraft('tool_call', { step: 1 })], { step: 1, messages: [toolCall] });
+    emitter.hold([sampleDraft('tool_result', { step: 1 })], { step: 1, messages: [answer] });
     expect(inserts).toEqual([]);
-    const written = await emitter.commit([{ type: 'step', payload: { step: 2 } }], undefined, {
+    const written = await emitter.commit([sampleDraft('step', { step: 2 })], undefined, {
       step: 2,
       messages: [answer],
     });
@@ -76,12 +77,12 @@ describe("a run emitter's held checkpoints", () => {
 
   it('go out on their own after a short wait, with a flush, and before an emitted event', async () => {
     const { emitter, stream, thread } = await runningRun();
-    emitter.hold([{ type: 'tool_call', payload: {} }], { step: 1, messages: [toolCall] });
+    emitter.hold([sampleDraft('tool_call')], { step: 1, messages: [toolCall] });
     await vi.waitFor(async () => expect(await stream()).toEqual(['1:tool_call']));
-    emitter.hold([{ type: 'tool_result', payload: {} }], { step: 1, messages: [answer] });
+    emitter.hold([sampleDraft('tool_result')], { step: 1, messages: [answer] });
     await emitter.flush();
-    emitter.hold([{ type: 'tool_call', payload: {} }], { step: 2, messages: [toolCall] });
-    await emitter.emit('error', {});
+    emitter.hold([sampleDraft('tool_call')], { step: 2, messages: [toolCall] });
+    await emitter.emit('error', sampleBody('error'));
     expect(await stream()).toEqual(['1:tool_call', '2:tool_result', '3:tool_call', '4:error']);
     expect(await thread()).toEqual(['0:user', '1:assistant', '1:assistant', '2:assistant']);
   });
@@ -89,15 +90,15 @@ describe("a run emitter's held checkpoints", () => {
   it("are written by an adopting transaction, and the run's appends wait for it to settle", async () => {
     const { h, emitter, published, stream, thread } = await runningRun();
     emitter.delta('thinking');
-    emitter.hold([{ type: 'tool_call', payload: {} }], { step: 1, messages: [toolCall] });
+    emitter.hold([sampleDraft('tool_call')], { step: 1, messages: [toolCall] });
     const adopted = await emitter.adopt();
     if (!adopted) throw new Error('nothing to adopt');
-    const later = emitter.emit('error', {});
+    const later = emitter.emit('error', sampleBody('error'));
     const appended = await h.storage.sharedCommitTransaction(async (tx) => {
       await tx.messages.appendBatches([adopted.messages]);
       const batch = adopted.events;
       const [own = []] = await tx.events.appendBatches([
-        { ...batch, events: [...batch.events, { type: 'subagent_update', payload: {} }] },
+        { ...batch, events: [...batch.events, sampleDraft('subagent_update')] },
       ]);
       return own;
     });
@@ -113,7 +114,7 @@ describe("a run emitter's held checkpoints", () => {
 
   it('are held again when the adopting transaction rolls back, and written before what comes next', async () => {
     const { h, emitter, stream, thread } = await runningRun();
-    emitter.hold([{ type: 'tool_call', payload: {} }], { step: 1, messages: [toolCall] });
+    emitter.hold([sampleDraft('tool_call')], { step: 1, messages: [toolCall] });
     const adopted = await emitter.adopt();
     if (!adopted) throw new Error('nothing to adopt');
     await expect(
@@ -124,21 +125,21 @@ describe("a run emitter's held checkpoints", () => {
     ).rejects.toThrow('the start failed');
     await adopted.settle(undefined);
     expect(await stream()).toEqual([]);
-    await emitter.commit([{ type: 'tool_result', payload: {} }], undefined, { step: 1, messages: [answer] });
+    await emitter.commit([sampleDraft('tool_result')], undefined, { step: 1, messages: [answer] });
     expect(await stream()).toEqual(['1:tool_call', '2:tool_result']);
     expect(await thread()).toEqual(['0:user', '1:assistant', '1:assistant']);
   });
 
   it('are not adoptable once work was queued after them, and a second adopter waits for the first', async () => {
     const first = await runningRun();
-    first.emitter.hold([{ type: 'tool_call', payload: {} }], { step: 1, messages: [toolCall] });
-    const emitted = first.emitter.emit('error', {});
+    first.emitter.hold([sampleDraft('tool_call')], { step: 1, messages: [toolCall] });
+    const emitted = first.emitter.emit('error', sampleBody('error'));
     expect(await first.emitter.adopt()).toBeUndefined();
     await emitted;
     expect(await first.stream()).toEqual(['1:tool_call', '2:error']);
 
     const { emitter } = first;
-    emitter.hold([{ type: 'tool_call', payload: {} }], { step: 2, messages: [toolCall] });
+    emitter.hold([sampleDraft('tool_call')], { step: 2, messages: [toolCall] });
     const adopted = await emitter.adopt();
     if (!adopted) throw new Error('nothing to adopt');
     let secondDone = false;

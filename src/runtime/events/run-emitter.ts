@@ -7,7 +7,8 @@ import type {
 } from '../../core/ports/storage.js';
 import type { Run } from '../../core/records/run.js';
 import type { AdoptedCommit } from '../../core/tools/adopt-checkpoint.js';
-import type { RunEvent, RunEventType } from '../../core/records/run-event.js';
+import type { RunEvent, RunEventBody, RunEventDraft, RunEventType } from '../../core/records/run-event.js';
+import type { RunEventLineage } from '../../core/records/run-event-payloads.js';
 import { isStorageOutage, wroteNothing, type StorageOutage } from '../../core/runs/storage-outage.js';
 
 /**
@@ -21,8 +22,11 @@ export const SHARED_COMMIT: SharedCommitOptions = { gather: false };
 const DELTA_FLUSH_MS = 40;
 const DELTA_FLUSH_CHARS = 512;
 
-/** An event not yet appended: its lineage fields are added when it is. */
-export interface PendingEvent {
+/** An event not yet appended, one variant per type: its lineage fields are added when it is. */
+export type PendingEvent = RunEventDraft;
+
+/** How the emitter holds any pending event; what it is given is typed (`emit`, `commit`, `announce`). */
+interface QueuedEvent {
   type: RunEventType;
   payload: Record<string, unknown>;
 }
@@ -40,9 +44,9 @@ export interface RunEmitter {
    * Appends the buffered text and one event, and other runs' batches (`besides`), in one statement, then
    * publishes them in that order. Returns the event.
    */
-  emit(
-    type: RunEventType,
-    payload: Record<string, unknown>,
+  emit<K extends RunEventType>(
+    type: K,
+    payload: RunEventBody<K>,
     besides?: readonly RunEventBatch[],
   ): Promise<RunEvent>;
   /**
@@ -65,7 +69,7 @@ export interface RunEmitter {
    * leads, or a short timer: a run whose first step commits at once spends no statement of its own on it,
    * and a slow first step delays it by DELTA_FLUSH_MS at most.
    */
-  announce(type: RunEventType, payload: Record<string, unknown>): void;
+  announce(type: 'metadata', payload: RunEventBody<'metadata'>): void;
   /**
    * `commit`, held back: the run's next commit writes it in its own transaction, ahead of its own rows and
    * events; an `emit` or `flush` writes it first, and so does a short timer, so it is never held for long.
@@ -92,7 +96,7 @@ export function lineageOf(
   run: Pick<Run, 'root_run_id' | 'created_by_run_id' | 'depth'> & {
     input: Pick<Run['input'], 'parent_tool_call_id'>;
   },
-): Record<string, unknown> {
+): RunEventLineage {
   return {
     root_run_id: run.root_run_id,
     parent_run_id: run.created_by_run_id,
@@ -102,12 +106,12 @@ export function lineageOf(
 }
 
 /** Persists first (the database is the source of truth), then publishes for live subscribers. */
-export async function appendAndPublish(
+export async function appendAndPublish<K extends RunEventType>(
   storage: Storage,
   bus: EventBus,
   runId: string,
-  type: RunEventType,
-  payload: Record<string, unknown>,
+  type: K,
+  payload: RunEventBody<K>,
 ): Promise<RunEvent> {
   const event = await storage.events.append({ run_id: runId, type, payload });
   await publishQuietly(bus, event);
@@ -125,7 +129,7 @@ export async function publishQuietly(bus: EventBus, event: RunEvent): Promise<vo
 
 /** A checkpoint held back (`RunEmitter.hold`): its events (text buffered before it first), and its messages. */
 interface HeldCommit {
-  events: PendingEvent[];
+  events: QueuedEvent[];
   messages: StepMessages;
 }
 
@@ -152,7 +156,7 @@ export function createRunEmitter(
     }
   };
   let buffer = '';
-  let lead: PendingEvent | undefined;
+  let lead: QueuedEvent | undefined;
   let timer: NodeJS.Timeout | undefined;
   let held: HeldCommit[] = [];
   /** How much work was queued when the first held commit was: work queued since writes them itself. */
@@ -182,7 +186,7 @@ export function createRunEmitter(
   };
 
   /** The announced event, then the buffered text, then `events`; the buffer is emptied. */
-  const takeBuffer = (events: PendingEvent[] = []): PendingEvent[] => {
+  const takeBuffer = (events: readonly QueuedEvent[] = []): QueuedEvent[] => {
     if (timer) clearTimeout(timer);
     timer = undefined;
     const text = buffer === '' ? [] : [{ type: 'message_delta' as const, payload: { text: buffer } }];
@@ -201,7 +205,7 @@ export function createRunEmitter(
   // Object.assign, not `{ ...lineage, ...payload }`: V8 copies two spreads of small objects of many shapes
   // through its slow path (2.8 µs against 0.13 µs per event in a scratch loop; −3 % of a dispatch with the
   // other two such payloads, `end` and `subagent_update`). The payloads' keys are this runtime's own.
-  const ownBatch = (events: PendingEvent[]): RunEventBatch => ({
+  const ownBatch = (events: readonly QueuedEvent[]): RunEventBatch => ({
     run_id: run.id,
     events: events.map((event) => ({ type: event.type, payload: Object.assign({}, lineage, event.payload) })),
   });
@@ -209,7 +213,7 @@ export function createRunEmitter(
   /** This run's events and `besides` in one insert. */
   const appendOwn = async (
     store: Storage,
-    events: PendingEvent[],
+    events: readonly QueuedEvent[],
     besides: readonly RunEventBatch[] = [],
   ): Promise<{ own: RunEvent[]; others: RunEvent[] }> => {
     const batches = [ownBatch(events), ...besides];
@@ -236,7 +240,7 @@ export function createRunEmitter(
    */
   const write = async (
     prior: HeldCommit[],
-    events: PendingEvent[],
+    events: readonly QueuedEvent[],
     alongside?: (tx: Storage, append: AppendBatch) => Promise<RunEvent[] | void>,
     messages?: StepMessages,
   ): Promise<RunEvent[]> => {

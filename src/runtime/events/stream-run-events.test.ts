@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Storage } from '../../core/ports/storage.js';
-import type { RunEvent, RunEventType } from '../../core/records/run-event.js';
+import { storedRunEvent, type RunEvent, type RunEventType } from '../../core/records/run-event.js';
 import { streamRunEvents } from './stream-run-events.js';
 
 const RUN = 'run-1';
@@ -24,7 +24,7 @@ function world() {
     },
   } as unknown as EventBus;
   const commit = (type: RunEventType = 'step'): RunEvent => {
-    const event: RunEvent = { run_id: RUN, seq: stored.length + 1, type, payload: {}, created_at: '' };
+    const event = storedRunEvent({ run_id: RUN, seq: stored.length + 1, type, payload: {}, created_at: '' });
     stored.push(event);
     return event;
   };

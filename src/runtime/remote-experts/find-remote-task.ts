@@ -1,9 +1,13 @@
+import { z } from 'zod';
 import type { Storage } from '../../core/ports/storage.js';
 
 /** The tool span a remote expert's run records for its remote task (see `driveRemoteExpert`). */
 export const REMOTE_TASK_TOOL = 'a2a_remote_task';
 
 const PAGE = 200;
+
+/** The call's arguments as `driveRemoteExpert` records them; other keys are not read. */
+const remoteTaskArgs = z.object({ task_id: z.string(), context_id: z.string().nullish() });
 
 /** The remote task a run started, from its events: the first `a2a_remote_task` tool call. */
 export async function findRemoteTask(
@@ -14,12 +18,9 @@ export async function findRemoteTask(
     const events = await storage.events.list(runId, after, PAGE);
     for (const event of events) {
       if (event.type !== 'tool_call' || event.payload.name !== REMOTE_TASK_TOOL) continue;
-      const args = event.payload.args as { task_id?: unknown; context_id?: unknown } | undefined;
-      if (typeof args?.task_id !== 'string') continue;
-      return {
-        taskId: args.task_id,
-        contextId: typeof args.context_id === 'string' ? args.context_id : undefined,
-      };
+      const args = remoteTaskArgs.safeParse(event.payload.args);
+      if (!args.success) continue;
+      return { taskId: args.data.task_id, contextId: args.data.context_id ?? undefined };
     }
     if (events.length < PAGE) return undefined;
     after = events.at(-1)?.seq ?? after;

@@ -84,7 +84,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       awaited: runId !== undefined,
       adoptCheckpoint: context.adoptCheckpoint,
     });
-    if (outcome.kind === 'refused') throw refusalError(outcome.error);
+    if (outcome.kind === 'refused') throw refusalError(outcome.error, outcome.refusal);
     return outcome;
   }
 

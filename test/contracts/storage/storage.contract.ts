@@ -18,6 +18,9 @@ import { describeHumanInputAndFilesContract } from './human-input-and-files.cont
 import { describeMessageUsageContract } from './message-usage.contract.js';
 import { walkRunTo } from '../../helpers/walk-run-to.js';
 
+/** A field of a payload these suites wrote themselves: storage keeps any payload it is given. */
+const fieldOf = (payload: Record<string, unknown>, key: string): unknown => payload[key];
+
 export interface OpenedStorage {
   storage: Storage;
   /** Closes the store and removes whatever `open` created (file, schema, database). */
@@ -1570,7 +1573,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           },
           { run_id: parent.id, events: [{ type: 'subagent_update', payload: { n: 1 } }], whileActive: true },
         ]);
-        expect(own?.map((event) => [event.run_id, event.seq, event.type, event.payload.n])).toEqual([
+        expect(own?.map((event) => [event.run_id, event.seq, event.type, fieldOf(event.payload, 'n')])).toEqual([
           [child.id, 1, 'metadata', 1],
           [child.id, 2, 'step', 2],
         ]);
@@ -1627,7 +1630,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         }
         expect(pages.map((page) => page.length)).toEqual([10, 10, 5]);
         expect(pages.flat()).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
-        expect((await storage.events.list(run.id, 20, 100)).map((e) => e.payload.i)).toEqual([
+        expect((await storage.events.list(run.id, 20, 100)).map((e) => fieldOf(e.payload, 'i'))).toEqual([
           20, 21, 22, 23, 24,
         ]);
         expect(await storage.events.list(run.id, 25, 10)).toEqual([]);

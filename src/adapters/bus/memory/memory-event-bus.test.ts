@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Subscription } from '../../../core/ports/event-bus.js';
-import type { RunEvent } from '../../../core/records/run-event.js';
+import { storedRunEvent, type RunEvent } from '../../../core/records/run-event.js';
 import { describeEventBusContract } from '../../../../test/contracts/event-bus.contract.js';
 import { createMemoryEventBus } from './create-memory-event-bus.js';
 
@@ -10,7 +10,7 @@ describeEventBusContract('memory', () => {
 });
 
 function runEvent(runId: string, seq: number): RunEvent {
-  return { run_id: runId, seq, type: 'step', payload: {}, created_at: '2026-01-01T00:00:00.000Z' };
+  return storedRunEvent({ run_id: runId, seq, type: 'step', payload: {}, created_at: '2026-01-01T00:00:00.000Z' });
 }
 
 describe('createMemoryEventBus', () => {

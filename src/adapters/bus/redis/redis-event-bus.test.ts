@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventBus, RunSignal } from '../../../core/ports/event-bus.js';
-import type { RunEvent } from '../../../core/records/run-event.js';
+import { storedRunEvent, type RunEvent } from '../../../core/records/run-event.js';
 import { describeEventBusContract } from '../../../../test/contracts/event-bus.contract.js';
 import { compareStreamIds } from './compare-stream-ids.js';
 import { createRedisEventBus } from './create-redis-event-bus.js';
@@ -16,13 +16,13 @@ const SKIP_REASON =
   'Redis event bus: skipped because TROUPE_TEST_REDIS_URL is not set (e.g. redis://127.0.0.1:6390; .ci/run sets it)';
 
 function runEvent(runId: string, seq: number): RunEvent {
-  return {
+  return storedRunEvent({
     run_id: runId,
     seq,
     type: 'message_delta',
     payload: { text: `chunk ${seq}` },
     created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
-  };
+  });
 }
 
 function waitUntil(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {

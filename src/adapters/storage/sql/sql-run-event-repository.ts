@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
-import type { NewRunEvent, RunEvent } from '../../../core/records/run-event.js';
+import { storedRunEvent, type NewRunEvent, type RunEvent } from '../../../core/records/run-event.js';
 import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
 import type { RunEventBatch, RunEventRepository } from '../../../core/ports/storage.js';
 import type { RunEventsTable } from './database-schema.js';
@@ -11,13 +11,13 @@ import { preparedQueryFamily } from './prepared-query.js';
 import { selectByIds } from './select-by-ids.js';
 
 export function runEventFromRow(row: Selectable<RunEventsTable>): RunEvent {
-  return {
+  return storedRunEvent({
     run_id: row.run_id,
     seq: toNumber(row.seq),
     type: row.type,
     payload: fromJson<Record<string, unknown>>(row.payload),
     created_at: row.created_at,
-  };
+  });
 }
 
 /** Shapes with up to this many events per run, and two runs, stay compiled; larger ones compile each time. */
@@ -124,13 +124,15 @@ export class SqlRunEventRepository implements RunEventRepository {
       const appended = parts.map((batch, b) => {
         const numbers = (seqs.get(batch.run_id) ?? []).sort((x, y) => x - y);
         // Re-parsed from the stored text so the caller sees exactly what a reader will (e.g. no undefined keys).
-        return (rows[b] ?? []).slice(0, numbers.length).map((row, i) => ({
-          run_id: batch.run_id,
-          seq: numbers[i] ?? 0,
-          type: row.type,
-          payload: fromJson<Record<string, unknown>>(row.payload),
-          created_at: createdAt,
-        }));
+        return (rows[b] ?? []).slice(0, numbers.length).map((row, i) =>
+          storedRunEvent({
+            run_id: batch.run_id,
+            seq: numbers[i] ?? 0,
+            type: row.type,
+            payload: fromJson<Record<string, unknown>>(row.payload),
+            created_at: createdAt,
+          }),
+        );
       });
       return batches.map((batch) => (batch.events.length === 0 ? [] : (appended.shift() ?? [])));
     } catch (error) {

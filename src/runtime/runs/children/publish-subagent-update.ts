@@ -2,8 +2,9 @@ import type { EventBus } from '../../../core/ports/event-bus.js';
 import type { RunEventBatch, Storage } from '../../../core/ports/storage.js';
 import type { Agent } from '../../../core/records/agent.js';
 import type { Run } from '../../../core/records/run.js';
-import type { RunEvent } from '../../../core/records/run-event.js';
+import type { RunEvent, SubagentUpdatePayload } from '../../../core/records/run-event.js';
 import { lineageOf, publishQuietly } from '../../events/run-emitter.js';
+import type { RunEventLineage } from '../../../core/records/run-event-payloads.js';
 import { childCard } from './child-card.js';
 import { inlineSubagentName } from '../../../core/subagents/inline-subagent-agent.js';
 
@@ -24,7 +25,7 @@ async function lineageOfParent(
   child: Run,
   parentId: string,
   parent: Run | undefined,
-): Promise<Record<string, unknown> | undefined> {
+): Promise<RunEventLineage | undefined> {
   if (parent) return lineageOf(parent);
   if (child.depth === 1 && parentId === child.root_run_id) {
     return lineageOf({ root_run_id: parentId, created_by_run_id: null, depth: 0, input: {} });
@@ -57,7 +58,7 @@ export async function subagentUpdateBatch(
   if (!parentLineage) return undefined;
   // The card's own parent_tool_call_id (the call that started the child) replaces the parent's lineage one.
   // Object.assign, not spreads: see the emitter's `ownBatch`.
-  const payload = Object.assign({}, parentLineage, childCard(child, agent), {
+  const payload: SubagentUpdatePayload = Object.assign({}, parentLineage, childCard(child, agent), {
     description: child.input.message.slice(0, PREVIEW_CHARS),
     error: child.error,
     output: child.output === null ? null : child.output.slice(0, PREVIEW_CHARS),

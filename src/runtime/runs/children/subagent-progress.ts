@@ -1,5 +1,5 @@
 import type { Storage } from '../../../core/ports/storage.js';
-import type { RunEvent } from '../../../core/records/run-event.js';
+import type { RunEvent, RunEventOf } from '../../../core/records/run-event.js';
 
 export interface ProgressItem {
   seq: number;
@@ -9,9 +9,9 @@ export interface ProgressItem {
   content: string;
 }
 
-function toolCallId(event: RunEvent): { tool_call_id?: string } {
+function toolCallId(event: RunEventOf<'tool_call' | 'tool_result'>): { tool_call_id?: string } {
   const id = event.payload.tool_call_id;
-  return typeof id === 'string' && id !== '' ? { tool_call_id: id } : {};
+  return id !== '' ? { tool_call_id: id } : {};
 }
 
 export interface RunProgress {
@@ -41,16 +41,16 @@ export function summariseProgress(events: readonly RunEvent[], limit = 3): RunPr
   };
   for (const event of events) {
     if (event.type === 'message_delta') {
-      text += typeof event.payload.text === 'string' ? event.payload.text : '';
+      text += event.payload.text;
       textSeq = event.seq;
     } else if (event.type === 'tool_call') {
       flushText();
-      items.push({ seq: event.seq, ...toolCallId(event), kind: 'tool_call', content: clip(`Calling ${String(event.payload.name)}(${JSON.stringify(event.payload.args ?? {})})`) });
+      items.push({ seq: event.seq, ...toolCallId(event), kind: 'tool_call', content: clip(`Calling ${event.payload.name}(${JSON.stringify(event.payload.args ?? {})})`) });
     } else if (event.type === 'tool_result') {
       flushText();
       const output = event.payload.output;
       const rendered = typeof output === 'string' ? output : JSON.stringify(output);
-      items.push({ seq: event.seq, ...toolCallId(event), kind: 'tool_result', content: clip(`${String(event.payload.name)} → ${rendered}`) });
+      items.push({ seq: event.seq, ...toolCallId(event), kind: 'tool_result', content: clip(`${event.payload.name} → ${rendered}`) });
     } else if (event.type === 'step' || event.type === 'end') {
       flushText();
     }

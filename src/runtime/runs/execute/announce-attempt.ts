@@ -2,6 +2,7 @@ import type { Run } from '../../../core/records/run.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import type { RunEmitter } from '../../events/run-emitter.js';
 import { subagentUpdateBatch } from '../children/publish-subagent-update.js';
+import type { RunEventBody } from '../../../core/records/run-event.js';
 
 /**
  * An attempt's `metadata` event and, for a child, the `running` update on its parent's stream: one insert.
@@ -19,7 +20,7 @@ export async function announceAttempt(
   storage: Storage,
   emitter: RunEmitter,
   run: Run,
-  metadata: Record<string, unknown>,
+  metadata: RunEventBody<'metadata'>,
   parentTold = false,
 ): Promise<void> {
   const update = parentTold ? undefined : await subagentUpdateBatch(storage, run);

@@ -1,11 +1,12 @@
 import type { Agent } from '../../../core/records/agent.js';
 import type { Run } from '../../../core/records/run.js';
+import type { RunEventBody } from '../../../core/records/run-event.js';
 
 /**
  * The `metadata` event that opens every attempt of a run: who runs what, on which model, which try, and the
  * run's usage so far.
  */
-export function attemptMetadata(run: Run, agent: Agent, model: string): Record<string, unknown> {
+export function attemptMetadata(run: Run, agent: Agent, model: string): RunEventBody<'metadata'> {
   return {
     request_id: run.request_id,
     agent_id: agent.id,

@@ -1,5 +1,5 @@
 import { isoNow, type Clock } from '../../../core/clock.js';
-import { describeExhaustion, exhaustedDimension, type BudgetAmounts } from '../../../core/budgets/budget.js';
+import { budgetExhaustedError, exhaustedDimension, type BudgetAmounts } from '../../../core/budgets/budget.js';
 import { estimateTokens } from '../../../core/budgets/estimate-tokens.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import type { Run } from '../../../core/records/run.js';
@@ -53,8 +53,11 @@ export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & Ru
     if (await storage.budgets.admit(run.id, charge, now)) return;
     const ledger = await storage.budgets.get(run.id);
     const dimension = ledger ? (exhaustedDimension(ledger, charge, now) ?? 'tokens') : 'tokens';
-    const message = ledger ? describeExhaustion(ledger, dimension) : 'The run exhausted its budget';
-    throw deps.stop(new RunAbortError('budget', { type: 'budget_exhausted', message }));
+    const reason = 'The run exhausted its budget';
+    const error = ledger
+      ? budgetExhaustedError(ledger, dimension)
+      : { type: 'budget_exhausted', message: reason, refusal: { code: 'budget_exhausted' as const, reason } };
+    throw deps.stop(new RunAbortError('budget', error));
   }
 
   async function stopUnlessGo(): Promise<void> {

@@ -1,5 +1,5 @@
 import type { RunBudget } from '../../../core/budgets/budget.js';
-import { describeExhaustion } from '../../../core/budgets/budget.js';
+import { budgetExhaustedError } from '../../../core/budgets/budget.js';
 import { RunAbortError } from '../../../core/runs/run-abort.js';
 import type { RunEmitter } from '../../events/run-emitter.js';
 import { createInactivityWatchdog } from './inactivity-watchdog.js';
@@ -37,10 +37,7 @@ export function watchRun(options: {
     deadline = setTimeout(
       () =>
         abort(
-          new RunAbortError('budget', {
-            type: 'budget_exhausted',
-            message: describeExhaustion(ledger, 'wall_ms'),
-          }),
+          new RunAbortError('budget', budgetExhaustedError(ledger, 'wall_ms')),
         ),
       Math.max(0, Date.parse(ledger.deadline_at) - Date.now()),
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Storage } from '../../../core/ports/storage.js';
-import type { RunEvent } from '../../../core/records/run-event.js';
+import type { RunEvent, RunEventOf, RunEventType } from '../../../core/records/run-event.js';
 import { TREE_STOPPING } from '../../../core/runs/child-run-parent.js';
 import {
   HELPER_REPORTS,
@@ -14,8 +14,8 @@ import {
 const setup = useSubagentWorld();
 
 /** The parent's events by type, each with its seq and the instant of the insert that appended it. */
-const at = (events: readonly RunEvent[], type: string, index = 0) => {
-  const event = events.filter((candidate) => candidate.type === type)[index];
+const at = <K extends RunEventType>(events: readonly RunEvent[], type: K, index = 0): RunEventOf<K> => {
+  const event = events.filter((candidate): candidate is RunEventOf<K> => candidate.type === type)[index];
   if (!event) throw new Error(`no ${type} #${index}`);
   return event;
 };

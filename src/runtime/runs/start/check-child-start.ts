@@ -110,7 +110,7 @@ export async function checkChildStart(
         now: new Date(),
       })
     : undefined;
-  if (ledger && 'refused' in ledger) return refused(ledger.refused);
+  if (ledger && 'refused' in ledger) return refused(ledger.refused, ledger.refusal);
   const home = await spec.home(scope, agent);
   if (isRefused(home)) return home;
   return { ...identified, scope, agent, ledger, home };

@@ -2,16 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventBus } from '../../../core/ports/event-bus.js';
 import type { Run } from '../../../core/records/run.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
+import { sampleEvent } from '../../../../test/helpers/sample-run-events.js';
 import { startWatched } from './start-watched.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../../test/helpers/create-runtime-harness.js';
 
-const endOf = (runId: string): RunEvent => ({
-  run_id: runId,
-  seq: 1,
-  type: 'end',
-  payload: {},
-  created_at: new Date().toISOString(),
-});
+const endOf = (runId: string): RunEvent =>
+  sampleEvent('end', {}, { run_id: runId, seq: 1, created_at: new Date().toISOString() });
 
 describe('startWatched', () => {
   let h: RuntimeHarness | undefined;

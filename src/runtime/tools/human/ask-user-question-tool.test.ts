@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentConfig } from '../../../core/records/agent.js';
 import type { Run } from '../../../core/records/run.js';
-import type { RunEvent } from '../../../core/records/run-event.js';
+import type { RunEventOf } from '../../../core/records/run-event.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../../test/helpers/run-helpers.js';
 
@@ -36,9 +36,9 @@ async function setup(config: Partial<AgentConfig> = {}) {
 }
 
 /** Resolves with the run's first event of `type`, from storage or live from the bus (subscribed first). */
-async function nextEvent(h: RuntimeHarness, runId: string, type: RunEvent['type']): Promise<RunEvent> {
-  let resolve: (event: RunEvent) => void = () => undefined;
-  const found = new Promise<RunEvent>((done) => (resolve = done));
+async function nextEvent(h: RuntimeHarness, runId: string, type: 'question_required'): Promise<RunEventOf<'question_required'>> {
+  let resolve: (event: RunEventOf<'question_required'>) => void = () => undefined;
+  const found = new Promise<RunEventOf<'question_required'>>((done) => (resolve = done));
   const subscription = await h.bus.subscribe(runId, (event) => {
     if (event.type === type) resolve(event);
   });
