@@ -1228,6 +1228,36 @@ export interface components {
       error: {
         type: string;
         message: string;
+        refusal?:
+          | {
+              /** @constant */
+              code: 'budget_exhausted';
+              /** @description What ran out, without the code */
+              reason: string;
+              /**
+               * @description The limit that was reached, when the ledger says which
+               * @enum {string}
+               */
+              dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
+              /** @description The limit's value (null: the parent's wall time) */
+              limit?: number | null;
+              /** @description Used or handed to children, of `limit` */
+              spent?: number;
+            }
+          | {
+              /** @constant */
+              code: 'tool_not_available';
+              reason: string;
+              tool: string;
+            }
+          | {
+              /** @constant */
+              code: 'approval_rejected';
+              reason: string;
+              tool: string;
+              /** @description The user's reason, if given */
+              comment: string | null;
+            };
       } | null;
       usage: components['schemas']['TokenUsage'] | null;
       worker_id: string | null;
@@ -1311,31 +1341,483 @@ export interface components {
         output_tokens: number;
       } | null;
     };
-    RunEvent: {
-      run_id: string;
-      seq: number;
-      /** @enum {string} */
-      type:
-        | 'metadata'
-        | 'message_delta'
-        | 'tool_call'
-        | 'tool_result'
-        | 'step'
-        | 'subagent_update'
-        | 'approval_required'
-        | 'error'
-        | 'end'
-        | 'question_required'
-        | 'artifact'
-        | 'model_retry'
-        | 'model_fallback';
-      /** @description The event's fields, by type (README "API overview"); a child run's carry its lineage. E.g. `model_retry`: {step, attempt, max_retries, reason, status?, wait_ms, model, discarded_chars} (drop the last `discarded_chars` characters of the text shown), `model_fallback`: {step, from, to, reason, status?, discarded_chars} */
-      payload: {
-        [key: string]: unknown;
-      };
-      /** @description ISO 8601 time */
-      created_at: string;
-    };
+    RunEvent:
+      | {
+          run_id: string;
+          seq: number;
+          /** @constant */
+          type: 'metadata';
+          payload: {
+            root_run_id: string;
+            /** @description The run's creator; null for a root */
+            parent_run_id: string | null;
+            /** @description The creator's call that started it */
+            parent_tool_call_id: string | null;
+            depth: number;
+            request_id: string;
+            agent_id: string;
+            agent_slug: string;
+            user_id: string;
+            /** @enum {string} */
+            run_type: 'chat' | 'subagent' | 'delegation' | 'resume';
+            source: string;
+            /** @enum {string} */
+            channel: 'web' | 'api' | 'internal';
+            /** @description The model's label */
+            model: string;
+            /** @description 1, then 2, 3… for each resume */
+            attempt: number;
+            created_by_run_id: string | null;
+            subagent_slug: string | null;
+            /** @description What earlier attempts spent */
+            usage: components['schemas']['TokenUsage'] | null;
+          };
+          /** @description ISO 8601 time */
+          created_at: string;
+        }
+      | {
+          run_id: string;
+          seq: number;
+          /** @constant */
+          type: 'message_delta';
+          payload: {
+            root_run_id: string;
+            /** @description The run's creator; null for a root */
+            parent_run_id: string | null;
+            /** @description The creator's call that started it */
+            parent_tool_call_id: string | null;
+            depth: number;
+            text: string;
+          };
+          /** @description ISO 8601 time */
+          created_at: string;
+        }
+      | {
+          run_id: string;
+          seq: number;
+          /** @constant */
+          type: 'tool_call';
+          payload: {
+            root_run_id: string;
+            /** @description The run's creator; null for a root */
+            parent_run_id: string | null;
+            /** @description The creator's call that started it */
+            parent_tool_call_id: string | null;
+            depth: number;
+            /** @description The model turn the event belongs to */
+            step: number;
+            tool_call_id: string;
+            name: string;
+            args: unknown;
+            /** @description The first call of a turn: the usage of the model's call */
+            model_usage?: {
+              input_tokens: number;
+              output_tokens: number;
+            };
+          };
+          /** @description ISO 8601 time */
+          created_at: string;
+        }
+      | {
+          run_id: string;
+          seq: number;
+          /** @constant */
+          type: 'tool_result';
+          payload: {
+            root_run_id: string;
+            /** @description The run's creator; null for a root */
+            parent_run_id: string | null;
+            /** @description The creator's call that started it */
+            parent_tool_call_id: string | null;
+            depth: number;
+            /** @description The model turn the event belongs to */
+            step: number;
+            tool_call_id: string;
+            name: string;
+            /** @description What the model reads; absent on a remote expert's task */
+            output?: unknown;
+            is_error: boolean;
+            /**
+             * @description The run ended with the call open
+             * @constant
+             */
+            closed_by_run_end?: true;
+            /** @description A remote expert's task that failed: why */
+            result?: string;
+            /** @description A refused call: the refusal as data */
+            refusal?:
+              | {
+                  /** @constant */
+                  code: 'budget_exhausted';
+                  /** @description What ran out, without the code */
+                  reason: string;
+                  /**
+                   * @description The limit that was reached, when the ledger says which
+                   * @enum {string}
+                   */
+                  dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
+                  /** @description The limit's value (null: the parent's wall time) */
+                  limit?: number | null;
+                  /** @description Used or handed to children, of `limit` */
+                  spent?: number;
+                }
+              | {
+                  /** @constant */
+                  code: 'tool_not_available';
+                  reason: string;
+                  tool: string;
+                }
+              | {
+                  /** @constant */
+                  code: 'approval_rejected';
+                  reason: string;
+                  tool: string;
+                  /** @description The user's reason, if given */
+                  comment: string | null;
+                };
+          };
+          /** @description ISO 8601 time */
+          created_at: string;
+        }
+      | {
+          run_id: string;
+          seq: number;
+          /** @constant */
+          type: 'step';
+          payload: {
+            root_run_id: string;
+            /** @description The run's creator; null for a root */
+            parent_run_id: string | null;
+            /** @description The creator's call that started it */
+            parent_tool_call_id: string | null;
+            depth: number;
+            /** @description The model turn the event belongs to */
+            step: number;
+            tool_calls: number;
+            finish_reason?: string;
+            usage?: {
+              input_tokens: number;
+              output_tokens: number;
+            };
+            /** @description The fallback model that answered, if one did */
+            model?: string;
+            /**
+             * @description A step whose calls a resumed run ran again
+             * @constant
+             */
+            resumed?: true;
+          };
+          /** @description ISO 8601 time */
+          created_at: string;
+        }
+      | {
+          run_id: string;
+          seq: number;
+          /** @constant */
+          type: 'subagent_update';
+          payload: {
+            root_run_id: string;
+            /** @description The run's creator; null for a root */
+            parent_run_id: string | null;
+            /** @description The parent's call that started the child */
+            parent_tool_call_id: string | null;
+            depth: number;
+            /** @description The child run */
+            run_id: string;
+            /** @enum {string} */
+            kind: 'subagent' | 'delegation';
+            slug: string | null;
+            name: string | null;
+            /** @enum {string} */
+            status:
+              | 'pending'
+              | 'running'
+              | 'input_required'
+              | 'cancel_requested'
+              | 'completed'
+              | 'failed'
+              | 'cancelled'
+              | 'interrupted';
+            child_thread_id: string;
+            child_conversation_id: string;
+            /** @description The child's task, first 500 characters */
+            description: string;
+            error: {
+              type: string;
+              message: string;
+              refusal?:
+                | {
+                    /** @constant */
+                    code: 'budget_exhausted';
+                    /** @description What ran out, without the code */
+                    reason: string;
+                    /**
+                     * @description The limit that was reached, when the ledger says which
+                     * @enum {string}
+                     */
+                    dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
+                    /** @description The limit's value (null: the parent's wall time) */
+                    limit?: number | null;
+                    /** @description Used or handed to children, of `limit` */
+                    spent?: number;
+                  }
+                | {
+                    /** @constant */
+                    code: 'tool_not_available';
+                    reason: string;
+                    tool: string;
+                  }
+                | {
+                    /** @constant */
+                    code: 'approval_rejected';
+                    reason: string;
+                    tool: string;
+                    /** @description The user's reason, if given */
+                    comment: string | null;
+                  };
+            } | null;
+            /** @description First 500 characters */
+            output: string | null;
+          };
+          /** @description ISO 8601 time */
+          created_at: string;
+        }
+      | {
+          run_id: string;
+          seq: number;
+          /** @constant */
+          type: 'approval_required';
+          payload: {
+            root_run_id: string;
+            /** @description The run's creator; null for a root */
+            parent_run_id: string | null;
+            /** @description The creator's call that started it */
+            parent_tool_call_id: string | null;
+            depth: number;
+            tool_call_id: string;
+            name: string;
+            args: unknown;
+          };
+          /** @description ISO 8601 time */
+          created_at: string;
+        }
+      | {
+          run_id: string;
+          seq: number;
+          /** @constant */
+          type: 'error';
+          payload: {
+            root_run_id: string;
+            /** @description The run's creator; null for a root */
+            parent_run_id: string | null;
+            /** @description The creator's call that started it */
+            parent_tool_call_id: string | null;
+            depth: number;
+            error: {
+              type: string;
+              message: string;
+              refusal?:
+                | {
+                    /** @constant */
+                    code: 'budget_exhausted';
+                    /** @description What ran out, without the code */
+                    reason: string;
+                    /**
+                     * @description The limit that was reached, when the ledger says which
+                     * @enum {string}
+                     */
+                    dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
+                    /** @description The limit's value (null: the parent's wall time) */
+                    limit?: number | null;
+                    /** @description Used or handed to children, of `limit` */
+                    spent?: number;
+                  }
+                | {
+                    /** @constant */
+                    code: 'tool_not_available';
+                    reason: string;
+                    tool: string;
+                  }
+                | {
+                    /** @constant */
+                    code: 'approval_rejected';
+                    reason: string;
+                    tool: string;
+                    /** @description The user's reason, if given */
+                    comment: string | null;
+                  };
+            };
+          };
+          /** @description ISO 8601 time */
+          created_at: string;
+        }
+      | {
+          run_id: string;
+          seq: number;
+          /** @constant */
+          type: 'end';
+          payload: {
+            root_run_id: string;
+            /** @description The run's creator; null for a root */
+            parent_run_id: string | null;
+            /** @description The creator's call that started it */
+            parent_tool_call_id: string | null;
+            depth: number;
+            /** @enum {string} */
+            status:
+              | 'pending'
+              | 'running'
+              | 'input_required'
+              | 'cancel_requested'
+              | 'completed'
+              | 'failed'
+              | 'cancelled'
+              | 'interrupted';
+            output: string | null;
+            error: {
+              type: string;
+              message: string;
+              refusal?:
+                | {
+                    /** @constant */
+                    code: 'budget_exhausted';
+                    /** @description What ran out, without the code */
+                    reason: string;
+                    /**
+                     * @description The limit that was reached, when the ledger says which
+                     * @enum {string}
+                     */
+                    dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
+                    /** @description The limit's value (null: the parent's wall time) */
+                    limit?: number | null;
+                    /** @description Used or handed to children, of `limit` */
+                    spent?: number;
+                  }
+                | {
+                    /** @constant */
+                    code: 'tool_not_available';
+                    reason: string;
+                    tool: string;
+                  }
+                | {
+                    /** @constant */
+                    code: 'approval_rejected';
+                    reason: string;
+                    tool: string;
+                    /** @description The user's reason, if given */
+                    comment: string | null;
+                  };
+            } | null;
+            usage: components['schemas']['TokenUsage'] | null;
+          };
+          /** @description ISO 8601 time */
+          created_at: string;
+        }
+      | {
+          run_id: string;
+          seq: number;
+          /** @constant */
+          type: 'question_required';
+          payload: {
+            root_run_id: string;
+            /** @description The run's creator; null for a root */
+            parent_run_id: string | null;
+            /** @description The creator's call that started it */
+            parent_tool_call_id: string | null;
+            depth: number;
+            tool_call_id: string;
+            questions: {
+              /** @description The question, as the user will read it. */
+              question: string;
+              /** @description Suggested answers the user can pick; the user may still answer in their own words. */
+              options?: string[];
+            }[];
+          };
+          /** @description ISO 8601 time */
+          created_at: string;
+        }
+      | {
+          run_id: string;
+          seq: number;
+          /** @constant */
+          type: 'artifact';
+          payload: {
+            root_run_id: string;
+            /** @description The run's creator; null for a root */
+            parent_run_id: string | null;
+            /** @description The creator's call that started it */
+            parent_tool_call_id: string | null;
+            depth: number;
+            tool_call_id: string;
+            artifact: {
+              id: string;
+              conversation_id: string;
+              run_id: string;
+              path: string;
+              title: string | null;
+              size: number;
+              content_type: string;
+              created_at: string;
+            };
+          };
+          /** @description ISO 8601 time */
+          created_at: string;
+        }
+      | {
+          run_id: string;
+          seq: number;
+          /** @constant */
+          type: 'model_retry';
+          payload: {
+            root_run_id: string;
+            /** @description The run's creator; null for a root */
+            parent_run_id: string | null;
+            /** @description The creator's call that started it */
+            parent_tool_call_id: string | null;
+            depth: number;
+            /** @description The model turn the event belongs to */
+            step: number;
+            /** @description The retry about to be made: 1 for the first */
+            attempt: number;
+            max_retries: number;
+            /** @description Why the last attempt failed (rate_limited, overloaded, stream_cut, …) */
+            reason: string;
+            /** @description The provider's HTTP status */
+            status?: number;
+            wait_ms: number;
+            /** @description The model spec being retried */
+            model: string;
+            /** @description Characters the failed attempt streamed: drop that many from the end of the text shown */
+            discarded_chars: number;
+          };
+          /** @description ISO 8601 time */
+          created_at: string;
+        }
+      | {
+          run_id: string;
+          seq: number;
+          /** @constant */
+          type: 'model_fallback';
+          payload: {
+            root_run_id: string;
+            /** @description The run's creator; null for a root */
+            parent_run_id: string | null;
+            /** @description The creator's call that started it */
+            parent_tool_call_id: string | null;
+            depth: number;
+            /** @description The model turn the event belongs to */
+            step: number;
+            from: string;
+            to: string;
+            /** @description Why the last attempt failed (rate_limited, overloaded, stream_cut, …) */
+            reason: string;
+            status?: number;
+            /** @description Characters the failed attempt streamed: drop that many from the end of the text shown */
+            discarded_chars: number;
+          };
+          /** @description ISO 8601 time */
+          created_at: string;
+        };
     ToolApproval: {
       run_id: string;
       tool_call_id: string;
@@ -2456,6 +2938,36 @@ export interface components {
         error: {
           type: string;
           message: string;
+          refusal?:
+            | {
+                /** @constant */
+                code: 'budget_exhausted';
+                /** @description What ran out, without the code */
+                reason: string;
+                /**
+                 * @description The limit that was reached, when the ledger says which
+                 * @enum {string}
+                 */
+                dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
+                /** @description The limit's value (null: the parent's wall time) */
+                limit?: number | null;
+                /** @description Used or handed to children, of `limit` */
+                spent?: number;
+              }
+            | {
+                /** @constant */
+                code: 'tool_not_available';
+                reason: string;
+                tool: string;
+              }
+            | {
+                /** @constant */
+                code: 'approval_rejected';
+                reason: string;
+                tool: string;
+                /** @description The user's reason, if given */
+                comment: string | null;
+              };
         } | null;
       } | null;
       /** @description ISO 8601 time */
@@ -2510,6 +3022,36 @@ export interface components {
       error: {
         type: string;
         message: string;
+        refusal?:
+          | {
+              /** @constant */
+              code: 'budget_exhausted';
+              /** @description What ran out, without the code */
+              reason: string;
+              /**
+               * @description The limit that was reached, when the ledger says which
+               * @enum {string}
+               */
+              dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
+              /** @description The limit's value (null: the parent's wall time) */
+              limit?: number | null;
+              /** @description Used or handed to children, of `limit` */
+              spent?: number;
+            }
+          | {
+              /** @constant */
+              code: 'tool_not_available';
+              reason: string;
+              tool: string;
+            }
+          | {
+              /** @constant */
+              code: 'approval_rejected';
+              reason: string;
+              tool: string;
+              /** @description The user's reason, if given */
+              comment: string | null;
+            };
       } | null;
     };
     InspectedStep: {
@@ -3545,6 +4087,29 @@ export interface operations {
             error?: {
               type: string;
               message: string;
+              refusal?:
+                | {
+                    /** @constant */
+                    code: 'budget_exhausted';
+                    reason: string;
+                    /** @enum {string} */
+                    dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
+                    limit?: number | null;
+                    spent?: number;
+                  }
+                | {
+                    /** @constant */
+                    code: 'tool_not_available';
+                    reason: string;
+                    tool: string;
+                  }
+                | {
+                    /** @constant */
+                    code: 'approval_rejected';
+                    reason: string;
+                    tool: string;
+                    comment: string | null;
+                  };
             };
           };
         };
