@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { ApiClient } from './api-client.ts';
 import { backoffDelay, openRunEventStream, type StreamState } from './run-event-stream.ts';
 import type { RunEvent, RunEventType } from './types.ts';
+import { looseRunEvent } from '../lib/loose-run-event.ts';
 
 function event(
   seq: number,
   type: RunEventType = 'message_delta',
   payload: Record<string, unknown> = { text: `t${seq}` },
 ): RunEvent {
-  return { run_id: 'run_1', seq, type, payload, created_at: '2030-01-01T00:00:00.000Z' };
+  return looseRunEvent(type, payload, { seq });
 }
 
 function frame(item: RunEvent): string {

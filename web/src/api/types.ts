@@ -8,7 +8,8 @@ import type { components, paths } from './openapi-types.ts';
 // The agent's settings: the document answers `config` as a free-form map (secrets come back redacted).
 import type { AgentConfig, ToolApprovalMode } from '../../../src/core/records/agent.ts';
 // Run events are core's discriminated union, shared with the server (docs/interfaces.md#openapi).
-import type { RunEvent, RunEventType } from '../../../src/core/records/run-event.ts';
+import type { RunEvent, RunEventType, SubagentUpdatePayload } from '../../../src/core/records/run-event.ts';
+import type { Refusal } from '../../../src/core/records/refusal.ts';
 
 type Schemas = components['schemas'];
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -29,7 +30,7 @@ type RequestJson<P extends keyof paths, M extends Method> = paths[P][M] extends 
   ? B
   : never;
 
-export type { AgentConfig, RunEvent, RunEventType, ToolApprovalMode };
+export type { AgentConfig, Refusal, RunEvent, RunEventType, SubagentUpdatePayload, ToolApprovalMode };
 
 /** The document types `config` as a free-form map; the console reads it as the settings it sends. */
 export type Agent = Omit<Schemas['Agent'], 'config'> & { config: AgentConfig };
@@ -69,8 +70,11 @@ export type SubagentRunEntry = Omit<
 > & {
   [K in UnknownYet]: ChildRunEntry[K] | null;
 } & {
-  /** An event's error may lack `type`. */
-  result: { output: string | null; error: { type?: string; message: string } | null } | null;
+  /** An event's error may lack `type`; a refusal (a budget) carries its data. */
+  result: {
+    output: string | null;
+    error: { type?: string; message: string; refusal?: Refusal } | null;
+  } | null;
   updated_at?: string;
   worker_lost?: WorkerLost | null;
   budget?: BudgetView | null;
@@ -182,24 +186,6 @@ export type ToolResultOutput =
   | { type: 'text' | 'error-text'; value: string }
   | { type: 'json' | 'error-json'; value: unknown }
   | { type: string; value?: unknown; [key: string]: unknown };
-
-/**
- * Payload of a `subagent_update` event on the parent's stream; the document's `RunEvent.payload` is a
- * free-form map (the typed event union is core's, `src/core/records/run-event.ts`).
- */
-export interface SubagentUpdatePayload {
-  run_id: string;
-  slug?: string | null;
-  name?: string | null;
-  status: RunStatus;
-  child_thread_id?: string | null;
-  child_conversation_id?: string | null;
-  parent_tool_call_id?: string | null;
-  description?: string | null;
-  kind?: 'subagent' | 'delegation';
-  error?: { type?: string; message: string } | string | null;
-  output?: string | null;
-}
 
 /** Filters of `GET /api/agent/runs` as the console holds them; lists are sent comma-separated. */
 export interface RunListQuery {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isUnavailable } from '../api/api-error.ts';
 import { openRunEventStream, type RunStreamHandle } from '../api/run-event-stream.ts';
-import type { SubagentUpdatePayload } from '../api/types.ts';
+import type { PanelUpdate } from '../lib/subagent-panel.ts';
 import { settlesModelCall } from '../lib/run-figures.ts';
 import {
   applyChildEvent,
@@ -26,7 +26,7 @@ export interface SubagentRuns {
   available: boolean | null;
   error: unknown;
   reload: () => void;
-  applyUpdate: (payload: SubagentUpdatePayload, parentRunId: string | null) => void;
+  applyUpdate: (payload: PanelUpdate, parentRunId: string | null) => void;
   cancel: (runId: string) => Promise<void>;
 }
 
@@ -133,7 +133,7 @@ export function useSubagentRuns(conversationId: string | null): SubagentRuns {
     };
   }, [conversationId]);
 
-  const applyUpdate = useCallback((payload: SubagentUpdatePayload, parentRunId: string | null) => {
+  const applyUpdate = useCallback((payload: PanelUpdate, parentRunId: string | null) => {
     setEntries((current) => applySubagentUpdate(current, payload, parentRunId));
   }, []);
 

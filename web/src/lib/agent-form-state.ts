@@ -1,4 +1,11 @@
-import type { Agent, AgentConfig, AgentPatchBody, AgentVisibility, BudgetLimits, NewAgentBody } from '../api/types.ts';
+import type {
+  Agent,
+  AgentConfig,
+  AgentPatchBody,
+  AgentVisibility,
+  BudgetLimits,
+  NewAgentBody,
+} from '../api/types.ts';
 import { parseSpecsText } from './build-report.ts';
 
 export type AgentKind = 'agent' | 'subagent' | 'expert';
@@ -153,7 +160,11 @@ export function configFromForm(
   setOrDelete(config, 'subagents', isChat && state.subagents.length > 0 ? state.subagents : undefined);
   setOrDelete(config, 'skills', state.skills.length > 0 ? state.skills : undefined);
   // Main agents and subagents alike: each searches only the sources of its own config.
-  setOrDelete(config, 'knowledge_sources', state.knowledgeSources.length > 0 ? state.knowledgeSources : undefined);
+  setOrDelete(
+    config,
+    'knowledge_sources',
+    state.knowledgeSources.length > 0 ? state.knowledgeSources : undefined,
+  );
   setOrDelete(config, 'budget', budgetFromDraft(state.budget));
   const { specs, error } = parseSpecsText(state.specsText);
   setOrDelete(

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { countsLine, entryEffect, normaliseBuildReport, parseSpecsText, reportCounts, specLabel } from './build-report.ts';
+import {
+  countsLine,
+  entryEffect,
+  normaliseBuildReport,
+  parseSpecsText,
+  reportCounts,
+  specLabel,
+} from './build-report.ts';
 
 describe('normaliseBuildReport', () => {
   it('reads the server shape: entries with code, spec_index/spec_name, value, message; the subagents that run', () => {

@@ -1,5 +1,9 @@
 import type { ResolvedSubagentView } from '../api/types.ts';
-import { dropsSpec, isDrop, type BuildReportEntry } from '../../../src/core/subagent-specs/build-report-entry.ts';
+import {
+  dropsSpec,
+  isDrop,
+  type BuildReportEntry,
+} from '../../../src/core/subagent-specs/build-report-entry.ts';
 
 /** One line of the spec editor's report: a dropped spec or value, or a warning, with where and why. */
 export interface BuildWarning {
@@ -25,7 +29,9 @@ export interface NormalisedReport {
 }
 
 const record = (value: unknown): Record<string, unknown> | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 
 function render(value: unknown): string {
   if (value === undefined || value === null) return '';
@@ -64,7 +70,9 @@ export interface ReportCounts {
 export function reportCounts(warnings: readonly BuildWarning[]): ReportCounts {
   const droppedSpecs = new Set(warnings.filter((item) => item.specDropped).map((item) => item.specIndex));
   const values = warnings.filter((item) => item.dropped && !item.specDropped);
-  const ofDropped = values.filter((item) => item.specIndex !== null && droppedSpecs.has(item.specIndex)).length;
+  const ofDropped = values.filter(
+    (item) => item.specIndex !== null && droppedSpecs.has(item.specIndex),
+  ).length;
   return {
     specsDropped: droppedSpecs.size,
     valuesRemoved: values.length - ofDropped,
@@ -91,7 +99,8 @@ export function entryEffect(warning: BuildWarning, counts: readonly BuildWarning
   if (!warning.dropped) return 'warning';
   if (warning.specDropped) return 'spec dropped';
   const specGone =
-    warning.specIndex !== null && counts.some((item) => item.specDropped && item.specIndex === warning.specIndex);
+    warning.specIndex !== null &&
+    counts.some((item) => item.specDropped && item.specIndex === warning.specIndex);
   return specGone ? 'removed (the spec is dropped anyway)' : 'removed; the spec still runs';
 }
 
@@ -117,7 +126,9 @@ function toSubagent(value: unknown): ResolvedSubagentView | null {
   if (!item || typeof item.name !== 'string') return null;
   return {
     name: item.name,
-    tools: Array.isArray(item.tools) ? item.tools.filter((tool): tool is string => typeof tool === 'string') : [],
+    tools: Array.isArray(item.tools)
+      ? item.tools.filter((tool): tool is string => typeof tool === 'string')
+      : [],
     model: typeof item.model === 'string' ? item.model : '',
     source: item.source === 'builtin' ? 'builtin' : 'inline',
     spec_index: typeof item.spec_index === 'number' ? item.spec_index : null,

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventType } from '../api/types.ts';
 import { applyRunEvent, dismissQuestion, emptyLiveRun, type LiveRun } from './live-run.ts';
 import { createRunStreamStore, type KeyValueStorage } from './run-stream-store.ts';
+import { looseRunEvent } from './loose-run-event.ts';
 
 let seq = 0;
 function ev(type: RunEventType, payload: Record<string, unknown> = {}): RunEvent {
   seq += 1;
-  return { run_id: 'run_1', seq, type, payload, created_at: '2030-01-01T00:00:00.000Z' };
+  return looseRunEvent(type, payload, { seq });
 }
 
 function demoEvents(): RunEvent[] {
@@ -129,7 +130,7 @@ describe('applyRunEvent', () => {
   it('records error events as notices with their code and a failed end with its error', () => {
     seq = 0;
     const view = fold([
-      ev('error', { code: 'model_call_failed', message: 'boom' }),
+      ev('error', { error: { type: 'model_call_failed', message: 'boom' } }),
       ev('end', { status: 'failed', error: { type: 'model_call_failed', message: 'boom' } }),
     ]);
     expect(view.items).toEqual([{ kind: 'notice', tone: 'error', code: 'model_call_failed', text: 'boom' }]);

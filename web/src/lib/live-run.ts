@@ -77,13 +77,12 @@ function runError(value: unknown): RunEnd['error'] {
 export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
   if (event.seq <= view.lastSeq) return view;
   const next: LiveRun = { ...view, lastSeq: event.seq };
-  const payload = event.payload;
   switch (event.type) {
     case 'metadata':
-      next.model = str(payload.model) || null;
+      next.model = str(event.payload.model) || null;
       break;
     case 'message_delta': {
-      const text = str(payload.text);
+      const text = str(event.payload.text);
       if (text === '') break;
       const last = view.items.at(-1);
       next.items =
@@ -95,12 +94,17 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
     case 'tool_call':
       next.items = [
         ...view.items,
-        { kind: 'tool', toolCallId: str(payload.tool_call_id), name: str(payload.name), args: payload.args },
+        {
+          kind: 'tool',
+          toolCallId: str(event.payload.tool_call_id),
+          name: str(event.payload.name),
+          args: event.payload.args,
+        },
       ];
       break;
     case 'tool_result': {
-      const id = str(payload.tool_call_id);
-      const result = { output: payload.output, isError: payload.is_error === true };
+      const id = str(event.payload.tool_call_id);
+      const result = { output: event.payload.output, isError: event.payload.is_error === true };
       let matched = false;
       next.items = view.items.map((item) => {
         if (item.kind !== 'tool' || item.toolCallId !== id) return item;
@@ -110,7 +114,7 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
       if (!matched) {
         next.items = [
           ...next.items,
-          { kind: 'tool', toolCallId: id, name: str(payload.name), args: undefined, result },
+          { kind: 'tool', toolCallId: id, name: str(event.payload.name), args: undefined, result },
         ];
       }
       next.approvals = view.approvals.filter((approval) => approval.toolCallId !== id);
@@ -118,17 +122,22 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
       break;
     }
     case 'question_required': {
-      const id = str(payload.tool_call_id);
-      const questions = Array.isArray(payload.questions) ? (payload.questions as UserQuestion[]) : [];
+      const id = str(event.payload.tool_call_id);
+      const questions = Array.isArray(event.payload.questions)
+        ? (event.payload.questions as UserQuestion[])
+        : [];
       if (!(view.questions ?? []).some((question) => question.toolCallId === id)) {
         next.questions = [...(view.questions ?? []), { toolCallId: id, questions }];
       }
       break;
     }
     case 'approval_required': {
-      const id = str(payload.tool_call_id);
+      const id = str(event.payload.tool_call_id);
       if (!view.approvals.some((approval) => approval.toolCallId === id)) {
-        next.approvals = [...view.approvals, { toolCallId: id, name: str(payload.name), args: payload.args }];
+        next.approvals = [
+          ...view.approvals,
+          { toolCallId: id, name: str(event.payload.name), args: event.payload.args },
+        ];
       }
       break;
     }
@@ -138,23 +147,23 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
         {
           kind: 'notice',
           tone: 'error',
-          code: str(payload.code ?? payload.type) || undefined,
-          text: str(payload.message) || 'The run reported an error',
+          code: event.payload.error.type || undefined,
+          text: event.payload.error.message || 'The run reported an error',
         },
       ];
       break;
     case 'end':
       next.end = {
-        status: (str(payload.status) || 'completed') as RunStatus,
-        output: typeof payload.output === 'string' ? payload.output : null,
-        error: runError(payload.error),
-        usage: (payload.usage as TokenUsage | undefined) ?? null,
+        status: (str(event.payload.status) || 'completed') as RunStatus,
+        output: typeof event.payload.output === 'string' ? event.payload.output : null,
+        error: runError(event.payload.error),
+        usage: (event.payload.usage) ?? null,
       };
       next.approvals = [];
       next.questions = [];
       break;
     case 'subagent_update': {
-      const update = payload as unknown as SubagentUpdatePayload;
+      const update = event.payload;
       if (typeof update.run_id === 'string') next.subagents = { ...view.subagents, [update.run_id]: update };
       break;
     }
@@ -162,7 +171,7 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
     case 'model_fallback': {
       // The failed attempt's text is dropped by the server: drop it here too, so the retry's answer is not
       // shown after a half of the same answer.
-      next.items = withoutTrailingText(view.items, Number(payload.discarded_chars) || 0);
+      next.items = withoutTrailingText(view.items, Number(event.payload.discarded_chars) || 0);
       next.items = [
         ...next.items,
         { kind: 'notice', tone: 'info', code: event.type, text: modelNotice(event) },

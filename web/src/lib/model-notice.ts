@@ -1,7 +1,4 @@
-import type { RunEvent } from '../api/types.ts';
-
-const str = (value: unknown): string =>
-  typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+import type { RunEventOf } from '../../../src/core/records/run-event.ts';
 
 const REASONS: Record<string, string> = {
   rate_limited: 'rate limited',
@@ -17,15 +14,15 @@ const REASONS: Record<string, string> = {
  * What the console says of a `model_retry` or `model_fallback`, e.g.
  * "openai:gpt-4o failed (rate limited, HTTP 429): retry 1 of 4 in 2.0 s."
  */
-export function modelNotice(event: RunEvent): string {
-  const payload = event.payload;
-  const reason = REASONS[str(payload.reason)] ?? (str(payload.reason) || 'failed');
-  const status = typeof payload.status === 'number' ? `, HTTP ${payload.status}` : '';
+export function modelNotice(event: RunEventOf<'model_retry'> | RunEventOf<'model_fallback'>): string {
+  const { reason: code, status: httpStatus } = event.payload;
+  const reason = REASONS[code] ?? (code || 'failed');
+  const status = typeof httpStatus === 'number' ? `, HTTP ${httpStatus}` : '';
   if (event.type === 'model_fallback') {
-    const to = str(payload.to) || 'the next model';
-    return `${str(payload.from) || 'The model'} failed (${reason}${status}): ${to} takes over.`;
+    const to = event.payload.to || 'the next model';
+    return `${event.payload.from || 'The model'} failed (${reason}${status}): ${to} takes over.`;
   }
-  const seconds = ((Number(payload.wait_ms) || 0) / 1000).toFixed(1);
-  const attempt = `retry ${str(payload.attempt)} of ${str(payload.max_retries)}`;
-  return `${str(payload.model) || 'The model'} failed (${reason}${status}): ${attempt} in ${seconds} s.`;
+  const seconds = ((Number(event.payload.wait_ms) || 0) / 1000).toFixed(1);
+  const attempt = `retry ${event.payload.attempt} of ${event.payload.max_retries}`;
+  return `${event.payload.model || 'The model'} failed (${reason}${status}): ${attempt} in ${seconds} s.`;
 }

@@ -29,7 +29,13 @@ function entry(
     usage:
       tokens === undefined
         ? null
-        : { input_tokens: tokens, output_tokens: 0, total_tokens: tokens, model_calls: 1, aborted_model_calls: 0 },
+        : {
+            input_tokens: tokens,
+            output_tokens: 0,
+            total_tokens: tokens,
+            model_calls: 1,
+            aborted_model_calls: 0,
+          },
     latest: null,
     liveSeq: 0,
     pendingText: '',

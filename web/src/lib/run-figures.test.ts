@@ -1,18 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { nextLeaseCheck, settlesModelCall } from './run-figures.ts';
+import { looseRunEvent } from './loose-run-event.ts';
 
 describe('settlesModelCall', () => {
   it('is the event that commits with a model turn: a first tool call, or a step', () => {
     expect(
-      settlesModelCall({
-        type: 'tool_call',
-        payload: { model_usage: { input_tokens: 1, output_tokens: 1 } },
-      }),
+      settlesModelCall(looseRunEvent('tool_call', { model_usage: { input_tokens: 1, output_tokens: 1 } })),
     ).toBe(true);
-    expect(settlesModelCall({ type: 'tool_call', payload: {} })).toBe(false);
-    expect(settlesModelCall({ type: 'step', payload: { step: 2 } })).toBe(true);
-    expect(settlesModelCall({ type: 'step', payload: { step: 2, resumed: true } })).toBe(false);
-    expect(settlesModelCall({ type: 'message_delta', payload: { text: 'x' } })).toBe(false);
+    expect(settlesModelCall(looseRunEvent('tool_call', {}))).toBe(false);
+    expect(settlesModelCall(looseRunEvent('step', { step: 2 }))).toBe(true);
+    expect(settlesModelCall(looseRunEvent('step', { step: 2, resumed: true }))).toBe(false);
+    expect(settlesModelCall(looseRunEvent('message_delta', { text: 'x' }))).toBe(false);
   });
 });
 

@@ -8,7 +8,7 @@ import type { RunClock } from './run-phase.ts';
  */
 
 /** A model call settled: its turn committed with this event (a first `tool_call`, or a final `step`). */
-export function settlesModelCall(event: Pick<RunEvent, 'type' | 'payload'>): boolean {
+export function settlesModelCall(event: RunEvent): boolean {
   if (event.type === 'tool_call') return event.payload.model_usage !== undefined;
   return event.type === 'step' && event.payload.resumed !== true;
 }

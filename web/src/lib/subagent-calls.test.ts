@@ -23,9 +23,21 @@ describe('child calls', () => {
         runId: 'root',
         items: [
           { kind: 'text', text: 'Starting.' },
-          { kind: 'tool', toolCallId: 't1', name: 'subagent_start', args: { subagent_slug: 'researcher' }, result: { output: '{"run_id":"r1"}', isError: false } },
+          {
+            kind: 'tool',
+            toolCallId: 't1',
+            name: 'subagent_start',
+            args: { subagent_slug: 'researcher' },
+            result: { output: '{"run_id":"r1"}', isError: false },
+          },
           { kind: 'tool', toolCallId: 't2', name: 'subagent_status', args: { run_id: 'r1' } },
-          { kind: 'tool', toolCallId: 't3', name: 'delegate', args: { expert: 'analyst' }, result: { output: { run_id: 'r2' }, isError: false } },
+          {
+            kind: 'tool',
+            toolCallId: 't3',
+            name: 'delegate',
+            args: { expert: 'analyst' },
+            result: { output: { run_id: 'r2' }, isError: false },
+          },
           { kind: 'tool', toolCallId: 't4', name: 'subagent_await', args: { run_ids: ['r1'] } },
         ],
       },

@@ -117,7 +117,8 @@ export function childSlugsFromCalls(turns: readonly ChatTurn[]): Map<string, str
     for (const item of turn.items) {
       if (item.kind !== 'tool' || !CHILD_CALL_TOOLS.has(item.name)) continue;
       const target = childCallTarget(item.name, item.args, item.result?.output);
-      if (target.runId !== null && target.slug !== null && !slugs.has(target.runId)) slugs.set(target.runId, target.slug);
+      if (target.runId !== null && target.slug !== null && !slugs.has(target.runId))
+        slugs.set(target.runId, target.slug);
     }
   }
   return slugs;

@@ -8,6 +8,7 @@ import {
   type PanelEntry,
 } from './subagent-panel.ts';
 import { textLine, toolCallLine } from './text.ts';
+import { looseRunEvent } from './loose-run-event.ts';
 
 function apiEntry(overrides: Partial<SubagentRunEntry> = {}): SubagentRunEntry {
   return {
@@ -32,7 +33,7 @@ function apiEntry(overrides: Partial<SubagentRunEntry> = {}): SubagentRunEntry {
 }
 
 function childEvent(seq: number, type: RunEventType, payload: Record<string, unknown>): RunEvent {
-  return { run_id: 'child_1', seq, type, payload, created_at: '2030-01-01T00:00:05.000Z' };
+  return looseRunEvent(type, payload, { runId: 'child_1', seq, createdAt: '2030-01-01T00:00:05.000Z' });
 }
 
 describe('status panel state', () => {

@@ -21,7 +21,9 @@ function lineFromProgress(entry: SubagentRunEntry): string | null {
   return truncateEnd(oneLine(item.content), 80);
 }
 
-function errorOf(value: SubagentUpdatePayload['error']): { type?: string; message: string } | null {
+function errorOf(
+  value: SubagentUpdatePayload['error'] | undefined,
+): NonNullable<PanelEntry['result']>['error'] {
   if (value == null) return null;
   if (typeof value === 'string') return { message: value };
   return value;
@@ -83,10 +85,13 @@ function sortEntries(entries: PanelEntry[]): PanelEntry[] {
     .map(({ entry }) => entry);
 }
 
+/** What moves a card: a `subagent_update`'s payload, or the run and status the console itself learnt (a cancel). */
+export type PanelUpdate = Pick<SubagentUpdatePayload, 'run_id' | 'status'> & Partial<SubagentUpdatePayload>;
+
 /** A `subagent_update` from the parent's stream: creates the card or moves its status. */
 export function applySubagentUpdate(
   current: readonly PanelEntry[],
-  payload: SubagentUpdatePayload,
+  payload: PanelUpdate,
   parentRunId: string | null,
   at: string = new Date().toISOString(),
 ): PanelEntry[] {
@@ -149,14 +154,13 @@ export function applyChildEvent(
   return current.map((entry) => {
     if (entry.run_id !== runId || event.seq <= entry.liveSeq) return entry;
     const next: PanelEntry = { ...entry, liveSeq: event.seq };
-    const payload = event.payload;
     switch (event.type) {
       case 'metadata':
         if (next.status === 'pending') next.status = 'running';
         if (!next.started_at) next.started_at = event.created_at;
         break;
       case 'message_delta': {
-        next.pendingText = entry.pendingText + (str(payload.text) ?? '');
+        next.pendingText = entry.pendingText + (str(event.payload.text) ?? '');
         if (next.pendingText.trim() !== '') next.latest = textLine(next.pendingText);
         break;
       }
@@ -168,7 +172,7 @@ export function applyChildEvent(
         break;
       case 'tool_call':
         next.pendingText = '';
-        next.latest = toolCallLine(str(payload.name) ?? 'tool', payload.args);
+        next.latest = toolCallLine(str(event.payload.name) ?? 'tool', event.payload.args);
         break;
       // Usage is the server's figure (docs/usage.md): a settled call makes the panel read it again
       // (`settlesModelCall`), it is never added up here, where an event and a read could count a call twice.
@@ -177,24 +181,24 @@ export function applyChildEvent(
         break;
       case 'approval_required':
         next.status = mergeStatus(entry.status, 'input_required');
-        next.latest = `Waiting for approval: ${toolCallLine(str(payload.name) ?? 'tool', payload.args, 58)}`;
+        next.latest = `Waiting for approval: ${toolCallLine(str(event.payload.name) ?? 'tool', event.payload.args, 58)}`;
         break;
       case 'end': {
-        const status = (str(payload.status) ?? 'completed') as RunStatus;
+        const status = (str(event.payload.status) ?? 'completed') as RunStatus;
         next.status = mergeStatus(entry.status, status);
         next.result = {
-          output: typeof payload.output === 'string' ? payload.output : (entry.result?.output ?? null),
-          error: errorOf(payload.error as SubagentUpdatePayload['error']) ?? entry.result?.error ?? null,
+          output:
+            typeof event.payload.output === 'string' ? event.payload.output : (entry.result?.output ?? null),
+          error: errorOf(event.payload.error) ?? entry.result?.error ?? null,
         };
         next.finished_at = entry.finished_at ?? event.created_at;
-        if (payload.usage && typeof payload.usage === 'object')
-          next.usage = payload.usage as PanelEntry['usage'];
+        if (event.payload.usage) next.usage = event.payload.usage;
         break;
       }
       case 'question_required': {
         // An expert reached by delegation is a main agent and may ask its user.
-        const [first] = Array.isArray(payload.questions)
-          ? (payload.questions as { question?: unknown }[])
+        const [first] = Array.isArray(event.payload.questions)
+          ? (event.payload.questions as { question?: unknown }[])
           : [];
         next.status = mergeStatus(entry.status, 'input_required');
         next.latest = `Waiting for an answer: ${str(first?.question) ?? 'a question'}`;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Run, RunEvent, RunTrace, TraceNode } from '../api/types.ts';
 import { emptyTimeline, zeroUsage } from '../../../src/core/trace/run-timeline.ts';
 import { callsText } from './run-phase.ts';
+import { looseRunEvent } from './loose-run-event.ts';
 import {
   applyTraceEvent,
   mergeSnapshot,
@@ -50,13 +51,8 @@ const trace = (): RunTrace => ({
   ],
 });
 
-const event = (seq: number, type: RunEvent['type'], payload: Record<string, unknown>): RunEvent => ({
-  run_id: 'kid',
-  seq,
-  type,
-  payload,
-  created_at: `2030-01-01T00:00:0${seq + 2}.000Z`,
-});
+const event = (seq: number, type: RunEvent['type'], payload: Record<string, unknown>): RunEvent =>
+  looseRunEvent(type, payload, { runId: 'kid', seq, createdAt: `2030-01-01T00:00:0${seq + 2}.000Z` });
 
 describe('trace model', () => {
   it('folds a live event into its run, and rolls its tokens up to the root', () => {

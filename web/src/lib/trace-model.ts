@@ -1,4 +1,4 @@
-import type { RunEvent, RunStatus, RunTrace, TimelineSpan, TraceNode, TokenUsage } from '../api/types.ts';
+import type { RunEvent, RunStatus, RunTrace, TimelineSpan, TraceNode } from '../api/types.ts';
 import { isTerminalStatus } from '../api/types.ts';
 // The same fold the server uses for stored events, applied here to the live ones (a pure core module).
 import {
@@ -39,7 +39,6 @@ export function applyTraceEvent(trace: RunTrace, runId: string, event: RunEvent)
     if (node.run.id !== runId || event.seq <= node.timeline.last_seq) return node;
     changed = true;
     const run = { ...node.run };
-    const payload = event.payload;
     if (event.type === 'metadata' && !isTerminalStatus(run.status)) {
       run.status = 'running';
       run.started_at ??= event.created_at;
@@ -48,9 +47,9 @@ export function applyTraceEvent(trace: RunTrace, runId: string, event: RunEvent)
     } else if (event.type === 'tool_result' && run.status === 'input_required') {
       run.status = 'running';
     } else if (event.type === 'end') {
-      run.status = (str(payload.status) ?? 'completed') as RunStatus;
+      run.status = (str(event.payload.status) ?? 'completed') as RunStatus;
       run.finished_at ??= event.created_at;
-      if (payload.usage && typeof payload.usage === 'object') run.usage = payload.usage as TokenUsage;
+      if (event.payload.usage) run.usage = event.payload.usage;
     }
     run.updated_at = event.created_at;
     return { ...node, run, timeline: foldRunTimeline(node.timeline, event) };

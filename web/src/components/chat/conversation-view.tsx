@@ -1,12 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type {
-  ArtifactView,
-  Conversation,
-  Run,
-  RunEvent,
-  StartedRun,
-  SubagentUpdatePayload,
-} from '../../api/types.ts';
+import type { ArtifactView, Conversation, Run, RunEvent, StartedRun } from '../../api/types.ts';
 import { isTerminalStatus } from '../../api/types.ts';
 import { useAsync } from '../../hooks/use-async.ts';
 import { useLiveRunFigures } from '../../hooks/use-live-run-figures.ts';
@@ -82,7 +75,7 @@ export function ConversationView({ conversationId, onChanged, onArchived }: Conv
     (event: RunEvent) => {
       onFigures(event);
       if (event.type === 'subagent_update') {
-        panel.applyUpdate(event.payload as unknown as SubagentUpdatePayload, event.run_id);
+        panel.applyUpdate(event.payload, event.run_id);
       }
       // A worker (re)started the run: its stored status moved on from "waiting to be resumed".
       if (event.type === 'metadata') reloadRunList();

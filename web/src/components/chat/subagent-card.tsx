@@ -25,8 +25,8 @@ function outcomeLine(entry: PanelEntry): { text: string; tone: 'ok' | 'error' | 
   if (entry.status === 'cancelled') {
     return { text: error?.message ? `Cancelled: ${error.message}` : 'Cancelled', tone: 'neutral' };
   }
-  if (error?.type === 'budget_exhausted') {
-    return { text: `Budget exhausted: ${error.message.replace(/^budget_exhausted:\s*/, '')}`, tone: 'error' };
+  if (error?.refusal?.code === 'budget_exhausted') {
+    return { text: `Budget exhausted: ${error.refusal.reason}`, tone: 'error' };
   }
   if (error) return { text: `${error.type ? `${error.type}: ` : ''}${error.message}`, tone: 'error' };
   if (entry.result?.output) return { text: entry.result.output, tone: 'ok' };
@@ -125,7 +125,7 @@ export function SubagentCard({ entry, label, onOpen, onCancel }: SubagentCardPro
               </>
             ) : null}
             {truncateEndAtWord(
-              outcome.tone === 'error' && entry.result?.error?.type !== 'budget_exhausted'
+              outcome.tone === 'error' && entry.result?.error?.refusal?.code !== 'budget_exhausted'
                 ? (entry.result?.error?.message ?? outcome.text)
                 : outcome.text,
               300,

@@ -174,10 +174,9 @@ export function TraceDetail({
             <>
               <h3>Budget</h3>
               <BudgetBars budget={node.budget} label={node.display_name} />
-              {run.error?.type === 'budget_exhausted' ? (
+              {run.error?.refusal?.code === 'budget_exhausted' ? (
                 <p className="result result-error" role="note">
-                  <code className="error-code">budget_exhausted</code>{' '}
-                  {run.error.message.replace(/^budget_exhausted:\s*/, '')}
+                  <code className="error-code">{run.error.refusal.code}</code> {run.error.refusal.reason}
                 </p>
               ) : null}
             </>
