@@ -27,7 +27,8 @@ const discardedChars = z
   .int()
   .describe('Characters the failed attempt streamed: drop that many from the end of the text shown');
 
-const childCardFields = {
+/** A child run as its parent's status panel shows it: the `subagent_update` payload and the panel's list entry. */
+export const childCardFields = {
   run_id: z.string().describe('The child run'),
   kind: z.enum(['subagent', 'delegation']),
   slug: z.string().nullable(),

@@ -3,6 +3,7 @@ import { agentAccessRecord } from '../../core/records/agent.js';
 import { apiTokenRecord } from '../../core/records/api-token.js';
 import { artifactRecord } from '../../core/records/artifact.js';
 import { timestamp } from '../../core/records/record-fields.js';
+import { childCardFields } from '../../core/records/run-event-payloads.js';
 import { knowledgeAccessRecord } from '../../core/records/knowledge.js';
 import { skillAccessRecord } from '../../core/records/skill.js';
 import { RUN_STATUSES, RUN_TYPES } from '../../core/records/run.js';
@@ -54,14 +55,7 @@ const publicTokenSchema = apiTokenRecord
 
 const subagentEntry = z
   .strictObject({
-    run_id: z.string(),
-    kind: z.enum(['subagent', 'delegation']),
-    slug: z.string().nullable(),
-    name: z.string().nullable(),
-    status: z.enum(RUN_STATUSES),
-    child_thread_id: z.string(),
-    child_conversation_id: z.string(),
-    parent_tool_call_id: z.string().nullable(),
+    ...childCardFields,
     parent_run_id: z.string().nullable(),
     description: z.string().describe("The task as the parent wrote it: the child's input message"),
     progress: z.strictObject({

@@ -2902,6 +2902,7 @@ export interface components {
       revoked_at: string | null;
     };
     ChildRunEntry: {
+      /** @description The child run */
       run_id: string;
       /** @enum {string} */
       kind: 'subagent' | 'delegation';
@@ -2919,6 +2920,7 @@ export interface components {
         | 'interrupted';
       child_thread_id: string;
       child_conversation_id: string;
+      /** @description The parent's call that started the child */
       parent_tool_call_id: string | null;
       parent_run_id: string | null;
       /** @description The task as the parent wrote it: the child's input message */
