@@ -1,12 +1,9 @@
-import type { Refusal } from '../records/refusal.js';
-import type { RunError } from '../records/run.js';
+import { BUDGET_DIMENSIONS, type BudgetDimension } from './budget-dimension.js';
 
 /**
  * Budgets of run trees (SPEC §10). Counted dimensions are consumed by calls and carved from a parent for its
  * children; wall time is a deadline that a child inherits (it cannot be handed on, only narrowed).
  */
-export const BUDGET_DIMENSIONS = ['tokens', 'model_calls', 'tool_calls'] as const;
-export type BudgetDimension = (typeof BUDGET_DIMENSIONS)[number];
 
 export interface BudgetLimits {
   tokens?: number;
@@ -68,33 +65,4 @@ export function exhaustedDimension(
     if (left !== undefined && charge[dimension] > 0 && charge[dimension] > left) return dimension;
   }
   return undefined;
-}
-
-export function describeExhaustion(budget: RunBudget, dimension: BudgetDimension | 'wall_ms'): string {
-  return `budget_exhausted: ${exhaustionRefusal(budget, dimension).reason}`;
-}
-
-/** The limit a run reached, as data (docs/budgets.md): what `describeExhaustion` says after its code. */
-export function exhaustionRefusal(
-  budget: RunBudget,
-  dimension: BudgetDimension | 'wall_ms',
-): Extract<Refusal, { code: 'budget_exhausted' }> {
-  if (dimension === 'wall_ms') {
-    const limit = budget.limits.wall_ms ?? null;
-    const reason = `the run's wall time of ${limit ?? 'its parent\u2019s'} ms is over`;
-    return { code: 'budget_exhausted', reason, dimension, limit };
-  }
-  const limit = budget.limits[dimension] ?? 0;
-  const spent = budget.used[dimension] + budget.carved[dimension];
-  const reason = `${spent} of ${limit} ${dimension.replace('_', ' ')} used or handed to children`;
-  return { code: 'budget_exhausted', reason, dimension, limit, spent };
-}
-
-/** The error a run ends with when a limit stops it: the text as before, the refusal as data. */
-export function budgetExhaustedError(budget: RunBudget, dimension: BudgetDimension | 'wall_ms'): RunError {
-  return {
-    type: 'budget_exhausted',
-    message: describeExhaustion(budget, dimension),
-    refusal: exhaustionRefusal(budget, dimension),
-  };
 }

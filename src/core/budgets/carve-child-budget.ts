@@ -1,11 +1,5 @@
-import {
-  BUDGET_DIMENSIONS,
-  remainingOf,
-  zeroAmounts,
-  type BudgetAmounts,
-  type BudgetLimits,
-  type RunBudget,
-} from './budget.js';
+import { BUDGET_DIMENSIONS } from './budget-dimension.js';
+import { remainingOf, zeroAmounts, type BudgetAmounts, type BudgetLimits, type RunBudget } from './budget.js';
 
 export interface ChildBudgetInput {
   /** The creating run's ledger; none when the parent runs without a budget. */

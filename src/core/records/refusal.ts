@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUDGET_DIMENSIONS } from '../budgets/budget.js';
+import { BUDGET_DIMENSIONS } from '../budgets/budget-dimension.js';
 
 /**
  * Why a call or a run was refused, as data (docs/runs.md#events): the stable `code` a client branches on and

@@ -1,4 +1,5 @@
-import { BUDGET_DIMENSIONS, type BudgetAmounts } from '../budgets/budget.js';
+import { BUDGET_DIMENSIONS } from '../budgets/budget-dimension.js';
+import type { BudgetAmounts } from '../budgets/budget.js';
 import type { TokenUsage } from '../records/run.js';
 
 /**

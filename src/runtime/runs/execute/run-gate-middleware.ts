@@ -1,5 +1,6 @@
 import { isoNow, type Clock } from '../../../core/clock.js';
-import { budgetExhaustedError, exhaustedDimension, type BudgetAmounts } from '../../../core/budgets/budget.js';
+import { exhaustedDimension, type BudgetAmounts } from '../../../core/budgets/budget.js';
+import { budgetExhaustedError } from '../../../core/budgets/budget-exhaustion.js';
 import { estimateTokens } from '../../../core/budgets/estimate-tokens.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import type { Run } from '../../../core/records/run.js';

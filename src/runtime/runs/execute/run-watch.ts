@@ -1,5 +1,5 @@
 import type { RunBudget } from '../../../core/budgets/budget.js';
-import { budgetExhaustedError } from '../../../core/budgets/budget.js';
+import { budgetExhaustedError } from '../../../core/budgets/budget-exhaustion.js';
 import { RunAbortError } from '../../../core/runs/run-abort.js';
 import type { RunEmitter } from '../../events/run-emitter.js';
 import { createInactivityWatchdog } from './inactivity-watchdog.js';
@@ -35,10 +35,7 @@ export function watchRun(options: {
   let deadline: NodeJS.Timeout | undefined;
   if (ledger?.deadline_at) {
     deadline = setTimeout(
-      () =>
-        abort(
-          new RunAbortError('budget', budgetExhaustedError(ledger, 'wall_ms')),
-        ),
+      () => abort(new RunAbortError('budget', budgetExhaustedError(ledger, 'wall_ms'))),
       Math.max(0, Date.parse(ledger.deadline_at) - Date.now()),
     );
     deadline.unref();
