@@ -13,7 +13,7 @@ import { resumeAgentLoop } from './resume-agent-loop.js';
 import { createRunOutcomes, type AttemptFacts } from '../end/run-outcomes.js';
 import { runMiddlewareStack } from './run-middleware-stack.js';
 import { watchRun, type RunWatch } from './run-watch.js';
-import { createRunEmitter } from '../../events/run-emitter.js';
+import { createRunEmitter } from '../../events/create-run-emitter.js';
 import { announceAttempt } from './announce-attempt.js';
 import { resolveRunAgent } from '../../agents/resolve-run-agent.js';
 import { createWorkerSlots } from './worker-slots.js';
