@@ -3,7 +3,7 @@ import type { NewRun } from '../../src/core/ports/storage.js';
 import type { Conversation } from '../../src/core/records/conversation.js';
 import type { Run, TokenUsage } from '../../src/core/records/run.js';
 import type { RunEventType } from '../../src/core/records/run-event.js';
-import { publishQuietly } from '../../src/runtime/events/run-emitter.js';
+import { publishQuietly } from '../../src/runtime/events/publish-quietly.js';
 import { walkRunTo } from './walk-run-to.js';
 import type { TestServer } from './start-test-server.js';
 

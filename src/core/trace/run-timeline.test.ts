@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { storedRunEvent, type RunEvent, type RunEventType } from '../records/run-event.js';
-import {
-  emptyTimeline,
-  foldRunTimeline,
-  foldRunTimelineEvents,
-  ownUsage,
-  timelineUsage,
-  visibleSpans,
-} from './run-timeline.js';
+import { foldRunTimeline, foldRunTimelineEvents } from './fold-run-timeline.js';
+import { emptyTimeline, ownUsage, timelineUsage, visibleSpans } from './run-timeline.js';
 
 /** Events one second apart from 12:00:00, numbered from 1. */
 function script(...items: [RunEventType, Record<string, unknown>][]): RunEvent[] {

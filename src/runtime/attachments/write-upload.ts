@@ -1,6 +1,7 @@
 import { numberedFileName } from '../../core/files/sanitize-file-name.js';
 import { TroupeError } from '../../core/errors.js';
-import { openWorkdirDirectory, type WorkdirDirectory } from '../tools/workdir/workdir-directory.js';
+import { openWorkdirDirectory } from '../tools/workdir/open-workdir-directory.js';
+import type { WorkdirDirectory } from '../tools/workdir/workdir-directory.js';
 
 export const UPLOADS_DIR = 'uploads';
 const MAX_NAME_ATTEMPTS = 1000;
@@ -22,12 +23,19 @@ export function openUploads(workdir: string): Promise<WorkdirDirectory> {
  * symlink followed), and a taken name (by anything, a directory or a link included) moves on to `name-1.ext`,
  * `name-2.ext`… The file stays the server's, read-only inside the sandbox: it is what the user uploaded.
  */
-export async function writeUpload(uploads: WorkdirDirectory, name: string, bytes: Uint8Array): Promise<WrittenUpload> {
+export async function writeUpload(
+  uploads: WorkdirDirectory,
+  name: string,
+  bytes: Uint8Array,
+): Promise<WrittenUpload> {
   for (let counter = 0; counter < MAX_NAME_ATTEMPTS; counter++) {
     const candidate = numberedFileName(name, counter);
     if (await uploads.createFile(candidate, bytes)) {
       return { name: candidate, path: `${uploads.shownPath}/${candidate}` };
     }
   }
-  throw new TroupeError('validation_failed', `Too many files named like ${name} in ${UPLOADS_DIR}/; rename the file`);
+  throw new TroupeError(
+    'validation_failed',
+    `Too many files named like ${name} in ${UPLOADS_DIR}/; rename the file`,
+  );
 }

@@ -8,7 +8,7 @@ import {
   type RuntimeHarnessOptions,
 } from '../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
-import { lineageOf } from '../events/run-emitter.js';
+import { lineageOf } from '../events/lineage-of.js';
 
 /** A chat expert that hands everything to B. */
 const EXPERT_A = `

@@ -2,8 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '../../core/records/run-event.js';
 import { claimByDeadWorker } from '../../../test/helpers/runtime/claim-by-dead-worker.js';
 import { countingInserts } from '../../../test/helpers/runtime/counting-inserts.js';
-import { SLOW_SCENARIO, useSingleAgentRuntime } from '../../../test/helpers/runtime/use-single-agent-runtime.js';
-import { createRunEmitter } from './run-emitter.js';
+import {
+  SLOW_SCENARIO,
+  useSingleAgentRuntime,
+} from '../../../test/helpers/runtime/use-single-agent-runtime.js';
+import { createRunEmitter } from './create-run-emitter.js';
 import { sampleBody, sampleDraft } from '../../../test/helpers/sample-run-events.js';
 
 const setup = useSingleAgentRuntime();

@@ -6,7 +6,7 @@ import type { Project } from '../../core/records/project.js';
 import type { Actor } from '../../core/records/user.js';
 import { isAdmin } from '../../core/records/user.js';
 import { ensureWorkdirsRoot } from '../data-dir/prepare-data-dir.js';
-import { openWorkdirDirectory } from '../tools/workdir/workdir-directory.js';
+import { openWorkdirDirectory } from '../tools/workdir/open-workdir-directory.js';
 import type { WorkdirOwner } from '../tools/workdir/workdir-owner.js';
 
 export const DEFAULT_PROJECT_NAME = 'Default';

@@ -1,14 +1,10 @@
 import { SendMessageRequest, TaskState, type StreamResponse } from '@a2a-js/sdk';
 import { ServiceParameters, withA2AExtensions, type Client } from '@a2a-js/sdk/client';
-import { remainingOf } from '../../core/budgets/budget.js';
 import { TroupeError, isTroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Agent } from '../../core/records/agent.js';
-import type { Run, TokenUsage } from '../../core/records/run.js';
-import {
-  DELEGATION_EXTENSION_URI,
-  type DelegationContext,
-} from '../../core/remote-experts/delegation-context.js';
+import type { Run } from '../../core/records/run.js';
+import { DELEGATION_EXTENSION_URI } from '../../core/remote-experts/delegation-context.js';
 import {
   applyStreamEvent,
   emptyRemoteTask,
@@ -20,26 +16,10 @@ import {
 } from './remote-task-view.js';
 import type { AgentLoopOutcome } from '../agent-loop/agent-loop.js';
 import { abortKindOf, type RunAbortError } from '../../core/runs/run-abort.js';
-import type { RunEmitter } from '../events/run-emitter.js';
 import type { RemoteA2AConnector } from '../../core/ports/remote-a2a-connector.js';
-import { CLAIM_LIFETIME_SECONDS } from '../../core/remote-experts/caller-claim.js';
+import { delegationContext } from './delegation-context.js';
+import type { RemoteExpertDeps, RemoteExpertRun } from './remote-expert-run.js';
 import { findRemoteTask, REMOTE_TASK_TOOL } from './find-remote-task.js';
-
-export interface RemoteExpertDeps {
-  storage: Storage;
-  connector: RemoteA2AConnector<Client>;
-}
-
-export interface RemoteExpertRun {
-  run: Run;
-  agent: Agent;
-  emitter: RunEmitter;
-  signal: AbortSignal;
-  /** Longest wait for the remote task; the agent's `config.a2a.timeout_ms` wins when set. */
-  timeoutMs: number;
-  /** Adds what the remote task used (reported by a remote Troupe) to the run's usage. */
-  recordUsage(usage: TokenUsage): void;
-}
 
 /** How long a cancel may take to reach the remote agent before the run ends anyway. */
 const CANCEL_GRACE_MS = 5_000;
@@ -144,7 +124,11 @@ function settled(view: RemoteTaskView): boolean {
   );
 }
 
-async function connect(connector: RemoteA2AConnector<Client>, agent: Agent, signal: AbortSignal): Promise<Client> {
+async function connect(
+  connector: RemoteA2AConnector<Client>,
+  agent: Agent,
+  signal: AbortSignal,
+): Promise<Client> {
   try {
     return await connector.connect(agent, signal);
   } catch (error) {
@@ -215,43 +199,6 @@ async function cancelRemote(client: Client | undefined, view: RemoteTaskView): P
   } catch {
     // Best effort: the task may have ended meanwhile, or the remote may be gone; the run ends either way.
   }
-}
-
-/**
- * What travels with the task under the delegation extension (README "Remote A2A experts"): the run's
- * remaining budget, the earlier of its budget's deadline and this wait's, the trace of the call that
- * delegated, and this server's signed claim of the user (when it has a signing key).
- */
-async function delegationContext(
-  deps: RemoteExpertDeps,
-  work: RemoteExpertRun,
-  deadlineAt: number,
-): Promise<DelegationContext> {
-  const { run, agent } = work;
-  const [ledger, user] = await Promise.all([
-    deps.storage.budgets.get(run.id),
-    deps.storage.users.get(run.user_id),
-  ]);
-  const budgetDeadline = ledger?.deadline_at ? Date.parse(ledger.deadline_at) : Infinity;
-  const now = Math.floor(Date.now() / 1000);
-  const cardUrl = agent.config.a2a?.card_url;
-  const caller =
-    cardUrl === undefined
-      ? undefined
-      : deps.connector.callerClaim?.({
-          sub: run.user_id,
-          name: user?.name ?? run.user_id,
-          aud: new URL(cardUrl).origin,
-          iat: now,
-          exp: now + CLAIM_LIFETIME_SECONDS,
-          jti: run.id,
-        });
-  return {
-    ...(ledger ? { budget: remainingOf(ledger) } : {}),
-    deadline: new Date(Math.min(deadlineAt, budgetDeadline)).toISOString(),
-    ...(typeof run.input.traceparent === 'string' ? { traceparent: run.input.traceparent } : {}),
-    ...(caller !== undefined ? { caller } : {}),
-  };
 }
 
 /** The remote's reported usage joins the run's own and is charged to its budget, so the tree counts it. */

@@ -4,7 +4,8 @@ import { isTroupeError, toTroupeError } from '../../core/errors.js';
 import type { SkillFile } from '../../core/records/skill.js';
 import { skillDigest } from '../../core/skills/build-skill-package.js';
 import { fsErrorCode } from '../tools/workdir/workdir-fs-error.js';
-import { openWorkdirDirectory, type WorkdirDirectory } from '../tools/workdir/workdir-directory.js';
+import { openWorkdirDirectory } from '../tools/workdir/open-workdir-directory.js';
+import type { WorkdirDirectory } from '../tools/workdir/workdir-directory.js';
 import { openSkillsRoot } from '../tools/workdir/open-skills-root.js';
 
 /** A skill to project: its name and digest now, its files only when the copy on disk is stale. */

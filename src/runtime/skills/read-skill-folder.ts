@@ -3,7 +3,8 @@ import { TroupeError, isTroupeError } from '../../core/errors.js';
 import type { RawSkillEntry } from '../../core/skills/build-skill-package.js';
 import type { SkillLimits } from '../../core/skills/skill-limits.js';
 import { resolveInWorkdir, splitComponents } from '../tools/workdir/resolve-in-workdir.js';
-import { openWorkdirDirectory, type WorkdirDirectory } from '../tools/workdir/workdir-directory.js';
+import { openWorkdirDirectory } from '../tools/workdir/open-workdir-directory.js';
+import type { WorkdirDirectory } from '../tools/workdir/workdir-directory.js';
 import { UnpackBudget } from './archive/unpack-budget.js';
 
 function invalid(message: string): TroupeError {

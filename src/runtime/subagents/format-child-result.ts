@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Run } from '../../core/records/run.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
-import { openWorkdirDirectory } from '../tools/workdir/workdir-directory.js';
+import { openWorkdirDirectory } from '../tools/workdir/open-workdir-directory.js';
 
 /** Where oversized child results are spilled, relative to the shared project workdir (reserved by the server). */
 const SPILL_DIR = '.troupe/subagent-results';
@@ -15,14 +15,24 @@ export function spillPath(runId: string): string {
  * The text a parent receives for a finished child: its output, or for a failed/cancelled child its
  * error with the status (never passed off as success). Over the cap, the full text goes to a workdir file.
  */
-export async function formatChildResult(run: Run, workdir: string, capBytes: number): Promise<{ text: string; isError: boolean }> {
+export async function formatChildResult(
+  run: Run,
+  workdir: string,
+  capBytes: number,
+): Promise<{ text: string; isError: boolean }> {
   if (run.status !== 'completed') {
     const message = run.error?.message ?? 'no error message';
     const partial = run.output?.trim() ? `\n\nPartial output:\n${run.output.trim()}` : '';
-    return { text: await capped(SUBAGENT_TEXTS.runEnded(run.status, message) + partial, run.id, workdir, capBytes), isError: true };
+    return {
+      text: await capped(SUBAGENT_TEXTS.runEnded(run.status, message) + partial, run.id, workdir, capBytes),
+      isError: true,
+    };
   }
   const output = run.output?.trim() ?? '';
-  return { text: await capped(output === '' ? SUBAGENT_TEXTS.noText : output, run.id, workdir, capBytes), isError: false };
+  return {
+    text: await capped(output === '' ? SUBAGENT_TEXTS.noText : output, run.id, workdir, capBytes),
+    isError: false,
+  };
 }
 
 async function capped(text: string, runId: string, workdir: string, capBytes: number): Promise<string> {
@@ -30,7 +40,10 @@ async function capped(text: string, runId: string, workdir: string, capBytes: nu
   if (bytes <= capBytes) return text;
   await spill(workdir, runId, text);
   // Cut on a character boundary: decoding a byte-truncated buffer may end in a replacement char.
-  const head = Buffer.from(text, 'utf8').subarray(0, capBytes).toString('utf8').replace(/\uFFFD$/, '');
+  const head = Buffer.from(text, 'utf8')
+    .subarray(0, capBytes)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   return head + SUBAGENT_TEXTS.resultSpilled(spillPath(runId), bytes);
 }
 

@@ -1,5 +1,6 @@
 import type { Storage } from '../../core/ports/storage.js';
-import { emptyTimeline, foldRunTimelineEvents, type RunTimeline } from '../../core/trace/run-timeline.js';
+import { foldRunTimelineEvents } from '../../core/trace/fold-run-timeline.js';
+import { emptyTimeline, type RunTimeline } from '../../core/trace/run-timeline.js';
 
 const EVENT_PAGE = 1000;
 

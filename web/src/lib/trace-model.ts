@@ -1,13 +1,8 @@
 import type { RunEvent, RunStatus, RunTrace, TimelineSpan, TraceNode } from '../api/types.ts';
 import { isTerminalStatus } from '../api/types.ts';
 // The same fold the server uses for stored events, applied here to the live ones (a pure core module).
-import {
-  addUsage,
-  foldRunTimeline,
-  ownUsage,
-  visibleSpans,
-  zeroUsage,
-} from '../../../src/core/trace/run-timeline.ts';
+import { foldRunTimeline } from '../../../src/core/trace/fold-run-timeline.ts';
+import { addUsage, ownUsage, visibleSpans, zeroUsage } from '../../../src/core/trace/run-timeline.ts';
 import { clockEnd, isStalled, type CallCounts } from './run-phase.ts';
 import type { PanelEntry } from './subagent-panel.ts';
 

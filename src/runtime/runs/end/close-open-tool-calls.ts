@@ -2,7 +2,8 @@ import type { Storage } from '../../../core/ports/storage.js';
 import type { Run, TerminalRunStatus } from '../../../core/records/run.js';
 import { toolCallClosingReason } from '../../../core/thread/tool-call-closing-reason.js';
 import { closingToolMessage, openToolCallsAtEnd } from '../../../core/thread/tool-call-pairs.js';
-import { lineageOf, type PendingEvent } from '../../events/run-emitter.js';
+import { lineageOf } from '../../events/lineage-of.js';
+import type { PendingEvent } from '../../events/run-emitter.js';
 
 /**
  * Gives every tool call the run left without a result an error result saying why. Called inside the

@@ -8,7 +8,7 @@ import {
   ECHO_SCENARIO,
   useSingleAgentRuntime,
 } from '../../../../test/helpers/runtime/use-single-agent-runtime.js';
-import { createRunEmitter } from '../../events/run-emitter.js';
+import { createRunEmitter } from '../../events/create-run-emitter.js';
 import { endRunIn } from './run-finalizer.js';
 
 const setup = useSingleAgentRuntime();

@@ -7,13 +7,10 @@ import { unusedReserve } from '../../../core/budgets/carve-child-budget.js';
 import { closeOpenToolCalls } from './close-open-tool-calls.js';
 import { attachEndedRun } from './ended-run-of.js';
 import { keepPartialAnswer } from './keep-partial-answer.js';
-import {
-  lineageOf,
-  publishQuietly,
-  SHARED_COMMIT,
-  type AppendBatch,
-  type PendingEvent,
-} from '../../events/run-emitter.js';
+import { lineageOf } from '../../events/lineage-of.js';
+import { publishQuietly } from '../../events/publish-quietly.js';
+import { SHARED_COMMIT } from '../../events/shared-commit.js';
+import type { AppendBatch, PendingEvent } from '../../events/run-emitter.js';
 import { subagentUpdateBatch } from '../children/publish-subagent-update.js';
 
 export interface TerminalWrite {

@@ -1,76 +1,25 @@
-import type { Clock } from '../../../core/clock.js';
-import { TroupeError } from '../../../core/errors.js';
-import type { EventBus, Subscription } from '../../../core/ports/event-bus.js';
-import type { ModelProvider } from '../../../core/ports/model-provider.js';
-import type { Storage } from '../../../core/ports/storage.js';
+import type { Subscription } from '../../../core/ports/event-bus.js';
+import type { RunReservation } from '../start/local-run-starts.js';
+import { attemptMetadata } from './attempt-metadata.js';
+import { attemptAnnounced } from './attempt-announced.js';
+import type { RunExecutorDeps } from './run-executor-deps.js';
+import { runRemoteAttempt } from './run-remote-attempt.js';
 import type { Run } from '../../../core/records/run.js';
-import type { ToolSource } from '../../../core/ports/tool-source.js';
-import type { RunLimits } from '../../../config.js';
 import { createRunUsageMeter } from '../../usage/run-usage-meter.js';
 import { RunAbortError } from '../../../core/runs/run-abort.js';
 import { createRunGateMiddleware } from './run-gate-middleware.js';
 import { loadRunContext } from './load-run-context.js';
-import type { RunHandoffs } from '../start/run-handoffs.js';
-import type { LocalRunStarts, RunReservation } from '../start/local-run-starts.js';
 import { resumeAgentLoop } from './resume-agent-loop.js';
-import { attemptMetadata } from './attempt-metadata.js';
-import { attemptAnnounced } from './attempt-announced.js';
 import { createRunOutcomes, type AttemptFacts } from '../end/run-outcomes.js';
-import type { RunEndings } from '../run-endings.js';
 import { runMiddlewareStack } from './run-middleware-stack.js';
 import { watchRun, type RunWatch } from './run-watch.js';
-import { createRunEmitter } from '../../events/run-emitter.js';
+import { createRunEmitter } from '../../events/create-run-emitter.js';
 import { announceAttempt } from './announce-attempt.js';
 import { resolveRunAgent } from '../../agents/resolve-run-agent.js';
 import { createWorkerSlots } from './worker-slots.js';
-import type { RunQueue } from '../../../core/ports/run-queue.js';
-import type { AnyTroupeTool } from '../../../core/tools/troupe-tool.js';
-import type { MiddlewareFactory } from '../../middleware/middleware-factory.js';
 import { effectiveLimits } from '../../agents/agent-limits.js';
 import { createRunLease } from '../leases/run-lease.js';
 import { createStorageOutage, type StorageOutage } from '../../../core/runs/storage-outage.js';
-import type { RunTracer } from '../../../core/ports/run-tracer.js';
-import { driveRemoteExpert, type RemoteExpertDeps } from '../../remote-experts/drive-remote-expert.js';
-import { remoteModelLabel } from '../../remote-experts/remote-model-label.js';
-import type { Client } from '@a2a-js/sdk/client';
-import type { RemoteA2AConnector } from '../../../core/ports/remote-a2a-connector.js';
-import type { ModelGateway } from '../../model-gateway/model-gateway.js';
-
-export interface RunExecutorDeps {
-  storage: Storage;
-  bus: EventBus;
-  models: ModelProvider;
-  /** The catalogue of built-in tools; an agent's `config.tools` patterns select from it. */
-  tools: AnyTroupeTool[];
-  /** External tools (MCP servers) of each agent's config; they join the catalogue tools. */
-  toolSources?: ToolSource<AnyTroupeTool>[];
-  middleware?: MiddlewareFactory;
-  limits: RunLimits;
-  leaseMs: number;
-  /** Runs doing work at once in this process; runs that only wait on other runs do not count. */
-  concurrency: number;
-  workerId: string;
-  clock: Clock;
-  /** How runs end and are cancelled (storage, bus and clock bound once). */
-  endings: RunEndings;
-  /** Called after a run reached a terminal status (e.g. cascade decisions that need the agent config). */
-  onTerminal?: (run: Run) => Promise<void>;
-  /**
-   * Re-enqueues a run the worker just parked when its human input arrived while it was parking (see
-   * resumeWhenNothingPending). Without it such a run waits for the next decision.
-   */
-  queue?: RunQueue;
-  /** OpenTelemetry run spans; absent when tracing is off (then nothing of it runs). */
-  tracer?: RunTracer;
-  /** Every model call of every run goes through it: retries, fallbacks, the providers' shared limits. */
-  gateway: ModelGateway;
-  /** Reaches remote A2A experts (backend `a2a`); without it their runs fail with a clear error. */
-  remoteExperts?: RemoteA2AConnector<Client>;
-  /** What the runs' creators in this process hand over, so a first attempt need not read it back. */
-  handoffs?: RunHandoffs;
-  /** Where this process's child-run creators find the executor once it started (see LocalRunStarts). */
-  localStarts?: LocalRunStarts;
-}
 
 export interface RunExecutor {
   /** Claims and executes one run; a run another worker holds, or a finished one, is left alone. */
@@ -224,26 +173,14 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       const { paused } = watch;
       // A remote expert's run is a remote task: no model, no tools, no middleware of this server.
       if (usable.backend === 'a2a') {
-        if (!resumed || !(await attemptAnnounced(storage, run)))
-          await announceAttempt(
-            storage,
-            emitter,
-            run,
-            attemptMetadata(run, usable, remoteModelLabel(usable)),
-            adopted,
-          );
-        const outcome = await driveRemoteExpert(remoteExperts(), {
+        const outcome = await runRemoteAttempt(deps, {
           run,
           agent: usable,
           emitter,
           signal,
-          timeoutMs: effectiveLimits(deps.limits, usable.config).waitTimeoutMs,
-          recordUsage: (usage) => {
-            meter.usage.input_tokens += usage.input_tokens;
-            meter.usage.output_tokens += usage.output_tokens;
-            meter.usage.total_tokens += usage.total_tokens;
-            meter.usage.model_calls += usage.model_calls;
-          },
+          meter,
+          adopted,
+          resumed,
         });
         await emitter.flush();
         await finishCompleted(run, outcome, meter.usage, facts);
@@ -315,16 +252,6 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       watch?.stop();
     }
     if (again) await executeClaimed(run, signal, adopted, outage, meter, true);
-  }
-
-  function remoteExperts(): RemoteExpertDeps {
-    if (!deps.remoteExperts) {
-      throw new TroupeError(
-        'remote_expert_unavailable',
-        'This server is not set up to reach remote A2A experts',
-      );
-    }
-    return { storage, connector: deps.remoteExperts };
   }
 
   const outcomes = createRunOutcomes({

@@ -14,7 +14,7 @@ import { readlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openWorkdirDirectory } from './workdir-directory.js';
+import { openWorkdirDirectory } from './open-workdir-directory.js';
 import { openSkillsRoot } from './open-skills-root.js';
 
 let root: string;

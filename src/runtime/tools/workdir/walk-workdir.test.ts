@@ -1,7 +1,8 @@
 import { mkdir, readFile, realpath, rename, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openInWorkdir, type OpenedInWorkdir } from './open-in-workdir.js';
+import { openInWorkdir } from './open-in-workdir.js';
+import type { OpenedInWorkdir } from './opened-in-workdir.js';
 import { createTempWorkdir, type TempWorkdir } from '../../../../test/helpers/workdir/create-temp-workdir.js';
 import { openWalkedFile, walkWorkdir, type WalkEntry } from './walk-workdir.js';
 import { WORKDIR_TOOL_LIMITS } from './workdir-tool-limits.js';

@@ -5,7 +5,8 @@ import { createTempWorkdir, type TempWorkdir } from '../../../../test/helpers/wo
 import { expectTroupeError } from '../../../../test/helpers/workdir/expect-troupe-error.js';
 import { snapshotTree } from '../../../../test/helpers/workdir/snapshot-tree.js';
 import { openInWorkdir } from './open-in-workdir.js';
-import { openWorkdirDirectory, type WorkdirDirectory } from './workdir-directory.js';
+import { openWorkdirDirectory } from './open-workdir-directory.js';
+import type { WorkdirDirectory } from './workdir-directory.js';
 
 let temp: TempWorkdir;
 let outsideBefore: Record<string, string>;

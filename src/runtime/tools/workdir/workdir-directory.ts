@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
-import path from 'node:path';
 import { TroupeError } from '../../../core/errors.js';
-import { openInWorkdir } from './open-in-workdir.js';
 import { readAtMost } from './read-at-most.js';
 import { removeEntry } from './remove-entry.js';
-import { relativeInside, splitComponents } from './resolve-in-workdir.js';
+import { relativeInside } from './resolve-in-workdir.js';
 import { fsErrorCode, workdirFsError } from './workdir-fs-error.js';
 import { giveTo, type WorkdirOwner } from './workdir-owner.js';
-import { descriptorPath, descriptorRealPath, escapesWorkdir, openWorkdirRoot } from './workdir-root.js';
+import { descriptorPath, descriptorRealPath, escapesWorkdir } from './workdir-root.js';
 
 /**
  * Who gets a directory the server creates: `workdir` (the default) gives it to the workdir's owner, so the
@@ -40,35 +38,6 @@ const CREATE_EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EX
 const MAX_ATTEMPTS = 10;
 /** Linux's NAME_MAX: the longest name one directory entry can have, in bytes. */
 export const MAX_NAME_BYTES = 255;
-
-/**
- * Opens a directory of the workdir for the server's own reads and writes in it. Without `reclaim` the path is
- * resolved like the file tools resolve it (`openInWorkdir`: in-workdir symlinks followed by hand, none leading
- * out); with `reclaim` no symlink is followed at all. The caller closes the result.
- */
-export async function openWorkdirDirectory(
-  workdir: string,
-  relativePath: string,
-  options: OpenDirectoryOptions = {},
-): Promise<WorkdirDirectory> {
-  if (!options.reclaim) {
-    const opened = await openInWorkdir(workdir, relativePath, options.create ? 'mkdir' : 'directory');
-    return new WorkdirDirectory(opened.handle, opened.realWorkdir, opened.owner, opened.shownPath);
-  }
-  const root = await openWorkdirRoot(path.resolve(workdir));
-  let current = new WorkdirDirectory(root.handle, root.realPath, root.owner, '.');
-  try {
-    for (const name of splitComponents(relativePath)) {
-      const next = await current.openDirectory(name, options);
-      await current.close();
-      current = next;
-    }
-    return current;
-  } catch (error) {
-    await current.close();
-    throw workdirFsError(error, relativePath);
-  }
-}
 
 /**
  * A directory of a workdir, held by a descriptor checked to lie in the workdir. Every operation names one

@@ -1,0 +1,256 @@
+import type { EventBus } from '../../core/ports/event-bus.js';
+import type { RunEventBatch, StepMessages, Storage } from '../../core/ports/storage.js';
+import type { Run } from '../../core/records/run.js';
+import type { RunEvent, RunEventType } from '../../core/records/run-event.js';
+import { isStorageOutage, wroteNothing, type StorageOutage } from '../../core/runs/storage-outage.js';
+import { lineageOf } from './lineage-of.js';
+import { publishQuietly } from './publish-quietly.js';
+import type { AppendBatch, RunEmitter } from './run-emitter.js';
+import { SHARED_COMMIT } from './shared-commit.js';
+
+/** Text deltas are batched: one row per token would dominate storage and SSE for a chatty model. */
+const DELTA_FLUSH_MS = 40;
+const DELTA_FLUSH_CHARS = 512;
+
+/** How the emitter holds any pending event; what it is given is typed (`emit`, `commit`, `announce`). */
+interface QueuedEvent {
+  type: RunEventType;
+  payload: Record<string, unknown>;
+}
+
+/** A checkpoint held back (`RunEmitter.hold`): its events (text buffered before it first), and its messages. */
+interface HeldCommit {
+  events: QueuedEvent[];
+  messages: StepMessages;
+}
+
+/**
+ * `outage`: a write that met a database outage and surely wrote nothing is sent again once the outage is waited
+ * out (docs/scale-out.md, "Outages"), so a step's results computed during it are kept, not computed again; a
+ * write whose outcome is unknown is never sent twice: it fails, and the run goes on from what is committed.
+ */
+export function createRunEmitter(
+  storage: Storage,
+  bus: EventBus,
+  run: Run,
+  outage?: StorageOutage,
+): RunEmitter {
+  const lineage = lineageOf(run);
+  const retrying = async <T>(write: () => Promise<T>): Promise<T> => {
+    for (;;) {
+      try {
+        return await write();
+      } catch (error) {
+        if (!outage || !wroteNothing(error)) throw error;
+        await outage.waitOut();
+      }
+    }
+  };
+  let buffer = '';
+  let lead: QueuedEvent | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let held: HeldCommit[] = [];
+  /** How much work was queued when the first held commit was: work queued since writes them itself. */
+  let heldAt = 0;
+  /** An adoption in flight, settled when the adopting transaction is. */
+  let adopting: Promise<void> | undefined;
+  // Events are appended strictly one after another so their seq order is the order they were emitted in.
+  let chain: Promise<unknown> = Promise.resolve();
+  let queued = 0;
+
+  /**
+   * A write whose outcome is unknown (`wroteNothing` false), from wherever it was sent, a timer's flush too:
+   * every later write fails with it, so the attempt does not go on over a hole it cannot see, but starts over
+   * from what is committed (docs/scale-out.md, "Outages").
+   */
+  let unknownOutcome: Error | undefined;
+  const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
+    queued += 1;
+    const next = chain.then(() => {
+      if (unknownOutcome !== undefined) throw unknownOutcome;
+      return work();
+    });
+    chain = next.catch((error: unknown) => {
+      if (outage && isStorageOutage(error) && !wroteNothing(error)) unknownOutcome ??= error as Error;
+    });
+    return next;
+  };
+
+  /** The announced event, then the buffered text, then `events`; the buffer is emptied. */
+  const takeBuffer = (events: readonly QueuedEvent[] = []): QueuedEvent[] => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const text = buffer === '' ? [] : [{ type: 'message_delta' as const, payload: { text: buffer } }];
+    const taken = [...(lead ? [lead] : []), ...text, ...events];
+    lead = undefined;
+    buffer = '';
+    return taken;
+  };
+
+  const takeHeld = (): HeldCommit[] => {
+    const taken = held;
+    held = [];
+    return taken;
+  };
+
+  // Object.assign, not `{ ...lineage, ...payload }`: V8 copies two spreads of small objects of many shapes
+  // through its slow path (2.8 µs against 0.13 µs per event in a scratch loop; −3 % of a dispatch with the
+  // other two such payloads, `end` and `subagent_update`). The payloads' keys are this runtime's own.
+  const ownBatch = (events: readonly QueuedEvent[]): RunEventBatch => ({
+    run_id: run.id,
+    events: events.map((event) => ({ type: event.type, payload: Object.assign({}, lineage, event.payload) })),
+  });
+
+  /** This run's events and `besides` in one insert. */
+  const appendOwn = async (
+    store: Storage,
+    events: readonly QueuedEvent[],
+    besides: readonly RunEventBatch[] = [],
+  ): Promise<{ own: RunEvent[]; others: RunEvent[] }> => {
+    const batches = [ownBatch(events), ...besides];
+    // Inside a transaction the transaction is what is sent again.
+    const [mine = [], ...rest] =
+      store === storage
+        ? await retrying(() => store.events.appendBatches(batches))
+        : await store.events.appendBatches(batches);
+    return { own: mine, others: rest.flat() };
+  };
+
+  const schedule = () => {
+    timer ??= setTimeout(() => void flush().catch(() => undefined), DELTA_FLUSH_MS);
+  };
+
+  const publishAll = async (events: readonly RunEvent[]): Promise<void> => {
+    for (const event of events) await publishQuietly(bus, event);
+  };
+
+  /**
+   * One transaction, run in the chain: the messages of the held commits `prior` and `messages` in one insert,
+   * then `alongside`, and all the events in one insert, the held ones first; then published. Held commits that
+   * fail are held again.
+   */
+  const write = async (
+    prior: HeldCommit[],
+    events: readonly QueuedEvent[],
+    alongside?: (tx: Storage, append: AppendBatch) => Promise<RunEvent[] | void>,
+    messages?: StepMessages,
+  ): Promise<RunEvent[]> => {
+    const leading = prior.flatMap((commit) => commit.events);
+    const steps = [...prior.map((commit) => commit.messages), ...(messages ? [messages] : [])];
+    try {
+      const { written, others } = await retrying(() =>
+        storage.sharedCommitTransaction(async (tx) => {
+          if (steps.length > 0) await tx.messages.appendSteps(run.thread_id, run.id, steps);
+          let appended: { own: RunEvent[]; others: RunEvent[] } | undefined;
+          const append: AppendBatch = async (tail = [], besides = []) => {
+            if (appended) throw new Error(`the events of a commit of run ${run.id} were appended twice`);
+            appended = { own: [], others: [] };
+            appended = await appendOwn(tx, [...leading, ...events, ...tail], besides);
+            return appended.own.slice(leading.length);
+          };
+          const returned = alongside ? await alongside(tx, append) : undefined;
+          if (!appended) await append();
+          return {
+            written: appended?.own ?? [],
+            others: [...(appended?.others ?? []), ...(returned ?? [])],
+          };
+        }, SHARED_COMMIT),
+      );
+      await publishAll(written);
+      await publishAll(others);
+      return written.slice(leading.length);
+    } catch (error) {
+      held = [...prior, ...held];
+      throw error;
+    }
+  };
+
+  /** The held commits on their own: first thing in work that appends without a transaction. */
+  const writeHeld = async (): Promise<void> => {
+    const prior = takeHeld();
+    if (prior.length > 0) await write(prior, []);
+  };
+
+  const flush = (): Promise<void> => {
+    const events = takeBuffer();
+    return enqueue(async () => {
+      const prior = takeHeld();
+      if (prior.length > 0) {
+        await write(prior, events);
+        return;
+      }
+      if (events.length === 0) return;
+      const { own } = await appendOwn(storage, events);
+      await publishAll(own);
+    });
+  };
+
+  return {
+    emit(type, payload, besides) {
+      const events = takeBuffer([{ type, payload }]);
+      return enqueue(async () => {
+        await writeHeld();
+        const { own, others } = await appendOwn(storage, events, besides);
+        await publishAll(own);
+        await publishAll(others);
+        const event = own[own.length - 1];
+        if (!event) throw new Error(`run_events insert for ${run.id} returned no row`);
+        return event;
+      });
+    },
+    commit(events, alongside, messages) {
+      const own = takeBuffer(events);
+      return enqueue(() => write(takeHeld(), own, alongside, messages));
+    },
+    announce(type, payload) {
+      // One lead at a time: an attempt announces itself once; a second one sends the first on its way.
+      if (lead) void flush().catch(() => undefined);
+      lead = { type, payload };
+      schedule();
+    },
+    delta(text) {
+      buffer += text;
+      if (buffer.length >= DELTA_FLUSH_CHARS) {
+        void flush().catch(() => undefined);
+      } else {
+        schedule();
+      }
+    },
+    flush,
+    hold(events, messages) {
+      if (held.length === 0) heldAt = queued;
+      held.push({ events: takeBuffer(events), messages });
+      schedule();
+    },
+    async adopt() {
+      if (adopting) {
+        await adopting;
+        return undefined;
+      }
+      // After a write of unknown outcome nothing more of this attempt may land (`unknownOutcome`).
+      if (held.length === 0 || heldAt !== queued || unknownOutcome !== undefined) return undefined;
+      const prior = takeHeld();
+      // The chain waits for the adopting transaction: nothing of this run's is appended before its events.
+      let open: () => void = () => undefined;
+      const adopted = new Promise<void>((resolve) => (open = resolve));
+      adopting = adopted;
+      void enqueue(() => adopted);
+      let settled = false;
+      return {
+        messages: { threadId: run.thread_id, runId: run.id, parts: prior.map((commit) => commit.messages) },
+        events: ownBatch(prior.flatMap((commit) => commit.events)),
+        async settle(appended) {
+          if (settled) return;
+          settled = true;
+          try {
+            if (appended) await publishAll(appended);
+            else held = [...prior, ...held];
+          } finally {
+            adopting = undefined;
+            open();
+          }
+        },
+      };
+    },
+  };
+}
