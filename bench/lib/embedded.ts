@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type RunLimits, type TroupeConfig } from '../../src/config.js';
+import { loadConfig, type TroupeConfig } from '../../src/config.js';
+import type { RunLimits } from '../../src/run-limits.js';
 import { newId } from '../../src/core/ids.js';
 import type { Agent, AgentConfig } from '../../src/core/records/agent.js';
 import type { Conversation } from '../../src/core/records/conversation.js';

@@ -5,7 +5,7 @@ import type { ModelProvider } from '../../../core/ports/model-provider.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import type { Run } from '../../../core/records/run.js';
 import type { ToolSource } from '../../../core/ports/tool-source.js';
-import type { RunLimits } from '../../../config.js';
+import type { RunLimits } from '../../../run-limits.js';
 import { createRunUsageMeter } from '../../usage/run-usage-meter.js';
 import { RunAbortError } from '../../../core/runs/run-abort.js';
 import { createRunGateMiddleware } from './run-gate-middleware.js';
