@@ -8,7 +8,8 @@ import type { Agent, AgentConfig } from '../../src/core/records/agent.js';
 import type { Conversation } from '../../src/core/records/conversation.js';
 import type { Project } from '../../src/core/records/project.js';
 import type { User } from '../../src/core/records/user.js';
-import { createTroupe, type ProcessRole, type Troupe } from '../../src/create-troupe.js';
+import { createTroupe, type Troupe } from '../../src/create-troupe.js';
+import type { ProcessRole } from '../../src/check-deployment.js';
 import { REPO_DIR } from './root-require.js';
 
 export interface EmbeddedOptions {
