@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MODEL_CALL_SETTINGS, loadConfig } from './config.js';
+import { DEFAULT_MODEL_CALL_SETTINGS } from './model-call-settings.js';
+import { loadConfig } from './config.js';
 import { isTroupeError } from './core/errors.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'troupe-config-'));

@@ -8,6 +8,15 @@ import { DEFAULT_SKILL_LIMITS, type SkillLimits } from './core/skills/skill-limi
 import { loadTracingSettings, type TracingSettings } from './tracing-settings.js';
 import { parse as parseYaml } from 'yaml';
 import { parseModelLimits, type ModelLimits } from './core/model-limits/model-limits.js';
+import { DEFAULT_MODEL_CALL_SETTINGS, type ModelCallSettings } from './model-call-settings.js';
+import { DEFAULT_FILE_LIMITS, type FileLimits } from './file-limits.js';
+import { DEFAULT_LIMITS, type RunLimits } from './run-limits.js';
+import {
+  DEFAULT_EXECUTE_SETTINGS,
+  EXECUTE_NETWORK_POLICIES,
+  type ExecuteNetworkPolicy,
+  type ExecuteSettings,
+} from './execute-settings.js';
 
 /** Server settings. `loadConfig` is the only place that reads `process.env`. */
 export interface TroupeConfig {
@@ -35,7 +44,7 @@ export interface TroupeConfig {
   limits: RunLimits;
   /** The sandboxed `execute` tool (README "Sandboxed `execute`"). */
   execute: ExecuteSettings;
-  /** `TROUPE_EGRESS_ALLOW`: hosts and CIDR blocks that agents of non-admin users may reach anyway (SPEC §12). */
+  /** `TROUPE_EGRESS_ALLOW`: hosts and CIDR blocks that agents of non-admin users may reach anyway (docs/egress-and-secrets.md). */
   egressAllow: string[];
   /** Failed bearer attempts per client address and window before 429; 0 turns the throttle off. */
   authFailureLimit: number;
@@ -59,108 +68,6 @@ export interface TroupeConfig {
   /** `TROUPE_CHECK_RESPONSES=1`: check every JSON success body against its documented schema (tests). */
   checkResponses: boolean;
 }
-
-export interface ModelCallSettings {
-  /** `TROUPE_MODEL_MAX_RETRIES`: attempts after the first; an agent's `config.model_retry` may only lower it. */
-  maxRetries: number;
-  /** `TROUPE_MODEL_MAX_WAIT_MS`: the longest single back-off; a provider asking for more ends the retries. */
-  maxWaitMs: number;
-  /** `TROUPE_MODEL_RETRY_BASE_MS`: the first back-off's ceiling, doubled at each retry. */
-  retryBaseMs: number;
-  /** `TROUPE_MODEL_IDLE_TIMEOUT_MS`: an attempt that receives nothing for this long is abandoned and retried. */
-  idleTimeoutMs: number;
-  /** `TROUPE_MODEL_LIMITS`: a JSON or YAML file of provider limits; empty without one. */
-  limits: ModelLimits;
-}
-
-export const DEFAULT_MODEL_CALL_SETTINGS: ModelCallSettings = {
-  maxRetries: 4,
-  maxWaitMs: 60_000,
-  retryBaseMs: 1000,
-  idleTimeoutMs: 300_000,
-  limits: {},
-};
-
-export interface FileLimits {
-  /** Largest file one attachment upload may carry. */
-  attachmentMaxBytes: number;
-  /** Most files one attachment upload (and one message) may carry. */
-  attachmentMaxFiles: number;
-  /** Largest artifact the download route sends. */
-  artifactMaxDownloadBytes: number;
-}
-
-export const DEFAULT_FILE_LIMITS: FileLimits = {
-  attachmentMaxBytes: 10 * 1024 * 1024,
-  attachmentMaxFiles: 10,
-  artifactMaxDownloadBytes: 100 * 1024 * 1024,
-};
-
-export interface RunLimits {
-  maxSteps: number;
-  /** Most subagent hops below a main-agent run (a delegated expert is one). */
-  subagentMaxDepth: number;
-  /** Most delegation hops in a chain: A → B → C with the default 2. */
-  delegationMaxDepth: number;
-  maxActiveChildrenPerRun: number;
-  maxActiveChildrenPerUser: number;
-  childResultCapBytes: number;
-  waitTimeoutMs: number;
-  /** A running run that emits nothing for this long is interrupted (SPEC §10). */
-  inactivityTimeoutMs: number;
-  /** Share of its parent's remaining budget a child gets when it asks for none (0 < share ≤ 1). */
-  childBudgetShare: number;
-}
-
-export const DEFAULT_LIMITS: RunLimits = {
-  maxSteps: 25,
-  subagentMaxDepth: 1,
-  delegationMaxDepth: 2,
-  maxActiveChildrenPerRun: 5,
-  maxActiveChildrenPerUser: 20,
-  childResultCapBytes: 32 * 1024,
-  waitTimeoutMs: 30 * 60 * 1000,
-  inactivityTimeoutMs: 10 * 60 * 1000,
-  childBudgetShare: 0.5,
-};
-
-/** Who may give `execute` the host network with `config.execute.network: true`. */
-export const EXECUTE_NETWORK_POLICIES = ['off', 'admin', 'any'] as const;
-export type ExecuteNetworkPolicy = (typeof EXECUTE_NETWORK_POLICIES)[number];
-
-/** Server-wide ceilings of the `execute` sandbox; an agent's `config.execute` may only lower them. */
-export interface ExecuteSettings {
-  /** The bubblewrap binary; unset means `bwrap` on PATH. */
-  bwrapPath: string | undefined;
-  timeoutMs: number;
-  cpuSeconds: number;
-  /** Address space per process (RLIMIT_AS). */
-  memoryBytes: number;
-  /** Processes of the sandbox user at once (RLIMIT_NPROC, counted per sandbox). */
-  maxProcesses: number;
-  /** stdout + stderr kept for the result; the rest is discarded and counted. */
-  outputBytes: number;
-  /** Largest file a command may write (RLIMIT_FSIZE). */
-  fileBytes: number;
-  /** Size of the sandbox's private /tmp (a tmpfs, so it is memory). */
-  tmpBytes: number;
-  network: ExecuteNetworkPolicy;
-  /** Host uid and gid the sandboxed processes run as when Troupe runs as root. */
-  sandboxUid: number;
-}
-
-export const DEFAULT_EXECUTE_SETTINGS: ExecuteSettings = {
-  bwrapPath: undefined,
-  timeoutMs: 60_000,
-  cpuSeconds: 60,
-  memoryBytes: 1024 * 1024 * 1024,
-  maxProcesses: 64,
-  outputBytes: 32 * 1024,
-  fileBytes: 1024 * 1024 * 1024,
-  tmpBytes: 256 * 1024 * 1024,
-  network: 'admin',
-  sandboxUid: 100_000,
-};
 
 type Env = Record<string, string | undefined>;
 
@@ -194,7 +101,10 @@ function loadModelLimits(env: Env, cwd: string): ModelLimits {
     // YAML is a superset of JSON: one parser reads either form of the file.
     return parseModelLimits(parseYaml(readFileSync(path.resolve(cwd, file), 'utf8')));
   } catch (error) {
-    throw new TroupeError('config_invalid', `TROUPE_MODEL_LIMITS (${file}): ${error instanceof Error ? error.message : String(error)}`);
+    throw new TroupeError(
+      'config_invalid',
+      `TROUPE_MODEL_LIMITS (${file}): ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

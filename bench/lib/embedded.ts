@@ -1,13 +1,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type RunLimits, type TroupeConfig } from '../../src/config.js';
+import { loadConfig, type TroupeConfig } from '../../src/config.js';
+import type { RunLimits } from '../../src/run-limits.js';
 import { newId } from '../../src/core/ids.js';
 import type { Agent, AgentConfig } from '../../src/core/records/agent.js';
 import type { Conversation } from '../../src/core/records/conversation.js';
 import type { Project } from '../../src/core/records/project.js';
 import type { User } from '../../src/core/records/user.js';
-import { createTroupe, type ProcessRole, type Troupe } from '../../src/create-troupe.js';
+import { createTroupe, type Troupe } from '../../src/create-troupe.js';
+import type { ProcessRole } from '../../src/check-deployment.js';
 import { REPO_DIR } from './root-require.js';
 
 export interface EmbeddedOptions {

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { newId } from '../../src/core/ids.js';
 import type { RunEvent } from '../../src/core/records/run-event.js';
 import type { Run } from '../../src/core/records/run.js';
-import { DEFAULT_MODEL_CALL_SETTINGS } from '../../src/config.js';
+import { DEFAULT_MODEL_CALL_SETTINGS } from '../../src/model-call-settings.js';
 import { startEmbeddedTroupe } from '../lib/embedded.js';
 import { mapLimit } from '../lib/map-limit.js';
 import { epochMs, round, roundSummary, summarize } from '../lib/stats.js';

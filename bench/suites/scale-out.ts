@@ -8,7 +8,6 @@
  */
 import os from 'node:os';
 import type { RunEvent } from '../../src/core/records/run-event.js';
-import type { Run } from '../../src/core/records/run.js';
 import {
   expectedAnswer,
   HELPER_CONFIG,
@@ -16,7 +15,6 @@ import {
   MAIN_CONFIG,
   MAIN_SCENARIO,
 } from '../lib/dispatch-scenario.js';
-import { eventually } from '../../test/helpers/eventually.js';
 import { mapLimit } from '../lib/map-limit.js';
 import { roundTripProbe, type RoundTripProbe } from '../lib/round-trip-probe.js';
 import { processCpuMs, processTreeCpuMs } from '../lib/process-cpu.js';
@@ -26,11 +24,14 @@ import { round, roundSummary, summarize } from '../lib/stats.js';
 import { progress, runSuite } from '../lib/suite.js';
 import { createTeardown } from '../../test/helpers/services/teardown.js';
 import type { TroupeApi } from '../lib/troupe-api.js';
-
-const SUITE = 'scale-out';
-/** Requests the client keeps in flight while it posts a batch (as the HTTP suite's autocannon connections). */
-const CLIENT_CONCURRENCY = 20;
-const RUN_TIMEOUT_MS = 120_000;
+import { measureRecovery } from '../lib/measure-recovery.js';
+import {
+  CLIENT_CONCURRENCY,
+  RUN_TIMEOUT_MS,
+  SCALE_OUT_SUITE,
+  checkAnswer,
+  type ScaleOutAgents,
+} from '../lib/scale-out-support.js';
 
 function slowScenario(delayMs: number): string {
   return JSON.stringify({
@@ -39,12 +40,6 @@ function slowScenario(delayMs: number): string {
 }
 
 const loadAverage = (): number[] => os.loadavg().map((value) => Math.round(value * 100) / 100);
-const ms = (from: number, to: number): number => round(to - from);
-
-function checkAnswer(run: Run, expected: string): void {
-  if (run.status !== 'completed' || !run.output?.includes(expected))
-    throw new Error(`run ${run.id} ended ${run.status}: ${JSON.stringify(run.error ?? run.output)}`);
-}
 
 /** From the parent's `task` tool_call event to its tool_result event, by their stored timestamps. */
 function taskSpan(events: RunEvent[]): number {
@@ -65,15 +60,10 @@ const cpuOf = (cluster: Cluster) => ({
   workers: cluster.workers.map((worker) => processCpuMs(worker.pid)),
 });
 
-interface Agents {
-  main: string;
-  slow: string;
-}
-
 /** (a) Sequential round trips over HTTP: post the message, long-poll its end. */
 async function measureDispatch(
   api: TroupeApi,
-  agents: Agents,
+  agents: ScaleOutAgents,
   plan: { warmup: number; task: number; plain: number },
 ) {
   let sequence = 0;
@@ -110,7 +100,12 @@ async function measureDispatch(
  * Statements and commands per dispatch on the shared services: `count` dispatches one at a time (their
  * conversations made before counting), each posted and long-polled to its end as in (a).
  */
-async function measureRoundTrips(api: TroupeApi, agents: Agents, probe: RoundTripProbe, count: number) {
+async function measureRoundTrips(
+  api: TroupeApi,
+  agents: ScaleOutAgents,
+  probe: RoundTripProbe,
+  count: number,
+) {
   const conversations = [];
   for (let i = 0; i < count; i++) conversations.push(await api.createConversation(agents.main));
   await probe.start();
@@ -123,7 +118,7 @@ async function measureRoundTrips(api: TroupeApi, agents: Agents, probe: RoundTri
 }
 
 /** (b) A fixed batch of dispatches, each in a conversation of its own, posted `CLIENT_CONCURRENCY` at a time. */
-async function measureBatch(cluster: Cluster, agents: Agents, count: number, tag: string) {
+async function measureBatch(cluster: Cluster, agents: ScaleOutAgents, count: number, tag: string) {
   const { api } = cluster;
   const conversations = await mapLimit(Array.from({ length: count }), CLIENT_CONCURRENCY, () =>
     api.createConversation(agents.main),
@@ -166,84 +161,7 @@ async function measureBatch(cluster: Cluster, agents: Agents, count: number, tag
   };
 }
 
-/** (c) `kill -9` the worker holding the most of `count` slow runs; time until the survivors completed its runs. */
-async function measureRecovery(cluster: Cluster, agents: Agents, count: number, stepDelayMs: number) {
-  const { api, config } = cluster;
-  const conversations = await mapLimit(Array.from({ length: count }), CLIENT_CONCURRENCY, () =>
-    api.createConversation(agents.slow),
-  );
-  const runs = await mapLimit(conversations, CLIENT_CONCURRENCY, (conversation, index) =>
-    api.postMessage(conversation, `recovery ${index}`),
-  );
-  let last: Run[] = [];
-  const claimed = await eventually('every slow run to be running on a worker', RUN_TIMEOUT_MS, async () => {
-    const current = await mapLimit(runs, CLIENT_CONCURRENCY, (run) => api.getRun(run.id));
-    last = current;
-    return current.every((run) => run.status === 'running' && cluster.workerOf(run.worker_id))
-      ? current
-      : undefined;
-  }).catch((error: unknown) => {
-    // Say where each run was, so a failed recovery measurement can be told apart from a slow one.
-    const where = last.map((run) => `${run.status}${run.worker_id ? `@${run.worker_id}` : ''}`).join(', ');
-    throw new Error(`${error instanceof Error ? error.message : String(error)}; runs: ${where}`, {
-      cause: error,
-    });
-  });
-  const owners = new Map<string, Run[]>();
-  for (const run of claimed) {
-    const owner = cluster.workerOf(run.worker_id)?.name ?? '';
-    owners.set(owner, [...(owners.get(owner) ?? []), run]);
-  }
-  const [victimName, orphans = []] = [...owners].sort((a, b) => b[1].length - a[1].length)[0] ?? [];
-  const victim = cluster.workers.find((worker) => worker.name === victimName);
-  if (!victim) throw new Error('no worker holds the slow runs');
-  progress(
-    SUITE,
-    `kill -9 ${victim.name} (pid ${victim.pid}) holding ${orphans.length} of ${count} running runs`,
-  );
-  const killedAt = Date.now();
-  await victim.killHard();
-  const completedAt = await Promise.all(
-    orphans.map((run) =>
-      api.awaitRun(run.id, 4 * config.leaseMs + RUN_TIMEOUT_MS).then((done) => {
-        checkAnswer(done, 'A slow answer to');
-        // The victim is dead: a second attempt that completed was run by a surviving worker.
-        if (done.attempt < 2)
-          throw new Error(`run ${run.id} was not resumed by another worker (attempt ${done.attempt})`);
-        return Date.now();
-      }),
-    ),
-  );
-  const reclaimedAt = await mapLimit(orphans, 4, async (run) => {
-    const second = (await api.events(run.id)).find(
-      (event) => event.type === 'metadata' && event.payload.attempt === 2,
-    );
-    if (!second) throw new Error(`run ${run.id} has no second-attempt metadata event`);
-    return Date.parse(second.created_at);
-  });
-  const others = claimed.filter((run) => !orphans.includes(run));
-  await Promise.all(
-    others.map((run) =>
-      api.awaitRun(run.id, RUN_TIMEOUT_MS).then((done) => checkAnswer(done, 'A slow answer to')),
-    ),
-  );
-  return {
-    workers_before_kill: cluster.workers.length,
-    victim: victim.name,
-    runs: count,
-    orphaned_runs: orphans.length,
-    lease_ms: config.leaseMs,
-    lease_renewed_every_ms: Math.max(50, Math.floor(config.leaseMs / 3)),
-    reconciler_every_ms: Math.max(1000, Math.floor(config.leaseMs / 2)),
-    lease_expiry: config.leaseExpiry,
-    step_delay_ms: stepDelayMs,
-    kill_to_all_reclaimed_ms: ms(killedAt, Math.max(...reclaimedAt)),
-    kill_to_all_completed_ms: ms(killedAt, Math.max(...completedAt)),
-    kill_to_completed_ms: roundSummary(summarize(completedAt.map((at) => at - killedAt))),
-  };
-}
-
-await runSuite(SUITE, async ({ quick }) => {
+await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
   const found = findServiceBinaries();
   if ('missing' in found) throw new Error(`scale-out needs PostgreSQL and Redis binaries: ${found.missing}`);
   const plan = quick
@@ -270,11 +188,11 @@ await runSuite(SUITE, async ({ quick }) => {
         stepDelayMs: 8_000,
       };
   const loadBefore = loadAverage();
-  const teardown = createTeardown((message) => progress(SUITE, message));
+  const teardown = createTeardown((message) => progress(SCALE_OUT_SUITE, message));
   try {
     const services = await startServices(found.binaries, teardown);
     progress(
-      SUITE,
+      SCALE_OUT_SUITE,
       `${services.postgres.version} at ${services.postgres.url} (${services.postgres.settings.join(', ')}); ${services.redis.version} at ${services.redis.url}`,
     );
     const cluster = await startCluster({
@@ -301,7 +219,7 @@ await runSuite(SUITE, async ({ quick }) => {
     const agent = async (slug: string, config: object) =>
       (await api.call<{ agent: { id: string } }>('POST', '/api/agent', { slug, name: slug, config }, 201))
         .agent.id;
-    const agents: Agents = {
+    const agents: ScaleOutAgents = {
       main: await agent('main', MAIN_CONFIG),
       slow: await agent('slow', { model: 'scripted:slow', tools: [] }),
     };
@@ -310,7 +228,7 @@ await runSuite(SUITE, async ({ quick }) => {
     for (const workers of plan.workers) {
       await cluster.addWorkers(workers - cluster.workers.length);
       progress(
-        SUITE,
+        SCALE_OUT_SUITE,
         `${workers} worker(s): ${plan.task} dispatches and ${plan.plain} plain runs one at a time, then a batch of ${plan.batch}`,
       );
       const dispatch = await measureDispatch(api, agents, plan);
@@ -319,7 +237,7 @@ await runSuite(SUITE, async ({ quick }) => {
       phases.push({ workers, ...dispatch, round_trips, batch });
     }
     progress(
-      SUITE,
+      SCALE_OUT_SUITE,
       `recovery: ${plan.recovery} slow runs (one ${plan.stepDelayMs} ms model turn each) on ${cluster.workers.length} workers, lease ${cluster.config.leaseMs} ms`,
     );
     const recovery = await measureRecovery(cluster, agents, plan.recovery, plan.stepDelayMs);

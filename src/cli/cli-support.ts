@@ -1,5 +1,6 @@
 import type { TroupeConfig } from '../config.js';
-import type { CreateTroupeOptions, ProcessRole, RunningServer, Troupe } from '../create-troupe.js';
+import type { CreateTroupeOptions, RunningServer, Troupe } from '../create-troupe.js';
+import type { ProcessRole } from '../check-deployment.js';
 
 /**
  * What every CLI command needs, in a leaf module: commands import it, and `run-cli.ts` imports the
@@ -15,7 +16,11 @@ export interface CliDeps {
 export class CliUsageError extends Error {}
 
 /** Opens the configured storage for a one-shot command and always closes it. */
-export async function withTroupe<T>(deps: CliDeps, role: ProcessRole, work: (troupe: Troupe) => Promise<T>): Promise<T> {
+export async function withTroupe<T>(
+  deps: CliDeps,
+  role: ProcessRole,
+  work: (troupe: Troupe) => Promise<T>,
+): Promise<T> {
   const troupe = await deps.createTroupe(deps.loadConfig(), { role });
   try {
     return await work(troupe);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isTroupeError } from '../core/errors.js';
 import { CliUsageError, type CliDeps } from './cli-support.js';
-import type { ProcessRole } from '../create-troupe.js';
+import type { ProcessRole } from '../check-deployment.js';
 import { agentsCommand } from './agents-command.js';
 import { demoCommand } from './demo-command.js';
 import { KNOWLEDGE_USAGE, knowledgeCommand } from './knowledge-command.js';
@@ -50,7 +50,8 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number | un
           },
         });
         const role = values.role as ProcessRole;
-        if (!['all', 'api', 'worker'].includes(role)) throw new CliUsageError(`--role must be all, api or worker`);
+        if (!['all', 'api', 'worker'].includes(role))
+          throw new CliUsageError(`--role must be all, api or worker`);
         await serveCommand(deps, { role, port: values.port, host: values.host, demo: !values['no-demo'] });
         return undefined;
       }

@@ -1,7 +1,8 @@
 import { isTroupeError } from '../core/errors.js';
 import type { User } from '../core/records/user.js';
 import { seedDemo } from '../runtime/seed-demo.js';
-import { checkDeployment, type ProcessRole, type Troupe } from '../create-troupe.js';
+import type { Troupe } from '../create-troupe.js';
+import { checkDeployment, type ProcessRole } from '../check-deployment.js';
 import type { CliDeps } from './cli-support.js';
 import { issueStartupToken } from './startup-token.js';
 

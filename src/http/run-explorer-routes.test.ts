@@ -1,117 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId, newRunId } from '../core/ids.js';
-import type { NewRun } from '../core/ports/storage.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Conversation } from '../core/records/conversation.js';
 import type { Run } from '../core/records/run.js';
-import type { RunEventType } from '../core/records/run-event.js';
 import type { RunListItem } from '../runtime/runs/inspect/list-runs.js';
-import type { RunTrace } from '../runtime/runs/inspect/build-run-trace.js';
 import type { TestContext, TestUser } from '../../test/helpers/http/create-test-context.js';
-import { createTestContext } from '../../test/helpers/http/create-test-context.js';
 import { expectError, json } from '../../test/helpers/http/expect-error.js';
-import { walkRunTo } from '../../test/helpers/walk-run-to.js';
+import {
+  useRunExplorerSetup,
+  type RunExplorerSetup,
+} from '../../test/helpers/http/use-run-explorer-setup.js';
 
+const setup = useRunExplorerSetup();
 let ctx: TestContext;
 let alice: TestUser;
 let bob: TestUser;
 let admin: TestUser;
 let conversation: Conversation;
 let second: Conversation;
-let runs: { root: Run; child: Run; delegation: Run; later: Run };
+let runs: RunExplorerSetup['runs'];
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function runInput(where: Conversation, overrides: Partial<NewRun> = {}): NewRun {
-  const id = overrides.id ?? newRunId();
-  return {
-    id,
-    thread_id: newId('thr'),
-    conversation_id: where.id,
-    agent_id: where.agent_id,
-    user_id: where.user_id,
-    run_type: 'chat',
-    source: 'test',
-    channel: 'api',
-    request_id: `req:${id}`,
-    created_by_run_id: null,
-    root_run_id: id,
-    depth: 0,
-    subagent_thread_relation_id: null,
-    runtime_scope_id: `scope:${id}`,
-    tool_approval_mode: 'default',
-    model_spec: 'scripted:test',
-    input: { message: 'hello' },
-    ...overrides,
-  };
-}
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  alice = await ctx.createUser('alice');
-  bob = await ctx.createUser('bob');
-  admin = await ctx.createUser('root', 'admin');
-  await ctx.agents.create(alice.user, { name: 'Main', slug: 'main', config: { model: 'scripted:test' } });
-  conversation = await ctx.conversations.create(alice.user, { agent_id: 'main' });
-  second = await ctx.conversations.create(alice.user, { agent_id: 'main' });
-  const { storage } = ctx;
-  const insert = async (input: NewRun) => {
-    const run = await storage.runs.insert(input);
-    await pause(3);
-    return run;
-  };
-  const root = await insert(runInput(conversation, { input: { message: 'Plan the launch\n\nin detail' } }));
-  const child = await insert(
-    runInput(conversation, {
-      run_type: 'subagent',
-      created_by_run_id: root.id,
-      root_run_id: root.id,
-      depth: 1,
-      input: { message: 'Research the launch date', inline_subagent: 'scout' },
-    }),
-  );
-  const delegation = await insert(
-    runInput(conversation, {
-      run_type: 'delegation',
-      created_by_run_id: root.id,
-      root_run_id: root.id,
-      depth: 1,
-      input: { message: 'Ask the analyst' },
-    }),
-  );
-  const later = await insert(runInput(second, { input: { message: 'Another question' } }));
-  const event = (run: Run, type: RunEventType, payload: Record<string, unknown>) =>
-    storage.events.append({ run_id: run.id, type, payload });
-  await event(root, 'metadata', { model: 'scripted:test' });
-  await event(root, 'tool_call', { step: 1, tool_call_id: 'c1', name: 'task', args: {} });
-  await event(child, 'metadata', { model: 'scripted:test' });
-  await event(child, 'step', { step: 1, tool_calls: 0, usage: { input_tokens: 7, output_tokens: 3 } });
-  await event(child, 'end', { status: 'completed' });
-  await event(root, 'tool_result', {
-    step: 1,
-    tool_call_id: 'c1',
-    name: 'task',
-    output: 'ok',
-    is_error: false,
-  });
-  await walkRunTo(storage, child.id, 'completed', {
-    started_at: '2030-01-01T00:00:00.000Z',
-    finished_at: '2030-01-01T00:00:01.250Z',
-    usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10, model_calls: 1, aborted_model_calls: 0 },
-  });
-  await walkRunTo(storage, delegation.id, 'failed', {
-    usage: { input_tokens: 4, output_tokens: 1, total_tokens: 5, model_calls: 1, aborted_model_calls: 0 },
-  });
-  await walkRunTo(storage, root.id, 'running', { started_at: new Date().toISOString() });
-  runs = {
-    root: (await storage.runs.get(root.id)) as Run,
-    child: (await storage.runs.get(child.id)) as Run,
-    delegation: (await storage.runs.get(delegation.id)) as Run,
-    later,
-  };
-});
-
-afterAll(async () => {
-  await ctx.close();
+beforeAll(() => {
+  ({ ctx, alice, bob, admin, conversation, second, runs } = setup());
 });
 
 interface Page {
@@ -243,65 +151,5 @@ describe('GET /api/agent/runs', () => {
       'limit',
     ]);
     expect(Object.keys(document.paths)).toContain('/api/agent/runs/{id}/trace');
-  });
-});
-
-describe('GET /api/agent/runs/{id}/trace', () => {
-  it('answers the whole tree from any node, with spans from stored events and totals per subtree', async () => {
-    const { trace } = await json<{ trace: RunTrace }>(
-      await ctx.request('GET', `/api/agent/runs/${runs.child.id}/trace`, { token: alice.token }),
-      200,
-    );
-    expect(trace.root_run_id).toBe(runs.root.id);
-    expect(trace.run_id).toBe(runs.child.id);
-    expect(trace.nodes.map((node) => [node.run.id, node.parent_run_id])).toEqual([
-      [runs.root.id, null],
-      [runs.child.id, runs.root.id],
-      [runs.delegation.id, runs.root.id],
-    ]);
-    const [root, child] = trace.nodes;
-    expect(root?.child_run_ids).toEqual([runs.child.id, runs.delegation.id]);
-    expect(root?.timeline.spans.map((span) => [span.kind, span.name, span.status])).toEqual([
-      ['model', 'scripted:test', 'done'],
-      ['tool', 'task', 'done'],
-    ]);
-    expect(child?.display_name).toBe('scout');
-    expect(child?.timeline.last_seq).toBe(3);
-    expect(child?.timeline.spans[0]?.usage).toEqual({ input_tokens: 7, output_tokens: 3 });
-    expect(root?.totals).toEqual({
-      own: { input_tokens: 0, output_tokens: 0, total_tokens: 0, model_calls: 0, aborted_model_calls: 0 },
-      children: {
-        input_tokens: 11,
-        output_tokens: 4,
-        total_tokens: 15,
-        model_calls: 2,
-        aborted_model_calls: 0,
-      },
-      subtree: {
-        input_tokens: 11,
-        output_tokens: 4,
-        total_tokens: 15,
-        model_calls: 2,
-        aborted_model_calls: 0,
-      },
-    });
-  });
-
-  it('is run_not_found for another member and for an unknown run, and open to an admin', async () => {
-    await expectError(
-      await ctx.request('GET', `/api/agent/runs/${runs.child.id}/trace`, { token: bob.token }),
-      404,
-      'run_not_found',
-    );
-    await expectError(
-      await ctx.request('GET', '/api/agent/runs/nope/trace', { token: alice.token }),
-      404,
-      'run_not_found',
-    );
-    const { trace } = await json<{ trace: RunTrace }>(
-      await ctx.request('GET', `/api/agent/runs/${runs.root.id}/trace`, { token: admin.token }),
-      200,
-    );
-    expect(trace.nodes).toHaveLength(3);
   });
 });

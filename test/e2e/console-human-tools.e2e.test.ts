@@ -16,7 +16,7 @@ import {
 } from '../helpers/browser.js';
 import { startConversation } from '../helpers/console-page.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
-import { DEFAULT_FILE_LIMITS } from '../../src/config.js';
+import { DEFAULT_FILE_LIMITS } from '../../src/file-limits.js';
 
 const executable = chromiumPath();
 if (!executable) {
@@ -96,7 +96,9 @@ describe.skipIf(!executable)('questions, artifacts and attachments in the consol
       expect(await page.getByLabel('Message', { exact: true }).getAttribute('placeholder')).toBe(
         'The agent is waiting for your answer above.',
       );
-      await poll(() => page.evaluate('document.activeElement?.closest("form.question-prompt") !== null')).toBe(true);
+      await poll(() =>
+        page.evaluate('document.activeElement?.closest("form.question-prompt") !== null'),
+      ).toBe(true);
       expect(await page.evaluate('document.activeElement?.textContent')).toBe('bullet points');
       await screenshot(page, 'h1-question-prompt');
       // Nothing to send until every question has an answer; an option fills it in.
@@ -134,7 +136,9 @@ describe.skipIf(!executable)('questions, artifacts and attachments in the consol
       await item.waitFor({ timeout: 20_000 });
       expect(await item.innerText()).toContain('reports/report.md');
       // The same file as a card where the agent presented it, with a Markdown preview.
-      const card = page.getByRole('log', { name: 'Messages' }).getByRole('article', { name: 'File Demo report' });
+      const card = page
+        .getByRole('log', { name: 'Messages' })
+        .getByRole('article', { name: 'File Demo report' });
       await card.waitFor();
       await card.getByRole('button', { name: 'Preview Demo report' }).click();
       const preview = card.getByLabel('Preview of Demo report');
@@ -190,7 +194,8 @@ describe.skipIf(!executable)('questions, artifacts and attachments in the consol
       await openNewChat();
       const uploads: string[] = [];
       page.on('request', (request) => {
-        if (request.method() === 'POST' && request.url().includes('/attachments')) uploads.push(request.url());
+        if (request.method() === 'POST' && request.url().includes('/attachments'))
+          uploads.push(request.url());
       });
       await page.getByLabel('Files to attach').setInputFiles({
         name: 'plan.txt',

@@ -9,7 +9,8 @@ import {
 import { createMemoryModelAdmission } from '../../src/adapters/model-admission/memory/create-memory-model-admission.js';
 import { createMemoryRunQueue } from '../../src/adapters/queue/memory/create-memory-run-queue.js';
 import { createSqliteStorage } from '../../src/adapters/storage/sqlite/create-sqlite-storage.js';
-import { DEFAULT_LIMITS, loadConfig, type RunLimits, type TroupeConfig } from '../../src/config.js';
+import { DEFAULT_LIMITS, type RunLimits } from '../../src/run-limits.js';
+import { loadConfig, type TroupeConfig } from '../../src/config.js';
 import { systemClock } from '../../src/core/clock.js';
 import { newId } from '../../src/core/ids.js';
 import type { EventBus } from '../../src/core/ports/event-bus.js';

@@ -1,4 +1,5 @@
-import { DEFAULT_LIMITS, DEFAULT_MODEL_CALL_SETTINGS, type ModelCallSettings } from '../../src/config.js';
+import { DEFAULT_LIMITS } from '../../src/run-limits.js';
+import { DEFAULT_MODEL_CALL_SETTINGS, type ModelCallSettings } from '../../src/model-call-settings.js';
 import type { RunEvent } from '../../src/core/records/run-event.js';
 import { startFakeAnthropicServer } from './models/fake-anthropic-server.js';
 import type { FakeModelResponse, FakeModelServer, RecordedRequest } from './models/fake-model-server.js';

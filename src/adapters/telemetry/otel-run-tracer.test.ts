@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Storage } from '../../core/ports/storage.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
 import { createOtelRunTracer } from './create-otel-run-tracer.js';
-import { DEFAULT_MODEL_CALL_SETTINGS } from '../../config.js';
+import { DEFAULT_MODEL_CALL_SETTINGS } from '../../model-call-settings.js';
 import { startFakeAnthropicServer } from '../../../test/helpers/models/fake-anthropic-server.js';
 import { startFakeOpenAiServer } from '../../../test/helpers/models/fake-openai-server.js';
 import { openaiFaults } from '../../../test/helpers/models/provider-faults.js';

@@ -19,12 +19,8 @@ import {
   skillFileInfoSchema,
   skillSchema,
 } from './feature-records.js';
-import {
-  agentCardSchema,
-  chatCompletionSchema,
-  jsonRpcResponseSchema,
-  openAiModelSchema,
-} from './protocol-records.js';
+import { agentCardSchema, jsonRpcResponseSchema } from './a2a-records.js';
+import { chatCompletionSchema, openAiModelSchema } from './openai-records.js';
 import {
   agentSchema,
   approvalSchema,

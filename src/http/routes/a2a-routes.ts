@@ -16,7 +16,7 @@ import { idParamsSchema } from '../id-params.js';
 import type { Logger } from '../logger.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { DEFAULT_SSE_HEARTBEAT_MS } from './run-event-stream-response.js';
-import { a2aStreamFrameSchema } from '../response-schemas/protocol-records.js';
+import { a2aStreamFrameSchema } from '../response-schemas/a2a-records.js';
 import { RESPONSES } from '../response-schemas/route-responses.js';
 
 /** A card fetched with a token is that caller's (it may show a private expert): caches must not share it. */

@@ -9,7 +9,7 @@ import { chatCompletionRequestSchema, lastUserText } from '../openai/chat-comple
 import { respondWithCompletion, streamCompletion } from '../openai/chat-completion-response.js';
 import { openAiErrorShape } from '../openai/openai-error.js';
 import type { RouteRegistry } from '../route-registry.js';
-import { chatCompletionChunkSchema } from '../response-schemas/protocol-records.js';
+import { chatCompletionChunkSchema } from '../response-schemas/openai-records.js';
 import { RESPONSES } from '../response-schemas/route-responses.js';
 
 const modelParamsSchema = z.object({

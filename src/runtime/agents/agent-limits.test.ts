@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../config.js';
+import { DEFAULT_LIMITS } from '../../run-limits.js';
 import { DELEGATION_TEXTS } from '../../core/delegation/delegation-texts.js';
 import type { AgentConfig } from '../../core/records/agent.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';

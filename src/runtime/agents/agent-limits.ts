@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AgentConfig, AgentLimits } from '../../core/records/agent.js';
-import type { RunLimits } from '../../config.js';
+import type { RunLimits } from '../../run-limits.js';
 import { validationFailed, type ValidationIssue } from '../../core/to-validation-error.js';
 
 /** Each per-agent limit, the server setting it narrows, and the variable that sets that server value. */

@@ -8,7 +8,7 @@ import type { AgentPatch, Storage } from '../../core/ports/storage.js';
 import type { Agent, AgentBackend } from '../../core/records/agent.js';
 import type { Actor } from '../../core/records/user.js';
 import { isAdmin } from '../../core/records/user.js';
-import { DEFAULT_LIMITS, type RunLimits } from '../../config.js';
+import { DEFAULT_LIMITS, type RunLimits } from '../../run-limits.js';
 import type { CreateAgentInput, UpdateAgentInput } from './agent-input-schemas.js';
 import { assertLimitsWithinServer } from './agent-limits.js';
 import { createAgentInputSchema, updateAgentInputSchema } from './agent-input-schemas.js';

@@ -1,5 +1,5 @@
 import type { Storage } from '../../core/ports/storage.js';
-import type { RunLimits } from '../../config.js';
+import type { RunLimits } from '../../run-limits.js';
 import { effectiveLimits } from '../agents/agent-limits.js';
 import type { MiddlewareFactory } from '../middleware/middleware-factory.js';
 import { createDelegateTool } from './delegate-tool.js';

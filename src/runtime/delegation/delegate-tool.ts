@@ -3,7 +3,7 @@ import { DELEGATION_TEXTS } from '../../core/delegation/delegation-texts.js';
 import type { DelegatableExpert } from '../../core/ports/storage.js';
 import { isTerminalStatus } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
-import type { RunLimits } from '../../config.js';
+import type { RunLimits } from '../../run-limits.js';
 import { defineTool, type AnyTroupeTool, waitOutsideSlot } from '../../core/tools/troupe-tool.js';
 import { refusalError } from '../runs/start/child-run-refusal.js';
 import type { CreatorKnown } from '../runs/start/child-run-spec.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../config.js';
+import { DEFAULT_LIMITS } from '../../run-limits.js';
 import { buildSubagentSpecs } from '../../core/subagent-specs/build-subagent-specs.js';
 import { isReservedName, isReservedTool } from '../../core/subagent-specs/reserved-names.js';
 import { ALWAYS_DISABLED_FOR_SUBAGENTS } from '../../core/subagents/subagent-tool-policy.js';

@@ -1,4 +1,4 @@
-import type { ModelCallSettings } from '../../config.js';
+import type { ModelCallSettings } from '../../model-call-settings.js';
 import { delay } from '../../core/delay.js';
 import { TroupeError } from '../../core/errors.js';
 import type { ModelErrorClass } from '../../core/model-calls/model-error-class.js';

@@ -3,7 +3,7 @@ import type { EventBus } from '../../core/ports/event-bus.js';
 import type { Storage } from '../../core/ports/storage.js';
 import { buildAgentSubagents } from '../../core/subagent-specs/build-agent-subagents.js';
 import { allowListSlugs, resolveAllowedSubagents } from '../../core/subagents/allowed-subagents.js';
-import type { RunLimits } from '../../config.js';
+import type { RunLimits } from '../../run-limits.js';
 import { effectiveLimits } from '../agents/agent-limits.js';
 import type { MiddlewareFactory } from '../middleware/middleware-factory.js';
 import { subagentPromptSection } from './subagent-prompt.js';

@@ -6,7 +6,7 @@ import type { CreatorKnown } from '../runs/start/child-run-spec.js';
 import { isTerminalStatus, type Run } from '../../core/records/run.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import { runCapabilities } from '../../core/runs/run-capabilities.js';
-import type { RunLimits } from '../../config.js';
+import type { RunLimits } from '../../run-limits.js';
 import { CANCELLED } from '../runs/cancel/request-cancel.js';
 import { awaitTerminal } from '../runs/wait/await-terminal.js';
 import { awaitRunsTerminal } from '../runs/wait/await-runs-terminal.js';

@@ -1,5 +1,5 @@
 import type { TroupeConfig } from '../../../src/config.js';
-import { DEFAULT_FILE_LIMITS } from '../../../src/config.js';
+import { DEFAULT_FILE_LIMITS } from '../../../src/file-limits.js';
 import type { Conversation } from '../../../src/core/records/conversation.js';
 import type { Run } from '../../../src/core/records/run.js';
 import type { AwaitedRun, StartedRun } from '../../../src/runtime/runs/run-service-api.js';

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
-import { DEFAULT_LIMITS, type TroupeConfig } from '../../../src/config.js';
+import { DEFAULT_LIMITS } from '../../../src/run-limits.js';
+import type { TroupeConfig } from '../../../src/config.js';
 import { copyScenarios } from '../../helpers/scenario-dir.js';
 import { startTestServer, type TestServer } from '../../helpers/start-test-server.js';
 

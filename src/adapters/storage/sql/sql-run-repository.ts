@@ -21,6 +21,7 @@ import type { SqlContext } from './sql-context.js';
 import { listRunPage } from './sql-run-list-query.js';
 import { listRunsByRoot } from './sql-run-tree-query.js';
 import { runFromRow } from './run-from-row.js';
+import { newRunRow } from './new-run-row.js';
 import { selectByIds } from './select-by-ids.js';
 import { selectAttemptContext } from './select-attempt-context.js';
 import { selectChildStartParent } from './select-child-start.js';
@@ -82,37 +83,7 @@ export class SqlRunRepository implements RunRepository {
 
   async insert(run: NewRun, claim?: ClaimTerms): Promise<Run> {
     const now = nowIso(this.ctx);
-    // Every column spelled out: a NewRun built by spreading a Run may carry fields that are not inputs.
-    const row: RunsTable = {
-      id: run.id,
-      thread_id: run.thread_id,
-      conversation_id: run.conversation_id,
-      agent_id: run.agent_id,
-      user_id: run.user_id,
-      run_type: run.run_type,
-      source: run.source,
-      channel: run.channel,
-      status: 'pending',
-      request_id: run.request_id,
-      created_by_run_id: run.created_by_run_id,
-      root_run_id: run.root_run_id,
-      depth: run.depth,
-      subagent_thread_relation_id: run.subagent_thread_relation_id,
-      runtime_scope_id: run.runtime_scope_id,
-      tool_approval_mode: run.tool_approval_mode,
-      model_spec: run.model_spec,
-      input: toJson(run.input),
-      output: null,
-      error: null,
-      usage: null,
-      worker_id: null,
-      lease_expires_at: null,
-      attempt: 0,
-      created_at: now,
-      started_at: null,
-      finished_at: null,
-      updated_at: now,
-    };
+    const row = newRunRow(run, now);
     if (claim) {
       assertStatusWrite(['pending'], 'running');
       const [workerId, leaseExpiresAt, startedAt] = claim;

@@ -1,5 +1,5 @@
 import type { Client } from '@a2a-js/sdk/client';
-import type { RunLimits } from '../../../config.js';
+import type { RunLimits } from '../../../run-limits.js';
 import type { Clock } from '../../../core/clock.js';
 import type { EventBus } from '../../../core/ports/event-bus.js';
 import type { ModelProvider } from '../../../core/ports/model-provider.js';

@@ -1,4 +1,4 @@
-import type { RunLimits } from '../../../config.js';
+import type { RunLimits } from '../../../run-limits.js';
 import type { BudgetLimits } from '../../../core/budgets/budget.js';
 import type { EventBus } from '../../../core/ports/event-bus.js';
 import type { RunQueue } from '../../../core/ports/run-queue.js';

@@ -1,4 +1,4 @@
-import type { ExecuteNetworkPolicy, ExecuteSettings } from '../../../config.js';
+import type { ExecuteNetworkPolicy, ExecuteSettings } from '../../../execute-settings.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import type { AgentExecuteConfig } from '../../../core/records/agent.js';
 import type { Run } from '../../../core/records/run.js';

@@ -1,4 +1,4 @@
-import type { ExecuteNetworkPolicy, ExecuteSettings } from '../../../config.js';
+import type { ExecuteNetworkPolicy, ExecuteSettings } from '../../../execute-settings.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import type { AgentConfig } from '../../../core/records/agent.js';
 import type { BuildReportEntry } from '../../../core/subagent-specs/build-report-entry.js';

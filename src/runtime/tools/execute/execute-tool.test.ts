@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_EXECUTE_SETTINGS, type ExecuteSettings } from '../../../config.js';
+import { DEFAULT_EXECUTE_SETTINGS, type ExecuteSettings } from '../../../execute-settings.js';
 import type { AgentConfig } from '../../../core/records/agent.js';
 import type { Run } from '../../../core/records/run.js';
 import {

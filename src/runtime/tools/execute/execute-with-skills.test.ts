@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_EXECUTE_SETTINGS } from '../../../config.js';
+import { DEFAULT_EXECUTE_SETTINGS } from '../../../execute-settings.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import {
   createRuntimeHarness,
