@@ -189,7 +189,7 @@ export async function createTroupe(config: TroupeConfig, options: CreateTroupeOp
   });
   const workerId = `wrk_${process.pid}_${randomBytes(4).toString('hex')}`;
   // A stdio MCP server is a command on this host: only agents owned by an admin may start one.
-  // What a non-admin's agent may reach over http (SPEC §12); an admin's agents are the operator's own.
+  // What a non-admin's agent may reach over http (docs/egress-and-secrets.md); an admin's agents are the operator's own.
   const egress = {
     policy: createEgressPolicy(config.egressAllow),
     appliesTo: async (agent: Agent) => (await storage.users.get(agent.owner_id))?.role !== 'admin',

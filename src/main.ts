@@ -13,7 +13,8 @@ export function runMain(argv: string[]): Promise<number | undefined> {
   return runCli(argv, { loadConfig, createTroupe, listen });
 }
 
-const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+const invokedDirectly =
+  process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
 if (invokedDirectly) {
   const exitCode = await runMain(process.argv.slice(2));
   if (exitCode !== undefined) process.exit(exitCode);

@@ -1,5 +1,5 @@
 /**
- * Benchmark: the stop guarantee's cost (SPEC §10). A parent starts 100 background children, each sitting in
+ * Benchmark: the stop guarantee's cost (docs/budgets.md). A parent starts 100 background children, each sitting in
  * a slow model call; once all are running the parent is cancelled, and the time from the cancel request to
  * the whole tree being terminal is measured (the API call returns after the cascade; the clock stops when the
  * last run's `end` event is published). Repeated, so the figure is a median and a p99 over rounds.

@@ -25,17 +25,30 @@ function troupe(...args: string[]): Promise<{ code: number; stdout: string; stde
   return troupeWith({}, ...args);
 }
 
-function troupeWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function troupeWith(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const options = { cwd: ROOT, timeout: 240_000, env: { ...process.env, ...env } };
-    execFile(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], options, (error, stdout, stderr) => {
-      const code = error && typeof error.code === 'number' ? error.code : error ? -1 : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/main.ts', ...args],
+      options,
+      (error, stdout, stderr) => {
+        const code = error && typeof error.code === 'number' ? error.code : error ? -1 : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
-const GOOD_SPEC = { name: 'scanner', description: 'Scans', system_prompt: 'Scan.', tools: ['read_file', 'grep'] };
+const GOOD_SPEC = {
+  name: 'scanner',
+  description: 'Scans',
+  system_prompt: 'Scan.',
+  tools: ['read_file', 'grep'],
+};
 
 // Each case spawns the real CLI (tsx compiling the whole entry point): seconds, not milliseconds, and on a
 // loaded 2-core machine four at once can take minutes; the limits only guard against a hang.
@@ -66,7 +79,10 @@ describe('troupe agents check FILE', { timeout: 300_000 }, () => {
   it('exits 1 with a table of every drop for a bare JSON config', async () => {
     const file = write(
       'bad.json',
-      JSON.stringify({ tools: ['read_file'], subagent_specs: [GOOD_SPEC, { name: 'task', description: 'x', system_prompt: 'x' }, 'oops'] }),
+      JSON.stringify({
+        tools: ['read_file'],
+        subagent_specs: [GOOD_SPEC, { name: 'task', description: 'x', system_prompt: 'x' }, 'oops'],
+      }),
     );
     const result = await troupe('agents', 'check', file);
     expect(result.code).toBe(1);
@@ -78,12 +94,17 @@ describe('troupe agents check FILE', { timeout: 300_000 }, () => {
   });
 
   it('prints the report as JSON with --json', async () => {
-    const file = write('bad2.json', JSON.stringify({ config: { subagent_specs: [{ ...GOOD_SPEC, tools: 'read_file' }] }, name: 'X' }));
+    const file = write(
+      'bad2.json',
+      JSON.stringify({ config: { subagent_specs: [{ ...GOOD_SPEC, tools: 'read_file' }] }, name: 'X' }),
+    );
     const result = await troupe('agents', 'check', '--json', file);
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as BuildReport;
     expect(report.dropped).toBe(true);
-    expect(report.report).toEqual([expect.objectContaining({ code: 'tools_not_array', spec_index: 0, spec_name: 'scanner' })]);
+    expect(report.report).toEqual([
+      expect.objectContaining({ code: 'tools_not_array', spec_index: 0, spec_name: 'scanner' }),
+    ]);
   });
 
   it('exits 2 on unreadable input', { timeout: 300_000 }, async () => {
@@ -98,33 +119,45 @@ describe('troupe agents check FILE', { timeout: 300_000 }, () => {
     expect(invalid.stderr).toContain('config: Unrecognized key: "tool"');
   });
 
-  it('lists MCP tools from a live server and reports one that does not answer', { timeout: 120_000 }, async () => {
-    const file = write(
-      'mcp.json',
-      JSON.stringify({
-        mcp_servers: [stdioTestServer('test'), stdioTestServer('gone', { command: '/nonexistent/mcp' })],
-        subagent_specs: [
-          { ...GOOD_SPEC, tools: ['mcp__test__echo', 'mcp__test__missing', 'mcp__gone__search'] },
-          { ...GOOD_SPEC, name: 'web', tools: ['mcp__test__*'] },
-        ],
-      }),
-    );
-    // A generous probe deadline: a stdio server started through tsx is slow on a busy machine.
-    const result = await troupe('agents', 'check', '--json', '--timeout-ms', '45000', file);
-    const report = JSON.parse(result.stdout) as BuildReport;
-    expect(report.report.map((entry) => [entry.code, entry.value])).toEqual([
-      ['mcp_unreachable', 'gone'],
-      ['unknown_tool', 'mcp__test__missing'],
-      ['unverified_tool', 'mcp__gone__search'],
-    ]);
-    expect(report.subagents.find((subagent) => subagent.name === 'scanner')?.tools).toEqual(['mcp__test__echo']);
-    expect(report.subagents.find((subagent) => subagent.name === 'web')?.tools).toContain('mcp__test__add');
-    expect(result.code).toBe(1);
-  });
+  it(
+    'lists MCP tools from a live server and reports one that does not answer',
+    { timeout: 120_000 },
+    async () => {
+      const file = write(
+        'mcp.json',
+        JSON.stringify({
+          mcp_servers: [stdioTestServer('test'), stdioTestServer('gone', { command: '/nonexistent/mcp' })],
+          subagent_specs: [
+            { ...GOOD_SPEC, tools: ['mcp__test__echo', 'mcp__test__missing', 'mcp__gone__search'] },
+            { ...GOOD_SPEC, name: 'web', tools: ['mcp__test__*'] },
+          ],
+        }),
+      );
+      // A generous probe deadline: a stdio server started through tsx is slow on a busy machine.
+      const result = await troupe('agents', 'check', '--json', '--timeout-ms', '45000', file);
+      const report = JSON.parse(result.stdout) as BuildReport;
+      expect(report.report.map((entry) => [entry.code, entry.value])).toEqual([
+        ['mcp_unreachable', 'gone'],
+        ['unknown_tool', 'mcp__test__missing'],
+        ['unverified_tool', 'mcp__gone__search'],
+      ]);
+      expect(report.subagents.find((subagent) => subagent.name === 'scanner')?.tools).toEqual([
+        'mcp__test__echo',
+      ]);
+      expect(report.subagents.find((subagent) => subagent.name === 'web')?.tools).toContain('mcp__test__add');
+      expect(result.code).toBe(1);
+    },
+  );
 
   it('warns, without failing, that execute is not offered on a machine without a working sandbox', async () => {
     const file = write('execute.json', JSON.stringify({ tools: ['read_file', 'execute'] }));
-    const result = await troupeWith({ TROUPE_BWRAP_PATH: '/nonexistent/bwrap' }, 'agents', 'check', '--json', file);
+    const result = await troupeWith(
+      { TROUPE_BWRAP_PATH: '/nonexistent/bwrap' },
+      'agents',
+      'check',
+      '--json',
+      file,
+    );
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as BuildReport;
     expect(report.parent_tools).toEqual(['read_file']);

@@ -34,20 +34,26 @@ async function readDefinition(file: string): Promise<Definition> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UnreadableInput(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UnreadableInput(
+      `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   let parsed: unknown;
   try {
     // YAML is a superset of JSON, so one parser reads both.
     parsed = parseYaml(text);
   } catch (error) {
-    throw new UnreadableInput(`${file} is neither JSON nor YAML: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UnreadableInput(
+      `${file} is neither JSON nor YAML: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
-  if (!isObject(parsed)) throw new UnreadableInput(`${file} must hold an object: an agent {name, slug?, config} or a config`);
+  if (!isObject(parsed))
+    throw new UnreadableInput(`${file} must hold an object: an agent {name, slug?, config} or a config`);
   // An agent definition wraps its config; a bare config has no `config` key of its own.
   const isAgent = isObject(parsed.config);
   const result = agentConfigSchema.safeParse(isAgent ? parsed.config : parsed);
-  if (!result.success) throw new UnreadableInput(toValidationError(result.error, isAgent ? 'config' : undefined).message);
+  if (!result.success)
+    throw new UnreadableInput(toValidationError(result.error, isAgent ? 'config' : undefined).message);
   const label = isAgent && typeof parsed.name === 'string' ? parsed.name : file;
   const slug = isAgent && typeof parsed.slug === 'string' ? ` (${parsed.slug})` : '';
   return { name: `${label}${slug}`, config: result.data };
@@ -64,9 +70,12 @@ export async function agentsCommand(deps: Pick<CliDeps, 'loadConfig'>, argv: str
     options: { json: { type: 'boolean', default: false }, 'timeout-ms': { type: 'string' } },
   });
   const [action, file, ...extra] = positionals;
-  if (action !== 'check' || file === undefined || extra.length > 0) throw new CliUsageError('agents takes "check FILE"');
-  const timeoutMs = values['timeout-ms'] === undefined ? DEFAULT_PROBE_TIMEOUT_MS : Number(values['timeout-ms']);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new CliUsageError('--timeout-ms must be a positive integer');
+  if (action !== 'check' || file === undefined || extra.length > 0)
+    throw new CliUsageError('agents takes "check FILE"');
+  const timeoutMs =
+    values['timeout-ms'] === undefined ? DEFAULT_PROBE_TIMEOUT_MS : Number(values['timeout-ms']);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+    throw new CliUsageError('--timeout-ms must be a positive integer');
 
   let definition: Definition;
   try {
@@ -86,10 +95,18 @@ export async function agentsCommand(deps: Pick<CliDeps, 'loadConfig'>, argv: str
         : { tool_names: [], unreachable: [], refused: [] };
     const settings = deps.loadConfig();
     // The sandbox of this machine: `execute` is in the catalogue only where it would be offered.
-    const sandbox = await probeSandbox({ bwrapPath: settings.execute.bwrapPath, sandboxUid: settings.execute.sandboxUid });
+    const sandbox = await probeSandbox({
+      bwrapPath: settings.execute.bwrapPath,
+      sandboxUid: settings.execute.sandboxUid,
+    });
     const report = computeBuildReport({
       config,
-      catalogue: [...createWorkdirTools().map((tool) => tool.name), ...(sandbox.available ? ['execute'] : []), INSTALL_SKILL_TOOL_NAME, ...HUMAN_TOOL_NAMES],
+      catalogue: [
+        ...createWorkdirTools().map((tool) => tool.name),
+        ...(sandbox.available ? ['execute'] : []),
+        INSTALL_SKILL_TOOL_NAME,
+        ...HUMAN_TOOL_NAMES,
+      ],
       probe,
       defaultModel: settings.defaultModel,
       agentEntries: executeReportEntries({
@@ -100,7 +117,9 @@ export async function agentsCommand(deps: Pick<CliDeps, 'loadConfig'>, argv: str
         ownerIsAdmin: true,
       }),
     });
-    console.log(values.json ? JSON.stringify(report, null, 2) : formatBuildReport(`Agent: ${definition.name}`, report));
+    console.log(
+      values.json ? JSON.stringify(report, null, 2) : formatBuildReport(`Agent: ${definition.name}`, report),
+    );
     return report.dropped ? 1 : 0;
   } finally {
     await mcp.close();

@@ -8,21 +8,30 @@ import { createSqliteStorage } from '../adapters/storage/sqlite/create-sqlite-st
 import { seedDemo } from '../runtime/seed-demo.js';
 import { askOnTerminal, lineReader } from './answer-on-terminal.js';
 
-const QUESTIONS = [{ question: 'Which format?', options: ['bullets', 'prose'] }, { question: 'Anything else?' }];
+const QUESTIONS = [
+  { question: 'Which format?', options: ['bullets', 'prose'] },
+  { question: 'Anything else?' },
+];
 
 describe('askOnTerminal', () => {
   it('takes a number as the option and anything else as the answer, asking again after an empty line', async () => {
     let shown = '';
-    const answers = await askOnTerminal(QUESTIONS, lineReader(Readable.from(['2\n', '\n', 'keep it short\n'])), (text) => {
-      shown += text;
-    });
+    const answers = await askOnTerminal(
+      QUESTIONS,
+      lineReader(Readable.from(['2\n', '\n', 'keep it short\n'])),
+      (text) => {
+        shown += text;
+      },
+    );
     expect(answers).toEqual(['prose', 'keep it short']);
     expect(shown).toContain('? Which format?\n  1. bullets\n  2. prose\n');
     expect(shown.match(/> answer: /g)).toHaveLength(2);
   });
 
   it('gives up when the input ends before every question is answered', async () => {
-    expect(await askOnTerminal(QUESTIONS, lineReader(Readable.from(['7\n'])), () => undefined)).toBeUndefined();
+    expect(
+      await askOnTerminal(QUESTIONS, lineReader(Readable.from(['7\n'])), () => undefined),
+    ).toBeUndefined();
   });
 });
 
@@ -43,7 +52,8 @@ describe('troupe run with a question', { timeout: 60_000 }, () => {
         process.execPath,
         ['--import', 'tsx', 'src/main.ts', 'run', '--agent', 'assistant', 'ask me before you summarise'],
         { cwd: ROOT, timeout: 60_000, env: { ...process.env, TROUPE_DATA_DIR: dataDir } },
-        (error, stdout) => resolve({ code: error && typeof error.code === 'number' ? error.code : error ? -1 : 0, stdout }),
+        (error, stdout) =>
+          resolve({ code: error && typeof error.code === 'number' ? error.code : error ? -1 : 0, stdout }),
       );
       child.stdin?.end(input);
     });

@@ -2,7 +2,9 @@ import { isDrop } from '../core/subagent-specs/build-report-entry.js';
 import type { BuildReport } from '../runtime/build-report/compute-build-report.js';
 
 function table(header: string[], rows: string[][]): string[] {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   const line = (cells: string[]) =>
     cells
       .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
@@ -19,7 +21,12 @@ export function formatBuildReport(title: string, report: BuildReport): string {
   lines.push(
     ...table(
       ['NAME', 'SOURCE', 'MODEL', 'TOOLS'],
-      report.subagents.map((subagent) => [subagent.name, subagent.source, subagent.model, subagent.tools.join(', ') || '(none)']),
+      report.subagents.map((subagent) => [
+        subagent.name,
+        subagent.source,
+        subagent.model,
+        subagent.tools.join(', ') || '(none)',
+      ]),
     ),
   );
   lines.push('');

@@ -33,13 +33,20 @@ export function runCommand(deps: CliDeps, argv: string[]): Promise<number> {
     try {
       for await (const event of events) {
         if (event.type === 'message_delta') write(event.payload.text);
-        else if (event.type === 'tool_call') write(`\n[tool ${event.payload.name}] ${JSON.stringify(event.payload.args)}\n`);
-        else if (event.type === 'tool_result') write(`[result] ${JSON.stringify(event.payload.output).slice(0, 200)}\n`);
-        else if (event.type === 'model_retry' || event.type === 'model_fallback') write(`\n${modelCallLine(event)}\n`);
+        else if (event.type === 'tool_call')
+          write(`\n[tool ${event.payload.name}] ${JSON.stringify(event.payload.args)}\n`);
+        else if (event.type === 'tool_result')
+          write(`[result] ${JSON.stringify(event.payload.output).slice(0, 200)}\n`);
+        else if (event.type === 'model_retry' || event.type === 'model_fallback')
+          write(`\n${modelCallLine(event)}\n`);
         else if (event.type === 'question_required') {
           // The agent asks: answer here, on standard input; without one the run cannot go on, so it is cancelled.
           stdin ??= lineReader(process.stdin);
-          const answers = await askOnTerminal(questionsOf({ questions: event.payload.questions }), stdin, write);
+          const answers = await askOnTerminal(
+            questionsOf({ questions: event.payload.questions }),
+            stdin,
+            write,
+          );
           if (answers) await troupe.runs.answerQuestion(user, run.id, event.payload.tool_call_id, answers);
           else {
             write('\nNo answer on standard input: cancelling the run.\n');
@@ -51,7 +58,9 @@ export function runCommand(deps: CliDeps, argv: string[]): Promise<number> {
       stdin?.close();
     }
     const result = await troupe.runs.getResult(user, run.id);
-    console.log(`\n\nrun ${result.run_id}: ${result.status}${result.error ? ` (${result.error.type}: ${result.error.message})` : ''}`);
+    console.log(
+      `\n\nrun ${result.run_id}: ${result.status}${result.error ? ` (${result.error.type}: ${result.error.message})` : ''}`,
+    );
     return result.status === 'completed' ? 0 : 1;
   });
 }
@@ -65,7 +74,8 @@ function modelCallLine(event: RunEventOf<'model_retry' | 'model_fallback'>): str
   const status = payload.status !== undefined ? `, HTTP ${payload.status}` : '';
   const why = `${payload.reason}${status}`;
   const dropped = payload.discarded_chars > 0 ? '; the text above is discarded' : '';
-  if (event.type === 'model_fallback') return `[model ${event.payload.from} failed (${why}): ${event.payload.to} takes over${dropped}]`;
+  if (event.type === 'model_fallback')
+    return `[model ${event.payload.from} failed (${why}): ${event.payload.to} takes over${dropped}]`;
   const seconds = (event.payload.wait_ms / 1000).toFixed(1);
   return `[model ${event.payload.model} failed (${why}): retry ${event.payload.attempt} of ${event.payload.max_retries} in ${seconds} s${dropped}]`;
 }

@@ -25,7 +25,9 @@ export function tokensCommand(deps: CliDeps, argv: string[]): Promise<number> {
     if (action === 'list') {
       for (const token of await troupe.storage.tokens.listForUser(user.id)) {
         const state = token.revoked_at ? `revoked ${token.revoked_at}` : 'active';
-        console.log(`${token.id}\t${token.prefix}…\t${token.name}\t${state}\tlast used ${token.last_used_at ?? 'never'}`);
+        console.log(
+          `${token.id}\t${token.prefix}…\t${token.name}\t${state}\tlast used ${token.last_used_at ?? 'never'}`,
+        );
       }
       return 0;
     }

@@ -3,7 +3,7 @@ import type { Actor } from './records/user.js';
 import { isAdmin } from './records/user.js';
 
 /**
- * Who may use and who may manage an agent (SPEC §1 "Access"). Pure: the caller looks up the grant.
+ * Who may use and who may manage an agent (docs/records-and-access.md#access). Pure: the caller looks up the grant.
  *
  * Visibility:
  * - `private`: usable by its owner, admins and holders of an `agent_access` grant;
@@ -22,7 +22,12 @@ export function canUseAgent(actor: Actor, agent: Agent, hasGrant: boolean): bool
  * look the grant up (a run of the owner's own agent reads no `agent_access` row).
  */
 export function grantDecides(actor: Actor, agent: Agent): boolean {
-  return agent.deleted_at === null && !isAdmin(actor) && agent.owner_id !== actor.id && agent.visibility !== 'public';
+  return (
+    agent.deleted_at === null &&
+    !isAdmin(actor) &&
+    agent.owner_id !== actor.id &&
+    agent.visibility !== 'public'
+  );
 }
 
 /** Editing, deleting and re-publishing are for the owner and admins; a grant only lends use. */

@@ -74,7 +74,7 @@ export const ERROR_CODES = [
   'storage_unavailable',
   'bus_unavailable',
   'queue_unavailable',
-  // outbound calls and authentication (SPEC §12)
+  // outbound calls and authentication (docs/egress-and-secrets.md)
   'egress_denied',
   'too_many_requests',
   // questions, artifacts and attachments

@@ -12,7 +12,9 @@ describe('hashId', () => {
   });
 
   it('keeps the delegation request id of stored runs: the same formula with `delegate` as the scope', () => {
-    expect(childRunRequestId('parent-run', 'delegate', 'call-1')).toBe('req:96a7cb8ac1cdc2a3114ea9b6c02dcda7b56bee522c7f');
+    expect(childRunRequestId('parent-run', 'delegate', 'call-1')).toBe(
+      'req:96a7cb8ac1cdc2a3114ea9b6c02dcda7b56bee522c7f',
+    );
   });
 
   it('returns the bare prefix when no room is left for the digest', () => {

@@ -11,14 +11,18 @@ export function hashId(prefix: string, value: string, length = 48): string {
   return prefix + digest.slice(0, Math.min(hexLength, 64));
 }
 
-export function subagentChildThreadId(parentThreadId: string, subagentSlug: string, toolCallId: string): string {
+export function subagentChildThreadId(
+  parentThreadId: string,
+  subagentSlug: string,
+  toolCallId: string,
+): string {
   return hashId('subagent_', `${parentThreadId}:${subagentSlug}:${toolCallId}`, 64);
 }
 
 /**
  * The request id of a run a tool call starts, so a replayed call (a resumed parent) finds its run instead of
  * starting another. `scope` tells one parent's calls apart beside the tool call id: the child thread for a
- * subagent (SPEC §4, Yuxi §4 vectors), `delegate` for a delegation. Stored runs carry these ids: never change
+ * subagent (docs/subagents.md, docs/subagents.md#ids vectors), `delegate` for a delegation. Stored runs carry these ids: never change
  * the formula.
  */
 export function childRunRequestId(parentRunId: string, scope: string, toolCallId: string): string {
@@ -30,7 +34,8 @@ export function ownRequestId(runId: string): string {
   return `req_${runId}`;
 }
 
-export type IdPrefix = 'usr' | 'tok' | 'agt' | 'prj' | 'cnv' | 'thr' | 'rel' | 'wrk' | 'skl' | 'kns' | 'kdc' | 'art' | 'att';
+export type IdPrefix =
+  'usr' | 'tok' | 'agt' | 'prj' | 'cnv' | 'thr' | 'rel' | 'wrk' | 'skl' | 'kns' | 'kdc' | 'art' | 'att';
 
 /** Random record ids: a readable kind prefix plus 20 hex chars (80 bits). */
 export function newId(prefix: IdPrefix): string {

@@ -2,7 +2,7 @@ import { TroupeError } from './errors.js';
 import type { Agent, AgentConfig, McpServerConfig } from './records/agent.js';
 
 /**
- * What every read shows instead of an MCP `headers` or `env` value (SPEC §12: write-only secrets). Sent
+ * What every read shows instead of an MCP `headers` or `env` value (docs/egress-and-secrets.md: write-only secrets). Sent
  * back unchanged in an update, it means "keep the stored value", so a client can round-trip a config.
  */
 export const REDACTED_SECRET = '[redacted]';
@@ -26,7 +26,7 @@ export function redactMcpServer(server: McpServerConfig): McpServerConfig {
 export function redactAgentConfig(config: AgentConfig): AgentConfig {
   const redacted = { ...config };
   if (config.mcp_servers) redacted.mcp_servers = config.mcp_servers.map(redactMcpServer);
-  // A remote A2A expert's credentials are secrets of the same kind (SPEC §12).
+  // A remote A2A expert's credentials are secrets of the same kind (docs/egress-and-secrets.md).
   if (config.a2a?.headers) redacted.a2a = { ...config.a2a, headers: redactValues(config.a2a.headers) };
   return redacted;
 }
@@ -92,7 +92,11 @@ export function keepRedactedSecrets(
   return { ...incoming, mcp_servers: servers, ...(a2a ? { a2a } : {}) };
 }
 
-interface Issue { path: string; message: string; code: string }
+interface Issue {
+  path: string;
+  message: string;
+  code: string;
+}
 
 function throwIssues(issues: Issue[]): void {
   if (issues.length === 0) return;

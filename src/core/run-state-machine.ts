@@ -2,7 +2,7 @@ import { TroupeError } from './errors.js';
 import type { RunStatus } from './records/run.js';
 
 /**
- * Allowed run transitions (Yuxi §2.1, plus `running` ⇄ `input_required`). Terminal statuses have no way out:
+ * Allowed run transitions (docs/runs.md#transitions, plus `running` ⇄ `input_required`). Terminal statuses have no way out:
  * a finished run is continued by a new run, never by reopening it.
  */
 const TRANSITIONS: Readonly<Record<RunStatus, readonly RunStatus[]>> = {

@@ -12,7 +12,10 @@ describe('tool patterns', () => {
 
   it('selects in catalogue order, everything when unset, nothing for an empty list', () => {
     const catalogue = [{ name: 'ls' }, { name: 'read_file' }, { name: 'write_file' }];
-    expect(selectByPatterns(catalogue, ['write_file', 'ls']).map((tool) => tool.name)).toEqual(['ls', 'write_file']);
+    expect(selectByPatterns(catalogue, ['write_file', 'ls']).map((tool) => tool.name)).toEqual([
+      'ls',
+      'write_file',
+    ]);
     expect(selectByPatterns(catalogue, undefined)).toHaveLength(3);
     expect(selectByPatterns(catalogue, [])).toEqual([]);
   });

@@ -9,7 +9,10 @@ export function matchesToolPattern(pattern: string, toolName: string): boolean {
 }
 
 /** The catalogue entries selected by `patterns`, in catalogue order; `undefined` selects everything. */
-export function selectByPatterns<T extends { name: string }>(catalogue: readonly T[], patterns: readonly string[] | undefined): T[] {
+export function selectByPatterns<T extends { name: string }>(
+  catalogue: readonly T[],
+  patterns: readonly string[] | undefined,
+): T[] {
   if (patterns === undefined) return [...catalogue];
   return catalogue.filter((entry) => patterns.some((pattern) => matchesToolPattern(pattern, entry.name)));
 }

@@ -33,27 +33,27 @@ export interface AppDependencies {
   runs: RunServiceApi;
   /** Runs as the API shows them: live usage, a lost worker (docs/usage.md). */
   runViews: RunViews;
-  /** Publishing and access grants of experts (SPEC §6). */
+  /** Publishing and access grants of experts (docs/delegation.md). */
   experts: ExpertService;
-  /** The user's delegation policy (SPEC §6). */
+  /** The user's delegation policy (docs/delegation.md). */
   delegationPolicies: DelegationPolicyService;
-  /** Build reports of agents and drafts (SPEC §5). */
+  /** Build reports of agents and drafts (docs/inline-subagents.md). */
   buildReports: BuildReportService;
   /** `POST /api/delegate`. */
   delegation: ClientDelegationService;
-  /** Skills (SPEC §9). */
+  /** Skills (docs/skills-and-knowledge.md). */
   skills: SkillService;
-  /** Knowledge sources (SPEC §9). */
+  /** Knowledge sources (docs/skills-and-knowledge.md). */
   knowledge: KnowledgeService;
-  /** Artifact listing and downloads (SPEC §8). */
+  /** Artifact listing and downloads (docs/runtime-tools.md). */
   artifacts: ArtifactService;
   /** `GET /api/ready`: storage, bus and queue. */
   readiness: Readiness;
-  /** Attachment uploads (SPEC §8). */
+  /** Attachment uploads (docs/runtime-tools.md). */
   attachments: AttachmentService;
-  /** The OpenAI-compatible surface (SPEC §11). */
+  /** The OpenAI-compatible surface (docs/interoperability.md). */
   completions: CompletionService;
-  /** AG-UI runs (SPEC §11). */
+  /** AG-UI runs (docs/interoperability.md). */
   agUi: AgUiService;
   /** Built web console (`web/dist`); when missing, `/` explains how to build it. */
   consoleDir?: string;

@@ -8,7 +8,7 @@ import { clientAddress, clientKey } from './client-address.js';
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 export interface AuthGuardOptions {
-  /** Failed bearer attempts per client address (SPEC §12). */
+  /** Failed bearer attempts per client address (docs/egress-and-secrets.md). */
   throttle?: AuthThrottle;
   /** Take the client address from `X-Forwarded-For`. */
   trustProxy?: boolean;

@@ -67,7 +67,7 @@ function me(
 
 const BAD = 'trp_guessed-token-that-does-not-exist';
 
-describe('failed authentication is throttled per client address (SPEC §12)', () => {
+describe('failed authentication is throttled per client address (docs/egress-and-secrets.md)', () => {
   it('answers 429 with Retry-After once an address has failed too often, and only that address', async () => {
     const { port, user } = await start();
     for (let attempt = 0; attempt < 3; attempt += 1) {

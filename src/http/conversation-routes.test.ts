@@ -32,7 +32,9 @@ describe('projects', () => {
     });
     const { project } = await json<{ project: ProjectView }>(response, 201);
     // Where it is in the data dir, never the host path.
-    expect(project.workdir).toBe(`workdirs/${path.basename((await ctx.projects.get(alice.user, project.id)).workdir)}`);
+    expect(project.workdir).toBe(
+      `workdirs/${path.basename((await ctx.projects.get(alice.user, project.id)).workdir)}`,
+    );
     const mine = await json<{ projects: ProjectView[] }>(
       await ctx.request('GET', '/api/projects', { token: alice.token }),
       200,
@@ -118,7 +120,8 @@ describe('conversations', () => {
   it('names an untitled conversation after its first message, and keeps a given or later title', async () => {
     const untitled = await startConversation(alice, { agent_id: 'main' });
     expect(untitled.title).toBe('New conversation');
-    const long = 'Please summarise the quarterly report for the board and list every open risk with its owner';
+    const long =
+      'Please summarise the quarterly report for the board and list every open risk with its owner';
     const posted = await ctx.request('POST', `/api/conversations/${untitled.id}/messages`, {
       token: alice.token,
       body: { content: `  ${long}\n\nThanks!` },
@@ -141,7 +144,10 @@ describe('conversations', () => {
     const plan = await startConversation(alice, { agent_id: 'main', title: 'Release  PLAN for Q3' });
     await startConversation(alice, { agent_id: 'main', title: 'Groceries' });
     const old = await startConversation(alice, { agent_id: 'main', title: 'Old plan' });
-    await ctx.request('PATCH', `/api/conversations/${old.id}`, { token: alice.token, body: { status: 'archived' } });
+    await ctx.request('PATCH', `/api/conversations/${old.id}`, {
+      token: alice.token,
+      body: { status: 'archived' },
+    });
     await ctx.agents.create(bob.user, { name: 'Bobs', slug: 'bobs' });
     await startConversation(bob, { agent_id: 'bobs', title: 'Bob plan' });
 

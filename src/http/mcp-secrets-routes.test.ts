@@ -64,7 +64,7 @@ async function createPublic(): Promise<Agent> {
   return (JSON.parse(text) as { agent: Agent }).agent;
 }
 
-describe('MCP headers and env are write-only (SPEC §12)', () => {
+describe('MCP headers and env are write-only (docs/egress-and-secrets.md)', () => {
   it('redacts them in the create response, while storing the real values', async () => {
     const agent = await createPublic();
     expect(agent.config.mcp_servers).toEqual(REDACTED_SERVERS);

@@ -15,7 +15,10 @@ export const DEMO_SKILL_NAMES = ['citation-style'] as const;
 async function demoSkills(): Promise<SkillPackage[]> {
   return Promise.all(
     DEMO_SKILL_NAMES.map(async (name) =>
-      buildSkillPackage(await readSkillFolder(DEMO_SKILLS_DIR, name, DEFAULT_SKILL_LIMITS), DEFAULT_SKILL_LIMITS),
+      buildSkillPackage(
+        await readSkillFolder(DEMO_SKILLS_DIR, name, DEFAULT_SKILL_LIMITS),
+        DEFAULT_SKILL_LIMITS,
+      ),
     ),
   );
 }
@@ -45,7 +48,16 @@ export function demoAgents(ownerId: string): NewAgent[] {
       config: {
         system_prompt: 'You are the Troupe demo assistant. Work in the project workdir; keep answers short.',
         model: 'scripted:demo',
-        tools: ['read_file', 'write_file', 'edit_file', 'ls', 'glob', 'grep', 'ask_user_question', 'present_artifacts'],
+        tools: [
+          'read_file',
+          'write_file',
+          'edit_file',
+          'ls',
+          'glob',
+          'grep',
+          'ask_user_question',
+          'present_artifacts',
+        ],
         subagents: ['researcher', 'summarizer'],
         tool_approval_mode: 'always_trust',
       },
@@ -124,7 +136,7 @@ export async function seedDemo(storage: Storage): Promise<{ user: User | undefin
       return { user: await tx.users.getByName(DEMO_USER_NAME), seeded: false };
     }
     const user = await tx.users.create({ name: DEMO_USER_NAME, role: 'admin' });
-    // `all`: the demo assistant sees the analyst expert in its roster without any setup (SPEC §6).
+    // `all`: the demo assistant sees the analyst expert in its roster without any setup (docs/delegation.md).
     const withPolicy = await tx.users.setDelegationPolicy(user.id, 'all', []);
     for (const agent of demoAgents(user.id)) {
       const created = await tx.agents.create(agent);

@@ -110,7 +110,10 @@ async function approvalsOf(runId: string): Promise<Approval[]> {
 }
 
 function decide(runId: string, toolCallId: string, body: Record<string, unknown>): Promise<Response> {
-  return server.api(`/api/agent/runs/${runId}/approvals/${toolCallId}`, { method: 'POST', body: JSON.stringify(body) });
+  return server.api(`/api/agent/runs/${runId}/approvals/${toolCallId}`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+  });
 }
 
 /** Reads the run's SSE stream until an event of `type` arrives (never by polling), and returns its payload. */
@@ -156,7 +159,9 @@ describe('approvals over HTTP', () => {
   it('approving a pending write_file resumes the run, which writes the file and completes', async () => {
     const { runId, required, note } = await parkedRun('approve this note');
     expect(required).toMatchObject({ name: 'write_file' });
-    const current = (await (await server.api(`/api/agent/runs/${runId}`)).json()) as { run: { status: string } };
+    const current = (await (await server.api(`/api/agent/runs/${runId}`)).json()) as {
+      run: { status: string };
+    };
     expect(current.run.status).toBe('input_required');
     const { approvals } = (await (await server.api(`/api/agent/runs/${runId}/approvals`)).json()) as {
       approvals: Approval[];
@@ -199,20 +204,26 @@ describe('approvals over HTTP', () => {
     expect(done.status).toBe('completed');
     expect(noteText(note)).not.toContain('reject this note');
     const approvals = await approvalsOf(runId);
-    expect(approvals.map((approval) => [approval.status, approval.comment])).toEqual([['rejected', 'not today']]);
+    expect(approvals.map((approval) => [approval.status, approval.comment])).toEqual([
+      ['rejected', 'not today'],
+    ]);
     // The comment is the reason the model read in the call's result.
     const { conversation_id: conversationId } = (
       (await (await server.api(`/api/agent/runs/${runId}`)).json()) as { run: { conversation_id: string } }
     ).run;
-    const messages = JSON.stringify(await (await server.api(`/api/conversations/${conversationId}/messages`)).json());
+    const messages = JSON.stringify(
+      await (await server.api(`/api/conversations/${conversationId}/messages`)).json(),
+    );
     expect(messages).toContain('The user rejected this write_file call: not today.');
   });
 
-  it('approving for the whole run approves the waiting calls of that tool and its later ones, not its subagent\'s', async () => {
+  it("approving for the whole run approves the waiting calls of that tool and its later ones, not its subagent's", async () => {
     const { conversationId, runId } = await server.chat('write these for the whole run', 'careful-writer');
     const pending = await eventually('the run parked on two approvals', 20_000, async () => {
       const approvals = await approvalsOf(runId);
-      const run = (await (await server.api(`/api/agent/runs/${runId}`)).json()) as { run: { status: string } };
+      const run = (await (await server.api(`/api/agent/runs/${runId}`)).json()) as {
+        run: { status: string };
+      };
       return approvals.length === 2 && run.run.status === 'input_required' ? approvals : undefined;
     });
     // Both calls of the step wait, in whatever order they were asked.
@@ -229,7 +240,10 @@ describe('approvals over HTTP', () => {
 
     const decided = await decide(runId, first?.tool_call_id ?? '', { decision: 'approve', scope: 'run' });
     expect(decided.status).toBe(200);
-    expect(((await decided.json()) as { approval: Approval }).approval).toMatchObject({ status: 'approved', scope: 'run' });
+    expect(((await decided.json()) as { approval: Approval }).approval).toMatchObject({
+      status: 'approved',
+      scope: 'run',
+    });
     const done = await runOf(runId);
     expect(done.status).toBe('completed');
     expect(done.output).toBe('All done.');
@@ -244,10 +258,16 @@ describe('approvals over HTTP', () => {
     const conversation = await server.troupe.storage.conversations.get(conversationId);
     const project = await server.troupe.storage.projects.get(conversation?.project_id ?? '');
     const dir = path.join(project?.workdir ?? '', 'run-notes');
-    expect(['one', 'two', 'three'].map((name) => noteText(path.join(dir, `${name}.md`)))).toEqual(['one', 'two', 'three']);
+    expect(['one', 'two', 'three'].map((name) => noteText(path.join(dir, `${name}.md`)))).toEqual([
+      'one',
+      'two',
+      'three',
+    ]);
     // The subagent inherits the approval mode, not the run's approval: write_file stays closed to it.
     expect(existsSync(path.join(dir, 'scribe.md'))).toBe(false);
-    const { subagents } = (await (await server.api(`/api/conversations/${conversationId}/subagents`)).json()) as {
+    const { subagents } = (await (
+      await server.api(`/api/conversations/${conversationId}/subagents`)
+    ).json()) as {
       subagents: { run_id: string }[];
     };
     expect(subagents).toHaveLength(1);

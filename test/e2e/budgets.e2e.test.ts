@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from '../helpers/start-test-server.j
 import { busyTurn, roleOf, teamTurn, turnOf } from '../helpers/role-model.js';
 
 /**
- * Budgets and the stop guarantee (SPEC §10, issue 16) over real HTTP, with the real OpenAI adapter talking
+ * Budgets and the stop guarantee (docs/budgets.md, issue 16) over real HTTP, with the real OpenAI adapter talking
  * to a fake OpenAI server on loopback. Each agent's system prompt names its role; the fake answers by role.
  */
 let server: TestServer;
@@ -104,7 +104,7 @@ afterAll(async () => {
 
 const busy = busyTurn;
 
-describe('budgets (SPEC §10)', () => {
+describe('budgets (docs/budgets.md)', () => {
   it('ends a run that reaches its model-call limit as failed budget_exhausted, and the conversation goes on', async () => {
     answer = () => busy(0);
     const before = model.requests.length;
@@ -203,7 +203,7 @@ describe('budgets (SPEC §10)', () => {
   });
 });
 
-describe('the stop guarantee (SPEC §10)', () => {
+describe('the stop guarantee (docs/budgets.md)', () => {
   it('after a cancel no model request of a parent, 20 children and delegation grandchildren reaches the model', async () => {
     // Every leaf sits in a model call that answers only after a minute: when the cancel comes, each run of
     // the tree has exactly one request at the model, so any request after it is a call that started later.
@@ -283,7 +283,7 @@ describe('the stop gate reads the tree, not only signals', () => {
   });
 });
 
-describe('stuck children (SPEC §10)', () => {
+describe('stuck children (docs/budgets.md)', () => {
   it('interrupts a run that emits nothing for its inactivity timeout', async () => {
     await createAgent('sleeper', { system_prompt: 'ROLE:sleeper', limits: { inactivity_timeout_ms: 300 } });
     answer = () => ({ delayMs: 5_000, text: 'too late' });

@@ -31,7 +31,10 @@ describe('cancel keeps what was said (issue 18 item 6), over real HTTP', () => {
       }
     });
     expect((await cancelled)?.status).toBe(200);
-    const end = JSON.parse(frames.at(-1)?.data ?? '{}') as { type: string; payload: { status: string; output: unknown } };
+    const end = JSON.parse(frames.at(-1)?.data ?? '{}') as {
+      type: string;
+      payload: { status: string; output: unknown };
+    };
     expect(end).toMatchObject({ type: 'end', payload: { status: 'cancelled', output: null } });
     const said = frames
       .filter((frame) => frame.event === 'message_delta')

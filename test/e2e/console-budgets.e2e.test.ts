@@ -1,5 +1,5 @@
 /**
- * Budgets in the console (SPEC §10, issue 16 item 5) in a real browser: the agent editor's budget fields, a
+ * Budgets in the console (docs/budgets.md, issue 16 item 5) in a real browser: the agent editor's budget fields, a
  * child's used / limit bars and its `budget_exhausted` outcome in the status panel, and the budget of a run in
  * the trace. The model is the real OpenAI adapter against a fake OpenAI server on loopback.
  */

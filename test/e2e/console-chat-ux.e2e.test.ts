@@ -6,7 +6,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from '../helpers/browser.js';
-import { attributeOfAll, computedStyle, createConversation, openSignedIn, poll } from '../helpers/console-page.js';
+import {
+  attributeOfAll,
+  computedStyle,
+  createConversation,
+  openSignedIn,
+  poll,
+} from '../helpers/console-page.js';
 import { consoleSession } from '../helpers/console-session.js';
 import type { TestServer } from '../helpers/start-test-server.js';
 import { syntheticRuns, USAGE_52 } from '../helpers/synthetic-runs.js';

@@ -10,13 +10,7 @@ import type { Page } from 'playwright-core';
 import { screenshot } from '../helpers/browser.js';
 import { consoleSession } from '../helpers/console-session.js';
 import { copyScenarios, withRuleDelay, withRuleFirst } from '../helpers/scenario-dir.js';
-import {
-  ensureSignedIn,
-  json,
-  liveTurnText,
-  poll,
-  startConversation,
-} from '../helpers/console-page.js';
+import { ensureSignedIn, json, liveTurnText, poll, startConversation } from '../helpers/console-page.js';
 import type { TestServer } from '../helpers/start-test-server.js';
 
 const E2E_TIMEOUT = 60_000;

@@ -83,7 +83,10 @@ describe('a conversation over real HTTP on loopback', () => {
       ['', String(endSeq + 50)],
       [`?after_seq=${endSeq}`, undefined],
     ] as const) {
-      const response = await server.api(`${url}${suffix}`, lastEventId ? { headers: { 'last-event-id': lastEventId } } : {});
+      const response = await server.api(
+        `${url}${suffix}`,
+        lastEventId ? { headers: { 'last-event-id': lastEventId } } : {},
+      );
       expect(response.status).toBe(204);
       expect(await response.text()).toBe('');
     }
@@ -122,15 +125,22 @@ describe('the conversation list over real HTTP', () => {
     status: string;
   }
   const list = async (query: string, token?: string): Promise<Listed[]> => {
-    const response = await server.api(`/api/conversations?${query}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+    const response = await server.api(
+      `/api/conversations?${query}`,
+      token ? { headers: { authorization: `Bearer ${token}` } } : {},
+    );
     expect(response.status).toBe(200);
     return ((await response.json()) as { conversations: Listed[] }).conversations;
   };
 
   it('titles an untitled conversation from its first message, searches titles, archives and restores, all per user', async () => {
-    const { conversationId, runId } = await server.chat('What changed in the billing code since Monday?\n\nBe brief.');
+    const { conversationId, runId } = await server.chat(
+      'What changed in the billing code since Monday?\n\nBe brief.',
+    );
     await server.api(`/api/agent/runs/${runId}/await?timeout_ms=30000`);
-    const titled = (await (await server.api(`/api/conversations/${conversationId}`)).json()) as { conversation: Listed };
+    const titled = (await (await server.api(`/api/conversations/${conversationId}`)).json()) as {
+      conversation: Listed;
+    };
     expect(titled.conversation.title).toBe('What changed in the billing code since Monday? Be brief.');
     expect((await list('q=BILLING')).map((item) => item.id)).toEqual([conversationId]);
 
@@ -154,6 +164,8 @@ describe('the conversation list over real HTTP', () => {
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('conversation_not_found');
 
     expect((await archive('active')).status).toBe(200);
-    expect((await list('q=billing')).map((item) => [item.id, item.status])).toEqual([[conversationId, 'active']]);
+    expect((await list('q=billing')).map((item) => [item.id, item.status])).toEqual([
+      [conversationId, 'active'],
+    ]);
   });
 });

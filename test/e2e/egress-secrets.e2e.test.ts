@@ -3,10 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  startHttpTestServer,
-  type HttpTestServer,
-} from '../helpers/mcp/start-mcp-test-server.js';
+import { startHttpTestServer, type HttpTestServer } from '../helpers/mcp/start-mcp-test-server.js';
 import { loadConfig } from '../../src/config.js';
 import { readSse, startTestServer, type TestServer } from '../helpers/start-test-server.js';
 
@@ -98,7 +95,7 @@ async function chat(api: Api, agentSlug: string): Promise<{ runId: string; outpu
   return { runId: run.id, output: end.payload.output ?? '', frames: JSON.stringify(frames) };
 }
 
-describe('MCP secrets over real HTTP (SPEC §12)', { timeout: 120_000 }, () => {
+describe('MCP secrets over real HTTP (docs/egress-and-secrets.md)', { timeout: 120_000 }, () => {
   it('redacts headers on every read, keeps them through a round trip, and sends the real one to the server', async () => {
     server = await startTestServer({ scenarioDir });
     const admin = apiAs(server, server.token);

@@ -159,7 +159,9 @@ describe('kill -9 of an embedded server during a task dispatch', () => {
       // The researcher answers on its third call; a call the kill cut off counts as aborted, not answered.
       expect(resumedChild?.usage?.model_calls).toBe(3);
       // The trace counts the same calls, from its spans, as the API: one figure everywhere.
-      const { trace } = await after.json<{ trace: RunTrace }>(after.api(`/api/agent/runs/${parent.id}/trace`));
+      const { trace } = await after.json<{ trace: RunTrace }>(
+        after.api(`/api/agent/runs/${parent.id}/trace`),
+      );
       for (const node of trace.nodes) {
         const spans = node.timeline.spans.filter((span) => span.kind === 'model');
         expect(node.totals.own).toEqual(node.run.usage);

@@ -28,7 +28,9 @@ describe('the demo asks, presents artifacts and reads attachments', () => {
     const answered: Promise<Response>[] = [];
     const frames = await readSse(events, (frame) => {
       if (frame.event !== 'question_required') return;
-      const { payload } = JSON.parse(frame.data) as { payload: { tool_call_id: string; questions: { question: string; options: string[] }[] } };
+      const { payload } = JSON.parse(frame.data) as {
+        payload: { tool_call_id: string; questions: { question: string; options: string[] }[] };
+      };
       expect(payload.questions).toEqual([
         { question: 'Which format should the summary have?', options: ['bullet points', 'one paragraph'] },
       ]);
@@ -44,7 +46,9 @@ describe('the demo asks, presents artifacts and reads attachments', () => {
     const types = frames.map((frame) => frame.event);
     expect(types.indexOf('question_required')).toBeLessThan(types.lastIndexOf('tool_result'));
     expect(types.at(-1)).toBe('end');
-    const result = await json<{ status: string; output: string }>(await server.api(`/api/agent/runs/${runId}/result`));
+    const result = await json<{ status: string; output: string }>(
+      await server.api(`/api/agent/runs/${runId}/result`),
+    );
     expect(result.status).toBe('completed');
     expect(result.output).toContain('Answer: one paragraph');
   });
@@ -56,7 +60,9 @@ describe('the demo asks, presents artifacts and reads attachments', () => {
       await server.api(`/api/conversations/${conversationId}/artifacts`),
     );
     expect(artifacts).toEqual([expect.objectContaining({ path: 'reports/report.md', title: 'Demo report' })]);
-    const download = await server.api(`/api/conversations/${conversationId}/artifacts/${artifacts[0]?.id}/download`);
+    const download = await server.api(
+      `/api/conversations/${conversationId}/artifacts/${artifacts[0]?.id}/download`,
+    );
     expect(download.status).toBe(200);
     expect(download.headers.get('content-disposition')).toContain('filename="report.md"');
     expect(await download.text()).toContain('Requested as: Write me a report on the launch');
@@ -64,7 +70,10 @@ describe('the demo asks, presents artifacts and reads attachments', () => {
 
   it('stores an uploaded file in the workdir and names it in the message', async () => {
     const created = await json<{ conversation: { id: string; project_id: string } }>(
-      await server.api('/api/conversations', { method: 'POST', body: JSON.stringify({ agent_id: 'assistant' }) }),
+      await server.api('/api/conversations', {
+        method: 'POST',
+        body: JSON.stringify({ agent_id: 'assistant' }),
+      }),
       201,
     );
     const form = new FormData();
@@ -79,16 +88,23 @@ describe('the demo asks, presents artifacts and reads attachments', () => {
     );
     expect(attachments.map((entry) => entry.path)).toEqual(['uploads/plan.txt']);
     const project = await server.troupe.storage.projects.get(created.conversation.project_id);
-    expect(readFileSync(path.join(project?.workdir ?? '', 'uploads/plan.txt'), 'utf8')).toBe('launch date: May 4');
+    expect(readFileSync(path.join(project?.workdir ?? '', 'uploads/plan.txt'), 'utf8')).toBe(
+      'launch date: May 4',
+    );
     const { run } = await json<{ run: { id: string; input: { message: string } } }>(
       await server.api(`/api/conversations/${created.conversation.id}/messages`, {
         method: 'POST',
-        body: JSON.stringify({ content: 'Here is the plan', attachments: attachments.map((entry) => entry.id) }),
+        body: JSON.stringify({
+          content: 'Here is the plan',
+          attachments: attachments.map((entry) => entry.id),
+        }),
       }),
       202,
     );
     expect(run.input.message).toBe('Here is the plan\n\nAttached files: uploads/plan.txt (18 B)');
-    const done = await json<{ run: { status: string } }>(await server.api(`/api/agent/runs/${run.id}/await?timeout_ms=30000`));
+    const done = await json<{ run: { status: string } }>(
+      await server.api(`/api/agent/runs/${run.id}/await?timeout_ms=30000`),
+    );
     expect(done.run.status).toBe('completed');
   });
 });

@@ -9,7 +9,7 @@ import { signCallerClaim } from '../../src/core/remote-experts/caller-claim.js';
 import { readSse, startTestServer, type TestServer } from '../helpers/start-test-server.js';
 
 /**
- * Remote A2A experts (SPEC §11) between two real Troupe servers on loopback: server A registers an expert
+ * Remote A2A experts (docs/interoperability.md) between two real Troupe servers on loopback: server A registers an expert
  * of server B by its agent card; A's runs delegate to it, stream its task, cancel it and resume it.
  */
 let local: TestServer;

@@ -47,7 +47,9 @@ describe('subagents over real HTTP: the demo "team" conversation', () => {
       expect(entry.result?.output).toContain('release risks');
     }
     // The child thread is readable as a conversation of its own, hidden from the chat list.
-    const list = (await (await server.api('/api/conversations')).json()) as { conversations: { id: string }[] };
+    const list = (await (await server.api('/api/conversations')).json()) as {
+      conversations: { id: string }[];
+    };
     expect(list.conversations.map((entry) => entry.id)).toEqual([conversationId]);
   });
 
@@ -56,7 +58,8 @@ describe('subagents over real HTTP: the demo "team" conversation', () => {
     let cancelled: Promise<Response> | undefined;
     const frames = await readSse(await server.api(`/api/agent/runs/${runId}/events`), (frame) => {
       if (frame.event !== 'subagent_update' || cancelled) return;
-      const update = (JSON.parse(frame.data) as { payload: { run_id: string; slug: string; status: string } }).payload;
+      const update = (JSON.parse(frame.data) as { payload: { run_id: string; slug: string; status: string } })
+        .payload;
       if (update.slug === 'researcher' && update.status === 'running') {
         cancelled = server.api(`/api/agent/runs/${update.run_id}/cancel`, { method: 'POST' });
       }

@@ -84,9 +84,17 @@ export async function seedConsoleTour(server: TestServer): Promise<ConsoleTour> 
       }),
     }),
   );
-  const { sources } = await json<{ sources: { id: string; name: string }[] }>(await server.api('/api/knowledge'));
+  const { sources } = await json<{ sources: { id: string; name: string }[] }>(
+    await server.api('/api/knowledge'),
+  );
   const knowledgeSourceId = sources.find((source) => source.name === 'ops-handbook')?.id ?? '';
-  return { conversationId, emptyConversationId, parentRunId: parent.id, agentId: agent.agent.id, knowledgeSourceId };
+  return {
+    conversationId,
+    emptyConversationId,
+    parentRunId: parent.id,
+    agentId: agent.agent.id,
+    knowledgeSourceId,
+  };
 }
 
 export function consolePages(fixture: ConsoleTour): ConsolePage[] {
@@ -123,7 +131,11 @@ export function consolePages(fixture: ConsoleTour): ConsolePage[] {
       path: `/runs/${fixture.parentRunId}`,
       ready: (p) => p.getByRole('list', { name: 'Run tree' }).getByRole('article').nth(2).waitFor(),
     },
-    { name: 'settings', path: '/settings', ready: (p) => p.getByRole('table').first().locator('tbody tr').first().waitFor() },
+    {
+      name: 'settings',
+      path: '/settings',
+      ready: (p) => p.getByRole('table').first().locator('tbody tr').first().waitFor(),
+    },
     { name: 'skills', path: '/skills', ready: (p) => p.getByText('citation-style').first().waitFor() },
     {
       name: 'skill-detail',
@@ -140,7 +152,11 @@ export function consolePages(fixture: ConsoleTour): ConsolePage[] {
       path: `/knowledge/${fixture.knowledgeSourceId}`,
       ready: (p) => p.getByRole('table', { name: 'Documents' }).locator('tbody tr').first().waitFor(),
     },
-    { name: 'runs-filtered', path: '/runs?status=running&kind=subagent', ready: (p) => p.getByRole('table', { name: 'Runs' }).waitFor() },
+    {
+      name: 'runs-filtered',
+      path: '/runs?status=running&kind=subagent',
+      ready: (p) => p.getByRole('table', { name: 'Runs' }).waitFor(),
+    },
     { name: 'not-found', path: '/no/such/page', ready: heading('Not found') },
   ];
 }

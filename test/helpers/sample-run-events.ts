@@ -85,7 +85,10 @@ export function sampleBody<K extends RunEventType>(
 }
 
 /** An event to emit: a valid body of `type` with `fields` over it. */
-export function sampleDraft<K extends RunEventType>(type: K, fields: Partial<RunEventBody<K>> = {}): RunEventDraft {
+export function sampleDraft<K extends RunEventType>(
+  type: K,
+  fields: Partial<RunEventBody<K>> = {},
+): RunEventDraft {
   return storedRunEvent({ run_id: '', seq: 0, type, payload: sampleBody(type, fields), created_at: '' });
 }
 

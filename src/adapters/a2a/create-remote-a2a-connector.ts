@@ -15,7 +15,7 @@ import { createEgressFetch, type Resolver } from '../egress/create-egress-fetch.
 import { withCredentials } from './with-credentials.js';
 
 export interface RemoteA2AConnectorOptions {
-  /** The egress policy (SPEC §12) and the agents it binds: those whose owner is not an admin. */
+  /** The egress policy (docs/egress-and-secrets.md) and the agents it binds: those whose owner is not an admin. */
   egress?: {
     policy: EgressPolicy;
     appliesTo(agent: Agent): Promise<boolean>;
@@ -26,7 +26,9 @@ export interface RemoteA2AConnectorOptions {
 }
 
 /** A2A clients from the official SDK, for A2A 1.0 and 0.3 agents over JSON-RPC or HTTP+JSON. */
-export function createRemoteA2AConnector(options: RemoteA2AConnectorOptions = {}): RemoteA2AConnector<Client> {
+export function createRemoteA2AConnector(
+  options: RemoteA2AConnectorOptions = {},
+): RemoteA2AConnector<Client> {
   const guarded = options.egress
     ? createEgressFetch({
         policy: options.egress.policy,

@@ -50,7 +50,7 @@ function toResponse(message: http.IncomingMessage, method: string): Response {
 }
 
 /**
- * `fetch` for outbound calls a non-admin controls (SPEC §12), over node:http so the connection can be
+ * `fetch` for outbound calls a non-admin controls (docs/egress-and-secrets.md), over node:http so the connection can be
  * pinned: the URL's host is checked as written, then its own `lookup` resolves the name, checks every
  * address and hands exactly those addresses to the socket, so the address that was checked is the one
  * connected to (no second DNS answer in between). Redirects are never followed here: the caller gets the

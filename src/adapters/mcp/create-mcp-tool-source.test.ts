@@ -6,7 +6,11 @@ import type { Run } from '../../core/records/run.js';
 import { executeTool } from '../../runtime/agent-loop/execute-tool.js';
 import type { AnyTroupeTool, ToolContext } from '../../core/tools/troupe-tool.js';
 import { createMcpToolSource, type McpToolSource } from './create-mcp-tool-source.js';
-import { startHttpTestServer, stdioTestServer, type HttpTestServer } from '../../../test/helpers/mcp/start-mcp-test-server.js';
+import {
+  startHttpTestServer,
+  stdioTestServer,
+  type HttpTestServer,
+} from '../../../test/helpers/mcp/start-mcp-test-server.js';
 
 function agentWith(servers: McpServerConfig[]): Agent {
   return {
@@ -30,14 +34,28 @@ function agentWith(servers: McpServerConfig[]): Agent {
 }
 
 function context(signal = new AbortController().signal): ToolContext {
-  return { run: { id: 'run_mcp' } as Run, toolCallId: 'call_1', abortSignal: signal, emit: () => Promise.resolve(), workdir: '/tmp' };
+  return {
+    run: { id: 'run_mcp' } as Run,
+    toolCallId: 'call_1',
+    abortSignal: signal,
+    emit: () => Promise.resolve(),
+    workdir: '/tmp',
+  };
 }
 
 /** Calls a tool the way the agent loop does: validation, execution, errors as results. */
 async function call(tools: AnyTroupeTool[], name: string, input: unknown, signal?: AbortSignal) {
   const tool = tools.find((candidate) => candidate.name === name);
   const ctx = context(signal);
-  return executeTool({ run: ctx.run, agent: agentWith([]), toolCallId: 'call_1', toolName: name, input, tool, context: ctx });
+  return executeTool({
+    run: ctx.run,
+    agent: agentWith([]),
+    toolCallId: 'call_1',
+    toolName: name,
+    input,
+    tool,
+    context: ctx,
+  });
 }
 
 function isAlive(pid: number): boolean {
@@ -92,7 +110,10 @@ describe('MCP over stdio: one shared server process', SLOW, () => {
       ['add', 'crash', 'echo', 'fail', 'header', 'pid', 'slow'].map((name) => `mcp__test__${name}`),
     );
     expect(tools.find((tool) => tool.name === 'mcp__test__echo')?.description).toBe('Echoes the text back');
-    expect(await call(tools, 'mcp__test__echo', { text: 'hi' })).toEqual({ output: 'echo: hi', isError: false });
+    expect(await call(tools, 'mcp__test__echo', { text: 'hi' })).toEqual({
+      output: 'echo: hi',
+      isError: false,
+    });
     expect(await call(tools, 'mcp__test__add', { a: 2, b: 3 })).toEqual({ output: '5', isError: false });
   });
 
@@ -121,13 +142,17 @@ describe('MCP over stdio: one shared server process', SLOW, () => {
 
   it('raises TroupeErrors with stable codes', async () => {
     const tool = tools.find((candidate) => candidate.name === 'mcp__test__fail');
-    await expect(tool?.execute({}, context())).rejects.toSatisfy((error) => isTroupeError(error, 'mcp_tool_failed'));
+    await expect(tool?.execute({}, context())).rejects.toSatisfy((error) =>
+      isTroupeError(error, 'mcp_tool_failed'),
+    );
   });
 
   it('aborts a call when the run is cancelled', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('run cancelled')), 200);
-    await expect(call(tools, 'mcp__test__slow', { ms: 5_000 }, controller.signal)).rejects.toThrow('run cancelled');
+    await expect(call(tools, 'mcp__test__slow', { ms: 5_000 }, controller.signal)).rejects.toThrow(
+      'run cancelled',
+    );
   });
 });
 
@@ -137,8 +162,14 @@ describe('MCP over stdio: lifecycle', SLOW, () => {
     const started = Date.now();
     const result = await call(tools, 'mcp__test__slow', { ms: 5_000 });
     expect(Date.now() - started).toBeLessThan(3_000);
-    expect(result).toEqual({ output: 'MCP tool "slow" on server "test" timed out after 300 ms', isError: true });
-    expect(await call(tools, 'mcp__test__echo', { text: 'still here' })).toEqual({ output: 'echo: still here', isError: false });
+    expect(result).toEqual({
+      output: 'MCP tool "slow" on server "test" timed out after 300 ms',
+      isError: true,
+    });
+    expect(await call(tools, 'mcp__test__echo', { text: 'still here' })).toEqual({
+      output: 'echo: still here',
+      isError: false,
+    });
   });
 
   it('answers a call to a crashed server with a clear error, then reconnects on the next call', async () => {
@@ -166,7 +197,9 @@ describe('MCP over stdio: lifecycle', SLOW, () => {
     const agent = agentWith([stdioTestServer('test')]);
     expect(await refusing.toolsFor(agent)).toEqual([]);
     const probe = await refusing.probe(agent, { timeoutMs: 2_000 });
-    expect(probe.refused.map(({ server, prefix }) => ({ server, prefix }))).toEqual([{ server: 'test', prefix: 'mcp__test__' }]);
+    expect(probe.refused.map(({ server, prefix }) => ({ server, prefix }))).toEqual([
+      { server: 'test', prefix: 'mcp__test__' },
+    ]);
     expect(probe.refused[0]?.message).toContain('admin');
   });
 
@@ -180,10 +213,15 @@ describe('MCP over stdio: lifecycle', SLOW, () => {
   });
 
   it('probes tool names and reports servers that do not answer in time', async () => {
-    const agent = agentWith([stdioTestServer('test'), stdioTestServer('gone', { command: '/nonexistent/mcp' })]);
+    const agent = agentWith([
+      stdioTestServer('test'),
+      stdioTestServer('gone', { command: '/nonexistent/mcp' }),
+    ]);
     const probe = await makeSource().probe(agent, { timeoutMs: CONNECT_TIMEOUT_MS });
     expect(probe.tool_names).toContain('mcp__test__echo');
-    expect(probe.unreachable.map(({ server, prefix }) => ({ server, prefix }))).toEqual([{ server: 'gone', prefix: 'mcp__gone__' }]);
+    expect(probe.unreachable.map(({ server, prefix }) => ({ server, prefix }))).toEqual([
+      { server: 'gone', prefix: 'mcp__gone__' },
+    ]);
     expect(probe.unreachable[0]?.message).toContain('unavailable');
   });
 });
@@ -198,18 +236,29 @@ describe('MCP over Streamable HTTP (a real server process on 127.0.0.1)', SLOW, 
   it('lists and calls tools', async () => {
     const tools = await makeSource().toolsFor(agentWith([http.config('web')]));
     expect(tools.map((tool) => tool.name)).toContain('mcp__web__echo');
-    expect(await call(tools, 'mcp__web__echo', { text: 'over http' })).toEqual({ output: 'echo: over http', isError: false });
+    expect(await call(tools, 'mcp__web__echo', { text: 'over http' })).toEqual({
+      output: 'echo: over http',
+      isError: false,
+    });
     expect(await call(tools, 'mcp__web__fail', {})).toEqual({ output: 'the tool says no', isError: true });
   });
 
   it('times out over HTTP too', async () => {
     const tools = await makeSource().toolsFor(agentWith([http.config('web', { timeout_ms: 300 })]));
     const result = await call(tools, 'mcp__web__slow', { ms: 3_000 });
-    expect(result).toEqual({ output: 'MCP tool "slow" on server "web" timed out after 300 ms', isError: true });
+    expect(result).toEqual({
+      output: 'MCP tool "slow" on server "web" timed out after 300 ms',
+      isError: true,
+    });
   });
 
   it('reports an unreachable URL without failing', async () => {
-    const dead: McpServerConfig = { name: 'dead', transport: 'http', url: 'http://127.0.0.1:9/mcp', timeout_ms: 2_000 };
+    const dead: McpServerConfig = {
+      name: 'dead',
+      transport: 'http',
+      url: 'http://127.0.0.1:9/mcp',
+      timeout_ms: 2_000,
+    };
     const deadSource = makeSource();
     expect(await deadSource.toolsFor(agentWith([dead]))).toEqual([]);
     const probe = await deadSource.probe(agentWith([dead]), { timeoutMs: 2_000 });

@@ -28,7 +28,7 @@ export interface McpToolSourceOptions {
   /** Where listing failures go (a run goes on without that server's tools). */
   warn?(message: string): void;
   /**
-   * The egress policy of http servers (SPEC §12) and the agents it binds (e.g. those of non-admin
+   * The egress policy of http servers (docs/egress-and-secrets.md) and the agents it binds (e.g. those of non-admin
    * owners); without it nothing is checked, which suits only the operator's own CLI.
    */
   egress?: {
@@ -41,7 +41,8 @@ export interface McpToolSourceOptions {
 
 export type McpToolSource = ToolSource<AnyTroupeTool> & Required<Pick<ToolSource<AnyTroupeTool>, 'probe'>>;
 
-const STDIO_REFUSED = 'stdio MCP servers run a command on the server host; only agents owned by an admin may use them';
+const STDIO_REFUSED =
+  'stdio MCP servers run a command on the server host; only agents owned by an admin may use them';
 
 /** Servers of an agent, first of each name: two servers with one name would fight over one tool prefix. */
 function serversOf(agent: Agent): McpServerConfig[] {
@@ -60,7 +61,7 @@ function keyOf(server: McpServerConfig, guarded: boolean): string {
 }
 
 /**
- * MCP servers as a tool source (SPEC §1 config `mcp_servers`): one lazily opened connection per server
+ * MCP servers as a tool source (docs/records-and-access.md config `mcp_servers`): one lazily opened connection per server
  * config, shared by every agent and run that uses it, closed on shutdown or after a long idle spell.
  */
 export function createMcpToolSource(options: McpToolSourceOptions): McpToolSource {
@@ -80,7 +81,12 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
 
   function open(server: McpServerConfig, guarded: boolean): McpConnection {
     const egress = options.egress;
-    return createMcpConnection(server, guarded && egress ? { egress: egress.policy, ...(egress.resolve ? { resolve: egress.resolve } : {}) } : {});
+    return createMcpConnection(
+      server,
+      guarded && egress
+        ? { egress: egress.policy, ...(egress.resolve ? { resolve: egress.resolve } : {}) }
+        : {},
+    );
   }
 
   function connectionFor(server: McpServerConfig, guarded: boolean): McpConnection {
@@ -101,7 +107,9 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
   }
 
   async function isGuarded(agent: Agent, server: McpServerConfig): Promise<boolean> {
-    return server.transport === 'http' && options.egress !== undefined && (await options.egress.appliesTo(agent));
+    return (
+      server.transport === 'http' && options.egress !== undefined && (await options.egress.appliesTo(agent))
+    );
   }
 
   /** A URL refused as written (an address literal, localhost, a metadata name): no need to try it. */
@@ -126,7 +134,11 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
       inputSchema: mcpInputSchema(info.inputSchema),
       async execute(input, context) {
         const timeoutMs = server.timeout_ms ?? defaultTimeoutMs;
-        const result = await connection.callTool(info.name, input, { signal: context.abortSignal, timeoutMs, connectTimeoutMs });
+        const result = await connection.callTool(info.name, input, {
+          signal: context.abortSignal,
+          timeoutMs,
+          connectTimeoutMs,
+        });
         return renderMcpResult(name, result);
       },
     });
@@ -186,10 +198,18 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
             // A name that resolved to a refused address is a policy answer, not a server being down.
             if (isTroupeError(error, 'egress_denied')) {
               const reason = error.details?.reason;
-              result.refused.push({ server: server.name, prefix, message: typeof reason === 'string' ? reason : error.message });
+              result.refused.push({
+                server: server.name,
+                prefix,
+                message: typeof reason === 'string' ? reason : error.message,
+              });
               return;
             }
-            result.unreachable.push({ server: server.name, prefix, message: error instanceof Error ? error.message : String(error) });
+            result.unreachable.push({
+              server: server.name,
+              prefix,
+              message: error instanceof Error ? error.message : String(error),
+            });
           } finally {
             if (!live) await connection.close();
           }

@@ -21,7 +21,7 @@ const REQUEST_TIMEOUT: number = ErrorCode.RequestTimeout;
 const CONNECTION_CLOSED: number = ErrorCode.ConnectionClosed;
 
 /**
- * Why a server could not be used, in words that never carry what the remote end sent (SPEC §12): an
+ * Why a server could not be used, in words that never carry what the remote end sent (docs/egress-and-secrets.md): an
  * error page's body, a redirect target or a stack would let a member read an internal service through
  * the build report or a tool result. Status codes, socket error codes and protocol codes are enough.
  */

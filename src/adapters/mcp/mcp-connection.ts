@@ -66,11 +66,17 @@ function transportFor(server: McpServerConfig, guarded: EgressFetch | undefined)
 }
 
 /** A lazily opened, reusable client for one server config; it reconnects on the next use after a crash. */
-export function createMcpConnection(server: McpServerConfig, options: McpConnectionOptions = {}): McpConnection {
+export function createMcpConnection(
+  server: McpServerConfig,
+  options: McpConnectionOptions = {},
+): McpConnection {
   // One guarded fetch (and socket pool) per connection: sockets are never shared across policies.
   const guarded =
     options.egress && server.transport === 'http'
-      ? createEgressFetch({ policy: options.egress, ...(options.resolve ? { resolve: options.resolve } : {}) })
+      ? createEgressFetch({
+          policy: options.egress,
+          ...(options.resolve ? { resolve: options.resolve } : {}),
+        })
       : undefined;
   let current: Promise<Client> | undefined;
   let generation = 0;
@@ -80,12 +86,14 @@ export function createMcpConnection(server: McpServerConfig, options: McpConnect
 
   const unavailable = (why: string) =>
     new TroupeError('mcp_server_unavailable', `MCP server "${server.name}" is unavailable: ${why}`);
-  /** Never the remote's own words (SPEC §12); an egress refusal keeps its code so reports can tell it apart. */
+  /** Never the remote's own words (docs/egress-and-secrets.md); an egress refusal keeps its code so reports can tell it apart. */
   const failed = (error: unknown) => {
     const refusal = egressRefusal(error);
     if (refusal) {
       const message = `MCP server "${server.name}" is unavailable: ${refusal.message}`;
-      return new TroupeError('egress_denied', message, { details: { ...refusal.details, reason: refusal.message } });
+      return new TroupeError('egress_denied', message, {
+        details: { ...refusal.details, reason: refusal.message },
+      });
     }
     return unavailable(describeMcpFailure(error));
   };
@@ -162,10 +170,16 @@ export function createMcpConnection(server: McpServerConfig, options: McpConnect
         options.signal.throwIfAborted();
         if (error instanceof TroupeError) throw error;
         if (error instanceof McpError && error.code === REQUEST_TIMEOUT) {
-          throw new TroupeError('mcp_tool_timeout', `MCP tool "${name}" on server "${server.name}" timed out after ${options.timeoutMs} ms`);
+          throw new TroupeError(
+            'mcp_tool_timeout',
+            `MCP tool "${name}" on server "${server.name}" timed out after ${options.timeoutMs} ms`,
+          );
         }
         if (error instanceof McpError && error.code !== CONNECTION_CLOSED) {
-          throw new TroupeError('mcp_tool_failed', `MCP tool "${name}" on server "${server.name}" failed: ${error.message}`);
+          throw new TroupeError(
+            'mcp_tool_failed',
+            `MCP tool "${name}" on server "${server.name}" failed: ${error.message}`,
+          );
         }
         throw failed(error);
       } finally {

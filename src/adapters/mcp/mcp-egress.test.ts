@@ -85,7 +85,7 @@ function sourceWith(allow: string[] = [], resolve?: Resolver): McpToolSource {
 
 const SLOW = { timeout: 60_000 };
 
-describe('MCP http servers behind the egress policy (SPEC §12)', SLOW, () => {
+describe('MCP http servers behind the egress policy (docs/egress-and-secrets.md)', SLOW, () => {
   it("refuses a member's server on loopback: no tools at run time, `refused` in the build report", async () => {
     const member = agentOf(MEMBER, [mcp.config('web')]);
     const guarded = sourceWith();

@@ -35,7 +35,10 @@ export function renderMcpResult(toolName: string, result: McpCallResult): string
   let text = parts.map(describePart).join('\n');
   if (text === '' && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent);
   if (result.isError === true) {
-    throw new TroupeError('mcp_tool_failed', text === '' ? `MCP tool ${toolName} failed without a message` : text);
+    throw new TroupeError(
+      'mcp_tool_failed',
+      text === '' ? `MCP tool ${toolName} failed without a message` : text,
+    );
   }
   return text;
 }

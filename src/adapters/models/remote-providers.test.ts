@@ -6,7 +6,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createModelProvider } from './create-model-provider.js';
 import { startFakeAnthropicServer } from '../../../test/helpers/models/fake-anthropic-server.js';
-import type { FakeModelResponse, FakeModelServer, RecordedRequest } from '../../../test/helpers/models/fake-model-server.js';
+import type {
+  FakeModelResponse,
+  FakeModelServer,
+  RecordedRequest,
+} from '../../../test/helpers/models/fake-model-server.js';
 import { startFakeOpenAiServer } from '../../../test/helpers/models/fake-openai-server.js';
 
 /** How each provider's wire format carries the bits the assertions look at. */
@@ -232,7 +236,11 @@ describe('fake servers', () => {
       {
         start: startFakeOpenAiServer,
         path: '/chat/completions',
-        turn: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{}' } }] },
+        turn: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{}' } }],
+        },
         result: { role: 'tool', tool_call_id: 'c1', content: 'ok' },
         stray: { role: 'tool', tool_call_id: 'c9', content: 'ok' },
         missing: /did not have response messages: c1/,
@@ -257,7 +265,11 @@ describe('fake servers', () => {
         });
         return { status: response.status, text: await response.text() };
       };
-      const dangling = await send([{ role: 'user', content: 'a' }, wire.turn, { role: 'user', content: 'b' }]);
+      const dangling = await send([
+        { role: 'user', content: 'a' },
+        wire.turn,
+        { role: 'user', content: 'b' },
+      ]);
       expect(dangling.status).toBe(400);
       expect(dangling.text).toMatch(wire.missing);
       expect((await send([{ role: 'user', content: 'a' }, wire.turn])).status).toBe(400);

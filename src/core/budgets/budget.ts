@@ -1,7 +1,7 @@
 import { BUDGET_DIMENSIONS, type BudgetDimension } from './budget-dimension.js';
 
 /**
- * Budgets of run trees (SPEC §10). Counted dimensions are consumed by calls and carved from a parent for its
+ * Budgets of run trees (docs/budgets.md). Counted dimensions are consumed by calls and carved from a parent for its
  * children; wall time is a deadline that a child inherits (it cannot be handed on, only narrowed).
  */
 

@@ -18,7 +18,7 @@ export type ChildBudget =
   | { kind: 'refused'; reason: string };
 
 /**
- * Carves a child's budget from its parent's remaining one (SPEC §10): an explicit ask must fit in what is
+ * Carves a child's budget from its parent's remaining one (docs/budgets.md): an explicit ask must fit in what is
  * left; otherwise the default share applies. The amount taken from a limited parent is reserved there at
  * start (`reserve`) and what the child does not use is returned when it ends. Wall time is a deadline, so a
  * child's can only be earlier than its parent's.

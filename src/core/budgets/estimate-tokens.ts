@@ -1,5 +1,5 @@
 /**
- * A model call's token estimate for admission (SPEC §10): about four characters per token over everything
+ * A model call's token estimate for admission (docs/budgets.md): about four characters per token over everything
  * sent, plus the output the call may produce. It only needs to be in the right range; actual usage settles
  * the ledger after the call.
  */

@@ -8,7 +8,7 @@ export interface BudgetIssue {
 }
 
 /**
- * A request's budget narrows the agent's (SPEC §10), never widens it: a value above the agent's is an issue
+ * A request's budget narrows the agent's (docs/budgets.md), never widens it: a value above the agent's is an issue
  * rather than silently lowered, so a caller learns the real ceiling. Unset values inherit the agent's.
  */
 export function narrowBudget(

@@ -12,4 +12,3 @@ export function findCycle(ancestry: readonly ChainLink[], targetAgentId: string)
   if (!ancestry.some((link) => link.agent_id === targetAgentId)) return undefined;
   return [...ancestry].reverse();
 }
-

@@ -13,14 +13,14 @@ export interface NormalizedDelegationPolicy {
   dropped: string[];
 }
 
-/** A whitelist entry names an expert by slug or id (SPEC §6); anything else can never match. */
+/** A whitelist entry names an expert by slug or id (docs/delegation.md); anything else can never match. */
 export function isExpertRef(value: string): boolean {
   return SLUG_PATTERN.test(value) || isAgentId(value);
 }
 
 /**
  * Turns a requested policy into the stored one. Decisions (documented in docs/delegation.md):
- * - `whitelist` needs at least one entry (SPEC §6: "non-empty list"); an empty one is refused;
+ * - `whitelist` needs at least one entry (docs/delegation.md: "non-empty list"); an empty one is refused;
  * - with `none` or `all` a sent whitelist is ignored and the stored one cleared, so what is stored is what
  *   applies (the console sends its list along whatever policy is picked);
  * - duplicates collapse silently (nothing is lost); entries past the tenth are dropped and reported.

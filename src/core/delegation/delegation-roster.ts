@@ -9,7 +9,7 @@ export const MAX_MENTIONS = 20;
  * `@slug` (or `@agt_…` id) mentions in a message, first occurrence first. An `@` glued to a word
  * (`bob@analyst.com`) is an e-mail address, not a mention. Matched exactly, never case-folded: slugs are
  * lowercase, so `@Analyst` names no expert — folding it would let whoever owns the slug `analyst` capture
- * a mention written after another expert's display name (SPEC §6: display names are never identifiers).
+ * a mention written after another expert's display name (docs/delegation.md: display names are never identifiers).
  */
 export function extractMentions(message: string): string[] {
   const found: string[] = [];
@@ -43,7 +43,7 @@ export function rosterFilter(
 }
 
 /**
- * How an expert is shown to the model (SPEC §6): `slug: coalesce(delegation_brief, description, '')`. The
+ * How an expert is shown to the model (docs/delegation.md): `slug: coalesce(delegation_brief, description, '')`. The
  * display name is left out on purpose: names are not unique, and a name shown next to the identifier invites
  * the model to pass it, or to confuse it with another expert's slug.
  */

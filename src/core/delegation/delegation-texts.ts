@@ -1,7 +1,7 @@
 import { CHILD_RUN_LIMIT_TEXTS } from '../runs/child-run-limits.js';
 
 /**
- * Every text delegation shows a model or a client. The first two are the SPEC §6 wording, matched by
+ * Every text delegation shows a model or a client. The first two are the docs/delegation.md wording, matched by
  * clients of `POST /api/delegate`, so they never change.
  */
 export const DELEGATION_TEXTS = {

@@ -5,7 +5,7 @@ import { formatIpAddress, parseIpAddress } from './ip-address.js';
 export type EgressVerdict = { allowed: true } | { allowed: false; range: EgressRange; reason: string };
 
 /**
- * Where outbound calls that a non-admin controls may go (SPEC §12). A host is checked twice: its name or
+ * Where outbound calls that a non-admin controls may go (docs/egress-and-secrets.md). A host is checked twice: its name or
  * literal before anything is sent (`checkHost`), then every address DNS gives for it (`checkAddress`), on
  * the connection that uses that address, so a second, different answer (DNS rebinding) is never trusted.
  */

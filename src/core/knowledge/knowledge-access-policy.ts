@@ -4,7 +4,7 @@ import type { Actor } from '../records/user.js';
 import { isAdmin } from '../records/user.js';
 
 /*
- * Who may use, manage and share a knowledge source: the same rules as agents (SPEC §1 "Access", §9).
+ * Who may use, manage and share a knowledge source: the same rules as agents (docs/records-and-access.md#access, §9).
  * `private` and `shared` need ownership, admin or a grant; `shared` also lets the owner hand out grants;
  * `public` is usable by every user. Pure: the caller looks the grant up.
  */

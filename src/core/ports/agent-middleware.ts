@@ -60,7 +60,7 @@ export interface ToolCallResult {
 }
 
 /**
- * The one extension point of the agent loop (SPEC §3). Subagent tools, delegation, tool filtering,
+ * The one extension point of the agent loop (docs/agent-loop.md). Subagent tools, delegation, tool filtering,
  * approvals, token accounting and tracing are middleware, never special cases in the loop.
  * `tools` contributes tools to the run's registry (executable by name); `wrapModelCall` decides what the
  * model sees; `wrapToolCall` decides what actually executes. Middleware runs outermost-first.

@@ -47,7 +47,7 @@ export interface AgentRepository {
    */
   listUsable(actor: Actor, options?: AgentListOptions): Promise<Agent[]>;
   /**
-   * Experts `actor` may delegate to, in ONE query enforcing all four conditions of SPEC §6 — the actor
+   * Experts `actor` may delegate to, in ONE query enforcing all four conditions of docs/delegation.md — the actor
    * has access (admin, owner, grant, public), `delegatable`, `published`, not deleted — plus: not a
    * subagent, not `exclude_id`. Each comes with `brief = coalesce(delegation_brief, description, '')`,
    * computed in SQL. Ordered by slug (display names are not identifiers).

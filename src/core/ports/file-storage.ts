@@ -24,7 +24,7 @@ export interface NewSkill extends SkillContent {
 }
 
 /**
- * Skills and their files (SPEC §9). `skills.name` is unique over live and deleted skills alike:
+ * Skills and their files (docs/skills-and-knowledge.md). `skills.name` is unique over live and deleted skills alike:
  * `create` throws `TroupeError('skill_name_taken')` on a duplicate. Every write of a skill and its files is
  * one transaction.
  */

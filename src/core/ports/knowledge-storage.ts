@@ -8,7 +8,7 @@ import type {
 import type { Actor } from '../records/user.js';
 
 /*
- * The knowledge part of the storage port (SPEC §9): sources with their grants, documents with their
+ * The knowledge part of the storage port (docs/skills-and-knowledge.md): sources with their grants, documents with their
  * chunks, and the full-text index over the chunks (FTS5 on SQLite, tsvector + GIN on PostgreSQL).
  */
 

@@ -10,7 +10,7 @@ export interface NewRunBudget {
 }
 
 /**
- * The budget ledgers of runs (SPEC §10). Every change is one conditional statement, so two processes
+ * The budget ledgers of runs (docs/budgets.md). Every change is one conditional statement, so two processes
  * spending from the same ledger can never both pass a limit that only one of them fits under.
  */
 export interface RunBudgetRepository {

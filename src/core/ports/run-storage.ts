@@ -88,7 +88,7 @@ export interface RunRepository {
   claim(id: string, workerId: string, leaseExpiresAt: string, now: string): Promise<Run | undefined>;
   /**
    * The statuses of the run and of every run above it (its creator, the creator's creator, …), the run's
-   * own first, read in one statement: what the stop guarantee checks before each call (SPEC §10).
+   * own first, read in one statement: what the stop guarantee checks before each call (docs/budgets.md).
    */
   lineageStatuses(id: string): Promise<RunStatus[]>;
   /**
@@ -130,7 +130,7 @@ export interface RunRepository {
   /**
    * A run as a child start reads it, in one statement: the run, the two child quotas (its active children,
    * `ofRun`, and the active runs created by any run of `userId`, `ofUser`), whether a cancel is committed
-   * on any run above it (`stoppedAbove`, SPEC §10), its conversation with that conversation's project, the
+   * on any run above it (`stoppedAbove`, docs/budgets.md), its conversation with that conversation's project, the
    * user `userId`, and what `also` asks for. Undefined for an unknown run.
    */
   getWithActiveChildren(

@@ -3,7 +3,7 @@ import type { Agent } from '../records/agent.js';
 import type { AgentMiddleware } from './agent-middleware.js';
 
 /**
- * Tracing of runs (SPEC §11): one span per execution of a run, with its model and tool calls as child
+ * Tracing of runs (docs/interoperability.md): one span per execution of a run, with its model and tool calls as child
  * spans contributed by middleware. Only built when tracing is configured, so a server without it pays
  * nothing: no spans, no SDK loaded.
  */

@@ -8,14 +8,14 @@ describe('user questions', () => {
     expect(validateAnswers(QUESTIONS, [' teal ', '3'])).toEqual(['teal', '3']);
   });
 
-  it.each([
-    [['only one']],
-    [['a', 'b', 'c']],
-    [['a', '  ']],
-    [['a', 'x'.repeat(4001)]],
-  ])('refuses %j with validation_failed', (answers) => {
-    expect(() => validateAnswers(QUESTIONS, answers)).toThrow(expect.objectContaining({ code: 'validation_failed' }));
-  });
+  it.each([[['only one']], [['a', 'b', 'c']], [['a', '  ']], [['a', 'x'.repeat(4001)]]])(
+    'refuses %j with validation_failed',
+    (answers) => {
+      expect(() => validateAnswers(QUESTIONS, answers)).toThrow(
+        expect.objectContaining({ code: 'validation_failed' }),
+      );
+    },
+  );
 
   it('formats the answers for the model, question by question', () => {
     expect(formatAnswers(QUESTIONS, ['blue', '3'])).toBe(

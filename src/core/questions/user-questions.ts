@@ -36,9 +36,13 @@ export function validateAnswers(questions: readonly UserQuestion[], answers: rea
   return answers.map((answer, index) => {
     const trimmed = answer.trim();
     if (trimmed === '' || trimmed.length > MAX_ANSWER_LENGTH) {
-      throw new TroupeError('validation_failed', `Answer ${index + 1} must be 1 to ${MAX_ANSWER_LENGTH} characters`, {
-        details: { index },
-      });
+      throw new TroupeError(
+        'validation_failed',
+        `Answer ${index + 1} must be 1 to ${MAX_ANSWER_LENGTH} characters`,
+        {
+          details: { index },
+        },
+      );
     }
     return trimmed;
   });
@@ -46,7 +50,9 @@ export function validateAnswers(questions: readonly UserQuestion[], answers: rea
 
 /** The tool result the model gets once the user answered. */
 export function formatAnswers(questions: readonly UserQuestion[], answers: readonly string[]): string {
-  const pairs = questions.map((entry, index) => `Question: ${entry.question}\nAnswer: ${answers[index] ?? ''}`);
+  const pairs = questions.map(
+    (entry, index) => `Question: ${entry.question}\nAnswer: ${answers[index] ?? ''}`,
+  );
   return `The user answered:\n\n${pairs.join('\n\n')}`;
 }
 

@@ -4,7 +4,7 @@ import type { BudgetLimits } from '../budgets/budget.js';
 import { nullableTimestamp, timestamp } from './record-fields.js';
 /**
  * `chat`: a main agent played by the agent loop; `subagent`: a child of main agents; `a2a`: a remote A2A
- * agent an admin registered as an expert (SPEC §11), whose runs are remote tasks.
+ * agent an admin registered as an expert (docs/interoperability.md), whose runs are remote tasks.
  */
 export const AGENT_BACKENDS = ['chat', 'subagent', 'a2a'] as const;
 export type AgentBackend = (typeof AGENT_BACKENDS)[number];
@@ -66,9 +66,9 @@ export interface AgentConfig {
   execute?: AgentExecuteConfig;
   /** Only for backend `a2a`: the remote agent this expert stands for. */
   a2a?: A2ARemoteConfig;
-  /** Per-agent limits (SPEC §4): each narrows the server's setting of the same name, never raises it. */
+  /** Per-agent limits (docs/subagents.md): each narrows the server's setting of the same name, never raises it. */
   limits?: AgentLimits;
-  /** The budget of this agent's run trees (SPEC §10); a request may narrow it, a child carves from it. */
+  /** The budget of this agent's run trees (docs/budgets.md); a request may narrow it, a child carves from it. */
   budget?: BudgetLimits;
 }
 
@@ -91,7 +91,7 @@ export interface AgentLimits {
   max_children_per_user?: number;
   child_result_cap_bytes?: number;
   wait_timeout_ms?: number;
-  /** A running run that emits nothing for this long is interrupted (SPEC §10). */
+  /** A running run that emits nothing for this long is interrupted (docs/budgets.md). */
   inactivity_timeout_ms?: number;
 }
 

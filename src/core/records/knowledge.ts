@@ -7,7 +7,7 @@ export const DOCUMENT_MEDIA_TYPES = ['text/markdown', 'text/plain', 'text/html',
 export type DocumentMediaType = (typeof DOCUMENT_MEDIA_TYPES)[number];
 
 /**
- * A named collection of documents, indexed for full-text search (SPEC §9). Visible like an agent: its owner,
+ * A named collection of documents, indexed for full-text search (docs/skills-and-knowledge.md). Visible like an agent: its owner,
  * admins, grant holders, and everyone when public. `name` is unique and is what agent configs refer to.
  */
 export const knowledgeSourceRecord = z.strictObject({

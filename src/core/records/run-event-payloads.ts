@@ -21,7 +21,9 @@ export type RunEventLineage = z.infer<typeof runEventLineageSchema>;
 const step = z.number().int().describe('The model turn the event belongs to');
 const toolCallId = z.string();
 /** A model's retry or fallback's `reason`, e.g. `rate_limited`, `overloaded`, `stream_cut`. */
-const failureReason = z.string().describe('Why the last attempt failed (rate_limited, overloaded, stream_cut, …)');
+const failureReason = z
+  .string()
+  .describe('Why the last attempt failed (rate_limited, overloaded, stream_cut, …)');
 const discardedChars = z
   .number()
   .int()
@@ -61,7 +63,9 @@ export const RUN_EVENT_BODIES = {
     tool_call_id: toolCallId,
     name: z.string(),
     args: z.unknown(),
-    model_usage: callUsageSchema.optional().describe("The first call of a turn: the usage of the model's call"),
+    model_usage: callUsageSchema
+      .optional()
+      .describe("The first call of a turn: the usage of the model's call"),
   }),
   tool_result: z.strictObject({
     step,

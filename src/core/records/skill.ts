@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { AGENT_VISIBILITIES, type AgentVisibility } from './agent.js';
 import { nullableTimestamp, timestamp } from './record-fields.js';
 
-/** Skills share the agents' visibility model (SPEC §1 "Access", §9). */
+/** Skills share the agents' visibility model (docs/records-and-access.md#access, §9). */
 export type SkillVisibility = AgentVisibility;
 
 /**
- * A skill (SPEC §9): a folder with `SKILL.md` and any files, owned by a user. `name` is a server-wide
+ * A skill (docs/skills-and-knowledge.md): a folder with `SKILL.md` and any files, owned by a user. `name` is a server-wide
  * identifier, like an agent slug: `config.skills` names skills, so a name must never start meaning another
  * user's skill (see `skill-name.ts`). `digest`: SHA-256 over the file list and contents, equal digests mean
  * equal folders. A deleted skill keeps its row (and so its name) but loses its files.

@@ -10,7 +10,7 @@ function invalid(path: string, message: string): TroupeError {
 }
 
 /**
- * What a config must be for its backend, and who may write it (SPEC §11). A remote expert sends every
+ * What a config must be for its backend, and who may write it (docs/interoperability.md). A remote expert sends every
  * task it gets, as the user who delegates, to a URL outside this server, with stored credentials: only an
  * admin registers one or changes where it points. `config.a2a` on any other backend would be ignored,
  * which is a mistake worth a 400.

@@ -90,7 +90,7 @@ describe('parentRefusal', () => {
     );
   });
 
-  it('starts nothing once a cancel is committed on the creator or above it, for anyone (SPEC §10)', () => {
+  it('starts nothing once a cancel is committed on the creator or above it, for anyone (docs/budgets.md)', () => {
     const cancelling = { ...running, status: 'cancel_requested' } as const;
     const quiet = { stoppedAbove: false, byToolCall: false };
     const above = { stoppedAbove: true, byToolCall: false };

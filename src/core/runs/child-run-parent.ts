@@ -17,7 +17,7 @@ const PARENT_TEXTS = {
   },
 } as const satisfies Record<ChildRunKind, Record<'missing' | 'isSubagent' | 'notActive', string>>;
 
-/** Subagents never start runs (SPEC §4 and §6): a subagent run has no children, ever. */
+/** Subagents never start runs (docs/subagents.md, docs/delegation.md): a subagent run has no children, ever. */
 export function mayStartChildren(run: Pick<Run, 'run_type'>): boolean {
   return run.run_type !== 'subagent';
 }
@@ -25,7 +25,7 @@ export function mayStartChildren(run: Pick<Run, 'run_type'>): boolean {
 /** Said to a start refused because its tree is being cancelled. */
 export const TREE_STOPPING = 'The run is being cancelled: no new child run starts in its tree';
 
-/** What a start knows of the stop guarantee (SPEC §10) besides the creator's own status. */
+/** What a start knows of the stop guarantee (docs/budgets.md) besides the creator's own status. */
 export interface StartStop {
   /** A cancel is committed on a run above the creator. */
   stoppedAbove: boolean;
@@ -38,10 +38,10 @@ export interface StartStop {
 }
 
 /**
- * Who may start a child: a run of the same user that is not a subagent (subagents never start runs: SPEC §4
- * and §6) and is still working. A subagent's creator must be `running` (SPEC §4); a delegation may also come
+ * Who may start a child: a run of the same user that is not a subagent (subagents never start runs: docs/subagents.md
+ * and §6) and is still working. A subagent's creator must be `running` (docs/subagents.md); a delegation may also come
  * from a run waiting for a human (through `POST /api/delegate`). Once a cancel is committed on the creator or
- * above it, no child starts (SPEC §10), whoever asks.
+ * above it, no child starts (docs/budgets.md), whoever asks.
  */
 export function parentRefusal(
   kind: ChildRunKind,

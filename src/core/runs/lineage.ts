@@ -1,7 +1,7 @@
 import type { Agent } from '../records/agent.js';
 import type { Run } from '../records/run.js';
 
-/** The kinds of run another run starts: a subagent (SPEC §4) or a delegated expert (SPEC §6). */
+/** The kinds of run another run starts: a subagent (docs/subagents.md) or a delegated expert (docs/delegation.md). */
 export type ChildRunKind = 'subagent' | 'delegation';
 
 /** Where a run sits in its execution tree; every run row carries these, copied from its creator. */
@@ -56,7 +56,7 @@ export function lineageFor(
 
 /**
  * A run's hops, from its own row: `depth` counts every hop, and a subagent run is exactly one subagent hop
- * because a subagent never starts runs (SPEC §4/§6: refused for both kinds), so no subagent has a subagent
+ * because a subagent never starts runs (docs/subagents.md, docs/delegation.md: refused for both kinds), so no subagent has a subagent
  * above it. Every other hop is a delegation.
  */
 export function hopsOf(run: Pick<Run, 'run_type' | 'depth'>): Hops {
@@ -74,7 +74,7 @@ export function childHops(parent: Pick<Run, 'run_type' | 'depth'> | undefined, k
 }
 
 /**
- * The one ownership rule between runs (Yuxi §5.2 `get_run_for_creator`): a run belongs to the run that
+ * The one ownership rule between runs (docs/subagents.md#ownership `get_run_for_creator`): a run belongs to the run that
  * created it, for the same user. Anything else is treated as missing by every caller.
  */
 export function isOwnedChild(

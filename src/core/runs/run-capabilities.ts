@@ -1,7 +1,7 @@
 import type { Agent } from '../records/agent.js';
 import type { Run } from '../records/run.js';
 
-/** What a run may do, decided in one place (SPEC §4: permissions must not escape through nesting). */
+/** What a run may do, decided in one place (docs/subagents.md: permissions must not escape through nesting). */
 export interface RunCapabilities {
   /**
    * The run plays a subagent: its tools pass the subagent filter instead of approvals, and tools that talk

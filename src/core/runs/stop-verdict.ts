@@ -1,7 +1,7 @@
 import type { RunStatus } from '../records/run.js';
 
 /**
- * Whether a run may start its next model or tool call (SPEC §10 stop guarantee), from its own status and
+ * Whether a run may start its next model or tool call (docs/budgets.md#the-stop-guarantee), from its own status and
  * those of the runs above it, own first. Once a cancel is committed anywhere above, the subtree stops even
  * before the cascade reaches it.
  */

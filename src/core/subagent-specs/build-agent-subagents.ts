@@ -8,7 +8,7 @@ export interface AgentSubagentsInput {
   /** The parent agent's tool names (catalogue tools its patterns select, plus its MCP tools). */
   parentTools: readonly string[];
   parentModel: string;
-  /** Outside `always_trust`, subagents do not get the sensitive tools (SPEC §4). */
+  /** Outside `always_trust`, subagents do not get the sensitive tools (docs/subagents.md). */
   approvalMode: ToolApprovalMode;
   registeredSlugs?: readonly string[];
   unverifiedPrefixes?: readonly string[];
@@ -23,7 +23,13 @@ export function buildAgentSubagents(input: AgentSubagentsInput): BuildSubagentSp
   const builtins =
     input.config.disable_general_purpose === true
       ? []
-      : [generalPurposeSubagent({ parentTools: input.parentTools, parentModel: input.parentModel, disabledTools })];
+      : [
+          generalPurposeSubagent({
+            parentTools: input.parentTools,
+            parentModel: input.parentModel,
+            disabledTools,
+          }),
+        ];
   return buildSubagentSpecs({
     specs: input.config.subagent_specs ?? [],
     parentTools: input.parentTools,

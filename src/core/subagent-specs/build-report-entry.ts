@@ -1,5 +1,5 @@
 /**
- * Reason codes of the build report (SPEC §5). Stable: the CLI, the console and scripts match on them.
+ * Reason codes of the build report (docs/inline-subagents.md). Stable: the CLI, the console and scripts match on them.
  * Spec-level codes drop the whole spec; tool-level codes drop one tool name; the warnings drop nothing.
  */
 export const BUILD_REPORT_CODES = [

@@ -7,7 +7,18 @@ import { generalPurposeSubagent } from './general-purpose-subagent.js';
 import { RESERVED_NAMES, isReservedTool } from './reserved-names.js';
 
 const NEVER_GRANTED = [...RESERVED_NAMES, ...ALWAYS_DISABLED_FOR_SUBAGENTS];
-const ORDINARY_TOOLS = ['read_file', 'write_file', 'edit_file', 'ls', 'glob', 'grep', 'execute', 'mcp__docs__search', 'mcp__docs__fetch', 'mcp__git__log'];
+const ORDINARY_TOOLS = [
+  'read_file',
+  'write_file',
+  'edit_file',
+  'ls',
+  'glob',
+  'grep',
+  'execute',
+  'mcp__docs__search',
+  'mcp__docs__fetch',
+  'mcp__git__log',
+];
 
 const toolName = fc.oneof(
   fc.constantFrom(...ORDINARY_TOOLS, ...NEVER_GRANTED),
@@ -19,20 +30,26 @@ const name = fc.oneof(
   fc.string({ maxLength: 10 }),
 );
 const specLike = fc.oneof(
-  { weight: 6, arbitrary: fc.record(
-    {
-      name: fc.oneof(name, fc.anything()),
-      description: fc.oneof(fc.string({ maxLength: 8 }), fc.anything()),
-      system_prompt: fc.oneof(fc.string({ maxLength: 8 }), fc.anything()),
-      tools: fc.oneof(fc.array(fc.oneof(toolName, fc.anything()), { maxLength: 6 }), fc.anything()),
-      model: fc.oneof(fc.constantFrom('openai:gpt-4o', ''), fc.anything()),
-      extra: fc.anything(),
-    },
-    { requiredKeys: [] },
-  ) },
+  {
+    weight: 6,
+    arbitrary: fc.record(
+      {
+        name: fc.oneof(name, fc.anything()),
+        description: fc.oneof(fc.string({ maxLength: 8 }), fc.anything()),
+        system_prompt: fc.oneof(fc.string({ maxLength: 8 }), fc.anything()),
+        tools: fc.oneof(fc.array(fc.oneof(toolName, fc.anything()), { maxLength: 6 }), fc.anything()),
+        model: fc.oneof(fc.constantFrom('openai:gpt-4o', ''), fc.anything()),
+        extra: fc.anything(),
+      },
+      { requiredKeys: [] },
+    ),
+  },
   { weight: 1, arbitrary: fc.anything() },
 );
-const parentTools = fc.uniqueArray(fc.oneof(fc.constantFrom(...ORDINARY_TOOLS, ...NEVER_GRANTED), fc.string({ maxLength: 8 })), { maxLength: 14 });
+const parentTools = fc.uniqueArray(
+  fc.oneof(fc.constantFrom(...ORDINARY_TOOLS, ...NEVER_GRANTED), fc.string({ maxLength: 8 })),
+  { maxLength: 14 },
+);
 
 const input = fc.record({
   specs: fc.array(specLike, { maxLength: 8 }),
@@ -46,7 +63,13 @@ type Sample = typeof input extends fc.Arbitrary<infer T> ? T : never;
 
 function run(sample: Sample) {
   const builtins = sample.withBuiltin
-    ? [generalPurposeSubagent({ parentTools: sample.parentTools, parentModel: 'scripted:parent', disabledTools: sample.disabledTools })]
+    ? [
+        generalPurposeSubagent({
+          parentTools: sample.parentTools,
+          parentModel: 'scripted:parent',
+          disabledTools: sample.disabledTools,
+        }),
+      ]
     : [];
   return buildSubagentSpecs({
     specs: sample.specs,
@@ -60,7 +83,10 @@ function run(sample: Sample) {
 
 describe('buildSubagentSpecs properties', () => {
   it('never throws', () => {
-    fc.assert(fc.property(input, (sample) => void run(sample)), { numRuns: 500 });
+    fc.assert(
+      fc.property(input, (sample) => void run(sample)),
+      { numRuns: 500 },
+    );
   });
 
   it('never returns a reserved tool, a disabled one, or one outside the parent set', () => {
@@ -82,7 +108,9 @@ describe('buildSubagentSpecs properties', () => {
     fc.assert(
       fc.property(input, (sample) => {
         const result = run(sample);
-        const resolved = new Set(result.subagents.flatMap((subagent) => (subagent.spec_index === null ? [] : [subagent.spec_index])));
+        const resolved = new Set(
+          result.subagents.flatMap((subagent) => (subagent.spec_index === null ? [] : [subagent.spec_index])),
+        );
         const dropped = new Set(result.report.filter(dropsSpec).map((entry) => entry.spec_index));
         sample.specs.forEach((_spec, index) => {
           expect(resolved.has(index) !== dropped.has(index)).toBe(true);

@@ -4,18 +4,39 @@ import { dropsSpec, isDrop, type BuildReportEntry } from './build-report-entry.j
 import { generalPurposeSubagent, GENERAL_PURPOSE_NAME } from './general-purpose-subagent.js';
 import { RESERVED_NAMES } from './reserved-names.js';
 
-const PARENT_TOOLS = ['read_file', 'write_file', 'ls', 'grep', 'mcp__docs__search', 'mcp__docs__fetch', 'mcp__git__log'];
+const PARENT_TOOLS = [
+  'read_file',
+  'write_file',
+  'ls',
+  'grep',
+  'mcp__docs__search',
+  'mcp__docs__fetch',
+  'mcp__git__log',
+];
 
 function spec(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name: 'scanner', description: 'Scans files', system_prompt: 'You scan.', tools: ['read_file'], ...overrides };
+  return {
+    name: 'scanner',
+    description: 'Scans files',
+    system_prompt: 'You scan.',
+    tools: ['read_file'],
+    ...overrides,
+  };
 }
 
 function build(specs: unknown[], extra: Partial<BuildSubagentSpecsInput> = {}) {
-  return buildSubagentSpecs({ specs, parentTools: PARENT_TOOLS, parentModel: 'scripted:parent', builtins: [], ...extra });
+  return buildSubagentSpecs({
+    specs,
+    parentTools: PARENT_TOOLS,
+    parentModel: 'scripted:parent',
+    builtins: [],
+    ...extra,
+  });
 }
 
 const codes = (report: BuildReportEntry[]) => report.map((entry) => entry.code);
-const inline = (result: ReturnType<typeof build>) => result.subagents.filter((subagent) => subagent.source === 'inline');
+const inline = (result: ReturnType<typeof build>) =>
+  result.subagents.filter((subagent) => subagent.source === 'inline');
 
 describe('buildSubagentSpecs: a valid spec', () => {
   it('resolves with its tools and model, reporting nothing', () => {
@@ -44,7 +65,12 @@ describe('buildSubagentSpecs: a valid spec', () => {
       const result = build([raw], { parentTools: [...PARENT_TOOLS, 'task', 'delegate'] });
       expect(result.subagents).toEqual([]);
       expect(result.report).toHaveLength(1);
-      expect(result.report[0]).toMatchObject({ code: 'no_tools', spec_index: 0, spec_name: 'scanner', value: 'scanner' });
+      expect(result.report[0]).toMatchObject({
+        code: 'no_tools',
+        spec_index: 0,
+        spec_name: 'scanner',
+        value: 'scanner',
+      });
       expect(result.report[0]?.message).toContain('add at least one tool');
       expect(result.report.every(dropsSpec)).toBe(true);
     }
@@ -63,14 +89,17 @@ describe('buildSubagentSpecs: spec drop rules', () => {
     expect(result.report).toEqual([expect.objectContaining({ code: 'not_an_object', spec_index: 0 })]);
   });
 
-  it.each(['name', 'description', 'system_prompt'])('drops a spec whose %s is missing, empty or blank', (field) => {
-    for (const value of [undefined, '', '   ', null]) {
-      const result = build([spec({ [field]: value })]);
-      expect(result.subagents).toEqual([]);
-      expect(codes(result.report)).toEqual(['missing_field']);
-      expect(result.report[0]?.message).toContain(`"${field}"`);
-    }
-  });
+  it.each(['name', 'description', 'system_prompt'])(
+    'drops a spec whose %s is missing, empty or blank',
+    (field) => {
+      for (const value of [undefined, '', '   ', null]) {
+        const result = build([spec({ [field]: value })]);
+        expect(result.subagents).toEqual([]);
+        expect(codes(result.report)).toEqual(['missing_field']);
+        expect(result.report[0]?.message).toContain(`"${field}"`);
+      }
+    },
+  );
 
   it.each(['name', 'description', 'system_prompt'])('drops a spec whose %s is not a string', (field) => {
     const result = build([spec({ [field]: 42 })]);
@@ -80,27 +109,40 @@ describe('buildSubagentSpecs: spec drop rules', () => {
 
   it('reports every shape problem of one spec at once', () => {
     const result = build([{ name: 'a b', tools: 'read_file' }]);
-    expect(codes(result.report).sort()).toEqual(['invalid_name', 'missing_field', 'missing_field', 'tools_not_array']);
+    expect(codes(result.report).sort()).toEqual([
+      'invalid_name',
+      'missing_field',
+      'missing_field',
+      'tools_not_array',
+    ]);
     expect(result.report.every((entry) => entry.spec_index === 0 && entry.spec_name === 'a b')).toBe(true);
   });
 
-  it.each(['has space', 'tab\there', 'new\nline', 'quo"te', 'a<b', 'a>b', 'a&b', "it's"])('drops the name %j', (name) => {
-    const result = build([spec({ name })]);
-    expect(result.subagents).toEqual([]);
-    expect(result.report).toEqual([expect.objectContaining({ code: 'invalid_name', value: name })]);
-  });
+  it.each(['has space', 'tab\there', 'new\nline', 'quo"te', 'a<b', 'a>b', 'a&b', "it's"])(
+    'drops the name %j',
+    (name) => {
+      const result = build([spec({ name })]);
+      expect(result.subagents).toEqual([]);
+      expect(result.report).toEqual([expect.objectContaining({ code: 'invalid_name', value: name })]);
+    },
+  );
 
   it.each([...RESERVED_NAMES])('drops the reserved name %s', (name) => {
     const result = build([spec({ name })]);
     expect(result.subagents).toEqual([]);
-    expect(result.report).toEqual([expect.objectContaining({ code: 'reserved_name', value: name, spec_name: name })]);
+    expect(result.report).toEqual([
+      expect.objectContaining({ code: 'reserved_name', value: name, spec_name: name }),
+    ]);
   });
 
-  it.each([{ tools: 'read_file' }, { tools: { read_file: true } }, { tools: null }, { tools: 5 }])('drops tools that is present but not an array: $tools', ({ tools }) => {
-    const result = build([spec({ tools })]);
-    expect(result.subagents).toEqual([]);
-    expect(codes(result.report)).toEqual(['tools_not_array']);
-  });
+  it.each([{ tools: 'read_file' }, { tools: { read_file: true } }, { tools: null }, { tools: 5 }])(
+    'drops tools that is present but not an array: $tools',
+    ({ tools }) => {
+      const result = build([spec({ tools })]);
+      expect(result.subagents).toEqual([]);
+      expect(codes(result.report)).toEqual(['tools_not_array']);
+    },
+  );
 
   it('drops a spec left with zero tools', () => {
     for (const tools of [[], ['nope'], ['task', 'delegate'], ['mcp__absent__*']]) {
@@ -114,7 +156,9 @@ describe('buildSubagentSpecs: spec drop rules', () => {
   it('keeps the first of two specs with the same name', () => {
     const result = build([spec({ description: 'first' }), spec({ description: 'second' })]);
     expect(inline(result).map((subagent) => subagent.description)).toEqual(['first']);
-    expect(result.report).toEqual([expect.objectContaining({ code: 'duplicate_name', spec_index: 1, value: 'scanner' })]);
+    expect(result.report).toEqual([
+      expect.objectContaining({ code: 'duplicate_name', spec_index: 1, value: 'scanner' }),
+    ]);
   });
 
   it('lets a later spec take a name whose first holder was dropped, and flags that it did', () => {
@@ -125,8 +169,14 @@ describe('buildSubagentSpecs: spec drop rules', () => {
     expect(result.report[1]).toMatchObject({ spec_index: 1, spec_name: 'scanner', value: 'scanner' });
     expect(isDrop(result.report[1] as BuildReportEntry)).toBe(false);
     // Also when the first holder failed validation, and not when nothing of that name was dropped.
-    const invalid = build([spec({ system_prompt: '' }), spec({ name: 'other' }), spec({ description: 'third' })]);
-    expect(invalid.report.filter((entry) => entry.code === 'replaces_dropped').map((entry) => entry.spec_index)).toEqual([2]);
+    const invalid = build([
+      spec({ system_prompt: '' }),
+      spec({ name: 'other' }),
+      spec({ description: 'third' }),
+    ]);
+    expect(
+      invalid.report.filter((entry) => entry.code === 'replaces_dropped').map((entry) => entry.spec_index),
+    ).toEqual([2]);
     expect(inline(build([spec()]))[0]).not.toHaveProperty('replaces_dropped_spec_index');
   });
 
@@ -178,7 +228,9 @@ describe('buildSubagentSpecs: the three-pass tool whitelist', () => {
   });
 
   it('pass 3 keeps exact names the parent has and drops the rest', () => {
-    const result = build([spec({ tools: ['read_file', 'execute', 'mcp__docs__search', 'mcp__*__log', 7, ''] })]);
+    const result = build([
+      spec({ tools: ['read_file', 'execute', 'mcp__docs__search', 'mcp__*__log', 7, ''] }),
+    ]);
     expect(result.subagents[0]?.tools).toEqual(['read_file', 'mcp__docs__search']);
     expect(result.report.map((entry) => [entry.code, entry.value])).toEqual([
       ['invalid_tool_name', '7'],
@@ -190,9 +242,12 @@ describe('buildSubagentSpecs: the three-pass tool whitelist', () => {
   });
 
   it('reports explicitly named disabled tools; patterns skip them silently', () => {
-    const result = build([spec({ tools: ['write_file', 'read_file'] }), spec({ name: 'all', tools: ['*'] })], {
-      disabledTools: ['write_file'],
-    });
+    const result = build(
+      [spec({ tools: ['write_file', 'read_file'] }), spec({ name: 'all', tools: ['*'] })],
+      {
+        disabledTools: ['write_file'],
+      },
+    );
     expect(result.subagents.map((subagent) => subagent.tools)).toEqual([
       ['read_file'],
       PARENT_TOOLS.filter((tool) => tool !== 'write_file'),
@@ -201,11 +256,15 @@ describe('buildSubagentSpecs: the three-pass tool whitelist', () => {
   });
 
   it('never hands out a tool twice', () => {
-    expect(build([spec({ tools: ['read_file', '*', 'read_file'] })]).subagents[0]?.tools).toEqual(PARENT_TOOLS);
+    expect(build([spec({ tools: ['read_file', '*', 'read_file'] })]).subagents[0]?.tools).toEqual(
+      PARENT_TOOLS,
+    );
   });
 
   it('marks names of an MCP server that could not be listed as unverified, not dropped', () => {
-    const result = build([spec({ tools: ['mcp__wiki__search', 'mcp__wiki__*'] })], { unverifiedPrefixes: ['mcp__wiki__'] });
+    const result = build([spec({ tools: ['mcp__wiki__search', 'mcp__wiki__*'] })], {
+      unverifiedPrefixes: ['mcp__wiki__'],
+    });
     expect(codes(result.report)).toEqual(['unverified_tool', 'unverified_tool']);
     expect(result.report.some(isDrop)).toBe(false);
     expect(result.subagents[0]?.tools).toEqual([]);
@@ -222,7 +281,10 @@ describe('buildSubagentSpecs: warnings', () => {
 
   it('drops an unusable model and inherits the parent one', () => {
     const result = build([spec({ model: '' }), spec({ name: 'b', model: 3 })]);
-    expect(result.subagents.map((subagent) => subagent.model)).toEqual(['scripted:parent', 'scripted:parent']);
+    expect(result.subagents.map((subagent) => subagent.model)).toEqual([
+      'scripted:parent',
+      'scripted:parent',
+    ]);
     expect(codes(result.report)).toEqual(['invalid_model', 'invalid_model']);
   });
 });
@@ -234,7 +296,12 @@ describe('generalPurposeSubagent', () => {
       parentModel: 'openai:gpt-4o',
       disabledTools: ['write_file'],
     });
-    expect(gp).toMatchObject({ name: 'general-purpose', source: 'builtin', model: 'openai:gpt-4o', spec_index: null });
+    expect(gp).toMatchObject({
+      name: 'general-purpose',
+      source: 'builtin',
+      model: 'openai:gpt-4o',
+      spec_index: null,
+    });
     expect(gp.tools).toEqual(PARENT_TOOLS.filter((tool) => tool !== 'write_file'));
   });
 });

@@ -28,7 +28,7 @@ export interface BuildSubagentSpecsResult {
 }
 
 /**
- * Turns `config.subagent_specs` into subagents (SPEC §5, the Profy builder). Pure and total: it never
+ * Turns `config.subagent_specs` into subagents (docs/inline-subagents.md, the Profy builder). Pure and total: it never
  * throws, whatever the input, so the same function serves the silent run time and the loud authoring report.
  */
 export function buildSubagentSpecs(input: BuildSubagentSpecsInput): BuildSubagentSpecsResult {
@@ -64,7 +64,7 @@ export function buildSubagentSpecs(input: BuildSubagentSpecsInput): BuildSubagen
       });
       return;
     }
-    // No `tools` means an empty list (SPEC §5, the Profy seed), never "all the parent's tools": a spec that
+    // No `tools` means an empty list (docs/inline-subagents.md, the Profy seed), never "all the parent's tools": a spec that
     // forgot the field must not quietly get every tool. It is then dropped for having none, reported below.
     if (spec.tools === undefined) {
       report.push({

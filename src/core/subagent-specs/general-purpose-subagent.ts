@@ -28,7 +28,9 @@ export interface GeneralPurposeInput {
  */
 export function generalPurposeSubagent(input: GeneralPurposeInput): ResolvedSubagent {
   const disabled = new Set(input.disabledTools ?? []);
-  const tools = [...new Set(input.parentTools)].filter((tool) => !isReservedTool(tool) && !disabled.has(tool));
+  const tools = [...new Set(input.parentTools)].filter(
+    (tool) => !isReservedTool(tool) && !disabled.has(tool),
+  );
   return {
     name: GENERAL_PURPOSE_NAME,
     description: DESCRIPTION,

@@ -1,7 +1,7 @@
 import { ALWAYS_DISABLED_FOR_SUBAGENTS } from '../subagents/subagent-tool-policy.js';
 
 /**
- * L1 reserved names (SPEC §5): never a subagent's name, never one of its tools. A fixed list on purpose —
+ * L1 reserved names (docs/inline-subagents.md): never a subagent's name, never one of its tools. A fixed list on purpose —
  * deriving it from the tool registry would silently stop guarding a name whose tool is not built yet.
  */
 export const RESERVED_NAMES = [

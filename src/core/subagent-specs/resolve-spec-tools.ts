@@ -25,7 +25,7 @@ export interface SpecToolsResult {
 const isPattern = (name: string) => name.endsWith('*');
 
 /**
- * The three-pass whitelist of SPEC §5: (1) reserved names out; (2) `*` and prefix patterns expanded against
+ * The three-pass whitelist of docs/inline-subagents.md: (1) reserved names out; (2) `*` and prefix patterns expanded against
  * the PARENT's tools, whose results pass the reserved check again; (3) exact names matched, the rest dropped.
  * Nothing is invented: every returned name is one of `parentTools`.
  */
@@ -42,12 +42,18 @@ export function resolveSpecTools(input: SpecToolsInput): SpecToolsResult {
   const isUnverified = (name: string) => {
     const prefix = isPattern(name) ? name.slice(0, -1) : name;
     // `mcp__*` reaches into an unreachable `mcp__docs__` as much as `mcp__docs__search` does.
-    return input.unverifiedPrefixes.some((hidden) => prefix.startsWith(hidden) || (isPattern(name) && hidden.startsWith(prefix)));
+    return input.unverifiedPrefixes.some(
+      (hidden) => prefix.startsWith(hidden) || (isPattern(name) && hidden.startsWith(prefix)),
+    );
   };
   const unresolved = (name: string, why: string) => {
     if (isUnverified(name)) {
       unverified += 1;
-      report('unverified_tool', name, `Spec "${specName}": "${name}" belongs to an MCP server that could not be listed; it is checked again at run time`);
+      report(
+        'unverified_tool',
+        name,
+        `Spec "${specName}": "${name}" belongs to an MCP server that could not be listed; it is checked again at run time`,
+      );
     } else {
       report('unknown_tool', name, `Spec "${specName}": ${why}`);
     }
@@ -59,7 +65,11 @@ export function resolveSpecTools(input: SpecToolsInput): SpecToolsResult {
     if (typeof raw !== 'string' || raw.trim() === '') {
       report('invalid_tool_name', raw, `Spec "${specName}": tool entries must be non-empty strings`);
     } else if (isReservedTool(raw)) {
-      report('reserved_tool', raw, `Spec "${specName}": "${raw}" is reserved for the main agent and never given to a subagent`);
+      report(
+        'reserved_tool',
+        raw,
+        `Spec "${specName}": "${raw}" is reserved for the main agent and never given to a subagent`,
+      );
     } else {
       names.push(raw);
     }
@@ -73,7 +83,11 @@ export function resolveSpecTools(input: SpecToolsInput): SpecToolsResult {
       unresolved(pattern, `pattern "${pattern}" matches none of the parent's tools`);
     } else if (kept.length === 0) {
       const code = matched.some(isReservedTool) ? 'reserved_tool' : 'disabled_tool';
-      report(code, pattern, `Spec "${specName}": pattern "${pattern}" matches only tools subagents may not hold (${matched.join(', ')})`);
+      report(
+        code,
+        pattern,
+        `Spec "${specName}": pattern "${pattern}" matches only tools subagents may not hold (${matched.join(', ')})`,
+      );
     }
   }
   // Pass 3: exact names; a subagent never gets a tool its parent lacks.
@@ -82,7 +96,11 @@ export function resolveSpecTools(input: SpecToolsInput): SpecToolsResult {
       const hint = name.includes('*') ? '; only a trailing * is a pattern' : '';
       unresolved(name, `"${name}" is not one of the parent's tools${hint}`);
     } else if (disabledTools.has(name)) {
-      report('disabled_tool', name, `Spec "${specName}": "${name}" is not available to subagents in this approval mode (only with always_trust)`);
+      report(
+        'disabled_tool',
+        name,
+        `Spec "${specName}": "${name}" is not available to subagents in this approval mode (only with always_trust)`,
+      );
     } else {
       grants.set(name, [name]);
     }

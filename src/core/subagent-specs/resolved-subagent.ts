@@ -10,7 +10,7 @@ export interface ResolvedSubagent {
   source: 'builtin' | 'inline';
   /** Index in `config.subagent_specs`; null for built-ins. */
   spec_index: number | null;
-  /** Skill names the spec selects (SPEC §9); absent when it selects none. Visibility is checked per run. */
+  /** Skill names the spec selects (docs/skills-and-knowledge.md); absent when it selects none. Visibility is checked per run. */
   skills?: string[];
   /**
    * An earlier spec with the same name was dropped, so this one holds the name: without that drop it

@@ -7,7 +7,7 @@ export interface ValidSpec {
   name: string;
   description: string;
   system_prompt: string;
-  /** Undefined when the spec names no tools: it then has none and is dropped (SPEC §5). */
+  /** Undefined when the spec names no tools: it then has none and is dropped (docs/inline-subagents.md). */
   tools: readonly unknown[] | undefined;
   /** Undefined when missing or unusable (it then inherits the parent's model). */
   model: string | undefined;
@@ -16,10 +16,16 @@ export interface ValidSpec {
 }
 
 export type SpecValidation =
-  | { ok: true; spec: ValidSpec; entries: BuildReportEntry[] }
-  | { ok: false; entries: BuildReportEntry[] };
+  { ok: true; spec: ValidSpec; entries: BuildReportEntry[] } | { ok: false; entries: BuildReportEntry[] };
 
-const KNOWN_FIELDS: ReadonlySet<string> = new Set(['name', 'description', 'system_prompt', 'tools', 'model', 'skills']);
+const KNOWN_FIELDS: ReadonlySet<string> = new Set([
+  'name',
+  'description',
+  'system_prompt',
+  'tools',
+  'model',
+  'skills',
+]);
 const REQUIRED_FIELDS = ['name', 'description', 'system_prompt'] as const;
 // Whitespace and the characters that break out of the prompt's markup or a quoted attribute.
 const FORBIDDEN_NAME_CHARACTERS = /[\s"<>&']/u;
@@ -33,7 +39,7 @@ function own(spec: Record<string, unknown>, key: string): unknown {
 }
 
 /**
- * The shape rules of SPEC §5 for one spec: object, the three required strings, a safe and unreserved
+ * The shape rules of docs/inline-subagents.md for one spec: object, the three required strings, a safe and unreserved
  * name, `tools` an array when present. Every problem is reported, not only the first, so an author fixes
  * a spec in one pass.
  */
@@ -42,7 +48,14 @@ export function validateSpec(raw: unknown, index: number): SpecValidation {
     const kind = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : `a ${typeof raw}`;
     return {
       ok: false,
-      entries: [{ code: 'not_an_object', spec_index: index, value: reportValue(raw), message: `Spec #${index} is ${kind}, not an object` }],
+      entries: [
+        {
+          code: 'not_an_object',
+          spec_index: index,
+          value: reportValue(raw),
+          message: `Spec #${index} is ${kind}, not an object`,
+        },
+      ],
     };
   }
   const rawName = own(raw, 'name');
@@ -63,30 +76,50 @@ export function validateSpec(raw: unknown, index: number): SpecValidation {
     if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
       dropped.push(entry('missing_field', value, `${label}: "${field}" is missing or empty`));
     } else if (typeof value !== 'string') {
-      dropped.push(entry('invalid_field', value, `${label}: "${field}" must be a string, got ${typeof value}`));
+      dropped.push(
+        entry('invalid_field', value, `${label}: "${field}" must be a string, got ${typeof value}`),
+      );
     }
   }
   if (specName !== undefined) {
     if (FORBIDDEN_NAME_CHARACTERS.test(specName)) {
-      dropped.push(entry('invalid_name', specName, `${label}: a name may not contain whitespace or " < > & '`));
+      dropped.push(
+        entry('invalid_name', specName, `${label}: a name may not contain whitespace or " < > & '`),
+      );
     } else if (isReservedName(specName)) {
       dropped.push(entry('reserved_name', specName, `${label}: "${specName}" is a reserved name`));
     }
   }
   const tools = own(raw, 'tools');
   if (Object.hasOwn(raw, 'tools') && tools !== undefined && !Array.isArray(tools)) {
-    dropped.push(entry('tools_not_array', tools, `${label}: "tools" must be an array of tool names or patterns`));
+    dropped.push(
+      entry('tools_not_array', tools, `${label}: "tools" must be an array of tool names or patterns`),
+    );
   }
   const rawModel = own(raw, 'model');
   const modelUsable = typeof rawModel === 'string' && rawModel.trim() !== '';
   if (rawModel !== undefined && !modelUsable) {
-    kept.push(entry('invalid_model', rawModel, `${label}: "model" must be a non-empty "provider:model" string; the parent's model is used`));
+    kept.push(
+      entry(
+        'invalid_model',
+        rawModel,
+        `${label}: "model" must be a non-empty "provider:model" string; the parent's model is used`,
+      ),
+    );
   }
-  const skills = validateSpecSkills(own(raw, 'skills'), (value, message) => entry('invalid_skill', value, `${label}: ${message}`));
+  const skills = validateSpecSkills(own(raw, 'skills'), (value, message) =>
+    entry('invalid_skill', value, `${label}: ${message}`),
+  );
   kept.push(...skills.entries);
   for (const key of Object.keys(raw)) {
     if (!KNOWN_FIELDS.has(key)) {
-      kept.push(entry('unknown_field', key, `${label}: unknown field "${key}" is ignored (known: name, description, system_prompt, tools, model, skills)`));
+      kept.push(
+        entry(
+          'unknown_field',
+          key,
+          `${label}: unknown field "${key}" is ignored (known: name, description, system_prompt, tools, model, skills)`,
+        ),
+      );
     }
   }
   if (dropped.length > 0) return { ok: false, entries: [...dropped, ...kept] };

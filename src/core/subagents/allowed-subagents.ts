@@ -5,10 +5,14 @@ import type { Agent } from '../records/agent.js';
  * Unset or empty means every visible subagent. An explicit list whose entries are all invisible yields
  * none — fail closed (Yuxi fails open here, §9 item 5).
  */
-export function resolveAllowedSubagents(visible: readonly Agent[], allowList: readonly string[] | undefined): Agent[] {
+export function resolveAllowedSubagents(
+  visible: readonly Agent[],
+  allowList: readonly string[] | undefined,
+): Agent[] {
   const subagents = visible.filter((agent) => agent.is_subagent && agent.deleted_at === null);
   const requested = allowListSlugs(allowList);
-  if (requested.length === 0) return [...subagents].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  if (requested.length === 0)
+    return [...subagents].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
   const bySlug = new Map(subagents.map((agent) => [agent.slug, agent]));
   const allowed: Agent[] = [];
   for (const slug of new Set(requested)) {

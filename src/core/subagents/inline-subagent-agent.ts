@@ -21,7 +21,7 @@ export function inlineSubagentAgent(parent: Agent, subagent: ResolvedSubagent): 
       model: subagent.model,
       // Exact names, never patterns: the builder already resolved them against the parent's tools.
       tools: [...subagent.tools],
-      // The spec's own skills only (SPEC §9): a subagent never inherits its parent's.
+      // The spec's own skills only (docs/skills-and-knowledge.md): a subagent never inherits its parent's.
       ...(subagent.skills ? { skills: [...subagent.skills] } : {}),
       ...(parent.config.tool_approval_mode ? { tool_approval_mode: parent.config.tool_approval_mode } : {}),
       ...(parent.config.max_steps ? { max_steps: parent.config.max_steps } : {}),

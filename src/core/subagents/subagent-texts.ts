@@ -1,7 +1,7 @@
 import { CHILD_RUN_LIMIT_TEXTS } from '../runs/child-run-limits.js';
 
 /**
- * Every text the subagent tools show the model (Yuxi §3, in English). Kept in one place so tests, docs and
+ * Every text the subagent tools show the model (docs/subagents.md#tools, in English). Kept in one place so tests, docs and
  * the console agree on them; the limit texts are the child-run limits' own.
  */
 export const SUBAGENT_TEXTS = {
@@ -15,7 +15,8 @@ export const SUBAGENT_TEXTS = {
   busy: 'This subagent thread already has an active run; wait for it, check its status, or cancel it before continuing',
   threadNotInConversation: (threadId: string) =>
     `Cannot continue subagent thread ${threadId}: no run of it was found in this conversation`,
-  threadOfOtherSubagent: (threadId: string, slug: string) => `Subagent thread ${threadId} belongs to subagent ${slug}`,
+  threadOfOtherSubagent: (threadId: string, slug: string) =>
+    `Subagent thread ${threadId} belongs to subagent ${slug}`,
   emptyDescription: 'description must not be empty',
   threadPrefix: (threadId: string) => `> Subagent thread ID: ${threadId}\n\n---\n\n`,
   noText: 'The subagent finished without returning any text.',

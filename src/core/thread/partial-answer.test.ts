@@ -11,7 +11,15 @@ const delta = (text: string) => event('message_delta', { text });
 
 describe('unfinishedModelText', () => {
   it('is the text streamed since the last model call boundary', () => {
-    const events = [event('metadata'), delta('Writing.'), event('tool_call'), event('tool_result'), event('step'), delta('Half '), delta('done')];
+    const events = [
+      event('metadata'),
+      delta('Writing.'),
+      event('tool_call'),
+      event('tool_result'),
+      event('step'),
+      delta('Half '),
+      delta('done'),
+    ];
     expect(unfinishedModelText(events)).toBe('Half done');
   });
 
@@ -21,7 +29,9 @@ describe('unfinishedModelText', () => {
   });
 
   it('keeps text across events that may land mid-call, and restarts with a new attempt', () => {
-    expect(unfinishedModelText([delta('a'), event('subagent_update'), delta('b'), event('error')])).toBe('ab');
+    expect(unfinishedModelText([delta('a'), event('subagent_update'), delta('b'), event('error')])).toBe(
+      'ab',
+    );
     expect(unfinishedModelText([delta('dead attempt'), event('metadata'), delta('new')])).toBe('new');
     // A model call's failed attempt streamed text that its retry (or its fallback) dropped.
     expect(unfinishedModelText([delta('cut off'), event('model_retry'), delta('again')])).toBe('again');
@@ -39,7 +49,10 @@ describe('partialAnswerMessage', () => {
   it('is an assistant text turn whose marker survives a JSON round trip', () => {
     const message = partialAnswerMessage('Half', 'cancelled');
     expect(message).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'Half' }] });
-    expect(partialAnswerMarker(JSON.parse(JSON.stringify(message)) as typeof message)).toEqual({ partial: true, run_status: 'cancelled' });
+    expect(partialAnswerMarker(JSON.parse(JSON.stringify(message)) as typeof message)).toEqual({
+      partial: true,
+      run_status: 'cancelled',
+    });
     expect(partialAnswerMarker({ role: 'assistant', content: 'done' })).toBeUndefined();
     expect(partialAnswerMarker({ role: 'user', content: 'hi' })).toBeUndefined();
   });

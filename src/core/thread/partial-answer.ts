@@ -43,7 +43,10 @@ export const PARTIAL_ANSWER_KEY = 'troupe';
  * What a run said before it ended mid-answer, as an ordinary assistant text turn: the next run sends it to
  * the model like any other turn, while readers (API, console) can tell it was cut off.
  */
-export function partialAnswerMessage(text: string, runStatus: PartialAnswerMarker['run_status']): AssistantChatMessage {
+export function partialAnswerMessage(
+  text: string,
+  runStatus: PartialAnswerMarker['run_status'],
+): AssistantChatMessage {
   const marker: PartialAnswerMarker = { partial: true, run_status: runStatus };
   return {
     role: 'assistant',

@@ -1,7 +1,7 @@
 import type { RunError, TerminalRunStatus } from '../records/run.js';
 
 /**
- * The error result a tool call gets when its run ends before the call returned (SPEC §2): the model of the
+ * The error result a tool call gets when its run ends before the call returned (docs/runs.md): the model of the
  * conversation's next run reads it, so it says what happened and whether the call may have taken effect.
  */
 export function toolCallClosingReason(status: TerminalRunStatus, error: RunError | null | undefined): string {

@@ -1,6 +1,11 @@
 import type { ChatMessage } from './chat-message.js';
 import { describe, expect, it } from 'vitest';
-import { closingToolMessage, openToolCallsAtEnd, repairToolCallPairs, UNFINISHED_TOOL_CALL_TEXT } from './tool-call-pairs.js';
+import {
+  closingToolMessage,
+  openToolCallsAtEnd,
+  repairToolCallPairs,
+  UNFINISHED_TOOL_CALL_TEXT,
+} from './tool-call-pairs.js';
 
 const call = (...ids: string[]): ChatMessage => ({
   role: 'assistant',
@@ -35,7 +40,16 @@ describe('tool call pairs', () => {
   });
 
   it('drops duplicate and stray results, and results stored after another turn', () => {
-    const repaired = repairToolCallPairs([user('a'), call('c1'), result('c1'), result('c1', 'again'), result('zz'), call('c2'), result('c1'), result('c2')]);
+    const repaired = repairToolCallPairs([
+      user('a'),
+      call('c1'),
+      result('c1'),
+      result('c1', 'again'),
+      result('zz'),
+      call('c2'),
+      result('c1'),
+      result('c2'),
+    ]);
     expect(shape(repaired)).toEqual(['user', 'assistant:c1', 'tool:c1', 'assistant:c2', 'tool:c2']);
   });
 
@@ -46,7 +60,11 @@ describe('tool call pairs', () => {
 
   it('keeps open only the calls at the end the current run is about to execute', () => {
     const messages = [user('a'), call('c1', 'c2')];
-    expect(shape(repairToolCallPairs(messages, new Set(['c1'])))).toEqual(['user', 'assistant:c1,c2', 'tool:c2!']);
+    expect(shape(repairToolCallPairs(messages, new Set(['c1'])))).toEqual([
+      'user',
+      'assistant:c1,c2',
+      'tool:c2!',
+    ]);
     expect(repairToolCallPairs(messages, new Set(['c1', 'c2']))).toBe(messages);
   });
 
@@ -55,7 +73,14 @@ describe('tool call pairs', () => {
     expect(open).toEqual([{ toolCallId: 'c2', toolName: 'ls' }]);
     expect(closingToolMessage(open, 'why')).toEqual({
       role: 'tool',
-      content: [{ type: 'tool-result', toolCallId: 'c2', toolName: 'ls', output: { type: 'error-text', value: 'why' } }],
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'c2',
+          toolName: 'ls',
+          output: { type: 'error-text', value: 'why' },
+        },
+      ],
     });
   });
 });

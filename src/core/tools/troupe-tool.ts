@@ -3,7 +3,7 @@ import type { Run } from '../records/run.js';
 import type { AdoptCheckpoint } from './adopt-checkpoint.js';
 import type { ToolEventArgs } from '../records/tool-event.js';
 
-/** What every tool execution gets (SPEC §3): the run, its tool-call id, an abort signal, an event emitter. */
+/** What every tool execution gets (docs/agent-loop.md): the run, its tool-call id, an abort signal, an event emitter. */
 export interface ToolContext {
   run: Run;
   toolCallId: string;

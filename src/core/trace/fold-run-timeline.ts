@@ -80,16 +80,7 @@ function failureNote(payload: { reason: string; status?: number | undefined }): 
 
 /** The model turn an event belongs to, for the types that say. */
 function stepOf(event: RunEvent): number | null {
-  switch (event.type) {
-    case 'tool_call':
-    case 'tool_result':
-    case 'step':
-    case 'model_retry':
-    case 'model_fallback':
-      return count(event.payload.step);
-    default:
-      return null;
-  }
+  return 'step' in event.payload ? count(event.payload.step) : null;
 }
 
 function seconds(ms: number): string {

@@ -13,7 +13,7 @@ export interface TraceNode {
   child_run_ids: string[];
   timeline: RunTimeline;
   totals: { own: UsageTotals; children: UsageTotals; subtree: UsageTotals };
-  /** The run's budget (SPEC §10): limits, used, carved, remaining; null without one. */
+  /** The run's budget (docs/budgets.md): limits, used, carved, remaining; null without one. */
   budget: BudgetView | null;
 }
 

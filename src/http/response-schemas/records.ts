@@ -16,7 +16,7 @@ import { threadMessageRecord } from '../../core/records/thread-message.js';
 import { userRecord } from '../../core/records/user.js';
 
 /**
- * Response schemas of the records the API returns (SPEC §7, §11): what `/api/openapi.json` documents for
+ * Response schemas of the records the API returns (docs/interfaces.md, docs/interoperability.md): what `/api/openapi.json` documents for
  * each success body. Each is its core record's schema (docs/records-and-access.md#records-declared-once),
  * registered under its name, with the few fields the API shows otherwise replaced in place. Under test every JSON success response is checked against its route's schema
  * (`checkResponses`), and the objects are closed (`additionalProperties: false`): a field a handler sends

@@ -24,7 +24,7 @@ const PRIVATE_CARD_CACHE = 'private, max-age=60';
 const PUBLIC_CARD_CACHE = 'public, max-age=60';
 
 /**
- * A2A 1.0 (SPEC §11, README "A2A"): every published expert the caller may use is an A2A agent with its
+ * A2A 1.0 (docs/interoperability.md, README "A2A"): every published expert the caller may use is an A2A agent with its
  * own card and JSON-RPC endpoint; the server card lists them all. Outside `/api` because A2A clients look
  * for `/.well-known/agent-card.json` at the root, but authenticated and throttled like every API route.
  */

@@ -10,7 +10,7 @@ import { AG_UI_EVENT_SCHEMA } from '../response-schemas/ag-ui-event.js';
 import { DEFAULT_SSE_HEARTBEAT_MS } from './run-event-stream-response.js';
 
 /**
- * AG-UI (SPEC §11, README "AG-UI"): `POST /ag-ui/{slug}` takes a `RunAgentInput` and streams the Troupe
+ * AG-UI (docs/interoperability.md, README "AG-UI"): `POST /ag-ui/{slug}` takes a `RunAgentInput` and streams the Troupe
  * run it starts (or resumes) as AG-UI 1.0 events over SSE, `data: <event JSON>` frames. Same bearer
  * tokens and throttle as the API. Closing the connection before the run finished or stopped for a human
  * cancels it, as with the OpenAI-compatible API.

@@ -30,8 +30,8 @@ const draftReportSchema = z
 export function registerAgentRoutes(registry: RouteRegistry, deps: AppDependencies): void {
   const { agents } = deps;
   const reports = deps.buildReports;
-  // Authoring is loud (SPEC §5): a save answers with what the spec builder would drop, never fails on it.
-  // Every agent leaves through here with its MCP secrets redacted (SPEC §12); the report reads the real ones.
+  // Authoring is loud (docs/inline-subagents.md): a save answers with what the spec builder would drop, never fails on it.
+  // Every agent leaves through here with its MCP secrets redacted (docs/egress-and-secrets.md); the report reads the real ones.
   const warningsFor = async (actor: User, agent: Agent) => ({
     agent: redactAgent(agent),
     warnings: (await reports.forRecord(actor, agent)).report,

@@ -16,7 +16,7 @@ const artifactParamsSchema = z.object({
 /** Room for part headers and boundaries around the files themselves. */
 const MULTIPART_OVERHEAD_BYTES = 256 * 1024;
 
-/** Artifacts presented in a conversation and files attached to it (SPEC §8). */
+/** Artifacts presented in a conversation and files attached to it (docs/runtime-tools.md). */
 export function registerConversationFileRoutes(registry: RouteRegistry, deps: AppDependencies): void {
   const limits = deps.config.files;
   const { artifacts, attachments } = deps;
@@ -77,7 +77,10 @@ export function registerConversationFileRoutes(registry: RouteRegistry, deps: Ap
     access: 'user',
     handler: ({ c }) =>
       c.json({
-        limits: { attachment_max_bytes: limits.attachmentMaxBytes, attachment_max_files: limits.attachmentMaxFiles },
+        limits: {
+          attachment_max_bytes: limits.attachmentMaxBytes,
+          attachment_max_files: limits.attachmentMaxFiles,
+        },
       }),
   });
 

@@ -68,7 +68,7 @@ export function registerConversationRoutes(registry: RouteRegistry, deps: AppDep
     response: RESPONSES.conversations,
     summary: 'My conversations, newest first',
     description:
-      'Only the caller\'s own conversations, admins included. `status=archived` lists the archived ones ' +
+      "Only the caller's own conversations, admins included. `status=archived` lists the archived ones " +
       '(restore one with `PATCH …/{id}` `{"status":"active"}`); `q` searches their titles. A conversation ' +
       'created without a title is called "New conversation" until its first message names it.',
     tag: 'conversations',

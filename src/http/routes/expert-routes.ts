@@ -17,7 +17,7 @@ const grantParamsSchema = z.object({
   user_id: z.string().min(1).max(200).describe('The user whose grant is revoked'),
 });
 
-/** Expert fields of an agent (SPEC §1/§6): publishing and access grants. Soft delete is `DELETE /api/agent/{id}`. */
+/** Expert fields of an agent (docs/records-and-access.md, docs/delegation.md): publishing and access grants. Soft delete is `DELETE /api/agent/{id}`. */
 export function registerExpertRoutes(registry: RouteRegistry, deps: AppDependencies): void {
   const { experts } = deps;
 

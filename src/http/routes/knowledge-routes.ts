@@ -44,7 +44,7 @@ const UPLOAD_BODY = {
   'application/octet-stream': BINARY,
 };
 
-/** Knowledge sources (SPEC §9): sources, their documents, a search to try them, and access grants. */
+/** Knowledge sources (docs/skills-and-knowledge.md): sources, their documents, a search to try them, and access grants. */
 export function registerKnowledgeRoutes(registry: RouteRegistry, deps: AppDependencies): void {
   const { knowledge } = deps;
 

@@ -29,7 +29,7 @@ function modelObject(agent: Agent) {
 }
 
 /**
- * The OpenAI-compatible surface (SPEC §11, README "OpenAI-compatible API"): `GET /v1/models` lists the
+ * The OpenAI-compatible surface (docs/interoperability.md, README "OpenAI-compatible API"): `GET /v1/models` lists the
  * caller's chat agents and `POST /v1/chat/completions` runs one. Same bearer tokens, throttle and route
  * registry as `/api` (so the routes are in `/api/openapi.json`); errors in OpenAI's shape.
  */

@@ -20,7 +20,7 @@ export const answerBodySchema = z
   })
   .strict();
 
-/** `ask_user_question` (SPEC §8): read a run's questions, answer one to resume the run. */
+/** `ask_user_question` (docs/runtime-tools.md): read a run's questions, answer one to resume the run. */
 export function registerQuestionRoutes(registry: RouteRegistry, deps: AppDependencies): void {
   const { runs } = deps;
 

@@ -83,7 +83,7 @@ async function multipartArchive(c: Context<AppEnv>, maxBytes: number): Promise<U
   return new Uint8Array(await file.arrayBuffer());
 }
 
-/** Skills (SPEC §9): upload, list, read, change visibility, delete, and access grants like agents'. */
+/** Skills (docs/skills-and-knowledge.md): upload, list, read, change visibility, delete, and access grants like agents'. */
 export function registerSkillRoutes(registry: RouteRegistry, deps: AppDependencies): void {
   const { skills } = deps;
   const limits = deps.config.skillLimits;

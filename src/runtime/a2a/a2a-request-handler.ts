@@ -51,7 +51,7 @@ interface Touched {
 }
 
 /**
- * The A2A operations over Troupe's services (SPEC §11), for one request: a task is a run started as the
+ * The A2A operations over Troupe's services (docs/interoperability.md), for one request: a task is a run started as the
  * caller, its contextId the conversation. The SDK's JSON-RPC transports parse, dispatch and serialize.
  */
 export function createA2ARequestHandler(deps: A2ADependencies, scope: A2ARequestScope): A2ARequestHandler {

@@ -4,7 +4,7 @@ import type { Actor } from '../../core/records/user.js';
 import type { AgentService } from '../agents/agent-service.js';
 
 /**
- * An A2A agent is a published main agent of this server (SPEC §11); drafts and subagents have no card and
+ * An A2A agent is a published main agent of this server (docs/interoperability.md); drafts and subagents have no card and
  * no endpoint, and a remote expert is not republished (this server would only relay someone else's agent).
  */
 export function isPublishedExpert(agent: Agent): boolean {

@@ -48,7 +48,7 @@ function titleOf(text: string): string {
 }
 
 /**
- * AG-UI runs over Troupe's services (SPEC §11, README "AG-UI"): a thread is a conversation (the thread id
+ * AG-UI runs over Troupe's services (docs/interoperability.md, README "AG-UI"): a thread is a conversation (the thread id
  * is either a conversation id of the caller's or a client's own id, remembered on the conversation it
  * started), each AG-UI run with a new user message is a Troupe run (`runId` its idempotency key), and a
  * run with `resume` entries decides the approvals and answers the questions its previous run stopped on,

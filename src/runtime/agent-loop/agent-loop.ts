@@ -16,7 +16,7 @@ export type AgentLoopOutcome =
   | { kind: 'input_required'; toolCallIds: string[] };
 
 /**
- * The agent loop of SPEC §3: model call → tool calls (concurrently) → checkpoint → repeat, until the model
+ * The agent loop of docs/agent-loop.md: model call → tool calls (concurrently) → checkpoint → repeat, until the model
  * answers without tool calls or `maxSteps` is reached. The model's turn is checkpointed before its tools
  * run and every tool result as it lands, so a resumed run re-runs only the calls that have no result.
  */

@@ -42,7 +42,7 @@ export const a2aRemoteConfigSchema = z
 
 /**
  * `AgentConfig` as a strict schema: an unknown key is a mistake worth a 400, not something to store and
- * silently ignore. `subagent_specs` stays `unknown[]` because the spec builder (SPEC §5) drops bad entries
+ * silently ignore. `subagent_specs` stays `unknown[]` because the spec builder (docs/inline-subagents.md) drops bad entries
  * at run time and reports them; rejecting them here would make that report unreachable.
  */
 export const agentConfigSchema = z

@@ -52,7 +52,8 @@ describe('limits above the server', () => {
     expect(limitsAboveServer(DEFAULT_LIMITS, config)).toEqual([
       {
         path: 'config.max_steps',
-        message: "must be at most 25, the server's TROUPE_MAX_STEPS; an agent may narrow a limit, never raise it",
+        message:
+          "must be at most 25, the server's TROUPE_MAX_STEPS; an agent may narrow a limit, never raise it",
         code: 'too_big',
       },
       {
@@ -65,13 +66,15 @@ describe('limits above the server', () => {
     expect(() => assertLimitsWithinServer(DEFAULT_LIMITS, config)).toThrow(
       expect.objectContaining({ code: 'validation_failed' }),
     );
-    expect(() => assertLimitsWithinServer(DEFAULT_LIMITS, { limits: { max_children_per_run: 5 } })).not.toThrow();
+    expect(() =>
+      assertLimitsWithinServer(DEFAULT_LIMITS, { limits: { max_children_per_run: 5 } }),
+    ).not.toThrow();
   });
 
   it('the config schema takes known limits only, as non-negative integers', () => {
-    expect(agentConfigSchema.safeParse({ limits: { max_children_per_run: 1, subagent_max_depth: 0 } }).success).toBe(
-      true,
-    );
+    expect(
+      agentConfigSchema.safeParse({ limits: { max_children_per_run: 1, subagent_max_depth: 0 } }).success,
+    ).toBe(true);
     expect(agentConfigSchema.safeParse({ limits: { max_children: 1 } }).success).toBe(false);
     expect(agentConfigSchema.safeParse({ limits: { max_children_per_run: -1 } }).success).toBe(false);
     expect(agentConfigSchema.safeParse({ limits: { max_steps: 0 } }).success).toBe(false);

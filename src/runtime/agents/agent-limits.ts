@@ -45,7 +45,7 @@ export const agentLimitsSchema = z
   })
   .strict()
   .describe(
-    "Per-agent limits (SPEC §4). Each may only narrow the server's value: a save above it is 400 " +
+    "Per-agent limits (docs/subagents.md). Each may only narrow the server's value: a save above it is 400 " +
       'validation_failed; if the server value is lowered later, the lower one applies at run time.',
   );
 

@@ -15,7 +15,7 @@ import { createAgentInputSchema, updateAgentInputSchema } from './agent-input-sc
 import { parseOrThrow } from '../../core/to-validation-error.js';
 
 export interface AgentListOptions {
-  /** Subagents are hidden unless asked for (SPEC §4): they cannot be chatted with. */
+  /** Subagents are hidden unless asked for (docs/subagents.md): they cannot be chatted with. */
   include_subagents?: boolean;
 }
 
@@ -41,7 +41,7 @@ function notFound(idOrSlug: string): TroupeError {
   return new TroupeError('agent_not_found', `Agent "${idOrSlug}" not found`);
 }
 
-/** Only experts are published (SPEC §6); a subagent is never a delegation target. */
+/** Only experts are published (docs/delegation.md); a subagent is never a delegation target. */
 function subagentCannotBePublished(): TroupeError {
   return new TroupeError('subagent_cannot_be_published', 'A subagent cannot be published; only experts are');
 }
@@ -201,7 +201,7 @@ export function createAgentService(storage: Storage, options: AgentServiceOption
         if (input.name !== undefined) patch.name = input.name;
         if (input.description !== undefined) patch.description = input.description;
         if (input.visibility !== undefined) patch.visibility = input.visibility;
-        // Secrets are write-only (SPEC §12): the placeholder a read showed keeps the stored value.
+        // Secrets are write-only (docs/egress-and-secrets.md): the placeholder a read showed keeps the stored value.
         if (input.config !== undefined) patch.config = keepRedactedSecrets(input.config, agent.config);
         if (input.status !== undefined) patch.status = input.status;
         if (input.delegatable !== undefined) patch.delegatable = input.delegatable;

@@ -16,7 +16,9 @@ export interface AgentToolsDeps {
  */
 export async function agentTools(agent: Agent, deps: AgentToolsDeps): Promise<AnyTroupeTool[]> {
   const selected = selectByPatterns(deps.catalogue, agent.config.tools);
-  const sourced = await Promise.all((deps.toolSources ?? []).map((source) => source.toolsFor(agent).catch(() => [])));
+  const sourced = await Promise.all(
+    (deps.toolSources ?? []).map((source) => source.toolsFor(agent).catch(() => [])),
+  );
   const names = new Set(selected.map((tool) => tool.name));
   const extra = sourced.flat().filter((tool) => !names.has(tool.name) && names.add(tool.name));
   return [...selected, ...extra];

@@ -24,7 +24,7 @@ export interface ExpertService {
 }
 
 /**
- * The expert side of an agent (SPEC §1/§6): publishing, and the access grants that decide who may use —
+ * The expert side of an agent (docs/records-and-access.md, docs/delegation.md): publishing, and the access grants that decide who may use —
  * and therefore delegate to — it. Visibility goes through the agent service first, so an agent the actor
  * cannot see is `agent_not_found` on every route; only then can the answer be `forbidden`.
  */

@@ -11,7 +11,11 @@ import { inlineSubagentAgent, inlineSubagentName } from '../../core/subagents/in
  * subagent run (`input.inline_subagent`) the parent's specs are rebuilt now — silently, drops are for the
  * build report — and the child gets the resolved spec's prompt and exactly its resolved tools.
  */
-export async function resolveRunAgent(run: Run, stored: Agent, deps: AgentToolsDeps): Promise<{ agent: Agent; tools: AnyTroupeTool[] }> {
+export async function resolveRunAgent(
+  run: Run,
+  stored: Agent,
+  deps: AgentToolsDeps,
+): Promise<{ agent: Agent; tools: AnyTroupeTool[] }> {
   const tools = await agentTools(stored, deps);
   const name = inlineSubagentName(run);
   if (name === undefined) return { agent: stored, tools };
@@ -23,8 +27,14 @@ export async function resolveRunAgent(run: Run, stored: Agent, deps: AgentToolsD
   });
   const resolved = subagents.find((subagent) => subagent.name === name);
   if (!resolved) {
-    throw new TroupeError('agent_not_found', `Subagent "${name}" is no longer defined by agent ${stored.slug}`);
+    throw new TroupeError(
+      'agent_not_found',
+      `Subagent "${name}" is no longer defined by agent ${stored.slug}`,
+    );
   }
   const granted = new Set(resolved.tools);
-  return { agent: inlineSubagentAgent(stored, resolved), tools: tools.filter((tool) => granted.has(tool.name)) };
+  return {
+    agent: inlineSubagentAgent(stored, resolved),
+    tools: tools.filter((tool) => granted.has(tool.name)),
+  };
 }

@@ -38,7 +38,10 @@ export function createArtifactService(deps: ArtifactServiceDeps): ArtifactServic
     const conversation = await getReadableConversation(storage, actor, conversationId);
     const artifact = await storage.artifacts.get(artifactId);
     if (artifact?.conversation_id !== conversation.id) {
-      throw new TroupeError('artifact_not_found', `Artifact ${artifactId} not found in conversation ${conversationId}`);
+      throw new TroupeError(
+        'artifact_not_found',
+        `Artifact ${artifactId} not found in conversation ${conversationId}`,
+      );
     }
     const project = await storage.projects.get(conversation.project_id);
     if (!project) throw new TroupeError('project_not_found', 'The conversation has no project workdir');
@@ -59,9 +62,13 @@ export function createArtifactService(deps: ArtifactServiceDeps): ArtifactServic
         opened = await openInWorkdir(workdir, artifact.path, 'read');
       } catch (error) {
         if (MISSING_CODES.some((code) => isTroupeError(error, code))) {
-          throw new TroupeError('artifact_file_missing', `The file of artifact ${artifact.id} (${artifact.path}) no longer exists`, {
-            cause: error,
-          });
+          throw new TroupeError(
+            'artifact_file_missing',
+            `The file of artifact ${artifact.id} (${artifact.path}) no longer exists`,
+            {
+              cause: error,
+            },
+          );
         }
         throw error;
       }

@@ -45,11 +45,16 @@ export function createAttachmentService(deps: AttachmentServiceDeps): Attachment
   const { storage, limits } = deps;
 
   function checkLimits(files: readonly UploadedFile[]): void {
-    if (files.length === 0) throw new TroupeError('validation_failed', 'Send at least one file (form field "files")');
+    if (files.length === 0)
+      throw new TroupeError('validation_failed', 'Send at least one file (form field "files")');
     if (files.length > limits.maxFiles) {
-      throw new TroupeError('too_many_attachments', `At most ${limits.maxFiles} files per upload; got ${files.length}`, {
-        details: { max_files: limits.maxFiles },
-      });
+      throw new TroupeError(
+        'too_many_attachments',
+        `At most ${limits.maxFiles} files per upload; got ${files.length}`,
+        {
+          details: { max_files: limits.maxFiles },
+        },
+      );
     }
     for (const file of files) {
       if (file.bytes.byteLength > limits.maxBytes) {
@@ -70,7 +75,10 @@ export function createAttachmentService(deps: AttachmentServiceDeps): Attachment
         throw new TroupeError('conversation_not_found', `Conversation "${conversationId}" not found`);
       }
       if (conversation.status !== 'active') {
-        throw new TroupeError('conversation_archived', `Conversation ${conversationId} is ${conversation.status}; it takes no new files`);
+        throw new TroupeError(
+          'conversation_archived',
+          `Conversation ${conversationId} is ${conversation.status}; it takes no new files`,
+        );
       }
       checkLimits(files);
       const project = await storage.projects.get(conversation.project_id);
@@ -82,7 +90,11 @@ export function createAttachmentService(deps: AttachmentServiceDeps): Attachment
         for (const file of files) {
           const upload = await writeUpload(uploads, sanitizeFileName(file.name), file.bytes);
           written.push(upload);
-          rows.push({ upload, size: file.bytes.byteLength, content_type: contentTypeOf(upload.name, file.type) });
+          rows.push({
+            upload,
+            size: file.bytes.byteLength,
+            content_type: contentTypeOf(upload.name, file.type),
+          });
         }
         return await storage.transaction(async (tx) => {
           const created: Attachment[] = [];

@@ -18,7 +18,10 @@ export async function resolveMessageAttachments(
   for (const id of ids) {
     const attachment = await storage.attachments.get(id);
     if (attachment?.conversation_id !== conversationId) {
-      throw new TroupeError('attachment_not_found', `Attachment ${id} not found in conversation ${conversationId}`);
+      throw new TroupeError(
+        'attachment_not_found',
+        `Attachment ${id} not found in conversation ${conversationId}`,
+      );
     }
     found.push(attachment);
   }

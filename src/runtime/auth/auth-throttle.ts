@@ -10,7 +10,7 @@ export interface AuthThrottleOptions {
 }
 
 /**
- * Failed-authentication throttle per client (SPEC §12), in memory: a sliding window of failure times per
+ * Failed-authentication throttle per client (docs/egress-and-secrets.md), in memory: a sliding window of failure times per
  * client key. Only failures count and only the failing client is held back, so nobody's failures block
  * anybody else. Per process: with several API processes each keeps its own count, which still bounds
  * guessing to `maxFailures` per window per process.

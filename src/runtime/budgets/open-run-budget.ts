@@ -35,7 +35,7 @@ export async function openRootBudget(
 }
 
 /**
- * Carves a child's budget from its parent's remaining one (SPEC §10) and reserves it on the parent with one
+ * Carves a child's budget from its parent's remaining one (docs/budgets.md) and reserves it on the parent with one
  * conditional update, before the child's run exists; `open` then writes the child's ledger once its run row
  * is in. A refusal (nothing left, or more asked than remains) comes before any write. Inside the start's
  * transaction, so a start that fails later gives the reservation back by rolling back.
@@ -51,9 +51,7 @@ export async function reserveChildBudget(
     share: number;
     now: Date;
   },
-): Promise<
-  { refused: string; refusal: Refusal } | { open(runId: string): Promise<RunBudget | undefined> }
-> {
+): Promise<{ refused: string; refusal: Refusal } | { open(runId: string): Promise<RunBudget | undefined> }> {
   const parent = options.parentHasLedger === false ? undefined : await tx.budgets.get(options.parentRunId);
   const carved = carveChildBudget({
     parent,

@@ -64,7 +64,9 @@ export function createBuildReportService(deps: BuildReportServiceDeps): BuildRep
       catalogue: deps.catalogue,
       probe,
       // The registered subagents this caller would see next to the specs at run time.
-      registeredSlugs: resolveAllowedSubagents(visible, agent.config.subagents).map((subagent) => subagent.slug),
+      registeredSlugs: resolveAllowedSubagents(visible, agent.config.subagents).map(
+        (subagent) => subagent.slug,
+      ),
       defaultModel: deps.defaultModel,
       agentEntries,
       visibleSkills: skills.map((skill) => skill.name),
@@ -77,7 +79,10 @@ export function createBuildReportService(deps: BuildReportServiceDeps): BuildRep
   async function manageable(actor: Actor, idOrSlug: string): Promise<Agent> {
     const agent = await deps.agents.get(actor, idOrSlug);
     if (!canManageAgent(actor, agent)) {
-      throw new TroupeError('forbidden', `Only the owner or an admin can check drafts of agent "${agent.slug}"`);
+      throw new TroupeError(
+        'forbidden',
+        `Only the owner or an admin can check drafts of agent "${agent.slug}"`,
+      );
     }
     return agent;
   }

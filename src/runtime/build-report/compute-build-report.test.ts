@@ -41,10 +41,17 @@ describe('computeBuildReport', () => {
   });
 
   it('uses the agent approval mode: sensitive tools only in always_trust', () => {
-    const config = { tools: ['write_file', 'ls'], subagent_specs: [{ ...SPEC, tools: ['write_file', 'ls'] }] };
+    const config = {
+      tools: ['write_file', 'ls'],
+      subagent_specs: [{ ...SPEC, tools: ['write_file', 'ls'] }],
+    };
     const strict = computeBuildReport({ config, catalogue: CATALOGUE, defaultModel: 'm:x' });
     expect(strict.report).toEqual([expect.objectContaining({ code: 'disabled_tool', value: 'write_file' })]);
-    const trusting = computeBuildReport({ config: { ...config, tool_approval_mode: 'always_trust' }, catalogue: CATALOGUE, defaultModel: 'm:x' });
+    const trusting = computeBuildReport({
+      config: { ...config, tool_approval_mode: 'always_trust' },
+      catalogue: CATALOGUE,
+      defaultModel: 'm:x',
+    });
     expect(trusting.report).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { selectByPatterns } from '../../core/tool-patterns.js';
 import { skillReportEntries } from './skill-report-entries.js';
 import { knowledgeSourceRefs, knowledgeSourceReport } from '../../core/knowledge/knowledge-source-refs.js';
 
-/** The authoring view of an agent's subagents (SPEC §5): what runs, and everything that was dropped. */
+/** The authoring view of an agent's subagents (docs/inline-subagents.md): what runs, and everything that was dropped. */
 export interface BuildReport {
   /** Agent-level entries (MCP servers) first, then spec entries in spec order, then skill entries. */
   report: BuildReportEntry[];
@@ -41,7 +41,10 @@ export interface BuildReportInput {
 /** Pure: the same builder as the run time, loud instead of silent. */
 export function computeBuildReport(input: BuildReportInput): BuildReport {
   const { config } = input;
-  const catalogue = selectByPatterns(input.catalogue.map((name) => ({ name })), config.tools).map((tool) => tool.name);
+  const catalogue = selectByPatterns(
+    input.catalogue.map((name) => ({ name })),
+    config.tools,
+  ).map((tool) => tool.name);
   const probe = input.probe ?? { tool_names: [], unreachable: [], refused: [] };
   const parentTools = [...new Set([...catalogue, ...probe.tool_names])];
   const agentEntries: BuildReportEntry[] = [
@@ -59,7 +62,8 @@ export function computeBuildReport(input: BuildReportInput): BuildReport {
     })),
     ...(input.agentEntries ?? []),
   ];
-  if (input.knowledgeSources) agentEntries.push(...knowledgeSourceReport(knowledgeSourceRefs(config), input.knowledgeSources));
+  if (input.knowledgeSources)
+    agentEntries.push(...knowledgeSourceReport(knowledgeSourceRefs(config), input.knowledgeSources));
   // Without a listing at all, MCP names cannot be checked: unverified, not dropped.
   const unverified = input.probe ? probe.unreachable.map((server) => server.prefix) : ['mcp__'];
   const built = buildAgentSubagents({
@@ -70,6 +74,10 @@ export function computeBuildReport(input: BuildReportInput): BuildReport {
     registeredSlugs: input.registeredSlugs,
     unverifiedPrefixes: unverified,
   });
-  const report = [...agentEntries, ...built.report, ...skillReportEntries(config, built.subagents, input.visibleSkills, input.unprojectableSkills)];
+  const report = [
+    ...agentEntries,
+    ...built.report,
+    ...skillReportEntries(config, built.subagents, input.visibleSkills, input.unprojectableSkills),
+  ];
   return { report, dropped: report.some(isDrop), subagents: built.subagents, parent_tools: parentTools };
 }

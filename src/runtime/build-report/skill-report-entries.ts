@@ -9,7 +9,7 @@ const unprojectable = (name: string, reason: string) =>
   `skill "${name}" cannot be projected (${reason}); runs go on without it`;
 
 /**
- * Build report entries for `config.skills` and the skills of inline specs (SPEC §9): a malformed name, or a
+ * Build report entries for `config.skills` and the skills of inline specs (docs/skills-and-knowledge.md): a malformed name, or a
  * skill whose files cannot be projected (`unprojectable`: name → why), is `invalid_skill`; a name the author
  * cannot use is `unknown_skill`. All are dropped at run time, silently. Without `visible` (the offline CLI
  * check) only the shape is checked.

@@ -29,7 +29,7 @@ export interface StartCompletionInput {
 }
 
 /**
- * Chat-completion semantics over Troupe's own services (SPEC §11): a "model" is a chat agent the user may
+ * Chat-completion semantics over Troupe's own services (docs/interoperability.md): a "model" is a chat agent the user may
  * use, and a completion is one run in a conversation. Nothing here runs an agent itself; runs are started,
  * followed and cancelled through the run service, exactly as the `/api` routes do.
  */

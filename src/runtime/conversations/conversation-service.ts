@@ -97,7 +97,9 @@ export function createConversationService(
       const needle = query === undefined ? '' : searchForm(query);
       // Filtered here rather than in SQL: the list is read whole anyway, and both engines then fold case
       // the same way (SQLite's lower() knows ASCII only).
-      return needle === '' ? conversations : conversations.filter((item) => searchForm(item.title).includes(needle));
+      return needle === ''
+        ? conversations
+        : conversations.filter((item) => searchForm(item.title).includes(needle));
     },
 
     get,

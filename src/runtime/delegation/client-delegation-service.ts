@@ -15,7 +15,7 @@ export interface DelegateRequest {
   conversation_id?: string | undefined;
   /** An active run of the caller to delegate from: depth, ancestry and status panel follow it. */
   parent_run_id?: string | undefined;
-  /** Narrows the expert's budget; with a parent run, a part of that run's remaining budget (SPEC §10). */
+  /** Narrows the expert's budget; with a parent run, a part of that run's remaining budget (docs/budgets.md). */
   budget?: BudgetLimits | undefined;
 }
 
@@ -54,7 +54,7 @@ function response(run: Run, timedOut: boolean): DelegateResponse {
 }
 
 /**
- * Delegation for API clients (SPEC §6). Foreign or unknown ids in the request are the caller's mistake
+ * Delegation for API clients (docs/delegation.md). Foreign or unknown ids in the request are the caller's mistake
  * (`run_not_found`, `conversation_not_found`, like everywhere else); the expert checks are business
  * results, answered as `{status: "failed", error}` because the caller is usually a model, not a person.
  */

@@ -16,7 +16,7 @@ export interface DelegationMiddlewareDeps {
 
 /**
  * Mounts `delegate` and the roster section on main-agent runs — chat and delegation runs alike, so a
- * delegated expert may delegate further within the depth limit — and never on subagent runs (SPEC §4/§6:
+ * delegated expert may delegate further within the depth limit — and never on subagent runs (docs/subagents.md, docs/delegation.md:
  * permissions must not escape through nesting). The roster is recomputed for every run; empty means no
  * tool and no prompt section.
  */

@@ -26,7 +26,7 @@ export interface DelegateToolDeps {
 /**
  * What the model passed as `expert`, as an identifier: a slug (`analyst`, also written `@analyst`) or an id,
  * matched exactly by the delegation service. Display names are never resolved, nor is the case folded: names
- * are not unique, so a look-alike expert of another user must not be reachable by writing a name (SPEC §6).
+ * are not unique, so a look-alike expert of another user must not be reachable by writing a name (docs/delegation.md).
  * Anything that is not exactly a slug or id of an expert the user may delegate to is "not found".
  */
 export function resolveExpertRef(raw: string): string {

@@ -8,7 +8,7 @@ import { delegationPromptSection } from './delegation-prompt.js';
 import { buildRoster } from './roster.js';
 
 /**
- * SPEC §6: experts are named by slug (or id) only. A member publishes a look-alike of the admin's expert —
+ * docs/delegation.md: experts are named by slug (or id) only. A member publishes a look-alike of the admin's expert —
  * same display name modulo case, public, published, delegatable — and must never receive the admin's
  * delegation, whatever the model or the message writes.
  */

@@ -28,7 +28,7 @@ export interface DelegationPolicyService {
   ): Promise<DelegationPolicyUpdate>;
 }
 
-/** The user's delegation policy (SPEC §6): `none`, `all`, or a whitelist of at most ten experts. */
+/** The user's delegation policy (docs/delegation.md): `none`, `all`, or a whitelist of at most ten experts. */
 export function createDelegationPolicyService(
   storage: Storage,
   log: DelegationPolicyLog = () => undefined,

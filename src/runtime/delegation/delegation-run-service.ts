@@ -39,7 +39,7 @@ export interface DelegationStartInput {
   /** The tool call that delegates: makes a replayed call find its run instead of starting another. */
   toolCallId?: string;
   channel: RunChannel;
-  /** Carved from the parent's budget, or narrowing the expert's at the top (SPEC §10). */
+  /** Carved from the parent's budget, or narrowing the expert's at the top (docs/budgets.md). */
   budget?: BudgetLimits | undefined;
   /** What the delegating run's attempt loaded (the `delegate` tool's run), so the start does not read it again. */
   creator?: CreatorKnown | undefined;
@@ -61,7 +61,7 @@ export interface DelegationRunServiceDeps extends ChildRunDeps {
 const MAX_ANCESTRY = 64;
 
 /**
- * Starting delegation runs (SPEC §6) for the `delegate` tool and `POST /api/delegate` alike, on the shared
+ * Starting delegation runs (docs/delegation.md) for the `delegate` tool and `POST /api/delegate` alike, on the shared
  * child-run start. Every check happens again here, at request time, whatever roster the model saw: the
  * target must come back from the one four-condition query, the depth must stay within the limit and the
  * target must not already work in the chain above. Refusals are results with the text the caller shows.
@@ -76,7 +76,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
     ref: string,
     currentAgentId: string | null,
   ): Promise<Agent | Refused> {
-    // Only a slug or an id names an expert (SPEC §6); a display name or anything else is simply not found.
+    // Only a slug or an id names an expert (docs/delegation.md); a display name or anything else is simply not found.
     if (!isExpertRef(ref)) return refused(DELEGATION_TEXTS.notFound);
     const [target] = await reader.agents.listDelegatable(actor, {
       ...splitExpertRefs([ref]),

@@ -12,7 +12,7 @@ export interface RosterInput {
 }
 
 /**
- * The experts a run may delegate to (SPEC §6): the user's policy (none ⇒ mentions only, all ⇒ every
+ * The experts a run may delegate to (docs/delegation.md): the user's policy (none ⇒ mentions only, all ⇒ every
  * expert passing the conditions, whitelist ⇒ those) plus `@mentions`. Exactly one storage call, so the
  * four conditions are enforced by the database in a single statement and never re-filtered here.
  */

@@ -156,7 +156,8 @@ export async function streamRunEvents(
       catchingUp = false;
     } catch (error) {
       // The database restarting keeps the stream open: it reads again shortly (docs/scale-out.md, "Outages").
-      if (isTroupeError(error, 'storage_unavailable')) retry = setTimeout(() => void catchUp(), STORAGE_RETRY_MS);
+      if (isTroupeError(error, 'storage_unavailable'))
+        retry = setTimeout(() => void catchUp(), STORAGE_RETRY_MS);
       else end(error);
     }
   }

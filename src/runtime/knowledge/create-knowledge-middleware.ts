@@ -11,7 +11,7 @@ export interface KnowledgeMiddlewareDeps {
 
 /**
  * Mounts `knowledge_search` on every run — main agent, subagent or expert — whose own agent config names
- * knowledge sources (SPEC §9), with a prompt section listing the sources the run's user can read now. The
+ * knowledge sources (docs/skills-and-knowledge.md), with a prompt section listing the sources the run's user can read now. The
  * tool is mounted even when none is readable, so the model gets an explanation rather than a missing tool;
  * each call re-checks access, so a grant revoked mid-run stops the next search.
  */

@@ -23,7 +23,8 @@ export function createApprovalMiddleware(storage: Storage): AgentMiddleware {
         return { output: rejectionText(request.toolName, approval.comment), isError: true };
       }
       // Approved for the rest of this run: later calls of the tool go through without asking again.
-      if (!approval && (await storage.approvals.runWideApproval(request.run.id, request.toolName))) return next(request);
+      if (!approval && (await storage.approvals.runWideApproval(request.run.id, request.toolName)))
+        return next(request);
       if (!approval) {
         await storage.approvals.request({
           run_id: request.run.id,

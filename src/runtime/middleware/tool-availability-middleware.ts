@@ -3,7 +3,7 @@ import type { AgentMiddleware } from '../../core/ports/agent-middleware.js';
 
 const MCP_TOOL = /^mcp__(.+?)__./;
 
-/** SPEC §4's refusal for a call to a tool this run does not have, or did not show the model. */
+/** docs/subagents.md's refusal for a call to a tool this run does not have, or did not show the model. */
 export function toolNotAvailableText(name: string, agent: Agent): string {
   const base = `tool ${name} is not available to this agent`;
   const server = MCP_TOOL.exec(name)?.[1];

@@ -12,7 +12,11 @@ import {
 } from '../../../test/helpers/model-backends.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
 import type { AnyTroupeTool } from '../../core/tools/troupe-tool.js';
-import type { AgentMiddleware, ModelCallRequest, ToolCallRequest } from '../../core/ports/agent-middleware.js';
+import type {
+  AgentMiddleware,
+  ModelCallRequest,
+  ToolCallRequest,
+} from '../../core/ports/agent-middleware.js';
 import { composeMiddleware } from './compose-middleware.js';
 import { createToolAvailabilityMiddleware } from './tool-availability-middleware.js';
 
@@ -20,7 +24,7 @@ import { createToolAvailabilityMiddleware } from './tool-availability-middleware
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
 /**
- * SPEC §4: a call to a tool the model was not offered is refused by the execution guard, with the spec's
+ * docs/subagents.md: a call to a tool the model was not offered is refused by the execution guard, with the spec's
  * texts, as an error tool result — the run goes on. The model is the scripted provider (calls marked
  * `unoffered`) or a fake OpenAI / Anthropic server that simply emits the call, as a real model may.
  */
@@ -71,7 +75,7 @@ async function runAgent(
 }
 
 describe.each(BACKENDS)('calls to tools the model was not offered (%s)', (name) => {
-  it('a subagent calling write_file, task, delegate: SPEC §4 refusal from the guard chain, and the run goes on', async () => {
+  it('a subagent calling write_file, task, delegate: docs/subagents.md refusal from the guard chain, and the run goes on', async () => {
     const rules: ScriptRule[] = [
       {
         steps: [

@@ -11,7 +11,11 @@ import {
 } from '../../core/model-calls/retry-schedule.js';
 import type { ModelAdmission } from '../../core/ports/model-admission.js';
 import type { ModelProvider, ResolvedModel } from '../../core/ports/model-provider.js';
-import type { ModelCallNotice, ModelCallRequest, ModelCallResult } from '../../core/ports/agent-middleware.js';
+import type {
+  ModelCallNotice,
+  ModelCallRequest,
+  ModelCallResult,
+} from '../../core/ports/agent-middleware.js';
 import type { RunEmitter } from '../events/run-emitter.js';
 import { runModelAttempt } from './model-attempt.js';
 

@@ -138,7 +138,7 @@ async function connect(
 }
 
 /**
- * A transport failure, worded without the remote's body (SPEC §12: a non-admin's run never echoes what a
+ * A transport failure, worded without the remote's body (docs/egress-and-secrets.md: a non-admin's run never echoes what a
  * remote server answered to a failed call).
  */
 function unreachable(error: unknown): TroupeError {

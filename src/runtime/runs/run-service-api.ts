@@ -22,7 +22,7 @@ export interface PostMessageInput {
   channel?: RunChannel;
   /** Ids of files uploaded to this conversation; the message tells the model their workdir paths. */
   attachments?: string[];
-  /** Narrows the agent's `config.budget` for this run tree (SPEC §10); above it is refused. */
+  /** Narrows the agent's `config.budget` for this run tree (docs/budgets.md); above it is refused. */
   budget?: BudgetLimits;
   /** W3C trace context the run's spans continue (a task delegated by another Troupe server). */
   traceparent?: string;

@@ -15,7 +15,7 @@ export interface SkillsMiddlewareDeps {
 }
 
 /**
- * Skills at run time (SPEC §9). Every run gets the `.skills/` write guard. A run whose agent (or inline
+ * Skills at run time (docs/skills-and-knowledge.md). Every run gets the `.skills/` write guard. A run whose agent (or inline
  * spec) names skills gets them projected into its workdir and listed in its system prompt — only the ones
  * its user may use now, in config order; unknown and invisible names are skipped silently (the build report
  * is where authors hear about them), and so is a skill that cannot be projected (logged).

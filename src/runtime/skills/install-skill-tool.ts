@@ -32,7 +32,7 @@ export interface InstallSkillToolDeps {
 }
 
 /**
- * `install_skill {path, replace?}` (SPEC §9): turns a workdir folder into a private skill of the run's user.
+ * `install_skill {path, replace?}` (docs/skills-and-knowledge.md): turns a workdir folder into a private skill of the run's user.
  * Main agents only and sensitive (approval outside `always_trust`). Subagents never see it (the subagent
  * filter hides and refuses it); the tool refuses too, should a subagent run reach it by any other road.
  */

@@ -38,7 +38,7 @@ const MAX_PROJECTED_FILE_BYTES = 64 * 1024 * 1024;
 const queues = new Map<string, Promise<UnprojectedSkill[]>>();
 
 /**
- * Projects skills read-only into `{workdir}/.skills/{name}/` (SPEC §9). A skill whose copy already has the
+ * Projects skills read-only into `{workdir}/.skills/{name}/` (docs/skills-and-knowledge.md). A skill whose copy already has the
  * right digest is left alone, so parent and children of one run tree share one copy; a stale, tampered or
  * half-written copy is rebuilt in a staging folder and swapped in with a rename, so a reader never sees a
  * mix of two versions. Everything goes through the workdir API (no symlink followed, every entry reached from

@@ -3,7 +3,7 @@ import { SKILLS_DIR } from '../tools/workdir/open-skills-root.js';
 
 export const SKILLS_PROMPT_HEADING = '## Skills';
 
-/** The system-prompt section of a run with skills (SPEC §9): one `name: description` line per skill. */
+/** The system-prompt section of a run with skills (docs/skills-and-knowledge.md): one `name: description` line per skill. */
 export function skillsPromptSection(skills: readonly Pick<Skill, 'name' | 'description'>[]): string {
   return [
     SKILLS_PROMPT_HEADING,

@@ -72,11 +72,16 @@ async function setup(options: Setup) {
   });
   const user = await harness.createUser('alice');
   for (const entry of registered) {
-    await harness.createAgent(user, entry.slug, { model: `scripted:${entry.slug}` }, {
-      backend: 'subagent',
-      is_subagent: true,
-      description: entry.description,
-    });
+    await harness.createAgent(
+      user,
+      entry.slug,
+      { model: `scripted:${entry.slug}` },
+      {
+        backend: 'subagent',
+        is_subagent: true,
+        description: entry.description,
+      },
+    );
   }
   const main = await harness.createAgent(user, 'main', { model: 'scripted:main', ...options.mainConfig });
   const conversation = await harness.createConversation(user, main);
@@ -118,24 +123,45 @@ describe('inline subagent specs at run time', () => {
     if (!child) return;
     expect(seen.child).toEqual({ system: 'You only list files.', tools: ['ls'] });
     const childConversation = await h.storage.conversations.get(child.conversation_id);
-    expect(childConversation).toMatchObject({ agent_id: main.id, title: 'SubAgent: scanner', status: 'subagent' });
+    expect(childConversation).toMatchObject({
+      agent_id: main.id,
+      title: 'SubAgent: scanner',
+      status: 'subagent',
+    });
     const relation = await h.storage.subagentThreads.getByChildThread(child.thread_id);
     expect(relation?.subagent_slug).toBe('scanner');
     const [result] = toolResults(await h.storage.messages.list(conversation.thread_id), 'task');
-    expect(result?.text).toBe(`> Subagent thread ID: ${child.thread_id}\n\n---\n\nscanner listed the workdir`);
-    const metadata = (await h.storage.events.list(child.id, 0, 10)).find((event) => event.type === 'metadata');
-    expect(metadata?.payload).toMatchObject({ agent_id: main.id, agent_slug: 'scanner', subagent_slug: 'scanner' });
-    const updates = (await h.storage.events.list(run.id, 0, 200)).filter((event) => event.type === 'subagent_update');
+    expect(result?.text).toBe(
+      `> Subagent thread ID: ${child.thread_id}\n\n---\n\nscanner listed the workdir`,
+    );
+    const metadata = (await h.storage.events.list(child.id, 0, 10)).find(
+      (event) => event.type === 'metadata',
+    );
+    expect(metadata?.payload).toMatchObject({
+      agent_id: main.id,
+      agent_slug: 'scanner',
+      subagent_slug: 'scanner',
+    });
+    const updates = (await h.storage.events.list(run.id, 0, 200)).filter(
+      (event) => event.type === 'subagent_update',
+    );
     expect(updates.length).toBeGreaterThan(0);
-    expect(updates.every((event) => event.payload.slug === 'scanner' && event.payload.name === 'scanner')).toBe(true);
+    expect(
+      updates.every((event) => event.payload.slug === 'scanner' && event.payload.name === 'scanner'),
+    ).toBe(true);
   });
 
   it("inherits the parent's model; `*` gives the parent's tools minus reserved and, outside always_trust, sensitive ones", async () => {
     const { h, user, conversation, seen } = await setup({
-      main: taskCall('inheritor').replace('rules:\n', 'rules:\n  - when: { contains: "Look into" }\n    steps:\n      - text: "played by the parent model"\n'),
+      main: taskCall('inheritor').replace(
+        'rules:\n',
+        'rules:\n  - when: { contains: "Look into" }\n    steps:\n      - text: "played by the parent model"\n',
+      ),
       mainConfig: {
         tools: ['read_file', 'write_file', 'ls'],
-        subagent_specs: [{ name: 'inheritor', description: 'Inherits', system_prompt: 'Inherit.', tools: ['*'] }],
+        subagent_specs: [
+          { name: 'inheritor', description: 'Inherits', system_prompt: 'Inherit.', tools: ['*'] },
+        ],
       },
     });
     const { child } = await runTurn(h, user, conversation.id);
@@ -149,7 +175,10 @@ describe('inline subagent specs at run time', () => {
       main: taskCall('toolless'),
       mainConfig: {
         tools: ['read_file', 'ls'],
-        subagent_specs: [{ name: 'toolless', description: 'Forgot its tools', system_prompt: 'Hi.' }, SCANNER_SPEC],
+        subagent_specs: [
+          { name: 'toolless', description: 'Forgot its tools', system_prompt: 'Hi.' },
+          SCANNER_SPEC,
+        ],
       },
     });
     const { run, child } = await runTurn(h, user, conversation.id);
@@ -168,7 +197,10 @@ describe('inline subagent specs at run time', () => {
       registered: [{ slug: 'writer', description: 'Writes', scenario: REPLY('written') }],
     });
     await runTurn(h, user, conversation.id);
-    const listed = seen.main.system.split('Available subagent slugs:\n\n')[1]?.split('\n').map((line) => line.split(':')[0]);
+    const listed = seen.main.system
+      .split('Available subagent slugs:\n\n')[1]
+      ?.split('\n')
+      .map((line) => line.split(':')[0]);
     expect(listed).toEqual(['- general-purpose', '- scanner', '- writer']);
     expect(seen.main.tools).toEqual(expect.arrayContaining(['task', 'subagent_start', 'ls']));
   });
@@ -178,31 +210,54 @@ describe('inline subagent specs at run time', () => {
       main: taskCall('helper'),
       mainConfig: {
         tools: ['ls'],
-        subagent_specs: [{ ...SCANNER_SPEC, name: 'helper', description: 'Inline helper', model: 'scripted:scanner' }],
+        subagent_specs: [
+          { ...SCANNER_SPEC, name: 'helper', description: 'Inline helper', model: 'scripted:scanner' },
+        ],
       },
-      registered: [{ slug: 'helper', description: 'Registered helper', scenario: REPLY('registered helper answered') }],
+      registered: [
+        { slug: 'helper', description: 'Registered helper', scenario: REPLY('registered helper answered') },
+      ],
     });
     const { child } = await runTurn(h, user, conversation.id);
-    expect(child).toMatchObject({ agent_id: main.id, input: { inline_subagent: 'helper' }, output: 'scanner listed the workdir' });
+    expect(child).toMatchObject({
+      agent_id: main.id,
+      input: { inline_subagent: 'helper' },
+      output: 'scanner listed the workdir',
+    });
     expect(seen.main.system).toContain('- helper: Inline helper');
     expect(seen.main.system).not.toContain('Registered helper');
   });
 
   it('runs the built-in general-purpose subagent with the parent model and tools', async () => {
     const { h, user, main, conversation, seen } = await setup({
-      main: taskCall('general-purpose').replace('rules:\n', 'rules:\n  - when: { contains: "Look into" }\n    steps:\n      - text: "general answer"\n'),
+      main: taskCall('general-purpose').replace(
+        'rules:\n',
+        'rules:\n  - when: { contains: "Look into" }\n    steps:\n      - text: "general answer"\n',
+      ),
       mainConfig: { tools: ['read_file', 'write_file', 'ls'], subagent_specs: [SCANNER_SPEC] },
     });
     const { child } = await runTurn(h, user, conversation.id);
-    expect(child).toMatchObject({ agent_id: main.id, model_spec: 'scripted:main', input: { inline_subagent: 'general-purpose' }, output: 'general answer' });
+    expect(child).toMatchObject({
+      agent_id: main.id,
+      model_spec: 'scripted:main',
+      input: { inline_subagent: 'general-purpose' },
+      output: 'general answer',
+    });
     expect(seen.child.tools).toEqual(['ls', 'read_file']);
     expect(seen.child.system).toContain('general-purpose subagent');
   });
 
   it('gives general-purpose sensitive tools only in always_trust', async () => {
     const { h, user, conversation, seen } = await setup({
-      main: taskCall('general-purpose').replace('rules:\n', 'rules:\n  - when: { contains: "Look into" }\n    steps:\n      - text: "ok"\n'),
-      mainConfig: { tools: ['read_file', 'write_file', 'ls'], tool_approval_mode: 'always_trust', subagents: ['general-purpose'] },
+      main: taskCall('general-purpose').replace(
+        'rules:\n',
+        'rules:\n  - when: { contains: "Look into" }\n    steps:\n      - text: "ok"\n',
+      ),
+      mainConfig: {
+        tools: ['read_file', 'write_file', 'ls'],
+        tool_approval_mode: 'always_trust',
+        subagents: ['general-purpose'],
+      },
     });
     await runTurn(h, user, conversation.id);
     expect(seen.child.tools).toEqual(['ls', 'read_file', 'write_file']);
@@ -244,17 +299,33 @@ describe('inline subagent specs at run time', () => {
   });
 
   it('fails a child whose spec is gone by the time it executes, with a clear error', async () => {
-    const { h, main } = await setup({ main: REPLY('hi'), mainConfig: { tools: ['ls'], subagent_specs: [SCANNER_SPEC] } });
+    const { h, main } = await setup({
+      main: REPLY('hi'),
+      mainConfig: { tools: ['ls'], subagent_specs: [SCANNER_SPEC] },
+    });
     const stored = await h.storage.agents.get(main.id);
     if (!stored) throw new Error('no agent');
-    const run = { run_type: 'subagent', model_spec: 'scripted:main', tool_approval_mode: 'default', input: { message: 'x', inline_subagent: 'ghost' } } as unknown as Run;
+    const run = {
+      run_type: 'subagent',
+      model_spec: 'scripted:main',
+      tool_approval_mode: 'default',
+      input: { message: 'x', inline_subagent: 'ghost' },
+    } as unknown as Run;
     await expect(resolveRunAgent(run, stored, { catalogue: createWorkdirTools() })).rejects.toMatchObject({
       code: 'agent_not_found',
       message: 'Subagent "ghost" is no longer defined by agent main',
     });
-    const resolved = await resolveRunAgent({ ...run, input: { message: 'x', inline_subagent: 'scanner' } }, stored, { catalogue: createWorkdirTools() });
-    expect(resolved.agent).toMatchObject({ id: main.id, slug: 'scanner', is_subagent: true, backend: 'subagent' });
+    const resolved = await resolveRunAgent(
+      { ...run, input: { message: 'x', inline_subagent: 'scanner' } },
+      stored,
+      { catalogue: createWorkdirTools() },
+    );
+    expect(resolved.agent).toMatchObject({
+      id: main.id,
+      slug: 'scanner',
+      is_subagent: true,
+      backend: 'subagent',
+    });
     expect(resolved.tools.map((tool) => tool.name)).toEqual(['ls']);
   });
 });
-

@@ -185,7 +185,7 @@ rules:
       };
       result: { output: string };
     };
-    // Yuxi §3.3 field names, exactly; `result` because the run is terminal.
+    // docs/subagents.md#subagent_status field names, exactly; `result` because the run is terminal.
     expect(Object.keys(status).sort()).toEqual(
       [
         'error',

@@ -1,7 +1,7 @@
 import type { Agent } from '../../core/records/agent.js';
 import { SUBAGENT_PROMPT_HEADING } from '../../core/subagents/subagent-texts.js';
 
-/** The system-prompt section a main agent gets when it has subagents (Yuxi §3.0, in English). */
+/** The system-prompt section a main agent gets when it has subagents (docs/subagents.md#prompt-section, in English). */
 export function subagentPromptSection(allowed: readonly Agent[]): string {
   return [
     SUBAGENT_PROMPT_HEADING,

@@ -23,7 +23,7 @@ export interface SubagentStartInput {
   toolCallId: string;
   /** Set for built-in and inline subagents: `subagent` is then the parent agent playing this spec. */
   inlineSubagent?: string;
-  /** Part of the parent's remaining budget asked for this child (SPEC §10). */
+  /** Part of the parent's remaining budget asked for this child (docs/budgets.md). */
   budget?: BudgetLimits | undefined;
   /** What the creator's attempt loaded (its agent's limits apply); read in the start when absent. */
   creator?: CreatorKnown;
@@ -46,7 +46,7 @@ export interface SubagentRunServiceDeps extends ChildRunDeps {
 }
 
 /**
- * Starting and owning subagent runs (Yuxi §5), on the shared child-run start. What only subagents have: the
+ * Starting and owning subagent runs (docs/subagents.md#the-child-run), on the shared child-run start. What only subagents have: the
  * child thread derived from the parent's (or continued), and its relation to the parent conversation.
  */
 export function createSubagentRunService(deps: SubagentRunServiceDeps) {
@@ -165,8 +165,8 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
           subagent_slug: subagent.slug,
           ...(inlineSubagent === undefined ? {} : { inline_subagent: inlineSubagent }),
         }),
-        // A registered subagent without a model gets the server default (SPEC §4), never the parent's; built-in
-        // and inline specs already carry their resolved model (their own, else the parent's: SPEC §5).
+        // A registered subagent without a model gets the server default (docs/subagents.md), never the parent's; built-in
+        // and inline specs already carry their resolved model (their own, else the parent's: docs/inline-subagents.md).
         inheritsParentModel: inlineSubagent !== undefined,
         budget: input.budget,
         creator: input.creator,
@@ -181,7 +181,7 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
     },
 
     /**
-     * A subagent run the current run created, in the creator's conversation (Yuxi §5.2); anything else is
+     * A subagent run the current run created, in the creator's conversation (docs/subagents.md#ownership); anything else is
      * indistinguishable from a missing run: undefined.
      */
     async getOwnedChild(

@@ -28,12 +28,21 @@ async function setup(options: Setup) {
     ...options.harness,
   });
   const user = await harness.createUser('alice');
-  const helper = await harness.createAgent(user, 'helper', { model: 'scripted:helper', tools: ['read_file', 'write_file', 'ls'], ...options.helperConfig }, {
-    backend: 'subagent',
-    is_subagent: true,
-    description: 'Helps with investigations',
+  const helper = await harness.createAgent(
+    user,
+    'helper',
+    { model: 'scripted:helper', tools: ['read_file', 'write_file', 'ls'], ...options.helperConfig },
+    {
+      backend: 'subagent',
+      is_subagent: true,
+      description: 'Helps with investigations',
+    },
+  );
+  const main = await harness.createAgent(user, 'main', {
+    model: 'scripted:main',
+    tool_approval_mode: 'always_trust',
+    ...options.mainConfig,
   });
-  const main = await harness.createAgent(user, 'main', { model: 'scripted:main', tool_approval_mode: 'always_trust', ...options.mainConfig });
   const conversation = await harness.createConversation(user, main);
   return { h: harness, user, helper, main, conversation };
 }
@@ -65,7 +74,9 @@ describe('task: a blocking subagent call', () => {
       agent_id: helper.id,
     });
     const [taskResult] = toolResults(thread, 'task');
-    expect(taskResult?.text).toBe(`> Subagent thread ID: ${child.thread_id}\n\n---\n\nHelper report on <Investigate: the logs>`);
+    expect(taskResult?.text).toBe(
+      `> Subagent thread ID: ${child.thread_id}\n\n---\n\nHelper report on <Investigate: the logs>`,
+    );
     expect(done.run.output).toContain('Helper report on <Investigate: the logs>');
 
     const childConversation = await h.storage.conversations.get(child.conversation_id);
@@ -76,7 +87,11 @@ describe('task: a blocking subagent call', () => {
       thread_id: child.thread_id,
     });
     const relation = await h.storage.subagentThreads.getByChildThread(child.thread_id);
-    expect(relation).toMatchObject({ parent_conversation_id: conversation.id, subagent_slug: 'helper', created_by_run_id: run.id });
+    expect(relation).toMatchObject({
+      parent_conversation_id: conversation.id,
+      subagent_slug: 'helper',
+      created_by_run_id: run.id,
+    });
     // The child's thread holds only the task description, not the parent's history.
     const childThread = await h.storage.messages.list(child.thread_id);
     expect(childThread[0]?.message).toEqual({ role: 'user', content: 'Investigate: the logs' });
@@ -97,7 +112,10 @@ describe('task: a blocking subagent call', () => {
       harness: {
         scenarios: {
           // Were the parent's model to play the child, this rule would answer the child's message.
-          main: TASK_MAIN.replace('rules:\n', 'rules:\n  - when: { contains: Investigate }\n    steps:\n      - text: "played by the parent model"\n'),
+          main: TASK_MAIN.replace(
+            'rules:\n',
+            'rules:\n  - when: { contains: Investigate }\n    steps:\n      - text: "played by the parent model"\n',
+          ),
           // The harness's server default model.
           demo: 'rules:\n  - steps:\n      - text: "played by the server default"\n',
         },
@@ -116,8 +134,11 @@ describe('task: a blocking subagent call', () => {
     const { run } = await h.runs.postMessage(user, conversation.id, { content: 'x' });
     await h.runs.await(user, run.id, 15_000);
     const [result] = toolResults(await h.storage.messages.list(conversation.thread_id), 'task');
-    // The built-in general-purpose subagent comes first in the namespace (SPEC §5).
-    expect(result).toMatchObject({ isError: true, text: 'Cannot call subagent nobody; the available subagents are: `general-purpose`, `helper`' });
+    // The built-in general-purpose subagent comes first in the namespace (docs/inline-subagents.md).
+    expect(result).toMatchObject({
+      isError: true,
+      text: 'Cannot call subagent nobody; the available subagents are: `general-purpose`, `helper`',
+    });
     expect(await h.storage.runs.listChildren(run.id)).toEqual([]);
   });
 
@@ -128,12 +149,18 @@ describe('task: a blocking subagent call', () => {
     await h.runs.await(user, run.id, 15_000);
     const [result] = toolResults(await h.storage.messages.list(conversation.thread_id), 'task');
     expect(result?.isError).toBe(true);
-    expect(result?.text).toMatch(/^> Subagent thread ID: subagent_[0-9a-f]+\n\n---\n\nThe subagent run ended as failed: /);
+    expect(result?.text).toMatch(
+      /^> Subagent thread ID: subagent_[0-9a-f]+\n\n---\n\nThe subagent run ended as failed: /,
+    );
   });
 
   it('returns the still-running text with the run id when the wait times out', async () => {
     const slow = `rules:\n  - steps:\n      - delay_ms: 3000\n        text: late\n`;
-    const { h, user, conversation } = await setup({ main: TASK_MAIN, helper: slow, harness: { limits: { waitTimeoutMs: 100 } } });
+    const { h, user, conversation } = await setup({
+      main: TASK_MAIN,
+      helper: slow,
+      harness: { limits: { waitTimeoutMs: 100 } },
+    });
     const { run } = await h.runs.postMessage(user, conversation.id, { content: 'x' });
     await h.runs.await(user, run.id, 15_000);
     const [result] = toolResults(await h.storage.messages.list(conversation.thread_id), 'task');
@@ -145,7 +172,11 @@ describe('task: a blocking subagent call', () => {
 
   it('spills a result over the cap to a workdir file and returns its path', async () => {
     const long = `rules:\n  - steps:\n      - text: "${'x'.repeat(500)}"\n`;
-    const { h, user, conversation } = await setup({ main: TASK_MAIN, helper: long, harness: { limits: { childResultCapBytes: 100 } } });
+    const { h, user, conversation } = await setup({
+      main: TASK_MAIN,
+      helper: long,
+      harness: { limits: { childResultCapBytes: 100 } },
+    });
     const { run } = await h.runs.postMessage(user, conversation.id, { content: 'x' });
     await h.runs.await(user, run.id, 15_000);
     const [child] = await h.storage.runs.listChildren(run.id);
@@ -188,7 +219,16 @@ describe('allowed subagents', () => {
 
   it('mounts the tools and the prompt section when subagents are allowed', async () => {
     const seen = await seenByModel({});
-    expect(seen.tools).toEqual(expect.arrayContaining(['task', 'subagent_start', 'subagent_status', 'subagent_await', 'subagent_cancel', 'subagent_steer']));
+    expect(seen.tools).toEqual(
+      expect.arrayContaining([
+        'task',
+        'subagent_start',
+        'subagent_status',
+        'subagent_await',
+        'subagent_cancel',
+        'subagent_steer',
+      ]),
+    );
     expect(seen.system).toContain('## `task` (subagent tools)');
     expect(seen.system).toContain('Available subagent slugs:\n\n- general-purpose: ');
     expect(seen.system).toContain('\n- helper: Helps with investigations');
@@ -201,10 +241,19 @@ describe('allowed subagents', () => {
   });
 
   it('hides subagents the user cannot see', async () => {
-    harness = await createRuntimeHarness({ scenarios: { main: `rules:\n  - steps:\n      - tool_calls: [{ name: ls, args: {} }]\n      - text: done\n` } });
+    harness = await createRuntimeHarness({
+      scenarios: {
+        main: `rules:\n  - steps:\n      - tool_calls: [{ name: ls, args: {} }]\n      - text: done\n`,
+      },
+    });
     const owner = await harness.createUser('owner');
     const other = await harness.createUser('other');
-    await harness.createAgent(owner, 'secret', { model: 'scripted:main' }, { backend: 'subagent', is_subagent: true });
+    await harness.createAgent(
+      owner,
+      'secret',
+      { model: 'scripted:main' },
+      { backend: 'subagent', is_subagent: true },
+    );
     const main = await harness.createAgent(other, 'main', { model: 'scripted:main' });
     const conversation = await harness.createConversation(other, main);
     const { run } = await harness.runs.postMessage(other, conversation.id, { content: 'x' });

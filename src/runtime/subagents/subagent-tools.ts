@@ -178,7 +178,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
         thread_id: run.thread_id,
         subagent_slug: relation.subagent_slug,
         error: run.error?.message ?? null,
-        // Yuxi §3.3 names: `progress.messages`, each `{seq, message_id?, tool_call_id?, kind, content}`.
+        // docs/subagents.md#subagent_status names: `progress.messages`, each `{seq, message_id?, tool_call_id?, kind, content}`.
         progress: { last_seq: progress.last_seq, messages: progress.items.map((item) => ({ ...item })) },
         events_url: eventsUrl(run.id),
         result_url: resultUrl(run.id),

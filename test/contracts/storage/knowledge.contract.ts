@@ -10,7 +10,7 @@ import type { User } from '../../../src/core/records/user.js';
 import type { OpenedStorage } from './storage.contract.js';
 
 /*
- * The knowledge part of the storage contract (SPEC §9): sources and grants, documents and chunks, and the
+ * The knowledge part of the storage contract (docs/skills-and-knowledge.md): sources and grants, documents and chunks, and the
  * full-text index behind `search`, run against every adapter (FTS5 on SQLite, tsvector on PostgreSQL).
  * Ranking expectations are mostly stated as "this passage first": the engines tokenize and stem differently.
  * Where both reduce the words alike, the scores are the BM25 of core/knowledge/bm25.ts, to the last digits.

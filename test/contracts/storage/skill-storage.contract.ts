@@ -32,7 +32,7 @@ async function expectCode(promise: Promise<unknown>, code: string): Promise<void
   expect((error as TroupeError).code).toBe(code);
 }
 
-/** The skill part of the storage contract (SPEC §9), run by `describeStorageContract` on every adapter. */
+/** The skill part of the storage contract (docs/skills-and-knowledge.md), run by `describeStorageContract` on every adapter. */
 export function describeSkillStorageContract(adapterName: string, open: () => Promise<OpenedStorage>): void {
   describe(`Skill storage contract: ${adapterName}`, () => {
     let opened: OpenedStorage;

@@ -458,7 +458,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
       });
 
       describe('listDelegatable', () => {
-        /** One expert per way of failing the four conditions of SPEC §6, plus the ones that pass. */
+        /** One expert per way of failing the four conditions of docs/delegation.md, plus the ones that pass. */
         async function experts() {
           const world = await seedWorld(storage);
           const { alice, bob } = world;
@@ -1573,7 +1573,9 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           },
           { run_id: parent.id, events: [{ type: 'subagent_update', payload: { n: 1 } }], whileActive: true },
         ]);
-        expect(own?.map((event) => [event.run_id, event.seq, event.type, fieldOf(event.payload, 'n')])).toEqual([
+        expect(
+          own?.map((event) => [event.run_id, event.seq, event.type, fieldOf(event.payload, 'n')]),
+        ).toEqual([
           [child.id, 1, 'metadata', 1],
           [child.id, 2, 'step', 2],
         ]);

@@ -19,7 +19,7 @@ import { startBackend, type BACKENDS, type ScriptRule } from '../model-backends.
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
 /**
- * SPEC §2: whatever ends a run, the conversation goes on. Each test ends a run in one way while a tool
+ * docs/runs.md: whatever ends a run, the conversation goes on. Each test ends a run in one way while a tool
  * call has no result, then sends another message to the same conversation, whose run must complete —
  * with the scripted model and against fake OpenAI / Anthropic servers that, like the real APIs, refuse a
  * prompt with a tool call left unanswered.

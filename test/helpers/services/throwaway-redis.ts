@@ -106,7 +106,9 @@ export async function startThrowawayRedis(
       await client.call('SHUTDOWN', keepData ? 'SAVE' : 'NOSAVE').catch(() => undefined);
       client.disconnect();
       // Redis removes its pidfile before it has exited: wait for the process itself, so the port is free.
-      await eventually('Redis to exit', 10_000, () => Promise.resolve(isRunning(server.pid) ? undefined : true));
+      await eventually('Redis to exit', 10_000, () =>
+        Promise.resolve(isRunning(server.pid) ? undefined : true),
+      );
       if (!keepData) rmSync(path.join(dir, 'dump.rdb'), { force: true });
     },
     async start() {

@@ -13,7 +13,7 @@ export function serviceBinariesOrSkip(suite: string): ServiceBinaries | undefine
   const found = findServiceBinaries();
   if ('binaries' in found) return found.binaries;
   const reason = `${suite}: skipped because the server binaries are missing (${found.missing}; .ci/run installs them)`;
-   
+
   console.warn(reason);
   describe.skip(reason, () => {
     it('needs PostgreSQL and Redis server binaries', () => undefined);
@@ -25,10 +25,7 @@ export function serviceBinariesOrSkip(suite: string): ServiceBinaries | undefine
  * A server of the suite's own, started before its tests in a temp dir and stopped (the dir removed) after them.
  * The returned getter reads it once `beforeAll` ran.
  */
-export function useThrowawayServer<T>(
-  start: (dir: string, teardown: Teardown) => Promise<T>,
-): () => T {
-   
+export function useThrowawayServer<T>(start: (dir: string, teardown: Teardown) => Promise<T>): () => T {
   const teardown = createTeardown((message) => console.warn(message));
   let server: T | undefined;
   beforeAll(async () => {

@@ -5152,7 +5152,7 @@ export interface operations {
               max_processes?: number;
               output_bytes?: number;
             };
-            /** @description Per-agent limits (SPEC §4). Each may only narrow the server's value: a save above it is 400 validation_failed; if the server value is lowered later, the lower one applies at run time. */
+            /** @description Per-agent limits (docs/subagents.md). Each may only narrow the server's value: a save above it is 400 validation_failed; if the server value is lowered later, the lower one applies at run time. */
             limits?: {
               /** @description At most the server's TROUPE_MAX_STEPS; a higher value is refused (400 validation_failed) */
               max_steps?: number;
@@ -5171,7 +5171,7 @@ export interface operations {
               /** @description At most the server's TROUPE_INACTIVITY_TIMEOUT_MS; a higher value is refused (400 validation_failed) */
               inactivity_timeout_ms?: number;
             };
-            /** @description Budget of a run tree (SPEC §10): a run that reaches a limit ends failed with budget_exhausted */
+            /** @description Budget of a run tree (docs/budgets.md): a run that reaches a limit ends failed with budget_exhausted */
             budget?: {
               /** @description Input plus output tokens of every model call */
               tokens?: number;
@@ -5335,7 +5335,7 @@ export interface operations {
               max_processes?: number;
               output_bytes?: number;
             };
-            /** @description Per-agent limits (SPEC §4). Each may only narrow the server's value: a save above it is 400 validation_failed; if the server value is lowered later, the lower one applies at run time. */
+            /** @description Per-agent limits (docs/subagents.md). Each may only narrow the server's value: a save above it is 400 validation_failed; if the server value is lowered later, the lower one applies at run time. */
             limits?: {
               /** @description At most the server's TROUPE_MAX_STEPS; a higher value is refused (400 validation_failed) */
               max_steps?: number;
@@ -5354,7 +5354,7 @@ export interface operations {
               /** @description At most the server's TROUPE_INACTIVITY_TIMEOUT_MS; a higher value is refused (400 validation_failed) */
               inactivity_timeout_ms?: number;
             };
-            /** @description Budget of a run tree (SPEC §10): a run that reaches a limit ends failed with budget_exhausted */
+            /** @description Budget of a run tree (docs/budgets.md): a run that reaches a limit ends failed with budget_exhausted */
             budget?: {
               /** @description Input plus output tokens of every model call */
               tokens?: number;
@@ -5618,7 +5618,7 @@ export interface operations {
               max_processes?: number;
               output_bytes?: number;
             };
-            /** @description Per-agent limits (SPEC §4). Each may only narrow the server's value: a save above it is 400 validation_failed; if the server value is lowered later, the lower one applies at run time. */
+            /** @description Per-agent limits (docs/subagents.md). Each may only narrow the server's value: a save above it is 400 validation_failed; if the server value is lowered later, the lower one applies at run time. */
             limits?: {
               /** @description At most the server's TROUPE_MAX_STEPS; a higher value is refused (400 validation_failed) */
               max_steps?: number;
@@ -5637,7 +5637,7 @@ export interface operations {
               /** @description At most the server's TROUPE_INACTIVITY_TIMEOUT_MS; a higher value is refused (400 validation_failed) */
               inactivity_timeout_ms?: number;
             };
-            /** @description Budget of a run tree (SPEC §10): a run that reaches a limit ends failed with budget_exhausted */
+            /** @description Budget of a run tree (docs/budgets.md): a run that reaches a limit ends failed with budget_exhausted */
             budget?: {
               /** @description Input plus output tokens of every model call */
               tokens?: number;

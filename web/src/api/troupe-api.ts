@@ -57,7 +57,8 @@ export function createTroupeApi(client: ApiClient) {
   return {
     client,
     me: async (signal?: AbortSignal) => (await get<{ user: User }>('/api/me', signal)).user,
-    limits: async (signal?: AbortSignal) => (await get<{ limits: ServerLimits }>('/api/limits', signal)).limits,
+    limits: async (signal?: AbortSignal) =>
+      (await get<{ limits: ServerLimits }>('/api/limits', signal)).limits,
 
     // agents
     listAgents: async (includeSubagents: boolean, signal?: AbortSignal) =>
@@ -69,7 +70,7 @@ export function createTroupeApi(client: ApiClient) {
     updateAgent: (id: string, body: AgentPatchBody) => send<SavedAgent>('PUT', `/api/agent/${enc(id)}`, body),
     deleteAgent: (id: string) => send<undefined>('DELETE', `/api/agent/${enc(id)}`),
     /** Issue 4's live build report; `route_not_found` until that endpoint exists. */
-    /** With `agentId`, redacted MCP secrets in the draft take that agent's stored values (SPEC §12). */
+    /** With `agentId`, redacted MCP secrets in the draft take that agent's stored values (docs/egress-and-secrets.md). */
     buildReport: (config: AgentConfig, signal?: AbortSignal, agentId?: string) =>
       send<unknown>(
         'POST',
@@ -109,8 +110,12 @@ export function createTroupeApi(client: ApiClient) {
         ...(attachments.length > 0 ? { attachments } : {}),
       }),
     listArtifacts: async (conversationId: string, signal?: AbortSignal) =>
-      (await get<{ artifacts: ArtifactView[] }>(`/api/conversations/${enc(conversationId)}/artifacts`, signal))
-        .artifacts,
+      (
+        await get<{ artifacts: ArtifactView[] }>(
+          `/api/conversations/${enc(conversationId)}/artifacts`,
+          signal,
+        )
+      ).artifacts,
     /** The file as a Blob: downloads need the bearer token, so they go through fetch, not a plain link. */
     downloadArtifact: async (conversationId: string, artifactId: string): Promise<Blob> => {
       const response = await client.raw(
@@ -183,8 +188,10 @@ export function createTroupeApi(client: ApiClient) {
       send<DelegationPolicySettings>('PUT', '/api/me/delegation-policy', settings),
 
     // skills
-    listSkills: async (signal?: AbortSignal) => (await get<{ skills: Skill[] }>('/api/skills', signal)).skills,
-    getSkill: (idOrName: string, signal?: AbortSignal) => get<SkillDetail>(`/api/skills/${enc(idOrName)}`, signal),
+    listSkills: async (signal?: AbortSignal) =>
+      (await get<{ skills: Skill[] }>('/api/skills', signal)).skills,
+    getSkill: (idOrName: string, signal?: AbortSignal) =>
+      get<SkillDetail>(`/api/skills/${enc(idOrName)}`, signal),
     /** The archive goes as raw bytes: the server reads the kind (.zip or .tar.gz) from its magic bytes. */
     uploadSkill: async (archive: Blob, options: { visibility: Skill['visibility']; replace: boolean }) => {
       const query = new URLSearchParams({ visibility: options.visibility, replace: String(options.replace) });
@@ -202,16 +209,23 @@ export function createTroupeApi(client: ApiClient) {
     // knowledge sources
     listKnowledge: async (signal?: AbortSignal) =>
       (await get<{ sources: KnowledgeSource[] }>('/api/knowledge', signal)).sources,
-    createKnowledge: async (body: { name: string; description?: string; visibility?: KnowledgeSource['visibility'] }) =>
-      (await send<{ source: KnowledgeSource }>('POST', '/api/knowledge', body)).source,
+    createKnowledge: async (body: {
+      name: string;
+      description?: string;
+      visibility?: KnowledgeSource['visibility'];
+    }) => (await send<{ source: KnowledgeSource }>('POST', '/api/knowledge', body)).source,
     deleteKnowledge: (id: string) => send<undefined>('DELETE', `/api/knowledge/${enc(id)}`),
     listKnowledgeDocuments: async (id: string, signal?: AbortSignal) =>
-      (await get<{ documents: KnowledgeDocument[] }>(`/api/knowledge/${enc(id)}/documents`, signal)).documents,
+      (await get<{ documents: KnowledgeDocument[] }>(`/api/knowledge/${enc(id)}/documents`, signal))
+        .documents,
     /** Multipart upload: the browser sets the boundary, so no JSON helper here. */
     uploadKnowledgeDocuments: async (id: string, files: readonly File[]) => {
       const form = new FormData();
       for (const file of files) form.append('file', file, file.name);
-      const response = await client.raw(`/api/knowledge/${enc(id)}/documents`, { method: 'POST', body: form });
+      const response = await client.raw(`/api/knowledge/${enc(id)}/documents`, {
+        method: 'POST',
+        body: form,
+      });
       if (!response.ok) throw await errorFromResponse(response);
       return ((await response.json()) as { documents: AddedKnowledgeDocument[] }).documents;
     },

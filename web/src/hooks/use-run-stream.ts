@@ -2,7 +2,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiError } from '../api/api-error.ts';
 import { openRunEventStream, type StreamState } from '../api/run-event-stream.ts';
 import type { RunEvent } from '../api/types.ts';
-import { applyRunEvent, dismissApproval, dismissQuestion, emptyLiveRun, type LiveRun } from '../lib/live-run.ts';
+import {
+  applyRunEvent,
+  dismissApproval,
+  dismissQuestion,
+  emptyLiveRun,
+  type LiveRun,
+} from '../lib/live-run.ts';
 import { browserSessionStorage, createRunStreamStore } from '../lib/run-stream-store.ts';
 import { useSession } from './use-session.ts';
 

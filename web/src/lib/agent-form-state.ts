@@ -59,7 +59,7 @@ export interface AgentFormState {
   specsText: string;
   /** `config.knowledge_sources`: names of the sources the agent's `knowledge_search` reads. */
   knowledgeSources: string[];
-  /** `config.budget` (SPEC §10). */
+  /** `config.budget` (docs/budgets.md). */
   budget: BudgetDraft;
 }
 

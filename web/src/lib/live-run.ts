@@ -157,7 +157,7 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
         status: (str(event.payload.status) || 'completed') as RunStatus,
         output: typeof event.payload.output === 'string' ? event.payload.output : null,
         error: runError(event.payload.error),
-        usage: (event.payload.usage) ?? null,
+        usage: event.payload.usage ?? null,
       };
       next.approvals = [];
       next.questions = [];

@@ -10,7 +10,13 @@ describeEventBusContract('memory', () => {
 });
 
 function runEvent(runId: string, seq: number): RunEvent {
-  return storedRunEvent({ run_id: runId, seq, type: 'step', payload: {}, created_at: '2026-01-01T00:00:00.000Z' });
+  return storedRunEvent({
+    run_id: runId,
+    seq,
+    type: 'step',
+    payload: {},
+    created_at: '2026-01-01T00:00:00.000Z',
+  });
 }
 
 describe('createMemoryEventBus', () => {

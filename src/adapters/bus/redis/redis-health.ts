@@ -10,7 +10,10 @@ export interface RedisHealth extends BusHealth {
  * Connected while every one of `connections` is ready: ioredis reconnects each on its own after Redis went
  * away, and delivery needs them all (publishing, reading the streams, the signal channel).
  */
-export function createRedisHealth(connections: readonly Redis[], report: (error: unknown) => void): RedisHealth {
+export function createRedisHealth(
+  connections: readonly Redis[],
+  report: (error: unknown) => void,
+): RedisHealth {
   const listeners = new Set<(connected: boolean) => void>();
   const ready = (): boolean => connections.every((connection) => connection.status === 'ready');
   let connected = ready();

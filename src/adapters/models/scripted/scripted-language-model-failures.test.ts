@@ -181,7 +181,11 @@ rules:
 `;
 
   it('emits a call to a tool that is not offered, which the SDK reports as unavailable', async () => {
-    const result = streamText({ model: scenarioModel(UNOFFERED, 'unoffered'), prompt: 'x', tools: { read_file: tools.read_file } });
+    const result = streamText({
+      model: scenarioModel(UNOFFERED, 'unoffered'),
+      prompt: 'x',
+      tools: { read_file: tools.read_file },
+    });
     const calls: { toolName: string; input: unknown; invalid?: boolean; error?: unknown }[] = [];
     for await (const part of result.fullStream) if (part.type === 'tool-call') calls.push(part);
     expect(calls).toHaveLength(1);
@@ -191,7 +195,9 @@ rules:
 
   it('refuses the mark when the tool is offered after all, so a test cannot pass by accident', async () => {
     const promise = generateText({ model: scenarioModel(UNOFFERED, 'unoffered'), prompt: 'x', tools });
-    await expect(promise).rejects.toThrow(/tool "write_file": the call is marked `unoffered` but the tool is offered/);
+    await expect(promise).rejects.toThrow(
+      /tool "write_file": the call is marked `unoffered` but the tool is offered/,
+    );
   });
 });
 

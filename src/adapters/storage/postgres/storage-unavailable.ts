@@ -31,7 +31,8 @@ export const STORAGE_RETRY_AFTER_SECONDS = 2;
 export function isStorageUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) return true;
+  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code)))
+    return true;
   return typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message);
 }
 

@@ -7,7 +7,7 @@ type AnyDb = Kysely<any>;
 const DIMENSIONS = ['tokens', 'model_calls', 'tool_calls'] as const;
 
 /**
- * Issue 16 (SPEC §10): one budget ledger per budgeted run. Limits and counters are plain integer columns so
+ * Issue 16 (docs/budgets.md): one budget ledger per budgeted run. Limits and counters are plain integer columns so
  * admission is a single conditional UPDATE on either engine; runs without a budget have no row.
  */
 export const budgetMigration: Migration = {

@@ -10,7 +10,7 @@ function isSqlite(db: AnyDb): boolean {
 }
 
 /**
- * Knowledge sources, their grants, documents and chunks (issue 13, SPEC §9). The tables are shared; the
+ * Knowledge sources, their grants, documents and chunks (issue 13, docs/skills-and-knowledge.md). The tables are shared; the
  * full-text index is the one engine-specific part of the schema:
  * - SQLite: an FTS5 table over the chunks (external content, so the text is stored once), kept in step by
  *   triggers and keyed on the chunk's INTEGER PRIMARY KEY, which VACUUM never renumbers;

@@ -8,7 +8,7 @@ import { migrateToLatest } from './migrations.js';
 import { sqliteSqlDialect } from './sql-dialect.js';
 
 /*
- * SPEC §6 asks for the four delegation conditions in ONE query. The contract suite proves the answers;
+ * docs/delegation.md asks for the four delegation conditions in ONE query. The contract suite proves the answers;
  * this proves the shape: a single SELECT, carrying every condition, the access check and the coalesce.
  */
 let storage: Storage;

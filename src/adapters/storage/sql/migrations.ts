@@ -270,7 +270,7 @@ const approvalsAndInbox: Migration = {
 };
 
 /**
- * `request_id` is unique per user, not globally (SPEC §2): with one global key, user B sending user A's id got
+ * `request_id` is unique per user, not globally (docs/runs.md): with one global key, user B sending user A's id got
  * 409 `request_id_conflict`, which told B the id was taken and let anyone block another user's ids.
  */
 const requestIdPerUser: Migration = {
@@ -286,7 +286,7 @@ const requestIdPerUser: Migration = {
 };
 
 /**
- * Skills (issue 13, SPEC §9): the skill rows, their files and access grants. File contents are base64 text
+ * Skills (issue 13, docs/skills-and-knowledge.md): the skill rows, their files and access grants. File contents are base64 text
  * so one column type serves SQLite and PostgreSQL; a skill is capped at a few MiB, so the overhead is small,
  * and every process of a scale-out deployment reads the same bytes from the database.
  */

@@ -224,7 +224,7 @@ export class SqlAgentRepository implements AgentRepository {
       .select((eb) =>
         eb.fn.coalesce('agents.delegation_brief', 'agents.description', eb.val('')).as('roster_brief'),
       )
-      // The four conditions of SPEC §6, all in this one statement (access is the fourth, below).
+      // The four conditions of docs/delegation.md, all in this one statement (access is the fourth, below).
       .where('agents.delegatable', '=', 1)
       .where('agents.status', '=', 'published')
       .where('agents.is_subagent', '=', 0)

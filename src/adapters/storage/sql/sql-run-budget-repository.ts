@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { BUDGET_DIMENSIONS, type BudgetDimension } from '../../../core/budgets/budget-dimension.js';
-import { type BudgetAmounts, type BudgetLimits, type RunBudget } from '../../../core/budgets/budget.js';
+import type { BudgetAmounts, BudgetLimits, RunBudget } from '../../../core/budgets/budget.js';
 import type { NewRunBudget, RunBudgetRepository } from '../../../core/ports/run-budget-repository.js';
 import type { DatabaseSchema, RunBudgetsTable } from './database-schema.js';
 import type { SqlContext } from './sql-context.js';

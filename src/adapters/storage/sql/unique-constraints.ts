@@ -34,7 +34,7 @@ export const UNIQUE_CONSTRAINTS = {
   run_events_run_seq_uq: { table: 'run_events', columns: ['run_id', 'seq'] },
   tool_approvals_pkey: { table: 'tool_approvals', columns: ['run_id', 'tool_call_id'] },
   run_inbox_run_seq_uq: { table: 'run_inbox', columns: ['run_id', 'seq'] },
-  /** Idempotency keys are per user (SPEC §2): another user's `request_id` never conflicts (0003). */
+  /** Idempotency keys are per user (docs/runs.md): another user's `request_id` never conflicts (0003). */
   runs_user_request_id_uq: { table: 'runs', columns: ['user_id', 'request_id'] },
   skills_pkey: { table: 'skills', columns: ['id'] },
   skills_name_uq: { table: 'skills', columns: ['name'] },

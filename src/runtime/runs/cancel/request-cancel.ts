@@ -69,7 +69,7 @@ export async function requestCancel(
 }
 
 /**
- * Closes every active descendant of `root`, parents before their children, as Yuxi §2.4 does when a run
+ * Closes every active descendant of `root`, parents before their children, as docs/runs.md#cascades does when a run
  * ends. One read finds them all, however wide the tree (a parent of 100 children read 101 times before).
  */
 export async function closeSubtree(ports: RunEndingPorts, root: Run): Promise<Run[]> {

@@ -11,7 +11,7 @@ import {
   waitForStatus,
 } from '../../../../test/helpers/runtime/run-endings-world.js';
 
-/** SPEC §2: whatever ends a run, the conversation goes on (see test/helpers/runtime/run-endings-world.ts). */
+/** docs/runs.md: whatever ends a run, the conversation goes on (see test/helpers/runtime/run-endings-world.ts). */
 const setup = useRunEndingsWorld();
 
 describe.each(BACKENDS)('a run that ends never poisons its conversation (%s)', (name) => {
@@ -29,7 +29,14 @@ describe.each(BACKENDS)('a run that ends never poisons its conversation (%s)', (
       },
     ]);
     const events = await world.h.storage.events.list(run.id, 0, 100);
-    expect(events.slice(-2).map((event) => [event.type, event.type === 'tool_result' ? (event.payload.closed_by_run_end ?? null) : null])).toEqual([
+    expect(
+      events
+        .slice(-2)
+        .map((event) => [
+          event.type,
+          event.type === 'tool_result' ? (event.payload.closed_by_run_end ?? null) : null,
+        ]),
+    ).toEqual([
       ['tool_result', true],
       ['end', null],
     ]);

@@ -24,7 +24,7 @@ export interface ChildRunEntry extends ChildCard {
   updated_at: string;
   /** Set while an expired lease holds it: nothing works on it until a takeover. */
   worker_lost: WorkerLost | null;
-  /** The child's budget (SPEC §10), live while it runs; null without one. */
+  /** The child's budget (docs/budgets.md), live while it runs; null without one. */
   budget: BudgetView | null;
 }
 

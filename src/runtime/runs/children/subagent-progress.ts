@@ -3,7 +3,7 @@ import type { RunEvent, RunEventOf } from '../../../core/records/run-event.js';
 
 export interface ProgressItem {
   seq: number;
-  /** The tool call a `tool_call` or `tool_result` item belongs to (Yuxi §3.3 `tool_call_id`). */
+  /** The tool call a `tool_call` or `tool_result` item belongs to (docs/subagents.md#subagent_status `tool_call_id`). */
   tool_call_id?: string;
   kind: 'assistant_message' | 'tool_call' | 'tool_result';
   content: string;
@@ -36,7 +36,8 @@ export function summariseProgress(events: readonly RunEvent[], limit = 3): RunPr
   let text = '';
   let textSeq = 0;
   const flushText = (): void => {
-    if (text.trim() !== '') items.push({ seq: textSeq, kind: 'assistant_message', content: clip(text.trim()) });
+    if (text.trim() !== '')
+      items.push({ seq: textSeq, kind: 'assistant_message', content: clip(text.trim()) });
     text = '';
   };
   for (const event of events) {
@@ -45,12 +46,22 @@ export function summariseProgress(events: readonly RunEvent[], limit = 3): RunPr
       textSeq = event.seq;
     } else if (event.type === 'tool_call') {
       flushText();
-      items.push({ seq: event.seq, ...toolCallId(event), kind: 'tool_call', content: clip(`Calling ${event.payload.name}(${JSON.stringify(event.payload.args ?? {})})`) });
+      items.push({
+        seq: event.seq,
+        ...toolCallId(event),
+        kind: 'tool_call',
+        content: clip(`Calling ${event.payload.name}(${JSON.stringify(event.payload.args ?? {})})`),
+      });
     } else if (event.type === 'tool_result') {
       flushText();
       const output = event.payload.output;
       const rendered = typeof output === 'string' ? output : JSON.stringify(output);
-      items.push({ seq: event.seq, ...toolCallId(event), kind: 'tool_result', content: clip(`${event.payload.name} → ${rendered}`) });
+      items.push({
+        seq: event.seq,
+        ...toolCallId(event),
+        kind: 'tool_result',
+        content: clip(`${event.payload.name} → ${rendered}`),
+      });
     } else if (event.type === 'step' || event.type === 'end') {
       flushText();
     }

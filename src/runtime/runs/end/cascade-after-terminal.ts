@@ -22,7 +22,7 @@ export async function cascadeAfterTerminal(
   // A subagent run has no children, nor has any run of its conversation: nothing to read or close.
   if (mayStartChildren(run)) {
     const agent = loaded ?? (await storage.agents.get(run.agent_id));
-    // Background children may outlive their parent's turn when the agent asks for it (SPEC §2); a cancel
+    // Background children may outlive their parent's turn when the agent asks for it (docs/runs.md); a cancel
     // always closes the whole subtree. Children an earlier turn kept alive are closed when the
     // conversation's next run ends: both in one read.
     const own = run.status === 'cancelled' || agent?.config.keep_background_runs !== true;

@@ -9,7 +9,11 @@ import type { ThreadMessage } from '../../../core/records/thread-message.js';
 import type { User } from '../../../core/records/user.js';
 import { partialAnswerMarker } from '../../../core/thread/partial-answer.js';
 import { repairToolCallPairs } from '../../../core/thread/tool-call-pairs.js';
-import { createRuntimeHarness, type RuntimeHarness, type RuntimeHarnessOptions } from '../../../../test/helpers/create-runtime-harness.js';
+import {
+  createRuntimeHarness,
+  type RuntimeHarness,
+  type RuntimeHarnessOptions,
+} from '../../../../test/helpers/create-runtime-harness.js';
 import { BACKENDS, startBackend, type ScriptRule } from '../../../../test/helpers/model-backends.js';
 import type { AgentMiddleware } from '../../../core/ports/agent-middleware.js';
 
@@ -29,8 +33,17 @@ const MAIN = JSON.stringify({
   rules: [
     { when: { contains: 'slow' }, steps: [SLOW_STEP] },
     { when: { contains: 'break' }, steps: [SLOW_STEP] },
-    { when: { contains: 'look first' }, steps: [{ text: 'Looking.', tool_calls: [{ name: 'ls', args: {} }] }, SLOW_STEP] },
-    { when: { contains: 'ask the helper' }, steps: [{ tool_calls: [{ name: 'task', args: { subagent_slug: 'helper', description: 'slow' } }] }, { text: 'never' }] },
+    {
+      when: { contains: 'look first' },
+      steps: [{ text: 'Looking.', tool_calls: [{ name: 'ls', args: {} }] }, SLOW_STEP],
+    },
+    {
+      when: { contains: 'ask the helper' },
+      steps: [
+        { tool_calls: [{ name: 'task', args: { subagent_slug: 'helper', description: 'slow' } }] },
+        { text: 'never' },
+      ],
+    },
     { steps: [{ text: 'fresh answer' }] },
   ],
 });
@@ -57,11 +70,15 @@ function breakingMiddleware(world: () => World): AgentMiddleware {
   return {
     name: 'connection-breaker',
     async wrapModelCall(request, next) {
-      if (request.agent.slug !== 'main' || !lastUserText(request.messages).includes('break')) return next(request);
+      if (request.agent.slug !== 'main' || !lastUserText(request.messages).includes('break'))
+        return next(request);
       const controller = new AbortController();
-      request.abortSignal.addEventListener('abort', () => controller.abort(request.abortSignal.reason), { once: true });
+      request.abortSignal.addEventListener('abort', () => controller.abort(request.abortSignal.reason), {
+        once: true,
+      });
       const subscription = await world().h.bus.subscribe(request.run.id, (event) => {
-        if (event.type === 'message_delta') controller.abort(new TroupeError('model_call_failed', 'The model connection dropped'));
+        if (event.type === 'message_delta')
+          controller.abort(new TroupeError('model_call_failed', 'The model connection dropped'));
       });
       try {
         return await next({ ...request, abortSignal: controller.signal });
@@ -92,7 +109,12 @@ async function setup({ model, ...options }: RuntimeHarnessOptions & { model?: st
   });
   closeLater(h);
   const alice = await h.createUser('alice');
-  await h.createAgent(alice, 'helper', { model: 'scripted:helper', tools: [] }, { backend: 'subagent', is_subagent: true });
+  await h.createAgent(
+    alice,
+    'helper',
+    { model: 'scripted:helper', tools: [] },
+    { backend: 'subagent', is_subagent: true },
+  );
   const main = await h.createAgent(alice, 'main', { model: model ?? 'scripted:main', tools: ['ls'] });
   const conversation = await h.createConversation(alice, main);
   current.world = { h, alice, main, conversation, prompts };
@@ -141,7 +163,9 @@ async function expectConversationGoesOn(world: World, partial: string): Promise<
   const prompt = world.prompts.at(-1) ?? [];
   expect(prompt.slice(-2).map((message) => message.role)).toEqual(['assistant', 'user']);
   expect(JSON.stringify(prompt.at(-2))).toContain(JSON.stringify(partial).slice(1, -1));
-  const messages = (await world.h.storage.messages.list(world.conversation.thread_id)).map((entry) => entry.message);
+  const messages = (await world.h.storage.messages.list(world.conversation.thread_id)).map(
+    (entry) => entry.message,
+  );
   expect(repairToolCallPairs(messages)).toBe(messages);
 }
 
@@ -187,7 +211,10 @@ describe('a run that ends mid-answer keeps what it said (scripted model)', () =>
   it('failure mid-answer: the streamed text is stored, marked failed', async () => {
     const world = await setup();
     const run = await post(world, 'break it');
-    expect(await settle(world, run.id)).toMatchObject({ status: 'failed', error: { type: 'model_call_failed' } });
+    expect(await settle(world, run.id)).toMatchObject({
+      status: 'failed',
+      error: { type: 'model_call_failed' },
+    });
     const said = await streamedText(world, run.id);
     const partials = partialsOf(await world.h.storage.messages.list(world.conversation.thread_id));
     expect(partials).toEqual([{ run_id: run.id, step: 1, text: said, run_status: 'failed' }]);
@@ -197,29 +224,44 @@ describe('a run that ends mid-answer keeps what it said (scripted model)', () =>
   it('execution_tree_closed: a child cut off mid-answer keeps its text in its own thread', async () => {
     const world = await setup();
     const run = await post(world, 'ask the helper');
-    await expect.poll(async () => (await world.h.storage.runs.listChildren(run.id)).length, { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(async () => (await world.h.storage.runs.listChildren(run.id)).length, { timeout: 15_000 })
+      .toBe(1);
     const [child] = await world.h.storage.runs.listChildren(run.id);
     if (!child) throw new Error('no child run');
     await deltasStored(world, child.id, 2);
     await world.h.runs.cancel(world.alice, run.id);
-    expect(await settle(world, child.id)).toMatchObject({ status: 'cancelled', error: { type: 'execution_tree_closed' } });
+    expect(await settle(world, child.id)).toMatchObject({
+      status: 'cancelled',
+      error: { type: 'execution_tree_closed' },
+    });
     const said = await streamedText(world, child.id);
     const childThread = await world.h.storage.messages.list(child.thread_id);
-    expect(partialsOf(childThread)).toEqual([{ run_id: child.id, step: 1, text: said, run_status: 'cancelled' }]);
+    expect(partialsOf(childThread)).toEqual([
+      { run_id: child.id, step: 1, text: said, run_status: 'cancelled' },
+    ]);
   });
 
   it('a checkpointed turn whose run died before reporting it is not stored twice', async () => {
     const world = await setup({ startWorker: false, leasePolicy: 'fail' });
     const run = await post(world, 'slow please');
-    await world.h.storage.runs.update(run.id, { status: ['pending'] }, {
-      status: 'running',
-      worker_id: 'wrk_dead',
-      lease_expires_at: new Date(Date.now() - 1000).toISOString(),
-      started_at: new Date().toISOString(),
-      attempt: 1,
-    });
+    await world.h.storage.runs.update(
+      run.id,
+      { status: ['pending'] },
+      {
+        status: 'running',
+        worker_id: 'wrk_dead',
+        lease_expires_at: new Date(Date.now() - 1000).toISOString(),
+        started_at: new Date().toISOString(),
+        attempt: 1,
+      },
+    );
     await world.h.storage.events.append({ run_id: run.id, type: 'metadata', payload: {} });
-    await world.h.storage.events.append({ run_id: run.id, type: 'message_delta', payload: { text: 'All said.' } });
+    await world.h.storage.events.append({
+      run_id: run.id,
+      type: 'message_delta',
+      payload: { text: 'All said.' },
+    });
     await world.h.storage.messages.append(world.conversation.thread_id, run.id, 1, [
       { role: 'assistant', content: [{ type: 'text', text: 'All said.' }] },
     ]);
@@ -254,22 +296,33 @@ describe.each(BACKENDS)('a partial answer is a valid prompt for the next run (%s
     });
     const run = await post(world, 'tell me');
     // A worker claimed the run, streamed part of its answer and died.
-    await world.h.storage.runs.update(run.id, { status: ['pending'] }, {
-      status: 'running',
-      worker_id: 'wrk_dead',
-      lease_expires_at: new Date(Date.now() - 1000).toISOString(),
-      started_at: new Date().toISOString(),
-      attempt: 1,
-    });
+    await world.h.storage.runs.update(
+      run.id,
+      { status: ['pending'] },
+      {
+        status: 'running',
+        worker_id: 'wrk_dead',
+        lease_expires_at: new Date(Date.now() - 1000).toISOString(),
+        started_at: new Date().toISOString(),
+        attempt: 1,
+      },
+    );
     for (const payload of [{}, { text: 'Half an ' }, { text: 'answer, then ' }]) {
-      await world.h.storage.events.append({ run_id: run.id, type: payload.text ? 'message_delta' : 'metadata', payload });
+      await world.h.storage.events.append({
+        run_id: run.id,
+        type: payload.text ? 'message_delta' : 'metadata',
+        payload,
+      });
     }
     expect((await world.h.reconciler.reconcileOnce()).failed).toEqual([run.id]);
     const partials = partialsOf(await world.h.storage.messages.list(world.conversation.thread_id));
-    expect(partials).toEqual([{ run_id: run.id, step: 1, text: 'Half an answer, then ', run_status: 'failed' }]);
+    expect(partials).toEqual([
+      { run_id: run.id, step: 1, text: 'Half an answer, then ', run_status: 'failed' },
+    ]);
     await world.h.executor.start();
     world.h.queue.process((runId) => world.h.executor.execute(runId));
     await expectConversationGoesOn(world, 'Half an answer, then ');
-    if (name !== 'scripted') expect(JSON.stringify(backend.requests.at(-1)?.body.messages)).toContain('Half an answer, then ');
+    if (name !== 'scripted')
+      expect(JSON.stringify(backend.requests.at(-1)?.body.messages)).toContain('Half an answer, then ');
   });
 });

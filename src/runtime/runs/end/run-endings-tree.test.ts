@@ -10,7 +10,7 @@ import {
   useRunEndingsWorld,
 } from '../../../../test/helpers/runtime/run-endings-world.js';
 
-/** SPEC §2: whatever ends a run, the conversation goes on (see test/helpers/runtime/run-endings-world.ts). */
+/** docs/runs.md: whatever ends a run, the conversation goes on (see test/helpers/runtime/run-endings-world.ts). */
 const setup = useRunEndingsWorld();
 
 describe.each(BACKENDS)('a run that ends never poisons its conversation (%s)', (name) => {

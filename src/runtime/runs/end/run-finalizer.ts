@@ -53,7 +53,7 @@ export interface EndedRun {
 }
 
 /**
- * Moves a run to a terminal status, closes the tool calls it left without a result (SPEC §2), keeps the
+ * Moves a run to a terminal status, closes the tool calls it left without a result (docs/runs.md), keeps the
  * text of a model call it left unfinished (`keepPartialAnswer`), appends its `end` event and its parent's
  * `subagent_update`, all inside the caller's transaction `tx`, so no reader can see a finished run without
  * its `end` (SSE and await rely on it) or a thread its conversation's next run could not send to a model.

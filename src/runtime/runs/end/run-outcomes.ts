@@ -32,7 +32,7 @@ export interface RunOutcomeDeps {
 }
 
 /**
- * What an attempt's end writes (SPEC §2): parked for a human, completed, interrupted at the step limit,
+ * What an attempt's end writes (docs/runs.md): parked for a human, completed, interrupted at the step limit,
  * cancelled, failed, handed back on shutdown, or ended by its budget or inactivity. Every write is a
  * compare-and-set from the statuses the run may be in, through the state machine the repository enforces;
  * a terminal run then cascades to its subtree.

@@ -7,7 +7,7 @@ export interface InactivityWatchdog {
 }
 
 /**
- * Calls `onIdle` once when nothing touched it for `timeoutMs` while not paused (SPEC §10: a running child
+ * Calls `onIdle` once when nothing touched it for `timeoutMs` while not paused (docs/budgets.md: a running child
  * that emits nothing for its inactivity timeout is interrupted). One timer, re-armed lazily.
  */
 export function createInactivityWatchdog(timeoutMs: number, onIdle: () => void): InactivityWatchdog {

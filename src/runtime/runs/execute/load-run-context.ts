@@ -15,13 +15,13 @@ export interface RunContext {
   user: User;
   conversation: Conversation;
   project: Project;
-  /** The run's budget ledger (SPEC §10); none for a run without a budget. */
+  /** The run's budget ledger (docs/budgets.md); none for a run without a budget. */
   ledger: RunBudget | undefined;
 }
 
 /**
  * Loads a run's context in one statement, plus the grant only when it decides. Visibility is recomputed on
- * every attempt (SPEC §1): a revoked grant stops the next run, not only new chats. `known` is the context
+ * every attempt (docs/records-and-access.md): a revoked grant stops the next run, not only new chats. `known` is the context
  * the run's creator read in the transaction that created it (`RunHandoffs`), checked the same way.
  */
 export async function loadRunContext(storage: Storage, run: Run, known?: RunContext): Promise<RunContext> {

@@ -8,7 +8,11 @@ import type { ThreadMessage } from '../../../core/records/thread-message.js';
 import { repairToolCallPairs } from '../../../core/thread/tool-call-pairs.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../../agent-loop/agent-loop.js';
 import { executeTool } from '../../agent-loop/execute-tool.js';
-import type { AgentMiddleware, ModelCallRequest, ModelCallResult } from '../../../core/ports/agent-middleware.js';
+import type {
+  AgentMiddleware,
+  ModelCallRequest,
+  ModelCallResult,
+} from '../../../core/ports/agent-middleware.js';
 import { composeMiddleware } from '../../middleware/compose-middleware.js';
 import { abortErrorOf } from '../../../core/runs/run-abort.js';
 import type { AppendBatch, PendingEvent, RunEmitter } from '../../events/run-emitter.js';
@@ -54,7 +58,7 @@ export interface ResumeAgentLoopOptions {
 }
 
 /**
- * Runs the agent loop from where the run's thread says it is (SPEC §2 resume): after its last checkpointed
+ * Runs the agent loop from where the run's thread says it is (docs/runs.md resume): after its last checkpointed
  * step, re-running only the tool calls that have no result yet; a run that checkpointed its final answer
  * and died before recording it is complete, not re-asked.
  */

@@ -34,7 +34,7 @@ export interface RunGate {
 }
 
 /**
- * The admission gate in front of every model call and tool execution (SPEC §10), innermost so it sees only
+ * The admission gate in front of every model call and tool execution (docs/budgets.md), innermost so it sees only
  * calls that would really run. It reads, in one statement, the status of the run and of every run above
  * it: once a cancel is committed anywhere up the tree, nothing new starts here, whichever process holds
  * the run and whether or not the cascade or the cancel signal has arrived. A tool whose one effect is a

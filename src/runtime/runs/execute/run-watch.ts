@@ -13,7 +13,7 @@ export interface RunWatch {
 }
 
 /**
- * The clocks of a run in flight (SPEC §10): its budget's deadline, and its inactivity timeout. Either ends
+ * The clocks of a run in flight (docs/budgets.md): its budget's deadline, and its inactivity timeout. Either ends
  * the run through its abort signal, so calls in flight are aborted and the executor writes the outcome.
  */
 export function watchRun(options: {

@@ -90,6 +90,8 @@ describe('worker slots', () => {
     slots.release();
     expect(await waited).toBe('after a wait');
     expect(slots.inUse).toBe(1);
-    await expect(slots.outsideOnceWaiting(() => Promise.reject(new Error('failed')), 5)).rejects.toThrow('failed');
+    await expect(slots.outsideOnceWaiting(() => Promise.reject(new Error('failed')), 5)).rejects.toThrow(
+      'failed',
+    );
   });
 });

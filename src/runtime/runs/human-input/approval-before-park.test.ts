@@ -3,7 +3,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Run } from '../../../core/records/run.js';
 import type { User } from '../../../core/records/user.js';
-import { createRuntimeHarness, type RuntimeHarness } from '../../../../test/helpers/create-runtime-harness.js';
+import {
+  createRuntimeHarness,
+  type RuntimeHarness,
+} from '../../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../../test/helpers/run-helpers.js';
 import type { AgentMiddleware } from '../../../core/ports/agent-middleware.js';
 import { ApprovalPendingError } from '../../../core/approvals/approval-pending-error.js';
@@ -55,7 +58,9 @@ function decideEarly(
       } catch (error) {
         const decision = pick(request.input);
         if (error instanceof ApprovalPendingError && decision) {
-          const result = await harness?.runs.decideApproval(actor(), request.run.id, error.toolCallId, { decision });
+          const result = await harness?.runs.decideApproval(actor(), request.run.id, error.toolCallId, {
+            decision,
+          });
           if (result) decided.push({ toolCallId: error.toolCallId, runStatus: result.run.status });
         }
         throw error;
@@ -74,7 +79,11 @@ async function setup(pick: (input: unknown) => 'approve' | 'reject' | undefined)
   });
   const user = await harness.createUser('alice');
   actor.user = user;
-  const agent = await harness.createAgent(user, 'main', { model: 'scripted:main', tools: ['write_file'], tool_approval_mode: 'default' });
+  const agent = await harness.createAgent(user, 'main', {
+    model: 'scripted:main',
+    tools: ['write_file'],
+    tool_approval_mode: 'default',
+  });
   const conversation = await harness.createConversation(user, agent);
   const workdir = (await harness.storage.projects.get(conversation.project_id))?.workdir ?? '';
   return { h: harness, user, conversation, decided, workdir };
@@ -92,7 +101,10 @@ describe('a decision that lands before the run parked', () => {
     const { run } = await h.runs.postMessage(user, conversation.id, { content: 'write it' });
     const done = await settle(h, user, run.id);
     expect(decided).toEqual([{ toolCallId: expect.any(String) as string, runStatus: 'running' }]);
-    expect(done).toMatchObject({ status: 'completed', output: expect.stringMatching(/^written: Created "out.txt"/) as string });
+    expect(done).toMatchObject({
+      status: 'completed',
+      output: expect.stringMatching(/^written: Created "out.txt"/) as string,
+    });
     expect(readFileSync(path.join(workdir, 'out.txt'), 'utf8')).toBe('approved content');
     const [approval] = await h.runs.listApprovals(user, run.id);
     expect(approval).toMatchObject({ status: 'approved', tool_call_id: decided[0]?.toolCallId });
@@ -105,16 +117,22 @@ describe('a decision that lands before the run parked', () => {
     expect(decided.map((entry) => entry.runStatus)).toEqual(['running']);
     expect(done.status).toBe('completed');
     const thread = await h.storage.messages.list(conversation.thread_id);
-    expect(toolResults(thread, 'write_file')).toEqual([{ name: 'write_file', text: rejectionText('write_file', null), isError: true }]);
+    expect(toolResults(thread, 'write_file')).toEqual([
+      { name: 'write_file', text: rejectionText('write_file', null), isError: true },
+    ]);
   });
 
   it('one of two decided early: the run parks for the other, whose decision resumes it', async () => {
     const early = (input: unknown) => ((input as { path?: string }).path === 'a.txt' ? 'approve' : undefined);
     const { h, user, conversation, decided, workdir } = await setup(early);
     const { run } = await h.runs.postMessage(user, conversation.id, { content: 'both' });
-    await expect.poll(async () => (await h.storage.runs.get(run.id))?.status, { timeout: 15_000 }).toBe('input_required');
+    await expect
+      .poll(async () => (await h.storage.runs.get(run.id))?.status, { timeout: 15_000 })
+      .toBe('input_required');
     expect(decided.map((entry) => entry.runStatus)).toEqual(['running']);
-    const pending = (await h.runs.listApprovals(user, run.id)).filter((approval) => approval.status === 'pending');
+    const pending = (await h.runs.listApprovals(user, run.id)).filter(
+      (approval) => approval.status === 'pending',
+    );
     expect(pending.map((approval) => (approval.args as { path: string }).path)).toEqual(['b.txt']);
     await h.runs.decideApproval(user, run.id, pending[0]?.tool_call_id ?? '', { decision: 'approve' });
     expect((await settle(h, user, run.id)).status).toBe('completed');

@@ -17,14 +17,20 @@ export async function parkForInput(
   usage: TokenUsage | null,
 ): Promise<Run | undefined> {
   return storage.transaction(async (tx) => {
-    const parked = await tx.runs.update(runId, { status: ['running'], worker_id: workerId }, {
-      status: 'input_required',
-      worker_id: null,
-      lease_expires_at: null,
-      usage,
-    });
+    const parked = await tx.runs.update(
+      runId,
+      { status: ['running'], worker_id: workerId },
+      {
+        status: 'input_required',
+        worker_id: null,
+        lease_expires_at: null,
+        usage,
+      },
+    );
     if (!parked) return undefined;
-    const stillPending = (await tx.approvals.listForRun(runId)).some((approval) => approval.status === 'pending');
+    const stillPending = (await tx.approvals.listForRun(runId)).some(
+      (approval) => approval.status === 'pending',
+    );
     if (stillPending) return parked;
     return (await tx.runs.update(runId, { status: ['input_required'] }, { status: 'pending' })) ?? parked;
   });

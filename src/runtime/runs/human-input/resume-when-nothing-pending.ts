@@ -8,7 +8,11 @@ import type { Run } from '../../../core/records/run.js';
  * the two comes second sees both the decision and `input_required`, so a reply that lands while the run is
  * still parking is not lost. The compare-and-set lets only one of them resume it.
  */
-export async function resumeWhenNothingPending(storage: Storage, queue: RunQueue, runId: string): Promise<Run | undefined> {
+export async function resumeWhenNothingPending(
+  storage: Storage,
+  queue: RunQueue,
+  runId: string,
+): Promise<Run | undefined> {
   const pending = (await storage.approvals.listForRun(runId)).some((entry) => entry.status === 'pending');
   if (pending) return undefined;
   const resumed = await storage.runs.update(runId, { status: ['input_required'] }, { status: 'pending' });

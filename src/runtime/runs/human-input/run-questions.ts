@@ -53,7 +53,10 @@ export async function answerRunQuestion(
   }
   if (existing.status !== 'pending') throw answeredAlready(toolCallId);
   if (isTerminalStatus(run.status)) {
-    throw new TroupeError('run_not_waiting', `Run ${run.id} is ${run.status}; it no longer waits for answers`);
+    throw new TroupeError(
+      'run_not_waiting',
+      `Run ${run.id} is ${run.status}; it no longer waits for answers`,
+    );
   }
   const validated = validateAnswers(questionsOf(existing.args), answers);
   const answered = await storage.approvals.answer(run.id, toolCallId, validated, actor.id);

@@ -22,7 +22,7 @@ export interface TreeUsage {
 export interface RunTreeNode {
   run: RunView;
   children: RunTreeNode[];
-  /** The run's budget ledger (SPEC §10), live while it runs; null for a run without a budget. */
+  /** The run's budget ledger (docs/budgets.md), live while it runs; null for a run without a budget. */
   budget: BudgetView | null;
   totals: { own: TreeUsage; subtree: TreeUsage };
 }
@@ -100,7 +100,12 @@ export async function buildRunTree(
   const nodeOf = (member: RunView): RunTreeNode => {
     const ledger = ledgerOf.get(member.id);
     const own = ownUsage(member, ledger, prices);
-    return { run: member, children: [], budget: ledger ? budgetView(ledger) : null, totals: { own, subtree: own } };
+    return {
+      run: member,
+      children: [],
+      budget: ledger ? budgetView(ledger) : null,
+      totals: { own, subtree: own },
+    };
   };
   const root =
     members.find((member) => member.id === rootId) ??

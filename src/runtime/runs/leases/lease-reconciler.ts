@@ -33,7 +33,7 @@ export const LEASE_EXPIRED_MESSAGE =
 
 /**
  * Takes back runs whose worker vanished (expired lease) and re-enqueues pending runs whose enqueue may
- * have been lost (Yuxi §9.6). Every takeover is a compare-and-set on the expired lease, so a worker that
+ * have been lost (docs/runs.md#leases-and-reconciliation). Every takeover is a compare-and-set on the expired lease, so a worker that
  * was only slow and renews in time keeps its run.
  */
 export function createLeaseReconciler(deps: LeaseReconcilerDeps) {

@@ -39,7 +39,7 @@ export interface HeldLease {
   expiresAt(): number;
 }
 
-/** The worker's side of run ownership: one compare-and-set claim, then a heartbeat (SPEC §7, crash resume). */
+/** The worker's side of run ownership: one compare-and-set claim, then a heartbeat (docs/interfaces.md, crash resume). */
 export function createRunLease(deps: RunLeaseDeps): RunLease {
   const { storage, clock } = deps;
   const terms = (): ClaimTerms => [deps.workerId, isoAfter(clock, deps.leaseMs), isoNow(clock)];

@@ -72,7 +72,7 @@ describe("a step whose calls only start children (the step's checkpoint held for
   });
 });
 
-describe('the stop guarantee at a child start (SPEC §10)', () => {
+describe('the stop guarantee at a child start (docs/budgets.md)', () => {
   it('refuses a start once a cancel of its creator is committed, signal or not', async () => {
     const { h, user, helper, conversation } = await setup({ helper: HELPER_REPORTS });
     const parent = await runningParent(h, user.id, conversation.id);

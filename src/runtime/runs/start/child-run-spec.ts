@@ -94,7 +94,7 @@ export interface ChildRunSpec {
   /**
    * The creator waits for the child from its start (a blocking `task` or `delegate`): the child may run at once
    * in a free slot of this process (`LocalRunStarts`). A background start is queued, `pending` as its payload
-   * says (yuxi §5).
+   * says (docs/subagents.md#the-child-run).
    */
   awaited?: boolean | undefined;
   /** What tells this parent's starts apart beside the tool call (see `childRunRequestId`). */
@@ -109,7 +109,7 @@ export interface ChildRunSpec {
   input(agent: Agent): Record<string, unknown>;
   /** Without a model of its own the child plays on the parent's (inline specs) instead of the server default. */
   inheritsParentModel?: boolean;
-  /** The budget the start asks for (SPEC §10): carved from the parent's, or narrowing the agent's at the top. */
+  /** The budget the start asks for (docs/budgets.md): carved from the parent's, or narrowing the agent's at the top. */
   budget?: BudgetLimits | undefined;
   /**
    * The creating run's held step checkpoint (`ToolContext.adoptCheckpoint`): written in the start's

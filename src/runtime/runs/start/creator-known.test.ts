@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Storage } from '../../../core/ports/storage.js';
-import { QUICK, runningParent, useSubagentWorld } from '../../../../test/helpers/runtime/use-subagent-world.js';
+import {
+  QUICK,
+  runningParent,
+  useSubagentWorld,
+} from '../../../../test/helpers/runtime/use-subagent-world.js';
 import { readsDuring } from '../../../../test/helpers/runtime/reads-during.js';
 
 const setup = useSubagentWorld();

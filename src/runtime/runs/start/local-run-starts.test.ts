@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { RuntimeHarness, RuntimeHarnessOptions } from '../../../../test/helpers/create-runtime-harness.js';
+import type {
+  RuntimeHarness,
+  RuntimeHarnessOptions,
+} from '../../../../test/helpers/create-runtime-harness.js';
 import {
   HELPER_REPORTS as HELPER,
   runningParent,
@@ -107,7 +110,7 @@ rules:
     expect(updates).toEqual(['pending', 'running', 'completed']);
   });
 
-  it('queues a background start even with free slots: its payload says pending (yuxi §5)', async () => {
+  it('queues a background start even with free slots: its payload says pending (docs/subagents.md#the-child-run)', async () => {
     const { parent, child, queued, updates } = await dispatch(START_MAIN);
     expect(queued).toEqual([parent.id, child.id]);
     expect(updates[0]).toBe('pending');

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Storage } from '../../../core/ports/storage.js';
 import type { ThreadMessage } from '../../../core/records/thread-message.js';
-import { createRuntimeHarness, type RuntimeHarness } from '../../../../test/helpers/create-runtime-harness.js';
+import {
+  createRuntimeHarness,
+  type RuntimeHarness,
+} from '../../../../test/helpers/create-runtime-harness.js';
 import { readsDuring } from '../../../../test/helpers/runtime/reads-during.js';
 import { RunHandoffs } from './run-handoffs.js';
 

@@ -4,7 +4,10 @@ import type { Run } from '../../../core/records/run.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
 import { sampleEvent } from '../../../../test/helpers/sample-run-events.js';
 import { startWatched } from './start-watched.js';
-import { createRuntimeHarness, type RuntimeHarness } from '../../../../test/helpers/create-runtime-harness.js';
+import {
+  createRuntimeHarness,
+  type RuntimeHarness,
+} from '../../../../test/helpers/create-runtime-harness.js';
 
 const endOf = (runId: string): RunEvent =>
   sampleEvent('end', {}, { run_id: runId, seq: 1, created_at: new Date().toISOString() });

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventBus } from '../../../core/ports/event-bus.js';
 import { isTerminalStatus } from '../../../core/records/run.js';
-import { createRuntimeHarness, type RuntimeHarness } from '../../../../test/helpers/create-runtime-harness.js';
+import {
+  createRuntimeHarness,
+  type RuntimeHarness,
+} from '../../../../test/helpers/create-runtime-harness.js';
 import { SLOW } from '../../../../test/helpers/runtime/use-subagent-world.js';
 import { awaitRunsTerminal } from './await-runs-terminal.js';
 import { watchRunEnds } from './watch-run-ends.js';

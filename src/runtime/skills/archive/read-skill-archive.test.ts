@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { TroupeError } from '../../../core/errors.js';
 import { buildSkillPackage } from '../../../core/skills/build-skill-package.js';
 import { DEFAULT_SKILL_LIMITS, type SkillLimits } from '../../../core/skills/skill-limits.js';
-import { paxPath, skillMd, tarGzOf, tarOf, withDeclaredSizes, zipOf } from '../../../../test/helpers/skills/skill-archives.js';
+import {
+  paxPath,
+  skillMd,
+  tarGzOf,
+  tarOf,
+  withDeclaredSizes,
+  zipOf,
+} from '../../../../test/helpers/skills/skill-archives.js';
 import { readSkillArchive } from './read-skill-archive.js';
 
 const LIMITS: SkillLimits = { ...DEFAULT_SKILL_LIMITS, maxTotalBytes: 1024 * 1024, maxFiles: 20 };

@@ -15,7 +15,12 @@ import { createSubagentToolFilterMiddleware } from '../../middleware/subagent-to
 import { createBwrapSandbox } from './bwrap-sandbox.js';
 import { createExecutePolicyResolver, type ExecutePolicy } from './execute-policy.js';
 import { createExecuteTool } from './execute-tool.js';
-import { hostProcessesWith, SANDBOX_SKIP_REASON, SANDBOX_TOOLS, until } from '../../../../test/helpers/execute/sandbox-fixture.js';
+import {
+  hostProcessesWith,
+  SANDBOX_SKIP_REASON,
+  SANDBOX_TOOLS,
+  until,
+} from '../../../../test/helpers/execute/sandbox-fixture.js';
 
 let harness: RuntimeHarness | undefined;
 afterEach(async () => {

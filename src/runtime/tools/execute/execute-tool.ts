@@ -28,7 +28,7 @@ export interface ExecuteToolDeps {
   policyFor(run: Run): Promise<ExecutePolicy>;
 }
 
-/** `execute` (SPEC §8): a shell command in the project workdir, always inside the sandbox. */
+/** `execute` (docs/runtime-tools.md): a shell command in the project workdir, always inside the sandbox. */
 export function createExecuteTool(deps: ExecuteToolDeps): TroupeTool<ExecuteInput> {
   return defineTool<ExecuteInput>({
     name: 'execute',

@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentConfig } from '../../../core/records/agent.js';
 import type { Run } from '../../../core/records/run.js';
 import type { RunEventOf } from '../../../core/records/run-event.js';
-import { createRuntimeHarness, type RuntimeHarness } from '../../../../test/helpers/create-runtime-harness.js';
+import {
+  createRuntimeHarness,
+  type RuntimeHarness,
+} from '../../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../../test/helpers/run-helpers.js';
 
 let harness: RuntimeHarness | undefined;
@@ -30,13 +33,21 @@ rules:
 async function setup(config: Partial<AgentConfig> = {}) {
   harness = await createRuntimeHarness({ scenarios: { main: ASKING } });
   const user = await harness.createUser('alice');
-  const agent = await harness.createAgent(user, 'main', { model: 'scripted:main', tools: ['ask_user_question'], ...config });
+  const agent = await harness.createAgent(user, 'main', {
+    model: 'scripted:main',
+    tools: ['ask_user_question'],
+    ...config,
+  });
   const conversation = await harness.createConversation(user, agent);
   return { h: harness, user, conversation };
 }
 
 /** Resolves with the run's first event of `type`, from storage or live from the bus (subscribed first). */
-async function nextEvent(h: RuntimeHarness, runId: string, type: 'question_required'): Promise<RunEventOf<'question_required'>> {
+async function nextEvent(
+  h: RuntimeHarness,
+  runId: string,
+  type: 'question_required',
+): Promise<RunEventOf<'question_required'>> {
   let resolve: (event: RunEventOf<'question_required'>) => void = () => undefined;
   const found = new Promise<RunEventOf<'question_required'>>((done) => (resolve = done));
   const subscription = await h.bus.subscribe(runId, (event) => {
@@ -72,7 +83,9 @@ describe('ask_user_question', () => {
     ]);
     // A question is not an approval: the approvals list and route do not see it.
     expect(await h.runs.listApprovals(user, run.id)).toEqual([]);
-    await expect(h.runs.decideApproval(user, run.id, toolCallId, { decision: 'approve' })).rejects.toMatchObject({
+    await expect(
+      h.runs.decideApproval(user, run.id, toolCallId, { decision: 'approve' }),
+    ).rejects.toMatchObject({
       code: 'approval_not_found',
     });
 
@@ -80,7 +93,8 @@ describe('ask_user_question', () => {
     expect(answered.question).toMatchObject({ status: 'answered', answers: ['green', 'three'] });
     const done = await h.runs.await(user, run.id, 10_000);
     expect(done.run.status).toBe('completed');
-    const expected = 'The user answered:\n\nQuestion: Which colour?\nAnswer: green\n\nQuestion: How many pages?\nAnswer: three';
+    const expected =
+      'The user answered:\n\nQuestion: Which colour?\nAnswer: green\n\nQuestion: How many pages?\nAnswer: three';
     expect(done.run.output).toBe(`You said: ${expected}`);
     const results = toolResults(await h.storage.messages.list(conversation.thread_id), 'ask_user_question');
     expect(results).toEqual([{ name: 'ask_user_question', text: expected, isError: false }]);
@@ -90,13 +104,23 @@ describe('ask_user_question', () => {
     const { h, user, conversation } = await setup();
     const { run } = await h.runs.postMessage(user, conversation.id, { content: 'go' });
     const toolCallId = String((await nextEvent(h, run.id, 'question_required')).payload.tool_call_id);
-    await expect(h.runs.answerQuestion(user, run.id, toolCallId, ['only one'])).rejects.toMatchObject({ code: 'validation_failed' });
-    await expect(h.runs.answerQuestion(user, run.id, toolCallId, ['blue', '   '])).rejects.toMatchObject({ code: 'validation_failed' });
-    await expect(h.runs.answerQuestion(user, run.id, 'call_nope', ['a', 'b'])).rejects.toMatchObject({ code: 'question_not_found' });
+    await expect(h.runs.answerQuestion(user, run.id, toolCallId, ['only one'])).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
+    await expect(h.runs.answerQuestion(user, run.id, toolCallId, ['blue', '   '])).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
+    await expect(h.runs.answerQuestion(user, run.id, 'call_nope', ['a', 'b'])).rejects.toMatchObject({
+      code: 'question_not_found',
+    });
     const mallory = await h.createUser('mallory');
-    await expect(h.runs.answerQuestion(mallory, run.id, toolCallId, ['a', 'b'])).rejects.toMatchObject({ code: 'run_not_found' });
+    await expect(h.runs.answerQuestion(mallory, run.id, toolCallId, ['a', 'b'])).rejects.toMatchObject({
+      code: 'run_not_found',
+    });
     await h.runs.answerQuestion(user, run.id, toolCallId, ['blue', '2']);
-    await expect(h.runs.answerQuestion(user, run.id, toolCallId, ['green', '3'])).rejects.toMatchObject({ code: 'question_answered' });
+    await expect(h.runs.answerQuestion(user, run.id, toolCallId, ['green', '3'])).rejects.toMatchObject({
+      code: 'question_answered',
+    });
     expect((await h.runs.await(user, run.id, 10_000)).run.output).toContain('Answer: blue');
   });
 
@@ -111,7 +135,9 @@ describe('ask_user_question', () => {
     const answering: Promise<unknown>[] = [];
     const subscription = await h.bus.subscribe(run.id, (event) => {
       if (event.type === 'question_required') {
-        answering.push(h.runs.answerQuestion(user, run.id, String(event.payload.tool_call_id), ['blue', '1']));
+        answering.push(
+          h.runs.answerQuestion(user, run.id, String(event.payload.tool_call_id), ['blue', '1']),
+        );
       }
     });
     await h.executor.start();
@@ -130,7 +156,9 @@ describe('ask_user_question', () => {
     const toolCallId = String((await nextEvent(h, run.id, 'question_required')).payload.tool_call_id);
     await expect.poll(() => statusOf(h, run.id)).toBe('input_required');
     expect((await h.runs.cancel(user, run.id)).status).toBe('cancelled');
-    await expect(h.runs.answerQuestion(user, run.id, toolCallId, ['blue', '2'])).rejects.toMatchObject({ code: 'run_not_waiting' });
+    await expect(h.runs.answerQuestion(user, run.id, toolCallId, ['blue', '2'])).rejects.toMatchObject({
+      code: 'run_not_waiting',
+    });
     const next = await h.runs.postMessage(user, conversation.id, { content: 'again, please' });
     const finished = await h.runs.await(user, next.run.id, 10_000);
     expect(finished.run).toMatchObject({ status: 'completed', output: 'fresh start: again, please' });

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type { Storage } from '../../../core/ports/storage.js';
-import { formatAnswers, questionsOf, userQuestionsSchema, type UserQuestion } from '../../../core/questions/user-questions.js';
+import {
+  formatAnswers,
+  questionsOf,
+  userQuestionsSchema,
+  type UserQuestion,
+} from '../../../core/questions/user-questions.js';
 import { ApprovalPendingError } from '../../../core/approvals/approval-pending-error.js';
 import { defineTool, type TroupeTool } from '../../../core/tools/troupe-tool.js';
 import { refuseSubagentRun } from './main-agent-only.js';
@@ -18,7 +23,7 @@ export interface AskUserQuestionInput {
 }
 
 /**
- * `ask_user_question` (SPEC §8): the first call records the questions as a pending human input (the same
+ * `ask_user_question` (docs/runtime-tools.md): the first call records the questions as a pending human input (the same
  * rows and parking as a tool approval) with a `question_required` event, and the run parks as
  * `input_required`. Once `POST /api/agent/runs/{id}/answers/{tool_call_id}` stored the answers, the resumed
  * run executes the call again and it returns them. Main agents only.

@@ -15,7 +15,11 @@ const presentArtifactsInputSchema = z
       .array(
         z
           .object({
-            path: z.string().min(1).max(1000).describe('Path of an existing file, relative to the project workdir.'),
+            path: z
+              .string()
+              .min(1)
+              .max(1000)
+              .describe('Path of an existing file, relative to the project workdir.'),
             title: z.string().trim().min(1).max(200).optional().describe('A short title the user sees.'),
           })
           .strict(),
@@ -28,7 +32,7 @@ const presentArtifactsInputSchema = z
 export type PresentArtifactsInput = z.infer<typeof presentArtifactsInputSchema>;
 
 /**
- * `present_artifacts` (SPEC §8): marks workdir files as results for the user. Every path is checked first
+ * `present_artifacts` (docs/runtime-tools.md): marks workdir files as results for the user. Every path is checked first
  * (an existing regular file inside the workdir, resolved like the file tools resolve it), then all are
  * recorded in one write with one `artifact` event each; one bad path presents nothing. The download reads
  * the file again at download time, so the artifact is what the file holds then. Main agents only.
@@ -47,7 +51,11 @@ export function createPresentArtifactsTool(storage: Storage): TroupeTool<Present
       for (const entry of input.artifacts) {
         context.abortSignal.throwIfAborted();
         // The path recorded is where the checked descriptor really was, relative to the workdir.
-        const { handle, stats, shownPath: relative } = await openInWorkdir(context.workdir, entry.path, 'read');
+        const {
+          handle,
+          stats,
+          shownPath: relative,
+        } = await openInWorkdir(context.workdir, entry.path, 'read');
         await handle.close();
         if (!checked.has(relative)) checked.set(relative, { title: entry.title ?? null, size: stats.size });
       }
@@ -64,7 +72,9 @@ export function createPresentArtifactsTool(storage: Storage): TroupeTool<Present
         })),
       );
       for (const artifact of recorded) await context.emit('artifact', { artifact: artifactView(artifact) });
-      const list = recorded.map((artifact) => (artifact.title ? `${artifact.path} (${artifact.title})` : artifact.path));
+      const list = recorded.map((artifact) =>
+        artifact.title ? `${artifact.path} (${artifact.title})` : artifact.path,
+      );
       return `Presented ${recorded.length} artifact${recorded.length === 1 ? '' : 's'} to the user: ${list.join(', ')}`;
     },
   });

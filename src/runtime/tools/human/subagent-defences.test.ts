@@ -3,7 +3,10 @@ import { z } from 'zod';
 import type { ToolApprovalMode } from '../../../core/records/agent.js';
 import type { Run } from '../../../core/records/run.js';
 import { createTestStorage, type TestStorage } from '../../../../test/helpers/http/create-test-storage.js';
-import { createRuntimeHarness, type RuntimeHarness } from '../../../../test/helpers/create-runtime-harness.js';
+import {
+  createRuntimeHarness,
+  type RuntimeHarness,
+} from '../../../../test/helpers/create-runtime-harness.js';
 import { executeTool } from '../../agent-loop/execute-tool.js';
 import type { ModelCallRequest } from '../../../core/ports/agent-middleware.js';
 import { composeMiddleware } from '../../middleware/compose-middleware.js';
@@ -23,14 +26,31 @@ afterEach(async () => {
 const refusal = (name: string) =>
   `tool ${name} is not available to subagents in this approval mode; hand the result back to the main agent`;
 
-const ls = defineTool({ name: 'ls', description: 'list', inputSchema: z.object({}), execute: () => Promise.resolve('a.txt') });
+const ls = defineTool({
+  name: 'ls',
+  description: 'list',
+  inputSchema: z.object({}),
+  execute: () => Promise.resolve('a.txt'),
+});
 
 function subagentRun(mode: ToolApprovalMode): Run {
-  return { id: 'run_child', run_type: 'subagent', tool_approval_mode: mode, conversation_id: 'cnv_x', user_id: 'usr_x' } as Run;
+  return {
+    id: 'run_child',
+    run_type: 'subagent',
+    tool_approval_mode: mode,
+    conversation_id: 'cnv_x',
+    user_id: 'usr_x',
+  } as Run;
 }
 
 function contextFor(run: Run, toolCallId: string): ToolContext {
-  return { run, toolCallId, abortSignal: new AbortController().signal, emit: () => Promise.resolve(), workdir: store?.dir ?? '' };
+  return {
+    run,
+    toolCallId,
+    abortSignal: new AbortController().signal,
+    emit: () => Promise.resolve(),
+    workdir: store?.dir ?? '',
+  };
 }
 
 const INPUTS: Record<string, unknown> = {
@@ -38,51 +58,59 @@ const INPUTS: Record<string, unknown> = {
   present_artifacts: { artifacts: [{ path: 'troupe.db' }] },
 };
 
-describe.each(['default', 'always_trust'] as const)('the real ask_user_question and present_artifacts in a %s subagent', (mode) => {
-  it('are hidden from the model and refused at execution, recording nothing', async () => {
-    store = await createTestStorage();
-    const tools = [...createHumanTools(store.storage), ls];
-    const seen: string[][] = [];
-    const chain = composeMiddleware([createSubagentToolFilterMiddleware(mode)], {
-      callModel: (request: ModelCallRequest) => {
-        seen.push(request.tools.map((tool) => tool.name));
-        return Promise.resolve({ text: '', toolCalls: [], usage: { input_tokens: 0, output_tokens: 0 }, finishReason: 'stop' });
-      },
-      callTool: executeTool,
+describe.each(['default', 'always_trust'] as const)(
+  'the real ask_user_question and present_artifacts in a %s subagent',
+  (mode) => {
+    it('are hidden from the model and refused at execution, recording nothing', async () => {
+      store = await createTestStorage();
+      const tools = [...createHumanTools(store.storage), ls];
+      const seen: string[][] = [];
+      const chain = composeMiddleware([createSubagentToolFilterMiddleware(mode)], {
+        callModel: (request: ModelCallRequest) => {
+          seen.push(request.tools.map((tool) => tool.name));
+          return Promise.resolve({
+            text: '',
+            toolCalls: [],
+            usage: { input_tokens: 0, output_tokens: 0 },
+            finishReason: 'stop',
+          });
+        },
+        callTool: executeTool,
+      });
+      const run = subagentRun(mode);
+      await chain.callModel({ run, tools } as unknown as ModelCallRequest);
+      expect(seen).toEqual([['ls']]);
+
+      for (const tool of tools.filter((candidate) => candidate.name !== 'ls')) {
+        const result = await chain.callTool({
+          run,
+          agent: {} as never,
+          toolCallId: `call_${tool.name}`,
+          toolName: tool.name,
+          input: INPUTS[tool.name],
+          tool,
+          context: contextFor(run, `call_${tool.name}`),
+        });
+        expect(result).toEqual({ output: refusal(tool.name), isError: true });
+      }
+      expect(await store.storage.approvals.listForRun(run.id)).toEqual([]);
+      expect(await store.storage.artifacts.listForConversation(run.conversation_id)).toEqual([]);
     });
-    const run = subagentRun(mode);
-    await chain.callModel({ run, tools } as unknown as ModelCallRequest);
-    expect(seen).toEqual([['ls']]);
 
-    for (const tool of tools.filter((candidate) => candidate.name !== 'ls')) {
-      const result = await chain.callTool({
-        run,
-        agent: {} as never,
-        toolCallId: `call_${tool.name}`,
-        toolName: tool.name,
-        input: INPUTS[tool.name],
-        tool,
-        context: contextFor(run, `call_${tool.name}`),
-      });
-      expect(result).toEqual({ output: refusal(tool.name), isError: true });
-    }
-    expect(await store.storage.approvals.listForRun(run.id)).toEqual([]);
-    expect(await store.storage.artifacts.listForConversation(run.conversation_id)).toEqual([]);
-  });
-
-  it('refuse a subagent run themselves, should they ever be mounted without the filter', async () => {
-    store = await createTestStorage();
-    const run = subagentRun(mode);
-    for (const tool of createHumanTools(store.storage)) {
-      const input: unknown = tool.inputSchema.parse(INPUTS[tool.name]);
-      await expect(tool.execute(input, contextFor(run, 'call_direct'))).rejects.toMatchObject({
-        code: 'tool_not_found',
-        message: refusal(tool.name),
-      });
-    }
-    expect(await store.storage.approvals.listForRun(run.id)).toEqual([]);
-  });
-});
+    it('refuse a subagent run themselves, should they ever be mounted without the filter', async () => {
+      store = await createTestStorage();
+      const run = subagentRun(mode);
+      for (const tool of createHumanTools(store.storage)) {
+        const input: unknown = tool.inputSchema.parse(INPUTS[tool.name]);
+        await expect(tool.execute(input, contextFor(run, 'call_direct'))).rejects.toMatchObject({
+          code: 'tool_not_found',
+          message: refusal(tool.name),
+        });
+      }
+      expect(await store.storage.approvals.listForRun(run.id)).toEqual([]);
+    });
+  },
+);
 
 describe('a registered subagent configured with the human tools', () => {
   it('is never offered them: a scripted call to ask_user_question fails as not offered', async () => {
@@ -109,7 +137,10 @@ rules:
       { model: 'scripted:helper', tools: [...HUMAN_TOOL_NAMES, 'read_file'] },
       { backend: 'subagent', is_subagent: true },
     );
-    const agent = await harness.createAgent(user, 'main', { model: 'scripted:main', tool_approval_mode: 'always_trust' });
+    const agent = await harness.createAgent(user, 'main', {
+      model: 'scripted:main',
+      tool_approval_mode: 'always_trust',
+    });
     const conversation = await harness.createConversation(user, agent);
     const { run } = await harness.runs.postMessage(user, conversation.id, { content: 'go' });
     expect((await harness.runs.await(user, run.id, 10_000)).run.status).toBe('completed');

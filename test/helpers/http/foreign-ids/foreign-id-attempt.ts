@@ -11,7 +11,7 @@ export interface ForeignIdAttempt {
   headers?: Record<string, string>;
   code: string;
   status?: number;
-  /** For HTTP 200 answers (delegation refusals are results, SPEC §6): the body to match. */
+  /** For HTTP 200 answers (delegation refusals are results, docs/delegation.md): the body to match. */
   answer?: Record<string, unknown>;
 }
 

@@ -7,7 +7,7 @@ const FIELDS: { key: keyof BudgetDraft; label: string; help: string }[] = [
   { key: 'wall_ms', label: 'Max wall time (ms)', help: 'from the start of the run' },
 ];
 
-/** `config.budget` (SPEC §10): what one run tree of this agent may spend; empty means unlimited. */
+/** `config.budget` (docs/budgets.md): what one run tree of this agent may spend; empty means unlimited. */
 export function BudgetFields({
   draft,
   onChange,

@@ -53,7 +53,10 @@ export function BuildReportPanel({ state, lines, onShowLine }: BuildReportPanelP
                   data-spec-index={subagent.spec_index ?? undefined}
                   className={subagent.replaces_dropped_spec_index !== undefined ? 'flagged' : undefined}
                 >
-                  <strong>{subagent.spec_index !== null ? `${specNumber(subagent.spec_index)} ` : ''}{subagent.name}</strong>{' '}
+                  <strong>
+                    {subagent.spec_index !== null ? `${specNumber(subagent.spec_index)} ` : ''}
+                    {subagent.name}
+                  </strong>{' '}
                   <span className="pill">{subagent.source === 'builtin' ? 'built-in' : 'inline'}</span>{' '}
                   <span className="muted small">
                     {subagent.tools.length > 0 ? subagent.tools.join(', ') : 'no tools'}

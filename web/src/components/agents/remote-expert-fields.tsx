@@ -6,7 +6,7 @@ export interface RemoteExpertFieldsProps {
   onAuthorization: (value: string) => void;
 }
 
-/** Where a remote A2A expert lives and how this server signs in to it (admins only; SPEC §11). */
+/** Where a remote A2A expert lives and how this server signs in to it (admins only; docs/interoperability.md). */
 export function RemoteExpertFields({
   cardUrl,
   authorization,

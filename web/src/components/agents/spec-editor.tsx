@@ -103,7 +103,8 @@ export function SpecEditor({ text, onChange, parseError, config, agentId }: Spec
           <small id="agent-specs-help" className="help">
             A JSON array of <code>{'{name, description, system_prompt, tools?, model?}'}</code>. Bad entries
             are dropped silently at run time; the report says which and why, and marks their lines. Each spec
-            needs at least one tool in <code>tools</code>; a missing <code>model</code> inherits this agent&apos;s.{' '}
+            needs at least one tool in <code>tools</code>; a missing <code>model</code> inherits this
+            agent&apos;s.{' '}
             {text.trim() === '' ? (
               <button type="button" className="link-button" onClick={() => onChange(EXAMPLE)}>
                 Insert an example

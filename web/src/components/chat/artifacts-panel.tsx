@@ -14,7 +14,14 @@ export interface ArtifactsPanelProps {
 }
 
 /** Files the agent presented in this conversation (`present_artifacts`), newest first, each downloadable. */
-export function ArtifactsPanel({ conversationId, artifacts, error, id, sheetOpen = false, onClose }: ArtifactsPanelProps) {
+export function ArtifactsPanel({
+  conversationId,
+  artifacts,
+  error,
+  id,
+  sheetOpen = false,
+  onClose,
+}: ArtifactsPanelProps) {
   return (
     // Focusable: the panel scrolls on its own, and keyboard users must be able to scroll it (axe).
     <section

@@ -23,7 +23,11 @@ export function AttachmentChips({ attachments, onRemove }: AttachmentChipsProps)
           <span>
             {attachment.name} <span className="muted small">{formatBytes(attachment.size)}</span>
           </span>
-          <button type="button" aria-label={`Remove ${attachment.name}`} onClick={() => onRemove(attachment.id)}>
+          <button
+            type="button"
+            aria-label={`Remove ${attachment.name}`}
+            onClick={() => onRemove(attachment.id)}
+          >
             ×
           </button>
         </li>

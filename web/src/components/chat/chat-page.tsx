@@ -121,7 +121,12 @@ export function ChatPage({ conversationId, agentId = null }: ChatPageProps) {
             </button>
           </div>
         </div>
-        <ConversationList state={conversations} currentId={conversationId} query={query} archived={archivedView} />
+        <ConversationList
+          state={conversations}
+          currentId={conversationId}
+          query={query}
+          archived={archivedView}
+        />
       </aside>
       {drawerOpen ? <div className="drawer-backdrop" aria-hidden="true" onClick={shut} /> : null}
       {conversationId === null ? (
@@ -136,13 +141,16 @@ export function ChatPage({ conversationId, agentId = null }: ChatPageProps) {
       )}
       {archived ? (
         <div className="undo-notice" role="status">
-          <span>
-            Archived “{archived.title}”.
-          </span>
+          <span>Archived “{archived.title}”.</span>
           <button type="button" className="link-button" onClick={() => void undo()}>
             Undo
           </button>
-          <button type="button" className="link-button" aria-label="Dismiss" onClick={() => setArchived(null)}>
+          <button
+            type="button"
+            className="link-button"
+            aria-label="Dismiss"
+            onClick={() => setArchived(null)}
+          >
             ×
           </button>
           <ErrorMessage error={undoError} context="Could not restore it" />

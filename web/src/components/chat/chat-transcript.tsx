@@ -13,7 +13,8 @@ export interface ChatTranscriptProps {
 /** The last assistant turn of each run: it carries the run's footer (status, time, tokens, trace). */
 function footerTurns(turns: readonly ChatTurn[]): Set<string> {
   const last = new Map<string, string>();
-  for (const turn of turns) if (turn.role === 'assistant' && turn.runId !== null) last.set(turn.runId, turn.key);
+  for (const turn of turns)
+    if (turn.role === 'assistant' && turn.runId !== null) last.set(turn.runId, turn.key);
   return new Set(last.values());
 }
 

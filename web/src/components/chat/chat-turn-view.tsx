@@ -34,7 +34,11 @@ export function ChatTurnView({ turn, streaming, userLabel, footer = false }: Cha
     >
       {turn.role !== 'notice' ? <div className="turn-role">{roleLabel}</div> : null}
       {editing && context.actions ? (
-        <EditMessageForm text={turnText(turn)} onSend={context.actions.resend} onClose={() => setEditing(false)} />
+        <EditMessageForm
+          text={turnText(turn)}
+          onSend={context.actions.resend}
+          onClose={() => setEditing(false)}
+        />
       ) : null}
       <div className="turn-body" hidden={editing}>
         {turn.items.length === 0 && streaming ? <p className="muted">Thinking…</p> : null}
@@ -67,8 +71,12 @@ export function ChatTurnView({ turn, streaming, userLabel, footer = false }: Cha
         })}
         {streaming ? <span className="cursor" aria-hidden="true" /> : null}
       </div>
-      {footer && turn.runId !== null && run ? <TurnFooter run={run} liveStatus={context.liveStatus.get(turn.runId)} /> : null}
-      {!streaming && !editing && (turn.role === 'user' || footer || turn.key === context.actions?.retryTurnKey) ? (
+      {footer && turn.runId !== null && run ? (
+        <TurnFooter run={run} liveStatus={context.liveStatus.get(turn.runId)} />
+      ) : null}
+      {!streaming &&
+      !editing &&
+      (turn.role === 'user' || footer || turn.key === context.actions?.retryTurnKey) ? (
         <MessageActions turn={turn} onEdit={() => setEditing(true)} />
       ) : null}
     </li>

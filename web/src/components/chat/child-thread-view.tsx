@@ -35,7 +35,8 @@ export function ChildThreadView({
         <StatusBadge status={entry.status} resuming={isWaitingToResume(entry)} />
       </header>
       <p className="muted small">
-        Read-only{thread.view && !thread.view.end ? ', live' : ''}. Thread <code>{entry.child_thread_id ?? '—'}</code>
+        Read-only{thread.view && !thread.view.end ? ', live' : ''}. Thread{' '}
+        <code>{entry.child_thread_id ?? '—'}</code>
       </p>
       {entry.child_conversation_id === null ? (
         <p className="empty">The server did not say which conversation holds this thread.</p>

@@ -164,7 +164,8 @@ export function Composer({
   };
 
   const placeholder =
-    disabledReason ?? (waitingFor ? PLACEHOLDERS[waitingFor] : running ? PLACEHOLDERS.running : PLACEHOLDERS.idle);
+    disabledReason ??
+    (waitingFor ? PLACEHOLDERS[waitingFor] : running ? PLACEHOLDERS.running : PLACEHOLDERS.idle);
   const stopping = cancelling || runStatus === 'cancel_requested';
 
   return (

@@ -15,7 +15,8 @@ export interface ConversationListProps {
 }
 
 function emptyText(query: string, archived: boolean): string {
-  if (query.trim() !== '') return `No ${archived ? 'archived ' : ''}conversation title contains “${query.trim()}”.`;
+  if (query.trim() !== '')
+    return `No ${archived ? 'archived ' : ''}conversation title contains “${query.trim()}”.`;
   return archived ? 'No archived conversations.' : 'No conversations yet.';
 }
 

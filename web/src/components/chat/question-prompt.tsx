@@ -34,7 +34,11 @@ export function QuestionPrompt({ runId, pending, onAnswered }: QuestionPromptPro
     setBusy(true);
     setError(undefined);
     try {
-      await api.answerQuestion(runId, pending.toolCallId, answers.map((answer) => answer.trim()));
+      await api.answerQuestion(
+        runId,
+        pending.toolCallId,
+        answers.map((answer) => answer.trim()),
+      );
       onAnswered(pending.toolCallId);
     } catch (thrown) {
       setError(thrown);

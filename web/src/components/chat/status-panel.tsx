@@ -34,9 +34,15 @@ function TurnGroup({
   // A finished turn is folded until the user opens it; an active one is open.
   const open = choice ?? group.active;
   const title = group.turn !== null ? `Turn ${group.turn}` : 'Earlier turn';
-  const active = group.entries.filter((entry) => !['completed', 'failed', 'cancelled', 'interrupted'].includes(entry.status)).length;
+  const active = group.entries.filter(
+    (entry) => !['completed', 'failed', 'cancelled', 'interrupted'].includes(entry.status),
+  ).length;
   return (
-    <li className={`turn-group${open ? '' : ' folded'}`} data-turn={group.turn ?? undefined} data-active={group.active}>
+    <li
+      className={`turn-group${open ? '' : ' folded'}`}
+      data-turn={group.turn ?? undefined}
+      data-active={group.active}
+    >
       <h3 className="turn-group-title">
         <button
           type="button"
@@ -53,7 +59,9 @@ function TurnGroup({
           </span>
         </button>
       </h3>
-      {group.input ? <p className="turn-group-input muted small">{truncateEndAtWord(group.input, 90)}</p> : null}
+      {group.input ? (
+        <p className="turn-group-input muted small">{truncateEndAtWord(group.input, 90)}</p>
+      ) : null}
       <ul id={bodyId} className="subagent-cards" hidden={!open} aria-label={`Runs of ${title.toLowerCase()}`}>
         {group.entries.map((entry) => (
           <li key={entry.run_id}>
@@ -91,7 +99,11 @@ export function StatusPanel({ panel, runs, id, sheetOpen = false, onClose }: Sta
   if (!hasStatusPanel(panel)) return null;
 
   return (
-    <aside id={id} className={`status-panel side-sheet${sheetOpen ? ' sheet-open' : ''}`} aria-label="Subagent status">
+    <aside
+      id={id}
+      className={`status-panel side-sheet${sheetOpen ? ' sheet-open' : ''}`}
+      aria-label="Subagent status"
+    >
       <div className="status-panel-body">
         <header>
           <h2>

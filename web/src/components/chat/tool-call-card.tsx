@@ -17,7 +17,8 @@ import { useTranscriptContext } from './transcript-context.ts';
 export function ToolCallCard({ item, runStatus }: { item: ToolItem; runStatus?: RunStatus }) {
   const context = useTranscriptContext();
   const awaiting =
-    item.result === undefined && (context.awaitingApproval.has(item.toolCallId) || runStatus === 'input_required');
+    item.result === undefined &&
+    (context.awaitingApproval.has(item.toolCallId) || runStatus === 'input_required');
   if (CHILD_CALL_TOOLS.has(item.name)) return <ChildCallCard item={item} awaiting={awaiting} />;
   if (item.name === 'subagent_await') return <AwaitResultCard item={item} />;
   const state = toolState(item, awaiting);

@@ -11,7 +11,7 @@ import { SkillDetailPanel } from './skill-detail.tsx';
 import { SkillUploadForm } from './skill-upload-form.tsx';
 import { canManage } from '../../lib/user-rights.ts';
 
-/** Skills I can use: upload, list, view SKILL.md, delete (SPEC §9). */
+/** Skills I can use: upload, list, view SKILL.md, delete (docs/skills-and-knowledge.md). */
 export function SkillsPage({ selected }: { selected: string | null }) {
   const { api, user } = useSession();
   const skills = useAsync((signal) => api.listSkills(signal), [api]);
