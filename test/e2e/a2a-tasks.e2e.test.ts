@@ -1,62 +1,30 @@
-import { TaskState, type Part, type StreamResponse } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   a2aClient,
   asTask,
-  codeOf,
   collect,
   outputText,
   partsText,
   streamedOutput,
-  userParts,
   userText,
 } from '../helpers/a2a-client.js';
-import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
+import { states, useA2aExpertServer } from '../helpers/use-a2a-expert-server.js';
+import type { TestServer } from '../helpers/start-test-server.js';
 
 /**
  * A2A 1.0 over real HTTP on loopback, driven by the official `@a2a-js/sdk` client: cards, blocking and
  * streaming sends, tasks listed, cancelled and subscribed to, approvals as `input-required`.
  */
+const a2a = useA2aExpertServer();
+
 let server: TestServer;
 let analyst: Client;
-
-async function createAgent(body: Record<string, unknown>): Promise<void> {
-  const response = await server.api('/api/agent', { method: 'POST', body: JSON.stringify(body) });
-  expect(response.status).toBe(201);
-}
-
-beforeAll(async () => {
-  server = await startTestServer();
-  // The demo's `slow` rule streams for ~8 s: room to cancel mid-answer.
-  await createAgent({
-    name: 'Slow expert',
-    slug: 'slowpoke',
-    status: 'published',
-    config: { model: 'scripted:demo', tools: [] },
-  });
-  // `default` approval mode: the demo's default rule calls write_file, which waits for a human.
-  await createAgent({
-    name: 'Careful expert',
-    slug: 'careful',
-    status: 'published',
-    config: { model: 'scripted:demo', tools: ['read_file', 'write_file'], tool_approval_mode: 'default' },
-  });
-  analyst = await a2aClient(`${server.url}/a2a/analyst/`, server.token);
+beforeAll(() => {
+  server = a2a.server();
+  analyst = a2a.analyst();
 });
-afterAll(async () => {
-  await server.close();
-});
-
-function states(events: readonly StreamResponse[]): TaskState[] {
-  return events.flatMap((event) => {
-    if (event.payload?.$case === 'task')
-      return [event.payload.value.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED];
-    if (event.payload?.$case === 'statusUpdate')
-      return [event.payload.value.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED];
-    return [];
-  });
-}
 
 describe('agent cards', () => {
   it('resolves an expert card from its base URL, with its endpoint and the bearer scheme', async () => {
@@ -251,100 +219,5 @@ describe('tasks', () => {
     expect(outputText(await careful.getTask({ tenant: '', id: parked.id }))).toContain(
       'You said: "note this down"',
     );
-  });
-});
-
-/** The `pending` list of an input-required status message's data part. */
-function pendingOf(task: { status?: { message?: { parts: Part[] } | undefined } | undefined }) {
-  const data = task.status?.message?.parts.find((part) => part.content?.$case === 'data')?.content;
-  return (
-    ((data?.$case === 'data' ? data.value : {}) as { pending?: { tool_call_id: string; kind: string }[] })
-      .pending ?? []
-  );
-}
-
-describe('answering an input-required task over A2A', () => {
-  it('a data part {"approve": true} decides the approval and the task completes', async () => {
-    const careful = await a2aClient(`${server.url}/a2a/careful/`, server.token);
-    const parked = asTask(await careful.sendMessage(userText('write this down')));
-    expect(parked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    expect(pendingOf(parked)).toMatchObject([{ kind: 'approval' }]);
-    // Text is not a decision: the error says what the task waits for.
-    expect(await codeOf(() => careful.sendMessage(userText('yes please', { taskId: parked.id })))).toBe(
-      -32602,
-    );
-    const done = asTask(
-      await careful.sendMessage(userParts([{ data: { approve: true } }], { taskId: parked.id })),
-    );
-    expect(done.id).toBe(parked.id);
-    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(outputText(done)).toContain('You said: "write this down"');
-    const approvals = (await (await server.api(`/api/agent/runs/${parked.id}/approvals`)).json()) as {
-      approvals: { status: string; decided_by: string }[];
-    };
-    expect(approvals.approvals.map((approval) => approval.status)).toEqual(['approved']);
-    // Once working or ended, a message to the task is no answer.
-    expect(
-      await codeOf(() =>
-        careful.sendMessage(userParts([{ data: { approve: true } }], { taskId: parked.id })),
-      ),
-    ).toBe(-32004);
-  });
-
-  it('a rejection streams on to the end', async () => {
-    const careful = await a2aClient(`${server.url}/a2a/careful/`, server.token);
-    const parked = asTask(await careful.sendMessage(userText('do not write this')));
-    const events = await collect(
-      careful.sendMessageStream(
-        userParts([{ data: { approve: false, comment: 'not now' } }], { taskId: parked.id }),
-      ),
-    );
-    expect(events[0]?.payload?.$case).toBe('task');
-    expect(states(events).at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
-    const approvals = (await (await server.api(`/api/agent/runs/${parked.id}/approvals`)).json()) as {
-      approvals: { status: string; comment: string | null }[];
-    };
-    expect(approvals.approvals).toMatchObject([{ status: 'rejected', comment: 'not now' }]);
-  });
-
-  it('text parts answer a question', async () => {
-    await createAgent({
-      name: 'Asking expert',
-      slug: 'asker',
-      status: 'published',
-      config: { model: 'scripted:demo', tools: ['ask_user_question'] },
-    });
-    const asker = await a2aClient(`${server.url}/a2a/asker/`, server.token);
-    const parked = asTask(await asker.sendMessage(userText('ask me about the format')));
-    expect(parked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    expect(partsText(parked.status?.message?.parts)).toContain('Which format should the summary have?');
-    expect(pendingOf(parked)).toMatchObject([{ kind: 'question' }]);
-    expect(
-      await codeOf(() => asker.sendMessage(userParts([{ data: { approve: true } }], { taskId: parked.id }))),
-    ).toBe(-32602);
-    const done = asTask(await asker.sendMessage(userText('bullet points', { taskId: parked.id })));
-    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(outputText(done)).toContain('Answer: bullet points');
-  });
-});
-
-describe('task views', () => {
-  it("keeps the client's messageId in history and lists artifacts only when asked", async () => {
-    const messageId = `client-${Date.now()}`;
-    const task = asTask(await analyst.sendMessage(userText('Keep my id', { messageId })));
-    expect(task.history[0]?.messageId).toBe(messageId);
-    expect((await analyst.getTask({ tenant: '', id: task.id })).history[0]?.messageId).toBe(messageId);
-    const base = {
-      tenant: '',
-      contextId: task.contextId,
-      status: 0,
-      pageToken: '',
-      statusTimestampAfter: undefined,
-    };
-    const bare = await analyst.listTasks(base);
-    expect(bare.tasks[0]?.id).toBe(task.id);
-    expect(bare.tasks[0]?.artifacts).toEqual([]);
-    const full = await analyst.listTasks({ ...base, includeArtifacts: true });
-    expect(outputText(full.tasks[0] ?? task)).toContain('Analysis of: Keep my id');
   });
 });
