@@ -2086,81 +2086,6 @@ export interface components {
         budget: components['schemas']['BudgetView'] | null;
       }[];
     };
-    OpenAiModel: {
-      /** @description The agent's slug */
-      id: string;
-      /** @constant */
-      object: 'model';
-      created: number;
-      /** @description The owner's user id */
-      owned_by: string;
-      name: string;
-      description: string;
-    };
-    ChatCompletion: {
-      id: string;
-      /** @constant */
-      object: 'chat.completion';
-      created: number;
-      model: string;
-      choices: {
-        index: number;
-        message: {
-          /** @constant */
-          role: 'assistant';
-          content: string;
-          refusal: null;
-        };
-        /** @enum {string} */
-        finish_reason: 'stop' | 'length';
-        logprobs: null;
-      }[];
-      usage: {
-        prompt_tokens: number;
-        completion_tokens: number;
-        total_tokens: number;
-      };
-      /** @description Troupe extension: the conversation, to continue it */
-      conversation_id: string;
-      /** @description Troupe extension: the run this completion is */
-      run_id: string;
-    };
-    ChatCompletionChunk:
-      | {
-          id: string;
-          /** @constant */
-          object: 'chat.completion.chunk';
-          created: number;
-          model: string;
-          choices: {
-            index: number;
-            delta: {
-              /** @constant */
-              role?: 'assistant';
-              content?: string;
-            };
-            finish_reason: ('stop' | 'length') | null;
-            logprobs: null;
-          }[];
-          /** @description With stream_options.include_usage: null, then the totals */
-          usage?: {
-            prompt_tokens: number;
-            completion_tokens: number;
-            total_tokens: number;
-          } | null;
-          /** @description Troupe extension: the conversation, to continue it */
-          conversation_id: string;
-          /** @description Troupe extension: the run this completion is */
-          run_id: string;
-        }
-      | {
-          error: {
-            message: string;
-            type: string;
-            param: string | null;
-            code: string;
-          };
-        };
     A2ATask: {
       /** @description The run id */
       id: string;
@@ -2867,6 +2792,81 @@ export interface components {
             data?: {
               [key: string]: unknown;
             }[];
+          };
+        };
+    OpenAiModel: {
+      /** @description The agent's slug */
+      id: string;
+      /** @constant */
+      object: 'model';
+      created: number;
+      /** @description The owner's user id */
+      owned_by: string;
+      name: string;
+      description: string;
+    };
+    ChatCompletion: {
+      id: string;
+      /** @constant */
+      object: 'chat.completion';
+      created: number;
+      model: string;
+      choices: {
+        index: number;
+        message: {
+          /** @constant */
+          role: 'assistant';
+          content: string;
+          refusal: null;
+        };
+        /** @enum {string} */
+        finish_reason: 'stop' | 'length';
+        logprobs: null;
+      }[];
+      usage: {
+        prompt_tokens: number;
+        completion_tokens: number;
+        total_tokens: number;
+      };
+      /** @description Troupe extension: the conversation, to continue it */
+      conversation_id: string;
+      /** @description Troupe extension: the run this completion is */
+      run_id: string;
+    };
+    ChatCompletionChunk:
+      | {
+          id: string;
+          /** @constant */
+          object: 'chat.completion.chunk';
+          created: number;
+          model: string;
+          choices: {
+            index: number;
+            delta: {
+              /** @constant */
+              role?: 'assistant';
+              content?: string;
+            };
+            finish_reason: ('stop' | 'length') | null;
+            logprobs: null;
+          }[];
+          /** @description With stream_options.include_usage: null, then the totals */
+          usage?: {
+            prompt_tokens: number;
+            completion_tokens: number;
+            total_tokens: number;
+          } | null;
+          /** @description Troupe extension: the conversation, to continue it */
+          conversation_id: string;
+          /** @description Troupe extension: the run this completion is */
+          run_id: string;
+        }
+      | {
+          error: {
+            message: string;
+            type: string;
+            param: string | null;
+            code: string;
           };
         };
     Grant: {
