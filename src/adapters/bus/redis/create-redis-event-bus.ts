@@ -124,23 +124,20 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     async publish(event) {
       if (closed || !health.connected) return;
       const key = streamKey(event.run_id);
-      const entry = JSON.stringify(event);
       const now = Date.now();
       const setAt = ttlSetAt.get(key);
-      if (setAt !== undefined && now - setAt < refreshEveryMs) {
-        await command.xadd(key, 'MAXLEN', '~', maxLen, '*', STREAM_ENTRY_FIELD, entry);
-        return;
+      const refreshTtl = setAt === undefined || now - setAt >= refreshEveryMs;
+      if (refreshTtl) {
+        if (ttlSetAt.size >= MAX_TRACKED_STREAMS) ttlSetAt.clear();
+        ttlSetAt.set(key, now);
       }
-      if (ttlSetAt.size >= MAX_TRACKED_STREAMS) ttlSetAt.clear();
-      ttlSetAt.set(key, now);
-      const results = await command
+      const commands = command
         .pipeline()
-        .xadd(key, 'MAXLEN', '~', maxLen, '*', STREAM_ENTRY_FIELD, entry)
-        .expire(key, ttlSeconds)
-        .exec();
-      const failed = results?.find(([error]) => error !== null)?.[0];
+        .xadd(key, 'MAXLEN', '~', maxLen, '*', STREAM_ENTRY_FIELD, JSON.stringify(event));
+      if (refreshTtl) commands.expire(key, ttlSeconds);
+      const failed = (await commands.exec())?.find(([error]) => error !== null)?.[0];
       if (failed) {
-        ttlSetAt.delete(key);
+        if (refreshTtl) ttlSetAt.delete(key);
         throw failed;
       }
     },
