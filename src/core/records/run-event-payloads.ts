@@ -3,7 +3,7 @@ import { userQuestionSchema } from '../questions/user-questions.js';
 import { refusalSchema } from './refusal.js';
 import { RUN_CHANNELS, RUN_STATUSES, RUN_TYPES } from './run.js';
 import { runErrorRecord as runErrorSchema, tokenUsageRecord as tokenUsageSchema } from './run.js';
-import { callUsageSchema } from './token-usage-schema.js';
+import { callUsageSchema } from './call-usage-schema.js';
 
 /**
  * The payload of each run event type, declared once (docs/runs.md#events): the TypeScript types of the
