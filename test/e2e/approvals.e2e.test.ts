@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { eventually } from '../helpers/eventually.js';
-import { readSseFrames } from '../helpers/read-sse-frames.js';
+import { readSseFrames, type SseFrame } from '../helpers/read-sse-frames.js';
 import { copyScenarios, withRuleFirst } from '../helpers/scenario-dir.js';
 import { startTestServer, type TestServer } from '../helpers/start-test-server.js';
 
@@ -215,6 +215,19 @@ describe('approvals over HTTP', () => {
       await (await server.api(`/api/conversations/${conversationId}/messages`)).json(),
     );
     expect(messages).toContain('The user rejected this write_file call: not today.');
+    // Clients and the console read the decision as data, from the stored thread as from the stream.
+    const refusal = {
+      code: 'approval_rejected',
+      reason: 'The user rejected this write_file call: not today',
+      tool: 'write_file',
+      comment: 'not today',
+    };
+    expect(messages).toContain(JSON.stringify({ troupe: { refusal } }));
+    const frames: SseFrame[] = [];
+    const stream = await server.api(`/api/agent/runs/${runId}/events`);
+    await readSseFrames(stream.body as ReadableStream<Uint8Array>, (chunk) => frames.push(...chunk));
+    const result = frames.find((frame) => frame.event === 'tool_result');
+    expect((JSON.parse(result?.data ?? '{}') as { payload?: unknown }).payload).toMatchObject({ refusal });
   });
 
   it("approving for the whole run approves the waiting calls of that tool and its later ones, not its subagent's", async () => {

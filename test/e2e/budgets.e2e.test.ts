@@ -1,3 +1,4 @@
+import { readSseFrames, type SseFrame } from '../helpers/read-sse-frames.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/run-limits.js';
 import type {
@@ -200,6 +201,18 @@ describe('budgets (docs/budgets.md)', () => {
     const greedy = await server.chat('Plan big', 'planner');
     expect(await awaitRun(greedy.runId)).toMatchObject({ status: 'completed' });
     expect((await tree(greedy.runId)).children).toHaveLength(0);
+    // Clients read why as data on the call's result (the ended run's stream replays whole).
+    const frames: SseFrame[] = [];
+    const stream = await server.api(`/api/agent/runs/${greedy.runId}/events`);
+    await readSseFrames(stream.body as ReadableStream<Uint8Array>, (chunk) => frames.push(...chunk));
+    const results = frames.filter((frame) => frame.event === 'tool_result');
+    expect(results.map((frame) => (JSON.parse(frame.data) as { payload: unknown }).payload)).toEqual([
+      expect.objectContaining({
+        name: 'task',
+        is_error: true,
+        refusal: expect.objectContaining({ code: 'budget_exhausted', dimension: 'model_calls' }) as unknown,
+      }),
+    ]);
   });
 });
 

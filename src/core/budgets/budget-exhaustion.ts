@@ -3,15 +3,15 @@ import type { RunError } from '../records/run.js';
 import type { BudgetDimension } from './budget-dimension.js';
 import type { RunBudget } from './budget.js';
 
+/** The `budget_exhausted` refusal: a run or a child start stopped by a limit (docs/budgets.md). */
+export type BudgetRefusal = Extract<Refusal, { code: 'budget_exhausted' }>;
+
 export function describeExhaustion(budget: RunBudget, dimension: BudgetDimension | 'wall_ms'): string {
   return `budget_exhausted: ${exhaustionRefusal(budget, dimension).reason}`;
 }
 
 /** The limit a run reached, as data (docs/budgets.md): what `describeExhaustion` says after its code. */
-export function exhaustionRefusal(
-  budget: RunBudget,
-  dimension: BudgetDimension | 'wall_ms',
-): Extract<Refusal, { code: 'budget_exhausted' }> {
+export function exhaustionRefusal(budget: RunBudget, dimension: BudgetDimension | 'wall_ms'): BudgetRefusal {
   if (dimension === 'wall_ms') {
     const limit = budget.limits.wall_ms ?? null;
     const reason = `the run's wall time of ${limit ?? 'its parent\u2019s'} ms is over`;

@@ -49,14 +49,20 @@ describe('carveChildBudget', () => {
     });
     expect(
       carveChildBudget({ parent, requested: { model_calls: 11 }, agent: undefined, defaultShare: 0.5, now }),
-    ).toMatchObject({
+    ).toEqual({
       kind: 'refused',
+      refusal: {
+        code: 'budget_exhausted',
+        reason: 'The child asks for 11 model calls but only 10 remain',
+        dimension: 'model_calls',
+        limit: 10,
+        spent: 0,
+      },
     });
     const spent = ledger({ used: { tokens: 1000, model_calls: 0, tool_calls: 0 } });
     expect(
-      carveChildBudget({ parent: spent, requested: undefined, agent: undefined, defaultShare: 0.5, now })
-        .kind,
-    ).toBe('refused');
+      carveChildBudget({ parent: spent, requested: undefined, agent: undefined, defaultShare: 0.5, now }),
+    ).toMatchObject({ kind: 'refused', refusal: { dimension: 'tokens', limit: 1000, spent: 1000 } });
   });
 
   it("narrows by the child agent's own budget, and without a parent budget takes only that", () => {
@@ -96,9 +102,8 @@ describe('carveChildBudget', () => {
       limits: { wall_ms: 10_000 },
     });
     expect(
-      carveChildBudget({ parent, requested: { wall_ms: 61_000 }, agent: undefined, defaultShare: 0.5, now })
-        .kind,
-    ).toBe('refused');
+      carveChildBudget({ parent, requested: { wall_ms: 61_000 }, agent: undefined, defaultShare: 0.5, now }),
+    ).toMatchObject({ kind: 'refused', refusal: { dimension: 'wall_ms', limit: 60_000, spent: 0 } });
   });
 });
 

@@ -1,4 +1,7 @@
-import { BUDGET_DIMENSIONS } from './budget-dimension.js';
+import type { BudgetRefusal } from './budget-exhaustion.js';
+import { BUDGET_DIMENSIONS, type BudgetDimension } from './budget-dimension.js';
+
+const words = (dimension: BudgetDimension): string => dimension.replace('_', ' ');
 import { remainingOf, zeroAmounts, type BudgetAmounts, type BudgetLimits, type RunBudget } from './budget.js';
 
 export interface ChildBudgetInput {
@@ -15,7 +18,27 @@ export interface ChildBudgetInput {
 
 export type ChildBudget =
   | { kind: 'granted'; limits: BudgetLimits; deadline_at: string | null; reserve: BudgetAmounts }
-  | { kind: 'refused'; reason: string };
+  | { kind: 'refused'; refusal: BudgetRefusal };
+
+function refused(
+  parent: RunBudget | undefined,
+  dimension: BudgetRefusal['dimension'] & string,
+  left: number,
+  reason: string,
+): ChildBudget {
+  const limit =
+    dimension === 'wall_ms' ? (parent?.limits.wall_ms ?? null) : (parent?.limits[dimension] ?? null);
+  return {
+    kind: 'refused',
+    refusal: {
+      code: 'budget_exhausted',
+      reason,
+      dimension,
+      limit,
+      ...(limit === null ? {} : { spent: Math.max(0, limit - left) }),
+    },
+  };
+}
 
 /**
  * Carves a child's budget from its parent's remaining one (docs/budgets.md): an explicit ask must fit in what is
@@ -31,16 +54,16 @@ export function carveChildBudget(input: ChildBudgetInput): ChildBudget {
     const left = remaining[dimension];
     const asked = input.requested?.[dimension];
     if (left !== undefined && left <= 0) {
-      return {
-        kind: 'refused',
-        reason: `The budget has no ${dimension.replace('_', ' ')} left to give a child`,
-      };
+      return refused(
+        input.parent,
+        dimension,
+        left,
+        `The budget has no ${words(dimension)} left to give a child`,
+      );
     }
     if (asked !== undefined && left !== undefined && asked > left) {
-      return {
-        kind: 'refused',
-        reason: `The child asks for ${asked} ${dimension.replace('_', ' ')} but only ${left} remain`,
-      };
+      const reason = `The child asks for ${asked} ${words(dimension)} but only ${left} remain`;
+      return refused(input.parent, dimension, left, reason);
     }
     let value =
       asked ?? (left === undefined ? undefined : Math.max(1, Math.floor(left * input.defaultShare)));
@@ -55,10 +78,13 @@ export function carveChildBudget(input: ChildBudgetInput): ChildBudget {
   const parentLeftMs = parentDeadline === undefined ? undefined : parentDeadline - now;
   const askedWall = input.requested?.wall_ms;
   if (askedWall !== undefined && parentLeftMs !== undefined && askedWall > parentLeftMs) {
-    return {
-      kind: 'refused',
-      reason: `The child asks for ${askedWall} ms but only ${Math.max(0, parentLeftMs)} ms remain`,
-    };
+    const left = Math.max(0, parentLeftMs);
+    return refused(
+      input.parent,
+      'wall_ms',
+      left,
+      `The child asks for ${askedWall} ms but only ${left} ms remain`,
+    );
   }
   const walls = [askedWall, input.agent?.wall_ms].filter((value): value is number => value !== undefined);
   const ownWall = walls.length > 0 ? Math.min(...walls) : undefined;

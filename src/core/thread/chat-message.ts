@@ -15,6 +15,9 @@ export interface JsonObject {
 /** Options by provider name, passed to the provider as they are; providers ignore names not theirs. */
 export type ProviderOptions = Record<string, JsonObject>;
 
+/** The `providerOptions` name under which Troupe keeps its own marks on a stored message or part. */
+export const TROUPE_OPTIONS_KEY = 'troupe';
+
 export interface TextPart {
   type: 'text';
   text: string;

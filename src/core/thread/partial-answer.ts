@@ -1,4 +1,4 @@
-import type { AssistantChatMessage, ChatMessage } from './chat-message.js';
+import { TROUPE_OPTIONS_KEY, type AssistantChatMessage, type ChatMessage } from './chat-message.js';
 import type { RunEvent, RunEventType } from '../records/run-event.js';
 import type { TerminalRunStatus } from '../records/run.js';
 
@@ -37,7 +37,7 @@ export interface PartialAnswerMarker {
   run_status: Exclude<TerminalRunStatus, 'completed'>;
 }
 
-export const PARTIAL_ANSWER_KEY = 'troupe';
+export const PARTIAL_ANSWER_KEY = TROUPE_OPTIONS_KEY;
 
 /**
  * What a run said before it ended mid-answer, as an ordinary assistant text turn: the next run sends it to

@@ -1,9 +1,9 @@
 import { ApprovalPendingError } from '../../core/approvals/approval-pending-error.js';
-import { isTroupeError, toTroupeError } from '../../core/errors.js';
+import { isTroupeError } from '../../core/errors.js';
 import type { ToolCallResult } from '../../core/ports/agent-middleware.js';
 import type { ModelToolCall } from '../../core/ports/model-stream.js';
 import { toolEvent } from '../../core/records/tool-event.js';
-import { ToolRefusal } from '../../core/tools/tool-refusal.js';
+import { toolFailureResult } from '../../core/tools/tool-refusal.js';
 import type { ToolContext } from '../../core/tools/troupe-tool.js';
 import type { AgentLoopOptions } from './agent-loop-options.js';
 
@@ -42,7 +42,6 @@ export async function executeToolCall(
     // docs/scale-out.md, "Outages"); any other tool failure is data for the model (house style §6.3).
     options.abortSignal.throwIfAborted();
     if (error instanceof ApprovalPendingError || isTroupeError(error, 'storage_unavailable')) throw error;
-    if (error instanceof ToolRefusal) return { output: error.message, isError: true, refusal: error.refusal };
-    return { output: toTroupeError(error).message, isError: true };
+    return toolFailureResult(error);
   }
 }

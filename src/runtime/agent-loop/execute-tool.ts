@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isTroupeError, toTroupeError } from '../../core/errors.js';
+import { isTroupeError } from '../../core/errors.js';
+import { toolFailureResult } from '../../core/tools/tool-refusal.js';
 import type { ToolCallRequest, ToolCallResult } from '../../core/ports/agent-middleware.js';
 import { ApprovalPendingError } from '../../core/approvals/approval-pending-error.js';
 
@@ -23,6 +24,6 @@ export async function executeTool(request: ToolCallRequest): Promise<ToolCallRes
     // A tool that waits for a human (ask_user_question) parks the run like an approval does; a database outage
     // is the run's to wait out, and the call is made again (docs/scale-out.md, "Outages").
     if (error instanceof ApprovalPendingError || isTroupeError(error, 'storage_unavailable')) throw error;
-    return { output: toTroupeError(error).message, isError: true };
+    return toolFailureResult(error);
   }
 }

@@ -1,13 +1,14 @@
 import { validationFailed } from '../../core/to-validation-error.js';
 import { hasLimits, zeroAmounts, type BudgetLimits, type RunBudget } from '../../core/budgets/budget.js';
 import { carveChildBudget } from '../../core/budgets/carve-child-budget.js';
+import type { BudgetRefusal } from '../../core/budgets/budget-exhaustion.js';
 import { narrowBudget } from '../../core/budgets/narrow-budget.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Refusal } from '../../core/records/refusal.js';
 
 /** A child's budget the parent's cannot give: the text the model reads starts with the code. */
-function budgetRefusal(reason: string): { refused: string; refusal: Refusal } {
-  return { refused: `budget_exhausted: ${reason}`, refusal: { code: 'budget_exhausted', reason } };
+function budgetRefusal(refusal: BudgetRefusal): { refused: string; refusal: Refusal } {
+  return { refused: `budget_exhausted: ${refusal.reason}`, refusal };
 }
 
 /**
@@ -60,11 +61,14 @@ export async function reserveChildBudget(
     defaultShare: options.share,
     now: options.now,
   });
-  if (carved.kind === 'refused') return budgetRefusal(carved.reason);
+  if (carved.kind === 'refused') return budgetRefusal(carved.refusal);
   if (!hasLimits(carved.limits) && carved.deadline_at === null)
     return { open: () => Promise.resolve(undefined) };
   if (parent && !(await tx.budgets.carve(parent.run_id, carved.reserve))) {
-    return budgetRefusal('the budget has too little left to give this child');
+    return budgetRefusal({
+      code: 'budget_exhausted',
+      reason: 'the budget has too little left to give this child',
+    });
   }
   return {
     open(runId) {

@@ -128,7 +128,12 @@ describe('subagents never get delegate', () => {
       },
     );
     expect(executed).toBe(false);
-    expect(result).toEqual({ output: SUBAGENT_TEXTS.toolNotAvailable('delegate'), isError: true });
+    const text = SUBAGENT_TEXTS.toolNotAvailable('delegate');
+    expect(result).toEqual({
+      output: text,
+      isError: true,
+      refusal: { code: 'tool_not_available', reason: text, tool: 'delegate' },
+    });
     expect(ALWAYS_DISABLED_FOR_SUBAGENTS).toContain('delegate');
   });
 

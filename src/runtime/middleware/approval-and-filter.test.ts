@@ -188,9 +188,11 @@ rules:
         tool: writeFile,
         input: {},
       } as unknown as ToolCallRequest);
+      const text = `tool ${name} is not available to subagents in this approval mode; hand the result back to the main agent`;
       expect(result).toEqual({
-        output: `tool ${name} is not available to subagents in this approval mode; hand the result back to the main agent`,
+        output: text,
         isError: true,
+        refusal: { code: 'tool_not_available', reason: text, tool: name },
       });
     }
     expect(executed).toBe(false);

@@ -1,4 +1,4 @@
-import { rejectionText } from '../../core/approvals/rejection-text.js';
+import { rejectedCall } from '../../core/approvals/rejected-call.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { AgentMiddleware } from '../../core/ports/agent-middleware.js';
 import { ApprovalPendingError } from '../../core/approvals/approval-pending-error.js';
@@ -19,9 +19,7 @@ export function createApprovalMiddleware(storage: Storage): AgentMiddleware {
         return next(request);
       const approval = await storage.approvals.get(request.run.id, request.toolCallId);
       if (approval?.status === 'approved') return next(request);
-      if (approval?.status === 'rejected') {
-        return { output: rejectionText(request.toolName, approval.comment), isError: true };
-      }
+      if (approval?.status === 'rejected') return rejectedCall(request.toolName, approval.comment);
       // Approved for the rest of this run: later calls of the tool go through without asking again.
       if (!approval && (await storage.approvals.runWideApproval(request.run.id, request.toolName)))
         return next(request);

@@ -3,6 +3,7 @@ import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import type { ToolApprovalMode } from '../../core/records/agent.js';
 import type { AnyTroupeTool } from '../../core/tools/troupe-tool.js';
 import type { AgentMiddleware } from '../../core/ports/agent-middleware.js';
+import { toolNotAvailable } from '../../core/tools/tool-not-available.js';
 
 /**
  * Two defences for subagent runs (Yuxi issue #1000): disabled tools are hidden from the model AND refused
@@ -20,7 +21,7 @@ export function createSubagentToolFilterMiddleware(mode: ToolApprovalMode): Agen
     },
     async wrapToolCall(request, next) {
       if (disabled(request.toolName, request.tool)) {
-        return { output: SUBAGENT_TEXTS.toolNotAvailable(request.toolName), isError: true };
+        return toolNotAvailable(request.toolName, SUBAGENT_TEXTS.toolNotAvailable(request.toolName));
       }
       return next(request);
     },

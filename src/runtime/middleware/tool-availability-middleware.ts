@@ -1,5 +1,6 @@
 import type { Agent } from '../../core/records/agent.js';
 import type { AgentMiddleware } from '../../core/ports/agent-middleware.js';
+import { toolNotAvailable } from '../../core/tools/tool-not-available.js';
 
 const MCP_TOOL = /^mcp__(.+?)__./;
 
@@ -32,7 +33,7 @@ export function createToolAvailabilityMiddleware(): AgentMiddleware {
     },
     async wrapToolCall(request, next) {
       if (!request.tool || (offered !== undefined && !offered.has(request.toolName))) {
-        return { output: toolNotAvailableText(request.toolName, request.agent), isError: true };
+        return toolNotAvailable(request.toolName, toolNotAvailableText(request.toolName, request.agent));
       }
       return next(request);
     },

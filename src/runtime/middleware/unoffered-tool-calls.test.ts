@@ -11,6 +11,7 @@ import {
   type ScriptRule,
 } from '../../../test/helpers/model-backends.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
+import { toolResultRefusal } from '../../core/thread/tool-result-refusal.js';
 import type { AnyTroupeTool } from '../../core/tools/troupe-tool.js';
 import type {
   AgentMiddleware,
@@ -107,6 +108,21 @@ describe.each(BACKENDS)('calls to tools the model was not offered (%s)', (name) 
         { name: 'frobnicate', text: 'tool frobnicate is not available to this agent', isError: true },
       ]),
     );
+    // Clients read the refusal as data, live and from the stored thread alike.
+    const refusals = thread.flatMap((row) =>
+      row.message.role === 'tool' ? row.message.content.map((part) => toolResultRefusal(part)) : [],
+    );
+    const events = await h.storage.events.list(run.id, 0, 1000);
+    const refusedEvents = events.flatMap((event) =>
+      event.type === 'tool_result' ? [event.payload.refusal] : [],
+    );
+    for (const seen of [refusals, refusedEvents]) {
+      expect(
+        seen
+          .map((refusal) => `${refusal?.code}:${refusal?.code === 'tool_not_available' ? refusal.tool : ''}`)
+          .sort(),
+      ).toEqual(['delegate', 'frobnicate', 'task', 'write_file'].map((tool) => `tool_not_available:${tool}`));
+    }
     // Nothing escaped: no file, no nested child, no delegation.
     expect(await h.storage.runs.listChildren(run.id)).toEqual([]);
   });
@@ -182,9 +198,11 @@ describe('the availability guard', () => {
     expect(await call(secret)).toEqual({ output: 'ran', isError: false });
     await chain.callModel({ tools: [ls, secret] } as unknown as ModelCallRequest);
     expect(await call(ls)).toEqual({ output: 'ran', isError: false });
+    const text = 'tool secret is not available to this agent';
     expect(await call(secret)).toEqual({
-      output: 'tool secret is not available to this agent',
+      output: text,
       isError: true,
+      refusal: { code: 'tool_not_available', reason: text, tool: 'secret' },
     });
   });
 });

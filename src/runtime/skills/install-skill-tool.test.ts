@@ -72,9 +72,14 @@ describe('install_skill', () => {
       callModel: () => Promise.reject(new Error('unused')),
       callTool: executeTool,
     });
-    expect(await chain.callTool(request('subagent'))).toEqual({ output: REFUSAL, isError: true });
-    // Should a subagent run reach the tool by another road, it refuses with the same text.
-    expect(await executeTool(request('subagent'))).toEqual({ output: REFUSAL, isError: true });
+    const refused = {
+      output: REFUSAL,
+      isError: true,
+      refusal: { code: 'tool_not_available', reason: REFUSAL, tool: 'install_skill' },
+    };
+    expect(await chain.callTool(request('subagent'))).toEqual(refused);
+    // Should a subagent run reach the tool by another road, it refuses with the same text and refusal.
+    expect(await executeTool(request('subagent'))).toEqual(refused);
     expect(await storage.skills.getByName('drafted')).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@ import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import { defineTool, type TroupeTool } from '../../core/tools/troupe-tool.js';
 import type { SkillService } from './skill-service.js';
 import { runCapabilities } from '../../core/runs/run-capabilities.js';
+import { toolNotAvailableRefusal } from '../../core/tools/tool-not-available.js';
 
 export const INSTALL_SKILL_TOOL_NAME = 'install_skill';
 
@@ -47,7 +48,10 @@ export function createInstallSkillTool(deps: InstallSkillToolDeps): TroupeTool<I
     sensitive: true,
     async execute(input, context) {
       if (runCapabilities(context.run).subagent) {
-        throw new TroupeError('forbidden', SUBAGENT_TEXTS.toolNotAvailable(INSTALL_SKILL_TOOL_NAME));
+        throw toolNotAvailableRefusal(
+          INSTALL_SKILL_TOOL_NAME,
+          SUBAGENT_TEXTS.toolNotAvailable(INSTALL_SKILL_TOOL_NAME),
+        );
       }
       const user = await deps.storage.users.get(context.run.user_id);
       if (!user) throw new TroupeError('user_not_found', 'The run user no longer exists');

@@ -1,6 +1,7 @@
 import type { ContentPart, Run, ThreadMessage, ToolResultOutput } from '../api/types.ts';
 import type { LiveRun } from './live-run.ts';
-import type { ChatTurn, ToolItem, TranscriptItem } from './transcript-items.ts';
+import type { ChatTurn, ToolItem, ToolResult, TranscriptItem } from './transcript-items.ts';
+import { toolResultRefusal } from '../../../src/core/thread/tool-result-refusal.ts';
 
 function textOf(content: string | ContentPart[]): string {
   if (typeof content === 'string') return content;
@@ -12,9 +13,15 @@ function textOf(content: string | ContentPart[]): string {
     .join('');
 }
 
-function resultValue(output: ToolResultOutput | undefined): { output: unknown; isError: boolean } {
+function resultValue(part: { output?: ToolResultOutput; providerOptions?: unknown }): ToolResult {
+  const { output } = part;
   if (output === undefined) return { output: undefined, isError: false };
-  return { output: 'value' in output ? output.value : output, isError: output.type.startsWith('error') };
+  const refusal = toolResultRefusal(part);
+  return {
+    output: 'value' in output ? output.value : output,
+    isError: output.type.startsWith('error'),
+    ...(refusal ? { refusal } : {}),
+  };
 }
 
 function assistantItems(content: string | ContentPart[], partial?: string): TranscriptItem[] {
@@ -141,9 +148,9 @@ export function buildTranscript(input: BuildTranscriptInput): ChatTurn[] {
     } else if (message.role === 'tool') {
       for (const part of message.content) {
         if (part.type !== 'tool-result') continue;
-        const result = part as { toolCallId: string; toolName: string; output: ToolResultOutput };
+        const result = part as { toolCallId: string; output: ToolResultOutput; providerOptions?: unknown };
         const call = toolsById.get(result.toolCallId);
-        if (call) call.result = resultValue(result.output);
+        if (call) call.result = resultValue(result);
       }
     }
   }

@@ -1,6 +1,6 @@
 import type { RunEvent, RunStatus, SubagentUpdatePayload, TokenUsage, UserQuestion } from '../api/types.ts';
 import { modelNotice } from './model-notice.ts';
-import type { TranscriptItem } from './transcript-items.ts';
+import type { ToolResult, TranscriptItem } from './transcript-items.ts';
 
 export interface PendingApproval {
   toolCallId: string;
@@ -104,7 +104,8 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
       break;
     case 'tool_result': {
       const id = str(event.payload.tool_call_id);
-      const result = { output: event.payload.output, isError: event.payload.is_error === true };
+      const { output, is_error: isError, refusal } = event.payload;
+      const result: ToolResult = { output, isError: isError === true, ...(refusal ? { refusal } : {}) };
       let matched = false;
       next.items = view.items.map((item) => {
         if (item.kind !== 'tool' || item.toolCallId !== id) return item;

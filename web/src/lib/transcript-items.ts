@@ -1,3 +1,5 @@
+import type { Refusal } from '../../../src/core/records/refusal.ts';
+
 /** What a chat turn shows, whether it comes from persisted messages or from a live event stream. */
 export type TranscriptItem = TextItem | ToolItem | NoticeItem;
 
@@ -13,7 +15,14 @@ export interface ToolItem {
   toolCallId: string;
   name: string;
   args: unknown;
-  result?: { output: unknown; isError: boolean };
+  result?: ToolResult;
+}
+
+export interface ToolResult {
+  output: unknown;
+  isError: boolean;
+  /** Why the call was refused (rejected by the user, a tool the run does not have), as the server said. */
+  refusal?: Refusal;
 }
 
 export interface NoticeItem {

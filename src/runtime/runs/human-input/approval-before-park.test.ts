@@ -10,7 +10,7 @@ import {
 import { toolResults } from '../../../../test/helpers/run-helpers.js';
 import type { AgentMiddleware } from '../../../core/ports/agent-middleware.js';
 import { ApprovalPendingError } from '../../../core/approvals/approval-pending-error.js';
-import { rejectionText } from '../../../core/approvals/rejection-text.js';
+import { rejectedCall } from '../../../core/approvals/rejected-call.js';
 
 /**
  * A decision that lands while the run is still `running` — after its `approval_required` event, before the
@@ -118,7 +118,7 @@ describe('a decision that lands before the run parked', () => {
     expect(done.status).toBe('completed');
     const thread = await h.storage.messages.list(conversation.thread_id);
     expect(toolResults(thread, 'write_file')).toEqual([
-      { name: 'write_file', text: rejectionText('write_file', null), isError: true },
+      { name: 'write_file', text: rejectedCall('write_file', null).output, isError: true },
     ]);
   });
 

@@ -1,7 +1,7 @@
-import { TroupeError } from '../../../core/errors.js';
 import { SUBAGENT_TEXTS } from '../../../core/subagents/subagent-texts.js';
 import type { ToolContext } from '../../../core/tools/troupe-tool.js';
 import { runCapabilities } from '../../../core/runs/run-capabilities.js';
+import { toolNotAvailableRefusal } from '../../../core/tools/tool-not-available.js';
 
 /**
  * The third line behind the subagent filter's two (hidden from the model, refused at execution): a tool that
@@ -9,6 +9,6 @@ import { runCapabilities } from '../../../core/runs/run-capabilities.js';
  */
 export function refuseSubagentRun(toolName: string, context: ToolContext): void {
   if (runCapabilities(context.run).subagent) {
-    throw new TroupeError('tool_not_found', SUBAGENT_TEXTS.toolNotAvailable(toolName));
+    throw toolNotAvailableRefusal(toolName, SUBAGENT_TEXTS.toolNotAvailable(toolName));
   }
 }

@@ -91,7 +91,11 @@ describe.each(['default', 'always_trust'] as const)(
           tool,
           context: contextFor(run, `call_${tool.name}`),
         });
-        expect(result).toEqual({ output: refusal(tool.name), isError: true });
+        expect(result).toEqual({
+          output: refusal(tool.name),
+          isError: true,
+          refusal: { code: 'tool_not_available', reason: refusal(tool.name), tool: tool.name },
+        });
       }
       expect(await store.storage.approvals.listForRun(run.id)).toEqual([]);
       expect(await store.storage.artifacts.listForConversation(run.conversation_id)).toEqual([]);
@@ -105,6 +109,7 @@ describe.each(['default', 'always_trust'] as const)(
         await expect(tool.execute(input, contextFor(run, 'call_direct'))).rejects.toMatchObject({
           code: 'tool_not_found',
           message: refusal(tool.name),
+          refusal: { code: 'tool_not_available', reason: refusal(tool.name), tool: tool.name },
         });
       }
       expect(await store.storage.approvals.listForRun(run.id)).toEqual([]);

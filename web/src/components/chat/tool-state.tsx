@@ -1,4 +1,3 @@
-import { isRejectionText, rejectionComment } from '../../../../src/core/approvals/rejection-text.ts';
 import type { ToolItem } from '../../lib/transcript-items.ts';
 
 export type ToolState = 'running' | 'awaiting' | 'error' | 'rejected' | 'done';
@@ -25,7 +24,7 @@ export function stateLabel(item: ToolItem, state: ToolState): string {
  */
 export function toolState(item: ToolItem, awaiting: boolean): ToolState {
   if (item.result !== undefined) {
-    if (item.result.isError && isRejectionText(item.result.output)) return 'rejected';
+    if (item.result.refusal?.code === 'approval_rejected') return 'rejected';
     return item.result.isError ? 'error' : 'done';
   }
   return awaiting ? 'awaiting' : 'running';
@@ -33,7 +32,8 @@ export function toolState(item: ToolItem, awaiting: boolean): ToolState {
 
 /** The reason the user gave with a rejection, shown under the call. */
 export function RejectionNote({ item }: { item: ToolItem }) {
-  const reason = typeof item.result?.output === 'string' ? rejectionComment(item.result.output) : null;
+  const refusal = item.result?.refusal;
+  const reason = refusal?.code === 'approval_rejected' ? refusal.comment : null;
   return (
     <p className="rejection-note" role="note">
       You rejected this call{reason ? `: “${reason}”.` : '.'} The agent was told and takes another way.
