@@ -90,6 +90,8 @@ export interface AgentLimits {
   max_children_per_run?: number;
   max_children_per_user?: number;
   child_result_cap_bytes?: number;
+  /** Tool results over this many tokens are kept in a workdir file (docs/model-calls.md#big-tool-results). */
+  tool_result_max_tokens?: number;
   wait_timeout_ms?: number;
   /** A running run that emits nothing for this long is interrupted (docs/budgets.md). */
   inactivity_timeout_ms?: number;

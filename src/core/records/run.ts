@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TOOL_APPROVAL_MODES } from './agent.js';
 import { nullableTimestamp, timestamp } from './record-fields.js';
 import { refusalSchema } from './refusal.js';
+import { usageDetailFields } from './usage-detail-fields.js';
 
 export const RUN_STATUSES = [
   'pending',
@@ -40,6 +41,7 @@ const modelUsageRecord = z.strictObject({
   input_tokens: z.number(),
   output_tokens: z.number(),
   model_calls: z.number(),
+  ...usageDetailFields,
 });
 export type ModelUsage = z.infer<typeof modelUsageRecord>;
 
@@ -60,6 +62,7 @@ export const tokenUsageRecord = z
       .describe(
         'Calls that never answered (cancelled, failed, lost with their worker); their tokens are unknown',
       ),
+    ...usageDetailFields,
     by_model: z
       .record(z.string(), modelUsageRecord)
       .optional()
