@@ -61,6 +61,8 @@ export interface AgentConfig {
   disable_general_purpose?: boolean;
   tool_approval_mode?: ToolApprovalMode;
   keep_background_runs?: boolean;
+  /** `false` sends no prompt-caching hints (docs/model-calls.md#prompt-caching); on by default. */
+  prompt_cache?: boolean;
   max_steps?: number;
   /** Narrows the server's `execute` sandbox limits for this agent; `network` asks for the host network. */
   execute?: AgentExecuteConfig;

@@ -37,9 +37,7 @@ export function withAnthropicBreakpoints(
     }
   }
   const withHints = prompt.map((message, index) =>
-    marked.has(index)
-      ? ({ ...message, providerOptions: mergeOptions(message.providerOptions) })
-      : message,
+    marked.has(index) ? { ...message, providerOptions: mergeOptions(message.providerOptions) } : message,
   );
   const lastTool = tools.length - 1;
   return {
