@@ -1151,12 +1151,24 @@ export interface components {
       model_calls: number;
       /** @description Calls that never answered (cancelled, failed, lost with their worker); their tokens are unknown */
       aborted_model_calls: number;
+      /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+      cache_read_tokens?: number;
+      /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+      cache_write_tokens?: number;
+      /** @description Output tokens spent on reasoning (part of output_tokens) */
+      reasoning_tokens?: number;
       /** @description Per model spec, once a fallback model answered a call: which models ran and what each used */
       by_model?: {
         [key: string]: {
           input_tokens: number;
           output_tokens: number;
           model_calls: number;
+          /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+          cache_read_tokens?: number;
+          /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+          cache_write_tokens?: number;
+          /** @description Output tokens spent on reasoning (part of output_tokens) */
+          reasoning_tokens?: number;
         };
       };
     };
@@ -1339,6 +1351,12 @@ export interface components {
       usage: {
         input_tokens: number;
         output_tokens: number;
+        /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+        cache_read_tokens?: number;
+        /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+        cache_write_tokens?: number;
+        /** @description Output tokens spent on reasoning (part of output_tokens) */
+        reasoning_tokens?: number;
       } | null;
     };
     RunEvent:
@@ -1413,6 +1431,12 @@ export interface components {
             model_usage?: {
               input_tokens: number;
               output_tokens: number;
+              /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+              cache_read_tokens?: number;
+              /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+              cache_write_tokens?: number;
+              /** @description Output tokens spent on reasoning (part of output_tokens) */
+              reasoning_tokens?: number;
             };
           };
           /** @description ISO 8601 time */
@@ -1498,6 +1522,12 @@ export interface components {
             usage?: {
               input_tokens: number;
               output_tokens: number;
+              /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+              cache_read_tokens?: number;
+              /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+              cache_write_tokens?: number;
+              /** @description Output tokens spent on reasoning (part of output_tokens) */
+              reasoning_tokens?: number;
             };
             /** @description The fallback model that answered, if one did */
             model?: string;
@@ -3101,12 +3131,24 @@ export interface components {
           model_calls: number;
           /** @description Calls that never answered (cancelled, failed, lost with their worker); their tokens are unknown */
           aborted_model_calls: number;
+          /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+          cache_read_tokens?: number;
+          /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+          cache_write_tokens?: number;
+          /** @description Output tokens spent on reasoning (part of output_tokens) */
+          reasoning_tokens?: number;
           /** @description Per model spec, once a fallback model answered a call: which models ran and what each used */
           by_model?: {
             [key: string]: {
               input_tokens: number;
               output_tokens: number;
               model_calls: number;
+              /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+              cache_read_tokens?: number;
+              /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+              cache_write_tokens?: number;
+              /** @description Output tokens spent on reasoning (part of output_tokens) */
+              reasoning_tokens?: number;
             };
           };
           /** @description Counted by a budget ledger; null without one */
@@ -3122,12 +3164,24 @@ export interface components {
           model_calls: number;
           /** @description Calls that never answered (cancelled, failed, lost with their worker); their tokens are unknown */
           aborted_model_calls: number;
+          /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+          cache_read_tokens?: number;
+          /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+          cache_write_tokens?: number;
+          /** @description Output tokens spent on reasoning (part of output_tokens) */
+          reasoning_tokens?: number;
           /** @description Per model spec, once a fallback model answered a call: which models ran and what each used */
           by_model?: {
             [key: string]: {
               input_tokens: number;
               output_tokens: number;
               model_calls: number;
+              /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+              cache_read_tokens?: number;
+              /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+              cache_write_tokens?: number;
+              /** @description Output tokens spent on reasoning (part of output_tokens) */
+              reasoning_tokens?: number;
             };
           };
           /** @description Counted by a budget ledger; null without one */
@@ -5143,6 +5197,8 @@ export interface operations {
             /** @enum {string} */
             tool_approval_mode?: 'default' | 'always_trust';
             keep_background_runs?: boolean;
+            /** @description Prompt caching hints to the provider (default true; docs/model-calls.md#prompt-caching) */
+            prompt_cache?: boolean;
             max_steps?: number;
             execute?: {
               network?: boolean;
@@ -5166,6 +5222,8 @@ export interface operations {
               max_children_per_user?: number;
               /** @description At most the server's TROUPE_CHILD_RESULT_CAP_BYTES; a higher value is refused (400 validation_failed) */
               child_result_cap_bytes?: number;
+              /** @description At most the server's TROUPE_TOOL_RESULT_MAX_TOKENS; a higher value is refused (400 validation_failed) */
+              tool_result_max_tokens?: number;
               /** @description At most the server's TROUPE_WAIT_TIMEOUT_MS; a higher value is refused (400 validation_failed) */
               wait_timeout_ms?: number;
               /** @description At most the server's TROUPE_INACTIVITY_TIMEOUT_MS; a higher value is refused (400 validation_failed) */
@@ -5326,6 +5384,8 @@ export interface operations {
             /** @enum {string} */
             tool_approval_mode?: 'default' | 'always_trust';
             keep_background_runs?: boolean;
+            /** @description Prompt caching hints to the provider (default true; docs/model-calls.md#prompt-caching) */
+            prompt_cache?: boolean;
             max_steps?: number;
             execute?: {
               network?: boolean;
@@ -5349,6 +5409,8 @@ export interface operations {
               max_children_per_user?: number;
               /** @description At most the server's TROUPE_CHILD_RESULT_CAP_BYTES; a higher value is refused (400 validation_failed) */
               child_result_cap_bytes?: number;
+              /** @description At most the server's TROUPE_TOOL_RESULT_MAX_TOKENS; a higher value is refused (400 validation_failed) */
+              tool_result_max_tokens?: number;
               /** @description At most the server's TROUPE_WAIT_TIMEOUT_MS; a higher value is refused (400 validation_failed) */
               wait_timeout_ms?: number;
               /** @description At most the server's TROUPE_INACTIVITY_TIMEOUT_MS; a higher value is refused (400 validation_failed) */
@@ -5609,6 +5671,8 @@ export interface operations {
             /** @enum {string} */
             tool_approval_mode?: 'default' | 'always_trust';
             keep_background_runs?: boolean;
+            /** @description Prompt caching hints to the provider (default true; docs/model-calls.md#prompt-caching) */
+            prompt_cache?: boolean;
             max_steps?: number;
             execute?: {
               network?: boolean;
@@ -5632,6 +5696,8 @@ export interface operations {
               max_children_per_user?: number;
               /** @description At most the server's TROUPE_CHILD_RESULT_CAP_BYTES; a higher value is refused (400 validation_failed) */
               child_result_cap_bytes?: number;
+              /** @description At most the server's TROUPE_TOOL_RESULT_MAX_TOKENS; a higher value is refused (400 validation_failed) */
+              tool_result_max_tokens?: number;
               /** @description At most the server's TROUPE_WAIT_TIMEOUT_MS; a higher value is refused (400 validation_failed) */
               wait_timeout_ms?: number;
               /** @description At most the server's TROUPE_INACTIVITY_TIMEOUT_MS; a higher value is refused (400 validation_failed) */
