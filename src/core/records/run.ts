@@ -91,6 +91,18 @@ export const workerLostRecord = z
 export type WorkerLost = z.infer<typeof workerLostRecord>;
 
 /**
+ * Where a fork started (docs/effects-and-forks.md#fork): the run it was forked from and the last step of that
+ * run its thread kept (0: only the input).
+ */
+export const forkOriginRecord = z
+  .strictObject({
+    run_id: z.string().describe('The source run'),
+    step: z.number().int().describe("The source's last step the fork's thread kept (0: its input only)"),
+  })
+  .describe('Set on the run a fork started: where it was forked from');
+export type ForkOrigin = z.infer<typeof forkOriginRecord>;
+
+/**
  * A run as the API shows it: `usage` live while it is active (what its attempts settled so far, docs/usage.md)
  * and `worker_lost` while an expired lease holds it. The stored record, `Run`, is the same without
  * `worker_lost`. `input` is documented field by field by the HTTP schema (`src/http/response-schemas/`).
@@ -125,6 +137,7 @@ export const runViewRecord = z.strictObject({
   started_at: nullableTimestamp,
   finished_at: nullableTimestamp,
   updated_at: timestamp,
+  forked_from: forkOriginRecord.nullable(),
 });
 export type RunView = z.infer<typeof runViewRecord>;
 
