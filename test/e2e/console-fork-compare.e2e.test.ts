@@ -70,9 +70,10 @@ describe.skipIf(!session.executable)('fork and compare in the console', () => {
   }, 120_000);
 
   it('compares two runs picked in the runs explorer, and marks and filters forks', async () => {
+    await chatToTheEnd(server, 'a third run to leave unpicked');
     await page.goto(`${server.url}/runs`);
     const table = page.getByRole('table', { name: 'Runs' });
-    await poll(() => table.locator('tbody tr').count()).toBeGreaterThan(1);
+    await poll(() => table.locator('tbody tr').count()).toBe(3);
     const ids = await table
       .locator('tbody tr')
       .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-run-id')));
@@ -93,5 +94,5 @@ describe.skipIf(!session.executable)('fork and compare in the console', () => {
     await page.goto(`${server.url}/runs?forked=true`);
     await poll(() => table.locator('tbody tr').count()).toBe(1);
     expect(await page.getByRole('checkbox', { name: 'forks only' }).isChecked()).toBe(true);
-  });
+  }, 90_000);
 });
