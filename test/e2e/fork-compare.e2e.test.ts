@@ -41,7 +41,7 @@ interface ComparedRun {
   model_spec: string;
   forked_from: { run_id: string; step: number } | null;
   own: { model_calls: number; total_tokens: number; cost_usd: number | null };
-  steps: { step: number; tool_calls: { name: string; is_error: boolean | null }[] }[];
+  steps: { step: number; copied: boolean; tool_calls: { name: string; is_error: boolean | null }[] }[];
   tool_calls: { total: number; errors: number; by_name: Record<string, number> };
   duration_ms: number | null;
   output: string | null;
@@ -196,6 +196,14 @@ describe('POST /api/agent/runs/{id}/fork', () => {
     expect(comparison.a.own.model_calls).toBe(3);
     expect(comparison.b.own.model_calls).toBe(2);
     expect(comparison.b.forked_from).toEqual({ run_id: source.run.id, step: 1 });
+    // The kept step is the fork's own in its thread, but the source ran it: marked, and not counted.
+    expect(comparison.b.steps.map((step) => [step.step, step.copied])).toEqual([
+      [1, true],
+      [2, false],
+      [3, false],
+    ]);
+    expect(comparison.b.tool_calls).toEqual({ total: 1, errors: 0, by_name: { read_file: 1 } });
+    expect(comparison.a.steps.every((step) => !step.copied)).toBe(true);
   });
 
   it('re-runs the source input with another model (owner), and compare shows both sides and the output diff', async () => {

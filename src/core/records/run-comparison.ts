@@ -22,6 +22,9 @@ export const comparedStepRecord = z.strictObject({
   ),
   input_tokens: z.number().nullable(),
   output_tokens: z.number().nullable(),
+  copied: z
+    .boolean()
+    .describe("A fork's step copied from its source (not run by it); left out of the tool-call totals"),
 });
 export type ComparedStep = z.infer<typeof comparedStepRecord>;
 
@@ -58,11 +61,13 @@ export const comparedRunRecord: z.ZodType<ComparedRun> = z.strictObject({
   own: comparedUsageRecord,
   subtree: comparedUsageRecord,
   steps: z.array(comparedStepRecord),
-  tool_calls: z.strictObject({
-    total: z.number().int(),
-    errors: z.number().int(),
-    by_name: z.record(z.string(), z.number().int()).describe('Calls per tool name'),
-  }),
+  tool_calls: z
+    .strictObject({
+      total: z.number().int(),
+      errors: z.number().int(),
+      by_name: z.record(z.string(), z.number().int()).describe('Calls per tool name'),
+    })
+    .describe('The calls the run made itself (copied steps left out)'),
   output: z.string().nullable(),
   error: runErrorRecord.nullable(),
   get children() {

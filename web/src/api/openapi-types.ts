@@ -2867,6 +2867,8 @@ export interface components {
       }[];
       input_tokens: number | null;
       output_tokens: number | null;
+      /** @description A fork's step copied from its source (not run by it); left out of the tool-call totals */
+      copied: boolean;
     };
     ComparedRun: {
       run_id: string;
@@ -2894,6 +2896,7 @@ export interface components {
       own: components['schemas']['ComparedUsage'];
       subtree: components['schemas']['ComparedUsage'];
       steps: components['schemas']['ComparedStep'][];
+      /** @description The calls the run made itself (copied steps left out) */
       tool_calls: {
         total: number;
         errors: number;

@@ -7,6 +7,7 @@ import type {
   RunComparison,
 } from '../../../core/records/run-comparison.js';
 import type { ThreadMessage } from '../../../core/records/thread-message.js';
+import type { RunView } from '../../../core/records/run.js';
 import type { Actor } from '../../../core/records/user.js';
 import { diffText } from '../../../core/runs/text-diff.js';
 import { inlineSubagentName } from '../../../core/subagents/inline-subagent-agent.js';
@@ -26,9 +27,15 @@ function textOf(message: ThreadMessage['message']): string {
   return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
-/** The run's model turns with their tool calls, read from its thread (a result is found by its call id). */
-function stepsOf(runId: string, thread: readonly ThreadMessage[]): ComparedStep[] {
-  const own = thread.filter((entry) => entry.run_id === runId);
+/**
+ * The run's model turns with their tool calls, read from its thread (a result is found by its call id). A fork
+ * that re-runs its source holds the source's steps up to its fork point as its own, written when the fork was
+ * created, before the run started: they are marked copied.
+ */
+function stepsOf(run: RunView, thread: readonly ThreadMessage[]): ComparedStep[] {
+  const own = thread.filter((entry) => entry.run_id === run.id);
+  const copied = (entry: ThreadMessage) =>
+    run.forked_from !== null && (run.started_at === null || entry.created_at < run.started_at);
   const outcome = new Map<string, boolean>();
   for (const entry of own) {
     if (entry.message.role !== 'tool') continue;
@@ -49,6 +56,7 @@ function stepsOf(runId: string, thread: readonly ThreadMessage[]): ComparedStep[
         })),
         input_tokens: entry.usage?.input_tokens ?? null,
         output_tokens: entry.usage?.output_tokens ?? null,
+        copied: copied(entry),
       };
     });
 }
@@ -80,8 +88,8 @@ async function compared(
     thread = await storage.messages.list(run.thread_id);
     threads.set(run.thread_id, thread);
   }
-  const steps = stepsOf(run.id, thread);
-  const calls = steps.flatMap((step) => step.tool_calls);
+  const steps = stepsOf(run, thread);
+  const calls = steps.filter((step) => !step.copied).flatMap((step) => step.tool_calls);
   const byName: Record<string, number> = {};
   for (const call of calls) byName[call.name] = (byName[call.name] ?? 0) + 1;
   const children: ComparedRun[] = [];

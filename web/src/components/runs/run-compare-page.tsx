@@ -51,7 +51,11 @@ function ComparedRunView({ run, label }: { run: ComparedRun; label: string }) {
       <ol className="compared-steps" aria-label={`${label} steps`}>
         {run.steps.map((step) => (
           <li key={step.step} data-step={step.step}>
-            <span className="muted small">Step {step.step}</span> {step.text || <em>(no text)</em>}
+            <span className="muted small">
+              Step {step.step}
+              {step.copied ? ' (copied from the source)' : ''}
+            </span>{' '}
+            {step.text || <em>(no text)</em>}
             {step.tool_calls.length > 0 ? (
               <ul className="compared-calls">
                 {step.tool_calls.map((call, index) => (
