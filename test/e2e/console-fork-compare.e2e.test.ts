@@ -6,7 +6,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from '../helpers/browser.js';
-import { chatToTheEnd, json, openSignedIn, poll, seriousAxeViolations } from '../helpers/console-page.js';
+import {
+  attributeOfAll,
+  chatToTheEnd,
+  json,
+  openSignedIn,
+  poll,
+  seriousAxeViolations,
+} from '../helpers/console-page.js';
 import { consoleSession } from '../helpers/console-session.js';
 import type { TestServer } from '../helpers/start-test-server.js';
 
@@ -74,9 +81,7 @@ describe.skipIf(!session.executable)('fork and compare in the console', () => {
     await page.goto(`${server.url}/runs`);
     const table = page.getByRole('table', { name: 'Runs' });
     await poll(() => table.locator('tbody tr').count()).toBe(3);
-    const ids = await table
-      .locator('tbody tr')
-      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-run-id')));
+    const ids = await attributeOfAll(table.locator('tbody tr'), 'data-run-id');
     expect(await table.locator('.fork-badge').count()).toBe(1);
     const checkboxes = table.getByRole('checkbox');
     await checkboxes.nth(0).check();
