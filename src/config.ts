@@ -204,6 +204,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
         DEFAULT_LIMITS.maxActiveChildrenPerUser,
       ),
       childResultCapBytes: integer(env, 'TROUPE_CHILD_RESULT_CAP_BYTES', DEFAULT_LIMITS.childResultCapBytes),
+      toolResultMaxTokens: integer(env, 'TROUPE_TOOL_RESULT_MAX_TOKENS', DEFAULT_LIMITS.toolResultMaxTokens),
       waitTimeoutMs: integer(env, 'TROUPE_WAIT_TIMEOUT_MS', DEFAULT_LIMITS.waitTimeoutMs),
       inactivityTimeoutMs: integer(env, 'TROUPE_INACTIVITY_TIMEOUT_MS', DEFAULT_LIMITS.inactivityTimeoutMs),
       childBudgetShare: share(env, 'TROUPE_CHILD_BUDGET_SHARE', DEFAULT_LIMITS.childBudgetShare),

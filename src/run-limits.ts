@@ -7,6 +7,11 @@ export interface RunLimits {
   maxActiveChildrenPerRun: number;
   maxActiveChildrenPerUser: number;
   childResultCapBytes: number;
+  /**
+   * A tool result (built-in, MCP, or a child's result) over this many tokens is kept in a workdir file and the
+   * model gets its head, tail, size and path (docs/model-calls.md#big-tool-results).
+   */
+  toolResultMaxTokens: number;
   waitTimeoutMs: number;
   /** A running run that emits nothing for this long is interrupted (docs/runs.md). */
   inactivityTimeoutMs: number;
@@ -21,6 +26,7 @@ export const DEFAULT_LIMITS: RunLimits = {
   maxActiveChildrenPerRun: 5,
   maxActiveChildrenPerUser: 20,
   childResultCapBytes: 32 * 1024,
+  toolResultMaxTokens: 8000,
   waitTimeoutMs: 30 * 60 * 1000,
   inactivityTimeoutMs: 10 * 60 * 1000,
   childBudgetShare: 0.5,

@@ -36,6 +36,9 @@ export const ERROR_CODES = [
   'run_not_waiting',
   'approval_not_found',
   'approval_decided',
+  // forks (docs/effects-and-forks.md)
+  'fork_override_forbidden',
+  'fork_point_invalid',
   // models and tools
   'invalid_model_spec',
   'model_not_found',

@@ -15,6 +15,7 @@ import type { KnowledgeService } from '../runtime/knowledge/knowledge-service.js
 import type { ProjectService } from '../runtime/projects/project-service.js';
 import type { RunServiceApi } from '../runtime/runs/run-service-api.js';
 import type { SkillService } from '../runtime/skills/skill-service.js';
+import type { ForkService } from '../runtime/runs/fork/fork-service.js';
 import type { RunViews } from '../runtime/runs/inspect/run-views.js';
 import type { Readiness } from '../runtime/readiness.js';
 import type { Logger } from './logger.js';
@@ -31,6 +32,8 @@ export interface AppDependencies {
   conversations: ConversationService;
   projects: ProjectService;
   runs: RunServiceApi;
+  /** Forks and comparisons of runs (docs/effects-and-forks.md). */
+  forks: ForkService;
   /** Runs as the API shows them: live usage, a lost worker (docs/usage.md). */
   runViews: RunViews;
   /** Publishing and access grants of experts (docs/delegation.md). */

@@ -173,6 +173,13 @@ const BODY_ROUTES: BodyRoute[] = [
   },
   {
     method: 'POST',
+    path: '/api/agent/runs/{id}/fork',
+    url: () => '/api/agent/runs/no-such-run/fork',
+    wrongTypes: { after_step: 'two', input: 5, agent_overrides: { tools: 'read_file' } },
+    valid: { input: 'again' },
+  },
+  {
+    method: 'POST',
     path: '/v1/chat/completions',
     url: () => '/v1/chat/completions',
     wrongTypes: { model: 5, messages: 'hi' },

@@ -16,6 +16,7 @@ import { registerProjectRoutes } from './routes/project-routes.js';
 import { registerRunRoutes } from './routes/run-routes.js';
 import { registerRunExplorerRoutes } from './routes/run-explorer-routes.js';
 import { registerRunTreeRoutes } from './routes/run-tree-routes.js';
+import { registerRunForkRoutes } from './routes/run-fork-routes.js';
 import { registerSkillRoutes } from './routes/skill-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { registerUserRoutes } from './routes/user-routes.js';
@@ -56,6 +57,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   // Run routes live under /api/agent/runs/… and must win over /api/agent/{id}/… patterns.
   registerRunRoutes(registry, deps, logger);
   registerRunTreeRoutes(registry, deps);
+  registerRunForkRoutes(registry, deps);
   registerRunExplorerRoutes(registry, deps);
   registerQuestionRoutes(registry, deps);
   registerAgentRoutes(registry, deps);

@@ -34,6 +34,8 @@ export const ERROR_STATUS = {
   run_not_waiting: 409,
   approval_not_found: 404,
   approval_decided: 409,
+  fork_override_forbidden: 403,
+  fork_point_invalid: 400,
   invalid_model_spec: 400,
   model_not_found: 400,
   // The upstream model provider failed, not this server.

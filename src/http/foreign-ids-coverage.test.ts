@@ -48,6 +48,7 @@ describe("another member using the first member's ids", () => {
       let url = attempt.url(current).split('?')[0] ?? '';
       url = url.replace(`/grants/${alice.user.id}`, '/grants/{user_id}');
       url = url.replace(`/documents/${mine.documentId}`, '/documents/{document_id}');
+      url = url.replace(/\/compare\/[^/]+$/, '/compare/{other_id}');
       for (const id of ownIds) url = url.replace(`/${id}`, '/{id}');
       url = url.replace('/approvals/call-1', '/approvals/{tool_call_id}');
       url = url.replace('/answers/call-1', '/answers/{tool_call_id}');

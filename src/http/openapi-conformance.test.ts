@@ -123,6 +123,11 @@ describe('real responses against the OpenAPI document (closed schemas)', () => {
       ['GET', '/api/agent/runs/{id}', `/api/agent/runs/${research.id}`],
       ['GET', '/api/agent/runs/{id}/tree', `/api/agent/runs/${research.id}/tree`],
       ['GET', '/api/agent/runs/{id}/trace', `/api/agent/runs/${research.id}/trace`],
+      [
+        'GET',
+        '/api/agent/runs/{id}/compare/{other_id}',
+        `/api/agent/runs/${research.id}/compare/${research.id}`,
+      ],
       ['GET', '/api/me/delegation-policy', '/api/me/delegation-policy'],
       ['GET', '/v1/models', '/v1/models'],
     ];

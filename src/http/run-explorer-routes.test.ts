@@ -147,6 +147,7 @@ describe('GET /api/agent/runs', () => {
       'from',
       'to',
       'q',
+      'forked',
       'cursor',
       'limit',
     ]);

@@ -41,6 +41,7 @@ import type { Client } from '@a2a-js/sdk/client';
 import type { RemoteA2AConnector } from '../core/ports/remote-a2a-connector.js';
 import { createRunExecutor, type RunExecutor } from './runs/execute/run-executor.js';
 import { createRunService, type RunService } from './runs/run-service.js';
+import { createForkService, type ForkService } from './runs/fork/fork-service.js';
 import { RunHandoffs } from './runs/start/run-handoffs.js';
 import { LocalRunStarts } from './runs/start/local-run-starts.js';
 import { createSkillsMiddleware } from './skills/create-skills-middleware.js';
@@ -106,6 +107,8 @@ export interface Runtime {
   projects: ProjectService;
   conversations: ConversationService;
   runs: RunService;
+  /** Forks and comparisons of runs (docs/effects-and-forks.md). */
+  forks: ForkService;
   skills: SkillService;
   knowledge: KnowledgeService;
   artifacts: ArtifactService;
@@ -220,6 +223,13 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     projects,
     conversations,
     runs,
+    forks: createForkService({
+      storage,
+      queue,
+      views: runViews,
+      models: ports.models,
+      prices: config.modelPrices,
+    }),
     skills,
     knowledge,
     artifacts: createArtifactService({ storage, maxDownloadBytes: files.artifactMaxDownloadBytes }),

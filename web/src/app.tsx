@@ -17,6 +17,9 @@ import { tokenStore } from './lib/token-store.ts';
 const TracePage = lazy(async () => ({
   default: (await import('./components/runs/trace-page.tsx')).TracePage,
 }));
+const RunComparePage = lazy(async () => ({
+  default: (await import('./components/runs/run-compare-page.tsx')).RunComparePage,
+}));
 const AgentEditorPage = lazy(async () => ({
   default: (await import('./components/agents/agent-editor-page.tsx')).AgentEditorPage,
 }));
@@ -51,6 +54,8 @@ function Page({ route }: { route: AppRoute }) {
       ) : (
         <TracePage runId={route.runId} />
       );
+    case 'run-compare':
+      return <RunComparePage key={`${route.a}:${route.b}`} a={route.a} b={route.b} />;
     case 'settings':
       return <SettingsPage />;
     case 'skills':

@@ -4,6 +4,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { TroupeError } from '../../core/errors.js';
 import type { ModelProvider, ResolvedModel } from '../../core/ports/model-provider.js';
+import type { PromptCaching } from './ai-sdk/prompt-cache-hints.js';
 import { streamLanguageModel } from './ai-sdk/stream-language-model.js';
 import { MODEL_PROVIDERS, parseModelSpec } from './parse-model-spec.js';
 import { ScenarioStore } from './scripted/scenario-store.js';
@@ -31,8 +32,12 @@ export interface AiSdkModelProvider extends ModelProvider {
   resolve(spec: string): AiSdkResolvedModel;
 }
 
-function resolved(model: LanguageModelV3, fields: Omit<ResolvedModel, 'stream'>): AiSdkResolvedModel {
-  return { ...fields, model, stream: (request) => streamLanguageModel(model, request) };
+function resolved(
+  model: LanguageModelV3,
+  fields: Omit<ResolvedModel, 'stream'>,
+  caching: PromptCaching = 'none',
+): AiSdkResolvedModel {
+  return { ...fields, model, stream: (request) => streamLanguageModel(model, request, caching) };
 }
 
 export function scriptedLabel(scenario: string): string {
@@ -64,21 +69,29 @@ export function createModelProvider(options: ModelProviderOptions): AiSdkModelPr
       case 'openai': {
         openai ??= createOpenAI({ baseURL: options.openaiBaseUrl, apiKey: options.openaiApiKey });
         // Chat Completions rather than the Responses API: it is what OpenAI-compatible gateways implement.
-        return resolved(openai.chat(parsed.model), {
-          spec,
-          provider: 'openai',
-          label: spec,
-          limitKey: { provider: 'openai', model: parsed.model },
-        });
+        return resolved(
+          openai.chat(parsed.model),
+          {
+            spec,
+            provider: 'openai',
+            label: spec,
+            limitKey: { provider: 'openai', model: parsed.model },
+          },
+          'openai',
+        );
       }
       case 'anthropic': {
         anthropic ??= createAnthropic({ baseURL: options.anthropicBaseUrl, apiKey: options.anthropicApiKey });
-        return resolved(anthropic.languageModel(parsed.model), {
-          spec,
-          provider: 'anthropic',
-          label: spec,
-          limitKey: { provider: 'anthropic', model: parsed.model },
-        });
+        return resolved(
+          anthropic.languageModel(parsed.model),
+          {
+            spec,
+            provider: 'anthropic',
+            label: spec,
+            limitKey: { provider: 'anthropic', model: parsed.model },
+          },
+          'anthropic',
+        );
       }
       case 'openai-compatible': {
         const name =

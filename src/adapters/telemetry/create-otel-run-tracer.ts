@@ -15,6 +15,7 @@ import { isTroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { Run, TokenUsage } from '../../core/records/run.js';
+import type { ModelCallUsage, UsageDetail } from '../../core/runs/run-usage.js';
 import type { AgentMiddleware } from '../../core/ports/agent-middleware.js';
 import { ApprovalPendingError } from '../../core/approvals/approval-pending-error.js';
 import { RunAbortError } from '../../core/runs/run-abort.js';
@@ -62,10 +63,27 @@ function markThrown(span: Span, thrown: unknown): void {
   markFailed(span, errorType(thrown), thrown instanceof Error ? thrown.message : String(thrown));
 }
 
-function usageDelta(before: TokenUsage | null, after: TokenUsage | null): { input: number; output: number } {
+/** The `gen_ai.usage.*` attributes of tokens one span covers (cache and reasoning details only when reported). */
+function usageAttributes(usage: ModelCallUsage): Attributes {
+  const attributes: Attributes = {
+    [GEN_AI.usageInputTokens]: usage.input_tokens,
+    [GEN_AI.usageOutputTokens]: usage.output_tokens,
+  };
+  if (usage.cache_read_tokens) attributes[GEN_AI.usageCacheReadTokens] = usage.cache_read_tokens;
+  if (usage.cache_write_tokens) attributes[GEN_AI.usageCacheWriteTokens] = usage.cache_write_tokens;
+  if (usage.reasoning_tokens) attributes[GEN_AI.usageReasoningTokens] = usage.reasoning_tokens;
+  return attributes;
+}
+
+function usageDelta(before: TokenUsage | null, after: TokenUsage | null): ModelCallUsage {
+  const delta = (key: 'input_tokens' | 'output_tokens' | UsageDetail) =>
+    (after?.[key] ?? 0) - (before?.[key] ?? 0);
   return {
-    input: (after?.input_tokens ?? 0) - (before?.input_tokens ?? 0),
-    output: (after?.output_tokens ?? 0) - (before?.output_tokens ?? 0),
+    input_tokens: delta('input_tokens'),
+    output_tokens: delta('output_tokens'),
+    cache_read_tokens: delta('cache_read_tokens'),
+    cache_write_tokens: delta('cache_write_tokens'),
+    reasoning_tokens: delta('reasoning_tokens'),
   };
 }
 
@@ -107,9 +125,7 @@ export function createOtelRunTracer(options: OtelRunTracerOptions): RunTracer {
     if (!final) return;
     span.setAttribute(TROUPE.runStatus, final.status);
     // The usage row is cumulative over attempts; this span covers one execution.
-    const usage = usageDelta(run.usage, final.usage);
-    span.setAttribute(GEN_AI.usageInputTokens, usage.input);
-    span.setAttribute(GEN_AI.usageOutputTokens, usage.output);
+    span.setAttributes(usageAttributes(usageDelta(run.usage, final.usage)));
     if (ERROR_STATUSES.has(final.status)) {
       markFailed(
         span,
@@ -156,8 +172,7 @@ export function createOtelRunTracer(options: OtelRunTracerOptions): RunTracer {
             },
           });
           span.setAttributes({
-            [GEN_AI.usageInputTokens]: result.usage.input_tokens,
-            [GEN_AI.usageOutputTokens]: result.usage.output_tokens,
+            ...usageAttributes(result.usage),
             [GEN_AI.responseFinishReasons]: [result.finishReason],
             ...(result.model
               ? {

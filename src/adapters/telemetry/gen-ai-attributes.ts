@@ -17,6 +17,9 @@ export const GEN_AI = {
   toolDescription: 'gen_ai.tool.description',
   usageInputTokens: 'gen_ai.usage.input_tokens',
   usageOutputTokens: 'gen_ai.usage.output_tokens',
+  usageCacheReadTokens: 'gen_ai.usage.cache_read.input_tokens',
+  usageCacheWriteTokens: 'gen_ai.usage.cache_creation.input_tokens',
+  usageReasoningTokens: 'gen_ai.usage.reasoning.output_tokens',
   errorType: 'error.type',
 } as const;
 

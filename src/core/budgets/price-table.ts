@@ -1,11 +1,26 @@
-/** USD per million tokens of one model (`TROUPE_MODEL_PRICES`). */
+import type { ModelCallUsage } from '../runs/run-usage.js';
+
+/**
+ * USD per million tokens of one model (`TROUPE_MODEL_PRICES`). Cache reads and writes are input tokens at their
+ * own price when the provider charges one (Anthropic: reads 0.1×, writes 1.25× the input price; OpenAI: reads
+ * 0.5× or less); without one they cost the input price (docs/usage.md#cached-and-reasoning-tokens). Reasoning
+ * tokens are output tokens and cost the output price.
+ */
 export interface ModelPrice {
   input_per_mtok: number;
   output_per_mtok: number;
+  cache_read_per_mtok?: number;
+  cache_write_per_mtok?: number;
 }
 
 /** Keyed by model spec (`openai:gpt-4o-mini`) or by the model name alone (`gpt-4o-mini`). */
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
+
+/** What a cost is computed from: a call's or a run's tokens (cache details optional). */
+type PricedUsage = Pick<
+  ModelCallUsage,
+  'input_tokens' | 'output_tokens' | 'cache_read_tokens' | 'cache_write_tokens'
+>;
 
 /**
  * The cost of a run's tokens: per model when its usage says which models ran (a fallback answered some
@@ -14,11 +29,7 @@ export type PriceTable = Readonly<Record<string, ModelPrice>>;
 export function runCostOf(
   prices: PriceTable | undefined,
   modelSpec: string,
-  usage: {
-    input_tokens: number;
-    output_tokens: number;
-    by_model?: Record<string, { input_tokens: number; output_tokens: number }>;
-  },
+  usage: PricedUsage & { by_model?: Record<string, PricedUsage> },
 ): number | undefined {
   if (!usage.by_model) return costOf(prices, modelSpec, usage);
   let total = 0;
@@ -34,32 +45,48 @@ export function runCostOf(
 export function costOf(
   prices: PriceTable | undefined,
   modelSpec: string,
-  usage: { input_tokens: number; output_tokens: number },
+  usage: PricedUsage,
 ): number | undefined {
   if (!prices) return undefined;
   const price = prices[modelSpec] ?? prices[modelSpec.slice(modelSpec.indexOf(':') + 1)];
   if (!price) return undefined;
+  const read = usage.cache_read_tokens ?? 0;
+  const write = usage.cache_write_tokens ?? 0;
+  const uncached = Math.max(0, usage.input_tokens - read - write);
   return (
-    (usage.input_tokens * price.input_per_mtok + usage.output_tokens * price.output_per_mtok) / 1_000_000
+    (uncached * price.input_per_mtok +
+      read * (price.cache_read_per_mtok ?? price.input_per_mtok) +
+      write * (price.cache_write_per_mtok ?? price.input_per_mtok) +
+      usage.output_tokens * price.output_per_mtok) /
+    1_000_000
   );
 }
+
+const valid = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
 /** Parses the price file's JSON; a malformed entry is an error naming it, never a silent zero cost. */
 export function parsePriceTable(json: unknown): PriceTable {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new Error('must be a JSON object of model → {input_per_mtok, output_per_mtok}');
+    throw new Error(
+      'must be a JSON object of model → {input_per_mtok, output_per_mtok, cache_read_per_mtok?, cache_write_per_mtok?}',
+    );
   }
   const table: Record<string, ModelPrice> = {};
   for (const [model, entry] of Object.entries(json)) {
     const price = entry as Partial<ModelPrice> | null;
-    const valid = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
     if (!price || !valid(price.input_per_mtok) || !valid(price.output_per_mtok)) {
       throw new Error(`entry "${model}" needs non-negative numbers input_per_mtok and output_per_mtok`);
     }
-    table[model] = {
+    const parsed: ModelPrice = {
       input_per_mtok: price.input_per_mtok as number,
       output_per_mtok: price.output_per_mtok as number,
     };
+    for (const key of ['cache_read_per_mtok', 'cache_write_per_mtok'] as const) {
+      if (price[key] === undefined) continue;
+      if (!valid(price[key])) throw new Error(`entry "${model}": ${key} must be a non-negative number`);
+      parsed[key] = price[key];
+    }
+    table[model] = parsed;
   }
   return table;
 }

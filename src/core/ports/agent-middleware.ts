@@ -2,7 +2,8 @@ import type { ChatMessage } from '../thread/chat-message.js';
 import type { ResolvedModel } from './model-provider.js';
 import type { ModelToolCall } from './model-stream.js';
 import type { Agent } from '../records/agent.js';
-import type { Run, TokenUsage } from '../records/run.js';
+import type { Run } from '../records/run.js';
+import type { ModelCallUsage } from '../runs/run-usage.js';
 import type { RunEventBody } from '../records/run-event.js';
 import type { Refusal } from '../records/refusal.js';
 import type { AnyTroupeTool, ToolContext, ToolOutput } from '../tools/troupe-tool.js';
@@ -35,7 +36,7 @@ export type ModelCallNotice =
 export interface ModelCallResult {
   text: string;
   toolCalls: ModelToolCall[];
-  usage: Pick<TokenUsage, 'input_tokens' | 'output_tokens'>;
+  usage: ModelCallUsage;
   finishReason: string;
   /** The spec of the model that answered, when it is not the request's (a fallback took the call). */
   model?: string;

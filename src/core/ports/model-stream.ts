@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ModelCallUsage } from '../runs/run-usage.js';
 import type { ChatMessage } from '../thread/chat-message.js';
 
 /** A tool as a model is offered it: its JSON schema is derived from `inputSchema`, which also checks calls. */
@@ -14,6 +15,12 @@ export interface ModelTurnRequest {
   messages: readonly ChatMessage[];
   tools: readonly ModelTool[];
   abortSignal: AbortSignal;
+  /**
+   * Set when the prompt may be cached by the provider: the key of the prompt's cache (its thread). Anthropic
+   * requests then carry `cache_control` breakpoints, OpenAI requests this `prompt_cache_key`
+   * (docs/model-calls.md#prompt-caching).
+   */
+  cacheKey?: string;
 }
 
 export interface ModelToolCall {
@@ -34,7 +41,7 @@ export type ModelStreamPart =
   | { type: 'tool-call'; call: ModelToolCall }
   | {
       type: 'finish';
-      usage: { input_tokens: number; output_tokens: number };
+      usage: ModelCallUsage;
       /** The provider's finish reason in the SDK's words: `stop`, `tool-calls`, `length`, … */
       finishReason: string;
     }

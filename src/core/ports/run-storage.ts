@@ -32,7 +32,11 @@ export type NewRun = Omit<
   | 'started_at'
   | 'finished_at'
   | 'updated_at'
->;
+  | 'forked_from'
+> & {
+  /** A fork's first run only (docs/effects-and-forks.md#fork); absent is null. */
+  forked_from?: Run['forked_from'];
+};
 
 export type RunPatch = Partial<
   Pick<
@@ -166,6 +170,8 @@ export interface RunListFilter {
   created_from?: string;
   /** created_at < this ISO instant. */
   created_to?: string;
+  /** true: only runs a fork started; false: none of them. */
+  forked?: boolean;
   /** Case-insensitive (ASCII) substring of `input.message`; `%` and `_` are literal. */
   search?: string;
   before?: { created_at: string; id: string };

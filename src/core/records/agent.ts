@@ -61,6 +61,8 @@ export interface AgentConfig {
   disable_general_purpose?: boolean;
   tool_approval_mode?: ToolApprovalMode;
   keep_background_runs?: boolean;
+  /** `false` sends no prompt-caching hints (docs/model-calls.md#prompt-caching); on by default. */
+  prompt_cache?: boolean;
   max_steps?: number;
   /** Narrows the server's `execute` sandbox limits for this agent; `network` asks for the host network. */
   execute?: AgentExecuteConfig;
@@ -90,6 +92,8 @@ export interface AgentLimits {
   max_children_per_run?: number;
   max_children_per_user?: number;
   child_result_cap_bytes?: number;
+  /** Tool results over this many tokens are kept in a workdir file (docs/model-calls.md#big-tool-results). */
+  tool_result_max_tokens?: number;
   wait_timeout_ms?: number;
   /** A running run that emits nothing for this long is interrupted (docs/budgets.md). */
   inactivity_timeout_ms?: number;

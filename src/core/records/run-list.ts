@@ -1,4 +1,4 @@
-import type { RunError, RunStatus, RunType, TokenUsage, WorkerLost } from './run.js';
+import type { ForkOrigin, RunError, RunStatus, RunType, TokenUsage, WorkerLost } from './run.js';
 
 /** One row of `GET /api/agent/runs` (the console's runs explorer). */
 export interface RunListItem {
@@ -29,6 +29,8 @@ export interface RunListItem {
   /** The input message on one line, cut at a word boundary. */
   input_preview: string;
   error: RunError | null;
+  /** Set on a run a fork started (docs/effects-and-forks.md#fork). */
+  forked_from: ForkOrigin | null;
 }
 
 export interface RunListPage {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TOOL_APPROVAL_MODES } from './agent.js';
 import { nullableTimestamp, timestamp } from './record-fields.js';
 import { refusalSchema } from './refusal.js';
+import { usageDetailFields } from './usage-detail-fields.js';
 
 export const RUN_STATUSES = [
   'pending',
@@ -40,6 +41,7 @@ const modelUsageRecord = z.strictObject({
   input_tokens: z.number(),
   output_tokens: z.number(),
   model_calls: z.number(),
+  ...usageDetailFields,
 });
 export type ModelUsage = z.infer<typeof modelUsageRecord>;
 
@@ -60,6 +62,7 @@ export const tokenUsageRecord = z
       .describe(
         'Calls that never answered (cancelled, failed, lost with their worker); their tokens are unknown',
       ),
+    ...usageDetailFields,
     by_model: z
       .record(z.string(), modelUsageRecord)
       .optional()
@@ -89,6 +92,18 @@ export const workerLostRecord = z
   })
   .describe('Set while an expired lease holds the run: no process works on it');
 export type WorkerLost = z.infer<typeof workerLostRecord>;
+
+/**
+ * Where a fork started (docs/effects-and-forks.md#fork): the run it was forked from and the last step of that
+ * run its thread kept (0: only the input).
+ */
+export const forkOriginRecord = z
+  .strictObject({
+    run_id: z.string().describe('The source run'),
+    step: z.number().int().describe("The source's last step the fork's thread kept (0: its input only)"),
+  })
+  .describe('Set on the run a fork started: where it was forked from');
+export type ForkOrigin = z.infer<typeof forkOriginRecord>;
 
 /**
  * A run as the API shows it: `usage` live while it is active (what its attempts settled so far, docs/usage.md)
@@ -125,6 +140,7 @@ export const runViewRecord = z.strictObject({
   started_at: nullableTimestamp,
   finished_at: nullableTimestamp,
   updated_at: timestamp,
+  forked_from: forkOriginRecord.nullable(),
 });
 export type RunView = z.infer<typeof runViewRecord>;
 

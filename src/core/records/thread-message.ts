@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import type { ChatMessage } from '../thread/chat-message.js';
 import { timestamp } from './record-fields.js';
+import { usageDetailFields } from './usage-detail-fields.js';
 
 /** A model call's usage, stored with the turn it produced. */
-export const modelCallUsageRecord = z.strictObject({ input_tokens: z.number(), output_tokens: z.number() });
+export const modelCallUsageRecord = z.strictObject({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  ...usageDetailFields,
+});
 
 /**
  * One message of a thread. The messages a step appends are written together: that is the checkpoint.

@@ -9,10 +9,44 @@ import type { ModelUsage, TokenUsage } from '../records/run.js';
  * their sum as of its last park, hand-back or end, plus the aborted calls.
  */
 
-/** What one model call reported. */
+/**
+ * What one model call reported. `input_tokens` counts every prompt token, cached or not; the optional details
+ * say how many of them were read from the provider's prompt cache or written to it, and how many of the
+ * output tokens were reasoning (docs/usage.md#cached-and-reasoning-tokens). Absent means none reported.
+ */
 export interface ModelCallUsage {
   input_tokens: number;
   output_tokens: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+  reasoning_tokens?: number;
+}
+
+/** The token details a call may report beside its input and output, in the order they are shown. */
+export const USAGE_DETAILS = ['cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens'] as const;
+export type UsageDetail = (typeof USAGE_DETAILS)[number];
+
+/** `left` with `right`'s details added; a detail neither reports stays absent (old rows stay as they were). */
+export function addUsageDetails<T extends Partial<Record<UsageDetail, number>>>(
+  left: T,
+  right: Partial<Record<UsageDetail, number>>,
+): T {
+  const sum = { ...left };
+  for (const key of USAGE_DETAILS) {
+    const value = right[key];
+    if (value !== undefined && value > 0) sum[key] = ((left[key] ?? 0) + value);
+  }
+  return sum;
+}
+
+/** The details of a stored usage object that are finite non-negative numbers. */
+function usageDetailsOf(record: Record<string, unknown>): Partial<Record<UsageDetail, number>> {
+  const details: Partial<Record<UsageDetail, number>> = {};
+  for (const key of USAGE_DETAILS) {
+    const value = record[key];
+    if (typeof value === 'number' && Number.isFinite(value) && value > 0) details[key] = value;
+  }
+  return details;
 }
 
 export function emptyUsage(): TokenUsage {
@@ -30,13 +64,17 @@ export function withSettledCall(
 ): TokenUsage {
   const input = usage.input_tokens + call.input_tokens;
   const output = usage.output_tokens + call.output_tokens;
-  const next: TokenUsage = {
-    input_tokens: input,
-    output_tokens: output,
-    total_tokens: input + output,
-    model_calls: usage.model_calls + 1,
-    aborted_model_calls: usage.aborted_model_calls,
-  };
+  const next: TokenUsage = addUsageDetails(
+    {
+      input_tokens: input,
+      output_tokens: output,
+      total_tokens: input + output,
+      model_calls: usage.model_calls + 1,
+      aborted_model_calls: usage.aborted_model_calls,
+      ...usageDetailsOf(usage),
+    },
+    call,
+  );
   const byModel = byModelAfter(usage, call, models);
   return byModel ? { ...next, by_model: byModel } : next;
 }
@@ -50,21 +88,26 @@ function byModelAfter(
   let byModel = usage.by_model;
   if (byModel === undefined) {
     if (models.answered === models.run) return undefined;
-    const own = {
+    const own: ModelUsage = {
       input_tokens: usage.input_tokens,
       output_tokens: usage.output_tokens,
       model_calls: usage.model_calls,
+      ...usageDetailsOf(usage),
     };
     byModel = { [models.run]: own };
   }
   const entry = byModel[models.answered] ?? { input_tokens: 0, output_tokens: 0, model_calls: 0 };
   return {
     ...byModel,
-    [models.answered]: {
-      input_tokens: entry.input_tokens + call.input_tokens,
-      output_tokens: entry.output_tokens + call.output_tokens,
-      model_calls: entry.model_calls + 1,
-    },
+    [models.answered]: addUsageDetails(
+      {
+        ...entry,
+        input_tokens: entry.input_tokens + call.input_tokens,
+        output_tokens: entry.output_tokens + call.output_tokens,
+        model_calls: entry.model_calls + 1,
+      },
+      call,
+    ),
   };
 }
 
@@ -112,6 +155,7 @@ export function usageOf(value: unknown): TokenUsage | null {
     total_tokens: typeof record.total_tokens === 'number' ? count('total_tokens') : input + output,
     model_calls: count('model_calls'),
     aborted_model_calls: count('aborted_model_calls'),
+    ...usageDetailsOf(record),
   };
   const byModel = byModelOf(record.by_model);
   return byModel ? { ...usage, by_model: byModel } : usage;
@@ -128,17 +172,18 @@ function byModelOf(value: unknown): Record<string, ModelUsage> | undefined {
         input_tokens: read.input_tokens,
         output_tokens: read.output_tokens,
         model_calls: read.model_calls,
+        ...usageDetailsOf(read),
       };
   }
   return Object.keys(byModel).length > 0 ? byModel : undefined;
 }
 
-/** A call's usage as stored with its turn (`{input_tokens, output_tokens}`), or null. */
+/** A call's usage as stored with its turn (`{input_tokens, output_tokens, cache_read_tokens?, …}`), or null. */
 export function callUsageOf(value: unknown): ModelCallUsage | null {
   if (typeof value !== 'object' || value === null) return null;
   const record = value as Record<string, unknown>;
   const input = record.input_tokens;
   const output = record.output_tokens;
   if (typeof input !== 'number' || typeof output !== 'number') return null;
-  return { input_tokens: input, output_tokens: output };
+  return { input_tokens: input, output_tokens: output, ...usageDetailsOf(record) };
 }

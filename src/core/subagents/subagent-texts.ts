@@ -30,8 +30,6 @@ export const SUBAGENT_TEXTS = {
   awaitTimedOut: 'The subagent is still running; waiting for its final result timed out. Check again later.',
   steerNotActive: (status: string) => `The subagent run is ${status}; only an active run can be steered`,
   steered: 'The message was queued; the subagent reads it before its next step.',
-  resultSpilled: (path: string, bytes: number) =>
-    `\n\n[The result was ${bytes} bytes, over the limit; the full text is in the workdir at ${path}]`,
   toolNotAvailable: (name: string) =>
     `tool ${name} is not available to subagents in this approval mode; hand the result back to the main agent`,
 } as const;

@@ -53,6 +53,10 @@ export const runSchema = runViewRecord
         subagent_slug: z.string().optional(),
         inline_subagent: z.string().optional().describe('The inline or built-in spec a subagent run plays'),
         expert_slug: z.string().optional(),
+        agent_overrides: z
+          .strictObject({ system_prompt: z.string().optional(), tools: z.array(z.string()).optional() })
+          .optional()
+          .describe("A fork's changes to its agent: its prompt, and the patterns its tools were narrowed to"),
       })
       .describe('What started the run'),
   })

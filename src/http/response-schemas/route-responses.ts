@@ -20,6 +20,7 @@ import {
   skillSchema,
 } from './feature-records.js';
 import { agentCardSchema, jsonRpcResponseSchema } from './a2a-records.js';
+import { forkedRunSchema, forkOriginSchema, runComparisonSchema } from './fork-records.js';
 import { chatCompletionSchema, openAiModelSchema } from './openai-records.js';
 import {
   agentSchema,
@@ -100,6 +101,7 @@ const runListItem = z
     child_count: z.number().int(),
     input_preview: z.string().describe('The input message on one line, cut at a word boundary'),
     error: runErrorSchema.nullable(),
+    forked_from: forkOriginSchema.nullable(),
   })
   .register(RESPONSE_SCHEMAS, { id: 'RunListItem' });
 
@@ -221,6 +223,8 @@ export const RESPONSES = {
   trace: one('trace', runTraceSchema),
   step: one('step', inspectedStep),
   runListPage: z.strictObject({ runs: z.array(runListItem), next_cursor: z.string().nullable() }),
+  forkedRun: forkedRunSchema,
+  runComparison: runComparisonSchema,
   artifacts: list('artifacts', artifactSchema),
   attachments: list('attachments', attachmentSchema),
   limits: z.strictObject({

@@ -46,6 +46,7 @@ export const runListQuerySchema = z
     from: instant('Created at or after this instant').optional(),
     to: instant('Created before this instant').optional(),
     q: z.string().max(500).describe('Case-insensitive text in the input message').optional(),
+    forked: z.stringbool().describe('true: only runs started by a fork; false: only the others').optional(),
     cursor: z.string().min(1).max(1000).describe('`next_cursor` of the previous page').optional(),
     limit: z.coerce.number().int().min(1).max(MAX_RUN_LIST_LIMIT).default(50),
   })
@@ -64,8 +65,8 @@ export function registerRunExplorerRoutes(registry: RouteRegistry, deps: AppDepe
     summary: 'My runs (admins: everyone’s), newest first, filtered and paginated',
     description:
       'Returns `{runs: [...], next_cursor}`; pass `next_cursor` as `cursor` for the next page (null on the ' +
-      'last). Each run has its status, agent, run type, timings (`duration_ms`), token usage, `child_count` ' +
-      'and `input_preview`.',
+      'last). Each run has its status, agent, run type, timings (`duration_ms`), token usage, `child_count`, ' +
+      '`input_preview` and `forked_from` (set on a run a fork started).',
     tag: 'runs',
     access: 'user',
     query: runListQuerySchema,

@@ -66,6 +66,10 @@ export const agentConfigSchema = z
     disable_general_purpose: z.boolean().optional(),
     tool_approval_mode: z.enum(TOOL_APPROVAL_MODES).optional(),
     keep_background_runs: z.boolean().optional(),
+    prompt_cache: z
+      .boolean()
+      .optional()
+      .describe('Prompt caching hints to the provider (default true; docs/model-calls.md#prompt-caching)'),
     max_steps: z.number().int().positive().max(10_000).optional(),
     execute: executeConfigSchema.optional(),
     limits: agentLimitsSchema.optional(),

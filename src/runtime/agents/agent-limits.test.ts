@@ -7,7 +7,7 @@ import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers
 import { toolResults } from '../../../test/helpers/run-helpers.js';
 import { agentConfigSchema } from './agent-config-schema.js';
 import { assertLimitsWithinServer, effectiveLimits, limitsAboveServer } from './agent-limits.js';
-import { spillPath } from '../subagents/format-child-result.js';
+import { keptResultPath } from '../tool-results/keep-result-in-workdir.js';
 
 describe('effectiveLimits', () => {
   it('narrows every server limit by the agent value, never raises one', () => {
@@ -22,6 +22,7 @@ describe('effectiveLimits', () => {
         child_result_cap_bytes: 100,
         max_steps: 4,
         inactivity_timeout_ms: 5_000,
+        tool_result_max_tokens: 500,
       },
     };
     expect(effectiveLimits(server, config)).toEqual({
@@ -34,6 +35,7 @@ describe('effectiveLimits', () => {
       // 600 s asked, 60 s allowed by the server: an agent saved before the server lowered it is clamped.
       waitTimeoutMs: 60_000,
       inactivityTimeoutMs: 5_000,
+      toolResultMaxTokens: 500,
       childBudgetShare: server.childBudgetShare,
     });
     expect(effectiveLimits(server, {})).toEqual(server);
@@ -177,7 +179,8 @@ describe('per-agent limits at run time (server defaults stay higher)', () => {
     const { run, thread } = await ask('long');
     const [result] = toolResults(thread, 'task');
     const [child] = await h.storage.runs.listChildren(run.id);
-    expect(result?.text).toContain(SUBAGENT_TEXTS.resultSpilled(spillPath(child?.id ?? ''), 200));
+    expect(result?.text).toContain(`Result kept in the workdir: ${keptResultPath(child?.id ?? '')} (`);
+    expect(result?.text).toContain('200 bytes');
   });
 
   it('delegation_max_depth 0: the agent may not delegate', async () => {

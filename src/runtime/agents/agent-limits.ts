@@ -11,6 +11,7 @@ export const AGENT_LIMIT_FIELDS = {
   max_children_per_run: { key: 'maxActiveChildrenPerRun', env: 'TROUPE_MAX_CHILDREN_PER_RUN', min: 0 },
   max_children_per_user: { key: 'maxActiveChildrenPerUser', env: 'TROUPE_MAX_CHILDREN_PER_USER', min: 0 },
   child_result_cap_bytes: { key: 'childResultCapBytes', env: 'TROUPE_CHILD_RESULT_CAP_BYTES', min: 1 },
+  tool_result_max_tokens: { key: 'toolResultMaxTokens', env: 'TROUPE_TOOL_RESULT_MAX_TOKENS', min: 1 },
   wait_timeout_ms: { key: 'waitTimeoutMs', env: 'TROUPE_WAIT_TIMEOUT_MS', min: 1 },
   inactivity_timeout_ms: { key: 'inactivityTimeoutMs', env: 'TROUPE_INACTIVITY_TIMEOUT_MS', min: 1 },
 } as const satisfies Record<keyof AgentLimits, { key: keyof RunLimits; env: string; min: number }>;
@@ -40,6 +41,7 @@ export const agentLimitsSchema = z
     max_children_per_run: limit('max_children_per_run'),
     max_children_per_user: limit('max_children_per_user'),
     child_result_cap_bytes: limit('child_result_cap_bytes'),
+    tool_result_max_tokens: limit('tool_result_max_tokens'),
     wait_timeout_ms: limit('wait_timeout_ms'),
     inactivity_timeout_ms: limit('inactivity_timeout_ms'),
   })

@@ -5,11 +5,13 @@ import { buildAgentSubagents } from '../../core/subagent-specs/build-agent-subag
 import { agentTools, type AgentToolsDeps } from './agent-tools.js';
 import type { AnyTroupeTool } from '../../core/tools/troupe-tool.js';
 import { inlineSubagentAgent, inlineSubagentName } from '../../core/subagents/inline-subagent-agent.js';
+import { agentOverridesOf, withAgentOverrides } from '../../core/runs/agent-overrides.js';
 
 /**
  * The agent a run executes as, and its tools. Usually the stored agent; for an inline or built-in
  * subagent run (`input.inline_subagent`) the parent's specs are rebuilt now — silently, drops are for the
- * build report — and the child gets the resolved spec's prompt and exactly its resolved tools.
+ * build report — and the child gets the resolved spec's prompt and exactly its resolved tools. A fork's run
+ * applies its overrides last (docs/effects-and-forks.md#agent-overrides).
  */
 export async function resolveRunAgent(
   run: Run,
@@ -18,7 +20,8 @@ export async function resolveRunAgent(
 ): Promise<{ agent: Agent; tools: AnyTroupeTool[] }> {
   const tools = await agentTools(stored, deps);
   const name = inlineSubagentName(run);
-  if (name === undefined) return { agent: stored, tools };
+  const overrides = agentOverridesOf(run);
+  if (name === undefined) return withAgentOverrides(stored, tools, overrides);
   const { subagents } = buildAgentSubagents({
     config: stored.config,
     parentTools: tools.map((tool) => tool.name),
@@ -33,8 +36,9 @@ export async function resolveRunAgent(
     );
   }
   const granted = new Set(resolved.tools);
-  return {
-    agent: inlineSubagentAgent(stored, resolved),
-    tools: tools.filter((tool) => granted.has(tool.name)),
-  };
+  return withAgentOverrides(
+    inlineSubagentAgent(stored, resolved),
+    tools.filter((tool) => granted.has(tool.name)),
+    overrides,
+  );
 }

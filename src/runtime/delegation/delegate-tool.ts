@@ -80,7 +80,10 @@ export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
           );
           if (wait_timed_out || !isTerminalStatus(run.status))
             return DELEGATION_TEXTS.stillRunning(run.status, run.id);
-          const result = await formatDelegationResult(run, context.workdir, limits.childResultCapBytes);
+          const result = await formatDelegationResult(run, context.workdir, {
+            maxBytes: limits.childResultCapBytes,
+            maxTokens: limits.toolResultMaxTokens,
+          });
           if (result.isError) throw refusalError(result.text);
           return result.text;
         },

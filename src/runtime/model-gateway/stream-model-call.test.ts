@@ -30,6 +30,8 @@ function request(model: ResolvedModel, signal = new AbortController().signal): M
     tools: [],
     model,
     abortSignal: signal,
+    run: { thread_id: 'thread_1' },
+    agent: { config: {} },
   } as unknown as ModelCallRequest;
 }
 
@@ -68,6 +70,8 @@ describe('streamModelCall', () => {
         messages: [{ role: 'user', content: 'Define "gist".' }],
         tools: [],
         abortSignal: expect.any(AbortSignal) as AbortSignal,
+        // Caching is on unless the agent turns it off: the thread is the prompt's cache key.
+        cacheKey: 'thread_1',
       },
     ]);
   });

@@ -28,6 +28,8 @@ export async function streamModelCall(
       messages: request.messages,
       tools: request.tools,
       abortSignal,
+      // One prompt cache per thread: its prefix grows step by step (docs/model-calls.md#prompt-caching).
+      ...(request.agent.config.prompt_cache === false ? {} : { cacheKey: request.run.thread_id }),
     });
     for await (const part of parts) {
       observer.onPart?.(part.type);

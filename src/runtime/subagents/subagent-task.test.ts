@@ -7,6 +7,7 @@ import type { RuntimeHarnessOptions } from '../../../test/helpers/create-runtime
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
 import { HELPER_REPORTS as HELPER, TASK_MAIN } from '../../../test/helpers/runtime/use-subagent-world.js';
+import { keptResultPath } from '../tool-results/keep-result-in-workdir.js';
 
 let harness: RuntimeHarness | undefined;
 afterEach(async () => {
@@ -181,8 +182,9 @@ describe('task: a blocking subagent call', () => {
     await h.runs.await(user, run.id, 15_000);
     const [child] = await h.storage.runs.listChildren(run.id);
     const [result] = toolResults(await h.storage.messages.list(conversation.thread_id), 'task');
-    const relative = `.troupe/subagent-results/${child?.id}.md`;
-    expect(result?.text).toContain(`the full text is in the workdir at ${relative}`);
+    const relative = keptResultPath(child?.id ?? '');
+    expect(result?.text).toContain(`Result kept in the workdir: ${relative} (`);
+    expect(result?.text).toContain('500 bytes');
     const project = await h.storage.projects.get(conversation.project_id);
     const spilled = path.join(project?.workdir ?? '', relative);
     expect(existsSync(spilled)).toBe(true);

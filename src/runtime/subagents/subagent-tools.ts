@@ -120,11 +120,10 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
           const prefix = SUBAGENT_TEXTS.threadPrefix(outcome.run.thread_id);
           if (wait_timed_out || !isTerminalStatus(awaited.status))
             return prefix + SUBAGENT_TEXTS.stillRunning(awaited.status, awaited.id);
-          const { text, isError } = await formatChildResult(
-            awaited,
-            context.workdir,
-            limits.childResultCapBytes,
-          );
+          const { text, isError } = await formatChildResult(awaited, context.workdir, {
+            maxBytes: limits.childResultCapBytes,
+            maxTokens: limits.toolResultMaxTokens,
+          });
           if (isError) throw refusalError(prefix + text);
           return prefix + text;
         },

@@ -16,6 +16,7 @@ import { describeRunAttemptContextContract } from './run-attempt-context.contrac
 import { describeSharedCommitContract } from './shared-commit.contract.js';
 import { describeHumanInputAndFilesContract } from './human-input-and-files.contract.js';
 import { describeMessageUsageContract } from './message-usage.contract.js';
+import { describeRunForksContract } from './run-forks.contract.js';
 import { walkRunTo } from '../../helpers/walk-run-to.js';
 
 /** A field of a payload these suites wrote themselves: storage keeps any payload it is given. */
@@ -1765,6 +1766,14 @@ export function describeStorageContract(adapterName: string, open: () => Promise
     );
     describeHumanInputAndFilesContract(() => storage);
     describeRunAttemptContextContract(() => storage);
+    describeRunForksContract(
+      () => storage,
+      async () => {
+        const world = worlds.get(storage) ?? (await seedWorld(storage));
+        worlds.set(storage, world);
+        return world;
+      },
+    );
     describeMessageUsageContract(
       () => storage,
       async (sameThread) => {

@@ -31,6 +31,7 @@ export function fakeRun(overrides: Partial<Run> = {}): Run {
     started_at: '2030-01-01T00:00:01.000Z',
     finished_at: '2030-01-01T00:00:02.000Z',
     updated_at: '2030-01-01T00:00:02.000Z',
+    forked_from: null,
     ...overrides,
   };
 }

@@ -6,6 +6,7 @@ import {
   type ProviderWire,
   type ReplyContext,
 } from './fake-model-server.js';
+import { anthropicPromptCache } from './fake-prompt-cache.js';
 import { validateAnthropicToolPairing } from './validate-tool-pairing.js';
 
 export type {
@@ -42,6 +43,15 @@ function stopReason(blocks: ContentBlock[]): string {
   return blocks.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn';
 }
 
+/** Anthropic's input usage: `input_tokens` is the uncached part, beside what the cache read and wrote. */
+function inputUsage({ usage }: ReplyContext) {
+  return {
+    input_tokens: usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens,
+    cache_read_input_tokens: usage.cacheReadTokens,
+    cache_creation_input_tokens: usage.cacheWriteTokens,
+  };
+}
+
 const event = (type: string, data: Record<string, unknown>) =>
   `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
@@ -55,7 +65,7 @@ function json(context: ReplyContext): unknown {
     content: blocks,
     stop_reason: stopReason(blocks),
     stop_sequence: null,
-    usage: { input_tokens: context.usage.inputTokens, output_tokens: context.usage.outputTokens },
+    usage: { ...inputUsage(context), output_tokens: context.usage.outputTokens },
   };
 }
 
@@ -72,7 +82,7 @@ function frames(context: ReplyContext): string[] {
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: usage.inputTokens, output_tokens: 1 },
+        usage: { ...inputUsage(context), output_tokens: 1 },
       },
     }),
     event('ping', {}),
@@ -122,7 +132,8 @@ export const ANTHROPIC_WIRE: ProviderWire = {
  * A fake Anthropic Messages server (`POST {baseURL}/messages`), JSON and SSE streaming, for `anthropic:`
  * specs with `anthropicBaseUrl`. Replies with `responses` in order (their errors and faults too, see
  * `FakeFault`); like the real API, it answers 400 to a prompt whose `tool_use` blocks lack their
- * `tool_result` in the next message.
+ * `tool_result` in the next message. It caches prompt prefixes at the `cache_control` breakpoints it is
+ * sent and reports cache reads and writes in usage as the real API does (`fake-prompt-cache.ts`).
  */
 export function startFakeAnthropicServer(options: { responses: FakeResponses }): Promise<FakeModelServer> {
   return startFakeModelServer({
@@ -130,5 +141,6 @@ export function startFakeAnthropicServer(options: { responses: FakeResponses }):
     responses: options.responses,
     wire: ANTHROPIC_WIRE,
     validate: validateAnthropicToolPairing,
+    promptCache: anthropicPromptCache(),
   });
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { CachedInput } from './fake-prompt-cache.js';
 
 /** An HTTP error in the provider's error format (`{error: {message, type, code}}` or Anthropic's). */
 export interface FakeError {
@@ -78,7 +79,8 @@ export interface ReplyContext {
   response: FakeModelResponse;
   /** 1-based, for ids in the reply. */
   sequence: number;
-  usage: { inputTokens: number; outputTokens: number };
+  /** `inputTokens` counts every prompt token; the cache fields say how many of them the cache served or took. */
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number };
 }
 
 /** How one provider's wire format answers. */
@@ -97,9 +99,12 @@ export function defaultUsage(
   body: unknown,
   response: FakeModelResponse,
 ): { inputTokens: number; outputTokens: number } {
-  const messages = (body as { messages?: unknown; system?: unknown } | null) ?? {};
+  const messages = (body as { messages?: unknown; system?: unknown; tools?: unknown } | null) ?? {};
+  // Tool declarations are input like the rest of the prompt, as providers count them.
   const inputChars =
-    JSON.stringify(messages.messages ?? []).length + JSON.stringify(messages.system ?? '').length;
+    JSON.stringify(messages.messages ?? []).length +
+    JSON.stringify(messages.system ?? '').length +
+    JSON.stringify(messages.tools ?? []).length;
   const outputChars =
     (response.text ?? '').length +
     (response.toolCalls ?? []).reduce(
@@ -199,6 +204,8 @@ export async function startFakeModelServer(options: {
   wire: ProviderWire;
   /** The provider's own checks of a request (e.g. tool call pairing); a message means 400. */
   validate?: (body: RecordedBody) => string | undefined;
+  /** The provider's prompt cache: how much of an answered request's input it read or wrote. */
+  promptCache?: (body: RecordedBody) => CachedInput;
 }): Promise<FakeModelServer> {
   const { wire } = options;
   const invalidRequest = (message: string) => wire.errorBody({ message, type: 'invalid_request_error' });
@@ -266,11 +273,18 @@ export async function startFakeModelServer(options: {
         sendJson(res, status, wire.errorBody(error), headers);
         return;
       }
+      const usage = response.usage ?? defaultUsage(body, response);
+      const cache = options.promptCache?.(request.body) ?? { cacheReadTokens: 0, cacheWriteTokens: 0 };
+      const cacheReadTokens = Math.min(cache.cacheReadTokens, usage.inputTokens);
       const context: ReplyContext = {
         request,
         response,
         sequence: index + 1,
-        usage: response.usage ?? defaultUsage(body, response),
+        usage: {
+          ...usage,
+          cacheReadTokens,
+          cacheWriteTokens: Math.min(cache.cacheWriteTokens, usage.inputTokens - cacheReadTokens),
+        },
       };
       if (request.body.stream === true) await playStream(res, wire.frames(context), response.fault, wire);
       else sendJson(res, 200, wire.json(context));

@@ -6,6 +6,7 @@ import {
   type ProviderWire,
   type ReplyContext,
 } from './fake-model-server.js';
+import { openAiPromptCache } from './fake-prompt-cache.js';
 import { validateOpenAiToolPairing } from './validate-tool-pairing.js';
 
 export type {
@@ -26,8 +27,18 @@ function toolCallsOf(context: ReplyContext) {
   }));
 }
 
+/** OpenAI's usage: cached tokens are part of `prompt_tokens`, reported in its details. */
+function usageOf({ usage }: ReplyContext) {
+  return {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
+    prompt_tokens_details: { cached_tokens: usage.cacheReadTokens },
+  };
+}
+
 function json(context: ReplyContext): unknown {
-  const { response, request, sequence, usage } = context;
+  const { response, request, sequence } = context;
   const toolCalls = toolCallsOf(context);
   return {
     id: `chatcmpl-fake-${sequence}`,
@@ -54,16 +65,12 @@ function json(context: ReplyContext): unknown {
         finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
       },
     ],
-    usage: {
-      prompt_tokens: usage.inputTokens,
-      completion_tokens: usage.outputTokens,
-      total_tokens: usage.inputTokens + usage.outputTokens,
-    },
+    usage: usageOf(context),
   };
 }
 
 function frames(context: ReplyContext): string[] {
-  const { response, request, sequence, usage } = context;
+  const { response, request, sequence } = context;
   const toolCalls = toolCallsOf(context);
   const base = {
     id: `chatcmpl-fake-${sequence}`,
@@ -94,11 +101,7 @@ function frames(context: ReplyContext): string[] {
       `data: ${JSON.stringify({
         ...base,
         choices: [],
-        usage: {
-          prompt_tokens: usage.inputTokens,
-          completion_tokens: usage.outputTokens,
-          total_tokens: usage.inputTokens + usage.outputTokens,
-        },
+        usage: usageOf(context),
       })}\n\n`,
     );
   }
@@ -128,5 +131,6 @@ export function startFakeOpenAiServer(options: { responses: FakeResponses }): Pr
     responses: options.responses,
     wire: OPENAI_WIRE,
     validate: validateOpenAiToolPairing,
+    promptCache: openAiPromptCache(),
   });
 }

@@ -22,6 +22,9 @@ import type {
   RunListQuery,
   RunTrace,
   RunTreeNode,
+  RunComparison,
+  ForkBody,
+  ForkedRun,
   InspectedStep,
   ServerLimits,
   StartedRun,
@@ -35,7 +38,10 @@ const enc = encodeURIComponent;
 /** `?status=a,b&kind=…`: only the filters that are set, lists comma-separated. */
 export function runListSearch(query: RunListQuery): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query) as [string, string | number | string[] | undefined][]) {
+  for (const [key, value] of Object.entries(query) as [
+    string,
+    string | number | boolean | string[] | undefined,
+  ][]) {
     if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) continue;
     params.set(key, Array.isArray(value) ? value.join(',') : String(value));
   }
@@ -171,6 +177,11 @@ export function createTroupeApi(client: ApiClient) {
       get<RunListPage>(`/api/agent/runs${runListSearch(query)}`, signal),
     runTrace: async (runId: string, signal?: AbortSignal) =>
       (await get<{ trace: RunTrace }>(`/api/agent/runs/${enc(runId)}/trace`, signal)).trace,
+    forkRun: (runId: string, body: ForkBody) =>
+      send<ForkedRun>('POST', `/api/agent/runs/${enc(runId)}/fork`, body),
+    compareRuns: async (a: string, b: string, signal?: AbortSignal) =>
+      (await get<{ comparison: RunComparison }>(`/api/agent/runs/${enc(a)}/compare/${enc(b)}`, signal))
+        .comparison,
     runStep: async (runId: string, step: number, signal?: AbortSignal) =>
       (await get<{ step: InspectedStep }>(`/api/agent/runs/${enc(runId)}/steps/${step}`, signal)).step,
     agentBuildReport: (idOrSlug: string, signal?: AbortSignal) =>

@@ -58,6 +58,11 @@ export type RunTimeline = TraceNode['timeline'];
 export type TimelineSpan = RunTimeline['spans'][number];
 export type UsageTotals = TraceNode['totals']['own'];
 export type RunTreeNode = Schemas['RunTreeNode'];
+export type ForkOrigin = Schemas['ForkOrigin'];
+export type RunComparison = Schemas['RunComparison'];
+export type ComparedRun = Schemas['ComparedRun'];
+export type ForkBody = RequestJson<'/api/agent/runs/{id}/fork', 'post'>;
+export type ForkedRun = Answer<'/api/agent/runs/{id}/fork', 'post', 202>;
 type ChildRunEntry = Schemas['ChildRunEntry'];
 type UnknownYet = 'child_thread_id' | 'child_conversation_id' | 'description' | 'progress' | 'created_at';
 /**
@@ -197,6 +202,8 @@ export interface RunListQuery {
   from?: string;
   to?: string;
   q?: string;
+  /** true: only runs forks started. */
+  forked?: boolean;
   cursor?: string;
   limit?: number;
 }

@@ -4,6 +4,7 @@ export type AppRoute =
   | { page: 'agent-new'; kind: 'agent' | 'subagent' | 'expert' }
   | { page: 'agent-edit'; agentId: string }
   | { page: 'run-tree'; runId: string | null; search: string }
+  | { page: 'run-compare'; a: string; b: string }
   | { page: 'settings' }
   | { page: 'skills'; skill: string | null }
   | { page: 'knowledge'; sourceId: string | null }
@@ -24,6 +25,8 @@ export function matchRoute(pathname: string, search: string): AppRoute {
     }
     if (third === 'edit') return { page: 'agent-edit', agentId: second };
   }
+  if (first === 'runs' && second === 'compare')
+    return { page: 'run-compare', a: params.get('a') ?? '', b: params.get('b') ?? '' };
   if (first === 'runs') return { page: 'run-tree', runId: second ?? null, search };
   if (first === 'settings') return { page: 'settings' };
   if (first === 'skills') return { page: 'skills', skill: second ?? null };
@@ -43,6 +46,8 @@ export const paths = {
   runTree: (runId?: string) => (runId ? `/runs/${encodeURIComponent(runId)}` : '/runs'),
   runs: (search = '') => `/runs${search}`,
   trace: (runId: string) => `/runs/${encodeURIComponent(runId)}`,
+  /** Two runs side by side (docs/effects-and-forks.md#compare). */
+  compare: (a: string, b: string) => `/runs/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`,
   settings: () => '/settings',
   skills: (name?: string) => (name ? `/skills/${encodeURIComponent(name)}` : '/skills'),
   knowledge: (sourceId?: string) => (sourceId ? `/knowledge/${encodeURIComponent(sourceId)}` : '/knowledge'),

@@ -14,6 +14,8 @@ export interface RunFilters {
   from: string;
   to: string;
   q: string;
+  /** Only runs forks started. */
+  forked: boolean;
 }
 
 export const EMPTY_FILTERS: RunFilters = {
@@ -25,6 +27,7 @@ export const EMPTY_FILTERS: RunFilters = {
   from: '',
   to: '',
   q: '',
+  forked: false,
 };
 
 const TEXT_KEYS = ['agent', 'conversation_id', 'user_id', 'from', 'to', 'q'] as const;
@@ -44,6 +47,7 @@ export function filtersFromSearch(search: string): RunFilters {
     ...EMPTY_FILTERS,
     status: listOf(params.get('status'), RUN_STATUSES),
     kind: listOf(params.get('kind'), RUN_KINDS),
+    forked: params.get('forked') === 'true',
   };
   for (const key of TEXT_KEYS) filters[key] = params.get(key)?.trim() ?? '';
   for (const key of ['from', 'to'] as const) {
@@ -58,6 +62,7 @@ export function searchFromFilters(filters: RunFilters): string {
   if (filters.status.length > 0) params.set('status', filters.status.join(','));
   if (filters.kind.length > 0) params.set('kind', filters.kind.join(','));
   for (const key of TEXT_KEYS) if (filters[key].trim() !== '') params.set(key, filters[key].trim());
+  if (filters.forked) params.set('forked', 'true');
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
 }
@@ -67,6 +72,7 @@ export function queryFromFilters(filters: RunFilters, cursor?: string, limit = 2
   if (filters.status.length > 0) query.status = filters.status;
   if (filters.kind.length > 0) query.kind = filters.kind;
   for (const key of TEXT_KEYS) if (filters[key].trim() !== '') query[key] = filters[key].trim();
+  if (filters.forked) query.forked = true;
   if (cursor !== undefined) query.cursor = cursor;
   return query;
 }
@@ -75,6 +81,7 @@ export function activeFilterCount(filters: RunFilters): number {
   return (
     (filters.status.length > 0 ? 1 : 0) +
     (filters.kind.length > 0 ? 1 : 0) +
+    (filters.forked ? 1 : 0) +
     TEXT_KEYS.filter((key) => filters[key] !== '').length
   );
 }

@@ -138,7 +138,7 @@ describe('the AI SDK internals Troupe relies on', () => {
         inputTokens: { total: 12, noCache: 8, cacheRead: 4, cacheWrite: undefined },
         outputTokens: { total: 5, text: 3, reasoning: 2 },
       }),
-    ).toEqual({ input_tokens: 12, output_tokens: 5 });
+    ).toEqual({ input_tokens: 12, output_tokens: 5, cache_read_tokens: 4, reasoning_tokens: 2 });
     expect(
       toTokenUsage({
         inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },

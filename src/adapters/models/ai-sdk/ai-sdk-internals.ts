@@ -1,5 +1,6 @@
 import type { LanguageModelV3, LanguageModelV3Prompt, LanguageModelV3Usage } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
+import type { ModelCallUsage } from '../../../core/runs/run-usage.js';
 // The only import of `ai/internal` (the import-graph test holds it here): the SDK says it "can change in patch
 // versions", so `ai` is pinned to an exact version and ai-sdk-internals.test.ts pins down what these return.
 import { asLanguageModelUsage, convertToLanguageModelPrompt } from 'ai/internal';
@@ -23,8 +24,19 @@ export async function toLanguageModelPrompt(
   });
 }
 
-/** A call's input and output tokens, as `streamText` counts them from the provider's usage. */
-export function toTokenUsage(usage: LanguageModelV3Usage): { input_tokens: number; output_tokens: number } {
+/**
+ * A call's input and output tokens, as `streamText` counts them from the provider's usage: input counts cached
+ * tokens too (both providers' adapters add them in), with the cache reads and writes and the reasoning share of
+ * the output as details (docs/usage.md#cached-and-reasoning-tokens).
+ */
+export function toTokenUsage(usage: LanguageModelV3Usage): ModelCallUsage {
   const counted = asLanguageModelUsage(usage);
-  return { input_tokens: counted.inputTokens ?? 0, output_tokens: counted.outputTokens ?? 0 };
+  const details: Partial<ModelCallUsage> = {};
+  const read = counted.inputTokenDetails.cacheReadTokens;
+  const write = counted.inputTokenDetails.cacheWriteTokens;
+  const reasoning = counted.outputTokenDetails.reasoningTokens;
+  if (read) details.cache_read_tokens = read;
+  if (write) details.cache_write_tokens = write;
+  if (reasoning) details.reasoning_tokens = reasoning;
+  return { input_tokens: counted.inputTokens ?? 0, output_tokens: counted.outputTokens ?? 0, ...details };
 }

@@ -13,6 +13,7 @@ import type {
   ModelTurnRequest,
 } from '../../../core/ports/model-stream.js';
 import { toLanguageModelPrompt, toTokenUsage } from './ai-sdk-internals.js';
+import { openAiCacheOptions, withAnthropicBreakpoints, type PromptCaching } from './prompt-cache-hints.js';
 import { toModelMessage } from './to-model-message.js';
 
 /*
@@ -112,9 +113,10 @@ async function toStreamPart(
 export async function* streamLanguageModel(
   model: LanguageModelV3,
   request: ModelTurnRequest,
+  caching: PromptCaching = 'none',
 ): AsyncGenerator<ModelStreamPart> {
   try {
-    yield* streamTurn(model, request);
+    yield* streamTurn(model, request, caching);
   } catch (error) {
     throw providerCallError(error);
   }
@@ -123,20 +125,26 @@ export async function* streamLanguageModel(
 async function* streamTurn(
   model: LanguageModelV3,
   request: ModelTurnRequest,
+  caching: PromptCaching,
 ): AsyncGenerator<ModelStreamPart> {
-  const { abortSignal } = request;
+  const { abortSignal, cacheKey } = request;
   const declared = await Promise.all(request.tools.map((tool) => prepareTool(tool)));
   const tools = new Map(declared.map((tool) => [tool.declaration.name, tool]));
-  const prompt = await toLanguageModelPrompt(
+  let prompt = await toLanguageModelPrompt(
     model,
     request.system,
     request.messages.map(toModelMessage),
     abortSignal,
   );
+  let declarations = declared.map((tool) => tool.declaration);
+  // Cache hints only with a key (caching on for the agent): docs/model-calls.md#prompt-caching.
+  if (cacheKey !== undefined && caching === 'anthropic')
+    ({ prompt, tools: declarations } = withAnthropicBreakpoints(prompt, declarations));
   const { stream } = await model.doStream({
     prompt,
-    ...(declared.length > 0
-      ? { tools: declared.map((tool) => tool.declaration), toolChoice: { type: 'auto' as const } }
+    ...(declarations.length > 0 ? { tools: declarations, toolChoice: { type: 'auto' as const } } : {}),
+    ...(cacheKey !== undefined && caching === 'openai'
+      ? { providerOptions: openAiCacheOptions(cacheKey) }
       : {}),
     abortSignal,
   });

@@ -49,8 +49,8 @@ export type ThreadMessagesTable = SqlRow<ThreadMessage, 'message' | 'usage'>;
 
 export type SubagentThreadsTable = SqlRow<SubagentThread>;
 
-/** `input`: JSON RunInput; `error`: JSON RunError; `usage`: JSON TokenUsage. */
-export type RunsTable = SqlRow<Run, 'input' | 'error' | 'usage'>;
+/** `input`: JSON RunInput; `error`: JSON RunError; `usage`: JSON TokenUsage; `forked_from`: JSON ForkOrigin. */
+export type RunsTable = SqlRow<Run, 'input' | 'error' | 'usage' | 'forked_from'>;
 
 /**
  * Written out rather than derived: `RunEvent` is a union by `type` (src/core/records/run-event.ts), and a

@@ -34,5 +34,6 @@ export function newRunRow(run: NewRun, now: string): RunsTable {
     started_at: null,
     finished_at: null,
     updated_at: now,
+    forked_from: run.forked_from ? toJson(run.forked_from) : null,
   };
 }

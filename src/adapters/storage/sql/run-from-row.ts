@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Run, RunError, RunInput } from '../../../core/records/run.js';
+import type { ForkOrigin, Run, RunError, RunInput } from '../../../core/records/run.js';
 import { usageOf } from '../../../core/runs/run-usage.js';
 import type { RunsTable } from './database-schema.js';
 import { fromJson, fromNullableJson, toNumber } from './sql-context.js';
@@ -36,5 +36,6 @@ export function runFromRow(row: Selectable<RunsTable>): Run {
     started_at: row.started_at,
     finished_at: row.finished_at,
     updated_at: row.updated_at,
+    forked_from: fromNullableJson<ForkOrigin>(row.forked_from),
   };
 }

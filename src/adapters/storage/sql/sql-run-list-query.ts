@@ -37,6 +37,8 @@ export async function listRunPage(ctx: SqlContext, filter: RunListFilter): Promi
     query = query.where('runs.conversation_id', '=', filter.conversation_id);
   if (filter.created_from !== undefined) query = query.where('runs.created_at', '>=', filter.created_from);
   if (filter.created_to !== undefined) query = query.where('runs.created_at', '<', filter.created_to);
+  if (filter.forked !== undefined)
+    query = query.where('runs.forked_from', filter.forked ? 'is not' : 'is', null);
   if (filter.search !== undefined && filter.search !== '') {
     const message =
       ctx.dialect.name === 'postgres'

@@ -126,6 +126,7 @@ export const RUN_COLUMNS = columnsOf<RunsTable>({
   started_at: true,
   finished_at: true,
   updated_at: true,
+  forked_from: true,
 });
 
 export const SUBAGENT_THREAD_COLUMNS = columnsOf<SubagentThreadsTable>({

@@ -215,7 +215,15 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
             tools,
           })
         : [];
-      const middleware = runMiddlewareStack({ storage, run, agent, extra, gate });
+      const limits = effectiveLimits(deps.limits, agent.config);
+      const middleware = runMiddlewareStack({
+        storage,
+        run,
+        agent,
+        extra,
+        gate,
+        toolResultMaxTokens: limits.toolResultMaxTokens,
+      });
       const callModel = deps.gateway.forRun({
         emitter,
         // A run waiting on a provider holds no execution slot: the providers' limits are the throttle.
@@ -235,7 +243,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         callModel,
         workdir: context.project.workdir,
         signal,
-        maxSteps: effectiveLimits(deps.limits, agent.config).maxSteps,
+        maxSteps: limits.maxSteps,
         suspend: (work) => slots.outside(() => paused(work)),
         ...(handoff?.thread ? { thread: handoff.thread } : {}),
         unsteered: !resumed && adopted && run.attempt === 1,

@@ -6,10 +6,12 @@ import type { AgentMiddleware } from '../../../core/ports/agent-middleware.js';
 import { createApprovalMiddleware } from '../../middleware/approval-middleware.js';
 import { createSubagentToolFilterMiddleware } from '../../middleware/subagent-tool-filter-middleware.js';
 import { createToolAvailabilityMiddleware } from '../../middleware/tool-availability-middleware.js';
+import { createToolResultOffloadMiddleware } from '../../tool-results/tool-result-offload-middleware.js';
 
 /**
  * The one ordered middleware list of a run, outermost first:
  * 1. the configured layers (`extra`: subagents, delegation, skills, knowledge, tracing…), which add tools;
+ *    then the offload of big tool results, so every layer above sees what the model will read;
  * 2. the guards, which see every tool any layer added: on a subagent run the subagent filter answers first
  *    (its refusal is the more specific one), then calls the model was not offered are refused; on a main run
  *    only calls that would really execute may wait for an approval;
@@ -22,10 +24,13 @@ export function runMiddlewareStack(options: {
   agent: Agent;
   extra: AgentMiddleware[];
   gate: AgentMiddleware;
+  /** Tool results over this many tokens are kept in workdir files (docs/model-calls.md#big-tool-results). */
+  toolResultMaxTokens: number;
 }): AgentMiddleware[] {
   const { run, agent } = options;
   const guards = runCapabilities(run, agent).subagent
     ? [createSubagentToolFilterMiddleware(run.tool_approval_mode), createToolAvailabilityMiddleware()]
     : [createToolAvailabilityMiddleware(), createApprovalMiddleware(options.storage)];
-  return [...options.extra, ...guards, options.gate];
+  const offload = createToolResultOffloadMiddleware(options.toolResultMaxTokens);
+  return [...options.extra, offload, ...guards, options.gate];
 }

@@ -23,6 +23,8 @@ export interface RunListQuery {
   to?: string;
   /** Substring of the input message. */
   q?: string;
+  /** true: only runs forks started; false: only the others. */
+  forked?: boolean;
   /** Admins only; for anyone else a user id other than their own matches nothing. */
   user_id?: string;
   cursor?: string;
@@ -67,6 +69,7 @@ function toItem(entry: RunListEntry, views: RunViews): RunListItem {
     child_count: entry.child_count,
     input_preview: previewOf(run.input.message),
     error: run.error,
+    forked_from: run.forked_from,
   };
 }
 
@@ -93,6 +96,7 @@ export async function listRuns(
   if (query.from !== undefined) filter.created_from = query.from;
   if (query.to !== undefined) filter.created_to = query.to;
   if (query.q !== undefined && query.q.trim() !== '') filter.search = query.q.trim();
+  if (query.forked !== undefined) filter.forked = query.forked;
   if (query.cursor !== undefined) filter.before = decodeRunListCursor(query.cursor);
   if (query.conversation_id !== undefined) {
     filter.conversation_id = (await getReadableConversation(storage, actor, query.conversation_id)).id;

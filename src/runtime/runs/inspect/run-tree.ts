@@ -14,6 +14,11 @@ export interface TreeUsage {
   total_tokens: number;
   model_calls: number;
   aborted_model_calls: number;
+  /** Of the input tokens: read from and written to the provider's prompt cache (docs/usage.md). */
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  /** Of the output tokens: reasoning. */
+  reasoning_tokens: number;
   tool_calls: number | null;
   cost_usd: number | null;
 }
@@ -41,13 +46,11 @@ function ownUsage(run: Run, ledger: RunBudget | undefined, prices: PriceTable | 
     total_tokens: input + output,
     model_calls: usage?.model_calls ?? 0,
     aborted_model_calls: usage?.aborted_model_calls ?? 0,
+    cache_read_tokens: usage?.cache_read_tokens ?? 0,
+    cache_write_tokens: usage?.cache_write_tokens ?? 0,
+    reasoning_tokens: usage?.reasoning_tokens ?? 0,
     tool_calls: ledger ? ledger.used.tool_calls : null,
-    cost_usd:
-      runCostOf(prices, run.model_spec, {
-        input_tokens: input,
-        output_tokens: output,
-        ...(usage?.by_model ? { by_model: usage.by_model } : {}),
-      }) ?? null,
+    cost_usd: runCostOf(prices, run.model_spec, usage ?? { input_tokens: 0, output_tokens: 0 }) ?? null,
   };
 }
 
@@ -59,6 +62,9 @@ function addTreeUsage(left: TreeUsage, right: TreeUsage): TreeUsage {
     total_tokens: left.total_tokens + right.total_tokens,
     model_calls: left.model_calls + right.model_calls,
     aborted_model_calls: left.aborted_model_calls + right.aborted_model_calls,
+    cache_read_tokens: left.cache_read_tokens + right.cache_read_tokens,
+    cache_write_tokens: left.cache_write_tokens + right.cache_write_tokens,
+    reasoning_tokens: left.reasoning_tokens + right.reasoning_tokens,
     tool_calls: sum(left.tool_calls, right.tool_calls),
     cost_usd: sum(left.cost_usd, right.cost_usd),
   };

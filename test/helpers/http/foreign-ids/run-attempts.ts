@@ -53,6 +53,19 @@ export const RUN_ATTEMPTS: ForeignIdAttempt[] = [
     code: 'run_not_found',
   },
   {
+    name: 'fork run',
+    method: 'POST',
+    url: ({ mine }) => `/api/agent/runs/${mine.runId}/fork`,
+    body: () => ({ input: 'mine now' }),
+    code: 'run_not_found',
+  },
+  {
+    name: 'compare with my run',
+    method: 'GET',
+    url: ({ mine }) => `/api/agent/runs/${mine.runId}/compare/${mine.runId}`,
+    code: 'run_not_found',
+  },
+  {
     name: 'run events',
     method: 'GET',
     url: ({ mine }) => `/api/agent/runs/${mine.runId}/events`,

@@ -10,6 +10,8 @@ import { buildTranscript } from '../../lib/build-transcript.ts';
 import type { LiveRun } from '../../lib/live-run.ts';
 import { liveRunStatus, waitingForUser } from '../../lib/conversation-phase.ts';
 import { isWaitingToResume, workerLostOf } from '../../lib/run-phase.ts';
+import { AppLink } from '../common/app-link.tsx';
+import { paths } from '../../lib/routes.ts';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { HumanInputPrompts } from './human-input-prompts.tsx';
 import { ChatTranscript } from './chat-transcript.tsx';
@@ -182,6 +184,7 @@ export function ConversationView({ conversationId, onChanged, onArchived }: Conv
   };
 
   const latestRun = runs.data?.[0] ?? null;
+  const forkRun = runs.data?.find((run) => run.forked_from !== null) ?? null;
   const activeRun = runs.data?.find((run) => run.id === activeRunId) ?? null;
   const resuming = activeRun !== null && !stream.view?.end && isWaitingToResume(activeRun);
   const liveStatus = liveRunStatus({ activeRunId, view: stream.view, activeRun, cancelling, resuming });
@@ -219,6 +222,13 @@ export function ConversationView({ conversationId, onChanged, onArchived }: Conv
           onArchive={() => void setStatus('archived')}
           onRestore={() => void setStatus('active')}
         />
+        {forkRun?.forked_from ? (
+          <p className="notice fork-notice" role="note">
+            A fork of <AppLink to={paths.trace(forkRun.forked_from.run_id)}>another run</AppLink>, after its
+            step {forkRun.forked_from.step}.{' '}
+            <AppLink to={paths.compare(forkRun.forked_from.run_id, forkRun.id)}>Compare with source</AppLink>
+          </p>
+        ) : null}
         <ErrorMessage
           error={conversation.error ?? messages.error}
           context="Could not load the conversation"

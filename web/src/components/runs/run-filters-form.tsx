@@ -155,6 +155,16 @@ export function RunFiltersForm({ filters, agents, users, onApply }: RunFiltersFo
                 </label>
               </li>
             ))}
+            <li>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={draft.forked}
+                  onChange={(event) => set('forked', event.target.checked)}
+                />
+                forks only
+              </label>
+            </li>
           </ul>
         </fieldset>
       </div>

@@ -17,8 +17,19 @@ function duration(run: RunListItem, now: number): string {
   return `${formatDuration(run.started_at, clockEnd(run), now)}${isWaitingToResume(run) ? ' (paused)' : ''}`;
 }
 
-/** The runs of one or more pages; each row opens the run's trace. Stacked as cards on a phone. */
-export function RunListTable({ runs }: { runs: RunListItem[] }) {
+/**
+ * The runs of one or more pages; each row opens the run's trace, and its checkbox picks it for a comparison.
+ * Stacked as cards on a phone.
+ */
+export function RunListTable({
+  runs,
+  selected,
+  onToggle,
+}: {
+  runs: RunListItem[];
+  selected: readonly string[];
+  onToggle: (runId: string, on: boolean) => void;
+}) {
   const now = useNow(runs.some((run) => !isTerminalStatus(run.status) && !isWaitingToResume(run)));
   return (
     <DataTable
@@ -28,6 +39,19 @@ export function RunListTable({ runs }: { runs: RunListItem[] }) {
       rowKey={(run) => run.id}
       rowProps={(run) => ({ 'data-run-id': run.id, 'data-status': run.status })}
       columns={[
+        {
+          header: 'Compare',
+          actions: true,
+          cell: (run) => (
+            <input
+              type="checkbox"
+              aria-label={`Compare ${run.input_preview || run.id}`}
+              checked={selected.includes(run.id)}
+              disabled={!selected.includes(run.id) && selected.length >= 2}
+              onChange={(event) => onToggle(run.id, event.target.checked)}
+            />
+          ),
+        },
         {
           header: 'Status',
           cell: (run) => <StatusBadge status={run.status} resuming={isWaitingToResume(run)} />,
@@ -44,7 +68,16 @@ export function RunListTable({ runs }: { runs: RunListItem[] }) {
         { header: 'Agent', cell: agentName },
         {
           header: 'Kind',
-          cell: (run) => <span className={`pill kind-${run.run_type}`}>{run.run_type}</span>,
+          cell: (run) => (
+            <>
+              <span className={`pill kind-${run.run_type}`}>{run.run_type}</span>
+              {run.forked_from ? (
+                <span className="pill fork-badge" title={`Forked from run ${run.forked_from.run_id}`}>
+                  fork
+                </span>
+              ) : null}
+            </>
+          ),
         },
         { header: 'Created', cell: (run) => formatTime(run.created_at) },
         { header: 'Duration', cell: (run) => duration(run, now) },

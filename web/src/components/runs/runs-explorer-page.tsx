@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { Agent } from '../../api/types.ts';
 import { useAsync } from '../../hooks/use-async.ts';
 import { navigate } from '../../hooks/use-location.ts';
@@ -26,6 +26,12 @@ export function RunsExplorerPage({ search }: { search: string }) {
     [api, user?.role],
   );
   const filtered = activeFilterCount(filters);
+  const [selected, setSelected] = useState<string[]>([]);
+  const toggle = (runId: string, on: boolean) =>
+    setSelected((current) =>
+      on ? [...current.filter((id) => id !== runId), runId].slice(-2) : current.filter((id) => id !== runId),
+    );
+  const [first, second] = selected;
   const count = `${list.runs.length}${list.hasMore ? '+' : ''} run${list.runs.length === 1 ? '' : 's'}`;
 
   return (
@@ -55,7 +61,21 @@ export function RunsExplorerPage({ search }: { search: string }) {
       {!list.loading && list.runs.length === 0 && !list.error ? (
         <p className="empty">No runs{filtered > 0 ? ' match these filters' : ' yet'}.</p>
       ) : null}
-      {list.runs.length > 0 ? <RunListTable runs={list.runs} /> : null}
+      {list.runs.length > 0 ? (
+        <div className="button-row compare-bar">
+          <button
+            type="button"
+            className="primary"
+            disabled={first === undefined || second === undefined}
+            onClick={() => {
+              if (first !== undefined && second !== undefined) navigate(paths.compare(first, second));
+            }}
+          >
+            Compare selected ({selected.length}/2)
+          </button>
+        </div>
+      ) : null}
+      {list.runs.length > 0 ? <RunListTable runs={list.runs} selected={selected} onToggle={toggle} /> : null}
       {list.hasMore ? (
         <div className="button-row">
           <button type="button" onClick={list.loadMore} disabled={list.loadingMore}>

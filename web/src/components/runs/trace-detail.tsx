@@ -24,6 +24,7 @@ import { BudgetBars } from '../common/budget-bars.tsx';
 import { ChatTranscript } from '../chat/chat-transcript.tsx';
 import { childMaps, EMPTY_TRANSCRIPT_CONTEXT, TranscriptContext } from '../chat/transcript-context.ts';
 import { SpanInspector } from './span-inspector.tsx';
+import { ForkForm } from './fork-form.tsx';
 import { SpanTables, TokenTotalsTable } from './trace-span-tables.tsx';
 
 function IdRow({ label, value }: { label: string; value: string | null }) {
@@ -66,6 +67,7 @@ export function TraceDetail({
   const { run } = node;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
+  const [forkStep, setForkStep] = useState<number | null>(null);
   const active = !isTerminalStatus(run.status);
   const resuming = isWaitingToResume(run);
   const lost = workerLostOf(run);
@@ -107,7 +109,19 @@ export function TraceDetail({
             Cancel run
           </button>
         ) : null}
+        {active ? null : (
+          <button type="button" className="small" onClick={() => setForkStep(0)}>
+            Fork from the start
+          </button>
+        )}
       </header>
+      {run.forked_from ? (
+        <p className="notice" role="note" data-forked-from={run.forked_from.run_id}>
+          Forked from <AppLink to={paths.trace(run.forked_from.run_id)}>another run</AppLink> after its step{' '}
+          {run.forked_from.step}.{' '}
+          <AppLink to={paths.compare(run.forked_from.run_id, run.id)}>Compare with source</AppLink>
+        </p>
+      ) : null}
       <ErrorMessage error={error} context="Could not cancel" />
       {lost ? (
         <p className="notice" role="status" data-phase="worker-lost">
@@ -193,7 +207,11 @@ export function TraceDetail({
         spanMs={spanMs}
         selectedSpanId={selectedSpanId}
         onSelectSpan={onSelectSpan}
+        onFork={active ? undefined : setForkStep}
       />
+      {forkStep !== null ? (
+        <ForkForm key={forkStep} run={run} step={forkStep} onClose={() => setForkStep(null)} />
+      ) : null}
       {selectedSpan ? (
         <SpanInspector
           key={selectedSpan.id}

@@ -45,6 +45,8 @@ export interface SpanTablesProps {
   spanMs: (span: TimelineSpan) => number;
   selectedSpanId: string | null;
   onSelectSpan: (spanId: string | null) => void;
+  /** Opens the fork form after a model call's step (docs/effects-and-forks.md#fork); none while the run is active. */
+  onFork?: ((step: number) => void) | undefined;
 }
 
 /** The run's model calls and tool calls, each with an Inspect button that opens the span inspector. */
@@ -56,6 +58,7 @@ export function SpanTables({
   spanMs,
   selectedSpanId,
   onSelectSpan,
+  onFork,
 }: SpanTablesProps) {
   const status: DataColumn<TimelineSpan> = {
     header: 'Status',
@@ -92,6 +95,25 @@ export function SpanTables({
           { header: 'Model', cell: (span) => modelLabel(span.name) },
           { header: 'Note', cell: (span) => span.note ?? '' },
           inspect,
+          ...(onFork
+            ? [
+                {
+                  header: 'Fork',
+                  actions: true,
+                  cell: (span: TimelineSpan) =>
+                    span.step === undefined || span.step === null || span.status === 'running' ? null : (
+                      <button
+                        type="button"
+                        className="small"
+                        aria-label={`Fork from step ${span.step}`}
+                        onClick={() => onFork(span.step ?? 0)}
+                      >
+                        Fork from here
+                      </button>
+                    ),
+                },
+              ]
+            : []),
         ]}
       />
       <SpanTable

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../helpers/models/fake-model-server.js';
+import { startModelFaultWorld, type ModelFaultWorld } from '../helpers/model-fault-world.js';
+
+/**
+ * Prompt caching over real HTTP (docs/model-calls.md#prompt-caching): the real Anthropic and OpenAI adapters
+ * send cache breakpoints / a per-thread `prompt_cache_key` to fake servers that model the providers' prefix
+ * caching; the prompt's prefix is byte-stable from step to step, and the run's usage records what the cache
+ * read and wrote.
+ */
+let world: ModelFaultWorld;
+let agents = 0;
+
+beforeAll(async () => {
+  world = await startModelFaultWorld();
+}, 60_000);
+afterAll(async () => {
+  await world?.close();
+});
+
+/** Three model calls in one run: two tool steps, then the answer. */
+async function threeSteps(spec: string, config: Record<string, unknown> = {}) {
+  agents += 1;
+  const slug = `cache${agents}`;
+  world.script(slug, [
+    { toolCalls: [{ name: 'ls', args: {} }] },
+    { toolCalls: [{ name: 'glob', args: { pattern: '**/*.md' } }] },
+    { text: 'Done.' },
+  ]);
+  await world.createAgent(slug, { model: spec, tools: ['read_file', 'ls', 'glob', 'grep'], ...config });
+  const { runId } = await world.chat(slug, 'List the files.');
+  const run = await world.awaitRun(runId);
+  return { run, requests: world.requestsOf(slug) };
+}
+
+/** A body with every `cache_control` marker removed, as JSON: what the prefix is made of. */
+function unmarked(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(unmarked);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'cache_control')
+      .map(([key, entry]) => [key, unmarked(entry)]),
+  );
+}
+
+function markers(request: RecordedRequest): number {
+  return (JSON.stringify(request.body).match(/"cache_control":\{"type":"ephemeral"\}/g) ?? []).length;
+}
+
+describe('Anthropic prompt caching', () => {
+  it('marks tools, system and the last messages, at most 4 breakpoints, and the prefix is byte-stable', async () => {
+    const { run, requests } = await threeSteps('anthropic:claude-test');
+    expect(run.status).toBe('completed');
+    expect(requests).toHaveLength(3);
+    for (const request of requests) {
+      const body = request.body as {
+        tools: { cache_control?: unknown }[];
+        system: { cache_control?: unknown }[];
+      };
+      expect(body.tools.at(-1)?.cache_control).toEqual({ type: 'ephemeral' });
+      expect(body.system.at(-1)?.cache_control).toEqual({ type: 'ephemeral' });
+      expect(markers(request)).toBeLessThanOrEqual(4);
+    }
+    const [first, second, third] = requests.map((request) => request.body);
+    // Tools and system: the same bytes, markers included, at every step.
+    expect(JSON.stringify(second?.tools)).toBe(JSON.stringify(first?.tools));
+    expect(JSON.stringify(third?.system)).toBe(JSON.stringify(first?.system));
+    // Messages: each step's prompt is the start of the next one's, byte for byte once markers are set aside.
+    const messages = (body: unknown) => unmarked((body as { messages: unknown[] }).messages) as unknown[];
+    for (const [earlier, later] of [
+      [first, second],
+      [second, third],
+    ] as const) {
+      const before = messages(earlier);
+      expect(JSON.stringify(messages(later).slice(0, before.length))).toBe(JSON.stringify(before));
+    }
+  });
+
+  it('records cache reads and writes in the run usage', async () => {
+    const { run } = await threeSteps('anthropic:claude-test');
+    const usage = run.usage as Record<string, number> | null;
+    expect(usage?.cache_write_tokens).toBeGreaterThan(0);
+    expect(usage?.cache_read_tokens).toBeGreaterThan(0);
+    expect(usage?.cache_read_tokens ?? 0).toBeLessThan(usage?.input_tokens ?? 0);
+  });
+
+  it('sends no breakpoint when the agent turns caching off', async () => {
+    const { run, requests } = await threeSteps('anthropic:claude-test', { prompt_cache: false });
+    expect(run.status).toBe('completed');
+    for (const request of requests) expect(markers(request)).toBe(0);
+    expect((run.usage as Record<string, number> | null)?.cache_read_tokens).toBeUndefined();
+  });
+});
+
+describe('OpenAI prompt caching', () => {
+  it('sends one prompt_cache_key per thread and records cached tokens', async () => {
+    // Enough system prompt for the provider's 1,024-token minimum.
+    const { run, requests } = await threeSteps('openai:gpt-test', {
+      system_prompt: `ROLE:cache${agents + 1}\n${'Background the model keeps in mind. '.repeat(200)}`,
+    });
+    expect(run.status).toBe('completed');
+    const keys = new Set(requests.map((request) => request.body.prompt_cache_key));
+    expect(keys.size).toBe(1);
+    expect([...keys][0]).toMatch(/./);
+    expect((run.usage as Record<string, number> | null)?.cache_read_tokens).toBeGreaterThan(0);
+  });
+});
