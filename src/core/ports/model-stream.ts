@@ -14,6 +14,8 @@ export interface ModelTurnRequest {
   messages: readonly ChatMessage[];
   tools: readonly ModelTool[];
   abortSignal: AbortSignal;
+  /** The answer's token limit sent to the provider; the provider's default when undefined. */
+  maxOutputTokens?: number;
 }
 
 export interface ModelToolCall {
@@ -22,6 +24,8 @@ export interface ModelToolCall {
   input: unknown;
   /** Set when the model's arguments did not parse or match the schema: the call is answered with an error. */
   invalidInput?: string;
+  /** The output limit cut the call's arguments: it is answered with an error saying so, never run. */
+  cutOff?: boolean;
 }
 
 /**

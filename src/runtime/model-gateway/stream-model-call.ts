@@ -28,6 +28,7 @@ export async function streamModelCall(
       messages: request.messages,
       tools: request.tools,
       abortSignal,
+      ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
     });
     for await (const part of parts) {
       observer.onPart?.(part.type);

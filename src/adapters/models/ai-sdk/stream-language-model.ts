@@ -138,6 +138,7 @@ async function* streamTurn(
     ...(declared.length > 0
       ? { tools: declared.map((tool) => tool.declaration), toolChoice: { type: 'auto' as const } }
       : {}),
+    ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
     abortSignal,
   });
   for await (const part of partsUntilAbort(stream, abortSignal)) yield await toStreamPart(part, tools);

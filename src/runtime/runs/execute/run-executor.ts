@@ -215,7 +215,8 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
             tools,
           })
         : [];
-      const middleware = runMiddlewareStack({ storage, run, agent, extra, gate });
+      const window = deps.gateway.contextWindow({ agent, emitter });
+      const middleware = runMiddlewareStack({ storage, run, agent, extra, context: window, gate });
       const callModel = deps.gateway.forRun({
         emitter,
         // A run waiting on a provider holds no execution slot: the providers' limits are the throttle.
