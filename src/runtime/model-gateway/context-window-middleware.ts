@@ -32,6 +32,11 @@ export interface ContextWindowDeps {
 const KEEP_SHARE = 0.5;
 /** Share of that room the summary may take. */
 const SUMMARY_SHARE = 0.25;
+/**
+ * The messages' room is at least this share of the threshold, even when the system prompt and tools take
+ * more: the model still gets some conversation, and the provider's refusal is the last word.
+ */
+const MIN_ROOM = 0.25;
 
 interface LastCall {
   /** What the provider counted for the prompt. */
@@ -112,6 +117,16 @@ export function createContextWindowMiddleware(deps: ContextWindowDeps): AgentMid
     return counter.prompt(request.system, request.tools, prompt);
   }
 
+  /** The system prompt's and the tools' tokens: what no compaction can shrink. */
+  async function fixedTokens(request: ModelCallRequest): Promise<number> {
+    const counter = promptCounter(request.model);
+    return (await counter.text(request.system)) + (await counter.tools(request.tools));
+  }
+
+  /** Tokens the messages may take: what the threshold leaves beside the fixed part, at least a quarter of it. */
+  const roomFor = (threshold: number, fixed: number) =>
+    Math.max(threshold - fixed, Math.floor(threshold * MIN_ROOM));
+
   /** Summarises the oldest messages; the prompt's tokens after it, or undefined when nothing can be cut. */
   async function compact(
     request: ModelCallRequest,
@@ -122,8 +137,8 @@ export function createContextWindowMiddleware(deps: ContextWindowDeps): AgentMid
     const prompt = view(request.messages);
     const counter = promptCounter(request.model);
     const { threshold, contextWindow } = thresholdOf(await windowOf(request.model));
-    const fixed = (await counter.text(request.system)) + (await counter.tools(request.tools));
-    const room = Math.max(0, threshold - fixed);
+    const fixed = await fixedTokens(request);
+    const room = roomFor(threshold, fixed);
     const counts = new Map<ChatMessage, number>();
     for (const message of prompt) counts.set(message, await counter.message(message));
     const first = prompt[0];
@@ -176,9 +191,15 @@ export function createContextWindowMiddleware(deps: ContextWindowDeps): AgentMid
       const resolved = await windowOf(request.model);
       let prompt = view(request.messages);
       let tokens = await estimate(request, prompt, thresholdOf(resolved).threshold);
-      if (tokens > thresholdOf(resolved).threshold) {
-        tokens = (await compact(request, next, tokens, 'threshold')) ?? tokens;
-        prompt = view(request.messages);
+      const { threshold } = thresholdOf(resolved);
+      if (tokens > threshold) {
+        // Only the messages can shrink: compact when they pass their room, not for a fixed part that is
+        // over the threshold on its own (that would compact at every call).
+        const fixed = await fixedTokens(request);
+        if (tokens - fixed > roomFor(threshold, fixed) * (KEEP_SHARE + SUMMARY_SHARE)) {
+          tokens = (await compact(request, next, tokens, 'threshold')) ?? tokens;
+          prompt = view(request.messages);
+        }
       }
       const limit = resolved.declaredOutput;
       const call = (messages: ChatMessage[]): ModelCallRequest => ({
