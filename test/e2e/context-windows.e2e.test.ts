@@ -9,6 +9,11 @@ import {
   type RecordedRequest,
 } from '../helpers/models/fake-model-server.js';
 import { startModelFaultWorld, type ModelFaultWorld } from '../helpers/model-fault-world.js';
+import { startTestServer } from '../helpers/start-test-server.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { stringify } from 'yaml';
 
 /**
  * Conversations that outlive the window (issue 34, items 1, 2 and 5), over real HTTP against the fake
@@ -253,4 +258,59 @@ describe('long answers', () => {
       expect(String(result?.payload.output)).not.toContain('Invalid arguments');
     },
   );
+});
+
+describe('offline, with the scripted provider', () => {
+  it('a scenario that declares a small window is compacted like a real model, every turn completing', async () => {
+    const scenarioDir = mkdtempSync(path.join(os.tmpdir(), 'troupe-window-'));
+    writeFileSync(
+      path.join(scenarioDir, 'small.yaml'),
+      stringify({
+        context_window: 2000,
+        max_output_tokens: 200,
+        rules: [
+          {
+            when: { contains: 'Conversation to summarise' },
+            steps: [{ text: 'Summary: notes were taken.' }],
+          },
+          { steps: [{ text: `Noted: {{input}}` }] },
+        ],
+      }),
+    );
+    const server = await startTestServer({ scenarioDir });
+    try {
+      const created = await server.api('/api/agent', {
+        method: 'POST',
+        body: JSON.stringify({
+          slug: 'notary',
+          name: 'notary',
+          config: { model: 'scripted:small', tools: [] },
+        }),
+      });
+      expect(created.status).toBe(201);
+      const { agent } = (await created.json()) as { agent: { id: string } };
+      let conversationId = '';
+      let compactions = 0;
+      for (let turn = 1; turn <= 12; turn++) {
+        let runId: string;
+        if (turn === 1) ({ conversationId, runId } = await server.chat(note(turn), agent.id));
+        else {
+          const response = await server.api(`/api/conversations/${conversationId}/messages`, {
+            method: 'POST',
+            body: JSON.stringify({ content: note(turn) }),
+          });
+          runId = ((await response.json()) as { run: { id: string } }).run.id;
+        }
+        const awaited = await server.api(`/api/agent/runs/${runId}/await?timeout_ms=30000`);
+        const { run } = (await awaited.json()) as { run: { status: string; output: string } };
+        expect(run.status).toBe('completed');
+        expect(run.output).toBe(`Noted: ${note(turn).trim()}`);
+        const events = await server.troupe.storage.events.list(runId, 0, 1000);
+        compactions += events.filter((event) => event.type === 'context_compacted').length;
+      }
+      expect(compactions).toBeGreaterThanOrEqual(2);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });
