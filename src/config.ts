@@ -4,6 +4,9 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { parseEgressAllowEntry } from './core/egress/egress-policy.js';
 import { TroupeError } from './core/errors.js';
+import { declaredWindowSchema } from './core/model-calls/model-windows.js';
+import type { OpenAiCompatibleEndpoint } from './core/ports/model-provider.js';
+import { z } from 'zod';
 import { DEFAULT_SKILL_LIMITS, type SkillLimits } from './core/skills/skill-limits.js';
 import { loadTracingSettings, type TracingSettings } from './tracing-settings.js';
 import { parse as parseYaml } from 'yaml';
@@ -36,7 +39,7 @@ export interface TroupeConfig {
   maxBodyBytes: number;
   defaultModel: string;
   /** `openai-compatible:NAME:model` endpoints, from `TROUPE_OPENAI_COMPATIBLE_<NAME>_BASE_URL` / `_API_KEY`. */
-  openaiCompatible: Record<string, { baseURL: string; apiKey?: string }>;
+  openaiCompatible: Record<string, OpenAiCompatibleEndpoint>;
   openaiBaseUrl: string | undefined;
   openaiApiKey: string | undefined;
   anthropicBaseUrl: string | undefined;
@@ -116,7 +119,30 @@ function loadModelCallSettings(env: Env, cwd: string): ModelCallSettings {
     retryBaseMs: integer(env, 'TROUPE_MODEL_RETRY_BASE_MS', defaults.retryBaseMs),
     idleTimeoutMs: integer(env, 'TROUPE_MODEL_IDLE_TIMEOUT_MS', defaults.idleTimeoutMs),
     limits: loadModelLimits(env, cwd),
+    compactAt: share(env, 'TROUPE_CONTEXT_COMPACT_AT', defaults.compactAt),
+    maxContinuations: integer(env, 'TROUPE_MODEL_MAX_CONTINUATIONS', defaults.maxContinuations),
   };
+}
+
+/**
+ * An `openai-compatible` endpoint's model window, `TROUPE_OPENAI_COMPATIBLE_<NAME>_CONTEXT_WINDOW` and
+ * `_MAX_OUTPUT_TOKENS` (docs/model-calls.md#context-windows): what every model of the endpoint reads and writes.
+ */
+function endpointWindow(env: Env, name: string): Pick<OpenAiCompatibleEndpoint, 'window'> {
+  const prefix = `TROUPE_OPENAI_COMPATIBLE_${name}_`;
+  const raw = {
+    context_window: env[`${prefix}CONTEXT_WINDOW`] || undefined,
+    max_output_tokens: env[`${prefix}MAX_OUTPUT_TOKENS`] || undefined,
+  };
+  if (raw.context_window === undefined && raw.max_output_tokens === undefined) return {};
+  const parsed = declaredWindowSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new TroupeError(
+      'config_invalid',
+      `${prefix}CONTEXT_WINDOW / ${prefix}MAX_OUTPUT_TOKENS: ${z.prettifyError(parsed.error)}`,
+    );
+  }
+  return { window: parsed.data };
 }
 
 function share(env: Env, name: string, fallback: number): number {
@@ -169,6 +195,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
       openaiCompatible[name] = {
         baseURL: value,
         apiKey: env[`TROUPE_OPENAI_COMPATIBLE_${match[1]}_API_KEY`],
+        ...endpointWindow(env, match[1]),
       };
     }
   }

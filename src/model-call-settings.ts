@@ -12,6 +12,16 @@ export interface ModelCallSettings {
   idleTimeoutMs: number;
   /** `TROUPE_MODEL_LIMITS`: a JSON or YAML file of provider limits; empty without one. */
   limits: ModelLimits;
+  /**
+   * `TROUPE_CONTEXT_COMPACT_AT`: a prompt over this share of what the window leaves beside the answer's room
+   * is compacted before the call (docs/model-calls.md#compaction); an agent's `config.compact_at` overrides.
+   */
+  compactAt: number;
+  /**
+   * `TROUPE_MODEL_MAX_CONTINUATIONS`: how many times a text answer cut by the output limit is continued
+   * before the run fails with `output_truncated`; an agent's `config.max_continuations` overrides.
+   */
+  maxContinuations: number;
 }
 
 export const DEFAULT_MODEL_CALL_SETTINGS: ModelCallSettings = {
@@ -20,4 +30,6 @@ export const DEFAULT_MODEL_CALL_SETTINGS: ModelCallSettings = {
   retryBaseMs: 1000,
   idleTimeoutMs: 300_000,
   limits: {},
+  compactAt: 0.8,
+  maxContinuations: 2,
 };

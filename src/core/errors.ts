@@ -44,6 +44,7 @@ export const ERROR_CODES = [
   'model_not_found',
   'model_call_failed',
   'context_overflow',
+  'output_truncated',
   'scenario_invalid',
   'tool_not_found',
   'tool_input_invalid',

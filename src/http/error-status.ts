@@ -41,6 +41,8 @@ export const ERROR_STATUS = {
   // The upstream model provider failed, not this server.
   model_call_failed: 502,
   context_overflow: 502,
+  // The model kept hitting its output limit: its answer is incomplete (the partial answer is kept).
+  output_truncated: 502,
   scenario_invalid: 400,
   tool_not_found: 400,
   tool_input_invalid: 400,

@@ -67,6 +67,15 @@ export const SAMPLE_BODIES: { [K in RunEventType]: RunEventBody<K> } = {
     discarded_chars: 0,
   },
   model_fallback: { step: 1, from: 'scripted:a', to: 'scripted:b', reason: 'overloaded', discarded_chars: 0 },
+  context_compacted: {
+    step: 3,
+    trigger: 'threshold',
+    tokens_before: 3400,
+    tokens_after: 1200,
+    messages_summarised: 12,
+    model: 'scripted:a',
+    context_window: 4096,
+  },
 };
 
 export const SAMPLE_LINEAGE: RunEventLineage = {

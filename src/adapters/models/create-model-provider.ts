@@ -3,7 +3,11 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { TroupeError } from '../../core/errors.js';
-import type { ModelProvider, ResolvedModel } from '../../core/ports/model-provider.js';
+import type {
+  ModelProvider,
+  OpenAiCompatibleEndpoint,
+  ResolvedModel,
+} from '../../core/ports/model-provider.js';
 import type { PromptCaching } from './ai-sdk/prompt-cache-hints.js';
 import { streamLanguageModel } from './ai-sdk/stream-language-model.js';
 import { MODEL_PROVIDERS, parseModelSpec } from './parse-model-spec.js';
@@ -14,7 +18,7 @@ export interface ModelProviderOptions {
   /** Folder of scenario files for `scripted:NAME`. */
   scenarioDir: string;
   /** Named endpoints for `openai-compatible:NAME:MODEL`. */
-  openaiCompatible: Record<string, { baseURL: string; apiKey?: string }>;
+  openaiCompatible: Record<string, OpenAiCompatibleEndpoint>;
   openaiBaseUrl?: string;
   /** Falls back to the OPENAI_API_KEY environment variable (read by the SDK at call time). */
   openaiApiKey?: string;
@@ -122,6 +126,7 @@ export function createModelProvider(options: ModelProviderOptions): AiSdkModelPr
           provider: 'openai-compatible',
           label: spec,
           limitKey: { provider: `openai-compatible:${name}`, model: parsed.model },
+          ...(endpoint.window ? { declaredWindow: () => Promise.resolve(endpoint.window) } : {}),
         });
       }
       case 'scripted':
@@ -131,6 +136,10 @@ export function createModelProvider(options: ModelProviderOptions): AiSdkModelPr
           provider: 'scripted',
           label: scriptedLabel(parsed.scenario),
           limitKey: { provider: 'scripted', model: parsed.scenario },
+          declaredWindow: async () => {
+            const { context_window, max_output_tokens } = await store.load(parsed.scenario);
+            return { context_window, max_output_tokens };
+          },
         });
       case 'unknown':
         throw new TroupeError(

@@ -23,6 +23,13 @@ export interface ModelCallRequest {
    * that wants them (tracing) passes its own listener on, calling the one it was given too.
    */
   observe?: (notice: ModelCallNotice) => void;
+  /**
+   * Streams nothing to the run: a call the run makes for itself (a compaction's summary), whose text is not
+   * part of the answer.
+   */
+  silent?: boolean;
+  /** The answer's token limit sent to the provider (an agent's `max_output_tokens`); its default otherwise. */
+  maxOutputTokens?: number;
 }
 
 /**
@@ -31,7 +38,8 @@ export interface ModelCallRequest {
  */
 export type ModelCallNotice =
   | ({ type: 'model_retry' } & RunEventBody<'model_retry'>)
-  | ({ type: 'model_fallback' } & RunEventBody<'model_fallback'>);
+  | ({ type: 'model_fallback' } & RunEventBody<'model_fallback'>)
+  | ({ type: 'context_compacted' } & RunEventBody<'context_compacted'>);
 
 export interface ModelCallResult {
   text: string;

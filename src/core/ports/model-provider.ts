@@ -1,3 +1,4 @@
+import type { DeclaredWindow } from '../model-calls/model-windows.js';
 import type { ModelStreamPart, ModelTurnRequest } from './model-stream.js';
 
 export interface ResolvedModel {
@@ -16,6 +17,19 @@ export interface ResolvedModel {
    * or a rejection; the stream ends, rejecting with the signal's reason, as soon as the signal aborts.
    */
   stream(request: ModelTurnRequest): AsyncIterable<ModelStreamPart>;
+  /**
+   * The window the model's endpoint or scenario declares (docs/model-calls.md#context-windows), read once per
+   * attempt (a scenario file may change); undefined when it declares none.
+   */
+  declaredWindow?(): Promise<DeclaredWindow | undefined>;
+}
+
+/** An `openai-compatible:NAME:…` endpoint (`TROUPE_OPENAI_COMPATIBLE_<NAME>_*`). */
+export interface OpenAiCompatibleEndpoint {
+  baseURL: string;
+  apiKey?: string | undefined;
+  /** What every model of the endpoint reads and writes, when configured. */
+  window?: DeclaredWindow;
 }
 
 /** Turns `provider:model` strings into models. Throws `invalid_model_spec` / `model_not_found`. */

@@ -21,6 +21,8 @@ export interface ModelTurnRequest {
    * (docs/model-calls.md#prompt-caching).
    */
   cacheKey?: string;
+  /** The answer's token limit sent to the provider; the provider's default when undefined. */
+  maxOutputTokens?: number;
 }
 
 export interface ModelToolCall {
@@ -29,6 +31,8 @@ export interface ModelToolCall {
   input: unknown;
   /** Set when the model's arguments did not parse or match the schema: the call is answered with an error. */
   invalidInput?: string;
+  /** The output limit cut the call's arguments: it is answered with an error saying so, never run. */
+  cutOff?: boolean;
 }
 
 /**

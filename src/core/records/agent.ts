@@ -49,6 +49,16 @@ export interface AgentConfig {
   model_fallbacks?: string[];
   /** Narrows the server's retry bounds (`TROUPE_MODEL_MAX_RETRIES`, `TROUPE_MODEL_MAX_WAIT_MS`). */
   model_retry?: AgentRetrySettings;
+  /** The model's context window in tokens; overrides the built-in table (docs/model-calls.md#context-windows). */
+  context_window?: number;
+  /** The most tokens the model answers in one call; sent to the provider as its limit. */
+  max_output_tokens?: number;
+  /** The model that writes compaction summaries; the agent's own model when unset. */
+  compaction_model?: string;
+  /** Share (0–1] of the window left beside the answer's room above which a prompt is compacted first. */
+  compact_at?: number;
+  /** How many times a text answer cut by the output limit is continued; the server's setting when unset. */
+  max_continuations?: number;
   /** Tool names or patterns (`*`, `mcp__server__*`) from the tool catalogue. */
   tools?: string[];
   mcp_servers?: McpServerConfig[];

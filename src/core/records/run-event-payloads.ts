@@ -131,4 +131,18 @@ export const RUN_EVENT_BODIES = {
     status: z.number().int().optional(),
     discarded_chars: discardedChars,
   }),
+  context_compacted: z.strictObject({
+    step,
+    trigger: z
+      .enum(['threshold', 'overflow'])
+      .describe('Why: the prompt passed the compaction threshold, or the provider refused it as too long'),
+    tokens_before: z.number().int().describe('Prompt tokens before (system prompt and tools included)'),
+    tokens_after: z.number().int().describe('Prompt tokens after'),
+    messages_summarised: z
+      .number()
+      .int()
+      .describe('Messages of the prompt the summary replaces (an earlier summary counts as one)'),
+    model: z.string().describe('The model spec that wrote the summary'),
+    context_window: z.number().int().describe('The window the prompt is kept under, in tokens'),
+  }),
 } as const;

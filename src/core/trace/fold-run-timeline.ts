@@ -273,6 +273,23 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
       next.model_streamed = false;
       break;
     }
+    case 'context_compacted': {
+      // The summary's call ran from the model call's start to here; the call itself starts now.
+      const { payload } = event;
+      const note =
+        `earlier turns summarised: ${count(payload.messages_summarised) ?? 0} messages, ` +
+        `${count(payload.tokens_before) ?? 0} → ${count(payload.tokens_after) ?? 0} tokens ` +
+        `(${text(payload.trigger) ?? 'threshold'}, window ${count(payload.context_window) ?? 0})`;
+      const started = timeline.model_started_at ?? at;
+      spans.push({
+        ...modelSpan(timeline, started, at, step, 'done', event.seq),
+        id: `compaction-${event.seq}`,
+        name: `compaction (${text(payload.model) ?? 'model'})`,
+        note,
+      });
+      if (timeline.model_started_at !== null) next.model_started_at = at;
+      break;
+    }
     case 'error':
     case 'subagent_update':
     case 'artifact':

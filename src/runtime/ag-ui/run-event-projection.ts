@@ -112,6 +112,9 @@ export function createRunProjection(runId: string, subagentRunId?: string): RunP
           closeText(out);
           out.push(event(EventType.CUSTOM, { name: `troupe.${source.type}`, value: source.payload }));
           break;
+        case 'context_compacted':
+          out.push(event(EventType.CUSTOM, { name: 'troupe.context_compacted', value: source.payload }));
+          break;
         case 'end':
           closeStep(out);
           break;

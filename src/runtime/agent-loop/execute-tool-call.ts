@@ -12,6 +12,15 @@ export async function executeToolCall(
   options: AgentLoopOptions,
   call: ModelToolCall,
 ): Promise<ToolCallResult> {
+  if (call.cutOff === true) {
+    return {
+      output:
+        `Your call to ${call.toolName} was cut off by the output token limit before its arguments were ` +
+        'complete, so it was not run. Make the call again with less in it (for example, write a long file ' +
+        'in several smaller calls).',
+      isError: true,
+    };
+  }
   if (call.invalidInput !== undefined) {
     return { output: `Invalid arguments for tool ${call.toolName}: ${call.invalidInput}`, isError: true };
   }

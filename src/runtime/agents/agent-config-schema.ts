@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { declaredWindowFields } from '../../core/model-calls/model-windows.js';
 import type { A2ARemoteConfig, AgentConfig, McpServerConfig } from '../../core/records/agent.js';
 import { TOOL_APPROVAL_MODES } from '../../core/records/agent.js';
 import { executeConfigSchema } from '../tools/execute/execute-config-schema.js';
@@ -57,6 +58,23 @@ export const agentConfigSchema = z
       })
       .strict()
       .optional(),
+    ...declaredWindowFields,
+    compaction_model: modelSpec
+      .optional()
+      .describe("The model that writes compaction summaries; the agent's own model when unset"),
+    compact_at: z
+      .number()
+      .gt(0)
+      .max(1)
+      .optional()
+      .describe("Share of the window (beside the answer's room) above which the prompt is compacted first"),
+    max_continuations: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .optional()
+      .describe('How many times a text answer cut by the output limit is continued before output_truncated'),
     tools: nameList.optional(),
     mcp_servers: z.array(mcpServerConfigSchema).max(50).optional(),
     skills: nameList.optional(),

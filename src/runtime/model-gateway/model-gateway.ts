@@ -12,11 +12,13 @@ import {
 import type { ModelAdmission } from '../../core/ports/model-admission.js';
 import type { ModelProvider, ResolvedModel } from '../../core/ports/model-provider.js';
 import type {
+  AgentMiddleware,
   ModelCallNotice,
   ModelCallRequest,
   ModelCallResult,
 } from '../../core/ports/agent-middleware.js';
 import type { RunEmitter } from '../events/run-emitter.js';
+import { createContextWindowMiddleware, type ContextWindowDeps } from './context-window-middleware.js';
 import { runModelAttempt } from './model-attempt.js';
 
 export interface ModelGatewayDeps {
@@ -43,6 +45,8 @@ export interface ModelCallSession {
 export interface ModelGateway {
   /** The innermost `callModel` of one run's middleware chain: every model call of the run comes here. */
   forRun(session: ModelCallSession): (request: ModelCallRequest) => Promise<ModelCallResult>;
+  /** The run's context-window layer (compaction, overflow retry, long answers), placed above the run gate. */
+  contextWindow(setup: Pick<ContextWindowDeps, 'agent' | 'emitter'>): AgentMiddleware;
 }
 
 type ModelOutcome =
@@ -91,6 +95,8 @@ export function createModelGateway(deps: ModelGatewayDeps): ModelGateway {
   };
 
   return {
+    contextWindow: (setup) =>
+      createContextWindowMiddleware({ ...setup, models: deps.models, settings: deps.settings }),
     forRun(session) {
       const announce = async (request: ModelCallRequest, notice: ModelCallNotice) => {
         const { type, ...payload } = notice;
@@ -107,7 +113,8 @@ export function createModelGateway(deps: ModelGatewayDeps): ModelGateway {
             admission: deps.admission,
             idleTimeoutMs: deps.settings.idleTimeoutMs,
             maxPauseMs: policy.maxWaitMs,
-            onTextDelta: (text) => session.emitter.delta(text),
+            // A call the run makes for itself (a summary) streams nothing: its text is not the answer.
+            onTextDelta: request.silent === true ? () => undefined : (text) => session.emitter.delta(text),
             waiting: (work) => session.waiting(work),
             beforeAttempt: () => session.beforeAttempt(),
           });

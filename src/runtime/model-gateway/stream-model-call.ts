@@ -30,6 +30,7 @@ export async function streamModelCall(
       abortSignal,
       // One prompt cache per thread: its prefix grows step by step (docs/model-calls.md#prompt-caching).
       ...(request.agent.config.prompt_cache === false ? {} : { cacheKey: request.run.thread_id }),
+      ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
     });
     for await (const part of parts) {
       observer.onPart?.(part.type);

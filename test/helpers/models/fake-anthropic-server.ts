@@ -5,6 +5,7 @@ import {
   type FakeResponses,
   type ProviderWire,
   type ReplyContext,
+  wireArguments,
 } from './fake-model-server.js';
 import { anthropicPromptCache } from './fake-prompt-cache.js';
 import { validateAnthropicToolPairing } from './validate-tool-pairing.js';
@@ -39,7 +40,8 @@ function contentOf(context: ReplyContext): ContentBlock[] {
   return blocks;
 }
 
-function stopReason(blocks: ContentBlock[]): string {
+function stopReason(context: ReplyContext, blocks: ContentBlock[]): string {
+  if (context.response.truncated === true) return 'max_tokens';
   return blocks.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn';
 }
 
@@ -63,7 +65,7 @@ function json(context: ReplyContext): unknown {
     role: 'assistant',
     model: context.request.body.model,
     content: blocks,
-    stop_reason: stopReason(blocks),
+    stop_reason: stopReason(context, blocks),
     stop_sequence: null,
     usage: { ...inputUsage(context), output_tokens: context.usage.outputTokens },
   };
@@ -100,7 +102,9 @@ function frames(context: ReplyContext): string[] {
           content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
         }),
       );
-      for (const piece of splitInto(JSON.stringify(block.input), 3)) {
+      const last = index === blocks.length - 1;
+      const args = wireArguments(block.input, context.response.truncated === true && last);
+      for (const piece of splitInto(args, 3)) {
         out.push(
           event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }),
         );
@@ -110,7 +114,7 @@ function frames(context: ReplyContext): string[] {
   });
   out.push(
     event('message_delta', {
-      delta: { stop_reason: stopReason(blocks), stop_sequence: null },
+      delta: { stop_reason: stopReason(context, blocks), stop_sequence: null },
       usage: { output_tokens: usage.outputTokens },
     }),
     event('message_stop', {}),

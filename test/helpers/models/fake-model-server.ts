@@ -40,6 +40,17 @@ export interface FakeModelResponse {
   error?: FakeError;
   /** Fail the connection or the stream this way (streamed requests; `reset` for any). */
   fault?: FakeFault;
+  /**
+   * The output limit stopped the reply: OpenAI's `finish_reason: "length"`, Anthropic's
+   * `stop_reason: "max_tokens"`; the last tool call's arguments stop halfway, as a cut call's do.
+   */
+  truncated?: boolean;
+}
+
+/** A tool call's JSON arguments as the wire sends them: cut halfway when the output limit stopped the reply. */
+export function wireArguments(args: Record<string, unknown>, cut: boolean): string {
+  const text = JSON.stringify(args);
+  return cut ? text.slice(0, Math.max(1, Math.floor(text.length / 2))) : text;
 }
 
 export type FakeResponses =

@@ -5,6 +5,7 @@ import {
   type FakeResponses,
   type ProviderWire,
   type ReplyContext,
+  wireArguments,
 } from './fake-model-server.js';
 import { openAiPromptCache } from './fake-prompt-cache.js';
 import { validateOpenAiToolPairing } from './validate-tool-pairing.js';
@@ -20,10 +21,11 @@ export type {
 } from './fake-model-server.js';
 
 function toolCallsOf(context: ReplyContext) {
-  return (context.response.toolCalls ?? []).map((call, index) => ({
+  const calls = context.response.toolCalls ?? [];
+  return calls.map((call, index) => ({
     id: call.id ?? `call_${context.sequence}_${index}`,
     name: call.name,
-    arguments: JSON.stringify(call.args),
+    arguments: wireArguments(call.args, context.response.truncated === true && index === calls.length - 1),
   }));
 }
 
@@ -35,6 +37,11 @@ function usageOf({ usage }: ReplyContext) {
     total_tokens: usage.inputTokens + usage.outputTokens,
     prompt_tokens_details: { cached_tokens: usage.cacheReadTokens },
   };
+}
+
+function finishReason(context: ReplyContext, toolCalls: unknown[]): string {
+  if (context.response.truncated === true) return 'length';
+  return toolCalls.length > 0 ? 'tool_calls' : 'stop';
 }
 
 function json(context: ReplyContext): unknown {
@@ -62,7 +69,7 @@ function json(context: ReplyContext): unknown {
             : {}),
         },
         logprobs: null,
-        finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+        finish_reason: finishReason(context, toolCalls),
       },
     ],
     usage: usageOf(context),
@@ -94,7 +101,7 @@ function frames(context: ReplyContext): string[] {
       chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
     }
   });
-  chunk({}, toolCalls.length > 0 ? 'tool_calls' : 'stop');
+  chunk({}, finishReason(context, toolCalls));
   // Like the real API, usage comes as a final choice-less chunk only when the client asks for it.
   if (request.body.stream_options?.include_usage === true) {
     out.push(

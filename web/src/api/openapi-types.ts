@@ -1893,6 +1893,39 @@ export interface components {
           };
           /** @description ISO 8601 time */
           created_at: string;
+        }
+      | {
+          run_id: string;
+          seq: number;
+          /** @constant */
+          type: 'context_compacted';
+          payload: {
+            root_run_id: string;
+            /** @description The run's creator; null for a root */
+            parent_run_id: string | null;
+            /** @description The creator's call that started it */
+            parent_tool_call_id: string | null;
+            depth: number;
+            /** @description The model turn the event belongs to */
+            step: number;
+            /**
+             * @description Why: the prompt passed the compaction threshold, or the provider refused it as too long
+             * @enum {string}
+             */
+            trigger: 'threshold' | 'overflow';
+            /** @description Prompt tokens before (system prompt and tools included) */
+            tokens_before: number;
+            /** @description Prompt tokens after */
+            tokens_after: number;
+            /** @description Messages of the prompt the summary replaces (an earlier summary counts as one) */
+            messages_summarised: number;
+            /** @description The model spec that wrote the summary */
+            model: string;
+            /** @description The window the prompt is kept under, in tokens */
+            context_window: number;
+          };
+          /** @description ISO 8601 time */
+          created_at: string;
         };
     ToolApproval: {
       run_id: string;
@@ -3648,6 +3681,7 @@ export interface components {
           | 'model_not_found'
           | 'model_call_failed'
           | 'context_overflow'
+          | 'output_truncated'
           | 'scenario_invalid'
           | 'tool_not_found'
           | 'tool_input_invalid'
@@ -5524,6 +5558,16 @@ export interface operations {
               max_retries?: number;
               max_wait_ms?: number;
             };
+            /** @description The model's context window in tokens (prompt and answer); overrides the built-in table */
+            context_window?: number;
+            /** @description The most tokens the model answers in one call; also sent to the provider as its limit */
+            max_output_tokens?: number;
+            /** @description The model that writes compaction summaries; the agent's own model when unset */
+            compaction_model?: string;
+            /** @description Share of the window (beside the answer's room) above which the prompt is compacted first */
+            compact_at?: number;
+            /** @description How many times a text answer cut by the output limit is continued before output_truncated */
+            max_continuations?: number;
             tools?: string[];
             mcp_servers?: {
               name: string;
@@ -5711,6 +5755,16 @@ export interface operations {
               max_retries?: number;
               max_wait_ms?: number;
             };
+            /** @description The model's context window in tokens (prompt and answer); overrides the built-in table */
+            context_window?: number;
+            /** @description The most tokens the model answers in one call; also sent to the provider as its limit */
+            max_output_tokens?: number;
+            /** @description The model that writes compaction summaries; the agent's own model when unset */
+            compaction_model?: string;
+            /** @description Share of the window (beside the answer's room) above which the prompt is compacted first */
+            compact_at?: number;
+            /** @description How many times a text answer cut by the output limit is continued before output_truncated */
+            max_continuations?: number;
             tools?: string[];
             mcp_servers?: {
               name: string;
@@ -5998,6 +6052,16 @@ export interface operations {
               max_retries?: number;
               max_wait_ms?: number;
             };
+            /** @description The model's context window in tokens (prompt and answer); overrides the built-in table */
+            context_window?: number;
+            /** @description The most tokens the model answers in one call; also sent to the provider as its limit */
+            max_output_tokens?: number;
+            /** @description The model that writes compaction summaries; the agent's own model when unset */
+            compaction_model?: string;
+            /** @description Share of the window (beside the answer's room) above which the prompt is compacted first */
+            compact_at?: number;
+            /** @description How many times a text answer cut by the output limit is continued before output_truncated */
+            max_continuations?: number;
             tools?: string[];
             mcp_servers?: {
               name: string;

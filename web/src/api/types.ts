@@ -160,6 +160,7 @@ export const RUN_EVENT_TYPES = [
   'artifact',
   'model_retry',
   'model_fallback',
+  'context_compacted',
 ] as const satisfies readonly RunEventType[];
 
 const TERMINAL: readonly RunStatus[] = ['completed', 'failed', 'cancelled', 'interrupted'];
@@ -171,7 +172,15 @@ export function isTerminalStatus(status: RunStatus): boolean {
 /** A message's shape as the console draws it (the document leaves `content` open, see `ThreadMessage`). */
 export type ModelMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string | ContentPart[] }
+  | {
+      role: 'user';
+      content: string | ContentPart[];
+      /** `troupe.compaction`: a summary of earlier turns (docs/model-calls.md#compaction), not the user's. */
+      providerOptions?: { troupe?: { compaction?: { kept: number; summarised: number } } } & Record<
+        string,
+        unknown
+      >;
+    }
   | {
       role: 'assistant';
       content: string | ContentPart[];

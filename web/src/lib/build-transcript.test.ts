@@ -56,6 +56,29 @@ describe('buildTranscript', () => {
     ]);
   });
 
+  it('shows a stored summary as "earlier turns summarised" where it happened, the originals kept above', () => {
+    const thread = helloThread();
+    thread.push(
+      row('r2', 0, { role: 'user', content: 'more' }),
+      row('r2', 1, {
+        role: 'user',
+        content: 'Summary of the earlier part of this conversation…',
+        providerOptions: { troupe: { compaction: { kept: 1, summarised: 4 } } },
+      }),
+      row('r2', 1, { role: 'assistant', content: [{ type: 'text', text: 'Sure.' }] }),
+    );
+    const turns = buildTranscript({ messages: thread });
+    expect(turns.map((turn) => turn.role)).toEqual(['user', 'assistant', 'user', 'notice', 'assistant']);
+    expect(turns[3]?.items).toEqual([
+      {
+        kind: 'notice',
+        tone: 'info',
+        code: 'context_compacted',
+        text: "Earlier turns summarised to fit the model's context window (4 messages); the originals stay above.",
+      },
+    ]);
+  });
+
   it('marks error tool results', () => {
     seq = 0;
     const turns = buildTranscript({

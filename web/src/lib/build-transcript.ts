@@ -2,6 +2,7 @@ import type { ContentPart, Run, ThreadMessage, ToolResultOutput } from '../api/t
 import type { LiveRun } from './live-run.ts';
 import type { ChatTurn, ToolItem, ToolResult, TranscriptItem } from './transcript-items.ts';
 import { toolResultRefusal } from '../../../src/core/thread/tool-result-refusal.ts';
+import { compactionNotice } from './model-notice.ts';
 
 function textOf(content: string | ContentPart[]): string {
   if (typeof content === 'string') return content;
@@ -126,7 +127,21 @@ export function buildTranscript(input: BuildTranscriptInput): ChatTurn[] {
     }
     if (row.run_id !== null && liveRuns.has(row.run_id) && row.step >= 1) continue;
     const message = row.message;
-    if (message.role === 'user') {
+    if (message.role === 'user' && message.providerOptions?.troupe?.compaction) {
+      turns.push({
+        key: `msg:${row.seq}`,
+        role: 'notice',
+        runId: row.run_id,
+        items: [
+          {
+            kind: 'notice',
+            tone: 'info',
+            code: 'context_compacted',
+            text: compactionNotice(message.providerOptions.troupe.compaction.summarised),
+          },
+        ],
+      });
+    } else if (message.role === 'user') {
       turns.push({
         key: `msg:${row.seq}`,
         role: 'user',

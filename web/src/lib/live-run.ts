@@ -1,5 +1,5 @@
 import type { RunEvent, RunStatus, SubagentUpdatePayload, TokenUsage, UserQuestion } from '../api/types.ts';
-import { modelNotice } from './model-notice.ts';
+import { compactionNotice, modelNotice } from './model-notice.ts';
 import type { ToolResult, TranscriptItem } from './transcript-items.ts';
 
 export interface PendingApproval {
@@ -179,6 +179,20 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
       ];
       break;
     }
+    case 'context_compacted':
+      next.items = [
+        ...view.items,
+        {
+          kind: 'notice',
+          tone: 'info',
+          code: event.type,
+          text: compactionNotice(event.payload.messages_summarised, {
+            before: event.payload.tokens_before,
+            after: event.payload.tokens_after,
+          }),
+        },
+      ];
+      break;
     case 'step':
     case 'artifact':
       break;

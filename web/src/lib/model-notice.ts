@@ -26,3 +26,9 @@ export function modelNotice(event: RunEventOf<'model_retry'> | RunEventOf<'model
   const attempt = `retry ${event.payload.attempt} of ${event.payload.max_retries}`;
   return `${event.payload.model || 'The model'} failed (${reason}${status}): ${attempt} in ${seconds} s.`;
 }
+
+/** What the transcript says where earlier turns were summarised (`context_compacted`, or a stored summary). */
+export function compactionNotice(summarised: number, tokens?: { before: number; after: number }): string {
+  const figures = tokens ? `, ${tokens.before} → ${tokens.after} tokens` : '';
+  return `Earlier turns summarised to fit the model's context window (${summarised} messages${figures}); the originals stay above.`;
+}

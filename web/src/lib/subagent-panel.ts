@@ -1,6 +1,6 @@
 import type { RunEvent, RunStatus, SubagentRunEntry, SubagentUpdatePayload } from '../api/types.ts';
 import { isTerminalStatus } from '../api/types.ts';
-import { modelNotice } from './model-notice.ts';
+import { compactionNotice, modelNotice } from './model-notice.ts';
 import { textLine, toolCallLine, truncateEnd, oneLine } from './text.ts';
 
 /** A status panel card: the API entry plus what the child's own stream showed since. */
@@ -169,6 +169,9 @@ export function applyChildEvent(
         // What the failed attempt streamed was dropped: the progress line says what happens instead.
         next.pendingText = '';
         next.latest = modelNotice(event);
+        break;
+      case 'context_compacted':
+        next.latest = compactionNotice(event.payload.messages_summarised);
         break;
       case 'tool_call':
         next.pendingText = '';

@@ -146,6 +146,7 @@ async function* streamTurn(
     ...(cacheKey !== undefined && caching === 'openai'
       ? { providerOptions: openAiCacheOptions(cacheKey) }
       : {}),
+    ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
     abortSignal,
   });
   for await (const part of partsUntilAbort(stream, abortSignal)) yield await toStreamPart(part, tools);

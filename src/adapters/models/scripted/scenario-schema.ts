@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { declaredWindowFields } from '../../../core/model-calls/model-windows.js';
 
 /** Placeholders a scenario may use in `text` and in string tool arguments. */
 /**
@@ -90,6 +91,8 @@ const ruleSchema = z.strictObject({
 
 export const scenarioSchema = z.strictObject({
   description: z.string().optional(),
+  /** The window the scripted model claims, so compaction can be exercised offline (scenarios/README.md). */
+  ...declaredWindowFields,
   rules: z.array(ruleSchema).min(1),
 });
 

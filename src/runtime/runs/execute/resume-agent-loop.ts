@@ -6,6 +6,7 @@ import type { Agent } from '../../../core/records/agent.js';
 import type { Run } from '../../../core/records/run.js';
 import type { ThreadMessage } from '../../../core/records/thread-message.js';
 import { repairToolCallPairs } from '../../../core/thread/tool-call-pairs.js';
+import { promptView } from '../../../core/thread/compaction-summary.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../../agent-loop/agent-loop.js';
 import { executeTool } from '../../agent-loop/execute-tool.js';
 import type {
@@ -82,8 +83,9 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
   const pending = unansweredToolCalls(thread, run.id);
   // Threads stored before runs closed their calls on ending may hold calls without results; providers
   // refuse such prompts, so they are answered here (in memory) — except the calls this run will execute.
+  // A compacted thread is prompted from its latest summary on (docs/model-calls.md#compaction).
   const messages: ChatMessage[] = repairToolCallPairs(
-    thread.map((entry) => entry.message),
+    promptView(thread.map((entry) => entry.message)),
     new Set(pending?.calls.map((call) => call.toolCallId)),
   );
   const answered = finalAnswerOf(thread, run.id);

@@ -216,11 +216,13 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
           })
         : [];
       const limits = effectiveLimits(deps.limits, agent.config);
+      const window = deps.gateway.contextWindow({ agent, emitter });
       const middleware = runMiddlewareStack({
         storage,
         run,
         agent,
         extra,
+        context: window,
         gate,
         toolResultMaxTokens: limits.toolResultMaxTokens,
       });

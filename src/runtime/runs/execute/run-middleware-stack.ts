@@ -15,7 +15,9 @@ import { createToolResultOffloadMiddleware } from '../../tool-results/tool-resul
  * 2. the guards, which see every tool any layer added: on a subagent run the subagent filter answers first
  *    (its refusal is the more specific one), then calls the model was not offered are refused; on a main run
  *    only calls that would really execute may wait for an approval;
- * 3. the gate, innermost of all: only calls that would really run are admitted, charged and counted on the
+ * 3. the context window (docs/model-calls.md#compaction): the prompt every layer above built is compacted
+ *    when it passes the model's window, and the summary's calls go through the gate like any other;
+ * 4. the gate, innermost of all: only calls that would really run are admitted, charged and counted on the
  *    run's usage (docs/usage.md), so the ledger and the usage see the same calls.
  */
 export function runMiddlewareStack(options: {
@@ -23,6 +25,7 @@ export function runMiddlewareStack(options: {
   run: Run;
   agent: Agent;
   extra: AgentMiddleware[];
+  context: AgentMiddleware;
   gate: AgentMiddleware;
   /** Tool results over this many tokens are kept in workdir files (docs/model-calls.md#big-tool-results). */
   toolResultMaxTokens: number;
@@ -32,5 +35,5 @@ export function runMiddlewareStack(options: {
     ? [createSubagentToolFilterMiddleware(run.tool_approval_mode), createToolAvailabilityMiddleware()]
     : [createToolAvailabilityMiddleware(), createApprovalMiddleware(options.storage)];
   const offload = createToolResultOffloadMiddleware(options.toolResultMaxTokens);
-  return [...options.extra, offload, ...guards, options.gate];
+  return [...options.extra, offload, ...guards, options.context, options.gate];
 }

@@ -1,3 +1,4 @@
+import { promptViewOf } from '../../../core/thread/compaction-summary.js';
 import type { ChatMessage } from '../../../core/thread/chat-message.js';
 
 import { TroupeError } from '../../../core/errors.js';
@@ -74,7 +75,11 @@ export async function inspectRunStep(
   }
   // Before the turn; without one, everything up to the run's last message (later runs' messages are not it).
   const until = turn?.seq ?? own.reduce((highest, entry) => Math.max(highest, entry.seq + 1), 0);
-  const before = thread.filter((entry) => entry.seq < until);
+  // What the call read: a compacted thread is prompted from its latest summary on (docs/model-calls.md#compaction).
+  const before = promptViewOf(
+    thread.filter((entry) => entry.seq < until),
+    (entry) => entry.message,
+  );
   const stored = await storage.agents.get(run.agent_id);
   let systemPrompt: string | null = null;
   let tools: string[] = [];
