@@ -168,6 +168,17 @@ describe('a conversation outlives the window', () => {
     expect(JSON.stringify(last?.body.messages)).toContain('Summary of the earlier part');
   }, 240_000);
 
+  it('Anthropic: "prompt is too long" from a window the agent does not know compacts and retries once', async () => {
+    answerLongly('terse');
+    await world.createAgent('terse', { model: 'anthropic:claude-test', tools: ['read_file'] });
+    const { events } = await longConversation('terse', 12);
+    const compactions = events.filter((event) => event.type === 'context_compacted');
+    expect(compactions.some((event) => event.payload.trigger === 'overflow')).toBe(true);
+    const refused = world.requestsOf('terse').filter((request) => tokensOf(request) > WINDOW);
+    // One refusal per compaction at most: each is followed by a prompt that fits.
+    expect(refused.length).toBeLessThanOrEqual(compactions.length);
+  }, 240_000);
+
   it("a subagent's thread that overflows is compacted like any other", async () => {
     const created = await world.server.api('/api/agent', {
       method: 'POST',
