@@ -15,6 +15,7 @@ export const RUN_EVENT_TYPES = [
   'artifact',
   'model_retry',
   'model_fallback',
+  'verification',
 ] as const satisfies readonly (keyof typeof RUN_EVENT_BODIES)[];
 export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
 
@@ -91,6 +92,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
   eventSchema('artifact'),
   eventSchema('model_retry'),
   eventSchema('model_fallback'),
+  eventSchema('verification'),
 ]);
 
 /**

@@ -11,6 +11,7 @@ import { leanIndexesMigration } from './lean-indexes-migration.js';
 import { approvalScopeMigration } from './approval-scope-migration.js';
 import { knowledgeRankingMigration } from './knowledge-ranking-migration.js';
 import { messageUsageMigration } from './message-usage-migration.js';
+import { verificationMigration } from './verification-migration.js';
 
 /*
  * One migration set for SQLite and PostgreSQL: only types and DDL both accept (text, integer, partial
@@ -422,6 +423,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0012_approval_scope': approvalScopeMigration,
   '0013_knowledge_scoped_ranking': knowledgeRankingMigration,
   '0014_message_usage': messageUsageMigration,
+  '0019_run_verifications': verificationMigration,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };
