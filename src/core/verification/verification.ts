@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { evidenceSchema, type Evidence } from './evidence.js';
+import { evidenceLine, evidenceSchema, type Evidence } from './evidence.js';
 
 export const VERDICTS = ['satisfied', 'needs_revision', 'failed', 'unverified'] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -51,4 +51,30 @@ export function parseGraderAnswer(text: string | null): GraderAnswer | undefined
   }
   const answer = graderAnswerSchema.safeParse(parsed);
   return answer.success ? answer.data : undefined;
+}
+
+/**
+ * What the parent model reads after a child's text: the evidence line and the verdict, with its reasons when
+ * it is not `satisfied` (docs/verified-delegation.md#what-the-parent-model-sees).
+ */
+export function verificationFooter(verification: Verification): string {
+  const { verdict, reasons } = verification;
+  const verdictLine =
+    verdict === 'unverified' || reasons.length === 0
+      ? `[verification] ${verdict}`
+      : `[verification] ${verdict}: ${reasons.join('; ')}`;
+  return `\n\n${evidenceLine(verification.evidence)}\n${verdictLine}`;
+}
+
+/** The verdict as a JSON tool payload carries it: the evidence in its short form. */
+export function verificationPayload(verification: Verification): {
+  verdict: Verdict;
+  reasons: string[];
+  evidence: string;
+} {
+  return {
+    verdict: verification.verdict,
+    reasons: verification.reasons,
+    evidence: evidenceLine(verification.evidence),
+  };
 }
