@@ -580,7 +580,7 @@ export interface paths {
     put?: never;
     /**
      * Run an expert for me on a task and wait for its answer (HTTP 200 even when refused)
-     * @description Answers `{status, run_id, conversation_id, thread_id, output, error?}`. A refused delegation ("Expert is not delegatable", "Expert not found or access denied", depth limit, cycle) or a failed run is HTTP 200 with `status: "failed"`; malformed bodies are 400 and foreign ids 404. `wait_ms` bounds the wait (default 30 s); past it the answer has the current status and `wait_timed_out: true`.
+     * @description Answers `{status, run_id, conversation_id, thread_id, output, error?}`. A refused delegation ("Expert is not delegatable", "Expert not found or access denied", depth limit, cycle) or a failed run is HTTP 200 with `status: "failed"`; malformed bodies are 400 and foreign ids 404. `wait_ms` bounds the wait (default 30 s); past it the answer has the current status and `wait_timed_out: true`. A finished run comes with `evidence` (what it did, from its records) and `verification` (`unverified` without `acceptance`; with it, the grader's verdict after any revisions).
      */
     post: operations['postDelegate'];
     delete?: never;
@@ -1179,7 +1179,7 @@ export interface components {
       agent_id: string;
       user_id: string;
       /** @enum {string} */
-      run_type: 'chat' | 'subagent' | 'delegation' | 'resume';
+      run_type: 'chat' | 'subagent' | 'delegation' | 'resume' | 'grader';
       source: string;
       /** @enum {string} */
       channel: 'web' | 'api' | 'internal';
@@ -1223,6 +1223,16 @@ export interface components {
         /** @description The inline or built-in spec a subagent run plays */
         inline_subagent?: string;
         expert_slug?: string;
+        /** @description Acceptance criteria the finished run is graded against */
+        acceptance?: string;
+        /** @description A revision: the child's first task (its message is the reasons) */
+        task?: string;
+        /** @description A revised delegation: the run it revises */
+        revises_run_id?: string;
+        /** @description A grader run: the child run it judges */
+        graded_run_id?: string;
+        /** @description A grader run: 0, or 1 for the retry */
+        grader_attempt?: number;
       };
       output: string | null;
       error: {
@@ -1304,7 +1314,7 @@ export interface components {
       thread_id: string;
       project_id: string;
       /** @enum {string} */
-      status: 'active' | 'subagent' | 'delegation' | 'archived';
+      status: 'active' | 'subagent' | 'delegation' | 'archived' | 'grader';
       title: string;
       /** @description Free-form: child conversations name their parent; an AG-UI thread its `ag_ui_thread_id` */
       metadata: {
@@ -1359,7 +1369,7 @@ export interface components {
             agent_slug: string;
             user_id: string;
             /** @enum {string} */
-            run_type: 'chat' | 'subagent' | 'delegation' | 'resume';
+            run_type: 'chat' | 'subagent' | 'delegation' | 'resume' | 'grader';
             source: string;
             /** @enum {string} */
             channel: 'web' | 'api' | 'internal';
@@ -1525,7 +1535,7 @@ export interface components {
             /** @description The child run */
             run_id: string;
             /** @enum {string} */
-            kind: 'subagent' | 'delegation';
+            kind: 'subagent' | 'delegation' | 'grader';
             slug: string | null;
             name: string | null;
             /** @enum {string} */
@@ -1814,6 +1824,86 @@ export interface components {
             status?: number;
             /** @description Characters the failed attempt streamed: drop that many from the end of the text shown */
             discarded_chars: number;
+          };
+          /** @description ISO 8601 time */
+          created_at: string;
+        }
+      | {
+          run_id: string;
+          seq: number;
+          /** @constant */
+          type: 'verification';
+          payload: {
+            root_run_id: string;
+            /** @description The run's creator; null for a root */
+            parent_run_id: string | null;
+            /** @description The creator's call that started it */
+            parent_tool_call_id: string | null;
+            depth: number;
+            /** @description The judged child run */
+            run_id: string;
+            /** @enum {string} */
+            kind: 'subagent' | 'delegation';
+            /** @enum {string} */
+            verdict: 'satisfied' | 'needs_revision' | 'failed' | 'unverified';
+            reasons: string[];
+            /** @description What the child did, computed by the runtime from its stored records, never from the child's words */
+            evidence: {
+              run_id: string;
+              /** @enum {string} */
+              status:
+                | 'pending'
+                | 'running'
+                | 'input_required'
+                | 'cancel_requested'
+                | 'completed'
+                | 'failed'
+                | 'cancelled'
+                | 'interrupted';
+              model_calls: number;
+              tokens: {
+                input: number;
+                output: number;
+                total: number;
+              };
+              /** @description Per tool name: calls made and how many of them failed */
+              tool_calls: {
+                [key: string]: {
+                  calls: number;
+                  failed: number;
+                };
+              };
+              tool_calls_total: number;
+              tool_calls_failed: number;
+              /** @description Paths written by successful write_file / edit_file calls */
+              files_written: string[];
+              /** @description Paths of the artifacts the run presented */
+              artifacts: string[];
+              /** @description Runs the child started itself, and how each ended (or that it has not) */
+              children: {
+                run_id: string;
+                /** @enum {string} */
+                kind: 'chat' | 'subagent' | 'delegation' | 'resume' | 'grader';
+                /** @enum {string} */
+                status:
+                  | 'pending'
+                  | 'running'
+                  | 'input_required'
+                  | 'cancel_requested'
+                  | 'completed'
+                  | 'failed'
+                  | 'cancelled'
+                  | 'interrupted';
+              }[];
+              /** @description no_tool_calls, unreturned_children (a run it started did not complete), budget_exhausted */
+              flags: ('no_tool_calls' | 'unreturned_children' | 'budget_exhausted' | 'tool_failures')[];
+            };
+            /** @description Revisions asked before this verdict: 0 for the first answer */
+            revision: number;
+            /** @description The grader run; null when no grader ran */
+            grader_run_id: string | null;
+            /** @description False when a revision follows this verdict */
+            final: boolean;
           };
           /** @description ISO 8601 time */
           created_at: string;
@@ -2905,7 +2995,7 @@ export interface components {
       /** @description The child run */
       run_id: string;
       /** @enum {string} */
-      kind: 'subagent' | 'delegation';
+      kind: 'subagent' | 'delegation' | 'grader';
       slug: string | null;
       name: string | null;
       /** @enum {string} */
@@ -2995,7 +3085,7 @@ export interface components {
         | 'cancelled'
         | 'interrupted';
       /** @enum {string} */
-      run_type: 'chat' | 'subagent' | 'delegation' | 'resume';
+      run_type: 'chat' | 'subagent' | 'delegation' | 'resume' | 'grader';
       agent: {
         id: string;
         slug: string | null;
@@ -3347,7 +3437,7 @@ export interface components {
             /** @description The run that started it: the AG-UI runId for the top-level run */
             parentRunId: string;
             /** @enum {string} */
-            kind: 'subagent' | 'delegation';
+            kind: 'subagent' | 'delegation' | 'grader';
           };
         }
       | {
@@ -4645,7 +4735,9 @@ export interface operations {
           | 'cancelled'
           | 'interrupted'
         )[];
-        kind?: ('chat' | 'subagent' | 'delegation' | 'resume')[];
+        kind?: ('chat' | 'subagent' | 'delegation' | 'resume' | 'grader')[];
+        /** @description Only child runs judged with one of these verdicts (docs/verified-delegation.md) */
+        verdict?: ('satisfied' | 'needs_revision' | 'failed')[];
         /** @description Agent id or slug */
         agent?: string;
         /** @description Only this conversation's runs (another user's is conversation_not_found) */
@@ -5182,6 +5274,15 @@ export interface operations {
               /** @description Wall time from the start, in milliseconds */
               wall_ms?: number;
             };
+            /** @description How children started with acceptance criteria are graded (docs/verified-delegation.md) */
+            grader?: {
+              /** @description The grader's model; default: the server default model */
+              model?: string;
+              /** @description Added to the grader instructions */
+              rubric?: string;
+              /** @description Revisions asked of a child before its last verdict stands (default 1) */
+              max_revisions?: number;
+            };
             a2a?: {
               /** Format: uri */
               card_url: string;
@@ -5364,6 +5465,15 @@ export interface operations {
               tool_calls?: number;
               /** @description Wall time from the start, in milliseconds */
               wall_ms?: number;
+            };
+            /** @description How children started with acceptance criteria are graded (docs/verified-delegation.md) */
+            grader?: {
+              /** @description The grader's model; default: the server default model */
+              model?: string;
+              /** @description Added to the grader instructions */
+              rubric?: string;
+              /** @description Revisions asked of a child before its last verdict stands (default 1) */
+              max_revisions?: number;
             };
             a2a?: {
               /** Format: uri */
@@ -5647,6 +5757,15 @@ export interface operations {
               tool_calls?: number;
               /** @description Wall time from the start, in milliseconds */
               wall_ms?: number;
+            };
+            /** @description How children started with acceptance criteria are graded (docs/verified-delegation.md) */
+            grader?: {
+              /** @description The grader's model; default: the server default model */
+              model?: string;
+              /** @description Added to the grader instructions */
+              rubric?: string;
+              /** @description Revisions asked of a child before its last verdict stands (default 1) */
+              max_revisions?: number;
             };
             a2a?: {
               /** Format: uri */
@@ -6515,6 +6634,8 @@ export interface operations {
             /** @description Wall time from the start, in milliseconds */
             wall_ms?: number;
           };
+          /** @description Acceptance criteria: the finished run is graded and revised if needed (`verification`) */
+          acceptance?: string;
         };
       };
     };
@@ -6543,6 +6664,103 @@ export interface operations {
             error?: string;
             error_type?: string;
             wait_timed_out?: boolean;
+            evidence?: {
+              run_id: string;
+              /** @enum {string} */
+              status:
+                | 'pending'
+                | 'running'
+                | 'input_required'
+                | 'cancel_requested'
+                | 'completed'
+                | 'failed'
+                | 'cancelled'
+                | 'interrupted';
+              model_calls: number;
+              tokens: {
+                input: number;
+                output: number;
+                total: number;
+              };
+              tool_calls: {
+                [key: string]: {
+                  calls: number;
+                  failed: number;
+                };
+              };
+              tool_calls_total: number;
+              tool_calls_failed: number;
+              files_written: string[];
+              artifacts: string[];
+              children: {
+                run_id: string;
+                /** @enum {string} */
+                kind: 'chat' | 'subagent' | 'delegation' | 'resume' | 'grader';
+                /** @enum {string} */
+                status:
+                  | 'pending'
+                  | 'running'
+                  | 'input_required'
+                  | 'cancel_requested'
+                  | 'completed'
+                  | 'failed'
+                  | 'cancelled'
+                  | 'interrupted';
+              }[];
+              flags: ('no_tool_calls' | 'unreturned_children' | 'budget_exhausted' | 'tool_failures')[];
+            };
+            verification?: {
+              /** @enum {string} */
+              verdict: 'satisfied' | 'needs_revision' | 'failed' | 'unverified';
+              reasons: string[];
+              evidence: {
+                run_id: string;
+                /** @enum {string} */
+                status:
+                  | 'pending'
+                  | 'running'
+                  | 'input_required'
+                  | 'cancel_requested'
+                  | 'completed'
+                  | 'failed'
+                  | 'cancelled'
+                  | 'interrupted';
+                model_calls: number;
+                tokens: {
+                  input: number;
+                  output: number;
+                  total: number;
+                };
+                tool_calls: {
+                  [key: string]: {
+                    calls: number;
+                    failed: number;
+                  };
+                };
+                tool_calls_total: number;
+                tool_calls_failed: number;
+                files_written: string[];
+                artifacts: string[];
+                children: {
+                  run_id: string;
+                  /** @enum {string} */
+                  kind: 'chat' | 'subagent' | 'delegation' | 'resume' | 'grader';
+                  /** @enum {string} */
+                  status:
+                    | 'pending'
+                    | 'running'
+                    | 'input_required'
+                    | 'cancel_requested'
+                    | 'completed'
+                    | 'failed'
+                    | 'cancelled'
+                    | 'interrupted';
+                }[];
+                flags: ('no_tool_calls' | 'unreturned_children' | 'budget_exhausted' | 'tool_failures')[];
+              };
+              revisions: number;
+              grader_run_ids: string[];
+            };
           };
         };
       };
