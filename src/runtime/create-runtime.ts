@@ -51,6 +51,8 @@ import { createInstallSkillTool } from './skills/install-skill-tool.js';
 import { createSkillService, type SkillService } from './skills/skill-service.js';
 import { createSubagentMiddleware } from './subagents/create-subagent-middleware.js';
 import { createSubagentRunService, type SubagentRunService } from './subagents/subagent-run-service.js';
+import { createGraderRunService } from './verification/grader-run-service.js';
+import type { VerifyDeps } from './verification/verify-child-result.js';
 import type { ExecuteSupport } from './tools/execute/execute-support.js';
 import { createHumanTools } from './tools/human/create-human-tools.js';
 import type { AnyTroupeTool } from '../core/tools/troupe-tool.js';
@@ -125,6 +127,8 @@ export interface Runtime {
   /** The child-run starts behind `task`/`subagent_*` and `delegate` (one mechanism, `child-runs/`). */
   subagentRuns: SubagentRunService;
   delegationRuns: DelegationRunService;
+  /** Evidence and grading of child results (docs/verified-delegation.md). */
+  verify: VerifyDeps;
   executor: RunExecutor;
   reconciler: LeaseReconciler;
   /** Counted by the HTTP layer, read by run starts (`RequestArrivals`). */
@@ -157,6 +161,8 @@ export function createRuntime(ports: RuntimePorts): Runtime {
   const childDeps = { storage, bus, queue, clock, limits, defaultModel, handoffs, localStarts };
   const subagentRuns = createSubagentRunService(childDeps);
   const delegationRuns = createDelegationRunService(childDeps);
+  // Graders are child runs too, on the same start (docs/verified-delegation.md#the-grader).
+  const verify = { storage, bus, graders: createGraderRunService(childDeps) };
   const knowledge = createKnowledgeService(storage, {
     limits: { maxUploadBytes: config.knowledgeMaxUploadBytes },
   });
@@ -168,8 +174,8 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     toolSources: ports.toolSource ? [ports.toolSource] : [],
     middleware: combineMiddlewareFactories(
       ...(ports.tracer ? [ports.tracer.middleware] : []),
-      createSubagentMiddleware({ storage, bus, endings, limits, service: subagentRuns }),
-      createDelegationMiddleware({ storage, limits, service: delegationRuns }),
+      createSubagentMiddleware({ storage, bus, endings, limits, service: subagentRuns, verify }),
+      createDelegationMiddleware({ storage, limits, service: delegationRuns, verify }),
       createSkillsMiddleware({ storage, warn: ports.warn }),
       createKnowledgeMiddleware({ storage, service: knowledge }),
       ...(ports.extensions?.middleware ? [ports.extensions.middleware] : []),
@@ -239,7 +245,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     }),
     completions: createCompletionService({ agents, conversations, runs }),
     agUi: createAgUiService({ storage, agents, conversations, runs }),
-    delegation: createClientDelegationService({ storage, runs: delegationRuns, projects }),
+    delegation: createClientDelegationService({ storage, runs: delegationRuns, projects, verify, limits }),
     experts: createExpertService(storage, agents),
     delegationPolicies: createDelegationPolicyService(storage, ports.warn),
     buildReports: createBuildReportService({
@@ -253,6 +259,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     runViews,
     subagentRuns,
     delegationRuns,
+    verify,
     executor,
     requests,
     readiness: createReadiness({ storage, bus, queue }),

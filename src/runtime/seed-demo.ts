@@ -60,6 +60,8 @@ export function demoAgents(ownerId: string): NewAgent[] {
         ],
         subagents: ['researcher', 'summarizer'],
         tool_approval_mode: 'always_trust',
+        // Say "verify": the summarizer's first answer is rejected by this grader, its revision accepted.
+        grader: { model: 'scripted:grader', max_revisions: 1 },
       },
     },
     {

@@ -30,6 +30,7 @@ import type { RunExecutor } from '../../src/runtime/runs/execute/run-executor.js
 import type { RunService } from '../../src/runtime/runs/run-service.js';
 import type { SubagentRunService } from '../../src/runtime/subagents/subagent-run-service.js';
 import type { DelegationRunService } from '../../src/runtime/delegation/delegation-run-service.js';
+import type { VerifyDeps } from '../../src/runtime/verification/verify-child-result.js';
 import type { AnyTroupeTool } from '../../src/core/tools/troupe-tool.js';
 import type { RunTracer } from '../../src/core/ports/run-tracer.js';
 import { checkedEventBus } from './checked-event-bus.js';
@@ -75,6 +76,7 @@ export interface RuntimeHarness {
   runs: RunService;
   subagents: SubagentRunService;
   delegation: DelegationRunService;
+  verify: VerifyDeps;
   reconciler: LeaseReconciler;
   createUser(name: string, role?: User['role']): Promise<User>;
   createAgent(owner: User, slug: string, config: AgentConfig, overrides?: Partial<NewAgent>): Promise<Agent>;
@@ -149,6 +151,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
     runs,
     subagents: runtime.subagentRuns,
     delegation: runtime.delegationRuns,
+    verify: runtime.verify,
     reconciler,
     createUser: (name, role = 'member') => storage.users.create({ name, role }),
     async createAgent(owner, slug, config, overrides = {}) {

@@ -76,6 +76,28 @@ export const SAMPLE_BODIES: { [K in RunEventType]: RunEventBody<K> } = {
     model: 'scripted:a',
     context_window: 4096,
   },
+  verification: {
+    run_id: 'run_child',
+    kind: 'subagent',
+    verdict: 'satisfied',
+    reasons: ['every criterion is met'],
+    evidence: {
+      run_id: 'run_child',
+      status: 'completed',
+      model_calls: 1,
+      tokens: { input: 10, output: 5, total: 15 },
+      tool_calls: {},
+      tool_calls_total: 0,
+      tool_calls_failed: 0,
+      files_written: [],
+      artifacts: [],
+      children: [],
+      flags: ['no_tool_calls'],
+    },
+    revision: 0,
+    grader_run_id: 'run_grader',
+    final: true,
+  },
 };
 
 export const SAMPLE_LINEAGE: RunEventLineage = {

@@ -9,6 +9,7 @@ import type {
 } from '../records/run.js';
 import type { NewRunEvent, RunEvent } from '../records/run-event.js';
 import type { RunBudget } from '../budgets/budget.js';
+import type { Verdict } from '../verification/verification.js';
 import type { Agent } from '../records/agent.js';
 import type { Conversation, SubagentThread } from '../records/conversation.js';
 import type { Project } from '../records/project.js';
@@ -172,6 +173,8 @@ export interface RunListFilter {
   created_to?: string;
   /** true: only runs a fork started; false: none of them. */
   forked?: boolean;
+  /** Runs judged with one of these verdicts (docs/verified-delegation.md). */
+  verdicts?: readonly Verdict[];
   /** Case-insensitive (ASCII) substring of `input.message`; `%` and `_` are literal. */
   search?: string;
   before?: { created_at: string; id: string };
@@ -238,6 +241,8 @@ export interface RunEventRepository {
   appendBatches(batches: readonly RunEventBatch[]): Promise<RunEvent[][]>;
   /** Events with `seq > afterSeq`, in order, at most `limit`. */
   list(runId: string, afterSeq: number, limit: number): Promise<RunEvent[]>;
+  /** Every event of `runId` whose type is one of `types`, in order: what evidence reads of a child (one query). */
+  listOfTypes(runId: string, types: readonly RunEvent['type'][]): Promise<RunEvent[]>;
   lastSeq(runId: string): Promise<number>;
   /**
    * The last `perRun` events of each run (all of a run with fewer), ordered by run id then `seq`, in as few

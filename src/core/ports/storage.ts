@@ -1,5 +1,6 @@
 import type { KnowledgeDocumentRepository, KnowledgeSourceRepository } from './knowledge-storage.js';
 import type { RunBudgetRepository } from './run-budget-repository.js';
+import type { RunVerificationRepository } from './run-verification-repository.js';
 import type { GrantRepository } from './grant-repository.js';
 import type {
   ApprovalRepository,
@@ -109,6 +110,8 @@ export interface Storage {
   readonly artifacts: ArtifactRepository;
   readonly attachments: AttachmentRepository;
   readonly budgets: RunBudgetRepository;
+  /** Verdicts on child results (docs/verified-delegation.md). */
+  readonly verifications: RunVerificationRepository;
   /**
    * Runs `work` in one database transaction, with a Storage bound to it. A throw rolls everything back.
    * Calling `transaction` on a Storage that is already inside one joins the outer transaction.

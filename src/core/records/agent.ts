@@ -82,6 +82,15 @@ export interface AgentConfig {
   limits?: AgentLimits;
   /** The budget of this agent's run trees (docs/budgets.md); a request may narrow it, a child carves from it. */
   budget?: BudgetLimits;
+  /** How this agent's children with acceptance criteria are graded (docs/verified-delegation.md#configuration). */
+  grader?: GraderConfig;
+}
+
+/** `config.grader`: defaults are the server default model, no rubric, 1 revision. */
+export interface GraderConfig {
+  model?: string;
+  rubric?: string;
+  max_revisions?: number;
 }
 
 /** Per-agent `execute` settings: limits may only lower the server's (README "Sandboxed `execute`"). */

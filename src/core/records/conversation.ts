@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { timestamp } from './record-fields.js';
 
-export const CONVERSATION_STATUSES = ['active', 'subagent', 'delegation', 'archived'] as const;
+export const CONVERSATION_STATUSES = ['active', 'subagent', 'delegation', 'archived', 'grader'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
 /** `metadata` of child conversations: `{parent_conversation_id, parent_thread_id, created_by_run_id, subagent_slug}`. */

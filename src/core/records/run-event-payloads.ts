@@ -4,6 +4,8 @@ import { refusalSchema } from './refusal.js';
 import { RUN_CHANNELS, RUN_STATUSES, RUN_TYPES } from './run.js';
 import { runErrorRecord as runErrorSchema, tokenUsageRecord as tokenUsageSchema } from './run.js';
 import { callUsageSchema } from './call-usage-schema.js';
+import { evidenceSchema } from '../verification/evidence.js';
+import { VERDICTS } from '../verification/verification.js';
 
 /**
  * The payload of each run event type, declared once (docs/runs.md#events): the TypeScript types of the
@@ -32,7 +34,7 @@ const discardedChars = z
 /** A child run as its parent's status panel shows it: the `subagent_update` payload and the panel's list entry. */
 export const childCardFields = {
   run_id: z.string().describe('The child run'),
-  kind: z.enum(['subagent', 'delegation']),
+  kind: z.enum(['subagent', 'delegation', 'grader']),
   slug: z.string().nullable(),
   name: z.string().nullable(),
   status: z.enum(RUN_STATUSES),
@@ -145,4 +147,16 @@ export const RUN_EVENT_BODIES = {
     model: z.string().describe('The model spec that wrote the summary'),
     context_window: z.number().int().describe('The window the prompt is kept under, in tokens'),
   }),
+  verification: z
+    .strictObject({
+      run_id: z.string().describe('The judged child run'),
+      kind: z.enum(['subagent', 'delegation']),
+      verdict: z.enum(VERDICTS),
+      reasons: z.array(z.string()),
+      evidence: evidenceSchema,
+      revision: z.number().int().describe('Revisions asked before this verdict: 0 for the first answer'),
+      grader_run_id: z.string().nullable().describe('The grader run; null when no grader ran'),
+      final: z.boolean().describe('False when a revision follows this verdict'),
+    })
+    .describe('A verdict on a child result (docs/verified-delegation.md)'),
 } as const;

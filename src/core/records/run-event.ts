@@ -16,6 +16,7 @@ export const RUN_EVENT_TYPES = [
   'model_retry',
   'model_fallback',
   'context_compacted',
+  'verification',
 ] as const satisfies readonly (keyof typeof RUN_EVENT_BODIES)[];
 export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
 
@@ -93,6 +94,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
   eventSchema('model_retry'),
   eventSchema('model_fallback'),
   eventSchema('context_compacted'),
+  eventSchema('verification'),
 ]);
 
 /**

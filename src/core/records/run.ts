@@ -23,7 +23,7 @@ export type TerminalRunStatus = (typeof TERMINAL_RUN_STATUSES)[number];
 export const ACTIVE_RUN_STATUSES = ['pending', 'running', 'input_required', 'cancel_requested'] as const;
 export type ActiveRunStatus = (typeof ACTIVE_RUN_STATUSES)[number];
 
-export const RUN_TYPES = ['chat', 'subagent', 'delegation', 'resume'] as const;
+export const RUN_TYPES = ['chat', 'subagent', 'delegation', 'resume', 'grader'] as const;
 export type RunType = (typeof RUN_TYPES)[number];
 
 export const RUN_CHANNELS = ['web', 'api', 'internal'] as const;

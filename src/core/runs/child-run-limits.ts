@@ -37,6 +37,12 @@ export const CHILD_RUN_LIMIT_TEXTS = {
     tooManyForUser: (max: number) =>
       `You already have ${max} active child runs (the limit); wait for one to finish before delegating`,
   },
+  // A grader is started by the runtime, never by a model: its texts reach the verdict's reasons.
+  grader: {
+    depthExceeded: (max: number) => `Depth limit reached (max ${max})`,
+    tooManyChildren: (max: number) => `This run already has ${max} active child runs (the limit)`,
+    tooManyForUser: (max: number) => `You already have ${max} active child runs (the limit)`,
+  },
 } as const satisfies Record<ChildRunKind, LimitTexts>;
 
 /** The refusal when a child of `kind` would be past its kind's depth limit; each kind counts its own hops. */
@@ -45,6 +51,8 @@ export function depthRefusal(
   parent: Pick<Run, 'run_type' | 'depth'> | undefined,
   limits: ChildRunLimits,
 ): string | undefined {
+  // A grader is one per graded child and never starts runs: it adds no hop an agent could chain.
+  if (kind === 'grader') return undefined;
   const hops = childHops(parent, kind);
   const [used, max] =
     kind === 'subagent'

@@ -15,6 +15,11 @@ const PARENT_TEXTS = {
     isSubagent: DELEGATION_TEXTS.subagentCannotDelegate,
     notActive: DELEGATION_TEXTS.parentNotActive,
   },
+  grader: {
+    missing: 'The graded run has no parent run',
+    isSubagent: SUBAGENT_TEXTS.subagentCannotStart,
+    notActive: 'The parent run has ended; its child cannot be graded',
+  },
 } as const satisfies Record<ChildRunKind, Record<'missing' | 'isSubagent' | 'notActive', string>>;
 
 /** Subagents never start runs (docs/subagents.md, docs/delegation.md): a subagent run has no children, ever. */

@@ -1,8 +1,11 @@
 import type { Agent } from '../records/agent.js';
 import type { Run } from '../records/run.js';
 
-/** The kinds of run another run starts: a subagent (docs/subagents.md) or a delegated expert (docs/delegation.md). */
-export type ChildRunKind = 'subagent' | 'delegation';
+/**
+ * The kinds of run another run starts: a subagent (docs/subagents.md), a delegated expert (docs/delegation.md) or
+ * the grader of a child's result (docs/verified-delegation.md).
+ */
+export type ChildRunKind = 'subagent' | 'delegation' | 'grader';
 
 /** Where a run sits in its execution tree; every run row carries these, copied from its creator. */
 export type RunLineage = Pick<

@@ -109,7 +109,7 @@ export const AG_UI_EVENT_SCHEMA = z
       metadata: z.strictObject({
         runId: z.string(),
         parentRunId: z.string().describe('The run that started it: the AG-UI runId for the top-level run'),
-        kind: z.enum(['subagent', 'delegation']),
+        kind: z.enum(['subagent', 'delegation', 'grader']),
       }),
     }),
     z.strictObject({

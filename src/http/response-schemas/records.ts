@@ -57,6 +57,14 @@ export const runSchema = runViewRecord
           .strictObject({ system_prompt: z.string().optional(), tools: z.array(z.string()).optional() })
           .optional()
           .describe("A fork's changes to its agent: its prompt, and the patterns its tools were narrowed to"),
+        acceptance: z.string().optional().describe('Acceptance criteria the finished run is graded against'),
+        task: z
+          .string()
+          .optional()
+          .describe("A revision: the child's first task (its message is the reasons)"),
+        revises_run_id: z.string().optional().describe('A revised delegation: the run it revises'),
+        graded_run_id: z.string().optional().describe('A grader run: the child run it judges'),
+        grader_attempt: z.number().int().optional().describe('A grader run: 0, or 1 for the retry'),
       })
       .describe('What started the run'),
   })

@@ -7,6 +7,8 @@ import { childCardFields } from '../../core/records/run-event-payloads.js';
 import { knowledgeAccessRecord } from '../../core/records/knowledge.js';
 import { skillAccessRecord } from '../../core/records/skill.js';
 import { RUN_STATUSES, RUN_TYPES } from '../../core/records/run.js';
+import { evidenceSchema } from '../../core/verification/evidence.js';
+import { verificationSchema } from '../../core/verification/verification.js';
 import { DELEGATION_POLICIES } from '../../core/records/user.js';
 import {
   buildReportEntrySchema,
@@ -249,6 +251,8 @@ export const RESPONSES = {
     error: z.string().optional(),
     error_type: z.string().optional(),
     wait_timed_out: z.boolean().optional(),
+    evidence: evidenceSchema.optional(),
+    verification: verificationSchema.optional(),
   }),
   me: one('user', userSchema),
   users: list('users', userSchema),

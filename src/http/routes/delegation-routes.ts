@@ -41,6 +41,13 @@ export const delegateBodySchema = z
     budget: budgetSchema
       .optional()
       .describe("Narrows the expert's budget; with parent_run_id, a part of that run's remaining budget"),
+    acceptance: z
+      .string()
+      .trim()
+      .min(1)
+      .max(20_000)
+      .optional()
+      .describe('Acceptance criteria: the finished run is graded and revised if needed (`verification`)'),
   })
   .strict();
 
@@ -93,7 +100,9 @@ export function registerDelegationRoutes(registry: RouteRegistry, deps: AppDepen
       'Answers `{status, run_id, conversation_id, thread_id, output, error?}`. A refused delegation ("Expert is ' +
       'not delegatable", "Expert not found or access denied", depth limit, cycle) or a failed run is HTTP 200 ' +
       'with `status: "failed"`; malformed bodies are 400 and foreign ids 404. `wait_ms` bounds the wait ' +
-      '(default 30 s); past it the answer has the current status and `wait_timed_out: true`.',
+      '(default 30 s); past it the answer has the current status and `wait_timed_out: true`. A finished run comes ' +
+      'with `evidence` (what it did, from its records) and `verification` (`unverified` without `acceptance`; ' +
+      "with it, the grader's verdict after any revisions).",
     tag: 'delegation',
     access: 'user',
     query: delegateQuerySchema,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RUN_STATUSES, RUN_TYPES } from '../../core/records/run.js';
+import { GRADED_VERDICTS } from '../../core/verification/verification.js';
 import { buildRunTrace } from '../../runtime/runs/inspect/build-run-trace.js';
 import { listRuns, MAX_RUN_LIST_LIMIT } from '../../runtime/runs/inspect/list-runs.js';
 import type { AppDependencies } from '../app-dependencies.js';
@@ -40,6 +41,9 @@ export const runListQuerySchema = z
   .object({
     status: commaList(RUN_STATUSES, 'statuses').optional(),
     kind: commaList(RUN_TYPES, 'run types').optional(),
+    verdict: commaList(GRADED_VERDICTS, 'verdicts')
+      .optional()
+      .describe('Only child runs judged with one of these verdicts (docs/verified-delegation.md)'),
     agent: optionalId('Agent id or slug'),
     conversation_id: optionalId("Only this conversation's runs (another user's is conversation_not_found)"),
     user_id: optionalId("Admins: only this user's runs. Members only ever see their own"),
@@ -71,12 +75,13 @@ export function registerRunExplorerRoutes(registry: RouteRegistry, deps: AppDepe
     access: 'user',
     query: runListQuerySchema,
     handler: async ({ c, actor, query }) => {
-      const { status, kind, ...rest } = query;
+      const { status, kind, verdict, ...rest } = query;
       return c.json(
         await listRuns(deps.storage, deps.runViews, actor, {
           ...rest,
           ...(status === undefined ? {} : { status }),
           ...(kind === undefined ? {} : { kind }),
+          ...(verdict === undefined ? {} : { verdict }),
         }),
       );
     },

@@ -92,6 +92,21 @@ export const agentConfigSchema = z
     execute: executeConfigSchema.optional(),
     limits: agentLimitsSchema.optional(),
     budget: budgetSchema.optional(),
+    grader: z
+      .object({
+        model: modelSpec.optional().describe("The grader's model; default: the server default model"),
+        rubric: z.string().max(20_000).optional().describe('Added to the grader instructions'),
+        max_revisions: z
+          .number()
+          .int()
+          .min(0)
+          .max(5)
+          .optional()
+          .describe('Revisions asked of a child before its last verdict stands (default 1)'),
+      })
+      .strict()
+      .optional()
+      .describe('How children started with acceptance criteria are graded (docs/verified-delegation.md)'),
     a2a: a2aRemoteConfigSchema.optional(),
   })
   .strict();

@@ -6,6 +6,7 @@ import { agentTools, type AgentToolsDeps } from './agent-tools.js';
 import type { AnyTroupeTool } from '../../core/tools/troupe-tool.js';
 import { inlineSubagentAgent, inlineSubagentName } from '../../core/subagents/inline-subagent-agent.js';
 import { agentOverridesOf, withAgentOverrides } from '../../core/runs/agent-overrides.js';
+import { GRADER_TOOLS, graderAgent, isGraderRun } from '../../core/verification/grader-agent.js';
 
 /**
  * The agent a run executes as, and its tools. Usually the stored agent; for an inline or built-in
@@ -18,6 +19,14 @@ export async function resolveRunAgent(
   stored: Agent,
   deps: AgentToolsDeps,
 ): Promise<{ agent: Agent; tools: AnyTroupeTool[] }> {
+  // A grader reads the workdir and nothing else, whatever its base agent's tools (docs/verified-delegation.md).
+  if (isGraderRun(run)) {
+    const granted: ReadonlySet<string> = new Set(GRADER_TOOLS);
+    return {
+      agent: graderAgent(stored, run.model_spec),
+      tools: deps.catalogue.filter((tool) => granted.has(tool.name)),
+    };
+  }
   const tools = await agentTools(stored, deps);
   const name = inlineSubagentName(run);
   const overrides = agentOverridesOf(run);

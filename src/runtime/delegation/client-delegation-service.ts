@@ -6,6 +6,12 @@ import type { Run, RunStatus } from '../../core/records/run.js';
 import type { Actor } from '../../core/records/user.js';
 import type { ProjectService } from '../projects/project-service.js';
 import type { DelegationRunService } from './delegation-run-service.js';
+import { isTerminalStatus } from '../../core/records/run.js';
+import type { Evidence } from '../../core/verification/evidence.js';
+import { unverified, type Verification } from '../../core/verification/verification.js';
+import type { RunLimits } from '../../run-limits.js';
+import { readEvidence } from '../verification/read-evidence.js';
+import { verifyChildResult, type VerifyDeps } from '../verification/verify-child-result.js';
 
 export interface DelegateRequest {
   /** Slug or id of the target expert. */
@@ -17,6 +23,8 @@ export interface DelegateRequest {
   parent_run_id?: string | undefined;
   /** Narrows the expert's budget; with a parent run, a part of that run's remaining budget (docs/budgets.md). */
   budget?: BudgetLimits | undefined;
+  /** Acceptance criteria: the finished run is graded, and revised if asked (docs/verified-delegation.md). */
+  acceptance?: string | undefined;
 }
 
 /** `POST /api/delegate`: always HTTP 200; a refused or failed delegation is `status: "failed"`. */
@@ -29,6 +37,10 @@ export interface DelegateResponse {
   error?: string;
   error_type?: string;
   wait_timed_out?: boolean;
+  /** Set once the run ended: what it did, from its records. */
+  evidence?: Evidence;
+  /** Set once the run ended: the verdict (`unverified` without acceptance criteria). */
+  verification?: Verification;
 }
 
 export interface ClientDelegationService {
@@ -39,6 +51,8 @@ export interface ClientDelegationDeps {
   storage: Storage;
   runs: DelegationRunService;
   projects: Pick<ProjectService, 'defaultProject'>;
+  verify: VerifyDeps;
+  limits: Pick<RunLimits, 'waitTimeoutMs'>;
 }
 
 function response(run: Run, timedOut: boolean): DelegateResponse {
@@ -81,6 +95,43 @@ export function createClientDelegationService(deps: ClientDelegationDeps): Clien
     return conversation;
   }
 
+  /** The graded result; revisions continue the expert's thread (docs/verified-delegation.md). */
+  async function verifyDelegation(
+    actor: Actor,
+    request: DelegateRequest,
+    parent: Run | undefined,
+    run: Run,
+    waitMs: number,
+  ): Promise<{ run: Run; verification: Verification }> {
+    const base = await storage.agents.get(parent?.agent_id ?? run.agent_id);
+    if (!base) return { run, verification: unverified(await readEvidence(storage, run)) };
+    return verifyChildResult(deps.verify, {
+      parent,
+      userId: actor.id,
+      base,
+      toolCallId: parent ? `api:${run.id}` : undefined,
+      child: run,
+      timeoutMs: Math.min(waitMs, deps.limits.waitTimeoutMs),
+      revise: (message, revision) =>
+        deps.runs.startWatched(
+          {
+            actor,
+            expert: run.agent_id,
+            task: message,
+            ...(parent ? { parent, toolCallId: `api:${run.id}:revision:${revision}` } : {}),
+            channel: 'api',
+            acceptance: request.acceptance,
+            revises: { run, task: request.task },
+            awaited: true,
+          },
+          async (started, since) => {
+            if (started.kind === 'refused') return started.error;
+            return (await deps.runs.awaitRun(started.run.id, waitMs, undefined, since)).run;
+          },
+        ),
+    });
+  }
+
   return {
     async delegate(actor, request, waitMs) {
       const parent = await ownParent(actor, request.parent_run_id);
@@ -101,6 +152,7 @@ export function createClientDelegationService(deps: ClientDelegationDeps): Clien
           project: async () => (await deps.projects.defaultProject(actor)).id,
           channel: 'api',
           budget: request.budget,
+          acceptance: request.acceptance,
         },
         async (started, since) => {
           if (started.kind === 'refused') {
@@ -114,7 +166,13 @@ export function createClientDelegationService(deps: ClientDelegationDeps): Clien
             };
           }
           const { run, wait_timed_out } = await deps.runs.awaitRun(started.run.id, waitMs, undefined, since);
-          return response(run, wait_timed_out);
+          if (wait_timed_out || !isTerminalStatus(run.status)) return response(run, wait_timed_out);
+          const verified = await verifyDelegation(actor, request, parent, run, waitMs);
+          return {
+            ...response(verified.run, false),
+            evidence: verified.verification.evidence,
+            verification: verified.verification,
+          };
         },
       );
     },

@@ -7,11 +7,13 @@ import type { DelegationRunService } from './delegation-run-service.js';
 import { delegationPromptSection } from './delegation-prompt.js';
 import { buildRoster } from './roster.js';
 import { runCapabilities } from '../../core/runs/run-capabilities.js';
+import type { VerifyDeps } from '../verification/verify-child-result.js';
 
 export interface DelegationMiddlewareDeps {
   storage: Storage;
   limits: RunLimits;
   service: DelegationRunService;
+  verify: VerifyDeps;
 }
 
 /**
@@ -36,6 +38,7 @@ export function createDelegationMiddleware(deps: DelegationMiddlewareDeps): Midd
         tools: [
           createDelegateTool({
             service: deps.service,
+            verify: deps.verify,
             limits: effectiveLimits(deps.limits, agent.config),
             actor: user,
             roster,

@@ -11,6 +11,9 @@ import type { DelegationRunService } from './delegation-run-service.js';
 import { rosterListing } from './delegation-prompt.js';
 import { formatDelegationResult } from './format-delegation-result.js';
 import { childBudgetSchema } from '../budgets/budget-schema.js';
+import { verifyChildResult, type VerifyDeps } from '../verification/verify-child-result.js';
+import { verificationFooter } from '../../core/verification/verification.js';
+import { acceptanceInput } from '../verification/acceptance-input.js';
 
 export interface DelegateToolDeps {
   service: DelegationRunService;
@@ -21,6 +24,7 @@ export interface DelegateToolDeps {
   roster: readonly DelegatableExpert[];
   /** What the delegating run's attempt loaded, so starts do not read it again. */
   creator?: CreatorKnown;
+  verify: VerifyDeps;
 }
 
 /**
@@ -41,11 +45,12 @@ const delegateInput = z.object({
     .describe('The slug of the expert to delegate to, exactly as it leads its line in the list.'),
   task: z.string().min(1).describe('The whole brief for the expert: goal, context and expected output.'),
   budget: childBudgetSchema,
+  acceptance: acceptanceInput,
 });
 
 /** `delegate(expert, task)`: runs another expert as the same user and returns its final text. */
 export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
-  const { service, limits, actor, roster } = deps;
+  const { service, limits, actor, roster, verify } = deps;
   return defineTool({
     name: 'delegate',
     description: [
@@ -69,6 +74,7 @@ export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
           toolCallId: context.toolCallId,
           channel: 'internal',
           budget: input.budget,
+          acceptance: input.acceptance,
           creator: deps.creator,
           awaited: true,
           adoptCheckpoint: context.adoptCheckpoint,
@@ -80,12 +86,51 @@ export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
           );
           if (wait_timed_out || !isTerminalStatus(run.status))
             return DELEGATION_TEXTS.stillRunning(run.status, run.id);
-          const result = await formatDelegationResult(run, context.workdir, {
+          const base = deps.creator?.agent ?? (await verify.storage.agents.get(context.run.agent_id));
+          if (!base) throw refusalError(DELEGATION_TEXTS.notFound);
+          const verified = await waitOutsideSlot(context, () =>
+            verifyChildResult(verify, {
+              parent: context.run,
+              userId: context.run.user_id,
+              base,
+              toolCallId: context.toolCallId,
+              child: run,
+              timeoutMs: limits.waitTimeoutMs,
+              signal: context.abortSignal,
+              revise: (message, revision) =>
+                service.startWatched(
+                  {
+                    actor,
+                    expert: run.agent_id,
+                    task: message,
+                    parent: context.run,
+                    toolCallId: `${context.toolCallId}:revision:${revision}`,
+                    channel: 'internal',
+                    acceptance: input.acceptance,
+                    revises: { run, task: input.task },
+                    creator: deps.creator,
+                    awaited: true,
+                  },
+                  async (started, since) => {
+                    if (started.kind === 'refused') return started.error;
+                    const awaited = await service.awaitRun(
+                      started.run.id,
+                      limits.waitTimeoutMs,
+                      context.abortSignal,
+                      since,
+                    );
+                    return awaited.run;
+                  },
+                ),
+            }),
+          );
+          const result = await formatDelegationResult(verified.run, context.workdir, {
             maxBytes: limits.childResultCapBytes,
             maxTokens: limits.toolResultMaxTokens,
           });
-          if (result.isError) throw refusalError(result.text);
-          return result.text;
+          const text = result.text + verificationFooter(verified.verification);
+          if (result.isError) throw refusalError(text);
+          return text;
         },
       ),
   });

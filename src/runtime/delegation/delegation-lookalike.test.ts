@@ -6,6 +6,7 @@ import type { User } from '../../core/records/user.js';
 import { createRuntimeHarness, type RuntimeHarness } from '../../../test/helpers/create-runtime-harness.js';
 import { delegationPromptSection } from './delegation-prompt.js';
 import { buildRoster } from './roster.js';
+import { withoutVerification } from '../../../test/helpers/without-verification.js';
 
 /**
  * docs/delegation.md: experts are named by slug (or id) only. A member publishes a look-alike of the admin's expert —
@@ -91,7 +92,7 @@ describe('delegation cannot be captured by a display name', () => {
   it('a delegate call by slug reaches the admin expert, never the look-alike', async () => {
     const world = await setup();
     const run = await ask(world, 'by-slug please');
-    expect(run.output).toBe('desk got: admin analyst on <by-slug please>');
+    expect(withoutVerification(run.output)).toBe('desk got: admin analyst on <by-slug please>');
     const tree = await world.h.storage.runs.listByRoot(run.id);
     expect(tree.map((node) => node.agent_id).sort()).toEqual([world.desk.id, world.real.id].sort());
   });

@@ -49,6 +49,10 @@ export interface DelegationStartInput {
   awaited?: boolean | undefined;
   /** See ChildRunSpec.adoptCheckpoint. */
   adoptCheckpoint?: AdoptCheckpoint | undefined;
+  /** Acceptance criteria: the finished run is graded (docs/verified-delegation.md). */
+  acceptance?: string | undefined;
+  /** A revision: the run whose thread and conversation the new run continues, and the first task. */
+  revises?: { run: Run; task: string } | undefined;
 }
 
 export type DelegationStart = { kind: 'started' | 'existing'; run: Run } | Refused;
@@ -152,12 +156,19 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
         limitsAgentId: input.origin?.agent_id,
         channel: input.channel,
         message: task,
-        threadId: () => newId('thr'),
+        threadId: () => input.revises?.run.thread_id ?? newId('thr'),
         requestScope: () => 'delegate',
         agent: expert,
         verify: cycleRefusal,
-        home: (scope, agent) => home(input, fallbackProjectId, scope, agent),
-        input: (agent) => ({ expert_slug: agent.slug }),
+        home: (scope, agent) =>
+          input.revises
+            ? Promise.resolve({ conversationId: input.revises.run.conversation_id })
+            : home(input, fallbackProjectId, scope, agent),
+        input: (agent) => ({
+          expert_slug: agent.slug,
+          ...(input.acceptance?.trim() ? { acceptance: input.acceptance.trim() } : {}),
+          ...(input.revises ? { task: input.revises.task, revises_run_id: input.revises.run.id } : {}),
+        }),
         budget: input.budget,
         creator: input.creator,
         runId: input.runId,

@@ -81,6 +81,7 @@ describe('subagents never get delegate', () => {
       storage: h.storage,
       limits: DEFAULT_LIMITS,
       service: h.delegation,
+      verify: h.verify,
     });
     const setupOf = (run: Partial<Run>, agent = main) => ({
       run: { user_id: user.id, run_type: 'chat', input: { message: 'ask @analyst' }, ...run } as Run,

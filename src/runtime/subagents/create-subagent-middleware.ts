@@ -11,6 +11,7 @@ import type { SubagentRunService } from './subagent-run-service.js';
 import { subagentNamespace } from './subagent-namespace.js';
 import { createSubagentTools } from './subagent-tools.js';
 import { runCapabilities } from '../../core/runs/run-capabilities.js';
+import type { VerifyDeps } from '../verification/verify-child-result.js';
 
 export interface SubagentMiddlewareDeps {
   storage: Storage;
@@ -18,6 +19,7 @@ export interface SubagentMiddlewareDeps {
   endings: RunEndings;
   limits: RunLimits;
   service: SubagentRunService;
+  verify: VerifyDeps;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   SCANNER_SPEC,
   taskCall,
 } from '../../../test/helpers/runtime/inline-subagent-setup.js';
+import { withoutVerification } from '../../../test/helpers/without-verification.js';
 
 afterEach(closeInlineSubagentHarness);
 
@@ -38,7 +39,7 @@ describe('inline subagent specs at run time', () => {
     const relation = await h.storage.subagentThreads.getByChildThread(child.thread_id);
     expect(relation?.subagent_slug).toBe('scanner');
     const [result] = toolResults(await h.storage.messages.list(conversation.thread_id), 'task');
-    expect(result?.text).toBe(
+    expect(withoutVerification(result?.text)).toBe(
       `> Subagent thread ID: ${child.thread_id}\n\n---\n\nscanner listed the workdir`,
     );
     const metadata = (await h.storage.events.list(child.id, 0, 10)).find(

@@ -197,6 +197,7 @@ rules:
         'status',
         'subagent_slug',
         'thread_id',
+        'verification',
       ].sort(),
     );
     expect(status).toMatchObject({

@@ -33,6 +33,10 @@ export interface SubagentStartInput {
   awaited?: boolean | undefined;
   /** See ChildRunSpec.adoptCheckpoint. */
   adoptCheckpoint?: AdoptCheckpoint | undefined;
+  /** Acceptance criteria: the finished run is graded (docs/verified-delegation.md). */
+  acceptance?: string | undefined;
+  /** A revision's first task (its own message is the grader's reasons). */
+  task?: string | undefined;
 }
 
 export type SubagentStartOutcome =
@@ -164,6 +168,8 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
         input: () => ({
           subagent_slug: subagent.slug,
           ...(inlineSubagent === undefined ? {} : { inline_subagent: inlineSubagent }),
+          ...(input.acceptance?.trim() ? { acceptance: input.acceptance.trim() } : {}),
+          ...(input.task === undefined ? {} : { task: input.task }),
         }),
         // A registered subagent without a model gets the server default (docs/subagents.md), never the parent's; built-in
         // and inline specs already carry their resolved model (their own, else the parent's: docs/inline-subagents.md).

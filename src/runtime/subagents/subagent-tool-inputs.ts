@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { childBudgetSchema } from '../budgets/budget-schema.js';
+import { acceptanceInput } from '../verification/acceptance-input.js';
 
 /** The input schemas of `task` and the lifecycle tools: what the model sees of their arguments. */
 export const startInput = z.object({
@@ -14,6 +15,7 @@ export const startInput = z.object({
       'Optional. A subagent thread ID from an earlier result, to continue that thread. Leave empty for a new task.',
     ),
   budget: childBudgetSchema,
+  acceptance: acceptanceInput,
 });
 
 export const runIdInput = z.object({

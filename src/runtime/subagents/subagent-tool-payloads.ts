@@ -3,6 +3,7 @@ import { isTerminalStatus, type Run } from '../../core/records/run.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import type { ToolOutput } from '../../core/tools/troupe-tool.js';
 import type { SubagentStartOutcome } from './subagent-run-service.js';
+import { verificationPayload, type Verification } from '../../core/verification/verification.js';
 
 /** What `task` and the lifecycle tools answer the model: the payloads of docs/subagents.md#tools. */
 export const eventsUrl = (runId: string) => `/api/agent/runs/${runId}/events`;
@@ -43,12 +44,17 @@ export function runResult(run: Run): ToolOutput {
 
 // Module-level: the model-facing schemas are converted to JSON Schema once, not once per run.
 
-export function awaitPayload(run: Run, timedOut: boolean): Record<string, ToolOutput> {
+export function awaitPayload(
+  run: Run,
+  timedOut: boolean,
+  verification?: Verification,
+): Record<string, ToolOutput> {
   return {
     status: run.status,
     run_id: run.id,
     thread_id: run.thread_id,
     result: runResult(run),
+    ...(verification ? { verification: verificationPayload(verification) } : {}),
     ...(timedOut && !isTerminalStatus(run.status)
       ? { wait_timed_out: true, message: SUBAGENT_TEXTS.awaitTimedOut }
       : {}),

@@ -32,6 +32,15 @@ import {
   runResult,
 } from './subagent-tool-payloads.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
+import {
+  unverified,
+  verificationFooter,
+  verificationPayload,
+  type Verification,
+} from '../../core/verification/verification.js';
+import { readEvidence } from '../verification/read-evidence.js';
+import type { VerifyDeps } from '../verification/verify-child-result.js';
+import { verifySubagentChild } from './verify-subagent-child.js';
 
 export interface SubagentToolDeps {
   storage: Storage;
@@ -45,6 +54,7 @@ export interface SubagentToolDeps {
   inline?: ReadonlySet<string>;
   /** What the calling run's attempt loaded (its agent's limits govern the starts), so starts do not re-read it. */
   creator?: CreatorKnown;
+  verify: VerifyDeps;
 }
 
 export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
@@ -65,6 +75,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       subagent_slug: string;
       thread_id?: string | null | undefined;
       budget?: BudgetLimits | undefined;
+      acceptance?: string | undefined;
     },
     /** `task`: the id of the child it watches and waits for; none for a background start. */
     runId?: string,
@@ -79,6 +90,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       threadId: input.thread_id ?? null,
       toolCallId: context.toolCallId,
       budget: input.budget,
+      acceptance: input.acceptance,
       ...(deps.creator === undefined ? {} : { creator: deps.creator }),
       runId,
       awaited: runId !== undefined,
@@ -86,6 +98,23 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
     });
     if (outcome.kind === 'refused') throw refusalError(outcome.error, outcome.refusal);
     return outcome;
+  }
+
+  /** A finished child with its evidence and verdict, graded and revised when it has criteria. */
+  function verified(context: ToolContext, child: Run, slug: string) {
+    const agent = allowed.find((candidate) => candidate.slug === slug);
+    if (!agent) return verifyUnlisted(child);
+    return verifySubagentChild(
+      { verify: deps.verify, service, waitTimeoutMs: limits.waitTimeoutMs, base: deps.creator?.agent },
+      context,
+      child,
+      { agent, inline: deps.inline?.has(slug) === true },
+    );
+  }
+
+  /** A child whose subagent left the namespace: its evidence, never a grading it could not be revised after. */
+  async function verifyUnlisted(child: Run) {
+    return { run: child, verification: unverified(await readEvidence(storage, child)) };
   }
 
   async function owned(context: ToolContext, runId: string) {
@@ -120,12 +149,16 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
           const prefix = SUBAGENT_TEXTS.threadPrefix(outcome.run.thread_id);
           if (wait_timed_out || !isTerminalStatus(awaited.status))
             return prefix + SUBAGENT_TEXTS.stillRunning(awaited.status, awaited.id);
-          const { text, isError } = await formatChildResult(awaited, context.workdir, {
+          const checked = await waitOutsideSlot(context, () =>
+            verified(context, awaited, input.subagent_slug),
+          );
+          const { text, isError } = await formatChildResult(checked.run, context.workdir, {
             maxBytes: limits.childResultCapBytes,
             maxTokens: limits.toolResultMaxTokens,
           });
-          if (isError) throw refusalError(prefix + text);
-          return prefix + text;
+          const footer = verificationFooter(checked.verification);
+          if (isError) throw refusalError(prefix + text + footer);
+          return prefix + text + footer;
         },
       ),
   });
@@ -181,10 +214,18 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
         progress: { last_seq: progress.last_seq, messages: progress.items.map((item) => ({ ...item })) },
         events_url: eventsUrl(run.id),
         result_url: resultUrl(run.id),
-        ...(isTerminalStatus(run.status) ? { result: runResult(run) } : {}),
+        ...(isTerminalStatus(run.status)
+          ? { result: runResult(run), verification: verificationPayload(await statusVerification(run)) }
+          : {}),
       };
     },
   });
+
+  /** The verdict a terminal child has so far: the stored one, else `unverified` with its evidence. */
+  async function statusVerification(run: Run): Promise<Verification> {
+    const stored = await storage.verifications.get(run.id);
+    return stored?.verification ?? unverified(await readEvidence(storage, run));
+  }
 
   const subagentAwait = defineTool({
     name: 'subagent_await',
@@ -197,13 +238,9 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
       const children = await service.getOwnedChildren(context.run.id, context.run.user_id, ids);
       if (!children) throw refusalError(SUBAGENT_TEXTS.notOwned);
       // One suspension for the whole wait: the slot is given back once, not once per awaited run.
+      const slugs = new Map(children.map(({ run, relation }) => [run.id, relation.subagent_slug]));
       return waitOutsideSlot(context, () =>
-        awaitRuns(
-          ids,
-          input.run_id !== undefined ? 'one' : (input.mode ?? 'all'),
-          timeoutMs,
-          context.abortSignal,
-        ),
+        awaitRuns(ids, input.run_id !== undefined ? 'one' : (input.mode ?? 'all'), timeoutMs, context, slugs),
       );
     },
   });
@@ -213,24 +250,37 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
     ids: string[],
     mode: 'one' | 'all' | 'any',
     timeoutMs: number,
-    signal: AbortSignal,
+    context: ToolContext,
+    slugs: ReadonlyMap<string, string>,
   ): Promise<ToolOutput> {
     const waited = await awaitRunsTerminal(storage, bus, ids, {
       mode: mode === 'any' ? 'any' : 'all',
       timeoutMs,
-      signal,
+      signal: context.abortSignal,
     });
-    const payload = (run: Run) => awaitPayload(run, waited.timed_out && !isTerminalStatus(run.status));
-    if (mode === 'one') return payload(waited.runs[0] as Run);
+    // Each finished child with its verdict; graded (and revised) one after another, in the order asked.
+    const checked: { run: Run; verification?: Verification }[] = [];
+    for (const run of waited.runs) {
+      checked.push(
+        isTerminalStatus(run.status) ? await verified(context, run, slugs.get(run.id) ?? '') : { run },
+      );
+    }
+    const payload = ({ run, verification }: (typeof checked)[number], timedOut: boolean) =>
+      awaitPayload(run, timedOut && !isTerminalStatus(run.status), verification);
+    if (mode === 'one') return payload(checked[0] as (typeof checked)[number], waited.timed_out);
     if (mode === 'any') {
       return {
         mode: 'any',
         wait_timed_out: waited.timed_out,
         finished_run_id: waited.first?.id ?? null,
-        runs: waited.runs.map((run) => awaitPayload(run, !isTerminalStatus(run.status))),
+        runs: checked.map((entry) => payload(entry, true)),
       };
     }
-    return { mode: 'all', wait_timed_out: waited.timed_out, runs: waited.runs.map(payload) };
+    return {
+      mode: 'all',
+      wait_timed_out: waited.timed_out,
+      runs: checked.map((entry) => payload(entry, waited.timed_out)),
+    };
   }
 
   const subagentCancel = defineTool({

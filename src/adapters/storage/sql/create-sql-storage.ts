@@ -25,6 +25,7 @@ import { SqlKnowledgeSourceRepository } from './sql-knowledge-source-repository.
 import { SqlArtifactRepository } from './sql-artifact-repository.js';
 import { SqlAttachmentRepository } from './sql-attachment-repository.js';
 import { SqlRunBudgetRepository } from './sql-run-budget-repository.js';
+import { SqlRunVerificationRepository } from './sql-run-verification-repository.js';
 import { CommitGroup } from './commit-group.js';
 import { kyselyTransactions } from './kysely-transactions.js';
 
@@ -59,6 +60,7 @@ class SqlStorage implements Storage {
   readonly artifacts;
   readonly attachments;
   readonly budgets;
+  readonly verifications;
   #commitGroup: CommitGroup<Storage> | undefined;
 
   constructor(
@@ -84,6 +86,7 @@ class SqlStorage implements Storage {
     this.artifacts = new SqlArtifactRepository(ctx);
     this.attachments = new SqlAttachmentRepository(ctx);
     this.budgets = new SqlRunBudgetRepository(ctx);
+    this.verifications = new SqlRunVerificationRepository(ctx);
   }
 
   /**

@@ -11,6 +11,7 @@ import type { Run, ToolApproval } from '../../../core/records/run.js';
 import type { Skill, SkillAccess } from '../../../core/records/skill.js';
 import type { ThreadMessage } from '../../../core/records/thread-message.js';
 import type { User } from '../../../core/records/user.js';
+import type { Verdict } from '../../../core/verification/verification.js';
 import type {
   KnowledgeAccessTable,
   KnowledgeChunksTable,
@@ -62,6 +63,16 @@ export interface RunEventsTable {
   type: RunEventType;
   /** JSON object. */
   payload: string;
+  created_at: string;
+}
+
+/** `verification`: JSON Verification (src/core/verification/verification.ts). */
+export interface RunVerificationsTable {
+  run_id: string;
+  user_id: string;
+  parent_run_id: string | null;
+  verdict: Verdict;
+  verification: string;
   created_at: string;
 }
 
@@ -120,6 +131,7 @@ export interface DatabaseSchema {
   subagent_threads: SubagentThreadsTable;
   runs: RunsTable;
   run_events: RunEventsTable;
+  run_verifications: RunVerificationsTable;
   tool_approvals: ToolApprovalsTable;
   run_inbox: RunInboxTable;
   skills: SkillsTable;

@@ -12,6 +12,7 @@ import { approvalScopeMigration } from './approval-scope-migration.js';
 import { knowledgeRankingMigration } from './knowledge-ranking-migration.js';
 import { messageUsageMigration } from './message-usage-migration.js';
 import { runForksMigration } from './run-forks-migration.js';
+import { verificationMigration } from './verification-migration.js';
 
 /*
  * One migration set for SQLite and PostgreSQL: only types and DDL both accept (text, integer, partial
@@ -424,6 +425,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0013_knowledge_scoped_ranking': knowledgeRankingMigration,
   '0014_message_usage': messageUsageMigration,
   '0018_run_forks': runForksMigration,
+  '0019_run_verifications': verificationMigration,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };

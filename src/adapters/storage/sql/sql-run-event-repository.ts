@@ -153,6 +153,18 @@ export class SqlRunEventRepository implements RunEventRepository {
     return rows.map(runEventFromRow);
   }
 
+  async listOfTypes(runId: string, types: readonly RunEvent['type'][]): Promise<RunEvent[]> {
+    if (types.length === 0) return [];
+    const rows = await this.ctx.db
+      .selectFrom('run_events')
+      .selectAll()
+      .where('run_id', '=', runId)
+      .where('type', 'in', types)
+      .orderBy('seq')
+      .execute();
+    return rows.map(runEventFromRow);
+  }
+
   async lastSeq(runId: string): Promise<number> {
     const row = await this.ctx.db
       .selectFrom('run_events')

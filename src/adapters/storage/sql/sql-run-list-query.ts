@@ -16,7 +16,13 @@ function likePattern(search: string): string {
  */
 export async function listRunPage(ctx: SqlContext, filter: RunListFilter): Promise<RunListEntry[]> {
   // `IN ()` is invalid on PostgreSQL; an empty list matches nothing anyway.
-  if (filter.statuses?.length === 0 || filter.run_types?.length === 0 || filter.limit <= 0) return [];
+  if (
+    filter.statuses?.length === 0 ||
+    filter.run_types?.length === 0 ||
+    filter.verdicts?.length === 0 ||
+    filter.limit <= 0
+  )
+    return [];
   let query = ctx.db
     .selectFrom('runs')
     .leftJoin('agents', 'agents.id', 'runs.agent_id')
@@ -35,6 +41,18 @@ export async function listRunPage(ctx: SqlContext, filter: RunListFilter): Promi
   if (filter.agent_id !== undefined) query = query.where('runs.agent_id', '=', filter.agent_id);
   if (filter.conversation_id !== undefined)
     query = query.where('runs.conversation_id', '=', filter.conversation_id);
+  const verdicts = filter.verdicts;
+  if (verdicts !== undefined) {
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('run_verifications as v')
+          .select('v.run_id')
+          .whereRef('v.run_id', '=', 'runs.id')
+          .where('v.verdict', 'in', verdicts),
+      ),
+    );
+  }
   if (filter.created_from !== undefined) query = query.where('runs.created_at', '>=', filter.created_from);
   if (filter.created_to !== undefined) query = query.where('runs.created_at', '<', filter.created_to);
   if (filter.forked !== undefined)

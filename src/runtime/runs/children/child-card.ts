@@ -8,7 +8,7 @@ import { inlineSubagentName } from '../../../core/subagents/inline-subagent-agen
  */
 export interface ChildCard {
   run_id: string;
-  kind: 'subagent' | 'delegation';
+  kind: 'subagent' | 'delegation' | 'grader';
   slug: string | null;
   name: string | null;
   status: Run['status'];
@@ -22,7 +22,7 @@ export function childCard(run: Run, agent: Pick<Agent, 'slug' | 'name'> | undefi
   const inline = inlineSubagentName(run);
   return {
     run_id: run.id,
-    kind: run.run_type === 'delegation' ? 'delegation' : 'subagent',
+    kind: run.run_type === 'delegation' || run.run_type === 'grader' ? run.run_type : 'subagent',
     slug: inline ?? agent?.slug ?? null,
     name: inline ?? agent?.name ?? null,
     status: run.status,

@@ -1,4 +1,5 @@
 import type { RunListEntry, RunListFilter, Storage } from '../../../core/ports/storage.js';
+import type { Verdict } from '../../../core/verification/verification.js';
 import type { Run, RunStatus, RunType } from '../../../core/records/run.js';
 import type { RunListItem, RunListPage } from '../../../core/records/run-list.js';
 import { isAdmin, type Actor } from '../../../core/records/user.js';
@@ -17,6 +18,8 @@ export interface RunListQuery {
   /** Agent id or slug. */
   agent?: string;
   kind?: RunType[];
+  /** Child runs judged with one of these verdicts. */
+  verdict?: Verdict[];
   conversation_id?: string;
   /** ISO instants: created_at in [from, to). */
   from?: string;
@@ -93,6 +96,7 @@ export async function listRuns(
   if (userId !== undefined) filter.user_id = userId;
   if (query.status !== undefined) filter.statuses = query.status;
   if (query.kind !== undefined) filter.run_types = query.kind;
+  if (query.verdict !== undefined) filter.verdicts = query.verdict;
   if (query.from !== undefined) filter.created_from = query.from;
   if (query.to !== undefined) filter.created_to = query.to;
   if (query.q !== undefined && query.q.trim() !== '') filter.search = query.q.trim();
