@@ -44,6 +44,16 @@ function resolved(
   return { ...fields, model, stream: (request) => streamLanguageModel(model, request, caching) };
 }
 
+/** An OpenAI or Anthropic model: its provider is also how its prompts are cached. */
+function firstParty(
+  model: LanguageModelV3,
+  spec: string,
+  provider: 'openai' | 'anthropic',
+  name: string,
+): AiSdkResolvedModel {
+  return resolved(model, { spec, provider, label: spec, limitKey: { provider, model: name } }, provider);
+}
+
 export function scriptedLabel(scenario: string): string {
   return `scripted:${scenario} (scripted — not an LLM)`;
 }
@@ -73,29 +83,11 @@ export function createModelProvider(options: ModelProviderOptions): AiSdkModelPr
       case 'openai': {
         openai ??= createOpenAI({ baseURL: options.openaiBaseUrl, apiKey: options.openaiApiKey });
         // Chat Completions rather than the Responses API: it is what OpenAI-compatible gateways implement.
-        return resolved(
-          openai.chat(parsed.model),
-          {
-            spec,
-            provider: 'openai',
-            label: spec,
-            limitKey: { provider: 'openai', model: parsed.model },
-          },
-          'openai',
-        );
+        return firstParty(openai.chat(parsed.model), spec, 'openai', parsed.model);
       }
       case 'anthropic': {
         anthropic ??= createAnthropic({ baseURL: options.anthropicBaseUrl, apiKey: options.anthropicApiKey });
-        return resolved(
-          anthropic.languageModel(parsed.model),
-          {
-            spec,
-            provider: 'anthropic',
-            label: spec,
-            limitKey: { provider: 'anthropic', model: parsed.model },
-          },
-          'anthropic',
-        );
+        return firstParty(anthropic.languageModel(parsed.model), spec, 'anthropic', parsed.model);
       }
       case 'openai-compatible': {
         const name =

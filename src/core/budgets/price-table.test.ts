@@ -30,4 +30,28 @@ describe('run costs', () => {
       }),
     ).toBeUndefined();
   });
+
+  it('price cache reads and writes at their own prices, the input price without them', () => {
+    const table = parsePriceTable({
+      'anthropic:claude-test': {
+        input_per_mtok: 3,
+        output_per_mtok: 15,
+        cache_read_per_mtok: 0.3,
+        cache_write_per_mtok: 3.75,
+      },
+      'openai:gpt-4o': { input_per_mtok: 2.5, output_per_mtok: 10 },
+    });
+    const usage = {
+      input_tokens: 3_000_000,
+      output_tokens: 1_000_000,
+      cache_read_tokens: 1_000_000,
+      cache_write_tokens: 1_000_000,
+    };
+    // 1 M uncached at 3, 1 M read at 0.3, 1 M written at 3.75, 1 M out at 15.
+    expect(costOf(table, 'anthropic:claude-test', usage)).toBeCloseTo(22.05);
+    expect(costOf(table, 'openai:gpt-4o', usage)).toBeCloseTo(17.5);
+    expect(() =>
+      parsePriceTable({ x: { input_per_mtok: 1, output_per_mtok: 1, cache_read_per_mtok: -1 } }),
+    ).toThrow('cache_read_per_mtok');
+  });
 });
