@@ -76,9 +76,15 @@ export async function openSessionStream(
     const translator = new TurnEventTranslator(sessionId, run.id, run.agent_id);
     const events = await runs.streamEvents(actor, run.id, 0, signal);
     for await (const event of events) {
+      // Read before the call is announced: a client may answer it as soon as it sees it (the SDK's tool
+      // handlers do), and the session must still say what it waited for.
+      const waiting =
+        event.type === 'approval_required' || event.type === 'question_required'
+          ? await currentSession()
+          : undefined;
       for (const body of translator.translate(event)) yield stamp(body);
-      if (event.type === 'approval_required' || event.type === 'question_required') {
-        yield stamp(sessionEvent(await currentSession()));
+      if (waiting) {
+        yield stamp(sessionEvent(waiting));
       } else if (event.type === 'tool_result' && event.payload.closed_by_run_end !== true) {
         // A decided approval or an answered question resumes the turn: say the session is back at work.
         const session = await currentSession();

@@ -52,7 +52,8 @@ export function requiredAction(input: ToolApproval): ApiRequiredAction {
 /** The session's status from its last turn: none or ended well is `idle`, ended badly is `failed`. */
 export function sessionStatus(last: RunView | undefined, pending: readonly ToolApproval[]): ApiSessionStatus {
   if (last === undefined) return 'idle';
-  if (pending.length > 0 && last.status === 'input_required') return 'requires_action';
+  // Pending from the moment the call asks (the run parks right after): a client may answer it at once.
+  if (pending.length > 0 && !isTerminalStatus(last.status)) return 'requires_action';
   if (!isTerminalStatus(last.status)) return 'in_progress';
   return last.status === 'failed' || last.status === 'interrupted' ? 'failed' : 'idle';
 }
