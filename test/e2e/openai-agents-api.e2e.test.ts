@@ -1,6 +1,7 @@
 import OpenAI from 'openai-v7';
 import type { AgentSessionEvent, AgentSessionItem } from 'openai-v7/resources/beta/agents/agents';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { agentsApiSessionEventSchema } from '../../src/http/response-schemas/agents-api-records.js';
 import {
   apiError,
   sessionWith,
@@ -406,6 +407,8 @@ describe('session events over SSE', () => {
       toolHandlers: { ask_user_question: () => JSON.stringify(['prose']) },
     });
     for await (const event of stream) seen.push(event);
+    // Every frame is one the OpenAPI document describes (its `x-event-schema`), closed.
+    for (const event of seen) agentsApiSessionEventSchema.parse(event);
     const types = seen.map((event) => event.type);
     expect(types).toContain('agent.session.turn.created');
     expect(types).toContain('agent.session.requires_action');

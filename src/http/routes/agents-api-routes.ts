@@ -53,21 +53,14 @@ export function registerAgentsApiRoutes(
   const service = deps.agentsApi;
   const tag = AGENTS_API_TAG;
 
+  // Outside the route registry, so outside the OpenAPI document: these answer nothing but the refusal.
   for (const { path, what } of NOT_SUPPORTED) {
-    for (const method of ['get', 'post'] as const) {
-      registry.add({
-        method,
-        path,
-        summary: `Not supported: ${what.toLowerCase()}`,
-        description: 'Always `404 not_supported`: Troupe has no such records.',
-        tag,
-        access: 'user',
-        errors: ['not_supported'],
-        handler: () => notSupported(what),
-      });
-    }
+    app.all(path, () => notSupported(what));
     app.all(`${path}/*`, () => notSupported(what));
   }
+  app.all('/v1/agents/sessions/:id/traces', () =>
+    notSupported('Session traces (Troupe exports OpenTelemetry traces: README "Tracing")'),
+  );
 
   registry.add({
     method: 'get',

@@ -1,7 +1,7 @@
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { KNOWN_CONTENT_TYPES } from '../../core/files/content-type-for.js';
-import { TroupeError, toTroupeError } from '../../core/errors.js';
+import { toTroupeError } from '../../core/errors.js';
 import {
   AGENTS_API_TAG,
   idempotencyKeyOf,
@@ -313,22 +313,5 @@ export function registerAgentsApiSessionRoutes(
     params: artifactParams,
     handler: async ({ c, actor, params }) =>
       c.json(await service.deleteArtifact(actor, params.id, params.artifact_id)),
-  });
-
-  registry.add({
-    method: 'get',
-    path: '/v1/agents/sessions/{id}/traces',
-    summary: 'Not supported: session traces (Troupe exports OpenTelemetry traces instead)',
-    description: 'Always `404 not_supported`.',
-    tag,
-    access: 'user',
-    params: sessionParamsSchema,
-    errors: ['not_supported'],
-    handler: () => {
-      throw new TroupeError(
-        'not_supported',
-        'Session traces are not supported by Troupe; it exports OpenTelemetry traces (README "Tracing")',
-      );
-    },
   });
 }
