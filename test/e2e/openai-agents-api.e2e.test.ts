@@ -2,6 +2,8 @@ import OpenAI from 'openai-v7';
 import type { AgentSessionEvent, AgentSessionItem } from 'openai-v7/resources/beta/agents/agents';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { agentsApiSessionEventSchema } from '../../src/http/response-schemas/agents-api-records.js';
+import { locateSandboxTools } from '../../src/runtime/tools/execute/locate-sandbox-tools.js';
+import { eventually } from '../helpers/eventually.js';
 import {
   apiError,
   sessionWith,
@@ -502,5 +504,51 @@ describe("another user's ids", () => {
     // Nothing of alice's changed.
     expect((await client.beta.agents.sessions.retrieve(s)).status).toBe('idle');
     expect((await client.beta.agents.sessions.artifacts.list(s)).data).toHaveLength(1);
+  });
+});
+
+const sandboxInstalled = 'tools' in locateSandboxTools(undefined);
+
+describe.skipIf(!sandboxInstalled)('environments over the execute sandbox', () => {
+  it('runs a hosted-environment session in the sandbox, and withholds execute from a session without one', async () => {
+    const hosted = await client.beta.agents.sessions.create({
+      agent_id: 'builder',
+      environment: { type: 'openai_hosted' },
+      input: 'please build the project',
+    });
+    expect(hosted.environment).toMatchObject({ type: 'openai_hosted', network: { access: 'disabled' } });
+    const waiting = await sessionWith(client, hosted.id, 'requires_action');
+    const [action] = waiting.required_actions;
+    if (action?.type !== 'mcp_approval_request') throw new Error('expected an approval of execute');
+    expect(action.request.name).toBe('execute');
+    await client.beta.agents.sessions.events.create(hosted.id, {
+      events: [
+        {
+          type: 'agent.session.input.mcp_approval_request_result',
+          request_id: action.request_id,
+          response: { type: 'mcp_tool_call', decision: 'approve' },
+        },
+      ],
+    });
+    await sessionWith(client, hosted.id, 'idle', 30_000);
+    const output = (await allItems(hosted.id)).find((item) => item.type === 'function_call_output');
+    expect(JSON.stringify(output)).toContain('built a manifest');
+
+    const bare = await client.beta.agents.sessions.create({
+      agent_id: 'builder',
+      environment: none,
+      input: 'please build the project',
+    });
+    const ended = await eventually('the session without a sandbox to end its turn', 15_000, async () => {
+      const session = await client.beta.agents.sessions.retrieve(bare.id);
+      return session.status === 'idle' || session.status === 'failed' ? session : undefined;
+    });
+    // The scripted model plays a call of execute, which this session's model was not offered: its turn fails
+    // saying so (a real model would not see the tool at all), and nothing ran.
+    expect(ended.status).toBe('failed');
+    expect(ended.error).toContain('tool "execute": the tool is not offered to the model');
+    const [turn] = (await client.beta.agents.sessions.turns.list(bare.id)).data;
+    expect(turn?.error?.message).toContain('not offered');
+    expect(JSON.stringify(await allItems(bare.id))).not.toContain('built a manifest');
   });
 });
