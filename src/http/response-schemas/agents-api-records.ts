@@ -212,6 +212,17 @@ export function agentsApiDeleted<T extends string>(object: T) {
   return z.strictObject({ id: z.string(), object: z.literal(object), deleted: z.literal(true) });
 }
 
+/** What every event of a turn carries. */
+const turnEventFields = { event_id: z.string(), session_id: z.string(), turn_id: z.string() };
+
+/** What every event about one content part of an output item carries. */
+const contentEventFields = {
+  ...turnEventFields,
+  item_id: z.string(),
+  output_index: z.number().int(),
+  content_index: z.number().int(),
+};
+
 /** One `data:` frame of a session's event stream. */
 export const agentsApiSessionEventSchema = z
   .union([
@@ -227,9 +238,7 @@ export const agentsApiSessionEventSchema = z
     }),
     z.strictObject({
       type: z.enum(['agent.session.turn.created', 'agent.session.turn.in_progress']),
-      event_id: z.string(),
-      session_id: z.string(),
-      turn_id: z.string(),
+      ...turnEventFields,
       turn: agentsApiTurnSchema,
     }),
     z.strictObject({
@@ -238,48 +247,29 @@ export const agentsApiSessionEventSchema = z
         'agent.session.turn.failed',
         'agent.session.turn.cancelled',
       ]),
-      event_id: z.string(),
-      session_id: z.string(),
-      turn_id: z.string(),
+      ...turnEventFields,
       turn: agentsApiTurnSchema,
       usage: agentsApiUsageSchema.nullable(),
     }),
     z.strictObject({
       type: z.enum(['agent.session.turn.item.added', 'agent.session.turn.item.done']),
-      event_id: z.string(),
-      session_id: z.string(),
-      turn_id: z.string(),
+      ...turnEventFields,
       item: agentsApiItemSchema,
       output_index: z.number().int(),
     }),
     z.strictObject({
       type: z.enum(['agent.session.turn.content_part.added', 'agent.session.turn.content_part.done']),
-      event_id: z.string(),
-      session_id: z.string(),
-      turn_id: z.string(),
-      item_id: z.string(),
-      output_index: z.number().int(),
-      content_index: z.number().int(),
+      ...contentEventFields,
       part: z.strictObject({ type: z.literal('output_text'), text: z.string() }),
     }),
     z.strictObject({
       type: z.literal('agent.session.turn.output_text.delta'),
-      event_id: z.string(),
-      session_id: z.string(),
-      turn_id: z.string(),
-      item_id: z.string(),
-      output_index: z.number().int(),
-      content_index: z.number().int(),
+      ...contentEventFields,
       delta: z.string(),
     }),
     z.strictObject({
       type: z.literal('agent.session.turn.output_text.done'),
-      event_id: z.string(),
-      session_id: z.string(),
-      turn_id: z.string(),
-      item_id: z.string(),
-      output_index: z.number().int(),
-      content_index: z.number().int(),
+      ...contentEventFields,
       text: z.string(),
     }),
     z.strictObject({

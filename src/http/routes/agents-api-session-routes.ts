@@ -10,7 +10,7 @@ import {
   sessionParamsSchema,
 } from '../agents-api/agents-api-requests.js';
 import type { AppDependencies } from '../app-dependencies.js';
-import { attachmentDisposition } from '../content-disposition.js';
+import { artifactDownloadResponse } from '../artifact-download-response.js';
 import { errorStatus } from '../error-status.js';
 import type { Logger } from '../logger.js';
 import { openAiError } from '../openai/openai-error.js';
@@ -288,18 +288,7 @@ export function registerAgentsApiSessionRoutes(
     errors: ['artifact_too_large', 'artifact_file_missing'],
     handler: async ({ actor, params }) => {
       const download = await service.artifactContent(actor, params.id, params.artifact_id);
-      return new Response(download.body, {
-        status: 200,
-        headers: {
-          'content-type': download.contentType,
-          'content-length': String(download.size),
-          'content-disposition': attachmentDisposition(download.fileName),
-          // Whatever an agent wrote: never rendered as a page of this origin.
-          'x-content-type-options': 'nosniff',
-          'content-security-policy': "default-src 'none'; sandbox",
-          'cache-control': 'private, no-store',
-        },
-      });
+      return artifactDownloadResponse(download);
     },
   });
 
