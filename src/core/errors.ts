@@ -91,6 +91,12 @@ export const ERROR_CODES = [
   'attachment_too_large',
   'too_many_attachments',
   'invalid_multipart',
+  // the OpenAI Agents API shape (docs/interoperability.md)
+  'session_not_found',
+  'turn_not_found',
+  'subagent_not_found',
+  'environment_not_available',
+  'not_supported',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -7,6 +7,7 @@ import type { AuthService } from '../runtime/auth/auth-service.js';
 import type { BuildReportService } from '../runtime/build-report/build-report-service.js';
 import type { AgUiService } from '../runtime/ag-ui/ag-ui-service.js';
 import type { CompletionService } from '../runtime/completions/completion-service.js';
+import type { AgentsApiService } from '../runtime/agents-api/agents-api-service.js';
 import type { ConversationService } from '../runtime/conversations/conversation-service.js';
 import type { ClientDelegationService } from '../runtime/delegation/client-delegation-service.js';
 import type { DelegationPolicyService } from '../runtime/delegation/delegation-policy-service.js';
@@ -56,6 +57,8 @@ export interface AppDependencies {
   attachments: AttachmentService;
   /** The OpenAI-compatible surface (docs/interoperability.md). */
   completions: CompletionService;
+  /** OpenAI's Agents API shape (docs/interoperability.md). */
+  agentsApi: AgentsApiService;
   /** AG-UI runs (docs/interoperability.md). */
   agUi: AgUiService;
   /** Built web console (`web/dist`); when missing, `/` explains how to build it. */

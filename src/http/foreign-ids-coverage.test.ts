@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_ATTEMPTS } from '../../test/helpers/http/foreign-ids/agent-attempts.js';
+import {
+  AGENTS_API_ATTEMPTS,
+  FOREIGN_SUBAGENT_ID,
+} from '../../test/helpers/http/foreign-ids/agents-api-attempts.js';
 import { CONVERSATION_ATTEMPTS } from '../../test/helpers/http/foreign-ids/conversation-attempts.js';
 import { KNOWLEDGE_ATTEMPTS } from '../../test/helpers/http/foreign-ids/knowledge-attempts.js';
 import { PROTOCOL_ATTEMPTS } from '../../test/helpers/http/foreign-ids/protocol-attempts.js';
@@ -17,6 +21,7 @@ const ATTEMPTS = [
   ...SKILL_ATTEMPTS,
   ...KNOWLEDGE_ATTEMPTS,
   ...PROTOCOL_ATTEMPTS,
+  ...AGENTS_API_ATTEMPTS,
 ];
 
 describe("another member using the first member's ids", () => {
@@ -49,6 +54,9 @@ describe("another member using the first member's ids", () => {
       url = url.replace(`/grants/${alice.user.id}`, '/grants/{user_id}');
       url = url.replace(`/documents/${mine.documentId}`, '/documents/{document_id}');
       url = url.replace(/\/compare\/[^/]+$/, '/compare/{other_id}');
+      url = url.replace(`/turns/${mine.runId}`, '/turns/{turn_id}');
+      url = url.replace(`/subagents/${FOREIGN_SUBAGENT_ID}`, '/subagents/{subagent_id}');
+      url = url.replace(new RegExp(`/artifacts/${mine.artifactId}$`), '/artifacts/{artifact_id}');
       for (const id of ownIds) url = url.replace(`/${id}`, '/{id}');
       url = url.replace('/approvals/call-1', '/approvals/{tool_call_id}');
       url = url.replace('/answers/call-1', '/answers/{tool_call_id}');

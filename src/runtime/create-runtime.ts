@@ -12,6 +12,8 @@ import { createArtifactService, type ArtifactService } from './artifacts/artifac
 import { createAttachmentService, type AttachmentService } from './attachments/attachment-service.js';
 import { createAgUiService, type AgUiService } from './ag-ui/ag-ui-service.js';
 import { createCompletionService, type CompletionService } from './completions/completion-service.js';
+import { createAgentsApiService, type AgentsApiService } from './agents-api/agents-api-service.js';
+import { createSessionSandboxMiddleware } from './agents-api/session-sandbox-middleware.js';
 import type { MiddlewareFactory } from './middleware/middleware-factory.js';
 import { createAgentService, type AgentService } from './agents/agent-service.js';
 import { createAuthService, type AuthService } from './auth/auth-service.js';
@@ -116,6 +118,8 @@ export interface Runtime {
   artifacts: ArtifactService;
   attachments: AttachmentService;
   completions: CompletionService;
+  /** OpenAI's Agents API shape (`/v1/agents…`) over agents, conversations and runs. */
+  agentsApi: AgentsApiService;
   /** AG-UI runs (`POST /ag-ui/{slug}`). */
   agUi: AgUiService;
   delegation: ClientDelegationService;
@@ -178,6 +182,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
       createDelegationMiddleware({ storage, limits, service: delegationRuns, verify }),
       createSkillsMiddleware({ storage, warn: ports.warn }),
       createKnowledgeMiddleware({ storage, service: knowledge }),
+      createSessionSandboxMiddleware(storage),
       ...(ports.extensions?.middleware ? [ports.extensions.middleware] : []),
     ),
     limits,
@@ -222,6 +227,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     catalogue: catalogueTools,
   });
   const files = config.files;
+  const artifacts = createArtifactService({ storage, maxDownloadBytes: files.artifactMaxDownloadBytes });
   return {
     catalogueTools,
     auth: createAuthService(storage),
@@ -238,12 +244,22 @@ export function createRuntime(ports: RuntimePorts): Runtime {
     }),
     skills,
     knowledge,
-    artifacts: createArtifactService({ storage, maxDownloadBytes: files.artifactMaxDownloadBytes }),
+    artifacts,
     attachments: createAttachmentService({
       storage,
       limits: { maxBytes: files.attachmentMaxBytes, maxFiles: files.attachmentMaxFiles },
     }),
     completions: createCompletionService({ agents, conversations, runs }),
+    agentsApi: createAgentsApiService({
+      storage,
+      agents,
+      conversations,
+      runs,
+      runViews,
+      artifacts,
+      defaultModel,
+      executeAvailable: catalogueTools.some((tool) => tool.name === 'execute'),
+    }),
     agUi: createAgUiService({ storage, agents, conversations, runs }),
     delegation: createClientDelegationService({ storage, runs: delegationRuns, projects, verify, limits }),
     experts: createExpertService(storage, agents),

@@ -60,6 +60,8 @@ export interface ArtifactRepository {
   get(id: string): Promise<Artifact | undefined>;
   /** Oldest first. */
   listForConversation(conversationId: string): Promise<Artifact[]>;
+  /** Forgets a presented artifact (its file stays in the workdir); deleting an unknown id does nothing. */
+  delete(id: string): Promise<void>;
 }
 
 export type NewAttachment = Omit<Attachment, 'id' | 'created_at'>;

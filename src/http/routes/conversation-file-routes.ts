@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { KNOWN_CONTENT_TYPES } from '../../core/files/content-type-for.js';
 import { artifactView } from '../../core/files/artifact-view.js';
 import type { AppDependencies } from '../app-dependencies.js';
-import { attachmentDisposition } from '../content-disposition.js';
+import { artifactDownloadResponse } from '../artifact-download-response.js';
 import { idParamsSchema } from '../id-params.js';
 import { readMultipartFiles } from '../read-multipart-files.js';
 import type { RouteRegistry } from '../route-registry.js';
@@ -49,18 +49,7 @@ export function registerConversationFileRoutes(registry: RouteRegistry, deps: Ap
     params: artifactParamsSchema,
     handler: async ({ actor, params }) => {
       const download = await artifacts.download(actor, params.id, params.artifact_id);
-      return new Response(download.body, {
-        status: 200,
-        headers: {
-          'content-type': download.contentType,
-          'content-length': String(download.size),
-          'content-disposition': attachmentDisposition(download.fileName),
-          // Artifacts are whatever an agent wrote: never rendered as a page of this origin.
-          'x-content-type-options': 'nosniff',
-          'content-security-policy': "default-src 'none'; sandbox",
-          'cache-control': 'private, no-store',
-        },
-      });
+      return artifactDownloadResponse(download);
     },
   });
 

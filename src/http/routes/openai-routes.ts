@@ -11,6 +11,7 @@ import { openAiErrorShape } from '../openai/openai-error.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { chatCompletionChunkSchema } from '../response-schemas/openai-records.js';
 import { RESPONSES } from '../response-schemas/route-responses.js';
+import { registerAgentsApiRoutes } from './agents-api-routes.js';
 
 const modelParamsSchema = z.object({
   id: z.string().min(1).max(200).describe("A chat agent's slug"),
@@ -112,6 +113,8 @@ export function registerOpenAiRoutes(
       return body.stream === true ? streamCompletion(options) : respondWithCompletion(options);
     },
   });
+
+  registerAgentsApiRoutes(app, registry, deps, logger);
 
   // Anything else under /v1 is an OpenAI-shaped 404, not the console's index page.
   app.all('/v1/*', (c) => {

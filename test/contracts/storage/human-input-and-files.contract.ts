@@ -183,6 +183,27 @@ export function describeHumanInputAndFilesContract(store: () => Storage): void {
       expect(await storage.artifacts.record([])).toEqual([]);
     });
 
+    it('deletes one artifact, leaving the others; an unknown id is no error', async () => {
+      const storage = store();
+      const { conversation, run } = await seed(storage);
+      const [kept, gone] = await storage.artifacts.record(
+        ['kept.md', 'gone.md'].map((path) => ({
+          run_id: run.id,
+          conversation_id: conversation.id,
+          user_id: run.user_id,
+          tool_call_id: 'call_d',
+          path,
+          title: null,
+          size: 1,
+          content_type: 'text/markdown',
+        })),
+      );
+      await storage.artifacts.delete(gone?.id ?? '');
+      await storage.artifacts.delete('art_missing');
+      expect(await storage.artifacts.get(gone?.id ?? '')).toBeUndefined();
+      expect(await storage.artifacts.listForConversation(conversation.id)).toEqual([kept]);
+    });
+
     it('rolls back with the transaction it joined', async () => {
       const storage = store();
       const { conversation, run } = await seed(storage);

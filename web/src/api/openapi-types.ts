@@ -1118,6 +1118,332 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/agents/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: your sessions (active conversations), newest first */
+    get: operations['getV1AgentsSessions'];
+    put?: never;
+    /**
+     * Agents API: start a session (a conversation) with an agent, optionally with its first message
+     * @description `input` starts the first turn; the `Idempotency-Key` header makes that turn idempotent. Deleting a session archives its conversation.
+     */
+    post: operations['postV1AgentsSessions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/sessions/{id}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Agents API: the session's live events (server-sent events)
+     * @description Starts with the session's status, follows its running turn and every turn started afterwards, and stays open (`: heartbeat` comments) until the client leaves.
+     */
+    get: operations['getV1AgentsSessionsIdEvents'];
+    put?: never;
+    /**
+     * Agents API: send input events: a user message, approval results, answers, a cancel
+     * @description Applied in order; every event is checked first, so a refused batch changes nothing. A message starts a turn (`409 run_busy` while one runs); with the `Idempotency-Key` header a repeated request starts no second turn and repeats no decision. `mcp_approval_request_result` decides a pending approval (`deny` and `cancel` reject it); `tool_result` answers a pending `ask_user_question` call; `cancel` cancels the running turn and its subagents.
+     */
+    post: operations['postV1AgentsSessionsIdEvents'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/sessions/{id}/turns': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: the session's turns (the runs of its conversation) */
+    get: operations['getV1AgentsSessionsIdTurns'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/sessions/{id}/turns/{turn_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: one turn: status, error, usage */
+    get: operations['getV1AgentsSessionsIdTurnsTurnId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/sessions/{id}/turns/{turn_id}/items': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: one turn's items */
+    get: operations['getV1AgentsSessionsIdTurnsTurnIdItems'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/sessions/{id}/items': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: the session's items: messages, reasoning, tool calls and their results */
+    get: operations['getV1AgentsSessionsIdItems'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/sessions/{id}/subagents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: the session's subagents (its child conversations: subagents and delegations) */
+    get: operations['getV1AgentsSessionsIdSubagents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/sessions/{id}/subagents/{subagent_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: one subagent */
+    get: operations['getV1AgentsSessionsIdSubagentsSubagentId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/sessions/{id}/subagents/{subagent_id}/items': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: a subagent's items (its child thread) */
+    get: operations['getV1AgentsSessionsIdSubagentsSubagentIdItems'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/sessions/{id}/subagents/{subagent_id}/turns': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: a subagent's turns (the runs of its child conversation) */
+    get: operations['getV1AgentsSessionsIdSubagentsSubagentIdTurns'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/sessions/{id}/subagents/{subagent_id}/turns/{turn_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: one of a subagent's turns */
+    get: operations['getV1AgentsSessionsIdSubagentsSubagentIdTurnsTurnId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/sessions/{id}/subagents/{subagent_id}/turns/{turn_id}/items': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: one subagent turn's items */
+    get: operations['getV1AgentsSessionsIdSubagentsSubagentIdTurnsTurnIdItems'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/sessions/{id}/artifacts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: the files the session presented (present_artifacts) */
+    get: operations['getV1AgentsSessionsIdArtifacts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/sessions/{id}/artifacts/{artifact_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: one artifact */
+    get: operations['getV1AgentsSessionsIdArtifactsArtifactId'];
+    put?: never;
+    post?: never;
+    /** Agents API: forget an artifact (its file stays in the workdir) */
+    delete: operations['deleteV1AgentsSessionsIdArtifactsArtifactId'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/sessions/{id}/artifacts/{artifact_id}/content': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: an artifact's file as it is now in the project workdir */
+    get: operations['getV1AgentsSessionsIdArtifactsArtifactIdContent'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: the main agents you can use */
+    get: operations['getV1Agents'];
+    put?: never;
+    /**
+     * Agents API: create an agent (a private main agent of yours)
+     * @description `name`, `instructions` (the system prompt), `model` (a Troupe model spec) and `multi_agent.max_concurrent_subagents` map onto the agent; tools and metadata must be empty.
+     */
+    post: operations['postV1Agents'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: one agent */
+    get: operations['getV1AgentsId'];
+    put?: never;
+    /** Agents API: update an agent (its owner or an admin) */
+    post: operations['postV1AgentsId'];
+    /** Agents API: delete an agent (soft delete, as DELETE /api/agent/{id}) */
+    delete: operations['deleteV1AgentsId'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/sessions/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agents API: one session: status, required actions, usage */
+    get: operations['getV1AgentsSessionsId'];
+    put?: never;
+    /** Agents API: update a session's metadata */
+    post: operations['postV1AgentsSessionsId'];
+    /** Agents API: delete a session (archives its conversation) */
+    delete: operations['deleteV1AgentsSessionsId'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/ag-ui/{id}': {
     parameters: {
       query?: never;
@@ -3272,6 +3598,377 @@ export interface components {
       /** @description Most files one upload may carry */
       attachment_max_files: number;
     };
+    AgentsApiTokenUsage: {
+      input_tokens: number;
+      input_tokens_details: {
+        cached_tokens: number;
+      };
+      output_tokens: number;
+      output_tokens_details: {
+        reasoning_tokens: number;
+      };
+      total_tokens: number;
+    };
+    AgentsApiAgent: {
+      id: string;
+      /** @constant */
+      object: 'agent';
+      /** @description Unix time, in seconds */
+      created_at: number;
+      /** @description Unix time, in seconds */
+      updated_at: number;
+      /** @description Always empty: Troupe agents have no metadata */
+      metadata: {
+        [key: string]: string;
+      };
+      name: string | null;
+      /** @description The agent's system prompt */
+      instructions: string | null;
+      /** @description Troupe model spec (`provider:model`) */
+      model: string;
+      multi_agent: {
+        /**
+         * @description Every main agent may start subagents
+         * @constant
+         */
+        enabled: true;
+        max_concurrent_subagents: number | null;
+      };
+      reasoning: {
+        effort: null;
+        summary: null;
+      };
+      /** @constant */
+      service_tier: 'auto';
+      text: {
+        format: {
+          /** @constant */
+          type: 'text';
+        };
+        /** @constant */
+        verbosity: 'medium';
+      };
+      /** @description Always empty: Troupe's tools run on the server (`config.tools`) */
+      tools: unknown[];
+    };
+    AgentsApiSession: {
+      /** @description The conversation */
+      id: string;
+      /** @constant */
+      object: 'agent.session';
+      agent: {
+        id: string;
+        name: string | null;
+        /** @description The agent's system prompt */
+        instructions: string | null;
+        /** @description Troupe model spec (`provider:model`) */
+        model: string;
+        multi_agent: {
+          /**
+           * @description Every main agent may start subagents
+           * @constant
+           */
+          enabled: true;
+          max_concurrent_subagents: number | null;
+        };
+        reasoning: {
+          effort: null;
+          summary: null;
+        };
+        /** @constant */
+        service_tier: 'auto';
+        text: {
+          format: {
+            /** @constant */
+            type: 'text';
+          };
+          /** @constant */
+          verbosity: 'medium';
+        };
+        /** @description Always empty: Troupe's tools run on the server (`config.tools`) */
+        tools: unknown[];
+      };
+      /** @description Unix time, in seconds */
+      created_at: number;
+      environment:
+        | {
+            /** @constant */
+            type: 'none';
+          }
+        | {
+            /** @constant */
+            type: 'openai_hosted';
+            /** @description The session's project (its workdir is the sandbox's) */
+            id: string;
+            capability_directories: string[];
+            files: unknown[];
+            network: {
+              /** @enum {string} */
+              access: 'enabled' | 'disabled';
+              allowed_domains: string[];
+            };
+            packages: {
+              npm: string[];
+              python: string[];
+              system: string[];
+            };
+            plugins: unknown[];
+            skills: unknown[];
+          }
+        | {
+            /** @constant */
+            type: 'self_hosted';
+            id: string;
+            capability_directories: string[];
+            remote_url: string;
+            workspace_directory: string;
+          };
+      error: string | null;
+      /** @description Unix time, in seconds */
+      last_active_at: number;
+      metadata: {
+        [key: string]: string;
+      };
+      required_actions: (
+        | {
+            /**
+             * @description A tool call waiting for approval
+             * @constant
+             */
+            type: 'mcp_approval_request';
+            /** @description The call's tool_call_id */
+            request_id: string;
+            turn_id: string;
+            request: {
+              /** @constant */
+              type: 'mcp_tool_call';
+              arguments: unknown;
+              message: string;
+              name: string | null;
+              /** @constant */
+              server_label: 'troupe';
+            };
+          }
+        | {
+            /**
+             * @description An ask_user_question call waiting for answers
+             * @constant
+             */
+            type: 'function_call';
+            arguments: unknown;
+            call_id: string;
+            name: string;
+            turn_id: string;
+          }
+      )[];
+      /** @enum {string} */
+      status: 'idle' | 'in_progress' | 'requires_action' | 'failed';
+      /** @description The sum of the session's turns */
+      usage: components['schemas']['AgentsApiTokenUsage'] | null;
+      vault_ids: unknown[];
+    };
+    AgentsApiTurn: {
+      /** @description The run */
+      id: string;
+      /** @constant */
+      object: 'agent.session.turn';
+      agent_id: string;
+      session_id: string;
+      subagent_id: string | null;
+      /** @enum {string} */
+      status: 'queued' | 'in_progress' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+      /** @description Unix time, in seconds */
+      created_at: number;
+      started_at: number | null;
+      completed_at: number | null;
+      error: {
+        code: string;
+        message: string;
+      } | null;
+      usage: components['schemas']['AgentsApiTokenUsage'] | null;
+    };
+    AgentsApiItem:
+      | {
+          /** @constant */
+          type: 'message';
+          id: string;
+          /** @enum {string} */
+          role: 'user' | 'assistant';
+          content: {
+            /** @enum {string} */
+            type: 'input_text' | 'output_text';
+            text: string;
+          }[];
+          phase: ('commentary' | 'final_answer') | null;
+          /** @enum {string} */
+          status: 'in_progress' | 'completed' | 'incomplete';
+          turn_id: string;
+        }
+      | {
+          /** @constant */
+          type: 'reasoning';
+          id: string;
+          summary: {
+            /** @constant */
+            type: 'summary_text';
+            text: string;
+          }[];
+          /** @constant */
+          status: 'completed';
+          turn_id: string;
+        }
+      | {
+          /** @constant */
+          type: 'function_call';
+          id: string;
+          call_id: string;
+          name: string;
+          arguments: unknown;
+          /** @enum {string} */
+          status: 'in_progress' | 'completed' | 'failed' | 'incomplete';
+          turn_id: string;
+        }
+      | {
+          /** @constant */
+          type: 'function_call_output';
+          id: string;
+          call_id: string;
+          output: string | null;
+          error: string | null;
+          /** @enum {string} */
+          status: 'completed' | 'failed';
+          turn_id: string;
+        };
+    AgentsApiSubagent: {
+      /** @description The subagent's child conversation */
+      id: string;
+      /** @constant */
+      object: 'agent.session.subagent';
+      session_id: string;
+      name: string | null;
+      parent_agent_id: string;
+      instructions:
+        | {
+            /** @constant */
+            type: 'output_text';
+            text: string;
+          }[]
+        | null;
+      /** @enum {string} */
+      status: 'active' | 'closed';
+      /** @description Unix time, in seconds */
+      opened_at: number;
+      closed_at: number | null;
+    };
+    AgentsApiArtifact: {
+      id: string;
+      /** @constant */
+      object: 'agent.session.artifact';
+      session_id: string;
+      turn_id: string;
+      /** @description The session's project */
+      environment_id: string;
+      /** @description Relative to the project workdir */
+      path: string;
+      size_bytes: number;
+      /** @description Unix time, in seconds */
+      created_at: number;
+    };
+    AgentsApiSessionEvent:
+      | {
+          /** @enum {string} */
+          type:
+            | 'agent.session.idle'
+            | 'agent.session.in_progress'
+            | 'agent.session.requires_action'
+            | 'agent.session.failed';
+          event_id: string;
+          session: components['schemas']['AgentsApiSession'];
+        }
+      | {
+          /** @enum {string} */
+          type: 'agent.session.turn.created' | 'agent.session.turn.in_progress';
+          event_id: string;
+          session_id: string;
+          turn_id: string;
+          turn: components['schemas']['AgentsApiTurn'];
+        }
+      | {
+          /** @enum {string} */
+          type: 'agent.session.turn.completed' | 'agent.session.turn.failed' | 'agent.session.turn.cancelled';
+          event_id: string;
+          session_id: string;
+          turn_id: string;
+          turn: components['schemas']['AgentsApiTurn'];
+          usage: components['schemas']['AgentsApiTokenUsage'] | null;
+        }
+      | {
+          /** @enum {string} */
+          type: 'agent.session.turn.item.added' | 'agent.session.turn.item.done';
+          event_id: string;
+          session_id: string;
+          turn_id: string;
+          item: components['schemas']['AgentsApiItem'];
+          output_index: number;
+        }
+      | {
+          /** @enum {string} */
+          type: 'agent.session.turn.content_part.added' | 'agent.session.turn.content_part.done';
+          event_id: string;
+          session_id: string;
+          turn_id: string;
+          item_id: string;
+          output_index: number;
+          content_index: number;
+          part: {
+            /** @constant */
+            type: 'output_text';
+            text: string;
+          };
+        }
+      | {
+          /** @constant */
+          type: 'agent.session.turn.output_text.delta';
+          event_id: string;
+          session_id: string;
+          turn_id: string;
+          item_id: string;
+          output_index: number;
+          content_index: number;
+          delta: string;
+        }
+      | {
+          /** @constant */
+          type: 'agent.session.turn.output_text.done';
+          event_id: string;
+          session_id: string;
+          turn_id: string;
+          item_id: string;
+          output_index: number;
+          content_index: number;
+          text: string;
+        }
+      | {
+          /** @enum {string} */
+          type:
+            | 'agent.session.subagent.created'
+            | 'agent.session.subagent.active'
+            | 'agent.session.subagent.closed';
+          event_id: string;
+          subagent: components['schemas']['AgentsApiSubagent'];
+        }
+      | {
+          /** @constant */
+          type: 'error';
+          event_id: string;
+          session_id: string;
+          error: {
+            code: string | null;
+            message: string;
+            param: string | null;
+            type: string;
+          };
+        };
     AgUiEvent:
       | {
           /** @constant */
@@ -3551,7 +4248,12 @@ export interface components {
           | 'attachment_not_found'
           | 'attachment_too_large'
           | 'too_many_attachments'
-          | 'invalid_multipart';
+          | 'invalid_multipart'
+          | 'session_not_found'
+          | 'turn_not_found'
+          | 'subagent_not_found'
+          | 'environment_not_available'
+          | 'not_supported';
         message: string;
         details?: Record<string, never>;
       };
@@ -9978,6 +10680,2242 @@ export interface operations {
       };
       /** @description Error: `payload_too_large` */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsSessions: {
+    parameters: {
+      query?: {
+        /** @description The id of the last object of the previous page */
+        after?: string;
+        /** @description 1 to 100, default 20 */
+        limit?: number;
+        /** @description Default `desc`: newest first */
+        order?: 'asc' | 'desc';
+        agent_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            object: 'list';
+            data: components['schemas']['AgentsApiSession'][];
+            first_id: string | null;
+            last_id: string | null;
+            has_more: boolean;
+          };
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postV1AgentsSessions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description An agent id or slug */
+          agent_id: string;
+          /** @description `none`: no sandbox; another type is Troupe's `execute` sandbox over the session's project workdir (the agent's `config.execute` sets it up), refused with `environment_not_available` when the agent lacks it */
+          environment:
+            | {
+                /** @constant */
+                type: 'none';
+              }
+            | {
+                /** @constant */
+                type: 'openai_hosted';
+              }
+            | {
+                /** @constant */
+                type: 'self_hosted';
+                workspace_directory: string;
+                capability_directories?: string[] | null;
+              };
+          /** @description The first user message: starts the first turn */
+          input?:
+            | (
+                | string
+                | {
+                    /** @constant */
+                    role: 'user';
+                    content: (
+                      | {
+                          /** @constant */
+                          type: 'input_text';
+                          text: string;
+                        }
+                      | {
+                          /** @constant */
+                          type: 'input_image';
+                          image_url: string;
+                        }
+                    )[];
+                    /** @constant */
+                    type?: 'message';
+                  }[]
+              )
+            | null;
+          metadata?: {
+            [key: string]: string;
+          } | null;
+          /** @description Not supported: sessions run a stored agent (`agent_id`) */
+          agent?: unknown;
+          vault_ids?: string[] | null;
+          /**
+           * @description Only false: stream with GET …/events
+           * @constant
+           */
+          stream?: false;
+          stream_options?: unknown;
+          /** @description Accepted, no effect */
+          prompt_cache_options?: unknown;
+          /**
+           * @description Accepted, no effect
+           * @enum {string}
+           */
+          review?: 'none' | 'auto_review';
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentsApiSession'];
+        };
+      };
+      /** @description Error: `environment_not_available`, `validation_failed`, `invalid_json` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_supported` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsSessionsIdEvents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postV1AgentsSessionsIdEvents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          events: (
+            | {
+                /** @constant */
+                type: 'agent.session.input.message';
+                input: {
+                  /** @constant */
+                  role: 'user';
+                  content: (
+                    | {
+                        /** @constant */
+                        type: 'input_text';
+                        text: string;
+                      }
+                    | {
+                        /** @constant */
+                        type: 'input_image';
+                        image_url: string;
+                      }
+                  )[];
+                  /** @constant */
+                  type?: 'message';
+                }[];
+              }
+            | {
+                /** @constant */
+                type: 'agent.session.input.mcp_approval_request_result';
+                /** @description The waiting call (a required action `request_id`) */
+                request_id: string;
+                response: {
+                  /** @constant */
+                  type: 'mcp_tool_call';
+                  /**
+                   * @description `cancel` rejects the call, like `deny`
+                   * @enum {string}
+                   */
+                  decision: 'approve' | 'deny' | 'cancel';
+                };
+              }
+            | {
+                /** @constant */
+                type: 'agent.session.input.computer_use_approval_request_result';
+                request_id: string;
+                response: unknown;
+              }
+            | {
+                /** @constant */
+                type: 'agent.session.input.cancel';
+              }
+            | {
+                /** @constant */
+                type: 'agent.session.input.tool_result';
+                call_id: string;
+                turn_id: string;
+                success: boolean;
+                error?: string | null;
+                /** @description The answers to an ask_user_question call: text, a JSON array of strings, or input_text parts */
+                output?:
+                  | (
+                      | string
+                      | (
+                          | {
+                              /** @constant */
+                              type: 'input_text';
+                              text: string;
+                            }
+                          | {
+                              /** @constant */
+                              type: 'input_image';
+                              image_url: string;
+                            }
+                        )[]
+                    )
+                  | null;
+              }
+          )[];
+        };
+      };
+    };
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Error: `validation_failed`, `invalid_json` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_supported` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `run_busy`, `request_id_conflict`, `approval_decided`, `question_answered`, `run_not_waiting` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsSessionsIdTurns: {
+    parameters: {
+      query?: {
+        /** @description The id of the last object of the previous page */
+        after?: string;
+        /** @description 1 to 100, default 20 */
+        limit?: number;
+        /** @description Default `desc`: newest first */
+        order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            object: 'list';
+            data: components['schemas']['AgentsApiTurn'][];
+            first_id: string | null;
+            last_id: string | null;
+            has_more: boolean;
+          };
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsSessionsIdTurnsTurnId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+        /** @description The turn (run) id */
+        turn_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentsApiTurn'];
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsSessionsIdTurnsTurnIdItems: {
+    parameters: {
+      query?: {
+        /** @description The id of the last object of the previous page */
+        after?: string;
+        /** @description 1 to 100, default 20 */
+        limit?: number;
+        /** @description Default `desc`: newest first */
+        order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+        /** @description The turn (run) id */
+        turn_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            object: 'list';
+            data: components['schemas']['AgentsApiItem'][];
+            first_id: string | null;
+            last_id: string | null;
+            has_more: boolean;
+          };
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsSessionsIdItems: {
+    parameters: {
+      query?: {
+        /** @description The id of the last object of the previous page */
+        after?: string;
+        /** @description 1 to 100, default 20 */
+        limit?: number;
+        /** @description Default `desc`: newest first */
+        order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            object: 'list';
+            data: components['schemas']['AgentsApiItem'][];
+            first_id: string | null;
+            last_id: string | null;
+            has_more: boolean;
+          };
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsSessionsIdSubagents: {
+    parameters: {
+      query?: {
+        /** @description The id of the last object of the previous page */
+        after?: string;
+        /** @description 1 to 100, default 20 */
+        limit?: number;
+        /** @description Default `desc`: newest first */
+        order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            object: 'list';
+            data: components['schemas']['AgentsApiSubagent'][];
+            first_id: string | null;
+            last_id: string | null;
+            has_more: boolean;
+          };
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsSessionsIdSubagentsSubagentId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+        /** @description The subagent's child conversation id */
+        subagent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentsApiSubagent'];
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsSessionsIdSubagentsSubagentIdItems: {
+    parameters: {
+      query?: {
+        /** @description The id of the last object of the previous page */
+        after?: string;
+        /** @description 1 to 100, default 20 */
+        limit?: number;
+        /** @description Default `desc`: newest first */
+        order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+        /** @description The subagent's child conversation id */
+        subagent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            object: 'list';
+            data: components['schemas']['AgentsApiItem'][];
+            first_id: string | null;
+            last_id: string | null;
+            has_more: boolean;
+          };
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsSessionsIdSubagentsSubagentIdTurns: {
+    parameters: {
+      query?: {
+        /** @description The id of the last object of the previous page */
+        after?: string;
+        /** @description 1 to 100, default 20 */
+        limit?: number;
+        /** @description Default `desc`: newest first */
+        order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+        /** @description The subagent's child conversation id */
+        subagent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            object: 'list';
+            data: components['schemas']['AgentsApiTurn'][];
+            first_id: string | null;
+            last_id: string | null;
+            has_more: boolean;
+          };
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsSessionsIdSubagentsSubagentIdTurnsTurnId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+        /** @description The subagent's child conversation id */
+        subagent_id: string;
+        /** @description The turn (run) id */
+        turn_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentsApiTurn'];
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsSessionsIdSubagentsSubagentIdTurnsTurnIdItems: {
+    parameters: {
+      query?: {
+        /** @description The id of the last object of the previous page */
+        after?: string;
+        /** @description 1 to 100, default 20 */
+        limit?: number;
+        /** @description Default `desc`: newest first */
+        order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+        /** @description The subagent's child conversation id */
+        subagent_id: string;
+        /** @description The turn (run) id */
+        turn_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            object: 'list';
+            data: components['schemas']['AgentsApiItem'][];
+            first_id: string | null;
+            last_id: string | null;
+            has_more: boolean;
+          };
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsSessionsIdArtifacts: {
+    parameters: {
+      query?: {
+        /** @description The id of the last object of the previous page */
+        after?: string;
+        /** @description 1 to 100, default 20 */
+        limit?: number;
+        /** @description Default `desc`: newest first */
+        order?: 'asc' | 'desc';
+        /** @description Ignored: one workdir */
+        environment_id?: string | null;
+      };
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            object: 'list';
+            data: components['schemas']['AgentsApiArtifact'][];
+            first_id: string | null;
+            last_id: string | null;
+            has_more: boolean;
+          };
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsSessionsIdArtifactsArtifactId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+        /** @description The artifact id */
+        artifact_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentsApiArtifact'];
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteV1AgentsSessionsIdArtifactsArtifactId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+        /** @description The artifact id */
+        artifact_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @constant */
+            object: 'agent.session.artifact.deleted';
+            /** @constant */
+            deleted: true;
+          };
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsSessionsIdArtifactsArtifactIdContent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+        /** @description The artifact id */
+        artifact_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain; charset=utf-8': string;
+          'text/markdown; charset=utf-8': string;
+          'text/csv; charset=utf-8': string;
+          'text/tab-separated-values; charset=utf-8': string;
+          'text/html; charset=utf-8': string;
+          'text/css; charset=utf-8': string;
+          'text/javascript; charset=utf-8': string;
+          'text/x-python; charset=utf-8': string;
+          'text/x-shellscript; charset=utf-8': string;
+          'application/json': string;
+          'application/xml': string;
+          'application/yaml': string;
+          'application/pdf': string;
+          'application/zip': string;
+          'application/gzip': string;
+          'application/x-tar': string;
+          'image/png': string;
+          'image/jpeg': string;
+          'image/gif': string;
+          'image/webp': string;
+          'image/svg+xml': string;
+          'audio/mpeg': string;
+          'audio/wav': string;
+          'video/mp4': string;
+          'application/msword': string;
+          'application/vnd.openxmlformats-officedocument.wordprocessingml.document': string;
+          'application/vnd.ms-excel': string;
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': string;
+          'application/vnd.ms-powerpoint': string;
+          'application/vnd.openxmlformats-officedocument.presentationml.presentation': string;
+          'application/octet-stream': string;
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `artifact_file_missing` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `artifact_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1Agents: {
+    parameters: {
+      query?: {
+        /** @description The id of the last object of the previous page */
+        after?: string;
+        /** @description 1 to 100, default 20 */
+        limit?: number;
+        /** @description Default `desc`: newest first */
+        order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            object: 'list';
+            data: components['schemas']['AgentsApiAgent'][];
+            first_id: string | null;
+            last_id: string | null;
+            has_more: boolean;
+          };
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postV1Agents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A Troupe model spec, e.g. `openai:gpt-4o-mini` */
+          model: string;
+          name?: string | null;
+          /** @description The agent's system prompt */
+          instructions?: string | null;
+          /** @description Only empty: Troupe agents have no metadata */
+          metadata?: {
+            [key: string]: string;
+          } | null;
+          /** @description Only empty: the agent's tools are config.tools */
+          tools?: unknown[] | null;
+          /** @description `max_concurrent_subagents` is the per-run children limit; `enabled: false` is refused */
+          multi_agent?: {
+            enabled: boolean;
+            max_concurrent_subagents?: number;
+          } | null;
+          /** @description Accepted, no effect: the model spec decides */
+          reasoning?: {
+            effort?: ('none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max') | null;
+            summary?: ('concise' | 'detailed' | 'auto') | null;
+          } | null;
+          /** @description Accepted, no effect */
+          service_tier?: ('auto' | 'default' | 'flex' | 'priority' | 'fast' | 'ultrafast') | null;
+          /** @description Accepted, no effect: answers are text */
+          text?: unknown;
+          /** @description Accepted, no effect */
+          compaction?: unknown;
+          /** @description Accepted, no effect */
+          experimental?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentsApiAgent'];
+        };
+      };
+      /** @description Error: `validation_failed`, `invalid_json` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An agent id or slug */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentsApiAgent'];
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postV1AgentsId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An agent id or slug */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          model?: string;
+          name?: string | null;
+          /** @description The agent's system prompt */
+          instructions?: string | null;
+          /** @description Only empty: Troupe agents have no metadata */
+          metadata?: {
+            [key: string]: string;
+          } | null;
+          /** @description Only empty: the agent's tools are config.tools */
+          tools?: unknown[] | null;
+          /** @description `max_concurrent_subagents` is the per-run children limit; `enabled: false` is refused */
+          multi_agent?: {
+            enabled: boolean;
+            max_concurrent_subagents?: number;
+          } | null;
+          /** @description Accepted, no effect: the model spec decides */
+          reasoning?: {
+            effort?: ('none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max') | null;
+            summary?: ('concise' | 'detailed' | 'auto') | null;
+          } | null;
+          /** @description Accepted, no effect */
+          service_tier?: ('auto' | 'default' | 'flex' | 'priority' | 'fast' | 'ultrafast') | null;
+          /** @description Accepted, no effect: answers are text */
+          text?: unknown;
+          /** @description Accepted, no effect */
+          compaction?: unknown;
+          /** @description Accepted, no effect */
+          experimental?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentsApiAgent'];
+        };
+      };
+      /** @description Error: `validation_failed`, `invalid_json` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteV1AgentsId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An agent id or slug */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @constant */
+            object: 'agent.deleted';
+            /** @constant */
+            deleted: true;
+          };
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1AgentsSessionsId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentsApiSession'];
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postV1AgentsSessionsId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Replaces the metadata; null clears it */
+          metadata?: {
+            [key: string]: string;
+          } | null;
+          /** @description Not supported: update the agent itself */
+          agent?: unknown;
+          /** @description Accepted, no effect */
+          prompt_cache_options?: unknown;
+          /**
+           * @description Accepted, no effect
+           * @enum {string}
+           */
+          review?: 'none' | 'auto_review';
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentsApiSession'];
+        };
+      };
+      /** @description Error: `validation_failed`, `invalid_json` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteV1AgentsSessionsId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @constant */
+            object: 'agent.session.deleted';
+            /** @constant */
+            deleted: true;
+          };
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
         headers: {
           [name: string]: unknown;
         };

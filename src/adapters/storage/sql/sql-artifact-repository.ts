@@ -71,4 +71,8 @@ export class SqlArtifactRepository implements ArtifactRepository {
       .execute();
     return rows.map(artifactFromRow);
   }
+
+  async delete(id: string): Promise<void> {
+    await this.ctx.db.deleteFrom('artifacts').where('id', '=', id).execute();
+  }
 }
