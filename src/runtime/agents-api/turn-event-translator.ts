@@ -214,6 +214,8 @@ export class TurnEventTranslator {
       case 'error':
       case 'model_retry':
       case 'model_fallback':
+      case 'context_compacted':
+      case 'verification':
         return [];
     }
   }

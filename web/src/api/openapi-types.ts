@@ -274,6 +274,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/agent/runs/{id}/fork': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Fork a run from a step into a new conversation and start a run there
+     * @description The new conversation (same user, agent and project) holds the source thread up to `after_step`; the source is only read. With `input` the fork is a new turn; without, it re-runs the source’s input from that step. The run and the conversation record `forked_from`. Only the run’s own user forks (anyone else: `run_not_found`). `agent_overrides.model` and `.system_prompt` need edit rights on the agent (`fork_override_forbidden`); `.tools` only narrow.
+     */
+    post: operations['postAgentRunsIdFork'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/agent/runs/{id}/compare/{other_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Two runs side by side: their trees, steps, tool calls, tokens, cost, duration and an output diff
+     * @description Returns `{comparison: {a, b, output_diff}}`: each side is the run with the runs it created, nested; `output_diff` goes from a’s final output to b’s. Both runs must be readable by the caller (`run_not_found` otherwise).
+     */
+    get: operations['getAgentRunsIdCompareOtherId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/agent/runs': {
     parameters: {
       query?: never;
@@ -283,7 +323,7 @@ export interface paths {
     };
     /**
      * My runs (admins: everyone’s), newest first, filtered and paginated
-     * @description Returns `{runs: [...], next_cursor}`; pass `next_cursor` as `cursor` for the next page (null on the last). Each run has its status, agent, run type, timings (`duration_ms`), token usage, `child_count` and `input_preview`.
+     * @description Returns `{runs: [...], next_cursor}`; pass `next_cursor` as `cursor` for the next page (null on the last). Each run has its status, agent, run type, timings (`duration_ms`), token usage, `child_count`, `input_preview` and `forked_from` (set on a run a fork started).
      */
     get: operations['getAgentRuns'];
     put?: never;
@@ -1477,12 +1517,24 @@ export interface components {
       model_calls: number;
       /** @description Calls that never answered (cancelled, failed, lost with their worker); their tokens are unknown */
       aborted_model_calls: number;
+      /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+      cache_read_tokens?: number;
+      /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+      cache_write_tokens?: number;
+      /** @description Output tokens spent on reasoning (part of output_tokens) */
+      reasoning_tokens?: number;
       /** @description Per model spec, once a fallback model answered a call: which models ran and what each used */
       by_model?: {
         [key: string]: {
           input_tokens: number;
           output_tokens: number;
           model_calls: number;
+          /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+          cache_read_tokens?: number;
+          /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+          cache_write_tokens?: number;
+          /** @description Output tokens spent on reasoning (part of output_tokens) */
+          reasoning_tokens?: number;
         };
       };
     };
@@ -1549,6 +1601,11 @@ export interface components {
         /** @description The inline or built-in spec a subagent run plays */
         inline_subagent?: string;
         expert_slug?: string;
+        /** @description A fork's changes to its agent: its prompt, and the patterns its tools were narrowed to */
+        agent_overrides?: {
+          system_prompt?: string;
+          tools?: string[];
+        };
         /** @description Acceptance criteria the finished run is graded against */
         acceptance?: string;
         /** @description A revision: the child's first task (its message is the reasons) */
@@ -1606,6 +1663,7 @@ export interface components {
       finished_at: string | null;
       /** @description ISO 8601 time */
       updated_at: string;
+      forked_from: components['schemas']['ForkOrigin'] | null;
     };
     Agent: {
       id: string;
@@ -1675,6 +1733,12 @@ export interface components {
       usage: {
         input_tokens: number;
         output_tokens: number;
+        /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+        cache_read_tokens?: number;
+        /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+        cache_write_tokens?: number;
+        /** @description Output tokens spent on reasoning (part of output_tokens) */
+        reasoning_tokens?: number;
       } | null;
     };
     RunEvent:
@@ -1749,6 +1813,12 @@ export interface components {
             model_usage?: {
               input_tokens: number;
               output_tokens: number;
+              /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+              cache_read_tokens?: number;
+              /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+              cache_write_tokens?: number;
+              /** @description Output tokens spent on reasoning (part of output_tokens) */
+              reasoning_tokens?: number;
             };
           };
           /** @description ISO 8601 time */
@@ -1834,6 +1904,12 @@ export interface components {
             usage?: {
               input_tokens: number;
               output_tokens: number;
+              /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+              cache_read_tokens?: number;
+              /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+              cache_write_tokens?: number;
+              /** @description Output tokens spent on reasoning (part of output_tokens) */
+              reasoning_tokens?: number;
             };
             /** @description The fallback model that answered, if one did */
             model?: string;
@@ -2150,6 +2226,39 @@ export interface components {
             status?: number;
             /** @description Characters the failed attempt streamed: drop that many from the end of the text shown */
             discarded_chars: number;
+          };
+          /** @description ISO 8601 time */
+          created_at: string;
+        }
+      | {
+          run_id: string;
+          seq: number;
+          /** @constant */
+          type: 'context_compacted';
+          payload: {
+            root_run_id: string;
+            /** @description The run's creator; null for a root */
+            parent_run_id: string | null;
+            /** @description The creator's call that started it */
+            parent_tool_call_id: string | null;
+            depth: number;
+            /** @description The model turn the event belongs to */
+            step: number;
+            /**
+             * @description Why: the prompt passed the compaction threshold, or the provider refused it as too long
+             * @enum {string}
+             */
+            trigger: 'threshold' | 'overflow';
+            /** @description Prompt tokens before (system prompt and tools included) */
+            tokens_before: number;
+            /** @description Prompt tokens after */
+            tokens_after: number;
+            /** @description Messages of the prompt the summary replaces (an earlier summary counts as one) */
+            messages_summarised: number;
+            /** @description The model spec that wrote the summary */
+            model: string;
+            /** @description The window the prompt is kept under, in tokens */
+            context_window: number;
           };
           /** @description ISO 8601 time */
           created_at: string;
@@ -3210,6 +3319,129 @@ export interface components {
             }[];
           };
         };
+    /** @description Set on the run a fork started: where it was forked from */
+    ForkOrigin: {
+      /** @description The source run */
+      run_id: string;
+      /** @description The source's last step the fork's thread kept (0: its input only) */
+      step: number;
+    };
+    ComparedUsage: {
+      input_tokens: number;
+      output_tokens: number;
+      total_tokens: number;
+      model_calls: number;
+      /** @description With TROUPE_MODEL_PRICES; null otherwise */
+      cost_usd: number | null;
+    };
+    ComparedStep: {
+      /** @description The n-th model call of the run */
+      step: number;
+      /** @description What the model wrote in that turn, cut at 500 characters */
+      text: string;
+      tool_calls: {
+        name: string;
+        /** @description null: the call has no result */
+        is_error: boolean | null;
+      }[];
+      input_tokens: number | null;
+      output_tokens: number | null;
+      /** @description A fork's step copied from its source (not run by it); left out of the tool-call totals */
+      copied: boolean;
+    };
+    ComparedRun: {
+      run_id: string;
+      /** @enum {string} */
+      run_type: 'chat' | 'subagent' | 'delegation' | 'resume' | 'grader';
+      /** @enum {string} */
+      status:
+        | 'pending'
+        | 'running'
+        | 'input_required'
+        | 'cancel_requested'
+        | 'completed'
+        | 'failed'
+        | 'cancelled'
+        | 'interrupted';
+      agent_id: string;
+      /** @description The inline spec an inline subagent run plays */
+      subagent_name: string | null;
+      model_spec: string;
+      forked_from: components['schemas']['ForkOrigin'] | null;
+      /** @description The input message on one line, cut at a word boundary */
+      input_preview: string;
+      /** @description From start to finish; null until the run has both */
+      duration_ms: number | null;
+      own: components['schemas']['ComparedUsage'];
+      subtree: components['schemas']['ComparedUsage'];
+      steps: components['schemas']['ComparedStep'][];
+      /** @description The calls the run made itself (copied steps left out) */
+      tool_calls: {
+        total: number;
+        errors: number;
+        /** @description Calls per tool name */
+        by_name: {
+          [key: string]: number;
+        };
+      };
+      output: string | null;
+      error: {
+        type: string;
+        message: string;
+        refusal?:
+          | {
+              /** @constant */
+              code: 'budget_exhausted';
+              /** @description What ran out, without the code */
+              reason: string;
+              /**
+               * @description The limit that was reached, when the ledger says which
+               * @enum {string}
+               */
+              dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
+              /** @description The limit's value (null: the parent's wall time) */
+              limit?: number | null;
+              /** @description Used or handed to children, of `limit` */
+              spent?: number;
+            }
+          | {
+              /** @constant */
+              code: 'tool_not_available';
+              reason: string;
+              tool: string;
+            }
+          | {
+              /** @constant */
+              code: 'approval_rejected';
+              reason: string;
+              tool: string;
+              /** @description The user's reason, if given */
+              comment: string | null;
+            };
+      } | null;
+      children: components['schemas']['ComparedRun'][];
+    };
+    TextDiff: {
+      /**
+       * @description word by word; line by line for long outputs; whole when even that is too big
+       * @enum {string}
+       */
+      unit: 'word' | 'line' | 'whole';
+      parts: {
+        /**
+         * @description insert: only in b; delete: only in a
+         * @enum {string}
+         */
+        op: 'equal' | 'insert' | 'delete';
+        text: string;
+      }[];
+    };
+    RunComparison: {
+      a: components['schemas']['ComparedRun'];
+      b: components['schemas']['ComparedRun'];
+      /** @description From a's final output to b's */
+      output_diff: components['schemas']['TextDiff'];
+    };
     OpenAiModel: {
       /** @description The agent's slug */
       id: string;
@@ -3471,6 +3703,7 @@ export interface components {
               comment: string | null;
             };
       } | null;
+      forked_from: components['schemas']['ForkOrigin'] | null;
     };
     InspectedStep: {
       run_id: string;
@@ -3517,12 +3750,24 @@ export interface components {
           model_calls: number;
           /** @description Calls that never answered (cancelled, failed, lost with their worker); their tokens are unknown */
           aborted_model_calls: number;
+          /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+          cache_read_tokens?: number;
+          /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+          cache_write_tokens?: number;
+          /** @description Output tokens spent on reasoning (part of output_tokens) */
+          reasoning_tokens?: number;
           /** @description Per model spec, once a fallback model answered a call: which models ran and what each used */
           by_model?: {
             [key: string]: {
               input_tokens: number;
               output_tokens: number;
               model_calls: number;
+              /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+              cache_read_tokens?: number;
+              /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+              cache_write_tokens?: number;
+              /** @description Output tokens spent on reasoning (part of output_tokens) */
+              reasoning_tokens?: number;
             };
           };
           /** @description Counted by a budget ledger; null without one */
@@ -3538,12 +3783,24 @@ export interface components {
           model_calls: number;
           /** @description Calls that never answered (cancelled, failed, lost with their worker); their tokens are unknown */
           aborted_model_calls: number;
+          /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+          cache_read_tokens?: number;
+          /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+          cache_write_tokens?: number;
+          /** @description Output tokens spent on reasoning (part of output_tokens) */
+          reasoning_tokens?: number;
           /** @description Per model spec, once a fallback model answered a call: which models ran and what each used */
           by_model?: {
             [key: string]: {
               input_tokens: number;
               output_tokens: number;
               model_calls: number;
+              /** @description Input tokens read from the provider's prompt cache (part of input_tokens) */
+              cache_read_tokens?: number;
+              /** @description Input tokens written to the provider's prompt cache (part of input_tokens) */
+              cache_write_tokens?: number;
+              /** @description Output tokens spent on reasoning (part of output_tokens) */
+              reasoning_tokens?: number;
             };
           };
           /** @description Counted by a budget ledger; null without one */
@@ -4205,10 +4462,13 @@ export interface components {
           | 'run_not_waiting'
           | 'approval_not_found'
           | 'approval_decided'
+          | 'fork_override_forbidden'
+          | 'fork_point_invalid'
           | 'invalid_model_spec'
           | 'model_not_found'
           | 'model_call_failed'
           | 'context_overflow'
+          | 'output_truncated'
           | 'scenario_invalid'
           | 'tool_not_found'
           | 'tool_input_invalid'
@@ -5424,6 +5684,184 @@ export interface operations {
       };
     };
   };
+  postAgentRunsIdFork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Record id (agents also accept their slug) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The source's last step the new thread keeps (0: its input only). Default: the whole run with `input`, 0 without */
+          after_step?: number;
+          /** @description The fork's message. Without it the fork re-runs the source's input, continuing after `after_step` */
+          input?: string;
+          agent_overrides?: {
+            /** @description `provider:model`; the agent’s owner or an admin only */
+            model?: string;
+            /** @description The agent’s owner or an admin only */
+            system_prompt?: string;
+            /** @description Names or patterns; only the agent’s own tools that match one are kept (tools only narrow) */
+            tools?: string[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            run: components['schemas']['Run'];
+            conversation: components['schemas']['Conversation'];
+          };
+        };
+      };
+      /** @description Error: `fork_point_invalid`, `validation_failed`, `invalid_json` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `fork_override_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `step_not_found`, `agent_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAgentRunsIdCompareOtherId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Run a */
+        id: string;
+        /** @description Run b */
+        other_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            comparison: components['schemas']['RunComparison'];
+          };
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getAgentRuns: {
     parameters: {
       query?: {
@@ -5450,6 +5888,8 @@ export interface operations {
         to?: unknown;
         /** @description Case-insensitive text in the input message */
         q?: string;
+        /** @description true: only runs started by a fork; false: only the others */
+        forked?: boolean;
         /** @description `next_cursor` of the previous page */
         cursor?: string;
         limit?: number;
@@ -5912,6 +6352,16 @@ export interface operations {
               max_retries?: number;
               max_wait_ms?: number;
             };
+            /** @description The model's context window in tokens (prompt and answer); overrides the built-in table */
+            context_window?: number;
+            /** @description The most tokens the model answers in one call; also sent to the provider as its limit */
+            max_output_tokens?: number;
+            /** @description The model that writes compaction summaries; the agent's own model when unset */
+            compaction_model?: string;
+            /** @description Share of the window (beside the answer's room) above which the prompt is compacted first */
+            compact_at?: number;
+            /** @description How many times a text answer cut by the output limit is continued before output_truncated */
+            max_continuations?: number;
             tools?: string[];
             mcp_servers?: {
               name: string;
@@ -5937,6 +6387,8 @@ export interface operations {
             /** @enum {string} */
             tool_approval_mode?: 'default' | 'always_trust';
             keep_background_runs?: boolean;
+            /** @description Prompt caching hints to the provider (default true; docs/model-calls.md#prompt-caching) */
+            prompt_cache?: boolean;
             max_steps?: number;
             execute?: {
               network?: boolean;
@@ -5960,6 +6412,8 @@ export interface operations {
               max_children_per_user?: number;
               /** @description At most the server's TROUPE_CHILD_RESULT_CAP_BYTES; a higher value is refused (400 validation_failed) */
               child_result_cap_bytes?: number;
+              /** @description At most the server's TROUPE_TOOL_RESULT_MAX_TOKENS; a higher value is refused (400 validation_failed) */
+              tool_result_max_tokens?: number;
               /** @description At most the server's TROUPE_WAIT_TIMEOUT_MS; a higher value is refused (400 validation_failed) */
               wait_timeout_ms?: number;
               /** @description At most the server's TROUPE_INACTIVITY_TIMEOUT_MS; a higher value is refused (400 validation_failed) */
@@ -6104,6 +6558,16 @@ export interface operations {
               max_retries?: number;
               max_wait_ms?: number;
             };
+            /** @description The model's context window in tokens (prompt and answer); overrides the built-in table */
+            context_window?: number;
+            /** @description The most tokens the model answers in one call; also sent to the provider as its limit */
+            max_output_tokens?: number;
+            /** @description The model that writes compaction summaries; the agent's own model when unset */
+            compaction_model?: string;
+            /** @description Share of the window (beside the answer's room) above which the prompt is compacted first */
+            compact_at?: number;
+            /** @description How many times a text answer cut by the output limit is continued before output_truncated */
+            max_continuations?: number;
             tools?: string[];
             mcp_servers?: {
               name: string;
@@ -6129,6 +6593,8 @@ export interface operations {
             /** @enum {string} */
             tool_approval_mode?: 'default' | 'always_trust';
             keep_background_runs?: boolean;
+            /** @description Prompt caching hints to the provider (default true; docs/model-calls.md#prompt-caching) */
+            prompt_cache?: boolean;
             max_steps?: number;
             execute?: {
               network?: boolean;
@@ -6152,6 +6618,8 @@ export interface operations {
               max_children_per_user?: number;
               /** @description At most the server's TROUPE_CHILD_RESULT_CAP_BYTES; a higher value is refused (400 validation_failed) */
               child_result_cap_bytes?: number;
+              /** @description At most the server's TROUPE_TOOL_RESULT_MAX_TOKENS; a higher value is refused (400 validation_failed) */
+              tool_result_max_tokens?: number;
               /** @description At most the server's TROUPE_WAIT_TIMEOUT_MS; a higher value is refused (400 validation_failed) */
               wait_timeout_ms?: number;
               /** @description At most the server's TROUPE_INACTIVITY_TIMEOUT_MS; a higher value is refused (400 validation_failed) */
@@ -6396,6 +6864,16 @@ export interface operations {
               max_retries?: number;
               max_wait_ms?: number;
             };
+            /** @description The model's context window in tokens (prompt and answer); overrides the built-in table */
+            context_window?: number;
+            /** @description The most tokens the model answers in one call; also sent to the provider as its limit */
+            max_output_tokens?: number;
+            /** @description The model that writes compaction summaries; the agent's own model when unset */
+            compaction_model?: string;
+            /** @description Share of the window (beside the answer's room) above which the prompt is compacted first */
+            compact_at?: number;
+            /** @description How many times a text answer cut by the output limit is continued before output_truncated */
+            max_continuations?: number;
             tools?: string[];
             mcp_servers?: {
               name: string;
@@ -6421,6 +6899,8 @@ export interface operations {
             /** @enum {string} */
             tool_approval_mode?: 'default' | 'always_trust';
             keep_background_runs?: boolean;
+            /** @description Prompt caching hints to the provider (default true; docs/model-calls.md#prompt-caching) */
+            prompt_cache?: boolean;
             max_steps?: number;
             execute?: {
               network?: boolean;
@@ -6444,6 +6924,8 @@ export interface operations {
               max_children_per_user?: number;
               /** @description At most the server's TROUPE_CHILD_RESULT_CAP_BYTES; a higher value is refused (400 validation_failed) */
               child_result_cap_bytes?: number;
+              /** @description At most the server's TROUPE_TOOL_RESULT_MAX_TOKENS; a higher value is refused (400 validation_failed) */
+              tool_result_max_tokens?: number;
               /** @description At most the server's TROUPE_WAIT_TIMEOUT_MS; a higher value is refused (400 validation_failed) */
               wait_timeout_ms?: number;
               /** @description At most the server's TROUPE_INACTIVITY_TIMEOUT_MS; a higher value is refused (400 validation_failed) */
