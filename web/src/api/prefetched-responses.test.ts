@@ -66,7 +66,7 @@ describe('the API client adopts a prefetched response', () => {
   });
 });
 
-describe("index.html's inline prefetch", () => {
+describe("index.html's inline script", () => {
   const script = /<script>([\s\S]*?)<\/script>/.exec(indexHtml)?.[1] ?? '';
 
   function runAt(pathname: string, token: string | null) {
@@ -77,13 +77,20 @@ describe("index.html's inline prefetch", () => {
       sent.push({ path, headers: init.headers });
       return json({});
     };
+    const current: string[] = [];
+    const links = ['/chat', '/agents', '/runs'].map((href) => ({
+      getAttribute: () => href,
+      setAttribute: () => current.push(href),
+    }));
+    const root = { textContent: 'chrome', querySelectorAll: () => links };
+    const document = { getElementById: (id: string) => (id === 'root' ? root : null) };
     // The page's own inline script, run as the browser would run it, against a stand-in window.
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const run = new Function('window', 'location', 'localStorage', 'fetch', script) as (
+    const run = new Function('window', 'document', 'location', 'localStorage', 'fetch', script) as (
       ...args: unknown[]
     ) => void;
-    run(win, { pathname }, storage, fetch);
-    return { sent, prefetched: win.__troupePrefetch };
+    run(win, document, { pathname }, storage, fetch);
+    return { sent, prefetched: win.__troupePrefetch, chrome: root.textContent, current };
   }
 
   it('requests the paths the console adopts, with the stored token, on a conversation page only', () => {
@@ -94,5 +101,12 @@ describe("index.html's inline prefetch", () => {
     expect(runAt('/chat/c1', null).sent).toEqual([]);
     expect(runAt('/agents', 'tok').sent).toEqual([]);
     expect(runAt('/chat', 'tok').sent).toEqual([]);
+    expect(runAt('/chat/%E0%A4%A', 'tok').sent).toEqual([]);
+  });
+
+  it('keeps the painted chrome for a signed-in visitor, its section marked, and drops it otherwise', () => {
+    expect(runAt('/agents/a1/edit', 'tok')).toMatchObject({ chrome: 'chrome', current: ['/agents'] });
+    expect(runAt('/', 'tok')).toMatchObject({ chrome: 'chrome', current: ['/chat'] });
+    expect(runAt('/chat/c1', ' ')).toMatchObject({ chrome: '', current: [] });
   });
 });
