@@ -1,4 +1,5 @@
 import { ApiError } from './api-error.ts';
+import { takePrefetched } from './prefetched-responses.ts';
 import type { ApiErrorBody } from './types.ts';
 
 export interface ApiClientOptions {
@@ -59,7 +60,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   async function raw(path: string, init: RequestInit = {}): Promise<Response> {
     let response: Response;
     try {
-      response = await doFetch(`${baseUrl}${path}`, { ...init, headers: authHeaders(init.headers) });
+      // A GET index.html already started (same path, same token) is adopted, not sent twice; its errors
+      // take the same path as a request of our own.
+      const prefetched =
+        (init.method ?? 'GET') === 'GET' && baseUrl === ''
+          ? takePrefetched(path, options.getToken())
+          : undefined;
+      response = await (prefetched ??
+        doFetch(`${baseUrl}${path}`, { ...init, headers: authHeaders(init.headers) }));
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') throw error;
       throw new ApiError(0, 'network_error', error instanceof Error ? error.message : 'Network error');

@@ -244,3 +244,23 @@ describe('stream resume bookkeeping (sessionStorage per run)', () => {
     expect(createRunStreamStore(undefined).load('x')).toBeUndefined();
   });
 });
+
+describe('applyRunEvent: a resumed step announces its tool calls again', () => {
+  it('keeps one item per tool call id, with its result, after the call is announced a second time', () => {
+    seq = 0;
+    const events = [
+      ev('tool_call', { tool_call_id: 'c1', name: 'execute', args: { command: 'echo one' } }),
+      ev('approval_required', { tool_call_id: 'c1', name: 'execute', args: { command: 'echo one' } }),
+      // The approval resumes the run in a new attempt: the step's call is streamed again, then runs.
+      ev('tool_call', { tool_call_id: 'c1', name: 'execute', args: { command: 'echo one' } }),
+      ev('tool_result', { tool_call_id: 'c1', name: 'execute', output: 'one', is_error: false }),
+      ev('tool_call', { tool_call_id: 'c2', name: 'execute', args: { command: 'echo two' } }),
+    ];
+    const view = fold(events);
+    expect(view.items.map((item) => (item.kind === 'tool' ? item.toolCallId : item.kind))).toEqual([
+      'c1',
+      'c2',
+    ]);
+    expect(view.items[0]).toMatchObject({ result: { output: 'one', isError: false } });
+  });
+});

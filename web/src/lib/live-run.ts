@@ -1,6 +1,6 @@
 import type { RunEvent, RunStatus, SubagentUpdatePayload, TokenUsage, UserQuestion } from '../api/types.ts';
 import { compactionNotice, modelNotice } from './model-notice.ts';
-import type { ToolResult, TranscriptItem } from './transcript-items.ts';
+import type { ToolItem, ToolResult, TranscriptItem } from './transcript-items.ts';
 
 export interface PendingApproval {
   toolCallId: string;
@@ -91,17 +91,26 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
           : [...view.items, { kind: 'text', text }];
       break;
     }
-    case 'tool_call':
-      next.items = [
-        ...view.items,
-        {
-          kind: 'tool',
-          toolCallId: str(event.payload.tool_call_id),
-          name: str(event.payload.name),
-          args: event.payload.args,
-        },
-      ];
+    case 'tool_call': {
+      const id = str(event.payload.tool_call_id);
+      const call: ToolItem = {
+        kind: 'tool',
+        toolCallId: id,
+        name: str(event.payload.name),
+        args: event.payload.args,
+      };
+      // A call announced again (a new attempt of the run resumes a step whose call was already streamed, e.g.
+      // after an approval or a lost worker) is the same call: one group in the transcript, not two.
+      const known = view.items.some((item) => item.kind === 'tool' && item.toolCallId === id);
+      next.items = known
+        ? view.items.map((item) =>
+            item.kind === 'tool' && item.toolCallId === id
+              ? { ...item, name: call.name, args: call.args }
+              : item,
+          )
+        : [...view.items, call];
       break;
+    }
     case 'tool_result': {
       const id = str(event.payload.tool_call_id);
       const { output, is_error: isError, refusal } = event.payload;

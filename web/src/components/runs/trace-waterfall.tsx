@@ -27,6 +27,7 @@ const EDGE = {
   resume: { glyph: '●', label: 'root run' },
   subagent: { glyph: '↳', label: 'subagent' },
   delegation: { glyph: '⇢', label: 'delegation' },
+  grader: { glyph: '✓', label: 'grader' },
 } as const;
 
 function tokensText(node: TraceNode): string {
