@@ -2,6 +2,7 @@ import type { EgressPolicy } from '../../core/egress/egress-policy.js';
 import { isTroupeError } from '../../core/errors.js';
 import type { ToolSource, ToolSourceProbe } from '../../core/ports/tool-source.js';
 import type { Agent, McpServerConfig } from '../../core/records/agent.js';
+import { effectFromHints } from '../../core/tools/tool-effect.js';
 import { defineTool, type AnyTroupeTool } from '../../core/tools/troupe-tool.js';
 import type { Resolver } from '../egress/create-egress-fetch.js';
 import { egressDenied } from '../egress/create-egress-fetch.js';
@@ -131,6 +132,8 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
     return defineTool({
       name,
       description: info.description ?? `Tool ${info.name} of the MCP server ${server.name}`,
+      // The agent's config overrides what the server says (docs/effects-and-forks.md#mcp-tools).
+      effect: server.tool_effects?.[info.name] ?? server.effect ?? effectFromHints(info.annotations),
       inputSchema: mcpInputSchema(info.inputSchema),
       async execute(input, context) {
         const timeoutMs = server.timeout_ms ?? defaultTimeoutMs;

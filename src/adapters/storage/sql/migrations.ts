@@ -11,6 +11,7 @@ import { leanIndexesMigration } from './lean-indexes-migration.js';
 import { approvalScopeMigration } from './approval-scope-migration.js';
 import { knowledgeRankingMigration } from './knowledge-ranking-migration.js';
 import { messageUsageMigration } from './message-usage-migration.js';
+import { toolCallStartsMigration } from './tool-call-starts-migration.js';
 
 /*
  * One migration set for SQLite and PostgreSQL: only types and DDL both accept (text, integer, partial
@@ -422,6 +423,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0012_approval_scope': approvalScopeMigration,
   '0013_knowledge_scoped_ranking': knowledgeRankingMigration,
   '0014_message_usage': messageUsageMigration,
+  '0017_tool_call_starts': toolCallStartsMigration,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };
