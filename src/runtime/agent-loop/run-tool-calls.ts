@@ -5,6 +5,7 @@ import type { ModelCallUsage } from '../../core/runs/run-usage.js';
 import type { ChatMessage, ToolChatMessage } from '../../core/thread/chat-message.js';
 import type { AnyTroupeTool } from '../../core/tools/troupe-tool.js';
 import type { PendingEvent } from '../events/run-emitter.js';
+import { UNKNOWN_OUTCOME_KEY } from '../../core/tools/unknown-outcome.js';
 import type { AgentLoopOptions } from './agent-loop-options.js';
 import { executeToolCall } from './execute-tool-call.js';
 
@@ -52,6 +53,7 @@ export async function runToolCalls(
             output: outcome.output,
             is_error: outcome.isError,
             ...(outcome.refusal ? { refusal: outcome.refusal } : {}),
+            ...(outcome.outcome ? { outcome: outcome.outcome } : {}),
           },
         };
         const events = completesStep ? [result, stepEvent] : [result];
@@ -115,6 +117,9 @@ function toToolMessage(call: ModelToolCall, result: ToolCallResult): ToolChatMes
           : typeof output === 'string'
             ? { type: 'text', value: output }
             : { type: 'json', value: output },
+        ...(result.outcome
+          ? { providerOptions: { [UNKNOWN_OUTCOME_KEY]: { outcome: result.outcome } } }
+          : {}),
       },
     ],
   };

@@ -13,12 +13,20 @@ function buildServer(): McpServer {
   const server = new McpServer({ name: 'troupe-test', version: '1.0.0' });
   server.registerTool(
     'echo',
-    { description: 'Echoes the text back', inputSchema: { text: z.string() } },
+    {
+      description: 'Echoes the text back',
+      inputSchema: { text: z.string() },
+      annotations: { readOnlyHint: true },
+    },
     ({ text }) => ({ content: [{ type: 'text', text: `echo: ${text}` }] }),
   );
   server.registerTool(
     'add',
-    { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number().optional() } },
+    {
+      description: 'Adds two numbers',
+      inputSchema: { a: z.number(), b: z.number().optional() },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+    },
     ({ a, b }) => ({ content: [{ type: 'text', text: String(a + (b ?? 0)) }] }),
   );
   server.registerTool(

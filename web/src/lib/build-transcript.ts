@@ -1,3 +1,4 @@
+import { hasUnknownOutcome } from '../../../src/core/tools/unknown-outcome.ts';
 import type { ContentPart, Run, ThreadMessage, ToolResultOutput } from '../api/types.ts';
 import type { LiveRun } from './live-run.ts';
 import type { ChatTurn, ToolItem, TranscriptItem } from './transcript-items.ts';
@@ -12,7 +13,7 @@ function textOf(content: string | ContentPart[]): string {
     .join('');
 }
 
-function resultValue(output: ToolResultOutput | undefined): { output: unknown; isError: boolean } {
+function resultValue(output: ToolResultOutput | undefined): NonNullable<ToolItem['result']> {
   if (output === undefined) return { output: undefined, isError: false };
   return { output: 'value' in output ? output.value : output, isError: output.type.startsWith('error') };
 }
@@ -141,9 +142,17 @@ export function buildTranscript(input: BuildTranscriptInput): ChatTurn[] {
     } else if (message.role === 'tool') {
       for (const part of message.content) {
         if (part.type !== 'tool-result') continue;
-        const result = part as { toolCallId: string; toolName: string; output: ToolResultOutput };
+        const result = part as {
+          toolCallId: string;
+          toolName: string;
+          output: ToolResultOutput;
+          providerOptions?: Record<string, Record<string, unknown>>;
+        };
         const call = toolsById.get(result.toolCallId);
-        if (call) call.result = resultValue(result.output);
+        if (call) {
+          call.result = resultValue(result.output);
+          if (hasUnknownOutcome(result)) call.result.outcome = 'unknown';
+        }
       }
     }
   }

@@ -104,7 +104,11 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
       break;
     case 'tool_result': {
       const id = str(event.payload.tool_call_id);
-      const result = { output: event.payload.output, isError: event.payload.is_error === true };
+      const result = {
+        output: event.payload.output,
+        isError: event.payload.is_error === true,
+        ...(event.payload.outcome === 'unknown' ? { outcome: 'unknown' as const } : {}),
+      };
       let matched = false;
       next.items = view.items.map((item) => {
         if (item.kind !== 'tool' || item.toolCallId !== id) return item;

@@ -13,7 +13,8 @@ export interface ToolItem {
   toolCallId: string;
   name: string;
   args: unknown;
-  result?: { output: unknown; isError: boolean };
+  /** `outcome: 'unknown'`: an external call cut off by a server that stopped (docs/effects-and-forks.md). */
+  result?: { output: unknown; isError: boolean; outcome?: 'unknown' };
 }
 
 export interface NoticeItem {
