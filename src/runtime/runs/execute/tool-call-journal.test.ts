@@ -32,9 +32,9 @@ function countingTools(): { tools: AnyTroupeTool[]; counts: Map<string, number> 
       effect,
       description: `${name} (counts its calls)`,
       inputSchema: z.object({ key: z.string() }),
-      execute: async ({ key }) => {
+      execute: ({ key }) => {
         counts.set(name, (counts.get(name) ?? 0) + 1);
-        return `${name} ${key}`;
+        return Promise.resolve(`${name} ${key}`);
       },
     });
   return {
