@@ -1,9 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import type { ToolEffect } from '../../../src/core/tools/tool-effect.js';
+import { statelessMcpHttp } from './stateless-mcp-http.js';
 
 /** One tool per effect class, as its annotations declare it (docs/effects-and-forks.md#mcp-tools). */
 export const COUNTING_TOOLS: Record<ToolEffect, string> = {
@@ -64,25 +64,7 @@ export async function startCountingMcpServer(): Promise<CountingMcpServer> {
     return server;
   }
 
-  // Stateless: a fresh server and transport per request, as the SDK recommends for simple servers.
-  const http: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      void (async () => {
-        const server = build();
-        const transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: undefined,
-          enableJsonResponse: true,
-        });
-        res.on('close', () => void transport.close().then(() => server.close()));
-        await server.connect(transport);
-        const body =
-          chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown) : undefined;
-        await transport.handleRequest(req, res, body);
-      })().catch(() => res.destroy());
-    });
-  });
+  const http: Server = statelessMcpHttp(build);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
 
