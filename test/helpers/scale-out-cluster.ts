@@ -104,6 +104,7 @@ export function useScaleOutCluster(
   let baseUrl = '';
   let token = '';
   let workers: ServerProcess[] = [];
+  let processEnv: NodeJS.ProcessEnv = {};
 
   const api = (pathname: string, init: RequestInit = {}): Promise<Response> =>
     fetch(`${baseUrl}${pathname}`, {
@@ -215,6 +216,7 @@ export function useScaleOutCluster(
       TROUPE_HOST: '127.0.0.1',
       TROUPE_WORKER_CONCURRENCY: '8',
     };
+    processEnv = env;
     const apiProcess = new ServerProcess('api', ['--role', 'api', '--port', '0'], env);
     processes.push(apiProcess);
     // The API process migrates and seeds first, so the workers start against a ready schema.
@@ -244,9 +246,19 @@ export function useScaleOutCluster(
     }
   }, 60_000);
 
+  /** Starts one more worker of the cluster (after a suite killed others) and resolves once it runs. */
+  async function addWorker(name: string): Promise<ServerProcess> {
+    const worker = new ServerProcess(name, ['--role', 'worker'], processEnv);
+    processes.push(worker);
+    workers.push(worker);
+    await worker.waitFor(/Troupe worker \d+ is running/);
+    return worker;
+  }
+
   return {
     api,
     json,
+    addWorker,
     startRun,
     getRun,
     pidOf,

@@ -129,6 +129,17 @@ describe('MCP over stdio: one shared server process', SLOW, () => {
     expect(result.output).toMatch(/^Invalid arguments for tool mcp__test__add/);
   });
 
+  it("takes each tool's effect class from its annotations, overridden by the server's config", async () => {
+    const effects = (listed: AnyTroupeTool[]) =>
+      Object.fromEntries(listed.map((tool) => [tool.name.replace('mcp__test__', ''), tool.effect]));
+    // echo says readOnlyHint, add idempotentHint (and destructiveHint), the others nothing.
+    expect(effects(tools)).toMatchObject({ echo: 'read_only', add: 'idempotent', slow: 'external' });
+    const overridden = await shared.toolsFor(
+      agentWith([stdioTestServer('test', { effect: 'idempotent', tool_effects: { echo: 'external' } })]),
+    );
+    expect(effects(overridden)).toMatchObject({ echo: 'external', add: 'idempotent', slow: 'idempotent' });
+  });
+
   it('reuses one process per server config, across calls and agents', async () => {
     const second = await shared.toolsFor({ ...agentWith([stdioTestServer('test')]), id: 'agt_other' });
     const a = await call(tools, 'mcp__test__pid', {});

@@ -2,6 +2,7 @@ import type { EgressPolicy } from '../../core/egress/egress-policy.js';
 import { isTroupeError } from '../../core/errors.js';
 import type { ToolSource, ToolSourceProbe } from '../../core/ports/tool-source.js';
 import type { Agent, McpServerConfig } from '../../core/records/agent.js';
+import { effectFromHints } from '../../core/tools/tool-effect.js';
 import { defineTool, type AnyTroupeTool } from '../../core/tools/troupe-tool.js';
 import type { Resolver } from '../egress/create-egress-fetch.js';
 import { egressDenied } from '../egress/create-egress-fetch.js';
@@ -125,12 +126,15 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
     return verdict === 'resolve' || verdict.allowed ? undefined : egressDenied(verdict).message;
   }
 
-  function toTool(connection: McpConnection, info: McpToolInfo): AnyTroupeTool {
+  /** `config`: the agent's own entry, whose effect overrides apply; the connection may be another agent's. */
+  function toTool(connection: McpConnection, info: McpToolInfo, config: McpServerConfig): AnyTroupeTool {
     const { server } = connection;
     const name = mcpToolName(server.name, info.name);
     return defineTool({
       name,
       description: info.description ?? `Tool ${info.name} of the MCP server ${server.name}`,
+      // The agent's config overrides what the server says (docs/effects-and-forks.md#mcp-tools).
+      effect: config.tool_effects?.[info.name] ?? config.effect ?? effectFromHints(info.annotations),
       inputSchema: mcpInputSchema(info.inputSchema),
       async execute(input, context) {
         const timeoutMs = server.timeout_ms ?? defaultTimeoutMs;
@@ -167,7 +171,7 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
             listing = connection.lastListing ?? [];
             options.warn?.(`${error instanceof Error ? error.message : String(error)} (agent ${agent.slug})`);
           }
-          return listing.map((info) => toTool(connection, info));
+          return listing.map((info) => toTool(connection, info, server));
         }),
       );
       return perServer.flat();

@@ -6,6 +6,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { EgressPolicy } from '../../core/egress/egress-policy.js';
 import { TroupeError } from '../../core/errors.js';
 import type { McpServerConfig } from '../../core/records/agent.js';
+import type { ToolEffectHints } from '../../core/tools/tool-effect.js';
 import { createEgressFetch, type EgressFetch, type Resolver } from '../egress/create-egress-fetch.js';
 import { describeMcpFailure, egressRefusal } from './describe-mcp-failure.js';
 import type { McpCallResult } from './render-mcp-result.js';
@@ -15,6 +16,8 @@ export interface McpToolInfo {
   name: string;
   description?: string;
   inputSchema?: unknown;
+  /** What the server says a call does; its hints decide the tool's effect class (`effectFromHints`). */
+  annotations?: ToolEffectHints;
 }
 
 export interface McpCallOptions {

@@ -66,6 +66,11 @@ export interface ToolCallResult {
   isError: boolean;
   /** A refused call: the refusal as data, for its `tool_result` event (the model reads `output`). */
   refusal?: Refusal;
+  /**
+   * `unknown`: an external call that started before its worker stopped and was not run again
+   * (docs/effects-and-forks.md#the-journal); its `tool_result` event and stored result say so.
+   */
+  outcome?: 'unknown';
 }
 
 /**

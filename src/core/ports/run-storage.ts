@@ -297,3 +297,15 @@ export interface RunInboxRepository {
   /** Takes every unread message of the run, oldest first, marking them read atomically. */
   take(runId: string): Promise<string[]>;
 }
+
+/**
+ * The tool-call journal's `started` marks (docs/effects-and-forks.md#the-journal): written, and committed, just
+ * before an `external` call runs; its result in the thread is its `finished` mark. A resumed run does not run
+ * again a call that started and has no result.
+ */
+export interface ToolCallJournalRepository {
+  /** Records that the call starts now; a second mark of the same call is a no-op. */
+  markStarted(runId: string, toolCallId: string): Promise<void>;
+  /** Which of these calls of the run have a `started` mark. */
+  startedAmong(runId: string, toolCallIds: readonly string[]): Promise<Set<string>>;
+}

@@ -7,6 +7,7 @@ import type {
   RunEventRepository,
   RunInboxRepository,
   RunRepository,
+  ToolCallJournalRepository,
 } from './run-storage.js';
 import type { ArtifactRepository, AttachmentRepository, SkillRepository } from './file-storage.js';
 import type { AccessRepository, AgentRepository } from './agent-storage.js';
@@ -67,6 +68,7 @@ export type {
   NewToolApproval,
   ApprovalRepository,
   RunInboxRepository,
+  ToolCallJournalRepository,
 } from './run-storage.js';
 
 /**
@@ -102,6 +104,8 @@ export interface Storage {
   readonly events: RunEventRepository;
   readonly approvals: ApprovalRepository;
   readonly inbox: RunInboxRepository;
+  /** `started` marks of external tool calls (docs/effects-and-forks.md#the-journal). */
+  readonly toolCalls: ToolCallJournalRepository;
   readonly skills: SkillRepository;
   /** Grants on skills and knowledge sources. */
   readonly grants: GrantRepository;

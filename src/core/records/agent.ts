@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentRetrySettings } from '../model-calls/retry-schedule.js';
 import type { BudgetLimits } from '../budgets/budget.js';
+import type { ToolEffect } from '../tools/tool-effect.js';
 import { nullableTimestamp, timestamp } from './record-fields.js';
 /**
  * `chat`: a main agent played by the agent loop; `subagent`: a child of main agents; `a2a`: a remote A2A
@@ -27,6 +28,10 @@ export interface McpServerConfig {
   url?: string;
   headers?: Record<string, string>;
   timeout_ms?: number;
+  /** The effect class of every tool of this server, whatever its annotations say (docs/effects-and-forks.md). */
+  effect?: ToolEffect;
+  /** The effect class of single tools, by the server's own tool name; wins over `effect`. */
+  tool_effects?: Record<string, ToolEffect>;
 }
 
 /** Where a remote A2A expert lives. `headers` (credentials) are secrets: write-only like MCP headers. */

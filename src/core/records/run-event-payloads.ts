@@ -78,6 +78,12 @@ export const RUN_EVENT_BODIES = {
     closed_by_run_end: z.literal(true).optional().describe('The run ended with the call open'),
     result: z.string().optional().describe("A remote expert's task that failed: why"),
     refusal: refusalSchema.optional().describe('A refused call: the refusal as data'),
+    outcome: z
+      .literal('unknown')
+      .optional()
+      .describe(
+        'An external call that started before its worker stopped: not run again, whether it took effect is unknown',
+      ),
   }),
   step: z.strictObject({
     step,

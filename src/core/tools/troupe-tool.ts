@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Run } from '../records/run.js';
 import type { AdoptCheckpoint } from './adopt-checkpoint.js';
 import type { ToolEventArgs } from '../records/tool-event.js';
+import type { ToolEffect } from './tool-effect.js';
 
 /** What every tool execution gets (docs/agent-loop.md): the run, its tool-call id, an abort signal, an event emitter. */
 export interface ToolContext {
@@ -37,6 +38,11 @@ export interface TroupeTool<TInput = unknown> {
   description: string;
   /** Validated before `execute`; also what the model sees as the tool's JSON schema. */
   inputSchema: z.ZodType<TInput>;
+  /**
+   * What a second run of the same call does (docs/effects-and-forks.md#effect-classes): a call that started and
+   * left no result is run again on resume unless it is `external`, whose result then says its outcome is unknown.
+   */
+  effect: ToolEffect;
   /** Sensitive tools write or execute; they need approval (or `always_trust`) and are hidden from subagents. */
   sensitive?: boolean;
   /**

@@ -25,8 +25,12 @@ export interface AgentLoopOptions {
   suspend?: <T>(work: () => Promise<T>) => Promise<T>;
   /** First step to execute: 1 for a new run, last checkpointed step + 1 when resuming. */
   firstStep: number;
-  /** Tool calls of a checkpointed step that have no result yet (a resume after a crash or an approval). */
-  pending?: { step: number; calls: ModelToolCall[] };
+  /**
+   * Tool calls of a checkpointed step that have no result yet (a resume after a crash or an approval), and
+   * which of them have a `started` mark: those are external calls that are not run again
+   * (docs/effects-and-forks.md#the-journal).
+   */
+  pending?: { step: number; calls: ModelToolCall[]; started?: ReadonlySet<string> };
   maxSteps: number;
   /**
    * Persists messages of a step atomically (the model's turn, then each tool result as it lands), with the

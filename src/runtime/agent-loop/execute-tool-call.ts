@@ -4,6 +4,7 @@ import type { ToolCallResult } from '../../core/ports/agent-middleware.js';
 import type { ModelToolCall } from '../../core/ports/model-stream.js';
 import { toolEvent } from '../../core/records/tool-event.js';
 import { toolFailureResult } from '../../core/tools/tool-refusal.js';
+import { UNKNOWN_OUTCOME_TEXT } from '../../core/tools/unknown-outcome.js';
 import type { ToolContext } from '../../core/tools/troupe-tool.js';
 import type { AgentLoopOptions } from './agent-loop-options.js';
 
@@ -23,6 +24,10 @@ export async function executeToolCall(
   }
   if (call.invalidInput !== undefined) {
     return { output: `Invalid arguments for tool ${call.toolName}: ${call.invalidInput}`, isError: true };
+  }
+  // Started and never finished: only external calls are marked, and those are not run twice.
+  if (options.pending?.started?.has(call.toolCallId) === true) {
+    return { output: UNKNOWN_OUTCOME_TEXT, isError: true, outcome: 'unknown' };
   }
   const context: ToolContext = {
     run: options.run,

@@ -4,8 +4,15 @@ import { toolFailureResult } from '../../core/tools/tool-refusal.js';
 import type { ToolCallRequest, ToolCallResult } from '../../core/ports/agent-middleware.js';
 import { ApprovalPendingError } from '../../core/approvals/approval-pending-error.js';
 
-/** The innermost tool call: validate the input against the tool's schema, then execute it. */
-export async function executeTool(request: ToolCallRequest): Promise<ToolCallResult> {
+/**
+ * The innermost tool call: validate the input against the tool's schema, then execute it. An `external` call
+ * is journalled `started` first (`startExternal`, committed before the tool runs: docs/effects-and-forks.md#the-journal),
+ * after every middleware has let it through, so a call refused, parked or stopped before it is not marked.
+ */
+export async function executeTool(
+  request: ToolCallRequest,
+  startExternal?: (toolCallId: string) => Promise<void>,
+): Promise<ToolCallResult> {
   const { tool } = request;
   if (!tool) {
     return { output: `Tool ${request.toolName} does not exist in this run.`, isError: true };
@@ -17,6 +24,7 @@ export async function executeTool(request: ToolCallRequest): Promise<ToolCallRes
       isError: true,
     };
   }
+  if (tool.effect === 'external' && startExternal) await startExternal(request.toolCallId);
   try {
     return { output: await tool.execute(parsed.data, request.context), isError: false };
   } catch (error) {

@@ -4,7 +4,7 @@ import type { ModelToolCall } from '../../core/ports/model-stream.js';
 import type { ModelCallUsage } from '../../core/runs/run-usage.js';
 import type { ChatMessage, ToolChatMessage } from '../../core/thread/chat-message.js';
 import type { AnyTroupeTool } from '../../core/tools/troupe-tool.js';
-import { refusalOptions } from '../../core/thread/tool-result-refusal.js';
+import { toolResultMarks } from '../../core/thread/tool-result-marks.js';
 import type { PendingEvent } from '../events/run-emitter.js';
 import type { AgentLoopOptions } from './agent-loop-options.js';
 import { executeToolCall } from './execute-tool-call.js';
@@ -53,6 +53,7 @@ export async function runToolCalls(
             output: outcome.output,
             is_error: outcome.isError,
             ...(outcome.refusal ? { refusal: outcome.refusal } : {}),
+            ...(outcome.outcome ? { outcome: outcome.outcome } : {}),
           },
         };
         const events = completesStep ? [result, stepEvent] : [result];
@@ -116,7 +117,7 @@ function toToolMessage(call: ModelToolCall, result: ToolCallResult): ToolChatMes
           : typeof output === 'string'
             ? { type: 'text', value: output }
             : { type: 'json', value: output },
-        ...refusalOptions(result.refusal),
+        ...toolResultMarks(result),
       },
     ],
   };

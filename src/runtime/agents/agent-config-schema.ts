@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { declaredWindowFields } from '../../core/model-calls/model-windows.js';
 import type { A2ARemoteConfig, AgentConfig, McpServerConfig } from '../../core/records/agent.js';
 import { TOOL_APPROVAL_MODES } from '../../core/records/agent.js';
+import { TOOL_EFFECTS } from '../../core/tools/tool-effect.js';
 import { executeConfigSchema } from '../tools/execute/execute-config-schema.js';
 import { agentLimitsSchema } from './agent-limits.js';
 import { budgetSchema } from '../budgets/budget-schema.js';
@@ -19,6 +20,14 @@ export const mcpServerConfigSchema = z
     url: z.url().optional(),
     headers: z.record(z.string(), z.string()).optional(),
     timeout_ms: z.number().int().positive().optional(),
+    effect: z
+      .enum(TOOL_EFFECTS)
+      .optional()
+      .describe("Every tool of this server has this effect class, whatever the server's annotations say"),
+    tool_effects: z
+      .record(z.string().min(1).max(200), z.enum(TOOL_EFFECTS))
+      .optional()
+      .describe("Effect classes of single tools, by the server's tool name; wins over `effect`"),
   })
   .strict()
   .superRefine((server, context) => {

@@ -53,6 +53,7 @@ export function createDelegateTool(deps: DelegateToolDeps): AnyTroupeTool {
   const { service, limits, actor, roster, verify } = deps;
   return defineTool({
     name: 'delegate',
+    effect: 'idempotent',
     description: [
       'Delegate a task to another expert and wait for its final answer. The expert works for the same user in',
       'its own conversation and cannot see this one: put the goal, the needed context and the expected output in',

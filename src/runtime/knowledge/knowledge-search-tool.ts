@@ -23,6 +23,7 @@ export interface KnowledgeSearchToolOptions {
 export function createKnowledgeSearchTool(options: KnowledgeSearchToolOptions) {
   return defineTool<KnowledgeSearchInput>({
     name: KNOWLEDGE_SEARCH_TOOL,
+    effect: 'read_only',
     description:
       `Full-text search of this agent's knowledge sources (${options.refs.join(', ')}). Returns up to top_k ` +
       `passages (default ${DEFAULT_TOP_K}, max ${MAX_TOP_K}), best first, each with its document, section or page, ` +

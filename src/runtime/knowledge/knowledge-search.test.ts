@@ -107,6 +107,7 @@ describe('knowledge_search in runs', () => {
   it('re-checks access on every call: a grant revoked mid-run stops the next search', async () => {
     const revoke: { run?: () => Promise<void> } = {};
     const revokeTool = defineTool({
+      effect: 'read_only',
       name: 'revoke_now',
       description: 'Test hook: revokes the grant',
       inputSchema: z.object({}).strict(),

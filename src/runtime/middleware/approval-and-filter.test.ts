@@ -165,6 +165,7 @@ rules:
   it('refuses a call to a hidden tool at execution, even if the model was never shown it', async () => {
     let executed = false;
     const writeFile = defineTool({
+      effect: 'idempotent',
       name: 'write_file',
       description: 'write',
       inputSchema: z.object({}),
@@ -220,6 +221,7 @@ rules:
 
   it('hides and refuses any tool flagged sensitive, listed or not (the flag is the one source of truth)', async () => {
     const deploy = defineTool({
+      effect: 'idempotent',
       name: 'deploy_site',
       description: 'deploys',
       inputSchema: z.object({}),
@@ -227,6 +229,7 @@ rules:
       execute: () => Promise.resolve('deployed'),
     });
     const read = defineTool({
+      effect: 'read_only',
       name: 'read_notes',
       description: 'reads',
       inputSchema: z.object({}),

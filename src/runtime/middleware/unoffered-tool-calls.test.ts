@@ -11,7 +11,7 @@ import {
   type ScriptRule,
 } from '../../../test/helpers/model-backends.js';
 import { toolResults } from '../../../test/helpers/run-helpers.js';
-import { toolResultRefusal } from '../../core/thread/tool-result-refusal.js';
+import { toolResultRefusal } from '../../core/thread/tool-result-marks.js';
 import type { AnyTroupeTool } from '../../core/tools/troupe-tool.js';
 import type {
   AgentMiddleware,

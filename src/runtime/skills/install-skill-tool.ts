@@ -40,6 +40,7 @@ export interface InstallSkillToolDeps {
 export function createInstallSkillTool(deps: InstallSkillToolDeps): TroupeTool<InstallSkillInput> {
   return defineTool<InstallSkillInput>({
     name: INSTALL_SKILL_TOOL_NAME,
+    effect: 'idempotent',
     description:
       'Install a skill for the user from a folder in the project workdir: the folder must hold SKILL.md with YAML front ' +
       'matter (name, description) and may hold any other files. The skill becomes a private skill of the user that ' +

@@ -51,6 +51,7 @@ describe('writtenPaths', () => {
     const sensitive = {
       name: 'mcp__fs__write',
       description: '',
+      effect: 'external' as const,
       sensitive: true,
       inputSchema: undefined as never,
       execute: () => Promise.resolve(''),

@@ -125,6 +125,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
 
   const task = defineTool({
     name: 'task',
+    effect: 'idempotent',
     description: [
       'Launch a subagent for an isolated task and wait for its final result. Only the final result comes back; its',
       'intermediate steps stay in its own thread. Put the whole brief in `description`. Omit `thread_id` for a new',
@@ -165,6 +166,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
 
   const subagentStart = defineTool({
     name: 'subagent_start',
+    effect: 'idempotent',
     description: [
       'Start a subagent in the background and return at once with its run_id (for status, await, cancel, steer) and',
       'thread_id (to continue the thread later). Use it for long or parallel work; with thread_id it continues that',
@@ -198,6 +200,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
 
   const subagentStatus = defineTool({
     name: 'subagent_status',
+    effect: 'read_only',
     description:
       'Status of a background subagent run: its latest progress (3 items) and, once finished, its result.',
     inputSchema: runIdInput,
@@ -229,6 +232,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
 
   const subagentAwait = defineTool({
     name: 'subagent_await',
+    effect: 'read_only',
     description:
       'Wait for background subagent runs to finish and return their results. Pass `run_id` for one run, or `run_ids` with `mode` "all" (default) or "any".',
     inputSchema: awaitInput,
@@ -285,6 +289,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
 
   const subagentCancel = defineTool({
     name: 'subagent_cancel',
+    effect: 'idempotent',
     description: 'Cancel a background subagent run by run_id.',
     inputSchema: runIdInput,
     async execute(input, context) {
@@ -303,6 +308,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
 
   const subagentSteer = defineTool({
     name: 'subagent_steer',
+    effect: 'external',
     description:
       'Send a follow-up message to a running background subagent; it reads the message before its next step.',
     inputSchema: steerInput,

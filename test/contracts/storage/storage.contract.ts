@@ -17,6 +17,7 @@ import { describeSharedCommitContract } from './shared-commit.contract.js';
 import { describeHumanInputAndFilesContract } from './human-input-and-files.contract.js';
 import { describeMessageUsageContract } from './message-usage.contract.js';
 import { describeRunForksContract } from './run-forks.contract.js';
+import { describeToolCallJournalContract } from './tool-call-journal.contract.js';
 import { walkRunTo } from '../../helpers/walk-run-to.js';
 
 /** A field of a payload these suites wrote themselves: storage keeps any payload it is given. */
@@ -1774,26 +1775,26 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         return world;
       },
     );
-    describeMessageUsageContract(
-      () => storage,
-      async (sameThread) => {
-        const world = worlds.get(storage) ?? (await seedWorld(storage));
-        worlds.set(storage, world);
-        const conversation =
-          sameThread === undefined
-            ? await storage.conversations.create({
-                user_id: world.conversation.user_id,
-                agent_id: world.conversation.agent_id,
-                thread_id: newId('thr'),
-                project_id: world.conversation.project_id,
-                status: 'active',
-                title: 'Usage',
-                metadata: {},
-              })
-            : { ...world.conversation, thread_id: sameThread.thread_id, id: sameThread.conversation_id };
-        return storage.runs.insert(runInput(conversation));
-      },
-    );
+    /** A run on a thread of its own, or another run on `sameThread`'s thread. */
+    const makeRun = async (sameThread?: Run): Promise<Run> => {
+      const world = worlds.get(storage) ?? (await seedWorld(storage));
+      worlds.set(storage, world);
+      const conversation =
+        sameThread === undefined
+          ? await storage.conversations.create({
+              user_id: world.conversation.user_id,
+              agent_id: world.conversation.agent_id,
+              thread_id: newId('thr'),
+              project_id: world.conversation.project_id,
+              status: 'active',
+              title: 'Usage',
+              metadata: {},
+            })
+          : { ...world.conversation, thread_id: sameThread.thread_id, id: sameThread.conversation_id };
+      return storage.runs.insert(runInput(conversation));
+    };
+    describeMessageUsageContract(() => storage, makeRun);
+    describeToolCallJournalContract(() => storage, makeRun);
   });
   describeSkillStorageContract(adapterName, open);
   describeKnowledgeContract(adapterName, open);

@@ -3,22 +3,29 @@
  * printed as `LISTENING <port>`) with the Streamable HTTP transport. Run with `node --import tsx`.
  */
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
+import { statelessMcpHttp } from './stateless-mcp-http.js';
 
 function buildServer(): McpServer {
   const server = new McpServer({ name: 'troupe-test', version: '1.0.0' });
   server.registerTool(
     'echo',
-    { description: 'Echoes the text back', inputSchema: { text: z.string() } },
+    {
+      description: 'Echoes the text back',
+      inputSchema: { text: z.string() },
+      annotations: { readOnlyHint: true },
+    },
     ({ text }) => ({ content: [{ type: 'text', text: `echo: ${text}` }] }),
   );
   server.registerTool(
     'add',
-    { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number().optional() } },
+    {
+      description: 'Adds two numbers',
+      inputSchema: { a: z.number(), b: z.number().optional() },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+    },
     ({ a, b }) => ({ content: [{ type: 'text', text: String(a + (b ?? 0)) }] }),
   );
   server.registerTool(
@@ -58,25 +65,7 @@ function buildServer(): McpServer {
 }
 
 if (process.argv.includes('--http')) {
-  // Stateless: a fresh server and transport per request, as the SDK recommends for simple servers.
-  const http = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      void (async () => {
-        const server = buildServer();
-        const transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: undefined,
-          enableJsonResponse: true,
-        });
-        res.on('close', () => void transport.close().then(() => server.close()));
-        await server.connect(transport);
-        const body =
-          chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown) : undefined;
-        await transport.handleRequest(req, res, body);
-      })();
-    });
-  });
+  const http = statelessMcpHttp(buildServer);
   http.listen(0, '127.0.0.1', () => {
     const address = http.address();
     if (address && typeof address === 'object') process.stdout.write(`LISTENING ${address.port}\n`);

@@ -90,6 +90,7 @@ export function useDelegationWorld() {
       scenarios: { a: EXPERT_A, b: EXPERT_B, c: EXPERT_C, d: EXPERT_D },
       extraTools: [
         defineTool({
+          effect: 'read_only',
           name: 'flip_b',
           description: 'Test hook: makes expert B non-delegatable after the roster was built.',
           inputSchema: z.object({}),

@@ -102,6 +102,7 @@ function blockingTool() {
   let started = 0;
   const waiters: { count: number; resolve: () => void }[] = [];
   const tool = defineTool({
+    effect: 'read_only',
     name: 'block',
     description: 'Waits until the run is cancelled',
     inputSchema: z.object({}),
@@ -116,6 +117,7 @@ function blockingTool() {
     new Promise<void>((resolve) => (started >= count ? resolve() : waiters.push({ count, resolve })));
   // Lets a parent finish its turn only once its background child is inside `block`.
   const waitTool = defineTool({
+    effect: 'read_only',
     name: 'wait_for_block',
     description: 'Returns once a block call is in flight',
     inputSchema: z.object({}),

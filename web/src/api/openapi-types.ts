@@ -1881,6 +1881,11 @@ export interface components {
                   /** @description The user's reason, if given */
                   comment: string | null;
                 };
+            /**
+             * @description An external call that started before its worker stopped: not run again, whether it took effect is unknown
+             * @constant
+             */
+            outcome?: 'unknown';
           };
           /** @description ISO 8601 time */
           created_at: string;
@@ -6378,6 +6383,15 @@ export interface operations {
                 [key: string]: string;
               };
               timeout_ms?: number;
+              /**
+               * @description Every tool of this server has this effect class, whatever the server's annotations say
+               * @enum {string}
+               */
+              effect?: 'read_only' | 'idempotent' | 'external';
+              /** @description Effect classes of single tools, by the server's tool name; wins over `effect` */
+              tool_effects?: {
+                [key: string]: 'read_only' | 'idempotent' | 'external';
+              };
             }[];
             skills?: string[];
             knowledge_sources?: string[];
@@ -6584,6 +6598,15 @@ export interface operations {
                 [key: string]: string;
               };
               timeout_ms?: number;
+              /**
+               * @description Every tool of this server has this effect class, whatever the server's annotations say
+               * @enum {string}
+               */
+              effect?: 'read_only' | 'idempotent' | 'external';
+              /** @description Effect classes of single tools, by the server's tool name; wins over `effect` */
+              tool_effects?: {
+                [key: string]: 'read_only' | 'idempotent' | 'external';
+              };
             }[];
             skills?: string[];
             knowledge_sources?: string[];
@@ -6890,6 +6913,15 @@ export interface operations {
                 [key: string]: string;
               };
               timeout_ms?: number;
+              /**
+               * @description Every tool of this server has this effect class, whatever the server's annotations say
+               * @enum {string}
+               */
+              effect?: 'read_only' | 'idempotent' | 'external';
+              /** @description Effect classes of single tools, by the server's tool name; wins over `effect` */
+              tool_effects?: {
+                [key: string]: 'read_only' | 'idempotent' | 'external';
+              };
             }[];
             skills?: string[];
             knowledge_sources?: string[];

@@ -193,7 +193,13 @@ export type ContentPart =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
   | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
-  | { type: 'tool-result'; toolCallId: string; toolName: string; output: ToolResultOutput }
+  | {
+      type: 'tool-result';
+      toolCallId: string;
+      toolName: string;
+      output: ToolResultOutput;
+      providerOptions?: Record<string, Record<string, unknown>>;
+    }
   | { type: string; [key: string]: unknown };
 
 export type ToolResultOutput =

@@ -103,6 +103,31 @@ describe('buildTranscript', () => {
     expect(turns[0]?.items[0]).toMatchObject({ result: { output: 'nope', isError: true } });
   });
 
+  it('marks a stored result whose outcome is unknown (an external call cut off by a stopped server)', () => {
+    seq = 0;
+    const turns = buildTranscript({
+      messages: [
+        row('r1', 1, {
+          role: 'assistant',
+          content: [{ type: 'tool-call', toolCallId: 'c7', toolName: 'mcp__mail__send', input: {} }],
+        }),
+        row('r1', 1, {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: 'c7',
+              toolName: 'mcp__mail__send',
+              output: { type: 'error-text', value: 'The server stopped while this call ran' },
+              providerOptions: { troupe: { outcome: 'unknown' } },
+            },
+          ],
+        }),
+      ],
+    });
+    expect(turns[0]?.items[0]).toMatchObject({ result: { isError: true, outcome: 'unknown' } });
+  });
+
   it('shows a live run from its stream only: persisted steps of that run are not doubled', () => {
     const live: LiveRun = { ...emptyLiveRun('r1'), lastSeq: 9, items: [{ kind: 'text', text: 'streamed' }] };
     const turns = buildTranscript({ messages: helloThread(), liveRuns: new Map([['r1', live]]) });

@@ -1,7 +1,8 @@
+import { hasUnknownOutcome } from '../../../src/core/tools/unknown-outcome.ts';
 import type { ContentPart, Run, ThreadMessage, ToolResultOutput } from '../api/types.ts';
 import type { LiveRun } from './live-run.ts';
 import type { ChatTurn, ToolItem, ToolResult, TranscriptItem } from './transcript-items.ts';
-import { toolResultRefusal } from '../../../src/core/thread/tool-result-refusal.ts';
+import { toolResultRefusal } from '../../../src/core/thread/tool-result-marks.ts';
 import { compactionNotice } from './model-notice.ts';
 
 function textOf(content: string | ContentPart[]): string {
@@ -22,6 +23,7 @@ function resultValue(part: { output?: ToolResultOutput; providerOptions?: unknow
     output: 'value' in output ? output.value : output,
     isError: output.type.startsWith('error'),
     ...(refusal ? { refusal } : {}),
+    ...(hasUnknownOutcome(part) ? { outcome: 'unknown' as const } : {}),
   };
 }
 

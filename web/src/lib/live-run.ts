@@ -113,8 +113,13 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
     }
     case 'tool_result': {
       const id = str(event.payload.tool_call_id);
-      const { output, is_error: isError, refusal } = event.payload;
-      const result: ToolResult = { output, isError: isError === true, ...(refusal ? { refusal } : {}) };
+      const { output, is_error: isError, refusal, outcome } = event.payload;
+      const result: ToolResult = {
+        output,
+        isError: isError === true,
+        ...(refusal ? { refusal } : {}),
+        ...(outcome === 'unknown' ? { outcome: 'unknown' as const } : {}),
+      };
       let matched = false;
       next.items = view.items.map((item) => {
         if (item.kind !== 'tool' || item.toolCallId !== id) return item;

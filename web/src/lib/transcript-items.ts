@@ -23,6 +23,8 @@ export interface ToolResult {
   isError: boolean;
   /** Why the call was refused (rejected by the user, a tool the run does not have), as the server said. */
   refusal?: Refusal;
+  /** An external call cut off by a server that stopped: its outcome is unknown (docs/effects-and-forks.md). */
+  outcome?: 'unknown';
 }
 
 export interface NoticeItem {

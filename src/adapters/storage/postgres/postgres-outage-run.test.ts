@@ -30,6 +30,7 @@ function gatedTool(name: string, answer: (call: number) => Promise<string>) {
   let open: () => void = () => undefined;
   const gate = new Promise<void>((resolve) => (open = resolve));
   const tool = defineTool({
+    effect: 'read_only',
     name,
     description: `${name} (test)`,
     inputSchema: z.object({}),

@@ -9,6 +9,7 @@ import { SqlGrantRepository } from './sql-grant-repository.js';
 import { SqlAgentRepository } from './sql-agent-repository.js';
 import { SqlApprovalRepository } from './sql-approval-repository.js';
 import { SqlRunInboxRepository } from './sql-run-inbox-repository.js';
+import { SqlToolCallJournalRepository } from './sql-tool-call-journal-repository.js';
 import type { DirectQueryRunner, OpenTransaction, SqlContext, TransactionSource } from './sql-context.js';
 import { SqlConversationRepository } from './sql-conversation-repository.js';
 import type { SqlDialect } from './sql-dialect.js';
@@ -53,6 +54,7 @@ class SqlStorage implements Storage {
   readonly events;
   readonly approvals;
   readonly inbox;
+  readonly toolCalls;
   readonly skills;
   readonly grants;
   readonly knowledgeSources;
@@ -79,6 +81,7 @@ class SqlStorage implements Storage {
     this.events = new SqlRunEventRepository(ctx);
     this.approvals = new SqlApprovalRepository(ctx);
     this.inbox = new SqlRunInboxRepository(ctx);
+    this.toolCalls = new SqlToolCallJournalRepository(ctx);
     this.skills = new SqlSkillRepository(ctx);
     this.grants = new SqlGrantRepository(ctx);
     this.knowledgeSources = new SqlKnowledgeSourceRepository(ctx);

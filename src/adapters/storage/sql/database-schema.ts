@@ -88,6 +88,13 @@ export interface RunInboxTable {
   read_at: string | null;
 }
 
+/** The journal's `started` marks of external tool calls; there is no core record. */
+export interface ToolCallStartsTable {
+  run_id: string;
+  tool_call_id: string;
+  started_at: string;
+}
+
 export type SkillsTable = SqlRow<Skill>;
 
 /** One file of a skill: its size beside its bytes, which are Base64 text. */
@@ -134,6 +141,7 @@ export interface DatabaseSchema {
   run_verifications: RunVerificationsTable;
   tool_approvals: ToolApprovalsTable;
   run_inbox: RunInboxTable;
+  tool_call_starts: ToolCallStartsTable;
   skills: SkillsTable;
   skill_files: SkillFilesTable;
   skill_access: SkillAccessTable;

@@ -13,6 +13,7 @@ import { knowledgeRankingMigration } from './knowledge-ranking-migration.js';
 import { messageUsageMigration } from './message-usage-migration.js';
 import { runForksMigration } from './run-forks-migration.js';
 import { verificationMigration } from './verification-migration.js';
+import { toolCallStartsMigration } from './tool-call-starts-migration.js';
 
 /*
  * One migration set for SQLite and PostgreSQL: only types and DDL both accept (text, integer, partial
@@ -426,6 +427,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0014_message_usage': messageUsageMigration,
   '0018_run_forks': runForksMigration,
   '0019_run_verifications': verificationMigration,
+  '0017_tool_call_starts': toolCallStartsMigration,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };

@@ -50,6 +50,7 @@ describe('run service: cancellation', () => {
     let inFlight: () => void = () => undefined;
     const started = new Promise<void>((resolve) => (inFlight = resolve));
     const block = defineTool({
+      effect: 'read_only',
       name: 'block',
       description: 'waits until aborted',
       inputSchema: z.object({}),

@@ -68,9 +68,16 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
   const registry = new Map<string, AnyTroupeTool>();
   for (const tool of [...options.tools, ...middleware.flatMap((layer) => layer.tools ?? [])])
     registry.set(tool.name, tool);
+  // An external call's `started` mark commits before it runs, after everything the run committed so far
+  // (its model's turn first): docs/effects-and-forks.md#the-journal.
+  const startExternal = async (toolCallId: string): Promise<void> => {
+    await emitter.commit([], async (tx) => {
+      await tx.toolCalls.markStarted(run.id, toolCallId);
+    });
+  };
   const chain = composeMiddleware(middleware, {
     callModel: options.callModel,
-    callTool: executeTool,
+    callTool: (request) => executeTool(request, startExternal),
   });
   const { steerable } = runCapabilities(run);
   const thread = options.thread ?? (await storage.messages.list(run.thread_id));
@@ -80,7 +87,15 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
     (highest, entry) => (entry.run_id === run.id ? Math.max(highest, entry.step) : highest),
     0,
   );
-  const pending = unansweredToolCalls(thread, run.id);
+  const unanswered = unansweredToolCalls(thread, run.id);
+  // Only a resume has calls without a result, and only then is the journal read.
+  const pending = unanswered && {
+    ...unanswered,
+    started: await storage.toolCalls.startedAmong(
+      run.id,
+      unanswered.calls.map((call) => call.toolCallId),
+    ),
+  };
   // Threads stored before runs closed their calls on ending may hold calls without results; providers
   // refuse such prompts, so they are answered here (in memory) — except the calls this run will execute.
   // A compacted thread is prompted from its latest summary on (docs/model-calls.md#compaction).

@@ -15,6 +15,7 @@ describe('run service: loop rules', () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const meet = defineTool({
+      effect: 'read_only',
       name: 'meet',
       description: 'waits until both calls are in flight',
       inputSchema: z.object({ who: z.string() }),

@@ -32,6 +32,7 @@ export interface ExecuteToolDeps {
 export function createExecuteTool(deps: ExecuteToolDeps): TroupeTool<ExecuteInput> {
   return defineTool<ExecuteInput>({
     name: 'execute',
+    effect: 'external',
     description:
       `Run a shell command (bash -c) in a sandbox whose working directory ${SANDBOX_WORKDIR} is the project ` +
       'workdir, the only place it can write (plus a private /tmp). System directories are read-only, there is ' +

@@ -31,6 +31,7 @@ export interface AskUserQuestionInput {
 export function createAskUserQuestionTool(storage: Storage): TroupeTool<AskUserQuestionInput> {
   return defineTool<AskUserQuestionInput>({
     name: ASK_USER_QUESTION,
+    effect: 'idempotent',
     description:
       'Ask the user one or more questions and wait for the answers (the run pauses until they reply). Use it ' +
       'when you cannot go on without a decision or a fact only the user has; do not use it for things you can ' +

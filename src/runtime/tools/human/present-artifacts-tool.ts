@@ -40,6 +40,7 @@ export type PresentArtifactsInput = z.infer<typeof presentArtifactsInputSchema>;
 export function createPresentArtifactsTool(storage: Storage): TroupeTool<PresentArtifactsInput> {
   return defineTool<PresentArtifactsInput>({
     name: PRESENT_ARTIFACTS,
+    effect: 'idempotent',
     description:
       'Show files from the project workdir to the user as results they can download (reports, exports, ' +
       'images). Present a file once it is complete. Paths are relative to the workdir; each must be an ' +

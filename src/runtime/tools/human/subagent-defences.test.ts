@@ -27,6 +27,7 @@ const refusal = (name: string) =>
   `tool ${name} is not available to subagents in this approval mode; hand the result back to the main agent`;
 
 const ls = defineTool({
+  effect: 'read_only',
   name: 'ls',
   description: 'list',
   inputSchema: z.object({}),

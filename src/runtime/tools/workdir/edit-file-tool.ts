@@ -30,6 +30,7 @@ const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export const editFileTool = defineTool<EditFileInput>({
   name: 'edit_file',
+  effect: 'idempotent',
   description:
     'Replace exact text in an existing file of the project workdir. old_string must match the file byte for ' +
     'byte and occur exactly once (include surrounding lines to make it unique), or set replace_all to replace ' +

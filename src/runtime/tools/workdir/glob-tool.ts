@@ -31,6 +31,7 @@ const MAX_RESULTS = WORKDIR_TOOL_LIMITS.globResults;
 
 export const globTool = defineTool<GlobInput>({
   name: 'glob',
+  effect: 'read_only',
   description:
     'Find files in the project workdir by name pattern. Returns matching file paths relative to the workdir ' +
     `(usable with read_file), one per line, sorted, at most ${MAX_RESULTS}. Directories are not returned; ` +

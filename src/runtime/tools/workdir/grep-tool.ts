@@ -39,6 +39,7 @@ const ABORT_CHECK_LINES = 4096;
 
 export const grepTool = defineTool<GrepInput>({
   name: 'grep',
+  effect: 'read_only',
   description:
     'Search file contents in the project workdir with a JavaScript regular expression. Returns matching lines as ' +
     `"file:line: text" (file relative to the workdir, line 1-based), at most ${LIMITS.grepMatches}. ` +

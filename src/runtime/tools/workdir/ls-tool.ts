@@ -24,6 +24,7 @@ type EntryType = 'file' | 'directory' | 'symlink' | 'other';
 
 export const lsTool = defineTool<LsInput>({
   name: 'ls',
+  effect: 'read_only',
   description:
     'List a directory of the project workdir: each entry with its type (file, directory, symlink, other) and, ' +
     `for files, its size in bytes. Directory names end with "/". Sorted by name, at most ${WORKDIR_TOOL_LIMITS.lsEntries} entries. ` +

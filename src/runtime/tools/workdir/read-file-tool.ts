@@ -32,6 +32,7 @@ export type ReadFileInput = z.infer<typeof readFileInputSchema>;
 
 export const readFileTool = defineTool<ReadFileInput>({
   name: 'read_file',
+  effect: 'read_only',
   description:
     'Read a text file in the project workdir and return its content exactly (no line numbers added). ' +
     `Files over ${MAX_KIB} KiB cannot be read whole: read them in parts with \`offset\` (first line, 1-based) ` +

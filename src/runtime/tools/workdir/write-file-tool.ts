@@ -14,6 +14,7 @@ export type WriteFileInput = z.infer<typeof writeFileInputSchema>;
 
 export const writeFileTool = defineTool<WriteFileInput>({
   name: 'write_file',
+  effect: 'idempotent',
   description:
     'Create a file in the project workdir, or replace the whole content of an existing one. Missing parent ' +
     'directories are created. To change part of an existing file prefer edit_file. Paths are relative to the ' +

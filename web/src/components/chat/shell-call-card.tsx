@@ -2,7 +2,7 @@ import { parseShellResult, shellCommand } from '../../lib/shell-result.ts';
 import { prettyJson } from '../../lib/text.ts';
 import type { ToolItem } from '../../lib/transcript-items.ts';
 import { CopyButton } from '../common/copy-button.tsx';
-import { RejectionNote, stateLabel, type ToolState } from './tool-state.tsx';
+import { RejectionNote, stateLabel, UnknownOutcomeNote, type ToolState } from './tool-state.tsx';
 
 /**
  * An `execute` call as a terminal would show it: `$ command`, then what it printed (stdout, then stderr in
@@ -43,6 +43,7 @@ export function ShellCallCard({ item, state }: { item: ToolItem; state: ToolStat
         </p>
       ) : null}
       {state === 'rejected' ? <RejectionNote item={item} /> : null}
+      {state === 'unknown' ? <UnknownOutcomeNote /> : null}
       {item.result !== undefined && !result && state !== 'rejected' ? (
         <pre className="shell-error" tabIndex={0}>
           {prettyJson(item.result.output)}

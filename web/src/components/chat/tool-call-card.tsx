@@ -6,7 +6,7 @@ import { ArtifactsCallCard } from './artifacts-call-card.tsx';
 import { AwaitResultCard } from './await-result-card.tsx';
 import { ChildCallCard } from './child-call-card.tsx';
 import { ShellCallCard } from './shell-call-card.tsx';
-import { RejectionNote, stateLabel, toolState } from './tool-state.tsx';
+import { RejectionNote, stateLabel, toolState, UnknownOutcomeNote } from './tool-state.tsx';
 import { useTranscriptContext } from './transcript-context.ts';
 
 /**
@@ -39,6 +39,7 @@ export function ToolCallCard({ item, runStatus }: { item: ToolItem; runStatus?: 
         <span className={`tool-state tool-state-${state}`}>{stateLabel(item, state)}</span>
       </summary>
       {state === 'rejected' ? <RejectionNote item={item} /> : null}
+      {state === 'unknown' ? <UnknownOutcomeNote /> : null}
       <div className="tool-body">
         <h4>Arguments</h4>
         <pre tabIndex={0}>{prettyJson(item.args ?? {})}</pre>

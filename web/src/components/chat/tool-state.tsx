@@ -1,6 +1,6 @@
 import type { ToolItem } from '../../lib/transcript-items.ts';
 
-export type ToolState = 'running' | 'awaiting' | 'error' | 'rejected' | 'done';
+export type ToolState = 'running' | 'awaiting' | 'error' | 'rejected' | 'unknown' | 'done';
 
 /** What a call without a result waits for: the user's answer (a question) or decision (an approval). */
 export function waitingLabel(toolName: string): string {
@@ -11,6 +11,7 @@ const STATE_LABELS: Record<Exclude<ToolState, 'awaiting'>, string> = {
   running: 'running…',
   error: 'error',
   rejected: 'rejected by you',
+  unknown: 'outcome unknown',
   done: 'done',
 };
 
@@ -24,6 +25,7 @@ export function stateLabel(item: ToolItem, state: ToolState): string {
  */
 export function toolState(item: ToolItem, awaiting: boolean): ToolState {
   if (item.result !== undefined) {
+    if (item.result.outcome === 'unknown') return 'unknown';
     if (item.result.refusal?.code === 'approval_rejected') return 'rejected';
     return item.result.isError ? 'error' : 'done';
   }
@@ -37,6 +39,16 @@ export function RejectionNote({ item }: { item: ToolItem }) {
   return (
     <p className="rejection-note" role="note">
       You rejected this call{reason ? `: “${reason}”.` : '.'} The agent was told and takes another way.
+    </p>
+  );
+}
+
+/** An external call the server stopped during: it was not run again, and may or may not have taken effect. */
+export function UnknownOutcomeNote() {
+  return (
+    <p className="unknown-outcome-note" role="note">
+      The server stopped while this call ran, so it was not run again: whether it took effect is unknown. The
+      agent was told to check before repeating it.
     </p>
   );
 }
