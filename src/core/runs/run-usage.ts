@@ -34,7 +34,7 @@ export function addUsageDetails<T extends Partial<Record<UsageDetail, number>>>(
   const sum = { ...left };
   for (const key of USAGE_DETAILS) {
     const value = right[key];
-    if (value !== undefined && value > 0) sum[key] = ((left[key] ?? 0) + value);
+    if (value !== undefined && value > 0) sum[key] = (left[key] ?? 0) + value;
   }
   return sum;
 }

@@ -39,8 +39,8 @@ describe('promptView', () => {
   });
 
   it('starts at the latest summary and keeps what each leaves, summaries over summaries', () => {
-    const [a, b, c, d, e, f] = ['a', 'b', 'c', 'd', 'e', 'f'].map(
-      (text, index): ChatMessage => (index % 2 === 0 ? user(text) : answer(text)),
+    const [a, b, c, d, e, f] = ['a', 'b', 'c', 'd', 'e', 'f'].map((text, index): ChatMessage =>
+      index % 2 === 0 ? user(text) : answer(text),
     );
     const first = summaryMessage('a b', { kept: 2, summarised: 2 });
     // Thread order: the summary is appended where the compaction happened, after the kept c, d.

@@ -292,6 +292,7 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
     }
     case 'error':
     case 'subagent_update':
+    case 'verification':
     case 'artifact':
       break;
   }

@@ -28,7 +28,9 @@ export const evidenceSchema = z
       .array(z.enum(['no_tool_calls', 'unreturned_children', 'budget_exhausted', 'tool_failures']))
       .describe('no_tool_calls, unreturned_children (a run it started did not complete), budget_exhausted'),
   })
-  .describe("What the child did, computed by the runtime from its stored records, never from the child's words");
+  .describe(
+    "What the child did, computed by the runtime from its stored records, never from the child's words",
+  );
 export type Evidence = z.infer<typeof evidenceSchema>;
 export type EvidenceFlag = Evidence['flags'][number];
 
@@ -110,7 +112,9 @@ export function computeEvidence(
  */
 export function evidenceLine(evidence: Evidence): string {
   const tools = Object.entries(evidence.tool_calls)
-    .map(([name, { calls, failed }]) => (failed > 0 ? `${name}×${calls} (${failed} failed)` : `${name}×${calls}`))
+    .map(([name, { calls, failed }]) =>
+      failed > 0 ? `${name}×${calls} (${failed} failed)` : `${name}×${calls}`,
+    )
     .join(', ');
   const parts = [
     `${evidence.model_calls} model calls`,

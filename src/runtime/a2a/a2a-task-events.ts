@@ -93,6 +93,10 @@ export async function* translateRunEvents(options: TranslateOptions): AsyncGener
       case 'step':
         turnOpen = false;
         break;
+      // Bookkeeping of the run's context and of its children's verdicts: nothing an A2A client is told.
+      case 'context_compacted':
+      case 'verification':
+        break;
       // A question waits for a human like an approval does; both are answered by a message to the task.
       case 'approval_required':
       case 'question_required':

@@ -113,7 +113,8 @@ export function createRunProjection(runId: string, subagentRunId?: string): RunP
           out.push(event(EventType.CUSTOM, { name: `troupe.${source.type}`, value: source.payload }));
           break;
         case 'context_compacted':
-          out.push(event(EventType.CUSTOM, { name: 'troupe.context_compacted', value: source.payload }));
+        case 'verification':
+          out.push(event(EventType.CUSTOM, { name: `troupe.${source.type}`, value: source.payload }));
           break;
         case 'end':
           closeStep(out);

@@ -44,7 +44,11 @@ export type Graded =
 export function createGraderRunService(deps: ChildRunDeps) {
   const { storage, bus } = deps;
 
-  async function home({ tx, threadId }: ChildRunScope, child: Run, agent: Agent): Promise<ChildHome | ReturnType<typeof refused>> {
+  async function home(
+    { tx, threadId }: ChildRunScope,
+    child: Run,
+    agent: Agent,
+  ): Promise<ChildHome | ReturnType<typeof refused>> {
     const childConversation = await tx.conversations.get(child.conversation_id);
     if (!childConversation) return refused('The graded run has no conversation');
     const conversation = await tx.conversations.create({
@@ -103,10 +107,15 @@ export function createGraderRunService(deps: ChildRunDeps) {
       );
       for (const [attempt, message] of [first, `${first}\n\n${GRADER_TEXTS.retry}`].entries()) {
         const run = await runOnce(request, message, attempt);
-        if (typeof run === 'string') return { kind: 'no_verdict', reason: GRADER_TEXTS.graderRefused(run), graderRunIds: ids };
+        if (typeof run === 'string')
+          return { kind: 'no_verdict', reason: GRADER_TEXTS.graderRefused(run), graderRunIds: ids };
         ids.push(run.id);
         if (!isTerminalStatus(run.status))
-          return { kind: 'no_verdict', reason: GRADER_TEXTS.graderEnded(run.status, 'no verdict in time'), graderRunIds: ids };
+          return {
+            kind: 'no_verdict',
+            reason: GRADER_TEXTS.graderEnded(run.status, 'no verdict in time'),
+            graderRunIds: ids,
+          };
         if (run.status !== 'completed')
           return {
             kind: 'no_verdict',

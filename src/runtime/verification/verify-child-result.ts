@@ -67,7 +67,10 @@ export async function verifyChildResult(
   for (let revision = 0; ; revision += 1) {
     if (child.status !== 'completed') {
       const reasons = [GRADER_TEXTS.childEnded(child.status, child.error?.message ?? 'no error message')];
-      return { run: child, verification: await settle(deps, request, child, 'failed', reasons, evidence, revision, [], true) };
+      return {
+        run: child,
+        verification: await settle(deps, request, child, 'failed', reasons, evidence, revision, [], true),
+      };
     }
     const graded = await deps.graders.grade({
       parent: request.parent,
@@ -86,7 +89,17 @@ export async function verifyChildResult(
         ? [graded.answer.verdict, graded.answer.reasons]
         : (['failed', [graded.reason]] as const);
     const final = verdict !== 'needs_revision' || revision >= limit;
-    const verification = await settle(deps, request, child, verdict, [...reasons], evidence, revision, graded.graderRunIds, final);
+    const verification = await settle(
+      deps,
+      request,
+      child,
+      verdict,
+      [...reasons],
+      evidence,
+      revision,
+      graded.graderRunIds,
+      final,
+    );
     if (final) return { run: child, verification };
     const next = await request.revise(GRADER_TEXTS.revision(reasons), revision + 1);
     if (typeof next === 'string') {
@@ -110,7 +123,13 @@ async function settle(
   graderRunIds: string[],
   final: boolean,
 ): Promise<Verification> {
-  const verification: Verification = { verdict, reasons, evidence, revisions: revision, grader_run_ids: graderRunIds };
+  const verification: Verification = {
+    verdict,
+    reasons,
+    evidence,
+    revisions: revision,
+    grader_run_ids: graderRunIds,
+  };
   await deps.storage.verifications.put({
     run_id: child.id,
     user_id: child.user_id,

@@ -209,6 +209,7 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
       break;
     case 'step':
     case 'artifact':
+    case 'verification':
       break;
   }
   return next;

@@ -173,6 +173,9 @@ export function applyChildEvent(
       case 'context_compacted':
         next.latest = compactionNotice(event.payload.messages_summarised);
         break;
+      // A child's own children's verdicts: the child's row shows its own verdict, from its parent's event.
+      case 'verification':
+        break;
       case 'tool_call':
         next.pendingText = '';
         next.latest = toolCallLine(str(event.payload.name) ?? 'tool', event.payload.args);
