@@ -141,6 +141,7 @@ describe('GET /api/agent/runs', () => {
     expect(names).toEqual([
       'status',
       'kind',
+      'verdict',
       'agent',
       'conversation_id',
       'user_id',

@@ -1,4 +1,5 @@
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { keptResultPath } from '../../src/runtime/tool-results/keep-result-in-workdir.js';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -182,10 +183,10 @@ describe.skipIf(!installed)(
         expect(toolResults(thread, 'execute').map((result) => result.text)).toEqual([
           expect.stringMatching(/^exit code: 0\n/),
         ]);
-        expect(toolResults(thread, 'task')[0]?.text).toContain('.troupe/subagent-results/');
+        expect(toolResults(thread, 'task')[0]?.text).toContain('.troupe/tool-results/');
         expect(snapshotTree(outside)).toEqual(before);
         const [child] = await server.troupe.storage.runs.listChildren(run.id);
-        const spilled = path.join(conversation.workdir, '.troupe/subagent-results', `${child?.id ?? ''}.md`);
+        const spilled = path.join(conversation.workdir, keptResultPath(child?.id ?? ''));
         expect(lstatSync(path.join(conversation.workdir, '.troupe')).isDirectory()).toBe(true);
         expect(readFileSync(spilled, 'utf8')).toBe(CHILD_ANSWER.trim());
       },

@@ -883,6 +883,7 @@ export function describeStorageContract(adapterName: string, open: () => Promise
           started_at: null,
           finished_at: null,
           updated_at: run.created_at,
+          forked_from: null,
         });
         expect(await storage.runs.get(run.id)).toEqual(run);
         expect(await storage.runs.getByRequestId(input.user_id, input.request_id)).toEqual(run);

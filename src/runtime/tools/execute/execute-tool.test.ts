@@ -159,10 +159,12 @@ rules:
       tool: execute,
       input: { command: 'true' },
     } as unknown as ToolCallRequest);
+    const text =
+      'tool execute is not available to subagents in this approval mode; hand the result back to the main agent';
     expect(refused).toEqual({
-      output:
-        'tool execute is not available to subagents in this approval mode; hand the result back to the main agent',
+      output: text,
       isError: true,
+      refusal: { code: 'tool_not_available', reason: text, tool: 'execute' },
     });
   });
 
