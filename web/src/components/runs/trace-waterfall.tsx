@@ -1,6 +1,6 @@
 import type { RunTrace, TraceNode } from '../../api/types.ts';
 import { visibleSpans } from '../../../../src/core/trace/run-timeline.ts';
-import { formatDuration } from '../../lib/format.ts';
+import { formatDuration, tokenDetailText, tokensWithDetail } from '../../lib/format.ts';
 import { callsText, clockEnd, formatMs, isWaitingToResume, workerLostOf } from '../../lib/run-phase.ts';
 import {
   axisTicks,
@@ -32,8 +32,9 @@ const EDGE = {
 
 function tokensText(node: TraceNode): string {
   const { own, children, subtree } = node.totals;
-  if (children.total_tokens === 0) return `${own.total_tokens} tokens`;
-  return `${subtree.total_tokens} tokens (own ${own.total_tokens} + children ${children.total_tokens})`;
+  if (children.total_tokens === 0) return tokensWithDetail(own.total_tokens, own);
+  const detail = tokenDetailText(subtree);
+  return `${subtree.total_tokens} tokens (own ${own.total_tokens} + children ${children.total_tokens}${detail ? `; ${detail}` : ''})`;
 }
 
 /**
