@@ -42,6 +42,24 @@ export function verdictFromEvent(payload: VerificationEvent['payload']): Verdict
   };
 }
 
+/** A verdict mark of a run's trace timeline (the same `verification` event, folded by the server). */
+export function verdictFromMark(mark: {
+  verdict: Verdict;
+  reasons: string[];
+  flags: string[];
+  final: boolean;
+  grader_run_id: string | null;
+}): VerdictView {
+  return {
+    verdict: mark.verdict,
+    reasons: mark.reasons,
+    flags: mark.flags.filter((flag) => SHOWN_FLAGS.has(flag)),
+    final: mark.final,
+    revision: 0,
+    graderRunId: mark.grader_run_id,
+  };
+}
+
 const VERDICT_LINE = /^\[verification\] (satisfied|needs_revision|failed|unverified)(?:: (.*))?$/m;
 const FLAGS_PART = /^\[evidence\] .*?(?:^|; )flags: ([a-z_, ]+)$/m;
 
