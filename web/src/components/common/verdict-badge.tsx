@@ -3,7 +3,6 @@ import { VERDICT_LABELS, VERDICT_TONES, type VerdictView } from '../../lib/verdi
 /** A child result's verdict: a coloured badge, its reasons and the evidence flags as tags. */
 export function VerdictBadge({ verdict, compact = false }: { verdict: VerdictView; compact?: boolean }) {
   const label = VERDICT_LABELS[verdict.verdict];
-  const revising = !verdict.final && verdict.verdict === 'needs_revision';
   return (
     <div
       className={`verdict verdict-${VERDICT_TONES[verdict.verdict]}`}
@@ -12,10 +11,7 @@ export function VerdictBadge({ verdict, compact = false }: { verdict: VerdictVie
       data-verdict={verdict.verdict}
       data-final={verdict.final}
     >
-      <span className="verdict-label">
-        {label}
-        {revising ? ' (revising…)' : ''}
-      </span>
+      <span className="verdict-label">{label}</span>
       {verdict.flags.map((flag) => (
         <code key={flag} className="verdict-flag">
           {flag}
