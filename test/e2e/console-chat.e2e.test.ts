@@ -82,7 +82,7 @@ describe.skipIf(!session.executable)('web console in chromium: chat', () => {
 
       await page.goto(`${server.url}/runs?verdict=needs_revision`);
       await poll(() => page.locator('tr[data-run-id]').count()).toBeGreaterThan(0);
-      expect(await page.getByRole('checkbox', { name: 'needs revision' }).isChecked()).toBe(true);
+      expect(await page.getByRole('checkbox', { name: 'Verdict needs revision' }).isChecked()).toBe(true);
     },
     E2E_TIMEOUT,
   );

@@ -176,6 +176,8 @@ export function RunFiltersForm({ filters, agents, users, onApply }: RunFiltersFo
                 <label>
                   <input
                     type="checkbox"
+                    // "Failed" is a status too: the verdict's checkbox says which list it belongs to.
+                    aria-label={`Verdict ${VERDICT_LABELS[verdict]}`}
                     checked={draft.verdict.includes(verdict)}
                     onChange={(event) => set('verdict', toggle(draft.verdict, verdict, event.target.checked))}
                   />
