@@ -10,7 +10,14 @@ import type { Page } from 'playwright-core';
 import { screenshot } from '../helpers/browser.js';
 import { consoleSession } from '../helpers/console-session.js';
 import { copyScenarios, withRuleDelay, withRuleFirst } from '../helpers/scenario-dir.js';
-import { ensureSignedIn, json, liveTurnText, poll, startConversation } from '../helpers/console-page.js';
+import {
+  attributeOfAll,
+  ensureSignedIn,
+  json,
+  liveTurnText,
+  poll,
+  startConversation,
+} from '../helpers/console-page.js';
 import type { TestServer } from '../helpers/start-test-server.js';
 
 const E2E_TIMEOUT = 60_000;
@@ -41,6 +48,45 @@ beforeAll(() => {
 });
 
 describe.skipIf(!session.executable)('web console in chromium: chat', () => {
+  it(
+    "shows a graded child's verdict: needs revision, then satisfied, on its cards, after a reload, in the trace and the runs filter",
+    async () => {
+      await ensureSignedIn(page, server);
+      const conversationId = await startConversation(page, 'verify: summarise the notes');
+      const taskCard = page.locator('.child-call[data-tool="task"]');
+      await poll(() => taskCard.locator('[data-verdict]').getAttribute('data-verdict'), {
+        timeout: 30_000,
+      }).toBe('satisfied');
+      // The status cards took the parent's verdict events: the first answer's run, then its revision's.
+      const statusVerdicts = page.locator('.subagent-card [data-verdict]');
+      await poll(() => attributeOfAll(statusVerdicts, 'data-verdict')).toEqual([
+        'needs_revision',
+        'satisfied',
+      ]);
+      await screenshot(page, '05-chat-verdict');
+
+      await page.reload();
+      await poll(() => taskCard.locator('[data-verdict]').getAttribute('data-verdict')).toBe('satisfied');
+
+      const { runs } = await json<{ runs: { id: string; run_type: string }[] }>(
+        await server.api(`/api/agent/runs?conversation_id=${conversationId}&kind=chat`),
+      );
+      const parent = runs[0];
+      expect(parent).toBeDefined();
+      await page.goto(`${server.url}/runs/${parent?.id ?? ''}`);
+      const verdicts = page.locator('.trace-verdicts [data-verdict]');
+      // Each verdict is marked: the first answer's needs_revision, then the revision's satisfied.
+      await poll(() => attributeOfAll(verdicts, 'data-verdict')).toEqual(['needs_revision', 'satisfied']);
+      expect(await page.locator('.trace-verdicts').innerText()).toContain('needs revision');
+      await poll(() => page.locator('.trace-row[data-edge="grader"]').count()).toBe(2);
+
+      await page.goto(`${server.url}/runs?verdict=needs_revision`);
+      await poll(() => page.locator('tr[data-run-id]').count()).toBeGreaterThan(0);
+      expect(await page.getByRole('checkbox', { name: 'Verdict needs revision' }).isChecked()).toBe(true);
+    },
+    E2E_TIMEOUT,
+  );
+
   it(
     'runs the demo conversation: streamed answer and tool calls, nothing doubled after a reload',
     async () => {

@@ -113,7 +113,7 @@ describe.skipIf(!session.executable)('runs explorer', () => {
 
       // Status: only failed runs.
       await page.getByRole('button', { name: 'Clear' }).click();
-      await page.getByRole('checkbox', { name: 'Failed' }).check();
+      await page.getByRole('checkbox', { name: 'Failed', exact: true }).check();
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.waitForURL(/status=failed/);
       const failed = await apiRuns('?status=failed&limit=25');
@@ -123,7 +123,7 @@ describe.skipIf(!session.executable)('runs explorer', () => {
       );
 
       // Kind: the delegation to the analyst.
-      await page.getByRole('checkbox', { name: 'Failed' }).uncheck();
+      await page.getByRole('checkbox', { name: 'Failed', exact: true }).uncheck();
       await page.getByRole('checkbox', { name: 'delegation' }).check();
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.waitForURL(/kind=delegation/);

@@ -1,5 +1,5 @@
 import type { RunEvent } from '../records/run-event.js';
-import { emptyTimeline, type RunTimeline } from './run-timeline.js';
+import { emptyTimeline, type RunTimeline, type TimelineMark } from './run-timeline.js';
 import { isOpen, type SpanStatus, type SpanUsage, type TimelineSpan } from './timeline-span.js';
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
@@ -290,9 +290,24 @@ export function foldRunTimeline(timeline: RunTimeline, event: RunEvent): RunTime
       if (timeline.model_started_at !== null) next.model_started_at = at;
       break;
     }
+    case 'verification': {
+      const { payload } = event;
+      const mark: TimelineMark = {
+        kind: 'verdict',
+        seq: event.seq,
+        at,
+        run_id: payload.run_id,
+        verdict: payload.verdict,
+        reasons: payload.reasons,
+        flags: payload.evidence.flags,
+        final: payload.final,
+        grader_run_id: payload.grader_run_id,
+      };
+      next.marks = [...(timeline.marks ?? []), mark];
+      break;
+    }
     case 'error':
     case 'subagent_update':
-    case 'verification':
     case 'artifact':
       break;
   }

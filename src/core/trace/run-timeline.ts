@@ -15,6 +15,24 @@ export interface AttemptSegment {
   last_event_at: string;
 }
 
+/**
+ * A moment on a run's timeline that is not a span: a verdict on one of its children's results
+ * (docs/verified-delegation.md#where-verdicts-are-visible), at the time of its `verification` event.
+ */
+export interface TimelineMark {
+  kind: 'verdict';
+  seq: number;
+  at: string;
+  /** The judged child run. */
+  run_id: string;
+  verdict: 'satisfied' | 'needs_revision' | 'failed' | 'unverified';
+  reasons: string[];
+  flags: string[];
+  /** False when a revision follows. */
+  final: boolean;
+  grader_run_id: string | null;
+}
+
 export interface RunTimeline {
   /** The last event folded in: a live stream resumes after it. */
   last_seq: number;
@@ -26,6 +44,8 @@ export interface RunTimeline {
   /** Each attempt's stretch of time; the gaps between them are when nobody worked on the run. */
   segments: AttemptSegment[];
   spans: TimelineSpan[];
+  /** Verdicts on its children's results; absent until the first one. */
+  marks?: TimelineMark[];
   /** When the model call now in progress started; null when none is. */
   model_started_at: string | null;
   /** Text streamed by that call (some text means the call was really underway). */

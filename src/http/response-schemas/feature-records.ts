@@ -116,6 +116,22 @@ export const runTraceSchema = z
               "Each attempt's stretch of time; the gaps between them are when nobody worked on the run",
             ),
           spans: z.array(timelineSpan),
+          marks: z
+            .array(
+              z.strictObject({
+                kind: z.literal('verdict'),
+                seq: z.number().int(),
+                at: timestamp,
+                run_id: z.string().describe('The judged child run'),
+                verdict: z.enum(['satisfied', 'needs_revision', 'failed', 'unverified']),
+                reasons: z.array(z.string()),
+                flags: z.array(z.string()).describe('The evidence flags'),
+                final: z.boolean().describe('False when a revision follows'),
+                grader_run_id: z.string().nullable(),
+              }),
+            )
+            .optional()
+            .describe("Verdicts on the run's children's results, at their verification events"),
           model_started_at: timestamp.nullable(),
           model_streamed: z.boolean(),
           last_event_at: timestamp.nullable(),

@@ -2599,6 +2599,24 @@ export interface components {
             /** @description Why a model attempt failed and what came next, or why a wait waits */
             note?: string;
           }[];
+          /** @description Verdicts on the run's children's results, at their verification events */
+          marks?: {
+            /** @constant */
+            kind: 'verdict';
+            seq: number;
+            /** @description ISO 8601 time */
+            at: string;
+            /** @description The judged child run */
+            run_id: string;
+            /** @enum {string} */
+            verdict: 'satisfied' | 'needs_revision' | 'failed' | 'unverified';
+            reasons: string[];
+            /** @description The evidence flags */
+            flags: string[];
+            /** @description False when a revision follows */
+            final: boolean;
+            grader_run_id: string | null;
+          }[];
           model_started_at: string | null;
           model_streamed: boolean;
           last_event_at: string | null;

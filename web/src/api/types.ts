@@ -207,6 +207,10 @@ export type ToolResultOutput =
   | { type: 'json' | 'error-json'; value: unknown }
   | { type: string; value?: unknown; [key: string]: unknown };
 
+/** The verdicts `GET /api/agent/runs?verdict=` filters on: a stored verdict is never `unverified`. */
+export const RUN_VERDICTS = ['satisfied', 'needs_revision', 'failed'] as const;
+export type RunVerdict = (typeof RUN_VERDICTS)[number];
+
 /** Filters of `GET /api/agent/runs` as the console holds them; lists are sent comma-separated. */
 export interface RunListQuery {
   status?: RunStatus[];
@@ -219,6 +223,8 @@ export interface RunListQuery {
   q?: string;
   /** true: only runs forks started. */
   forked?: boolean;
+  /** Only child runs judged so (docs/verified-delegation.md). */
+  verdict?: RunVerdict[];
   cursor?: string;
   limit?: number;
 }

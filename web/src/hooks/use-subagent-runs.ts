@@ -2,9 +2,11 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { isUnavailable } from '../api/api-error.ts';
 import { openRunEventStream, type RunStreamHandle } from '../api/run-event-stream.ts';
 import type { PanelUpdate } from '../lib/subagent-panel.ts';
+import type { VerdictView } from '../lib/verdict.ts';
 import { settlesModelCall } from '../lib/run-figures.ts';
 import {
   applyChildEvent,
+  applyVerdict,
   applySubagentUpdate,
   isActiveEntry,
   mergeApiList,
@@ -27,6 +29,8 @@ export interface SubagentRuns {
   error: unknown;
   reload: () => void;
   applyUpdate: (payload: PanelUpdate, parentRunId: string | null) => void;
+  /** A `verification` event's verdict for one child run. */
+  applyVerdict: (runId: string, verdict: VerdictView) => void;
   cancel: (runId: string) => Promise<void>;
 }
 
@@ -137,6 +141,10 @@ export function useSubagentRuns(conversationId: string | null): SubagentRuns {
     setEntries((current) => applySubagentUpdate(current, payload, parentRunId));
   }, []);
 
+  const applyVerdictTo = useCallback((runId: string, verdict: VerdictView) => {
+    setEntries((current) => applyVerdict(current, runId, verdict));
+  }, []);
+
   const cancel = useCallback(
     async (runId: string) => {
       const run = await api.cancelRun(runId);
@@ -147,5 +155,5 @@ export function useSubagentRuns(conversationId: string | null): SubagentRuns {
     [api],
   );
 
-  return { entries, available, error, reload, applyUpdate, cancel };
+  return { entries, available, error, reload, applyUpdate, applyVerdict: applyVerdictTo, cancel };
 }

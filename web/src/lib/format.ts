@@ -19,10 +19,33 @@ export function formatDuration(
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
+/** The parts of a token count a provider reported more of, each only when non-zero. */
+export type TokenDetail = Partial<
+  Pick<TokenUsage, 'cache_read_tokens' | 'cache_write_tokens' | 'reasoning_tokens'>
+>;
+
+/** `800 cached, 120 reasoning` (cache reads and writes are part of the input, reasoning of the output), or ''. */
+export function tokenDetailText(usage: TokenDetail | null | undefined): string {
+  if (!usage) return '';
+  const parts: string[] = [];
+  if (usage.cache_read_tokens) parts.push(`${usage.cache_read_tokens.toLocaleString('en-US')} cached`);
+  if (usage.cache_write_tokens)
+    parts.push(`${usage.cache_write_tokens.toLocaleString('en-US')} written to cache`);
+  if (usage.reasoning_tokens) parts.push(`${usage.reasoning_tokens.toLocaleString('en-US')} reasoning`);
+  return parts.join(', ');
+}
+
+/** `1234 tokens (800 cached)`: a count with its detail, when there is one. */
+export function tokensWithDetail(total: number, usage: TokenDetail | null | undefined): string {
+  const detail = tokenDetailText(usage);
+  return `${total} tokens${detail ? ` (${detail})` : ''}`;
+}
+
 export function formatUsage(usage: TokenUsage | null | undefined): string {
   if (!usage) return 'no usage yet';
   const calls = `${usage.model_calls} model call${usage.model_calls === 1 ? '' : 's'}`;
-  return `${usage.total_tokens} tokens (${usage.input_tokens} in / ${usage.output_tokens} out), ${calls}`;
+  const detail = tokenDetailText(usage);
+  return `${usage.total_tokens} tokens (${usage.input_tokens} in / ${usage.output_tokens} out${detail ? `; ${detail}` : ''}), ${calls}`;
 }
 
 export function formatTime(iso: string | null): string {

@@ -1,5 +1,6 @@
 import type { RunEvent, RunStatus, SubagentUpdatePayload, TokenUsage, UserQuestion } from '../api/types.ts';
 import { compactionNotice, modelNotice } from './model-notice.ts';
+import { verdictFromEvent, type VerdictView } from './verdict.ts';
 import type { ToolItem, ToolResult, TranscriptItem } from './transcript-items.ts';
 
 export interface PendingApproval {
@@ -39,6 +40,8 @@ export interface LiveRun {
    * rebuilt from here (and from the panel endpoint, when the server has it).
    */
   subagents: Record<string, SubagentUpdatePayload>;
+  /** The latest verdict per judged child run (absent in views saved before verdicts existed). */
+  verdicts?: Record<string, VerdictView>;
 }
 
 export function emptyLiveRun(runId: string): LiveRun {
@@ -51,6 +54,7 @@ export function emptyLiveRun(runId: string): LiveRun {
     model: null,
     end: null,
     subagents: {},
+    verdicts: {},
   };
 }
 
@@ -207,9 +211,11 @@ export function applyRunEvent(view: LiveRun, event: RunEvent): LiveRun {
         },
       ];
       break;
+    case 'verification':
+      next.verdicts = { ...view.verdicts, [event.payload.run_id]: verdictFromEvent(event.payload) };
+      break;
     case 'step':
     case 'artifact':
-    case 'verification':
       break;
   }
   return next;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runListSearch } from '../api/troupe-api.ts';
 import {
   activeFilterCount,
   EMPTY_FILTERS,
@@ -26,6 +27,15 @@ describe('runs explorer filters in the address', () => {
     expect(filtersFromSearch(searchFromFilters(filters))).toEqual(filters);
     expect(searchFromFilters(EMPTY_FILTERS)).toBe('');
     expect(activeFilterCount(filters)).toBe(5);
+  });
+
+  it('keeps the verdict filter in the address and sends it to the API', () => {
+    const filters = filtersFromSearch('?verdict=needs_revision,failed,unverified,bogus');
+    expect(filters).toEqual({ ...EMPTY_FILTERS, verdict: ['needs_revision', 'failed'] });
+    expect(searchFromFilters(filters)).toBe('?verdict=needs_revision%2Cfailed');
+    expect(activeFilterCount(filters)).toBe(1);
+    expect(queryFromFilters(filters)).toEqual({ limit: 25, verdict: ['needs_revision', 'failed'] });
+    expect(runListSearch(queryFromFilters(filters))).toBe('?limit=25&verdict=needs_revision%2Cfailed');
   });
 
   it('turns filters into the API query, with the cursor of the next page', () => {

@@ -1,4 +1,10 @@
-import { RUN_STATUSES, type RunListQuery, type RunStatus } from '../api/types.ts';
+import {
+  RUN_STATUSES,
+  RUN_VERDICTS,
+  type RunListQuery,
+  type RunStatus,
+  type RunVerdict,
+} from '../api/types.ts';
 
 export const RUN_KINDS = ['chat', 'subagent', 'delegation'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
@@ -16,6 +22,8 @@ export interface RunFilters {
   q: string;
   /** Only runs forks started. */
   forked: boolean;
+  /** Only child runs judged with one of these verdicts. */
+  verdict: RunVerdict[];
 }
 
 export const EMPTY_FILTERS: RunFilters = {
@@ -28,6 +36,7 @@ export const EMPTY_FILTERS: RunFilters = {
   to: '',
   q: '',
   forked: false,
+  verdict: [],
 };
 
 const TEXT_KEYS = ['agent', 'conversation_id', 'user_id', 'from', 'to', 'q'] as const;
@@ -47,6 +56,7 @@ export function filtersFromSearch(search: string): RunFilters {
     ...EMPTY_FILTERS,
     status: listOf(params.get('status'), RUN_STATUSES),
     kind: listOf(params.get('kind'), RUN_KINDS),
+    verdict: listOf(params.get('verdict'), RUN_VERDICTS),
     forked: params.get('forked') === 'true',
   };
   for (const key of TEXT_KEYS) filters[key] = params.get(key)?.trim() ?? '';
@@ -61,6 +71,7 @@ export function searchFromFilters(filters: RunFilters): string {
   const params = new URLSearchParams();
   if (filters.status.length > 0) params.set('status', filters.status.join(','));
   if (filters.kind.length > 0) params.set('kind', filters.kind.join(','));
+  if (filters.verdict.length > 0) params.set('verdict', filters.verdict.join(','));
   for (const key of TEXT_KEYS) if (filters[key].trim() !== '') params.set(key, filters[key].trim());
   if (filters.forked) params.set('forked', 'true');
   const text = params.toString();
@@ -71,6 +82,7 @@ export function queryFromFilters(filters: RunFilters, cursor?: string, limit = 2
   const query: RunListQuery = { limit };
   if (filters.status.length > 0) query.status = filters.status;
   if (filters.kind.length > 0) query.kind = filters.kind;
+  if (filters.verdict.length > 0) query.verdict = filters.verdict;
   for (const key of TEXT_KEYS) if (filters[key].trim() !== '') query[key] = filters[key].trim();
   if (filters.forked) query.forked = true;
   if (cursor !== undefined) query.cursor = cursor;
@@ -81,6 +93,7 @@ export function activeFilterCount(filters: RunFilters): number {
   return (
     (filters.status.length > 0 ? 1 : 0) +
     (filters.kind.length > 0 ? 1 : 0) +
+    (filters.verdict.length > 0 ? 1 : 0) +
     (filters.forked ? 1 : 0) +
     TEXT_KEYS.filter((key) => filters[key] !== '').length
   );

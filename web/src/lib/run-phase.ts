@@ -1,4 +1,5 @@
 import type { RunStatus, TokenUsage, WorkerLost } from '../api/types.ts';
+import { tokensWithDetail, type TokenDetail } from './format.ts';
 
 /** The fields every run-like record in the console has (a Run, a list row, a status panel card). */
 export interface RunClock {
@@ -83,11 +84,13 @@ export function callsText(counts: CallCounts): string {
  */
 export function usageLine(
   usage:
-    (Pick<TokenUsage, 'total_tokens' | 'model_calls'> & { aborted_model_calls?: number }) | null | undefined,
+    | (Pick<TokenUsage, 'total_tokens' | 'model_calls'> & { aborted_model_calls?: number } & TokenDetail)
+    | null
+    | undefined,
 ): string | null {
   if (!usage) return null;
   const calls = { settled: usage.model_calls, aborted: usage.aborted_model_calls ?? 0, inProgress: 0 };
-  return `${usage.total_tokens} tokens · ${callsText(calls)}`;
+  return `${tokensWithDetail(usage.total_tokens, usage)} · ${callsText(calls)}`;
 }
 
 /** `850 ms`, `2.3 s`, `3 min 4 s`, `2 h 5 min`. */

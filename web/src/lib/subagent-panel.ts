@@ -1,6 +1,7 @@
 import type { RunEvent, RunStatus, SubagentRunEntry, SubagentUpdatePayload } from '../api/types.ts';
 import { isTerminalStatus } from '../api/types.ts';
 import { compactionNotice, modelNotice } from './model-notice.ts';
+import type { VerdictView } from './verdict.ts';
 import { textLine, toolCallLine, truncateEnd, oneLine } from './text.ts';
 
 /** A status panel card: the API entry plus what the child's own stream showed since. */
@@ -11,6 +12,8 @@ export interface PanelEntry extends SubagentRunEntry {
   liveSeq: number;
   /** Text of the child's current step, accumulated from deltas (the line shows its tail). */
   pendingText: string;
+  /** The latest verdict on this child from its parent's stream: "needs revision" while a revision runs. */
+  verdict?: VerdictView | null;
 }
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
@@ -66,6 +69,7 @@ export function mergeApiList(
       pendingText: liveIsNewer ? existing.pendingText : fresh.pendingText,
       // The server's usage is live; a card it has not seen start yet keeps what an `end` reported.
       usage: fresh.usage ?? existing.usage,
+      verdict: existing.verdict ?? null,
     };
   });
   const listed = new Set(list.map((entry) => entry.run_id));
@@ -218,6 +222,18 @@ export function applyChildEvent(
     }
     return next;
   });
+}
+
+/**
+ * A `verification` from the parent's stream: the judged child's card shows it. The child's `subagent_update`
+ * (its start) always comes first on that stream, so the card exists.
+ */
+export function applyVerdict(
+  current: readonly PanelEntry[],
+  runId: string,
+  verdict: VerdictView,
+): PanelEntry[] {
+  return current.map((entry) => (entry.run_id === runId ? { ...entry, verdict } : entry));
 }
 
 export function isActiveEntry(entry: PanelEntry): boolean {

@@ -71,6 +71,43 @@ describe('trace model', () => {
     expect(applyTraceEvent(live, 'kid', event(2, 'step', {}))).toBe(live);
   });
 
+  it("marks each verdict on the parent's timeline at its event's time, keeping the revision's", () => {
+    const verdict = (seq: number, verdictName: string, final: boolean): RunEvent =>
+      looseRunEvent(
+        'verification',
+        {
+          run_id: 'kid',
+          kind: 'subagent',
+          verdict: verdictName,
+          reasons: final ? [] : ['No word count'],
+          evidence: { flags: ['no_tool_calls'] },
+          revision: final ? 1 : 0,
+          grader_run_id: `grader_${seq}`,
+          final,
+        },
+        { runId: 'root', seq, createdAt: `2030-01-01T00:00:0${seq}.000Z` },
+      );
+    let live = applyTraceEvent(trace(), 'root', verdict(4, 'needs_revision', false));
+    live = applyTraceEvent(live, 'root', verdict(6, 'satisfied', true));
+    expect(live.nodes[0]?.timeline.marks).toEqual([
+      {
+        kind: 'verdict',
+        seq: 4,
+        at: '2030-01-01T00:00:04.000Z',
+        run_id: 'kid',
+        verdict: 'needs_revision',
+        reasons: ['No word count'],
+        flags: ['no_tool_calls'],
+        final: false,
+        grader_run_id: 'grader_4',
+      },
+      expect.objectContaining({ seq: 6, verdict: 'satisfied', final: true, grader_run_id: 'grader_6' }),
+    ]);
+    // No span: a verdict is a moment, not a call.
+    expect(live.nodes[0]?.timeline.spans).toEqual([]);
+    expect(live.nodes[1]?.timeline.marks).toBeUndefined();
+  });
+
   it('keeps a live timeline that is ahead of a fresh snapshot', () => {
     const live = applyTraceEvent(trace(), 'kid', event(1, 'metadata', { model: 'm' }));
     const merged = mergeSnapshot(live, trace());

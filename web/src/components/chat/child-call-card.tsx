@@ -8,7 +8,9 @@ import { CHILD_CALL_VERBS, childCallTarget } from '../../lib/subagent-calls.ts';
 import { presentStatus } from '../../lib/run-status.ts';
 import { prettyJson } from '../../lib/text.ts';
 import type { ToolItem } from '../../lib/transcript-items.ts';
+import { verdictFromResultText } from '../../lib/verdict.ts';
 import { AppLink } from '../common/app-link.tsx';
+import { VerdictBadge } from '../common/verdict-badge.tsx';
 import { InlineChildTranscript } from './inline-child-transcript.tsx';
 import { waitingLabel } from './tool-state.tsx';
 import { useTranscriptContext } from './transcript-context.ts';
@@ -55,6 +57,12 @@ export function ChildCallCard({ item, awaiting }: { item: ToolItem; awaiting: bo
         : callState;
   const tone = status === 'cancelled' ? 'neutral' : status !== null ? presentStatus(status).tone : 'idle';
   const verb = CHILD_CALL_VERBS[item.name] ?? item.name;
+  // The stream's latest verdict while the call waits (a revision runs); the stored result's once it returned.
+  const verdict =
+    (item.result === undefined ? entry?.verdict : null) ??
+    verdictFromResultText(item.result?.output) ??
+    entry?.verdict ??
+    null;
   return (
     <div
       className={`child-call tone-${tone}`}
@@ -94,6 +102,7 @@ export function ChildCallCard({ item, awaiting }: { item: ToolItem; awaiting: bo
           </>
         ) : null}
       </div>
+      {verdict ? <VerdictBadge verdict={verdict} /> : null}
       {open && entry ? (
         <div id={bodyId} className="child-call-body">
           <InlineChildTranscript entry={entry} label={name} />

@@ -7,6 +7,7 @@ import { useRunStream } from '../../hooks/use-run-stream.ts';
 import { useSession } from '../../hooks/use-session.ts';
 import { useSubagentRuns } from '../../hooks/use-subagent-runs.ts';
 import { buildTranscript } from '../../lib/build-transcript.ts';
+import { verdictFromEvent } from '../../lib/verdict.ts';
 import type { LiveRun } from '../../lib/live-run.ts';
 import { liveRunStatus, waitingForUser } from '../../lib/conversation-phase.ts';
 import { isWaitingToResume, workerLostOf } from '../../lib/run-phase.ts';
@@ -79,6 +80,8 @@ export function ConversationView({ conversationId, onChanged, onArchived }: Conv
       if (event.type === 'subagent_update') {
         panel.applyUpdate(event.payload, event.run_id);
       }
+      if (event.type === 'verification')
+        panel.applyVerdict(event.payload.run_id, verdictFromEvent(event.payload));
       // A worker (re)started the run: its stored status moved on from "waiting to be resumed".
       if (event.type === 'metadata') reloadRunList();
       if (event.type === 'artifact') {
@@ -121,6 +124,7 @@ export function ConversationView({ conversationId, onChanged, onArchived }: Conv
   const onRestore = useCallback(
     (view: LiveRun) => {
       for (const update of Object.values(view.subagents)) panel.applyUpdate(update, view.runId);
+      for (const [runId, verdict] of Object.entries(view.verdicts ?? {})) panel.applyVerdict(runId, verdict);
     },
     [panel],
   );

@@ -10,6 +10,7 @@ import { AppLink } from '../common/app-link.tsx';
 import { ErrorMessage } from '../common/error-message.tsx';
 import { StatusBadge } from '../common/status-badge.tsx';
 import { BudgetBars } from '../common/budget-bars.tsx';
+import { VerdictBadge } from '../common/verdict-badge.tsx';
 
 export interface SubagentCardProps {
   entry: PanelEntry;
@@ -100,6 +101,7 @@ export function SubagentCard({ entry, label, onOpen, onCancel }: SubagentCardPro
           {usage && !terminal ? ' so far' : ''}
         </span>
       </p>
+      {entry.verdict ? <VerdictBadge verdict={entry.verdict} compact={!expanded} /> : null}
       {!expanded && outcome ? (
         <p className={`card-outcome tone-${outcome.tone}`}>{truncateEndAtWord(oneLine(outcome.text), 120)}</p>
       ) : null}

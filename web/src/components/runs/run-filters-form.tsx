@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Field } from '../common/field.tsx';
-import { RUN_STATUSES, type Agent, type User } from '../../api/types.ts';
+import { RUN_STATUSES, RUN_VERDICTS, type Agent, type User } from '../../api/types.ts';
+import { VERDICT_LABELS } from '../../lib/verdict.ts';
 import { presentStatus } from '../../lib/run-status.ts';
 import {
   activeFilterCount,
@@ -165,6 +166,25 @@ export function RunFiltersForm({ filters, agents, users, onApply }: RunFiltersFo
                 forks only
               </label>
             </li>
+          </ul>
+        </fieldset>
+        <fieldset className="checkbox-fieldset">
+          <legend>Verdict</legend>
+          <ul className="checkbox-list">
+            {RUN_VERDICTS.map((verdict) => (
+              <li key={verdict}>
+                <label>
+                  <input
+                    type="checkbox"
+                    // "Failed" is a status too: the verdict's checkbox says which list it belongs to.
+                    aria-label={`Verdict ${VERDICT_LABELS[verdict]}`}
+                    checked={draft.verdict.includes(verdict)}
+                    onChange={(event) => set('verdict', toggle(draft.verdict, verdict, event.target.checked))}
+                  />
+                  {VERDICT_LABELS[verdict]}
+                </label>
+              </li>
+            ))}
           </ul>
         </fieldset>
       </div>

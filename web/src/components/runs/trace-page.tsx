@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { isTerminalStatus } from '../../api/types.ts';
+import { tokenDetailText } from '../../lib/format.ts';
 import { navigate } from '../../hooks/use-location.ts';
 import { useNow } from '../../hooks/use-now.ts';
 import { useRunTrace } from '../../hooks/use-run-trace.ts';
@@ -51,7 +52,8 @@ export function TracePage({ runId }: { runId: string }) {
         <p className="muted trace-summary">
           {trace.nodes.length} run{trace.nodes.length === 1 ? '' : 's'} · {root.totals.subtree.total_tokens}{' '}
           tokens in total ({root.totals.own.total_tokens} by the root, {root.totals.children.total_tokens} by
-          its children) ·{' '}
+          its children
+          {tokenDetailText(root.totals.subtree) ? `; ${tokenDetailText(root.totals.subtree)}` : ''}) ·{' '}
           <span data-calls="subtree">{callsText(sumCallCounts(trace.nodes.map(nodeCallCounts)))}</span>
         </p>
       ) : null}

@@ -1,6 +1,8 @@
 import type { RunTrace, TraceNode } from '../../api/types.ts';
 import { visibleSpans } from '../../../../src/core/trace/run-timeline.ts';
-import { formatDuration } from '../../lib/format.ts';
+import { formatDuration, tokenDetailText, tokensWithDetail } from '../../lib/format.ts';
+import { VERDICT_LABELS, VERDICT_TONES, verdictFromMark } from '../../lib/verdict.ts';
+import { VerdictBadge } from '../common/verdict-badge.tsx';
 import { callsText, clockEnd, formatMs, isWaitingToResume, workerLostOf } from '../../lib/run-phase.ts';
 import {
   axisTicks,
@@ -32,8 +34,9 @@ const EDGE = {
 
 function tokensText(node: TraceNode): string {
   const { own, children, subtree } = node.totals;
-  if (children.total_tokens === 0) return `${own.total_tokens} tokens`;
-  return `${subtree.total_tokens} tokens (own ${own.total_tokens} + children ${children.total_tokens})`;
+  if (children.total_tokens === 0) return tokensWithDetail(own.total_tokens, own);
+  const detail = tokenDetailText(subtree);
+  return `${subtree.total_tokens} tokens (own ${own.total_tokens} + children ${children.total_tokens}${detail ? `; ${detail}` : ''})`;
 }
 
 /**
@@ -115,6 +118,18 @@ function Bars({
           title="Worker lost: nobody works on this run"
         />
       ) : null}
+      {(node.timeline.marks ?? []).map((mark) => {
+        const place = placeBar(window, Date.parse(mark.at), Date.parse(mark.at));
+        return (
+          <span
+            key={mark.seq}
+            className={`trace-mark verdict-${VERDICT_TONES[mark.verdict]}`}
+            data-verdict={mark.verdict}
+            style={{ left: `${place.left}%` }}
+            title={`Verdict: ${VERDICT_LABELS[mark.verdict]}${mark.reasons.length > 0 ? ` · ${mark.reasons.join('; ')}` : ''}`}
+          />
+        );
+      })}
       {/* The shortest bars last, so on top: a short call drawn at its minimum width under a long one next to
           it stays clickable. */}
       {spans
@@ -190,6 +205,19 @@ function TraceRow({
             {node.timeline.attempts > 1 ? ` · ${node.timeline.attempts} attempts` : ''}
           </span>
         </div>
+        {(node.timeline.marks ?? []).length > 0 ? (
+          <ul className="trace-verdicts" aria-label={`Verdicts on ${node.display_name}'s children`}>
+            {(node.timeline.marks ?? []).map((mark) => (
+              <li key={mark.seq} data-run-id={mark.run_id}>
+                <span className="muted small">
+                  {formatMs(Date.parse(mark.at) - props.window.start)} · on{' '}
+                  {byId.get(mark.run_id)?.display_name ?? 'a child run'}:
+                </span>
+                <VerdictBadge verdict={verdictFromMark(mark)} />
+              </li>
+            ))}
+          </ul>
+        ) : null}
         <Bars
           node={node}
           window={props.window}
@@ -246,6 +274,9 @@ export function TraceWaterfall(props: TraceWaterfallProps) {
         </span>
         <span className="legend-item">
           <span className="swatch bar-gap" aria-hidden="true" /> no worker (between attempts, or lost)
+        </span>
+        <span className="legend-item">
+          <span className="swatch trace-mark" aria-hidden="true" /> verdict on a child&apos;s result
         </span>
         <span className="legend-item">↳ subagent (solid edge)</span>
         <span className="legend-item">⇢ delegation (dashed edge)</span>
