@@ -27,7 +27,11 @@ export class ServerProcess {
     args: string[],
     env: NodeJS.ProcessEnv,
   ) {
-    this.child = spawn(process.execPath, [ENTRY, 'serve', ...args], {
+    // `TROUPE_CPU_PROF_DIR`: each process writes a V8 CPU profile there when it exits (finding where a
+    // scale-out dispatch spends its CPU: BENCHMARKS.md); Node refuses --cpu-prof in NODE_OPTIONS.
+    const profile = process.env.TROUPE_CPU_PROF_DIR;
+    const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+    this.child = spawn(process.execPath, [...flags, ENTRY, 'serve', ...args], {
       cwd: REPO_ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
