@@ -73,8 +73,15 @@ describe('a result kept in the workdir', () => {
     await expect(lstat(inWork('.troupe'))).rejects.toThrow();
   });
 
+  it('counts text that spells a special token as text (a file about tokenizers), instead of failing', async () => {
+    const spelled = `${'<|endoftext|> '.repeat(400)}${LINES}`;
+    const text = await keepResultInWorkdir(spelled, { workdir: temp.workdir, id: ID, maxTokens: 1000 });
+    expect(text).toContain(keptResultPath(ID));
+    expect(await readFile(inWork(keptResultPath(ID)), 'utf8')).toBe(spelled);
+  });
+
   it('a file the model read is previewed with its own path, not copied', async () => {
-    const text = previewOfWorkdirFile(LINES, 'notes/big.txt', { maxTokens: 1000 });
+    const text = await previewOfWorkdirFile(LINES, 'notes/big.txt', { maxTokens: 1000 });
     expect(text).toContain('Result kept in the workdir: notes/big.txt (');
     await expect(lstat(inWork('.troupe'))).rejects.toThrow();
   });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isWithinTokenLimit } from 'gpt-tokenizer';
+import { NO_SPECIAL, o200kEncoding } from '../model-gateway/prompt-tokens.js';
 import { openWorkdirDirectory } from '../tools/workdir/open-workdir-directory.js';
 
 /**
@@ -26,18 +26,17 @@ export interface KeepLimits {
 }
 
 /** How big a result is: its tokens are only counted when its size cannot settle it (a token is ≥ 1 byte). */
-function oversized(text: string, limits: KeepLimits): { bytes: number; tokens: number } | undefined {
+async function oversized(
+  text: string,
+  limits: KeepLimits,
+): Promise<{ bytes: number; tokens: number } | undefined> {
   const bytes = Buffer.byteLength(text, 'utf8');
   const overBytes = limits.maxBytes !== undefined && bytes > limits.maxBytes;
   if (!overBytes && bytes <= limits.maxTokens) return undefined;
-  const within = isWithinTokenLimit(text, limits.maxTokens);
+  const encoding = await o200kEncoding();
+  const within = encoding.isWithinTokenLimit(text, limits.maxTokens, NO_SPECIAL);
   if (within !== false && !overBytes) return undefined;
-  return { bytes, tokens: within === false ? countAll(text) : within };
-}
-
-function countAll(text: string): number {
-  const within = isWithinTokenLimit(text, Number.MAX_SAFE_INTEGER);
-  return within === false ? 0 : within;
+  return { bytes, tokens: within === false ? encoding.countTokens(text, NO_SPECIAL) : within };
 }
 
 function lineCount(text: string): number {
@@ -92,7 +91,7 @@ export async function keepResultInWorkdir(
   text: string,
   options: KeepLimits & { workdir: string; id: string },
 ): Promise<string> {
-  const size = oversized(text, options);
+  const size = await oversized(text, options);
   if (size === undefined) return text;
   const relative = keptResultPath(options.id);
   const directory = await openWorkdirDirectory(options.workdir, RESULTS_DIR, { create: true, reclaim: true });
@@ -108,7 +107,11 @@ export async function keepResultInWorkdir(
  * A result that is already a workdir file (a `read_file` of a big file): nothing is copied; the model gets
  * the head, tail and size, and the file's own path to page through.
  */
-export function previewOfWorkdirFile(text: string, shownPath: string, limits: KeepLimits): string {
-  const size = oversized(text, limits);
+export async function previewOfWorkdirFile(
+  text: string,
+  shownPath: string,
+  limits: KeepLimits,
+): Promise<string> {
+  const size = await oversized(text, limits);
   return size === undefined ? text : keptResultText(text, size, shownPath, limits);
 }

@@ -20,7 +20,7 @@ export function createToolResultOffloadMiddleware(maxTokens: number): AgentMiddl
       const readPath = readFilePath(request.toolName, request.input);
       const kept =
         readPath !== undefined && !result.isError
-          ? previewOfWorkdirFile(text, readPath, { maxTokens })
+          ? await previewOfWorkdirFile(text, readPath, { maxTokens })
           : await keepResultInWorkdir(text, {
               maxTokens,
               workdir: request.context.workdir,
