@@ -93,6 +93,58 @@ describe('Anthropic prompt caching', () => {
   });
 });
 
+interface TreeTotals {
+  total_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  budget_tokens: number;
+}
+interface TreeNode {
+  budget: { used: { tokens: number }; tokens_counted: string } | null;
+  totals: { own: TreeTotals; subtree: TreeTotals };
+}
+
+async function treeOf(runId: string): Promise<TreeNode> {
+  const response = await world.server.api(`/api/agent/runs/${runId}/tree`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { tree: TreeNode }).tree;
+}
+
+describe('budgets count cached tokens at their price', () => {
+  it('a token budget that raw counts would exhaust holds, and the run tree shows both figures', async () => {
+    // An unbudgeted run measures the workload: its raw tokens and its cache-weighted tokens.
+    const measured = await threeSteps('anthropic:claude-test');
+    const sized = await treeOf(measured.run.id);
+    const raw = sized.totals.own.total_tokens;
+    const weighted = sized.totals.own.budget_tokens;
+    // Anthropic: reads at 0.1×, writes at 1.25× an uncached input token.
+    expect(weighted).toBeLessThan(raw);
+    const limit = Math.floor((raw + weighted) / 2);
+
+    const { run } = await threeSteps('anthropic:claude-test', { budget: { tokens: limit } });
+    expect(run.error).toBeNull();
+    expect(run.status).toBe('completed');
+    const tree = await treeOf(run.id);
+    expect(tree.budget?.tokens_counted).toBe('cache_weighted');
+    expect(tree.totals.own.cache_read_tokens).toBeGreaterThan(0);
+    expect(tree.totals.own.total_tokens).toBeGreaterThan(limit);
+    expect(tree.budget?.used.tokens).toBeLessThanOrEqual(limit);
+    expect(tree.totals.own.budget_tokens).toBe(tree.budget?.used.tokens);
+    expect(tree.totals.subtree.budget_tokens).toBe(tree.totals.own.budget_tokens);
+
+    // The same budget without caching counts every token in full and runs out.
+    const uncached = await threeSteps('anthropic:claude-test', {
+      budget: { tokens: limit },
+      prompt_cache: false,
+    });
+    expect(uncached.run.status).toBe('failed');
+    expect(uncached.run.error?.type).toBe('budget_exhausted');
+    expect(uncached.run.error?.message).toMatch(
+      new RegExp(`of ${limit} tokens \\(cache reads and writes at their price\\) used`),
+    );
+  });
+});
+
 describe('OpenAI prompt caching', () => {
   it('sends one prompt_cache_key per thread and records cached tokens', async () => {
     // Enough system prompt for the provider's 1,024-token minimum.
