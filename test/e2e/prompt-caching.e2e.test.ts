@@ -127,8 +127,20 @@ describe('a byte-stable prefix across turns', () => {
       });
       expect(created.status).toBe(201);
     }
+    // Knowledge sources too, created in reverse order of their names.
+    for (const name of ['zz-notes', 'aa-notes']) {
+      const created = await world.server.api('/api/knowledge', {
+        method: 'POST',
+        body: JSON.stringify({ name, description: `Notes ${name}` }),
+      });
+      expect(created.status).toBe(201);
+    }
     world.script('stable', [{ toolCalls: [{ name: 'ls', args: {} }] }, { text: 'One.' }, { text: 'Two.' }]);
-    await world.createAgent('stable', { model: 'anthropic:claude-test', tools: ['read_file', 'ls', 'glob'] });
+    await world.createAgent('stable', {
+      model: 'anthropic:claude-test',
+      tools: ['read_file', 'ls', 'glob'],
+      knowledge_sources: ['zz-notes', 'aa-notes'],
+    });
     const { runId, conversationId } = await world.chat('stable', 'First turn.');
     expect((await world.awaitRun(runId)).status).toBe('completed');
 
@@ -155,6 +167,8 @@ describe('a byte-stable prefix across turns', () => {
     const system = JSON.stringify(first?.system);
     expect(system.indexOf('- alpha-sub:')).toBeGreaterThan(0);
     expect(system.indexOf('- alpha-sub:')).toBeLessThan(system.indexOf('- zeta-sub:'));
+    expect(system.indexOf('- aa-notes')).toBeGreaterThan(0);
+    expect(system.indexOf('- aa-notes')).toBeLessThan(system.indexOf('- zz-notes'));
     // The second turn's one call read the first turn's prompt from the cache.
     const usage = ended.usage as Record<string, number> | null;
     expect(usage?.cache_read_tokens).toBeGreaterThan(0);
