@@ -47,3 +47,27 @@ describe('loadConfig: model calls', () => {
     );
   });
 });
+
+describe('loadConfig: openai-compatible endpoints', () => {
+  it('sends a prompt_cache_key only to an endpoint that opts in', () => {
+    const config = loadConfig(
+      {
+        TROUPE_OPENAI_COMPATIBLE_VLLM_BASE_URL: 'http://127.0.0.1:8000/v1',
+        TROUPE_OPENAI_COMPATIBLE_VLLM_PROMPT_CACHE_KEY: '1',
+        TROUPE_OPENAI_COMPATIBLE_OLLAMA_BASE_URL: 'http://127.0.0.1:11434/v1',
+      },
+      dir,
+    );
+    expect(config.openaiCompatible.vllm?.promptCacheKey).toBe(true);
+    expect(config.openaiCompatible.ollama).not.toHaveProperty('promptCacheKey');
+    expect(() =>
+      loadConfig(
+        {
+          TROUPE_OPENAI_COMPATIBLE_VLLM_BASE_URL: 'http://127.0.0.1:8000/v1',
+          TROUPE_OPENAI_COMPATIBLE_VLLM_PROMPT_CACHE_KEY: 'sometimes',
+        },
+        dir,
+      ),
+    ).toThrow('TROUPE_OPENAI_COMPATIBLE_VLLM_PROMPT_CACHE_KEY must be true or false');
+  });
+});

@@ -196,6 +196,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
         baseURL: value,
         apiKey: env[`TROUPE_OPENAI_COMPATIBLE_${match[1]}_API_KEY`],
         ...endpointWindow(env, match[1]),
+        ...(flag(env, `TROUPE_OPENAI_COMPATIBLE_${match[1]}_PROMPT_CACHE_KEY`)
+          ? { promptCacheKey: true }
+          : {}),
       };
     }
   }

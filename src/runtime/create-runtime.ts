@@ -192,6 +192,7 @@ export function createRuntime(ports: RuntimePorts): Runtime {
       settings: config.modelCalls,
     }),
     leaseMs: config.leaseMs,
+    ...(config.modelPrices ? { prices: config.modelPrices } : {}),
     concurrency: config.workerConcurrency,
     workerId: ports.workerId,
     clock,

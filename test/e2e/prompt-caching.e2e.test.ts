@@ -93,6 +93,126 @@ describe('Anthropic prompt caching', () => {
   });
 });
 
+interface TreeTotals {
+  total_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  budget_tokens: number;
+}
+interface TreeNode {
+  budget: { used: { tokens: number }; tokens_counted: string } | null;
+  totals: { own: TreeTotals; subtree: TreeTotals };
+}
+
+async function treeOf(runId: string): Promise<TreeNode> {
+  const response = await world.server.api(`/api/agent/runs/${runId}/tree`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { tree: TreeNode }).tree;
+}
+
+describe('a byte-stable prefix across turns', () => {
+  it('sends the same tools and system bytes on the next turn, whatever order rows were written in, and reads them from the cache', async () => {
+    // Subagents created in reverse order of their names, one of them updated between the turns.
+    for (const name of ['zeta', 'alpha']) {
+      const created = await world.server.api('/api/agent', {
+        method: 'POST',
+        body: JSON.stringify({
+          name,
+          slug: `${name}-sub`,
+          description: `The ${name} helper`,
+          backend: 'subagent',
+          is_subagent: true,
+          config: { model: 'anthropic:claude-test', system_prompt: `ROLE:${name}` },
+        }),
+      });
+      expect(created.status).toBe(201);
+    }
+    // Knowledge sources too, created in reverse order of their names.
+    for (const name of ['zz-notes', 'aa-notes']) {
+      const created = await world.server.api('/api/knowledge', {
+        method: 'POST',
+        body: JSON.stringify({ name, description: `Notes ${name}` }),
+      });
+      expect(created.status).toBe(201);
+    }
+    world.script('stable', [{ toolCalls: [{ name: 'ls', args: {} }] }, { text: 'One.' }, { text: 'Two.' }]);
+    await world.createAgent('stable', {
+      model: 'anthropic:claude-test',
+      tools: ['read_file', 'ls', 'glob'],
+      knowledge_sources: ['zz-notes', 'aa-notes'],
+    });
+    const { runId, conversationId } = await world.chat('stable', 'First turn.');
+    expect((await world.awaitRun(runId)).status).toBe('completed');
+
+    const updated = await world.server.api('/api/agent/zeta-sub', {
+      method: 'PUT',
+      body: JSON.stringify({
+        config: { model: 'anthropic:claude-test', system_prompt: 'ROLE:zeta, updated' },
+      }),
+    });
+    expect(updated.status).toBe(200);
+    const next = await world.server.api(`/api/conversations/${conversationId}/messages`, {
+      method: 'POST',
+      body: JSON.stringify({ content: 'Second turn.' }),
+    });
+    const { run: second } = (await next.json()) as { run: { id: string } };
+    const ended = await world.awaitRun(second.id);
+    expect(ended.status).toBe('completed');
+
+    const requests = world.requestsOf('stable');
+    expect(requests).toHaveLength(3);
+    const [first, , turnTwo] = requests.map((request) => request.body as { tools: unknown; system: unknown });
+    expect(JSON.stringify(turnTwo?.tools)).toBe(JSON.stringify(first?.tools));
+    expect(JSON.stringify(turnTwo?.system)).toBe(JSON.stringify(first?.system));
+    const system = JSON.stringify(first?.system);
+    expect(system.indexOf('- alpha-sub:')).toBeGreaterThan(0);
+    expect(system.indexOf('- alpha-sub:')).toBeLessThan(system.indexOf('- zeta-sub:'));
+    expect(system.indexOf('- aa-notes')).toBeGreaterThan(0);
+    expect(system.indexOf('- aa-notes')).toBeLessThan(system.indexOf('- zz-notes'));
+    // The second turn's one call read the first turn's prompt from the cache.
+    const usage = ended.usage as Record<string, number> | null;
+    expect(usage?.cache_read_tokens).toBeGreaterThan(0);
+    expect(usage?.cache_read_tokens ?? 0).toBeGreaterThan((usage?.input_tokens ?? 0) / 2);
+  });
+});
+
+describe('budgets count cached tokens at their price', () => {
+  it('a token budget that raw counts would exhaust holds, and the run tree shows both figures', async () => {
+    // An unbudgeted run measures the workload: its raw tokens and its cache-weighted tokens.
+    const measured = await threeSteps('anthropic:claude-test');
+    const sized = await treeOf(measured.run.id);
+    const raw = sized.totals.own.total_tokens;
+    const weighted = sized.totals.own.budget_tokens;
+    // Anthropic: reads at 0.1×, writes at 1.25× an uncached input token.
+    expect(weighted).toBeLessThan(raw);
+    // A tenth over the cache-weighted figure: far under the raw one, which the run passes by its second call.
+    const limit = weighted + Math.floor(weighted / 10);
+    expect(limit).toBeLessThan((raw * 2) / 3);
+
+    const { run } = await threeSteps('anthropic:claude-test', { budget: { tokens: limit } });
+    expect(run.error).toBeNull();
+    expect(run.status).toBe('completed');
+    const tree = await treeOf(run.id);
+    expect(tree.budget?.tokens_counted).toBe('cache_weighted');
+    expect(tree.totals.own.cache_read_tokens).toBeGreaterThan(0);
+    expect(tree.totals.own.total_tokens).toBeGreaterThan(limit);
+    expect(tree.budget?.used.tokens).toBeLessThanOrEqual(limit);
+    expect(tree.totals.own.budget_tokens).toBe(tree.budget?.used.tokens);
+    expect(tree.totals.subtree.budget_tokens).toBe(tree.totals.own.budget_tokens);
+
+    // The same budget without caching counts every token in full and runs out.
+    const uncached = await threeSteps('anthropic:claude-test', {
+      budget: { tokens: limit },
+      prompt_cache: false,
+    });
+    expect(uncached.run.status).toBe('failed');
+    expect(uncached.run.error?.type).toBe('budget_exhausted');
+    expect(uncached.run.error?.message).toMatch(
+      new RegExp(`of ${limit} tokens \\(cache reads and writes at their price\\) used`),
+    );
+  });
+});
+
 describe('OpenAI prompt caching', () => {
   it('sends one prompt_cache_key per thread and records cached tokens', async () => {
     // Enough system prompt for the provider's 1,024-token minimum.

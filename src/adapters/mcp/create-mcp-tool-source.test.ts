@@ -183,6 +183,18 @@ describe('MCP over stdio: lifecycle', SLOW, () => {
     });
   });
 
+  it("lists a server's tools by name, whatever order the server lists them in", async () => {
+    const mcp = makeSource();
+    const listed = await mcp.toolsFor(agentWith([stdioTestServer('test')]));
+    const reversed = await mcp.toolsFor(
+      agentWith([stdioTestServer('test', { args: [...(stdioTestServer().args ?? []), '--reverse-tools'] })]),
+    );
+    const names = listed.map((tool) => tool.name);
+    expect(names).toEqual([...names].sort());
+    expect(reversed.map((tool) => tool.name)).toEqual(names);
+    expect(reversed.map((tool) => tool.description)).toEqual(listed.map((tool) => tool.description));
+  });
+
   it('answers a call to a crashed server with a clear error, then reconnects on the next call', async () => {
     const tools = await makeSource().toolsFor(agentWith([stdioTestServer('test')]));
     const pid = Number((await call(tools, 'mcp__test__pid', {})).output);

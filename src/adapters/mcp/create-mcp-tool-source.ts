@@ -171,7 +171,11 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
             listing = connection.lastListing ?? [];
             options.warn?.(`${error instanceof Error ? error.message : String(error)} (agent ${agent.slug})`);
           }
-          return listing.map((info) => toTool(connection, info, server));
+          // By name, not in the server's listing order: the tool list is part of the prompt's cached prefix
+          // and must be the same bytes at every call (docs/model-calls.md#prompt-caching).
+          return [...listing]
+            .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
+            .map((info) => toTool(connection, info, server));
         }),
       );
       return perServer.flat();

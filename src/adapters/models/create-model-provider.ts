@@ -10,6 +10,7 @@ import type {
 } from '../../core/ports/model-provider.js';
 import type { PromptCaching } from './ai-sdk/prompt-cache-hints.js';
 import { streamLanguageModel } from './ai-sdk/stream-language-model.js';
+import { openAiCompatibleUsage } from './ai-sdk/openai-compatible-usage.js';
 import { MODEL_PROVIDERS, parseModelSpec } from './parse-model-spec.js';
 import { ScenarioStore } from './scripted/scenario-store.js';
 import { ScriptedLanguageModel } from './scripted/scripted-language-model.js';
@@ -110,16 +111,23 @@ export function createModelProvider(options: ModelProviderOptions): AiSdkModelPr
             baseURL: endpoint.baseURL,
             apiKey: endpoint.apiKey,
             includeUsage: true,
+            // DeepSeek's cache hits too (docs/model-calls.md#prompt-caching).
+            convertUsage: openAiCompatibleUsage,
           });
           compatible.set(name, provider);
         }
-        return resolved(provider.chatModel(parsed.model), {
-          spec,
-          provider: 'openai-compatible',
-          label: spec,
-          limitKey: { provider: `openai-compatible:${name}`, model: parsed.model },
-          ...(endpoint.window ? { declaredWindow: () => Promise.resolve(endpoint.window) } : {}),
-        });
+        return resolved(
+          provider.chatModel(parsed.model),
+          {
+            spec,
+            provider: 'openai-compatible',
+            label: spec,
+            limitKey: { provider: `openai-compatible:${name}`, model: parsed.model },
+            ...(endpoint.window ? { declaredWindow: () => Promise.resolve(endpoint.window) } : {}),
+          },
+          // Opt-in: some servers refuse a body field they do not know.
+          endpoint.promptCacheKey === true ? { promptCacheKeyOf: name } : 'none',
+        );
       }
       case 'scripted':
         if (store.find(parsed.scenario) === undefined) throw store.notFound(parsed.scenario);

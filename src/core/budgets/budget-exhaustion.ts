@@ -19,7 +19,10 @@ export function exhaustionRefusal(budget: RunBudget, dimension: BudgetDimension 
   }
   const limit = budget.limits[dimension] ?? 0;
   const spent = budget.used[dimension] + budget.carved[dimension];
-  const reason = `${spent} of ${limit} ${dimension.replace('_', ' ')} used or handed to children`;
+  // Tokens are the ledger's cache-weighted figure, which the text says (docs/budgets.md#cached-tokens).
+  const what =
+    dimension === 'tokens' ? 'tokens (cache reads and writes at their price)' : dimension.replace('_', ' ');
+  const reason = `${spent} of ${limit} ${what} used or handed to children`;
   return { code: 'budget_exhausted', reason, dimension, limit, spent };
 }
 

@@ -7,6 +7,11 @@ export interface BudgetView {
   used: BudgetAmounts;
   carved: BudgetAmounts;
   remaining: Partial<BudgetAmounts>;
+  /**
+   * Which figure `tokens` is: cache reads and writes weighted by their price (docs/budgets.md#cached-tokens),
+   * not the raw counts the usage reports.
+   */
+  tokens_counted: 'cache_weighted';
 }
 
 export function budgetView(budget: RunBudget): BudgetView {
@@ -16,5 +21,6 @@ export function budgetView(budget: RunBudget): BudgetView {
     used: budget.used,
     carved: budget.carved,
     remaining: remainingOf(budget),
+    tokens_counted: 'cache_weighted',
   };
 }

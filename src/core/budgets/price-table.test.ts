@@ -31,7 +31,7 @@ describe('run costs', () => {
     ).toBeUndefined();
   });
 
-  it('price cache reads and writes at their own prices, the input price without them', () => {
+  it("price cache reads and writes at their own prices, the provider's fraction of the input price without them", () => {
     const table = parsePriceTable({
       'anthropic:claude-test': {
         input_per_mtok: 3,
@@ -49,7 +49,8 @@ describe('run costs', () => {
     };
     // 1 M uncached at 3, 1 M read at 0.3, 1 M written at 3.75, 1 M out at 15.
     expect(costOf(table, 'anthropic:claude-test', usage)).toBeCloseTo(22.05);
-    expect(costOf(table, 'openai:gpt-4o', usage)).toBeCloseTo(17.5);
+    // OpenAI without cache prices: reads at half the input price (gpt-4o), writes at the input price.
+    expect(costOf(table, 'openai:gpt-4o', usage)).toBeCloseTo(16.25);
     expect(() =>
       parsePriceTable({ x: { input_per_mtok: 1, output_per_mtok: 1, cache_read_per_mtok: -1 } }),
     ).toThrow('cache_read_per_mtok');

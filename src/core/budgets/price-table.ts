@@ -1,10 +1,12 @@
 import type { ModelCallUsage } from '../runs/run-usage.js';
+import { cacheTokenWeights, priceOf } from './cache-token-weights.js';
 
 /**
  * USD per million tokens of one model (`TROUPE_MODEL_PRICES`). Cache reads and writes are input tokens at their
- * own price when the provider charges one (Anthropic: reads 0.1×, writes 1.25× the input price; OpenAI: reads
- * 0.5× or less); without one they cost the input price (docs/usage.md#cached-and-reasoning-tokens). Reasoning
- * tokens are output tokens and cost the output price.
+ * own price when the entry names one; without it, at the provider's published fraction of the input price
+ * (Anthropic: reads 0.1×, writes 1.25×; OpenAI: reads 0.5× or less, `cache-token-weights.ts`), the input price
+ * for other providers (docs/budgets.md#cached-tokens). Reasoning tokens are output tokens and cost the output
+ * price.
  */
 export interface ModelPrice {
   input_per_mtok: number;
@@ -47,16 +49,14 @@ export function costOf(
   modelSpec: string,
   usage: PricedUsage,
 ): number | undefined {
-  if (!prices) return undefined;
-  const price = prices[modelSpec] ?? prices[modelSpec.slice(modelSpec.indexOf(':') + 1)];
+  const price = priceOf(prices, modelSpec);
   if (!price) return undefined;
+  const weights = cacheTokenWeights(prices, modelSpec);
   const read = usage.cache_read_tokens ?? 0;
   const write = usage.cache_write_tokens ?? 0;
   const uncached = Math.max(0, usage.input_tokens - read - write);
   return (
-    (uncached * price.input_per_mtok +
-      read * (price.cache_read_per_mtok ?? price.input_per_mtok) +
-      write * (price.cache_write_per_mtok ?? price.input_per_mtok) +
+    ((uncached + read * weights.read + write * weights.write) * price.input_per_mtok +
       usage.output_tokens * price.output_per_mtok) /
     1_000_000
   );

@@ -30,6 +30,8 @@ export interface OpenAiCompatibleEndpoint {
   apiKey?: string | undefined;
   /** What every model of the endpoint reads and writes, when configured. */
   window?: DeclaredWindow;
+  /** Send the thread's `prompt_cache_key` (`TROUPE_OPENAI_COMPATIBLE_<NAME>_PROMPT_CACHE_KEY`); off by default. */
+  promptCacheKey?: boolean;
 }
 
 /** Turns `provider:model` strings into models. Throws `invalid_model_spec` / `model_not_found`. */

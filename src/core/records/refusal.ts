@@ -16,7 +16,12 @@ export const refusalSchema = z.discriminatedUnion('code', [
         .optional()
         .describe('The limit that was reached, when the ledger says which'),
       limit: z.number().nullable().optional().describe("The limit's value (null: the parent's wall time)"),
-      spent: z.number().optional().describe('Used or handed to children, of `limit`'),
+      spent: z
+        .number()
+        .optional()
+        .describe(
+          'Used or handed to children, of `limit`; tokens cache-weighted (docs/budgets.md#cached-tokens)',
+        ),
     })
     .describe('A budget (docs/budgets.md) ran out, or cannot give a child what it asks'),
   z

@@ -134,5 +134,10 @@ export const budgetViewSchema = z
     used: budgetAmounts,
     carved: budgetAmounts,
     remaining: budgetAmounts.partial(),
+    tokens_counted: z
+      .literal('cache_weighted')
+      .describe(
+        '`tokens` counts output and uncached input tokens one each, cache reads and writes at their price relative to an uncached input token (docs/budgets.md#cached-tokens); the raw counts are in the usage',
+      ),
   })
   .register(RESPONSE_SCHEMAS, { id: 'BudgetView' });

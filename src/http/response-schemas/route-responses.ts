@@ -139,6 +139,11 @@ const inspectedStep = z
 const treeUsage = tokenUsageSchema.extend({
   tool_calls: z.number().nullable().describe('Counted by a budget ledger; null without one'),
   cost_usd: z.number().nullable().describe('With TROUPE_MODEL_PRICES; null otherwise'),
+  budget_tokens: z
+    .number()
+    .describe(
+      'The tokens as budgets count them: output and uncached input one each, cache reads and writes at their price relative to an uncached input token (docs/budgets.md#cached-tokens)',
+    ),
 });
 interface TreeNode {
   run: z.infer<typeof runSchema>;

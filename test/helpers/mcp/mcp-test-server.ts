@@ -61,6 +61,14 @@ function buildServer(): McpServer {
     setTimeout(() => process.exit(3), 5);
     return new Promise(() => undefined);
   });
+  // `--reverse-tools`: the same tools listed in the opposite order (the SDK lists its registry in insertion
+  // order), for tests that a client does not depend on a server's listing order.
+  if (process.argv.includes('--reverse-tools')) {
+    const registry = (server as unknown as { _registeredTools: Record<string, unknown> })._registeredTools;
+    const entries = Object.entries(registry).reverse();
+    for (const [name] of entries) delete registry[name];
+    for (const [name, tool] of entries) registry[name] = tool;
+  }
   return server;
 }
 

@@ -39,12 +39,25 @@ function usageOf({ usage }: ReplyContext) {
   };
 }
 
+/** DeepSeek's usage: the cache's hits and misses beside `prompt_tokens`, which counts both. */
+function deepSeekUsageOf({ usage }: ReplyContext) {
+  return {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
+    prompt_cache_hit_tokens: usage.cacheReadTokens,
+    prompt_cache_miss_tokens: usage.inputTokens - usage.cacheReadTokens,
+  };
+}
+
+type UsageOf = (context: ReplyContext) => unknown;
+
 function finishReason(context: ReplyContext, toolCalls: unknown[]): string {
   if (context.response.truncated === true) return 'length';
   return toolCalls.length > 0 ? 'tool_calls' : 'stop';
 }
 
-function json(context: ReplyContext): unknown {
+function json(context: ReplyContext, usage: UsageOf = usageOf): unknown {
   const { response, request, sequence } = context;
   const toolCalls = toolCallsOf(context);
   return {
@@ -72,11 +85,11 @@ function json(context: ReplyContext): unknown {
         finish_reason: finishReason(context, toolCalls),
       },
     ],
-    usage: usageOf(context),
+    usage: usage(context),
   };
 }
 
-function frames(context: ReplyContext): string[] {
+function frames(context: ReplyContext, usage: UsageOf = usageOf): string[] {
   const { response, request, sequence } = context;
   const toolCalls = toolCallsOf(context);
   const base = {
@@ -108,7 +121,7 @@ function frames(context: ReplyContext): string[] {
       `data: ${JSON.stringify({
         ...base,
         choices: [],
-        usage: usageOf(context),
+        usage: usage(context),
       })}\n\n`,
     );
   }
@@ -132,12 +145,29 @@ export const OPENAI_WIRE: ProviderWire = {
  * errors and faults too, see `FakeFault`); like the real API, it answers 400 to a prompt whose assistant
  * `tool_calls` are not all answered by the `tool` messages right after them.
  */
-export function startFakeOpenAiServer(options: { responses: FakeResponses }): Promise<FakeModelServer> {
+/** DeepSeek's wire: OpenAI's, with its own usage fields for cache hits. */
+const DEEPSEEK_WIRE: ProviderWire = {
+  ...OPENAI_WIRE,
+  json: (context) => json(context, deepSeekUsageOf),
+  frames: (context) => frames(context, deepSeekUsageOf),
+};
+
+/**
+ * `dialect: 'deepseek'` plays DeepSeek's API instead: it caches every prompt's prefix without a key (in
+ * 64-token units) and reports hits as `prompt_cache_hit_tokens` / `prompt_cache_miss_tokens`.
+ */
+export function startFakeOpenAiServer(options: {
+  responses: FakeResponses;
+  dialect?: 'openai' | 'deepseek';
+}): Promise<FakeModelServer> {
+  const deepseek = options.dialect === 'deepseek';
   return startFakeModelServer({
     endpoint: '/chat/completions',
     responses: options.responses,
-    wire: OPENAI_WIRE,
+    wire: deepseek ? DEEPSEEK_WIRE : OPENAI_WIRE,
     validate: validateOpenAiToolPairing,
-    promptCache: openAiPromptCache(),
+    promptCache: deepseek
+      ? openAiPromptCache({ automatic: true, minTokens: 64, unit: 64 })
+      : openAiPromptCache(),
   });
 }

@@ -78,11 +78,16 @@ export function anthropicPromptCache(): (body: RecordedBody) => CachedInput {
  * what it shares, message by message (tools first), with an earlier prompt of the same key, in 128-token
  * steps. Without a key nothing is reported cached.
  */
-export function openAiPromptCache(): (body: RecordedBody) => CachedInput {
+export function openAiPromptCache(
+  options: { automatic?: boolean; minTokens?: number; unit?: number } = {},
+): (body: RecordedBody) => CachedInput {
+  const { automatic = false, minTokens = 1024, unit = 128 } = options;
   const seen = new Map<string, string[][]>();
   return (body) => {
-    const key = body.prompt_cache_key;
-    if (typeof key !== 'string') return { cacheReadTokens: 0, cacheWriteTokens: 0 };
+    // `automatic`: a server that caches every prompt's prefix, key or not (DeepSeek).
+    const key =
+      typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : automatic ? '' : undefined;
+    if (key === undefined) return { cacheReadTokens: 0, cacheWriteTokens: 0 };
     const parts = [
       JSON.stringify(body.tools ?? []),
       ...((body.messages as unknown[] | undefined) ?? []).map((message) => JSON.stringify(message)),
@@ -100,7 +105,7 @@ export function openAiPromptCache(): (body: RecordedBody) => CachedInput {
     }
     earlier.push(parts);
     seen.set(key, earlier);
-    if (total < 1024) return { cacheReadTokens: 0, cacheWriteTokens: 0 };
-    return { cacheReadTokens: Math.floor(tokensOf(best) / 128) * 128, cacheWriteTokens: 0 };
+    if (total < minTokens) return { cacheReadTokens: 0, cacheWriteTokens: 0 };
+    return { cacheReadTokens: Math.floor(tokensOf(best) / unit) * unit, cacheWriteTokens: 0 };
   };
 }

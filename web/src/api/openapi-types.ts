@@ -1634,7 +1634,7 @@ export interface components {
               dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
               /** @description The limit's value (null: the parent's wall time) */
               limit?: number | null;
-              /** @description Used or handed to children, of `limit` */
+              /** @description Used or handed to children, of `limit`; tokens cache-weighted (docs/budgets.md#cached-tokens) */
               spent?: number;
             }
           | {
@@ -1864,7 +1864,7 @@ export interface components {
                   dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
                   /** @description The limit's value (null: the parent's wall time) */
                   limit?: number | null;
-                  /** @description Used or handed to children, of `limit` */
+                  /** @description Used or handed to children, of `limit`; tokens cache-weighted (docs/budgets.md#cached-tokens) */
                   spent?: number;
                 }
               | {
@@ -1975,7 +1975,7 @@ export interface components {
                     dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
                     /** @description The limit's value (null: the parent's wall time) */
                     limit?: number | null;
-                    /** @description Used or handed to children, of `limit` */
+                    /** @description Used or handed to children, of `limit`; tokens cache-weighted (docs/budgets.md#cached-tokens) */
                     spent?: number;
                   }
                 | {
@@ -2046,7 +2046,7 @@ export interface components {
                     dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
                     /** @description The limit's value (null: the parent's wall time) */
                     limit?: number | null;
-                    /** @description Used or handed to children, of `limit` */
+                    /** @description Used or handed to children, of `limit`; tokens cache-weighted (docs/budgets.md#cached-tokens) */
                     spent?: number;
                   }
                 | {
@@ -2107,7 +2107,7 @@ export interface components {
                     dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
                     /** @description The limit's value (null: the parent's wall time) */
                     limit?: number | null;
-                    /** @description Used or handed to children, of `limit` */
+                    /** @description Used or handed to children, of `limit`; tokens cache-weighted (docs/budgets.md#cached-tokens) */
                     spent?: number;
                   }
                 | {
@@ -2423,6 +2423,11 @@ export interface components {
         model_calls?: number;
         tool_calls?: number;
       };
+      /**
+       * @description `tokens` counts output and uncached input tokens one each, cache reads and writes at their price relative to an uncached input token (docs/budgets.md#cached-tokens); the raw counts are in the usage
+       * @constant
+       */
+      tokens_counted: 'cache_weighted';
     };
     BuildReportEntry: {
       /** @enum {string} */
@@ -3424,7 +3429,7 @@ export interface components {
               dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
               /** @description The limit's value (null: the parent's wall time) */
               limit?: number | null;
-              /** @description Used or handed to children, of `limit` */
+              /** @description Used or handed to children, of `limit`; tokens cache-weighted (docs/budgets.md#cached-tokens) */
               spent?: number;
             }
           | {
@@ -3624,7 +3629,7 @@ export interface components {
                 dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
                 /** @description The limit's value (null: the parent's wall time) */
                 limit?: number | null;
-                /** @description Used or handed to children, of `limit` */
+                /** @description Used or handed to children, of `limit`; tokens cache-weighted (docs/budgets.md#cached-tokens) */
                 spent?: number;
               }
             | {
@@ -3708,7 +3713,7 @@ export interface components {
               dimension?: 'tokens' | 'model_calls' | 'tool_calls' | 'wall_ms';
               /** @description The limit's value (null: the parent's wall time) */
               limit?: number | null;
-              /** @description Used or handed to children, of `limit` */
+              /** @description Used or handed to children, of `limit`; tokens cache-weighted (docs/budgets.md#cached-tokens) */
               spent?: number;
             }
           | {
@@ -3797,6 +3802,8 @@ export interface components {
           tool_calls: number | null;
           /** @description With TROUPE_MODEL_PRICES; null otherwise */
           cost_usd: number | null;
+          /** @description The tokens as budgets count them: output and uncached input one each, cache reads and writes at their price relative to an uncached input token (docs/budgets.md#cached-tokens) */
+          budget_tokens: number;
         };
         subtree: {
           input_tokens: number;
@@ -3830,6 +3837,8 @@ export interface components {
           tool_calls: number | null;
           /** @description With TROUPE_MODEL_PRICES; null otherwise */
           cost_usd: number | null;
+          /** @description The tokens as budgets count them: output and uncached input one each, cache reads and writes at their price relative to an uncached input token (docs/budgets.md#cached-tokens) */
+          budget_tokens: number;
         };
       };
     };

@@ -9,6 +9,7 @@ describe('budgetRows', () => {
       used: { tokens: 1200, model_calls: 4, tool_calls: 9 },
       carved: { tokens: 3000, model_calls: 0, tool_calls: 0 },
       remaining: { tokens: 5800, model_calls: 0 },
+      tokens_counted: 'cache_weighted',
     });
     expect(rows).toEqual([
       {

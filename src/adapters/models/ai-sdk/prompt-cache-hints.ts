@@ -4,8 +4,12 @@ import type {
   SharedV3ProviderOptions,
 } from '@ai-sdk/provider';
 
-/** How a provider is told what of a prompt to cache (docs/model-calls.md#prompt-caching). */
-export type PromptCaching = 'anthropic' | 'openai' | 'none';
+/**
+ * How a provider is told what of a prompt to cache (docs/model-calls.md#prompt-caching): Anthropic's
+ * breakpoints, OpenAI's `prompt_cache_key`, or the same key in the body of an `openai-compatible` endpoint
+ * that opted in (named by the SDK's provider options key, the endpoint's name).
+ */
+export type PromptCaching = 'anthropic' | 'openai' | 'none' | { promptCacheKeyOf: string };
 
 const EPHEMERAL: SharedV3ProviderOptions = { anthropic: { cacheControl: { type: 'ephemeral' } } };
 
@@ -55,4 +59,18 @@ function mergeOptions(options: SharedV3ProviderOptions | undefined): SharedV3Pro
 /** OpenAI routes requests with one `prompt_cache_key` to the same cache: one key per thread. */
 export function openAiCacheOptions(key: string): SharedV3ProviderOptions {
   return { openai: { promptCacheKey: key } };
+}
+
+/**
+ * The provider options a call sends for its cache key, if any. The `openai-compatible` SDK puts keys of its
+ * endpoint's options it does not know into the body as they are: `prompt_cache_key` reaches the server.
+ */
+export function cacheKeyOptions(
+  caching: PromptCaching,
+  key: string | undefined,
+): SharedV3ProviderOptions | undefined {
+  if (key === undefined) return undefined;
+  if (caching === 'openai') return openAiCacheOptions(key);
+  if (typeof caching === 'object') return { [caching.promptCacheKeyOf]: { prompt_cache_key: key } };
+  return undefined;
 }

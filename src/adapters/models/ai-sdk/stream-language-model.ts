@@ -13,7 +13,7 @@ import type {
   ModelTurnRequest,
 } from '../../../core/ports/model-stream.js';
 import { toLanguageModelPrompt, toTokenUsage } from './ai-sdk-internals.js';
-import { openAiCacheOptions, withAnthropicBreakpoints, type PromptCaching } from './prompt-cache-hints.js';
+import { cacheKeyOptions, withAnthropicBreakpoints, type PromptCaching } from './prompt-cache-hints.js';
 import { toModelMessage } from './to-model-message.js';
 
 /*
@@ -140,12 +140,11 @@ async function* streamTurn(
   // Cache hints only with a key (caching on for the agent): docs/model-calls.md#prompt-caching.
   if (cacheKey !== undefined && caching === 'anthropic')
     ({ prompt, tools: declarations } = withAnthropicBreakpoints(prompt, declarations));
+  const providerOptions = cacheKeyOptions(caching, cacheKey);
   const { stream } = await model.doStream({
     prompt,
     ...(declarations.length > 0 ? { tools: declarations, toolChoice: { type: 'auto' as const } } : {}),
-    ...(cacheKey !== undefined && caching === 'openai'
-      ? { providerOptions: openAiCacheOptions(cacheKey) }
-      : {}),
+    ...(providerOptions ? { providerOptions } : {}),
     ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
     abortSignal,
   });

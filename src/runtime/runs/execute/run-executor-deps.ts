@@ -1,6 +1,7 @@
 import type { Client } from '@a2a-js/sdk/client';
 import type { RunLimits } from '../../../run-limits.js';
 import type { Clock } from '../../../core/clock.js';
+import type { PriceTable } from '../../../core/budgets/price-table.js';
 import type { EventBus } from '../../../core/ports/event-bus.js';
 import type { ModelProvider } from '../../../core/ports/model-provider.js';
 import type { RemoteA2AConnector } from '../../../core/ports/remote-a2a-connector.js';
@@ -50,4 +51,6 @@ export interface RunExecutorDeps {
   handoffs?: RunHandoffs;
   /** Where this process's child-run creators find the executor once it started (see LocalRunStarts). */
   localStarts?: LocalRunStarts;
+  /** `TROUPE_MODEL_PRICES`: what cached tokens weigh in budgets when the table prices them. */
+  prices?: PriceTable;
 }

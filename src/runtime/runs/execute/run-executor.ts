@@ -8,6 +8,7 @@ import type { Run } from '../../../core/records/run.js';
 import { createRunUsageMeter } from '../../usage/run-usage-meter.js';
 import { RunAbortError } from '../../../core/runs/run-abort.js';
 import { createRunGateMiddleware } from './run-gate-middleware.js';
+import { cacheTokenWeights } from '../../../core/budgets/cache-token-weights.js';
 import { loadRunContext } from './load-run-context.js';
 import { resumeAgentLoop } from './resume-agent-loop.js';
 import { createRunOutcomes, type AttemptFacts } from '../end/run-outcomes.js';
@@ -200,6 +201,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         clock,
         run,
         budget: ledger ? { tokens: ledger.limits.tokens !== undefined } : undefined,
+        cacheWeights: (spec) => cacheTokenWeights(deps.prices, spec),
         meter,
         stop: (reason) => abort(run.id, reason),
       });

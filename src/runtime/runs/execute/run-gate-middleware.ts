@@ -2,6 +2,8 @@ import { isoNow, type Clock } from '../../../core/clock.js';
 import { exhaustedDimension, type BudgetAmounts } from '../../../core/budgets/budget.js';
 import { budgetExhaustedError } from '../../../core/budgets/budget-exhaustion.js';
 import { estimateTokens } from '../../../core/budgets/estimate-tokens.js';
+import { budgetTokensOf, type CacheTokenWeights } from '../../../core/budgets/cache-token-weights.js';
+import type { ModelCallUsage } from '../../../core/runs/run-usage.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import type { Run } from '../../../core/records/run.js';
 import { stopVerdict } from '../../../core/runs/stop-verdict.js';
@@ -9,7 +11,7 @@ import { RunAbortError } from '../../../core/runs/run-abort.js';
 import { TREE_CLOSED } from '../cancel/request-cancel.js';
 import type { RunEndings } from '../run-endings.js';
 import type { RunUsageMeter } from '../../usage/run-usage-meter.js';
-import type { AgentMiddleware } from '../../../core/ports/agent-middleware.js';
+import type { AgentMiddleware, ModelCallRequest } from '../../../core/ports/agent-middleware.js';
 
 export interface RunGateDeps {
   storage: Storage;
@@ -18,6 +20,8 @@ export interface RunGateDeps {
   run: Run;
   /** Whether the run has a budget ledger, and whether it limits tokens (then calls are estimated). */
   budget: { tokens: boolean } | undefined;
+  /** What a cached input token weighs for budgets, per model spec (docs/budgets.md#cached-tokens). */
+  cacheWeights(modelSpec: string): CacheTokenWeights;
   /** The run's usage: every admitted model call is counted on it, answered or not. */
   meter: RunUsageMeter;
   /** Aborts the run's signal with this reason, so calls in flight stop too; returns the reason to throw. */
@@ -42,10 +46,25 @@ export interface RunGate {
  * run's budget ledger with one conditional update, so concurrent spenders cannot overdraw it. A model call it
  * admits is counted on the run's usage meter, and the ledger is settled to what the call reported: its real
  * tokens, or none when it never answered (the call itself stays charged), so the ledger and the run's usage
- * agree (docs/usage.md).
+ * agree (docs/usage.md). Tokens are charged as budgets count them: cache reads and writes at their weight
+ * (docs/budgets.md#cached-tokens).
  */
 export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & RunGate {
   const { storage, run } = deps;
+  /** The last answered call of this attempt, when its provider reported caching: the next call reads its prompt. */
+  let cachedBefore: ModelCallUsage | undefined;
+
+  /**
+   * The admission estimate in budget tokens: the prompt's characters / 4, the part the previous call's prompt
+   * covers (the cached prefix) at the read weight.
+   */
+  function estimateCall(request: ModelCallRequest): number {
+    const raw = estimateTokens([request.system, request.messages]);
+    if (cachedBefore === undefined) return raw;
+    const cached = Math.min(raw, cachedBefore.input_tokens);
+    const { read } = deps.cacheWeights(request.model.spec);
+    return raw - cached + Math.ceil(cached * read);
+  }
 
   async function admit(charge: BudgetAmounts, checkStop = true): Promise<void> {
     if (checkStop) await stopUnlessGo();
@@ -76,7 +95,7 @@ export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & Ru
     // Nothing new is charged: a retry is the same logical call, admitted and charged once.
     recheck: () => admit({ tokens: 0, model_calls: 0, tool_calls: 0 }),
     async wrapModelCall(request, next) {
-      const estimate = deps.budget?.tokens ? estimateTokens([request.system, request.messages]) : 0;
+      const estimate = deps.budget?.tokens ? estimateCall(request) : 0;
       await admit({ tokens: estimate, model_calls: 1, tool_calls: 0 });
       const call = deps.meter.begin();
       let result;
@@ -89,9 +108,12 @@ export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & Ru
           await storage.budgets.settle(run.id, { tokens: -estimate }).catch(() => undefined);
         throw error;
       }
-      call.settle(result.usage, result.model ?? request.model.spec);
+      const answered = result.model ?? request.model.spec;
+      call.settle(result.usage, answered);
+      const caching = (result.usage.cache_read_tokens ?? 0) + (result.usage.cache_write_tokens ?? 0) > 0;
+      cachedBefore = caching ? result.usage : undefined;
       if (deps.budget) {
-        const actual = result.usage.input_tokens + result.usage.output_tokens;
+        const actual = budgetTokensOf(deps.cacheWeights(answered), result.usage);
         await storage.budgets.settle(run.id, { tokens: actual - estimate });
       }
       return result;

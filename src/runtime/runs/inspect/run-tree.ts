@@ -4,6 +4,7 @@ import type { Run, RunView } from '../../../core/records/run.js';
 import type { RunBudget } from '../../../core/budgets/budget.js';
 import { budgetView, type BudgetView } from '../../../core/budgets/budget-view.js';
 import { runCostOf, type PriceTable } from '../../../core/budgets/price-table.js';
+import { cacheTokenWeights, runBudgetTokensOf } from '../../../core/budgets/cache-token-weights.js';
 import { isAdmin, type Actor } from '../../../core/records/user.js';
 import type { RunViews } from './run-views.js';
 
@@ -21,6 +22,8 @@ export interface TreeUsage {
   reasoning_tokens: number;
   tool_calls: number | null;
   cost_usd: number | null;
+  /** The tokens as budgets count them: cache reads and writes at their weight (docs/budgets.md#cached-tokens). */
+  budget_tokens: number;
 }
 
 /** One node of a run tree: the run and the runs it created (subagents, delegations), oldest first. */
@@ -38,6 +41,7 @@ export interface RunTreeNode {
  */
 function ownUsage(run: Run, ledger: RunBudget | undefined, prices: PriceTable | undefined): TreeUsage {
   const usage = run.usage;
+  const counted = usage ?? { input_tokens: 0, output_tokens: 0 };
   const input = usage?.input_tokens ?? 0;
   const output = usage?.output_tokens ?? 0;
   return {
@@ -50,7 +54,11 @@ function ownUsage(run: Run, ledger: RunBudget | undefined, prices: PriceTable | 
     cache_write_tokens: usage?.cache_write_tokens ?? 0,
     reasoning_tokens: usage?.reasoning_tokens ?? 0,
     tool_calls: ledger ? ledger.used.tool_calls : null,
-    cost_usd: runCostOf(prices, run.model_spec, usage ?? { input_tokens: 0, output_tokens: 0 }) ?? null,
+    cost_usd: runCostOf(prices, run.model_spec, counted) ?? null,
+    // A budgeted run's ledger is the figure its admission used (each call rounded up on its own).
+    budget_tokens:
+      ledger?.used.tokens ??
+      runBudgetTokensOf((spec) => cacheTokenWeights(prices, spec), run.model_spec, counted),
   };
 }
 
@@ -67,6 +75,7 @@ function addTreeUsage(left: TreeUsage, right: TreeUsage): TreeUsage {
     reasoning_tokens: left.reasoning_tokens + right.reasoning_tokens,
     tool_calls: sum(left.tool_calls, right.tool_calls),
     cost_usd: sum(left.cost_usd, right.cost_usd),
+    budget_tokens: left.budget_tokens + right.budget_tokens,
   };
 }
 
