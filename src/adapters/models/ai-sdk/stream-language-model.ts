@@ -37,7 +37,7 @@ const prepared = new WeakMap<ModelTool, Promise<PreparedTool>>();
 const zodSchemas = new WeakMap<object, Schema<unknown>>();
 
 /**
- * A tool's JSON Schema as the model is sent it (docs/model-calls.md#what-a-call-sends): without the `$schema`
+ * A tool's JSON Schema as the model is sent it (docs/model-calls.md#cost): without the `$schema`
  * dialect URL and without the safe-integer bounds zod puts on every integer, which tell a model nothing and
  * cost each tool 10–30 tokens on every call. Validation keeps using the full schema.
  */
