@@ -5,8 +5,8 @@
  * `bench/results/<date>-<commit>.json` with the machine facts.
  *
  *   npm run bench                        # everything (~6–9 min on 2 cores; scale-out alone ~3.5)
- *   npm run bench -- --only dispatch     # one or more suites: dispatch, fanout, http, knowledge, cancel,
- *                                        # providers, scale-out, console
+ *   npm run bench -- --only dispatch     # one or more suites: dispatch, cost, fanout, http, knowledge,
+ *                                        # cancel, providers, scale-out, console
  *   npm run bench -- --quick             # tiny sample counts, a smoke test of the bench (results to a temp dir)
  *
  * A suite that cannot run on this machine (scale-out without PostgreSQL and Redis binaries) is skipped with

@@ -7,6 +7,7 @@ import { printConsole, type ConsoleResult } from './print-console.js';
 import { printScaleOut, type ScaleOutResult } from './print-scale-out.js';
 import type { SuiteName } from './suite-registry.js';
 import type { Summary } from './stats.js';
+import { printCost, type CostResult } from './print-cost.js';
 import { printDispatch, type DispatchResult } from './print-dispatch.js';
 import { printKnowledge, type KnowledgeResult } from './print-knowledge.js';
 import { printProviders, type ProvidersResult } from './print-providers.js';
@@ -124,6 +125,7 @@ function printHttp(result: HttpResult): void {
 /** Prints the table of every suite that ran, in the registry's order. */
 export function printSuiteResults(suites: Partial<Record<SuiteName, unknown>>): void {
   if (suites.dispatch) printDispatch(suites.dispatch as DispatchResult);
+  if (suites.cost) printCost(suites.cost as CostResult);
   if (suites.fanout) printFanout(suites.fanout as FanoutResult);
   if (suites.http) printHttp(suites.http as HttpResult);
   if (suites.knowledge) printKnowledge(suites.knowledge as KnowledgeResult);

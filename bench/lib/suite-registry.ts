@@ -3,6 +3,7 @@ import { findServiceBinaries } from '../../test/helpers/services/services.js';
 /** Every suite `npm run bench` knows, in the order a full run takes them (`bench/suites/<name>.ts`). */
 export const SUITES = [
   'dispatch',
+  'cost',
   'fanout',
   'http',
   'knowledge',
@@ -33,5 +34,5 @@ export function unavailableReason(name: SuiteName): string | undefined {
 
 /** Whether a suite needs the bench-only dependencies of bench/package.json (deepagents, autocannon). */
 export function needsBenchDependencies(name: SuiteName): boolean {
-  return name === 'dispatch' || name === 'http' || name === 'scale-out';
+  return name === 'dispatch' || name === 'cost' || name === 'http' || name === 'scale-out';
 }

@@ -4,8 +4,8 @@ import { isReservedTool } from './reserved-names.js';
 export const GENERAL_PURPOSE_NAME = 'general-purpose';
 
 const DESCRIPTION =
-  'General-purpose agent for complex, multi-step tasks that can be done on their own: research, searching files, ' +
-  'reading and summarising. It has your tools (minus the ones subagents never get) and your model.';
+  'For complex multi-step work on its own (research, searching and reading files, summarising), with your model ' +
+  'and your tools except those subagents never get.';
 
 const SYSTEM_PROMPT = [
   'You are a general-purpose subagent. The main agent handed you one task; do it completely and on your own.',

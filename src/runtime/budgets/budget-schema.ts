@@ -18,6 +18,4 @@ export const budgetSchema = z
 /** What a child start (`task`, `subagent_start`, `delegate`) may ask for: a part of the caller's remaining budget. */
 export const childBudgetSchema = budgetSchema
   .optional()
-  .describe(
-    'Optional. How much of your remaining budget this child may spend; leave it out for the default share.',
-  );
+  .describe('Optional cap on what this child may spend of your remaining budget (default: a share).');

@@ -10,6 +10,7 @@ import { subagentPromptSection } from './subagent-prompt.js';
 import type { SubagentRunService } from './subagent-run-service.js';
 import { subagentNamespace } from './subagent-namespace.js';
 import { createSubagentTools } from './subagent-tools.js';
+import { createLifecycleToolGate } from './lifecycle-tool-gate.js';
 import { runCapabilities } from '../../core/runs/run-capabilities.js';
 import type { VerifyDeps } from '../verification/verify-child-result.js';
 
@@ -23,7 +24,8 @@ export interface SubagentMiddlewareDeps {
 }
 
 /**
- * Mounts `task` and the lifecycle tools plus the prompt section on main-agent runs. The namespace is
+ * Mounts `task` and the lifecycle tools plus the prompt section on main-agent runs (the lifecycle tools shown
+ * only once the run has started a background child: `lifecycle-tool-gate.ts`). The namespace is
  * recomputed for every run: built-ins and inline specs (rebuilt against this run's tools), then the
  * registered subagents the user can currently see. No subagents means no tools and no prompt.
  */
@@ -47,6 +49,7 @@ export function createSubagentMiddleware(deps: SubagentMiddlewareDeps): Middlewa
     const { entries: allowed, inline } = subagentNamespace(agent, subagents, registered);
     if (allowed.length === 0) return [];
     const section = subagentPromptSection(allowed);
+    const gate = createLifecycleToolGate();
     return [
       {
         name: 'subagents',
@@ -59,7 +62,11 @@ export function createSubagentMiddleware(deps: SubagentMiddlewareDeps): Middlewa
           creator: { agent, hasLedger },
         }),
         wrapModelCall(request, next) {
-          return next({ ...request, system: request.system ? `${request.system}\n\n${section}` : section });
+          return next({
+            ...request,
+            system: request.system ? `${request.system}\n\n${section}` : section,
+            tools: gate(request.tools, request.messages),
+          });
         },
       },
     ];

@@ -9,6 +9,9 @@ import { toolResults } from '../../../test/helpers/run-helpers.js';
 import { HELPER_REPORTS as HELPER, TASK_MAIN } from '../../../test/helpers/runtime/use-subagent-world.js';
 import { keptResultPath } from '../tool-results/keep-result-in-workdir.js';
 import { withoutVerification } from '../../../test/helpers/without-verification.js';
+import { LIFECYCLE_TOOLS } from './lifecycle-tool-gate.js';
+
+const LIFECYCLE = [...LIFECYCLE_TOOLS];
 
 let harness: RuntimeHarness | undefined;
 afterEach(async () => {
@@ -194,10 +197,13 @@ describe('task: a blocking subagent call', () => {
 });
 
 describe('allowed subagents', () => {
-  async function seenByModel(mainConfig: Partial<AgentConfig>) {
-    const seen: { system: string; tools: string[] } = { system: '', tools: [] };
+  async function seenByModel(
+    mainConfig: Partial<AgentConfig>,
+    main = `rules:\n  - steps:\n      - text: hi\n`,
+  ) {
+    const seen: { system: string; tools: string[]; calls: string[][] } = { system: '', tools: [], calls: [] };
     const { h, user, conversation } = await setup({
-      main: `rules:\n  - steps:\n      - text: hi\n`,
+      main,
       mainConfig,
       harness: {
         middleware: () =>
@@ -208,6 +214,7 @@ describe('allowed subagents', () => {
                 if (request.run.run_type === 'chat') {
                   seen.system = request.system;
                   seen.tools = request.tools.map((tool) => tool.name);
+                  seen.calls.push(seen.tools);
                 }
                 return next(request);
               },
@@ -222,19 +229,42 @@ describe('allowed subagents', () => {
 
   it('mounts the tools and the prompt section when subagents are allowed', async () => {
     const seen = await seenByModel({});
-    expect(seen.tools).toEqual(
-      expect.arrayContaining([
-        'task',
-        'subagent_start',
-        'subagent_status',
-        'subagent_await',
-        'subagent_cancel',
-        'subagent_steer',
-      ]),
-    );
+    expect(seen.tools).toEqual(expect.arrayContaining(['task', 'subagent_start']));
+    // The lifecycle tools wait for a background child (docs/subagents.md#when-the-tools-are-shown).
+    for (const name of LIFECYCLE) expect(seen.tools).not.toContain(name);
     expect(seen.system).toContain('## `task` (subagent tools)');
     expect(seen.system).toContain('Available subagent slugs:\n\n- general-purpose: ');
     expect(seen.system).toContain('\n- helper: Helps with investigations');
+  });
+
+  it('shows the lifecycle tools from the step after a background start on, the list otherwise unchanged', async () => {
+    const seen = await seenByModel(
+      {},
+      [
+        'rules:',
+        '  - steps:',
+        '      - tool_calls: [{ name: ls, args: {} }]',
+        '      - tool_calls: [{ name: subagent_start, args: { subagent_slug: helper, description: "later" } }]',
+        '      - tool_calls: [{ name: subagent_await, args: { run_id: "{{run_id}}" } }]',
+        '      - text: done',
+        '',
+      ].join('\n'),
+    );
+    const [first, second, third, fourth] = seen.calls;
+    expect(second).toEqual(first);
+    for (const name of LIFECYCLE) expect(first).not.toContain(name);
+    expect(third).toEqual(expect.arrayContaining([...(first ?? []), ...LIFECYCLE]));
+    expect(fourth).toEqual(third);
+  });
+
+  it('refuses a hidden lifecycle tool at execution like any tool the model was not shown', async () => {
+    const { h, user, conversation } = await setup({
+      main: `rules:\n  - steps:\n      - tool_calls: [{ name: subagent_status, args: { run_id: r1 }, unoffered: true }]\n      - text: done\n`,
+    });
+    const { run } = await h.runs.postMessage(user, conversation.id, { content: 'x' });
+    expect((await h.runs.await(user, run.id, 15_000)).run.status).toBe('completed');
+    const [result] = toolResults(await h.storage.messages.list(conversation.thread_id), 'subagent_status');
+    expect(result?.text).toContain('tool subagent_status is not available to this agent');
   });
 
   it('fails closed: an explicit list with only invisible entries mounts nothing', async () => {

@@ -23,14 +23,7 @@ import { readProgress } from '../runs/children/subagent-progress.js';
 import { refusalError } from '../runs/start/child-run-refusal.js';
 import type { SubagentRunService, SubagentStartOutcome } from './subagent-run-service.js';
 import { awaitInput, runIdInput, startInput, steerInput } from './subagent-tool-inputs.js';
-import {
-  awaitPayload,
-  busyPayload,
-  eventsUrl,
-  listing,
-  resultUrl,
-  runResult,
-} from './subagent-tool-payloads.js';
+import { awaitPayload, busyPayload, eventsUrl, resultUrl, runResult } from './subagent-tool-payloads.js';
 import type { BudgetLimits } from '../../core/budgets/budget.js';
 import {
   unverified,
@@ -126,16 +119,11 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
   const task = defineTool({
     name: 'task',
     effect: 'idempotent',
-    description: [
-      'Launch a subagent for an isolated task and wait for its final result. Only the final result comes back; its',
-      'intermediate steps stay in its own thread. Put the whole brief in `description`. Omit `thread_id` for a new',
-      'task; pass the thread ID from an earlier result to continue it. Never call subagents through shell, curl,',
-      'HTTP or a CLI.',
-      '',
-      'Available subagent slugs:',
-      '',
-      listing(allowed),
-    ].join('\n'),
+    // The subagent list is in the system prompt only (docs/subagents.md#prompt-section): once per call, not
+    // once per tool.
+    description:
+      "Run a subagent (one of the system prompt's available subagent slugs) on a self-contained task and wait " +
+      'for its final result; its intermediate steps stay in its own thread. Put the whole brief in `description`.',
     inputSchema: startInput,
     adoptsCheckpoint: true,
     execute: (input, context) =>
@@ -167,15 +155,9 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
   const subagentStart = defineTool({
     name: 'subagent_start',
     effect: 'idempotent',
-    description: [
-      'Start a subagent in the background and return at once with its run_id (for status, await, cancel, steer) and',
-      'thread_id (to continue the thread later). Use it for long or parallel work; with thread_id it continues that',
-      'thread when no run is active on it, otherwise you get `busy` (no hidden queueing).',
-      '',
-      'Available subagent slugs:',
-      '',
-      listing(allowed),
-    ].join('\n'),
+    description:
+      'Start a subagent in the background; returns at once with its `run_id` (for the other subagent_* tools) ' +
+      'and `thread_id`. A thread with a run in progress answers `busy`.',
     inputSchema: startInput,
     adoptsCheckpoint: true,
     async execute(input, context) {
@@ -201,8 +183,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
   const subagentStatus = defineTool({
     name: 'subagent_status',
     effect: 'read_only',
-    description:
-      'Status of a background subagent run: its latest progress (3 items) and, once finished, its result.',
+    description: 'Status, latest progress and, once finished, result of a background subagent run.',
     inputSchema: runIdInput,
     async execute(input, context) {
       const { run, relation } = await owned(context, input.run_id);
@@ -234,7 +215,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
     name: 'subagent_await',
     effect: 'read_only',
     description:
-      'Wait for background subagent runs to finish and return their results. Pass `run_id` for one run, or `run_ids` with `mode` "all" (default) or "any".',
+      'Wait for background subagent runs (`run_id`, or `run_ids` and `mode`) and return their results.',
     inputSchema: awaitInput,
     async execute(input, context) {
       const timeoutMs = Math.min(input.timeout_ms ?? limits.waitTimeoutMs, limits.waitTimeoutMs);
@@ -290,7 +271,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
   const subagentCancel = defineTool({
     name: 'subagent_cancel',
     effect: 'idempotent',
-    description: 'Cancel a background subagent run by run_id.',
+    description: 'Cancel a background subagent run.',
     inputSchema: runIdInput,
     async execute(input, context) {
       const { run } = await owned(context, input.run_id);
@@ -309,8 +290,7 @@ export function createSubagentTools(deps: SubagentToolDeps): AnyTroupeTool[] {
   const subagentSteer = defineTool({
     name: 'subagent_steer',
     effect: 'external',
-    description:
-      'Send a follow-up message to a running background subagent; it reads the message before its next step.',
+    description: 'Send a running background subagent a message; it reads it before its next step.',
     inputSchema: steerInput,
     async execute(input, context) {
       const { run } = await owned(context, input.run_id);

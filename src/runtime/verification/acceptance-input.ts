@@ -6,5 +6,5 @@ export const acceptanceInput = z
   .max(20_000)
   .optional()
   .describe(
-    'Optional. Acceptance criteria: what the result must satisfy. An independent grader checks the finished result against them and asks for a revision when they are not met.',
+    'Optional criteria the result must meet; a grader checks the result and asks for a revision if not.',
   );

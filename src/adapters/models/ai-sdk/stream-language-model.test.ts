@@ -106,6 +106,31 @@ describe('streamLanguageModel', () => {
     expect(sent?.toolChoice).toEqual({ type: 'auto' });
   });
 
+  it('declares schemas without the $schema URL and safe-integer bounds, argument names kept, validation intact', async () => {
+    const odd: ModelTool = {
+      name: 'odd',
+      description: 'Has an argument named like a schema keyword',
+      inputSchema: z.object({ $schema: z.string(), count: z.number().int().min(1) }),
+    };
+    const { model, calls } = modelStreaming([
+      { type: 'stream-start', warnings: [] },
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'odd', input: '{"$schema":"x","count":0}' },
+      finish('tool-calls'),
+    ]);
+    const parts = await collect(model, { ...request(), tools: [odd] });
+    const schema = calls[0]?.tools?.[0] as { inputSchema: Record<string, unknown> } | undefined;
+    expect(schema?.inputSchema).not.toHaveProperty('$schema');
+    expect(schema?.inputSchema.properties).toEqual({
+      $schema: { type: 'string' },
+      count: { type: 'integer', minimum: 1 },
+    });
+    // The full schema still validates: count 0 is below its minimum.
+    const call = parts.find((part) => part.type === 'tool-call');
+    expect(call?.type === 'tool-call' ? call.call.invalidInput : undefined).toContain(
+      'expected number to be >=1',
+    );
+  });
+
   it('offers no tools and no system message when there are none', async () => {
     const { model, calls } = modelStreaming([finish('stop')]);
     await collect(model, { ...request(), system: '', tools: [] });

@@ -36,6 +36,28 @@ interface PreparedTool {
 const prepared = new WeakMap<ModelTool, Promise<PreparedTool>>();
 const zodSchemas = new WeakMap<object, Schema<unknown>>();
 
+/**
+ * A tool's JSON Schema as the model is sent it (docs/model-calls.md#cost): without the `$schema`
+ * dialect URL and without the safe-integer bounds zod puts on every integer, which tell a model nothing and
+ * cost each tool 10–30 tokens on every call. Validation keeps using the full schema.
+ */
+function leanSchema(value: unknown, names = false): unknown {
+  if (Array.isArray(value)) return value.map((entry) => leanSchema(entry));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    // Keys of `properties` are argument names, kept whatever they are called.
+    if (!names && key === '$schema') continue;
+    if (!names && key === 'maximum' && entry === Number.MAX_SAFE_INTEGER) continue;
+    if (!names && key === 'minimum' && entry === Number.MIN_SAFE_INTEGER) continue;
+    out[key] = leanSchema(
+      entry,
+      !names && (key === 'properties' || key === '$defs' || key === 'definitions'),
+    );
+  }
+  return out;
+}
+
 function prepareTool(tool: ModelTool): Promise<PreparedTool> {
   let entry = prepared.get(tool);
   if (entry === undefined) {
@@ -46,7 +68,12 @@ function prepareTool(tool: ModelTool): Promise<PreparedTool> {
     }
     const known = schema;
     entry = Promise.resolve(known.jsonSchema).then((inputSchema) => ({
-      declaration: { type: 'function', name: tool.name, description: tool.description, inputSchema },
+      declaration: {
+        type: 'function',
+        name: tool.name,
+        description: tool.description,
+        inputSchema: leanSchema(inputSchema) as typeof inputSchema,
+      },
       schema: known,
     }));
     prepared.set(tool, entry);

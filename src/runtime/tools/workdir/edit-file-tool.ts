@@ -9,18 +9,10 @@ import { WORKDIR_TOOL_LIMITS } from './workdir-tool-limits.js';
 
 const editFileInputSchema = z
   .object({
-    path: z.string().min(1).describe('Path of the file, relative to the project workdir.'),
-    old_string: z
-      .string()
-      .min(1)
-      .describe(
-        'Exact text to replace, whitespace and indentation included. Must occur exactly once unless replace_all.',
-      ),
-    new_string: z.string().describe('Text to put in its place.'),
-    replace_all: z
-      .boolean()
-      .optional()
-      .describe('Replace every occurrence of old_string. Defaults to false.'),
+    path: z.string().min(1).describe('Relative to the project workdir.'),
+    old_string: z.string().min(1).describe('Exact text, whitespace and indentation included.'),
+    new_string: z.string().describe('Replacement text.'),
+    replace_all: z.boolean().optional().describe('Replace every occurrence (default false).'),
   })
   .strict();
 
@@ -32,9 +24,8 @@ export const editFileTool = defineTool<EditFileInput>({
   name: 'edit_file',
   effect: 'idempotent',
   description:
-    'Replace exact text in an existing file of the project workdir. old_string must match the file byte for ' +
-    'byte and occur exactly once (include surrounding lines to make it unique), or set replace_all to replace ' +
-    'every occurrence. Read the file first. Paths are relative to the workdir; paths leading outside it are refused.',
+    'Replace exact text in a file of the project workdir. old_string must occur exactly once (add surrounding ' +
+    'lines to make it unique) unless replace_all is set. Read the file first.',
   inputSchema: editFileInputSchema,
   sensitive: true,
   async execute(input, context) {

@@ -15,13 +15,9 @@ const globInputSchema = z
       .string()
       .min(1)
       .describe(
-        'Glob pattern relative to `path`: `*` and `?` match within one name, `**` any number of directories, ' +
-          '`{a,b}` either alternative. Example: "src/**/*.{ts,tsx}".',
+        'Relative to `path`, e.g. "src/**/*.{ts,tsx}" (`*`, `?` within a name, `**` any directories).',
       ),
-    path: z
-      .string()
-      .optional()
-      .describe('Directory to search from, relative to the project workdir. Defaults to the workdir itself.'),
+    path: z.string().optional().describe('Directory to search from (default: the workdir root).'),
   })
   .strict();
 
@@ -33,9 +29,8 @@ export const globTool = defineTool<GlobInput>({
   name: 'glob',
   effect: 'read_only',
   description:
-    'Find files in the project workdir by name pattern. Returns matching file paths relative to the workdir ' +
-    `(usable with read_file), one per line, sorted, at most ${MAX_RESULTS}. Directories are not returned; ` +
-    'node_modules and .git are not searched; symlinked directories are not entered.',
+    'Find files of the project workdir by glob pattern: matching file paths, one per line, sorted, at most ' +
+    `${MAX_RESULTS}. node_modules, .git and symlinked directories are not searched.`,
   inputSchema: globInputSchema,
   async execute(input, context) {
     const pattern = normalizePattern(input.pattern);

@@ -13,21 +13,13 @@ import { SKIPPED_DIRECTORY_NAMES, WORKDIR_TOOL_LIMITS } from './workdir-tool-lim
 
 const grepInputSchema = z
   .object({
-    pattern: z.string().min(1).describe('JavaScript regular expression, tested against each line.'),
-    path: z
-      .string()
-      .optional()
-      .describe(
-        'File or directory to search, relative to the project workdir. Defaults to the workdir itself.',
-      ),
+    pattern: z.string().min(1).describe('JavaScript regular expression, tested per line.'),
+    path: z.string().optional().describe('File or directory to search (default: the workdir root).'),
     glob: z
       .string()
       .optional()
-      .describe(
-        'Only search files matching this glob: without "/" it matches the file name ("*.ts"), with "/" the ' +
-          'path from `path` ("src/**/*.ts").',
-      ),
-    ignore_case: z.boolean().optional().describe('Match case-insensitively. Defaults to false.'),
+      .describe('Only files matching this glob: by name ("*.ts"), or with "/" by path ("src/**/*.ts").'),
+    ignore_case: z.boolean().optional().describe('Default false.'),
   })
   .strict();
 
@@ -41,10 +33,9 @@ export const grepTool = defineTool<GrepInput>({
   name: 'grep',
   effect: 'read_only',
   description:
-    'Search file contents in the project workdir with a JavaScript regular expression. Returns matching lines as ' +
-    `"file:line: text" (file relative to the workdir, line 1-based), at most ${LIMITS.grepMatches}. ` +
-    `Binary files, files over ${LIMITS.grepFileBytes / 1024 / 1024} MiB, node_modules and .git are skipped; ` +
-    'symlinks are not followed.',
+    'Search file contents of the project workdir: matching lines as "file:line: text", at most ' +
+    `${LIMITS.grepMatches}. Binary files, files over ${LIMITS.grepFileBytes / 1024 / 1024} MiB, node_modules and ` +
+    '.git are skipped.',
   inputSchema: grepInputSchema,
   async execute(input, context) {
     const signal = context.abortSignal;

@@ -11,10 +11,7 @@ import { WORKDIR_TOOL_LIMITS } from './workdir-tool-limits.js';
 
 const lsInputSchema = z
   .object({
-    path: z
-      .string()
-      .optional()
-      .describe('Directory to list, relative to the project workdir. Defaults to the workdir itself.'),
+    path: z.string().optional().describe('Relative to the project workdir (default: its root).'),
   })
   .strict();
 
@@ -26,9 +23,8 @@ export const lsTool = defineTool<LsInput>({
   name: 'ls',
   effect: 'read_only',
   description:
-    'List a directory of the project workdir: each entry with its type (file, directory, symlink, other) and, ' +
-    `for files, its size in bytes. Directory names end with "/". Sorted by name, at most ${WORKDIR_TOOL_LIMITS.lsEntries} entries. ` +
-    'Symlinks are listed, not followed.',
+    'List a directory of the project workdir: each entry with its type and, for files, size in bytes; ' +
+    `directories end with "/". Sorted, at most ${WORKDIR_TOOL_LIMITS.lsEntries} entries; symlinks not followed.`,
   inputSchema: lsInputSchema,
   async execute(input, context) {
     const requested = input.path ?? '.';

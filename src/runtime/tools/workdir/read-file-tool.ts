@@ -12,19 +12,9 @@ const MAX_KIB = WORKDIR_TOOL_LIMITS.readBytes / 1024;
 
 const readFileInputSchema = z
   .object({
-    path: z.string().describe('Path of the file, relative to the project workdir.'),
-    offset: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe('1-based number of the first line to return. Defaults to 1.'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe('How many lines to return. Defaults to the rest of the file.'),
+    path: z.string().describe('Relative to the project workdir.'),
+    offset: z.number().int().min(1).optional().describe('First line, 1-based (default 1).'),
+    limit: z.number().int().min(1).optional().describe('Number of lines (default: to the end).'),
   })
   .strict();
 
@@ -34,9 +24,8 @@ export const readFileTool = defineTool<ReadFileInput>({
   name: 'read_file',
   effect: 'read_only',
   description:
-    'Read a text file in the project workdir and return its content exactly (no line numbers added). ' +
-    `Files over ${MAX_KIB} KiB cannot be read whole: read them in parts with \`offset\` (first line, 1-based) ` +
-    'and `limit` (number of lines). Paths are relative to the workdir; paths leading outside it are refused.',
+    'Read a text file of the project workdir, exactly as stored (no line numbers). ' +
+    `Files over ${MAX_KIB} KiB are read in parts with \`offset\` and \`limit\`.`,
   inputSchema: readFileInputSchema,
   async execute(input, context) {
     const { handle, stats } = await openInWorkdir(context.workdir, input.path, 'read');

@@ -5,8 +5,8 @@ import { displayPath } from './workdir-fs-error.js';
 
 const writeFileInputSchema = z
   .object({
-    path: z.string().min(1).describe('Path of the file, relative to the project workdir.'),
-    content: z.string().describe('The complete new content of the file (UTF-8 text).'),
+    path: z.string().min(1).describe('Relative to the project workdir.'),
+    content: z.string().describe('The whole new content (UTF-8 text).'),
   })
   .strict();
 
@@ -16,9 +16,8 @@ export const writeFileTool = defineTool<WriteFileInput>({
   name: 'write_file',
   effect: 'idempotent',
   description:
-    'Create a file in the project workdir, or replace the whole content of an existing one. Missing parent ' +
-    'directories are created. To change part of an existing file prefer edit_file. Paths are relative to the ' +
-    'workdir; paths leading outside it are refused.',
+    'Create a file of the project workdir or replace its whole content (missing parent directories are ' +
+    'created). To change part of a file use edit_file.',
   inputSchema: writeFileInputSchema,
   sensitive: true,
   async execute(input, context) {
