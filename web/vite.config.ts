@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { inlineCss } from './inline-css-plugin.ts';
 import { precompress } from './precompress-plugin.ts';
 import { preloadChunks } from './preload-chunks-plugin.ts';
 
@@ -14,7 +15,13 @@ export default defineConfig({
   root: webRoot,
   base: '/',
   // The Markdown renderer is lazy (web/src/components/common/markdown-text.tsx) but every answer needs it.
-  plugins: [react(), preloadChunks(['src/components/common/markdown-renderer.tsx']), precompress()],
+  // The stylesheet is written into index.html: the first paint waits for no second request.
+  plugins: [
+    react(),
+    preloadChunks(['src/components/common/markdown-renderer.tsx']),
+    inlineCss(),
+    precompress(),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
