@@ -2,18 +2,10 @@ import { Fragment, lazy, Suspense } from 'react';
 import { plainParagraphs } from './plain-paragraphs.ts';
 
 // The Markdown parser (micromark, mdast, GFM) is a third of the console's script and only answers need it:
-// it is a chunk of its own that index.html preloads, so it downloads beside the page's data requests. It is
-// run (a tenth of a second of a slow phone's CPU) when a text first needs it, or once the page is idle, not
-// in front of the first render of a transcript of plain answers.
-const load = () => import('./markdown-renderer.tsx');
-let loadRenderer: ReturnType<typeof load> | undefined;
-const renderer = () => (loadRenderer ??= load());
-const MarkdownRenderer = lazy(async () => ({ default: (await renderer()).MarkdownRenderer }));
-if (typeof window !== 'undefined') {
-  if (typeof window.requestIdleCallback === 'function')
-    window.requestIdleCallback(() => void renderer(), { timeout: 3_000 });
-  else setTimeout(() => void renderer(), 1_000);
-}
+// it is a chunk of its own, requested as soon as the main script runs, so it downloads beside the page's data
+// requests instead of delaying the first paint.
+const loadRenderer = import('./markdown-renderer.tsx');
+const MarkdownRenderer = lazy(async () => ({ default: (await loadRenderer).MarkdownRenderer }));
 
 /**
  * Paragraphs exactly as the Markdown renderer writes them (a line break between blocks included), so a text
