@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { createApiClient } from './api/api-client.ts';
+import { takePrefetchedBody } from './api/prefetched-responses.ts';
 import { createTroupeApi } from './api/troupe-api.ts';
 import type { User } from './api/types.ts';
 import { AgentsPage } from './components/agents/agents-page.tsx';
@@ -76,7 +77,10 @@ function Page({ route }: { route: AppRoute }) {
 
 export function App() {
   const [token, setToken] = useState<string | null>(() => tokenStore.get());
-  const [user, setUser] = useState<User | null>(null);
+  // Already read by index.html (api/prefetched-responses.ts): the header names the user in the first render.
+  const [user, setUser] = useState<User | null>(
+    () => (takePrefetchedBody('/api/me', token) as { user?: User } | undefined)?.user ?? null,
+  );
   const [notice, setNotice] = useState<string | null>(null);
   const [startupError, setStartupError] = useState<unknown>(undefined);
   const location = useLocation();

@@ -1,5 +1,5 @@
 import { ApiError } from './api-error.ts';
-import { takePrefetched } from './prefetched-responses.ts';
+import { takePrefetched, takePrefetchedBody } from './prefetched-responses.ts';
 import type { ApiErrorBody } from './types.ts';
 
 export interface ApiClientOptions {
@@ -22,6 +22,11 @@ export interface ApiClient {
   request: <T>(method: string, path: string, options?: RequestOptions) => Promise<T>;
   /** A raw authorised fetch (SSE): the caller reads the body. 401 still goes to `onUnauthorized`. */
   raw: (path: string, init?: RequestInit) => Promise<Response>;
+  /**
+   * The answer to a GET of `path` that index.html has already received and read, once (see
+   * prefetched-responses.ts); undefined when there is none yet: then `request` it as usual.
+   */
+  prefetched: <T>(path: string) => T | undefined;
   token: () => string | null;
   unauthorized: () => void;
 }
@@ -93,10 +98,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
+  const prefetched = <T>(path: string): T | undefined =>
+    baseUrl === '' ? (takePrefetchedBody(path, options.getToken()) as T | undefined) : undefined;
+
   return {
     baseUrl,
     request,
     raw,
+    prefetched,
     token: () => options.getToken(),
     unauthorized: () => options.onUnauthorized(),
   };

@@ -44,6 +44,7 @@ function scriptedClient(
     token: () => 'trp_x',
     unauthorized: onUnauthorized,
     request: () => Promise.reject(new Error('not used')),
+    prefetched: () => undefined,
     raw(path, init) {
       const headers = new Headers(init?.headers);
       calls.push({ path, lastEventId: headers.get('last-event-id') });

@@ -57,11 +57,28 @@ export interface SavedAgent {
 /** Every endpoint the console calls, typed. One object per signed-in session. */
 export function createTroupeApi(client: ApiClient) {
   const get = <T>(path: string, signal?: AbortSignal) => client.request<T>('GET', path, { signal });
+  const conversationPath = (id: string) => `/api/conversations/${enc(id)}`;
+  const activeConversationsPath = '/api/conversations?status=active';
   const send = <T>(method: string, path: string, body?: unknown, signal?: AbortSignal) =>
     client.request<T>(method, path, { body, signal });
 
   return {
     client,
+    /**
+     * The first page's reads index.html has already answered, each once, for the first render; undefined
+     * when not (yet) there: then load as usual.
+     */
+    ready: {
+      me: () => client.prefetched<{ user: User }>('/api/me')?.user,
+      activeConversations: () =>
+        client.prefetched<{ conversations: Conversation[] }>(activeConversationsPath)?.conversations,
+      conversation: (id: string) =>
+        client.prefetched<{ conversation: Conversation }>(conversationPath(id))?.conversation,
+      messages: (id: string) =>
+        client.prefetched<{ messages: ThreadMessage[] }>(`${conversationPath(id)}/messages`)?.messages,
+      runs: (id: string) => client.prefetched<{ runs: Run[] }>(`${conversationPath(id)}/runs`)?.runs,
+      agent: (id: string) => client.prefetched<{ agent: Agent }>(`/api/agent/${enc(id)}`)?.agent,
+    },
     me: async (signal?: AbortSignal) => (await get<{ user: User }>('/api/me', signal)).user,
     limits: async (signal?: AbortSignal) =>
       (await get<{ limits: ServerLimits }>('/api/limits', signal)).limits,
@@ -90,12 +107,14 @@ export function createTroupeApi(client: ApiClient) {
     listConversations: async (status: 'active' | 'archived' = 'active', signal?: AbortSignal, query = '') =>
       (
         await get<{ conversations: Conversation[] }>(
-          `/api/conversations?status=${status}${query.trim() === '' ? '' : `&q=${enc(query.trim())}`}`,
+          status === 'active' && query.trim() === ''
+            ? activeConversationsPath
+            : `/api/conversations?status=${status}${query.trim() === '' ? '' : `&q=${enc(query.trim())}`}`,
           signal,
         )
       ).conversations,
     getConversation: async (id: string, signal?: AbortSignal) =>
-      (await get<{ conversation: Conversation }>(`/api/conversations/${enc(id)}`, signal)).conversation,
+      (await get<{ conversation: Conversation }>(conversationPath(id), signal)).conversation,
     createConversation: async (agentId: string, title?: string) =>
       (
         await send<{ conversation: Conversation }>('POST', '/api/conversations', {
@@ -107,7 +126,7 @@ export function createTroupeApi(client: ApiClient) {
       (await send<{ conversation: Conversation }>('PATCH', `/api/conversations/${enc(id)}`, patch))
         .conversation,
     listMessages: async (conversationId: string, signal?: AbortSignal) =>
-      (await get<{ messages: ThreadMessage[] }>(`/api/conversations/${enc(conversationId)}/messages`, signal))
+      (await get<{ messages: ThreadMessage[] }>(`${conversationPath(conversationId)}/messages`, signal))
         .messages,
     postMessage: (conversationId: string, content: string, requestId: string, attachments: string[] = []) =>
       send<StartedRun>('POST', `/api/conversations/${enc(conversationId)}/messages`, {
@@ -142,7 +161,7 @@ export function createTroupeApi(client: ApiClient) {
       return ((await response.json()) as { attachments: AttachmentView[] }).attachments;
     },
     listConversationRuns: async (conversationId: string, signal?: AbortSignal) =>
-      (await get<{ runs: Run[] }>(`/api/conversations/${enc(conversationId)}/runs`, signal)).runs,
+      (await get<{ runs: Run[] }>(`${conversationPath(conversationId)}/runs`, signal)).runs,
     /** Issue 3's status panel data; `route_not_found` until that endpoint exists. */
     listSubagentRuns: async (conversationId: string, signal?: AbortSignal) =>
       (

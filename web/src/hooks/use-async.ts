@@ -13,20 +13,29 @@ export interface AsyncState<T> {
  * Loads `load()` when `deps` change and on `reload()`; an older response never overwrites a newer one, nor
  * data set locally with `setData` after it was asked for.
  * The loader receives an AbortSignal that fires when it is superseded or the component unmounts.
+ * `ready`, asked once on mount, may hand over data already at hand (what index.html prefetched, see
+ * api/prefetched-responses.ts): the first render shows it and the first load is skipped.
  */
 export function useAsync<T>(
   load: (signal: AbortSignal) => Promise<T>,
   deps: readonly unknown[],
+  ready?: () => T | undefined,
 ): AsyncState<T> {
-  const [data, setDataState] = useState<T | undefined>(undefined);
+  const [initial] = useState(() => ready?.());
+  const [data, setDataState] = useState<T | undefined>(initial);
   const [error, setError] = useState<unknown>(undefined);
-  const [loading, setLoading] = useState(true);
+  const [loading, setLoading] = useState(initial === undefined);
   const [tick, setTick] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
   const inFlight = useRef<AbortController | null>(null);
+  const skipFirstLoad = useRef(initial !== undefined);
 
   useEffect(() => {
+    if (skipFirstLoad.current) {
+      skipFirstLoad.current = false;
+      return undefined;
+    }
     const controller = new AbortController();
     inFlight.current = controller;
     setLoading(true);

@@ -30,6 +30,7 @@ export function ChatPage({ conversationId, agentId = null }: ChatPageProps) {
   const conversations = useAsync(
     (signal) => api.listConversations(archivedView ? 'archived' : 'active', signal, query),
     [api, archivedView, query],
+    () => api.ready.activeConversations(),
   );
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [archived, setArchived] = useState<Conversation | null>(null);

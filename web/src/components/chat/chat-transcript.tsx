@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { startTransition, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ChatTurn } from '../../lib/transcript-items.ts';
 import { ChatTurnView } from './chat-turn-view.tsx';
 
@@ -18,6 +18,12 @@ function footerTurns(turns: readonly ChatTurn[]): Set<string> {
   return new Set(last.values());
 }
 
+/**
+ * Turns in the first render: about what a screen shows of the newest ones. The older turns follow in the next
+ * frame, so a long conversation's first paint does not wait for every turn's render and layout.
+ */
+const FIRST_RENDER_TURNS = 6;
+
 /** The messages, oldest first; keeps the newest in view while the user has not scrolled up. */
 export function ChatTranscript({
   turns,
@@ -28,7 +34,14 @@ export function ChatTranscript({
   const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const footers = useMemo(() => footerTurns(turns), [turns]);
+  const [everyTurn, setEveryTurn] = useState(false);
   useEffect(() => {
+    const frame = requestAnimationFrame(() => startTransition(() => setEveryTurn(true)));
+    return () => cancelAnimationFrame(frame);
+  }, []);
+  const shown = everyTurn ? turns : turns.slice(-FIRST_RENDER_TURNS);
+  // Before the paint: older turns added above must not show for a frame with the newest scrolled away.
+  useLayoutEffect(() => {
     const list = ref.current;
     if (list && pinned.current) list.scrollTop = list.scrollHeight;
   });
@@ -49,7 +62,7 @@ export function ChatTranscript({
     >
       {turns.length === 0 ? <p className="empty">No messages yet.</p> : null}
       <ol className="transcript-items">
-        {turns.map((turn) => (
+        {shown.map((turn) => (
           <ChatTurnView
             key={turn.key}
             turn={turn}

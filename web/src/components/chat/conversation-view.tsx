@@ -38,16 +38,27 @@ const wideScreen = () => typeof window !== 'undefined' && window.matchMedia('(mi
  */
 export function ConversationView({ conversationId, onChanged, onArchived }: ConversationViewProps) {
   const { api } = useSession();
+  // Each read takes what index.html has already received, if it has: the transcript in the first render.
   const conversation = useAsync(
     (signal) => api.getConversation(conversationId, signal),
     [api, conversationId],
+    () => api.ready.conversation(conversationId),
   );
-  const messages = useAsync((signal) => api.listMessages(conversationId, signal), [api, conversationId]);
-  const runs = useAsync((signal) => api.listConversationRuns(conversationId, signal), [api, conversationId]);
+  const messages = useAsync(
+    (signal) => api.listMessages(conversationId, signal),
+    [api, conversationId],
+    () => api.ready.messages(conversationId),
+  );
+  const runs = useAsync(
+    (signal) => api.listConversationRuns(conversationId, signal),
+    [api, conversationId],
+    () => api.ready.runs(conversationId),
+  );
   const agentId = conversation.data?.agent_id;
   const agent = useAsync(
     (_signal) => (agentId === undefined ? Promise.resolve(null) : api.getAgent(agentId).catch(() => null)),
     [api, agentId],
+    () => (agentId === undefined ? undefined : api.ready.agent(agentId)),
   );
   const panel = useSubagentRuns(conversationId);
   const artifacts = useAsync((signal) => api.listArtifacts(conversationId, signal), [api, conversationId]);
