@@ -6,8 +6,7 @@ import { MIGRATIONS } from '../sql/migrations.js';
 import { postgresSqlDialect } from '../sql/sql-dialect.js';
 import { describeStorageContract } from '../../../../test/contracts/storage/storage.contract.js';
 import { createPostgresStorage } from './create-postgres-storage.js';
-import { contractRunInput } from '../../../../test/contracts/storage/contract-run-input.js';
-import { newId } from '../../../core/ids.js';
+import { seedOneRun } from '../../../../test/contracts/storage/seed-one-run.js';
 
 /*
  * Runs against a real PostgreSQL server when TROUPE_TEST_DATABASE_URL is set (`.ci/run` starts a throwaway
@@ -172,36 +171,7 @@ if (DATABASE_URL === undefined || DATABASE_URL === '') {
       await withSchema(async (schema) => {
         const storage = await createPostgresStorage({ connectionString: url, schema });
         try {
-          const alice = await storage.users.create({ name: 'alice', role: 'member' });
-          const agent = await storage.agents.create({
-            slug: 'a',
-            name: 'a',
-            description: 'a',
-            backend: 'chat',
-            is_subagent: false,
-            owner_id: alice.id,
-            visibility: 'private',
-            config: {},
-            status: 'draft',
-            delegatable: false,
-            delegation_brief: null,
-            is_default: false,
-          });
-          const project = await storage.projects.create({
-            user_id: alice.id,
-            name: 'p',
-            workdir: '/tmp/p',
-          });
-          const conversation = await storage.conversations.create({
-            user_id: alice.id,
-            agent_id: agent.id,
-            thread_id: newId('thr'),
-            project_id: project.id,
-            status: 'active',
-            title: 't',
-            metadata: {},
-          });
-          const run = await storage.runs.insert(contractRunInput(conversation));
+          const run = await seedOneRun(storage);
           const append = (i: number) =>
             storage.events.append({ run_id: run.id, type: 'step', payload: { i } });
           await append(1);
