@@ -5,6 +5,7 @@
 import { formatNumber, formatTable } from './table.js';
 import { printConsole, type ConsoleResult } from './print-console.js';
 import { printScaleOut, type ScaleOutResult } from './print-scale-out.js';
+import { printScaleOutVsEmbedded } from './print-scale-out-vs-embedded.js';
 import type { SuiteName } from './suite-registry.js';
 import type { Summary } from './stats.js';
 import { printCost, type CostResult } from './print-cost.js';
@@ -132,5 +133,10 @@ export function printSuiteResults(suites: Partial<Record<SuiteName, unknown>>): 
   if (suites.cancel) printCancel(suites.cancel as CancelResult);
   if (suites.providers) printProviders(suites.providers as ProvidersResult);
   if (suites['scale-out']) printScaleOut(suites['scale-out'] as ScaleOutResult);
+  if (suites.dispatch && suites['scale-out'])
+    printScaleOutVsEmbedded(
+      suites.dispatch as Parameters<typeof printScaleOutVsEmbedded>[0],
+      suites['scale-out'] as ScaleOutResult,
+    );
   if (suites.console) printConsole(suites.console as ConsoleResult);
 }

@@ -62,7 +62,7 @@ export async function roundTripProbe(postgresUrl: string, redisUrl: string): Pro
       const per = (count: number) => round(count / dispatches);
       const rows = (
         await client.query<{ calls: string; query: string }>(
-          `SELECT calls::text, query FROM pg_stat_statements WHERE ${own} ORDER BY calls DESC`,
+          `SELECT calls::text AS calls, query FROM pg_stat_statements WHERE ${own} ORDER BY pg_stat_statements.calls DESC`,
         )
       ).rows;
       // The probe's own transactions in between: the count `start` read and the pg_stat_statements read.

@@ -25,6 +25,7 @@ import { progress, runSuite } from '../lib/suite.js';
 import { createTeardown } from '../../test/helpers/services/teardown.js';
 import type { TroupeApi } from '../lib/troupe-api.js';
 import { measureRecovery } from '../lib/measure-recovery.js';
+import { pinningFromEnv, pinProcess } from '../lib/pin-cluster.js';
 import {
   CLIENT_CONCURRENCY,
   RUN_TIMEOUT_MS,
@@ -187,6 +188,7 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
         recovery: 8,
         stepDelayMs: 8_000,
       };
+  const pinning = pinningFromEnv();
   const loadBefore = loadAverage();
   const teardown = createTeardown((message) => progress(SCALE_OUT_SUITE, message));
   try {
@@ -208,6 +210,15 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
       teardown,
     });
     const { api } = cluster;
+    const pinWorkers = () => {
+      for (const worker of cluster.workers) pinProcess(worker.pid, pinning?.workers);
+    };
+    if (pinning) {
+      pinProcess(services.postgres.pid, pinning.postgres);
+      pinProcess(services.redis.pid, pinning.redis);
+      pinProcess(cluster.apiProcess.pid, pinning.api);
+      progress(SCALE_OUT_SUITE, `pinned to CPUs: ${JSON.stringify(pinning)}`);
+    }
     const probe = await roundTripProbe(services.postgres.url, services.redis.url);
     teardown.add('the round-trip probe', () => probe.close());
     await api.call(
@@ -227,6 +238,7 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
     const phases = [];
     for (const workers of plan.workers) {
       await cluster.addWorkers(workers - cluster.workers.length);
+      if (pinning) pinWorkers();
       progress(
         SCALE_OUT_SUITE,
         `${workers} worker(s): ${plan.task} dispatches and ${plan.plain} plain runs one at a time, then a batch of ${plan.batch}`,
@@ -248,6 +260,7 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
       worker_concurrency: cluster.config.workerConcurrency,
       max_active_children_per_user: cluster.config.limits.maxActiveChildrenPerUser,
       client_concurrency: CLIENT_CONCURRENCY,
+      ...(pinning ? { pinned_cpus: pinning } : {}),
       phases,
       recovery,
       load_average: { before: loadBefore, after: loadAverage() },

@@ -30,6 +30,11 @@ export interface BusHealth {
  */
 export interface EventBus {
   publish(event: RunEvent): Promise<void>;
+  /**
+   * The events of one write, in order, as `publish` would one by one; a bus outside the process sends them in
+   * one round trip. Optional: without it they are published one by one (`publishAllQuietly`).
+   */
+  publishMany?(events: readonly RunEvent[]): Promise<void>;
   subscribe(runId: string, listener: (event: RunEvent) => void): Promise<Subscription>;
   signal(signal: RunSignal): Promise<void>;
   subscribeSignals(listener: (signal: RunSignal) => void): Promise<Subscription>;

@@ -4,7 +4,7 @@ import type { Run } from '../../core/records/run.js';
 import type { RunEvent, RunEventType } from '../../core/records/run-event.js';
 import { isStorageOutage, wroteNothing, type StorageOutage } from '../../core/runs/storage-outage.js';
 import { lineageOf } from './lineage-of.js';
-import { publishQuietly } from './publish-quietly.js';
+import { publishAllQuietly } from './publish-quietly.js';
 import type { AppendBatch, RunEmitter } from './run-emitter.js';
 import { SHARED_COMMIT } from './shared-commit.js';
 
@@ -121,7 +121,7 @@ export function createRunEmitter(
   };
 
   const publishAll = async (events: readonly RunEvent[]): Promise<void> => {
-    for (const event of events) await publishQuietly(bus, event);
+    await publishAllQuietly(bus, events);
   };
 
   /**
@@ -156,8 +156,7 @@ export function createRunEmitter(
           };
         }, SHARED_COMMIT),
       );
-      await publishAll(written);
-      await publishAll(others);
+      await publishAll(others.length === 0 ? written : [...written, ...others]);
       return written.slice(leading.length);
     } catch (error) {
       held = [...prior, ...held];
@@ -191,8 +190,7 @@ export function createRunEmitter(
       return enqueue(async () => {
         await writeHeld();
         const { own, others } = await appendOwn(storage, events, besides);
-        await publishAll(own);
-        await publishAll(others);
+        await publishAll(others.length === 0 ? own : [...own, ...others]);
         const event = own[own.length - 1];
         if (!event) throw new Error(`run_events insert for ${run.id} returned no row`);
         return event;

@@ -7,7 +7,7 @@ import { maxRevisions } from '../../core/verification/grader-agent.js';
 import { GRADER_TEXTS } from '../../core/verification/grader-texts.js';
 import { unverified, type Verdict, type Verification } from '../../core/verification/verification.js';
 import { lineageOf } from '../events/lineage-of.js';
-import { publishQuietly } from '../events/publish-quietly.js';
+import { publishAllQuietly } from '../events/publish-quietly.js';
 import type { GraderRunService } from './grader-run-service.js';
 import { readEvidence } from './read-evidence.js';
 
@@ -160,6 +160,6 @@ async function settle(
       ],
     },
   ]);
-  for (const event of appended) await publishQuietly(deps.bus, event);
+  await publishAllQuietly(deps.bus, appended);
   return verification;
 }

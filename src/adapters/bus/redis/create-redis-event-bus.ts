@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import { TroupeError } from '../../../core/errors.js';
 import type { EventBus } from '../../../core/ports/event-bus.js';
+import type { RunEvent } from '../../../core/records/run-event.js';
 import { redactUrl } from '../../../core/redact-url.js';
 import { createRedisSignalChannel } from './create-redis-signal-channel.js';
 import { createRedisStreamReader, STREAM_ENTRY_FIELD } from './create-redis-stream-reader.js';
@@ -117,30 +118,40 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   const refreshEveryMs = (ttlSeconds * 1000) / 4;
   command.on('ready', () => ttlSetAt.clear());
 
+  /**
+   * Every event in one pipeline (one round trip however many events a step appended), each XADD with the TTL
+   * refresh its stream is due for. While Redis is away a publish is dropped at once instead of waiting for the
+   * retries to fail: the events are in storage, and readers read storage until the bus is back
+   * (docs/scale-out.md, "Outages").
+   */
+  async function publishAll(events: readonly RunEvent[]): Promise<void> {
+    if (closed || !health.connected || events.length === 0) return;
+    const now = Date.now();
+    const refreshed: string[] = [];
+    const commands = command.pipeline();
+    for (const event of events) {
+      const key = streamKey(event.run_id);
+      commands.xadd(key, 'MAXLEN', '~', maxLen, '*', STREAM_ENTRY_FIELD, JSON.stringify(event));
+      const setAt = ttlSetAt.get(key);
+      if (setAt !== undefined && now - setAt < refreshEveryMs) continue;
+      if (ttlSetAt.size >= MAX_TRACKED_STREAMS) ttlSetAt.clear();
+      ttlSetAt.set(key, now);
+      refreshed.push(key);
+      commands.expire(key, ttlSeconds);
+    }
+    const failed = (await commands.exec())?.find(([error]) => error !== null)?.[0];
+    if (failed) {
+      for (const key of refreshed) ttlSetAt.delete(key);
+      throw failed;
+    }
+  }
+
   return {
     health,
     // While Redis is away a publish is dropped at once instead of waiting for the retries to fail: the event
     // is in storage, and readers read storage until the bus is back (docs/scale-out.md, "Outages").
-    async publish(event) {
-      if (closed || !health.connected) return;
-      const key = streamKey(event.run_id);
-      const now = Date.now();
-      const setAt = ttlSetAt.get(key);
-      const refreshTtl = setAt === undefined || now - setAt >= refreshEveryMs;
-      if (refreshTtl) {
-        if (ttlSetAt.size >= MAX_TRACKED_STREAMS) ttlSetAt.clear();
-        ttlSetAt.set(key, now);
-      }
-      const commands = command
-        .pipeline()
-        .xadd(key, 'MAXLEN', '~', maxLen, '*', STREAM_ENTRY_FIELD, JSON.stringify(event));
-      if (refreshTtl) commands.expire(key, ttlSeconds);
-      const failed = (await commands.exec())?.find(([error]) => error !== null)?.[0];
-      if (failed) {
-        if (refreshTtl) ttlSetAt.delete(key);
-        throw failed;
-      }
-    },
+    publish: (event) => publishAll([event]),
+    publishMany: (events) => publishAll(events),
     subscribe: (runId, listener) => streams.subscribe(runId, listener),
     // A lost signal is covered by the run row, which the worker reads at its next lease renewal.
     signal: (signal) => (health.connected ? signals.signal(signal) : Promise.resolve()),

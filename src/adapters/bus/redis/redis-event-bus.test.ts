@@ -127,6 +127,27 @@ if (REDIS_URL === undefined || REDIS_URL === '') {
       expect(signals).toEqual([{ type: 'cancel', run_id: runId }]);
     });
 
+    it('publishes the events of one write in one call, in order, each run to its own stream with its TTL', async () => {
+      const prefix = freshPrefix();
+      const worker = await open(prefix, { ttlSeconds: 60 });
+      const api = await open(prefix);
+      const [one, two] = [randomUUID(), randomUUID()];
+      const heard: RunEvent[] = [];
+      await api.subscribe(one, (event) => heard.push(event));
+      await api.subscribe(two, (event) => heard.push(event));
+      const batch = [runEvent(one, 1), runEvent(one, 2), runEvent(two, 1), runEvent(one, 3)];
+      await worker.publishMany?.(batch);
+
+      await waitUntil(() => heard.length === 4, 'the batch');
+      expect(heard.filter((event) => event.run_id === one)).toEqual(
+        [1, 2, 3].map((seq) => runEvent(one, seq)),
+      );
+      expect(heard.filter((event) => event.run_id === two)).toEqual([runEvent(two, 1)]);
+      const redis = client();
+      for (const runId of [one, two])
+        expect(await redis.ttl(`${prefix}run:${runId}:events`)).toBeGreaterThan(0);
+    });
+
     it('stores events in a bounded per-run stream with a TTL', async () => {
       const prefix = freshPrefix();
       const bus = await open(prefix, { maxLenPerRun: 100, ttlSeconds: 60 });

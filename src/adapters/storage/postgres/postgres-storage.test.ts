@@ -6,6 +6,7 @@ import { MIGRATIONS } from '../sql/migrations.js';
 import { postgresSqlDialect } from '../sql/sql-dialect.js';
 import { describeStorageContract } from '../../../../test/contracts/storage/storage.contract.js';
 import { createPostgresStorage } from './create-postgres-storage.js';
+import { seedOneRun } from '../../../../test/contracts/storage/seed-one-run.js';
 
 /*
  * Runs against a real PostgreSQL server when TROUPE_TEST_DATABASE_URL is set (`.ci/run` starts a throwaway
@@ -160,6 +161,36 @@ if (DATABASE_URL === undefined || DATABASE_URL === '') {
           expect((await storage.users.create({ name: 'alice', role: 'member' })).created_at).toBe(
             '2030-01-01T00:00:00.000Z',
           );
+        } finally {
+          await storage.close();
+        }
+      });
+    });
+
+    it('numbers on from rows a counter has not seen: no counter row, or one behind its table', async () => {
+      await withSchema(async (schema) => {
+        const storage = await createPostgresStorage({ connectionString: url, schema });
+        try {
+          const run = await seedOneRun(storage);
+          const append = (i: number) =>
+            storage.events.append({ run_id: run.id, type: 'step', payload: { i } });
+          await append(1);
+          await append(2);
+          // Rows written before the counters existed (or by an older process): the counter is dropped, or reset.
+          await admin(url, (client) => client.query(`DELETE FROM "${schema}".sequence_counters`));
+          expect((await append(3)).seq).toBe(3);
+          await admin(url, (client) =>
+            client.query(`UPDATE "${schema}".sequence_counters SET last_value = 1`),
+          );
+          const [four, five] = await Promise.all([append(4), append(5)]);
+          expect([four?.seq, five?.seq].sort()).toEqual([4, 5]);
+          expect((await storage.events.list(run.id, 0, 10)).map((event) => event.seq)).toEqual([
+            1, 2, 3, 4, 5,
+          ]);
+          const counter = await admin(url, (client) =>
+            client.query<{ last_value: string }>(`SELECT last_value FROM "${schema}".sequence_counters`),
+          );
+          expect(counter.rows.map((row) => Number(row.last_value))).toEqual([5]);
         } finally {
           await storage.close();
         }

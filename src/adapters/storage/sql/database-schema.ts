@@ -127,6 +127,12 @@ export type RunBudgetsTable = SqlRow<Pick<RunBudget, 'run_id' | 'parent_run_id' 
   LedgerColumns<'carved', number> &
   LedgerColumns<'reserved', number>;
 
+/** The last number taken per sequence key on PostgreSQL (sequence-base.ts); bigint, so read as text by `pg`. */
+export interface SequenceCountersTable {
+  key: string;
+  last_value: number | string;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -152,4 +158,5 @@ export interface DatabaseSchema {
   artifacts: ArtifactsTable;
   attachments: AttachmentsTable;
   run_budgets: RunBudgetsTable;
+  sequence_counters: SequenceCountersTable;
 }

@@ -14,6 +14,7 @@ import { messageUsageMigration } from './message-usage-migration.js';
 import { runForksMigration } from './run-forks-migration.js';
 import { verificationMigration } from './verification-migration.js';
 import { toolCallStartsMigration } from './tool-call-starts-migration.js';
+import { sequenceCountersMigration } from './sequence-counters-migration.js';
 
 /*
  * One migration set for SQLite and PostgreSQL: only types and DDL both accept (text, integer, partial
@@ -428,6 +429,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0018_run_forks': runForksMigration,
   '0019_run_verifications': verificationMigration,
   '0017_tool_call_starts': toolCallStartsMigration,
+  '0020_sequence_counters': sequenceCountersMigration,
 };
 
 const migrationProvider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) };

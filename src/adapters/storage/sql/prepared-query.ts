@@ -44,14 +44,15 @@ function plan(compiled: CompiledQuery): Plan {
  * one parameter.
  */
 export function preparedQuery<A extends Record<string, unknown>, R>(
-  build: (db: Kysely<DatabaseSchema>, args: A) => Buildable<R>,
+  /** `dialect`: for the few queries whose SQL differs by engine beyond what Kysely compiles. */
+  build: (db: Kysely<DatabaseSchema>, args: A, dialect: SqlDialect) => Buildable<R>,
 ): PreparedQuery<A, R> {
   const plans = new WeakMap<SqlDialect, Plan>();
   const markers = new Proxy({} as A, { get: (_target, name) => `${MARKER}${String(name)}` });
   return async (ctx, args) => {
     let known = plans.get(ctx.dialect);
     if (known === undefined) {
-      known = plan(build(ctx.db, markers).compile(ctx.db));
+      known = plan(build(ctx.db, markers, ctx.dialect).compile(ctx.db));
       plans.set(ctx.dialect, known);
     }
     const parameters = known.slots.map((name) => args[name]);
@@ -63,7 +64,7 @@ export function preparedQuery<A extends Record<string, unknown>, R>(
 export interface PreparedQueryFamily<S, A, R> {
   /** The shape's cache key: equal keys must build equal SQL. */
   key(shape: S): string;
-  build(shape: S): (db: Kysely<DatabaseSchema>, args: A) => Buildable<R>;
+  build(shape: S): (db: Kysely<DatabaseSchema>, args: A, dialect: SqlDialect) => Buildable<R>;
   /** Whether a shape's query is kept (default: all); one not kept is compiled on each call, so rare large shapes do not grow the cache. */
   keep?(shape: S): boolean;
 }

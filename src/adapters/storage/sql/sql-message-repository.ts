@@ -17,6 +17,7 @@ import { callUsageOf, settledUsage, type ModelCallUsage } from '../../../core/ru
 import type { SqlContext } from './sql-context.js';
 import { writeNextInSequence } from './sql-sequence.js';
 import { preparedQuery, preparedQueryFamily } from './prepared-query.js';
+import { sequenceBase, sequenceKey } from './sequence-base.js';
 
 const selectThread = preparedQuery((db, args: { threadId: string }) =>
   db.selectFrom('thread_messages').selectAll().where('thread_id', '=', args.threadId).orderBy('seq'),
@@ -28,17 +29,22 @@ const PREPARED_THREADS = 2;
 
 /**
  * One INSERT … SELECT for checkpoints of `shape[b]` messages in thread b, each with its step: every row of a
- * thread reads that thread's current maximum `seq` from the same snapshot, so its rows get consecutive
- * numbers, and the whole write is all or nothing.
+ * thread numbers on from that thread's last `seq` (sequence-base.ts), so its rows get consecutive numbers,
+ * and the whole write is all or nothing.
  */
 const insertCheckpoints = preparedQueryFamily({
   key: (shape: readonly number[]) => shape.join(','),
   keep: (shape) =>
     shape.length <= PREPARED_THREADS && shape.every((size) => size <= PREPARED_CHECKPOINT_SIZES),
-  build: (shape) => (_db, args: Record<string, unknown>) => {
-    const bases = shape.map(
-      (_, b) =>
-        sql`${sql.raw(`base${b}`)} AS (SELECT COALESCE(MAX(seq), 0) AS last_seq FROM thread_messages WHERE thread_id = ${args[`thread${b}`]})`,
+  build: (shape) => (_db, args: Record<string, unknown>, dialect) => {
+    const bases = shape.map((size, b) =>
+      sequenceBase(dialect, {
+        name: `base${b}`,
+        table: 'thread_messages',
+        owner: args[`thread${b}`],
+        key: args[`key${b}`],
+        size,
+      }),
     );
     // The step is cast: PostgreSQL types an untyped parameter in a UNION as text.
     const selects = shape.flatMap((size, b) =>
@@ -112,6 +118,7 @@ export class SqlMessageRepository implements MessageRepository {
     const args: Record<string, unknown> = { createdAt };
     written.forEach(({ batch, entries }, b) => {
       args[`thread${b}`] = batch.threadId;
+      args[`key${b}`] = sequenceKey('thread_messages', batch.threadId);
       args[`run${b}`] = batch.runId;
       entries.forEach(({ step, message, usage }, index) => {
         args[`step${b}_${index}`] = step;
@@ -120,11 +127,8 @@ export class SqlMessageRepository implements MessageRepository {
       });
     });
     try {
-      const { rows } = await writeNextInSequence(
-        this.ctx,
-        'thread_messages_thread_seq_uq',
-        written.map(({ batch }) => `thread_messages:${batch.threadId}`),
-        (ctx) => insertCheckpoints(written.map(({ entries }) => entries.length))(ctx, args),
+      const { rows } = await writeNextInSequence(this.ctx, 'thread_messages_thread_seq_uq', (ctx) =>
+        insertCheckpoints(written.map(({ entries }) => entries.length))(ctx, args),
       );
       // Only the numbers come back: a checkpoint's messages are the caller's, not re-read and re-parsed. RETURNING
       // has no guaranteed order; a thread's seqs are consecutive, so sorted they follow its messages' order.

@@ -9,6 +9,7 @@ import type { SqlContext } from './sql-context.js';
 import { writeNextInSequence } from './sql-sequence.js';
 import { preparedQueryFamily } from './prepared-query.js';
 import { selectByIds } from './select-by-ids.js';
+import { sequenceBase, sequenceKey } from './sequence-base.js';
 
 export function runEventFromRow(row: Selectable<RunEventsTable>): RunEvent {
   return storedRunEvent({
@@ -30,16 +31,32 @@ interface BatchShape {
 }
 
 /**
- * Event i of run b's batch (both from 0 and 1) takes that run's highest seq + i, read in a correlated
- * subquery. The statement reads run_events while it inserts into it: SQLite then computes every row first
- * (a temporary table) and PostgreSQL reads the snapshot before the statement, so no row sees another.
- * A guarded run's rows are filtered per run; an aggregate over no rows still yields its 0.
+ * Event i of run b's batch (both from 0 and 1) takes that run's last seq + i, from the CTE `base{b}`
+ * (sequence-base.ts: the table's highest seq on SQLite, the run's counter bumped in this statement on
+ * PostgreSQL). SQLite computes every row of a statement that reads the table it inserts into first (a
+ * temporary table), PostgreSQL reads the snapshot before the statement, so no row sees another. A guarded
+ * run's base is empty while the run is not active, so none of its events is written and no number is taken.
  */
 const insertBatches = preparedQueryFamily({
   key: (shape: readonly BatchShape[]) =>
     shape.map(({ size, whileActive }) => `${size}${whileActive ? 'g' : ''}`).join(','),
   keep: (shape) => shape.length <= PREPARED_RUNS && shape.every(({ size }) => size <= PREPARED_BATCH_SIZES),
-  build: (shape) => (_db, args: Record<string, string>) => {
+  build: (shape) => (_db, args: Record<string, string>, dialect) => {
+    const active = sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)));
+    const bases = shape.map(({ size, whileActive }, b) =>
+      sequenceBase(dialect, {
+        name: `base${b}`,
+        table: 'run_events',
+        owner: args[`run${b}`],
+        key: args[`key${b}`],
+        size,
+        ...(whileActive
+          ? {
+              only: sql`EXISTS (SELECT 1 FROM runs WHERE runs.id = ${args[`run${b}`]} AND runs.status IN (${active}))`,
+            }
+          : {}),
+      }),
+    );
     const values = shape.flatMap(({ size }, b) =>
       Array.from(
         { length: size },
@@ -47,21 +64,18 @@ const insertBatches = preparedQueryFamily({
           sql`(${sql.lit(b)}, ${sql.lit(i + 1)}, ${args[`type${b}_${i}`]}, ${args[`payload${b}_${i}`]})`,
       ),
     );
+    // The run id is cast: PostgreSQL types an untyped parameter in a UNION as text, SQLite needs nothing.
     const owners = shape.map(
-      ({ whileActive }, b) => sql`(${sql.lit(b)}, ${args[`run${b}`]}, ${sql.lit(whileActive ? 1 : 0)})`,
+      (_, b) =>
+        sql`SELECT ${sql.lit(b)} AS b, CAST(${args[`run${b}`]} AS TEXT) AS run_id, last_seq FROM ${sql.raw(`base${b}`)}`,
     );
-    const guard = shape.some(({ whileActive }) => whileActive)
-      ? sql`WHERE batch_run.guarded = 0 OR EXISTS (SELECT 1 FROM runs WHERE runs.id = batch_run.run_id AND runs.status IN (${sql.join(ACTIVE_RUN_STATUSES.map((status) => sql.lit(status)))}))`
-      : sql``;
     return sql<{ run_id: string; seq: number | string }>`
-      WITH batch (b, n, type, payload) AS (VALUES ${sql.join(values)}),
-        batch_run (b, run_id, guarded) AS (VALUES ${sql.join(owners)})
+      WITH ${sql.join(bases)},
+        batch (b, n, type, payload) AS (VALUES ${sql.join(values)}),
+        batch_run AS (${sql.join(owners, sql` UNION ALL `)})
       INSERT INTO run_events (run_id, seq, type, payload, created_at)
-      SELECT batch_run.run_id,
-        (SELECT COALESCE(MAX(seq), 0) FROM run_events WHERE run_events.run_id = batch_run.run_id) + batch.n,
-        batch.type, batch.payload, ${args.createdAt}
+      SELECT batch_run.run_id, batch_run.last_seq + batch.n, batch.type, batch.payload, ${args.createdAt}
       FROM batch_run JOIN batch ON batch.b = batch_run.b
-      ${guard}
       RETURNING run_id, seq`;
   },
 });
@@ -70,8 +84,8 @@ export class SqlRunEventRepository implements RunEventRepository {
   constructor(private readonly ctx: SqlContext) {}
 
   /**
-   * The hot path. One statement reads each run's highest `seq` through the (run_id, seq) index and inserts
-   * the next ones, so numbers stay gapless; see writeNextInSequence for concurrent writers.
+   * The hot path. One statement takes each run's next numbers (sequence-base.ts) and inserts the events,
+   * so numbers stay gapless, with no transaction or lock of its own on either engine.
    */
   async append(event: NewRunEvent): Promise<RunEvent> {
     const [appended] = await this.appendMany(event.run_id, [event]);
@@ -96,6 +110,7 @@ export class SqlRunEventRepository implements RunEventRepository {
     const args: Record<string, string> = { createdAt };
     const rows = parts.map((batch, b) => {
       args[`run${b}`] = batch.run_id;
+      args[`key${b}`] = sequenceKey('run_events', batch.run_id);
       return batch.events.map((event, i) => {
         const row = { type: event.type, payload: toJson(event.payload) };
         args[`type${b}_${i}`] = row.type;
@@ -108,11 +123,8 @@ export class SqlRunEventRepository implements RunEventRepository {
       whileActive: batch.whileActive === true,
     }));
     try {
-      const result = await writeNextInSequence(
-        this.ctx,
-        'run_events_run_seq_uq',
-        parts.map((batch) => `run_events:${batch.run_id}`),
-        (ctx) => insertBatches(shape)(ctx, args),
+      const result = await writeNextInSequence(this.ctx, 'run_events_run_seq_uq', (ctx) =>
+        insertBatches(shape)(ctx, args),
       );
       // RETURNING has no guaranteed order; a run's seqs are consecutive, so sorted they follow its batch.
       const seqs = new Map<string, number[]>();

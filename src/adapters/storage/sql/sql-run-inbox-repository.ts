@@ -4,6 +4,7 @@ import { nowIso } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
 import { writeNextInSequence } from './sql-sequence.js';
 import { preparedQuery } from './prepared-query.js';
+import { sequenceBase, sequenceKey } from './sequence-base.js';
 
 const takeUnread = preparedQuery((db, args: { runId: string; readAt: string }) =>
   db
@@ -29,11 +30,18 @@ export class SqlRunInboxRepository implements RunInboxRepository {
   async push(runId: string, message: string): Promise<void> {
     const createdAt = nowIso(this.ctx);
     // A per-run sequence keeps the send order exact even for messages sent within one millisecond.
-    await writeNextInSequence(this.ctx, 'run_inbox_run_seq_uq', `run_inbox:${runId}`, (ctx) =>
+    const base = sequenceBase(this.ctx.dialect, {
+      name: 'base',
+      table: 'run_inbox',
+      owner: runId,
+      key: sequenceKey('run_inbox', runId),
+      size: 1,
+    });
+    await writeNextInSequence(this.ctx, 'run_inbox_run_seq_uq', (ctx) =>
       sql`
+        WITH ${base}
         INSERT INTO run_inbox (run_id, seq, message, created_at, read_at)
-        SELECT ${runId}, COALESCE(MAX(seq), 0) + 1, ${message}, ${createdAt}, NULL
-        FROM run_inbox WHERE run_id = ${runId}`.execute(ctx.db),
+        SELECT ${runId}, base.last_seq + 1, ${message}, ${createdAt}, NULL FROM base`.execute(ctx.db),
     );
   }
 

@@ -50,6 +50,7 @@ export const UNIQUE_CONSTRAINTS = {
   artifacts_pkey: { table: 'artifacts', columns: ['id'] },
   artifacts_call_path_uq: { table: 'artifacts', columns: ['run_id', 'tool_call_id', 'path'] },
   attachments_pkey: { table: 'attachments', columns: ['id'] },
+  sequence_counters_pkey: { table: 'sequence_counters', columns: ['key'] },
 } as const satisfies Record<string, UniqueConstraintSpec>;
 
 /**

@@ -4,8 +4,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../core/clock.js';
-import { newRunId } from '../../../core/ids.js';
 import { describeStorageContract } from '../../../../test/contracts/storage/storage.contract.js';
+import { seedOneRun } from '../../../../test/contracts/storage/seed-one-run.js';
 import { MIGRATIONS } from '../sql/migrations.js';
 import { sqliteSqlDialect } from '../sql/sql-dialect.js';
 import { FTS5_TOKENIZER } from '../sql/sqlite-query-tokens.js';
@@ -175,51 +175,7 @@ describe('SQLite storage specifics', () => {
   it('appends 2 000 concurrent events to one run gaplessly', async () => {
     const storage = await createSqliteStorage({ filename });
     try {
-      const user = await storage.users.create({ name: 'alice', role: 'member' });
-      const agent = await storage.agents.create({
-        slug: 'a',
-        name: 'a',
-        description: '',
-        backend: 'chat',
-        is_subagent: false,
-        owner_id: user.id,
-        visibility: 'private',
-        config: {},
-        status: 'draft',
-        delegatable: true,
-        delegation_brief: null,
-        is_default: false,
-      });
-      const project = await storage.projects.create({ user_id: user.id, name: 'p', workdir: '/tmp/p' });
-      const conversation = await storage.conversations.create({
-        user_id: user.id,
-        agent_id: agent.id,
-        thread_id: 'thr_perf',
-        project_id: project.id,
-        status: 'active',
-        title: 't',
-        metadata: {},
-      });
-      const id = newRunId();
-      await storage.runs.insert({
-        id,
-        thread_id: 'thr_perf',
-        conversation_id: conversation.id,
-        agent_id: agent.id,
-        user_id: user.id,
-        run_type: 'chat',
-        source: 'test',
-        channel: 'api',
-        request_id: `req:${id}`,
-        created_by_run_id: null,
-        root_run_id: id,
-        depth: 0,
-        subagent_thread_relation_id: null,
-        runtime_scope_id: 's',
-        tool_approval_mode: 'default',
-        model_spec: 'scripted:x',
-        input: { message: 'hi' },
-      });
+      const { id } = await seedOneRun(storage);
       const count = 2_000;
       await Promise.all(
         Array.from({ length: count }, (_, i) =>

@@ -4,7 +4,7 @@ import type { Agent } from '../../../core/records/agent.js';
 import type { Run } from '../../../core/records/run.js';
 import type { RunEvent, SubagentUpdatePayload } from '../../../core/records/run-event.js';
 import { lineageOf } from '../../events/lineage-of.js';
-import { publishQuietly } from '../../events/publish-quietly.js';
+import { publishAllQuietly } from '../../events/publish-quietly.js';
 import type { RunEventLineage } from '../../../core/records/run-event-payloads.js';
 import { childCard } from './child-card.js';
 import { inlineSubagentName } from '../../../core/subagents/inline-subagent-agent.js';
@@ -95,7 +95,7 @@ export async function publishSubagentUpdate(
   known: { childAgent?: Pick<Agent, 'slug' | 'name'>; parent?: Run } = {},
 ): Promise<void> {
   try {
-    for (const event of await appendSubagentUpdate(storage, [child], known)) await publishQuietly(bus, event);
+    await publishAllQuietly(bus, await appendSubagentUpdate(storage, [child], known));
   } catch {
     // Best effort: the parent learns the outcome from its tool results and the status panel endpoint anyway.
   }

@@ -8,7 +8,7 @@ import { closeOpenToolCalls } from './close-open-tool-calls.js';
 import { attachEndedRun } from './ended-run-of.js';
 import { keepPartialAnswer } from './keep-partial-answer.js';
 import { lineageOf } from '../../events/lineage-of.js';
-import { publishQuietly } from '../../events/publish-quietly.js';
+import { publishAllQuietly } from '../../events/publish-quietly.js';
 import { SHARED_COMMIT } from '../../events/shared-commit.js';
 import type { AppendBatch, PendingEvent } from '../../events/run-emitter.js';
 import { subagentUpdateBatch } from '../children/publish-subagent-update.js';
@@ -107,6 +107,6 @@ export async function finishRun(ports: RunEndingPorts, ending: RunEnding): Promi
     SHARED_COMMIT,
   );
   if (!finished) return undefined;
-  for (const event of finished.events) await publishQuietly(ports.bus, event);
+  await publishAllQuietly(ports.bus, finished.events);
   return finished.run;
 }

@@ -5,7 +5,7 @@ import type { RunEvent } from '../../../core/records/run-event.js';
 import { isOwnedChild } from '../../../core/runs/lineage.js';
 import type { AdoptedCommit } from '../../../core/tools/adopt-checkpoint.js';
 import { traceCarrier } from '../../../core/trace/trace-carrier.js';
-import { publishQuietly } from '../../events/publish-quietly.js';
+import { publishAllQuietly } from '../../events/publish-quietly.js';
 import { SHARED_COMMIT } from '../../events/shared-commit.js';
 import { checkChildStart, identifyChildStart, type IdentifiedChildStart } from './check-child-start.js';
 import { isRefused, refused, REQUEST_ID_CONFLICT } from './child-run-refusal.js';
@@ -96,7 +96,7 @@ async function announceStarted(
   written: WrittenChildRun,
   reservation: RunReservation | undefined,
 ): Promise<void> {
-  for (const event of written.announced) await publishQuietly(deps.bus, event);
+  await publishAllQuietly(deps.bus, written.announced);
   deps.handoffs?.offer(written.run.id, written.appended, written.context);
   if (written.run.status === 'running' && reservation) reservation.start(written.run);
   else await deps.queue.enqueue(written.run.id);

@@ -1,0 +1,32 @@
+import { round } from './stats.js';
+import type { ScaleOutResult } from './print-scale-out.js';
+
+/** The parts of the dispatch suite's result the comparison reads. */
+interface EmbeddedDispatch {
+  troupe: {
+    task: { wall: { median: number } };
+    sql_per_dispatch?: { statements_per_run: number; transactions_per_run: number };
+  };
+}
+
+/**
+ * Issue 39's targets, when one `npm run bench` ran both suites: the 1-worker scale-out dispatch against the
+ * embedded one, the cluster's CPU per dispatch, and PostgreSQL's statements (each one round trip: node-postgres
+ * sends one statement at a time) beside SQLite's.
+ */
+export function printScaleOutVsEmbedded(embedded: EmbeddedDispatch, scaleOut: ScaleOutResult): void {
+  const phase = scaleOut.phases.find((candidate) => candidate.workers === 1);
+  if (!phase) return;
+  const embeddedMs = embedded.troupe.task.wall.median;
+  const cpu = phase.batch.cpu_ms_per_dispatch;
+  const clusterCpu = round(cpu.postgres + cpu.redis + cpu.api + cpu.workers.reduce((sum, ms) => sum + ms, 0));
+  const sqlite = embedded.troupe.sql_per_dispatch;
+  const postgres = phase.round_trips?.postgres;
+  console.log(
+    `Scale-out (1 worker) against embedded: dispatch ${phase.task.median} / ${embeddedMs} ms = ${round(phase.task.median / embeddedMs)}× (target ≤ 4×); cluster CPU ${clusterCpu} ms per dispatch (target ≤ 15 ms).`,
+  );
+  if (postgres && sqlite)
+    console.log(
+      `Per dispatch: PostgreSQL ${postgres.statements_per_dispatch} statements = round trips (${postgres.transactions_per_dispatch} transactions, autocommits included); SQLite ${sqlite.statements_per_run} statements (${sqlite.transactions_per_run} transactions), in process.`,
+    );
+}
