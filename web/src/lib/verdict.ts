@@ -4,7 +4,14 @@ type VerificationEvent = Extract<RunEvent, { type: 'verification' }>;
 export type Verdict = VerificationEvent['payload']['verdict'];
 
 /** The evidence flags a badge shows as tags; `tool_failures` is in the evidence line already. */
-const SHOWN_FLAGS = new Set(['no_tool_calls', 'unreturned_children', 'budget_exhausted', 'tool_failures']);
+const SHOWN_FLAGS = new Set([
+  'no_tool_calls',
+  'unreturned_children',
+  'budget_exhausted',
+  'tool_failures',
+  'remote_reported',
+  'no_remote_evidence',
+]);
 
 /** A verdict on one child run, as the console shows it (docs/verified-delegation.md#where-verdicts-are-visible). */
 export interface VerdictView {
