@@ -3779,6 +3779,22 @@ export interface components {
       updated_at: string;
       worker_lost: components['schemas']['WorkerLost'] | null;
       budget: components['schemas']['BudgetView'] | null;
+      verification: {
+        /** @enum {string} */
+        verdict: 'satisfied' | 'needs_revision' | 'failed' | 'unverified';
+        reasons: string[];
+        /** @description Revisions the child was asked for before this verdict */
+        revisions: number;
+        /** @description The evidence's flags */
+        flags: (
+          | 'no_tool_calls'
+          | 'unreturned_children'
+          | 'budget_exhausted'
+          | 'tool_failures'
+          | 'remote_reported'
+          | 'no_remote_evidence'
+        )[];
+      } | null;
     };
     RunListItem: {
       id: string;

@@ -49,6 +49,24 @@ export function verdictFromEvent(payload: VerificationEvent['payload']): Verdict
   };
 }
 
+/**
+ * The verdict stored on a child run, as the status panel's list carries it: what a reloaded conversation shows,
+ * with the reasons as the grader listed them. `unverified` is no news: null.
+ */
+export function verdictFromStored(
+  stored: { verdict: Verdict; reasons: string[]; revisions: number; flags: string[] } | null | undefined,
+): VerdictView | null {
+  if (!stored || stored.verdict === 'unverified') return null;
+  return {
+    verdict: stored.verdict,
+    reasons: stored.reasons,
+    flags: stored.flags.filter((flag) => SHOWN_FLAGS.has(flag)),
+    final: true,
+    revision: stored.revisions,
+    graderRunId: null,
+  };
+}
+
 /** A verdict mark of a run's trace timeline (the same `verification` event, folded by the server). */
 export function verdictFromMark(mark: {
   verdict: Verdict;
