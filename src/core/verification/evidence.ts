@@ -77,6 +77,22 @@ export type EvidenceEvent =
   | { type: 'tool_result'; payload: { tool_call_id: string; name: string; is_error: boolean } }
   | { type: 'artifact'; payload: { artifact: { path: string } } };
 
+/** The evidence fields the run row gives: which run, how it ended, its usage. */
+export function runFacts(
+  run: Pick<Run, 'id' | 'status' | 'usage'>,
+): Pick<Evidence, 'run_id' | 'status' | 'model_calls' | 'tokens'> {
+  return {
+    run_id: run.id,
+    status: run.status,
+    model_calls: run.usage?.model_calls ?? 0,
+    tokens: {
+      input: run.usage?.input_tokens ?? 0,
+      output: run.usage?.output_tokens ?? 0,
+      total: run.usage?.total_tokens ?? 0,
+    },
+  };
+}
+
 /**
  * The evidence of `run` from its own tool events and the runs it started. Pure: the caller reads the
  * records (docs/verified-delegation.md#evidence).
@@ -122,14 +138,7 @@ export function computeEvidence(
   if (children.some((child) => child.status !== 'completed')) flags.push('unreturned_children');
   if (run.error?.type === 'budget_exhausted') flags.push('budget_exhausted');
   return {
-    run_id: run.id,
-    status: run.status,
-    model_calls: run.usage?.model_calls ?? 0,
-    tokens: {
-      input: run.usage?.input_tokens ?? 0,
-      output: run.usage?.output_tokens ?? 0,
-      total: run.usage?.total_tokens ?? 0,
-    },
+    ...runFacts(run),
     tool_calls: tools,
     tool_calls_total: total,
     tool_calls_failed: failed,

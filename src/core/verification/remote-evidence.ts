@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Run } from '../records/run.js';
-import { evidenceSchema, remoteTaskSchema, type Evidence, type EvidenceFlag } from './evidence.js';
+import { evidenceSchema, remoteTaskSchema, runFacts, type Evidence, type EvidenceFlag } from './evidence.js';
 
 /** The tool span a remote expert's run records for its remote task (docs/interoperability.md#remote-a2a-experts). */
 export const REMOTE_TASK_TOOL = 'a2a_remote_task';
@@ -39,14 +39,7 @@ export function remoteEvidence(
   if (!reported) flags.add('no_remote_evidence');
   if (run.error?.type === 'budget_exhausted') flags.add('budget_exhausted');
   return {
-    run_id: run.id,
-    status: run.status,
-    model_calls: run.usage?.model_calls ?? 0,
-    tokens: {
-      input: run.usage?.input_tokens ?? 0,
-      output: run.usage?.output_tokens ?? 0,
-      total: run.usage?.total_tokens ?? 0,
-    },
+    ...runFacts(run),
     tool_calls: reported?.tool_calls ?? {},
     tool_calls_total: reported?.tool_calls_total ?? 0,
     tool_calls_failed: reported?.tool_calls_failed ?? 0,
