@@ -111,6 +111,38 @@ describe('evidence of a remote expert', () => {
   });
 });
 
+describe('evidence of a local expert, for comparison', () => {
+  it('POST /api/delegate to a local expert answers the evidence of its own records, without remote facts', async () => {
+    const answer = await delegate({ expert: 'analyst', task: 'Assess the risks of a rename' });
+    expect(answer.status).toBe('completed');
+    const run = await local.troupe.storage.runs.get(answer.run_id);
+    expect(answer.evidence).toEqual({
+      run_id: answer.run_id,
+      status: 'completed',
+      model_calls: run?.usage?.model_calls,
+      tokens: {
+        input: run?.usage?.input_tokens,
+        output: run?.usage?.output_tokens,
+        total: run?.usage?.total_tokens,
+      },
+      tool_calls: {},
+      tool_calls_total: 0,
+      tool_calls_failed: 0,
+      files_written: [],
+      artifacts: [],
+      children: [],
+      flags: ['no_tool_calls'],
+    });
+    expect(answer.verification).toEqual({
+      verdict: 'unverified',
+      reasons: [],
+      evidence: answer.evidence,
+      revisions: 0,
+      grader_run_ids: [],
+    });
+  });
+});
+
 describe('acceptance criteria on a remote delegation', () => {
   it('the grader judges the remote evidence, and a revision is a follow-up in the same remote context', async () => {
     const answer = await delegate({
