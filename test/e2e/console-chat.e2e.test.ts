@@ -67,6 +67,15 @@ describe.skipIf(!session.executable)('web console in chromium: chat', () => {
 
       await page.reload();
       await poll(() => taskCard.locator('[data-verdict]').getAttribute('data-verdict')).toBe('satisfied');
+      // After a reload the status cards have the stored verdicts (the panel's list carries them), and a reason
+      // that contains "; " is still one reason.
+      await poll(() => attributeOfAll(statusVerdicts, 'data-verdict')).toEqual([
+        'needs_revision',
+        'satisfied',
+      ]);
+      expect(await taskCard.locator('.verdict-reasons li').allInnerTexts()).toEqual([
+        'The summary ends with its word count; nothing else was asked.',
+      ]);
 
       const { runs } = await json<{ runs: { id: string; run_type: string }[] }>(
         await server.api(`/api/agent/runs?conversation_id=${conversationId}&kind=chat`),

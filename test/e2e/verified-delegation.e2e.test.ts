@@ -30,7 +30,9 @@ const RULES: ScriptRule[] = [
   },
   {
     when: { matches: GRADER },
-    steps: [{ text: '{"verdict": "needs_revision", "reasons": ["Say FINAL."]}' }],
+    steps: [
+      { text: '{"verdict": "needs_revision", "reasons": ["Say FINAL; in capitals.", "Keep it short."]}' },
+    ],
   },
   { when: { contains: 'asks for a revision' }, steps: [{ text: 'Revised: the FINAL answer.' }] },
   { when: { matches: '^WORK[\\s\\S]*first-time' }, steps: [{ text: 'The FINAL answer at once.' }] },
@@ -141,7 +143,7 @@ async function startWorld(
 }
 
 async function runToEnd(w: World, message: string) {
-  const { runId } = await w.server.chat(message, w.bossId);
+  const { runId, conversationId } = await w.server.chat(message, w.bossId);
   const frames = await readSse(await w.server.api(`/api/agent/runs/${runId}/events`));
   const verdicts = frames
     .filter((frame) => frame.event === 'verification')
@@ -154,6 +156,7 @@ async function runToEnd(w: World, message: string) {
     );
   return {
     runId,
+    conversationId,
     verdicts,
     status: end.payload.status,
     task: results.find((r) => r.payload.name === 'task'),
@@ -193,13 +196,35 @@ describe.each(BACKENDS)('verified delegation over HTTP (%s)', (backendName) => {
 
   it('asks for a revision, resumes the child with the reasons and accepts the revision', async () => {
     const w = await startWorld(backendName);
-    const { verdicts, status, task } = await runToEnd(w, 'summarise the plan');
+    const { verdicts, status, task, conversationId } = await runToEnd(w, 'summarise the plan');
     expect(status).toBe('completed');
     expect(verdicts.map((v) => [v.payload.verdict, v.payload.revision, v.payload.final])).toEqual([
       ['needs_revision', 0, false],
       ['satisfied', 1, true],
     ]);
-    expect(verdicts[0]?.payload.reasons).toEqual(['Say FINAL.']);
+    expect(verdicts[0]?.payload.reasons).toEqual(['Say FINAL; in capitals.', 'Keep it short.']);
+    // The status panel's list carries each judged child's stored verdict (what a reloaded console shows), the
+    // reasons as the grader listed them.
+    const panel = await json<{ subagents: { run_id: string; verification: unknown }[] }>(
+      await w.server.api(`/api/conversations/${conversationId}/subagents`),
+    );
+    // The grader runs are listed too (kind grader), never judged themselves.
+    const judged = panel.subagents.filter((entry) => entry.verification !== null);
+    expect(judged.map((entry) => [entry.run_id, entry.verification])).toEqual([
+      [
+        verdicts[0]?.payload.run_id,
+        {
+          verdict: 'needs_revision',
+          reasons: ['Say FINAL; in capitals.', 'Keep it short.'],
+          revisions: 0,
+          flags: ['no_tool_calls'],
+        },
+      ],
+      [
+        verdicts[1]?.payload.run_id,
+        { verdict: 'satisfied', reasons: ['The answer says FINAL.'], revisions: 1, flags: ['no_tool_calls'] },
+      ],
+    ]);
     expect(task?.payload.output).toContain('Revised: the FINAL answer.');
     expect(await runsByVerdict(w, 'needs_revision')).toEqual([verdicts[0]?.payload.run_id]);
     // The revision ran on the child's own thread.

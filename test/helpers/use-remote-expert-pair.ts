@@ -32,6 +32,22 @@ rules:
       - text: "Remote said: {{last_tool_result}}"
 `;
 
+/**
+ * Server A's grader of remote results: it grades only what the remote's evidence shows (a remote Troupe reports
+ * it), asks once for a revision, and accepts the revision, which answers the reviewer.
+ */
+const REMOTE_GRADER_SCENARIO = `description: Grades a remote expert's result from its reported evidence.
+rules:
+  - when: { matches: '## Final output of the agent\\n[\\s\\S]*asks for a revision[\\s\\S]*"reported_by":"troupe"' }
+    steps:
+      - text: '{"verdict": "satisfied", "reasons": ["The revision answers the reviewer; the remote reported its run."]}'
+  - when: { contains: '"reported_by":"troupe"' }
+    steps:
+      - text: '{"verdict": "needs_revision", "reasons": ["Name the biggest risk first; then the rest."]}'
+  - steps:
+      - text: '{"verdict": "failed", "reasons": ["The remote reported no evidence of its work."]}'
+`;
+
 export async function json<T>(response: Response): Promise<T> {
   const body = (await response.json()) as T;
   if (!response.ok) throw new Error(`HTTP ${response.status}: ${JSON.stringify(body)}`);
@@ -142,6 +158,7 @@ export function useRemoteExpertPair() {
     cpSync(path.resolve(import.meta.dirname, '../../scenarios'), scenarioDir, { recursive: true });
     writeFileSync(path.join(scenarioDir, 'slow.yaml'), SLOW_SCENARIO);
     writeFileSync(path.join(scenarioDir, 'caller.yaml'), CALLER_SCENARIO);
+    writeFileSync(path.join(scenarioDir, 'remote-grader.yaml'), REMOTE_GRADER_SCENARIO);
     remote = await startTestServer({
       scenarioDir,
       a2aIdentity: { signer: undefined, trustedCallers: new Map([['server-a', callerKeys.publicKey]]) },

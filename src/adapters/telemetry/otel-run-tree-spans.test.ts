@@ -157,4 +157,56 @@ describe('OpenTelemetry GenAI spans of a run tree', () => {
     expect(expert.spanContext().traceId).toBe(root.spanContext().traceId);
     expect(expert.attributes['troupe.run.type']).toBe('delegation');
   });
+
+  it('traces a grader run as its own invoke_agent (troupe.run.type grader) under the call that waits for it', async () => {
+    const recorder = recordSpans();
+    harness = await createRuntimeHarness({
+      scenarios: {
+        boss: `rules:\n  - steps:\n      - tool_calls: [{ name: delegate, args: { expert: worker, task: "{{input}}", acceptance: "Says done." } }]\n      - text: "Boss got: {{last_tool_result}}"\n`,
+        worker: `rules:\n  - steps:\n      - text: "done <{{input}}>"\n`,
+        judge: `rules:\n  - steps:\n      - text: '{"verdict": "satisfied", "reasons": ["It says done."]}'\n`,
+      },
+      tracer: recorder.tracer,
+    });
+    const user = await harness.createUser('alice');
+    await harness.storage.users.setDelegationPolicy(user.id, 'all', []);
+    const boss = await harness.createAgent(
+      user,
+      'boss',
+      { model: 'scripted:boss', grader: { model: 'scripted:judge' } },
+      { status: 'published', name: 'Boss' },
+    );
+    await harness.createAgent(
+      user,
+      'worker',
+      { model: 'scripted:worker' },
+      { status: 'published', name: 'Worker' },
+    );
+    const conversation = await harness.createConversation(user, boss);
+    const { run } = await harness.runs.postMessage(user, conversation.id, { content: 'the job' });
+    expect((await harness.runs.await(user, run.id, 15_000)).run.status).toBe('completed');
+    await recorder.until((spans) => runSpans(spans).length === 3);
+    const spans = recorder.spans();
+    const root = only(spans, 'invoke_agent Boss');
+    const delegate = only(spans, 'execute_tool delegate');
+    const grader = only(spans, 'invoke_agent grader');
+    const graderRun = (await harness.storage.runs.listChildren(run.id)).find(
+      (child) => child.run_type === 'grader',
+    );
+    expect(graderRun).toBeDefined();
+    // Its own operation: an invoke_agent span of type grader, on the judge model, in the parent's trace, under
+    // the delegate call that waits for its verdict.
+    expect(grader.attributes).toMatchObject({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.request.model': 'judge',
+      'troupe.run.type': 'grader',
+      'troupe.run.id': graderRun?.id,
+      'troupe.run.parent_id': run.id,
+      'troupe.run.status': 'completed',
+    });
+    expect(grader.spanContext().traceId).toBe(root.spanContext().traceId);
+    expect(parentOf(delegate)).toBe(root.spanContext().spanId);
+    expect(parentOf(grader)).toBe(delegate.spanContext().spanId);
+    expect(parentOf(only(spans, 'chat judge'))).toBe(grader.spanContext().spanId);
+  });
 });

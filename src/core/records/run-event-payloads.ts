@@ -5,6 +5,7 @@ import { RUN_CHANNELS, RUN_STATUSES, RUN_TYPES } from './run.js';
 import { runErrorRecord as runErrorSchema, tokenUsageRecord as tokenUsageSchema } from './run.js';
 import { callUsageSchema } from './call-usage-schema.js';
 import { evidenceSchema } from '../verification/evidence.js';
+import { remoteReportSchema } from '../verification/remote-evidence.js';
 import { VERDICTS } from '../verification/verification.js';
 
 /**
@@ -77,6 +78,9 @@ export const RUN_EVENT_BODIES = {
     is_error: z.boolean(),
     closed_by_run_end: z.literal(true).optional().describe('The run ended with the call open'),
     result: z.string().optional().describe("A remote expert's task that failed: why"),
+    remote_evidence: remoteReportSchema
+      .optional()
+      .describe("A remote expert's task: what it exposed and what its server reported (its evidence)"),
     refusal: refusalSchema.optional().describe('A refused call: the refusal as data'),
     outcome: z
       .literal('unknown')

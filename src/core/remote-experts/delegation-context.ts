@@ -6,7 +6,7 @@ import type { TokenUsage } from '../records/run.js';
  * The A2A extension one Troupe server uses to delegate to another (README "Remote A2A experts"): under this
  * key of the message's `metadata` travel what the remote must honour (the caller's remaining budget and
  * deadline), the trace to join and who asks; under the same key of the task's (and its last status
- * update's) `metadata` the remote answers with what the task used.
+ * update's) `metadata` the remote answers with what the task used and, once it ended, its evidence.
  */
 export const DELEGATION_EXTENSION_URI = 'urn:troupe:a2a:delegation:v1';
 
@@ -75,6 +75,15 @@ export function readDelegationContext(
     context.caller = raw.caller;
   }
   return { context };
+}
+
+/**
+ * The evidence a remote Troupe reports under the extension's key of a terminal task's metadata (unchecked here:
+ * the caller validates it as evidence, docs/verified-delegation.md#remote-experts).
+ */
+export function reportedEvidence(metadata: unknown): unknown {
+  const raw = isObject(metadata) ? metadata[DELEGATION_EXTENSION_URI] : undefined;
+  return isObject(raw) ? raw.evidence : undefined;
 }
 
 /** The usage a remote Troupe reports under the extension's key of a task's or status update's metadata. */

@@ -1,6 +1,33 @@
 import { z } from 'zod';
 import { RUN_STATUSES, RUN_TYPES, type Run } from '../records/run.js';
 
+export const EVIDENCE_FLAGS = [
+  'no_tool_calls',
+  'unreturned_children',
+  'budget_exhausted',
+  'tool_failures',
+  'remote_reported',
+  'no_remote_evidence',
+] as const;
+
+/**
+ * What a remote A2A expert's task exposed to this server (docs/verified-delegation.md#remote-experts): its final
+ * state, its artifacts and how many messages it sent, and whether its server reported evidence of its own.
+ */
+export const remoteTaskSchema = z.strictObject({
+  task_id: z.string(),
+  context_id: z.string().nullable(),
+  state: z.string().describe('The A2A task state it ended in, e.g. TASK_STATE_COMPLETED'),
+  artifacts: z
+    .array(z.strictObject({ artifact_id: z.string(), name: z.string(), chars: z.number().int() }))
+    .describe("The task's artifacts: id, name and text length"),
+  messages: z.number().int().describe('Status messages and direct replies the task sent'),
+  reported_by: z
+    .enum(['troupe', 'a2a'])
+    .describe("troupe: another Troupe server reported its run's evidence; a2a: only what A2A exposes"),
+});
+export type RemoteTask = z.infer<typeof remoteTaskSchema>;
+
 /** Tools whose successful call writes the file named by its `path` argument (docs/verified-delegation.md#evidence). */
 const WRITING_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
 
@@ -25,8 +52,15 @@ export const evidenceSchema = z
       .array(z.strictObject({ run_id: z.string(), kind: z.enum(RUN_TYPES), status: z.enum(RUN_STATUSES) }))
       .describe('Runs the child started itself, and how each ended (or that it has not)'),
     flags: z
-      .array(z.enum(['no_tool_calls', 'unreturned_children', 'budget_exhausted', 'tool_failures']))
-      .describe('no_tool_calls, unreturned_children (a run it started did not complete), budget_exhausted'),
+      .array(z.enum(EVIDENCE_FLAGS))
+      .describe(
+        "no_tool_calls, unreturned_children (a run it started did not complete), budget_exhausted, tool_failures; a remote expert's: remote_reported, no_remote_evidence",
+      ),
+    remote: remoteTaskSchema
+      .optional()
+      .describe(
+        "A remote A2A expert's task: what the task exposed (the other fields are what its server reported)",
+      ),
   })
   .describe(
     "What the child did, computed by the runtime from its stored records, never from the child's words",
@@ -42,6 +76,22 @@ export type EvidenceEvent =
   | { type: 'tool_call'; payload: { tool_call_id: string; name: string; args?: unknown } }
   | { type: 'tool_result'; payload: { tool_call_id: string; name: string; is_error: boolean } }
   | { type: 'artifact'; payload: { artifact: { path: string } } };
+
+/** The evidence fields the run row gives: which run, how it ended, its usage. */
+export function runFacts(
+  run: Pick<Run, 'id' | 'status' | 'usage'>,
+): Pick<Evidence, 'run_id' | 'status' | 'model_calls' | 'tokens'> {
+  return {
+    run_id: run.id,
+    status: run.status,
+    model_calls: run.usage?.model_calls ?? 0,
+    tokens: {
+      input: run.usage?.input_tokens ?? 0,
+      output: run.usage?.output_tokens ?? 0,
+      total: run.usage?.total_tokens ?? 0,
+    },
+  };
+}
 
 /**
  * The evidence of `run` from its own tool events and the runs it started. Pure: the caller reads the
@@ -88,14 +138,7 @@ export function computeEvidence(
   if (children.some((child) => child.status !== 'completed')) flags.push('unreturned_children');
   if (run.error?.type === 'budget_exhausted') flags.push('budget_exhausted');
   return {
-    run_id: run.id,
-    status: run.status,
-    model_calls: run.usage?.model_calls ?? 0,
-    tokens: {
-      input: run.usage?.input_tokens ?? 0,
-      output: run.usage?.output_tokens ?? 0,
-      total: run.usage?.total_tokens ?? 0,
-    },
+    ...runFacts(run),
     tool_calls: tools,
     tool_calls_total: total,
     tool_calls_failed: failed,
@@ -116,9 +159,15 @@ export function evidenceLine(evidence: Evidence): string {
       failed > 0 ? `${name}×${calls} (${failed} failed)` : `${name}×${calls}`,
     )
     .join(', ');
+  const remote = evidence.remote;
   const parts = [
+    ...(remote ? [`remote task ${remote.state.replace('TASK_STATE_', '').toLowerCase()}`] : []),
     `${evidence.model_calls} model calls`,
-    evidence.tool_calls_total === 0 ? 'no tool calls' : `tools: ${tools}`,
+    remote?.reported_by === 'a2a'
+      ? 'tools: not reported'
+      : evidence.tool_calls_total === 0
+        ? 'no tool calls'
+        : `tools: ${tools}`,
     ...(evidence.files_written.length > 0 ? [`wrote: ${evidence.files_written.slice(0, 5).join(', ')}`] : []),
     ...(evidence.artifacts.length > 0 ? [`artifacts: ${evidence.artifacts.length}`] : []),
     ...(evidence.children.length > 0

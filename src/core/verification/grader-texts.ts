@@ -29,6 +29,13 @@ export const GRADER_TEXTS = {
       output === '' ? '(no text)' : output,
       '',
       '## Evidence recorded by the runtime',
+      ...(evidence.remote
+        ? [
+            evidence.remote.reported_by === 'troupe'
+              ? 'The agent is a remote expert: this is what its server reported, and what its task exposed (`remote`).'
+              : 'The agent is a remote expert whose server reported no evidence: only what its task exposed (`remote`) and its usage are known, not its tool calls.',
+          ]
+        : []),
       JSON.stringify(evidence),
     ].join('\n'),
   retry:
@@ -45,4 +52,6 @@ export const GRADER_TEXTS = {
   graderEnded: (status: string, message: string) => `The grader run ended as ${status}: ${message}`,
   graderRefused: (message: string) => `The grader could not start: ${message}`,
   revisionRefused: (message: string) => `The revision could not start: ${message}`,
+  remoteRevisionImpossible:
+    "The remote expert's task has no context to continue (no contextId), so revision is not possible remotely; the verdict stands",
 } as const;

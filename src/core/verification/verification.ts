@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { evidenceLine, evidenceSchema, type Evidence } from './evidence.js';
+import { EVIDENCE_FLAGS, evidenceLine, evidenceSchema, type Evidence } from './evidence.js';
 
 export const VERDICTS = ['satisfied', 'needs_revision', 'failed', 'unverified'] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -76,5 +76,28 @@ export function verificationPayload(verification: Verification): {
     verdict: verification.verdict,
     reasons: verification.reasons,
     evidence: evidenceLine(verification.evidence),
+  };
+}
+
+/**
+ * A stored verdict as the status panel lists it beside a child run (docs/verified-delegation.md#where-verdicts-are-visible):
+ * the reasons as the list the grader gave, the revisions asked before it, the evidence's flags.
+ */
+export const verdictSummarySchema = z
+  .strictObject({
+    verdict: z.enum(VERDICTS),
+    reasons: z.array(z.string()),
+    revisions: z.number().int().describe('Revisions the child was asked for before this verdict'),
+    flags: z.array(z.enum(EVIDENCE_FLAGS)).describe("The evidence's flags"),
+  })
+  .describe('The verdict on this child run, as stored when it was judged; null when it was not');
+export type VerdictSummary = z.infer<typeof verdictSummarySchema>;
+
+export function verdictSummary(verification: Verification): VerdictSummary {
+  return {
+    verdict: verification.verdict,
+    reasons: verification.reasons,
+    revisions: verification.revisions,
+    flags: verification.evidence.flags,
   };
 }

@@ -8,7 +8,7 @@ import { knowledgeAccessRecord } from '../../core/records/knowledge.js';
 import { skillAccessRecord } from '../../core/records/skill.js';
 import { RUN_STATUSES, RUN_TYPES } from '../../core/records/run.js';
 import { evidenceSchema } from '../../core/verification/evidence.js';
-import { verificationSchema } from '../../core/verification/verification.js';
+import { verdictSummarySchema, verificationSchema } from '../../core/verification/verification.js';
 import { DELEGATION_POLICIES } from '../../core/records/user.js';
 import {
   buildReportEntrySchema,
@@ -76,6 +76,7 @@ const subagentEntry = z
     updated_at: timestamp,
     worker_lost: workerLostSchema.nullable(),
     budget: budgetViewSchema.nullable(),
+    verification: verdictSummarySchema.nullable(),
   })
   .register(RESPONSE_SCHEMAS, { id: 'ChildRunEntry' });
 

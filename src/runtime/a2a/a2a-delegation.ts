@@ -4,6 +4,7 @@ import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { narrowBudget } from '../../core/budgets/narrow-budget.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { Run } from '../../core/records/run.js';
+import type { Evidence } from '../../core/verification/evidence.js';
 import {
   DELEGATION_EXTENSION_URI,
   readDelegationContext,
@@ -56,7 +57,10 @@ export function delegatedRunInput(
   };
 }
 
-/** What the task used, under the extension's key, for a delegating Troupe to count in its own run. */
-export function usageMetadata(run: Run): Record<string, unknown> {
-  return { [DELEGATION_EXTENSION_URI]: { usage: run.usage } };
+/**
+ * What the task used, under the extension's key, for a delegating Troupe to count in its own run; once it ended,
+ * its evidence too, which the delegating Troupe's grader and parent read (docs/verified-delegation.md#remote-experts).
+ */
+export function usageMetadata(run: Run, evidence?: Evidence): Record<string, unknown> {
+  return { [DELEGATION_EXTENSION_URI]: { usage: run.usage, ...(evidence ? { evidence } : {}) } };
 }

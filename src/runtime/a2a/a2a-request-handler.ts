@@ -20,6 +20,8 @@ import {
 } from '@a2a-js/sdk/errors';
 import type { Run } from '../../core/records/run.js';
 import { isTerminalStatus } from '../../core/records/run.js';
+import type { Evidence } from '../../core/verification/evidence.js';
+import { readEvidence } from '../verification/read-evidence.js';
 import { delegatedRunInput } from './a2a-delegation.js';
 import { toA2AError } from './a2a-errors.js';
 import { readHumanInputReply } from './a2a-human-input.js';
@@ -59,9 +61,14 @@ export function createA2ARequestHandler(deps: A2ADependencies, scope: A2ARequest
   const { actor, signal } = scope;
   const access = createA2ATaskAccess(deps, scope);
 
+  /** An ended run's evidence, published with its task (docs/verified-delegation.md#remote-experts). */
+  const evidenceOf = (run: Run): Promise<Evidence | undefined> =>
+    isTerminalStatus(run.status) ? readEvidence(storage, run) : Promise.resolve(undefined);
+
   async function snapshot(runId: string, historyLength?: number): Promise<Task> {
     const run = await runs.getRun(actor, runId);
-    return runToTask(run, await access.pending(run), { historyLength });
+    const [pending, evidence] = await Promise.all([access.pending(run), evidenceOf(run)]);
+    return runToTask(run, pending, { historyLength, evidence });
   }
 
   /** A replayed message id answers with the task it started instead of starting a second one. */
@@ -159,8 +166,8 @@ export function createA2ARequestHandler(deps: A2ADependencies, scope: A2ARequest
   }
 
   async function* stream(run: Run, afterSeq: number): AsyncGenerator<StreamResponse> {
-    const pending = await access.pending(run);
-    yield { payload: { $case: 'task', value: runToTask(run, pending) } };
+    const [pending, evidence] = await Promise.all([access.pending(run), evidenceOf(run)]);
+    yield { payload: { $case: 'task', value: runToTask(run, pending, { evidence }) } };
     if (isTerminalStatus(run.status)) return;
     const controller = new AbortController();
     const stop = (): void => controller.abort();
@@ -173,7 +180,8 @@ export function createA2ARequestHandler(deps: A2ADependencies, scope: A2ARequest
         pending: () => access.pending(run),
         finish: async () => {
           const final = await runs.getRun(actor, run.id);
-          return { run: final, pending: await access.pending(final) };
+          const [pending, evidence] = await Promise.all([access.pending(final), evidenceOf(final)]);
+          return { run: final, pending, evidence };
         },
       });
     } finally {

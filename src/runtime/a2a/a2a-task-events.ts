@@ -1,6 +1,7 @@
 import { TaskState, type Artifact, type StreamResponse, type TaskStatus } from '@a2a-js/sdk';
 import type { RunEvent } from '../../core/records/run-event.js';
 import type { Run, ToolApproval } from '../../core/records/run.js';
+import type { Evidence } from '../../core/verification/evidence.js';
 import { usageMetadata } from './a2a-delegation.js';
 import { agentMessage, outputArtifact } from './a2a-parts.js';
 import { inputRequiredMessage, taskStatusOf } from './run-to-a2a-task.js';
@@ -8,6 +9,8 @@ import { inputRequiredMessage, taskStatusOf } from './run-to-a2a-task.js';
 export interface RunSnapshot {
   run: Run;
   pending: ToolApproval[];
+  /** The ended run's evidence, for the last update's metadata. */
+  evidence?: Evidence | undefined;
 }
 
 export interface TranslateOptions {
@@ -110,8 +113,12 @@ export async function* translateRunEvents(options: TranslateOptions): AsyncGener
       case 'end': {
         const final = await options.finish();
         if (final.run.output) yield artifactUpdate(run, outputArtifact(final.run.output), false, true);
-        // The last update says what the task used, for a delegating Troupe to count (README "Remote A2A experts").
-        yield statusUpdate(run, taskStatusOf(final.run, final.pending), usageMetadata(final.run));
+        // The last update says what the task used and did, for a delegating Troupe (README "Remote A2A experts").
+        yield statusUpdate(
+          run,
+          taskStatusOf(final.run, final.pending),
+          usageMetadata(final.run, final.evidence),
+        );
         return;
       }
       case 'error': // always followed by `end`, which carries the outcome

@@ -1,5 +1,6 @@
 import { TaskState, type Message, type Task, type TaskStatus } from '@a2a-js/sdk';
 import type { Run, ToolApproval } from '../../core/records/run.js';
+import type { Evidence } from '../../core/verification/evidence.js';
 import { usageMetadata } from './a2a-delegation.js';
 import { inputRequiredParts } from './a2a-human-input.js';
 import { agentMessage, outputArtifact, userMessage, type MessageIds } from './a2a-parts.js';
@@ -13,6 +14,8 @@ export interface TaskView {
   historyLength?: number | undefined;
   /** Artifacts are left out (ListTasks without `includeArtifacts`). */
   withoutArtifacts?: boolean;
+  /** An ended run's evidence, published in the metadata (not read for task lists). */
+  evidence?: Evidence | undefined;
 }
 
 function ids(run: Run, suffix: string): MessageIds {
@@ -72,7 +75,7 @@ export function runToTask(run: Run, pending: readonly ToolApproval[], view: Task
     artifacts: run.output && view.withoutArtifacts !== true ? [outputArtifact(run.output)] : [],
     history: limit === undefined ? history : limit <= 0 ? [] : history.slice(-limit),
     metadata: {
-      ...usageMetadata(run),
+      ...usageMetadata(run, view.evidence),
       troupe: {
         run_status: run.status,
         agent_id: run.agent_id,

@@ -16,6 +16,9 @@ import { isRefused, refused, type Refused } from '../runs/start/child-run-refusa
 import { startChildRun } from '../runs/start/start-child-run.js';
 import type { ChildHome, ChildRunDeps, ChildRunScope, CreatorKnown } from '../runs/start/child-run-spec.js';
 import { diagnoseRefusal } from './diagnose-refusal.js';
+import { GRADER_TEXTS } from '../../core/verification/grader-texts.js';
+import { EVIDENCE_EVENT_TYPES } from '../../core/verification/evidence.js';
+import { remoteReportOf } from '../../core/verification/remote-evidence.js';
 import { startWatched } from '../runs/start/start-watched.js';
 import type { WatchedSince } from '../runs/wait/watch-run-ends.js';
 import type { AdoptCheckpoint } from '../../core/tools/adopt-checkpoint.js';
@@ -59,6 +62,12 @@ export type DelegationStart = { kind: 'started' | 'existing'; run: Run } | Refus
 
 export interface DelegationRunServiceDeps extends ChildRunDeps {
   clock: Clock;
+}
+
+/** A remote expert's run whose task has no A2A context: a revision could not continue it. */
+async function remoteRevisionRefused(storage: Storage, run: Run): Promise<boolean> {
+  const report = remoteReportOf(await storage.events.listOfTypes(run.id, EVIDENCE_EVENT_TYPES));
+  return report !== undefined && !report.task.context_id;
 }
 
 /** Hops walked up `created_by_run_id`; a chain is bounded by the depth limits long before this. */
@@ -137,6 +146,9 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
       const task = input.task.trim();
       if (task === '') return refused(DELEGATION_TEXTS.emptyTask);
       const ref = input.expert.trim();
+      // A remote expert's revision is a follow-up in its task's A2A context: without one it could not know the task.
+      if (input.revises && (await remoteRevisionRefused(storage, input.revises.run)))
+        return refused(GRADER_TEXTS.remoteRevisionImpossible);
       const currentAgentId = input.parent?.agent_id ?? input.origin?.agent_id ?? null;
       let expert = (scope: ChildRunScope) => resolveExpert(scope.tx, input.actor, ref, currentAgentId);
       let fallbackProjectId: string | undefined;

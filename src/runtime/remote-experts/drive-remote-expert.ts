@@ -19,7 +19,9 @@ import { abortKindOf, type RunAbortError } from '../../core/runs/run-abort.js';
 import type { RemoteA2AConnector } from '../../core/ports/remote-a2a-connector.js';
 import { delegationContext } from './delegation-context.js';
 import type { RemoteExpertDeps, RemoteExpertRun } from './remote-expert-run.js';
-import { findRemoteTask, REMOTE_TASK_TOOL } from './find-remote-task.js';
+import { findRemoteTask } from './find-remote-task.js';
+import { REMOTE_TASK_TOOL } from '../../core/verification/remote-evidence.js';
+import { remoteReport } from './remote-report.js';
 
 /** How long a cancel may take to reach the remote agent before the run ends anyway. */
 const CANCEL_GRACE_MS = 5_000;
@@ -220,13 +222,28 @@ async function finish(
   await countUsage(storage, view, work);
   const completed = view.reply !== undefined || view.state === TaskState.TASK_STATE_COMPLETED;
   const text = completed ? remoteAnswer(view) : remoteFailureText(view);
-  if (view.taskId !== undefined) {
+  // A direct reply has no task: its span is recorded now, so the run's evidence still says it was remote.
+  if (view.taskId === undefined && view.reply !== undefined) {
+    await emitter.emit('tool_call', {
+      tool_call_id: `a2a:message:${run.id}`,
+      name: REMOTE_TASK_TOOL,
+      step: 1,
+      args: {
+        task_id: '',
+        context_id: view.contextId ?? null,
+        card_url: work.agent.config.a2a?.card_url ?? null,
+      },
+    });
+  }
+  const toolCallId = view.taskId !== undefined ? `a2a:${view.taskId}` : `a2a:message:${run.id}`;
+  if (view.taskId !== undefined || view.reply !== undefined) {
     await emitter.emit('tool_result', {
-      tool_call_id: `a2a:${view.taskId}`,
+      tool_call_id: toolCallId,
       name: REMOTE_TASK_TOOL,
       step: 1,
       is_error: !completed,
       ...(completed ? {} : { result: text }),
+      remote_evidence: remoteReport(view),
     });
   }
   if (!completed) throw failure(text);

@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import type { Storage } from '../../core/ports/storage.js';
-
-/** The tool span a remote expert's run records for its remote task (see `driveRemoteExpert`). */
-export const REMOTE_TASK_TOOL = 'a2a_remote_task';
+import { REMOTE_TASK_TOOL } from '../../core/verification/remote-evidence.js';
 
 const PAGE = 200;
 
 /** The call's arguments as `driveRemoteExpert` records them; other keys are not read. */
-const remoteTaskArgs = z.object({ task_id: z.string(), context_id: z.string().nullish() });
+const remoteTaskArgs = z.object({ task_id: z.string().min(1), context_id: z.string().nullish() });
 
 /** The remote task a run started, from its events: the first `a2a_remote_task` tool call. */
 export async function findRemoteTask(

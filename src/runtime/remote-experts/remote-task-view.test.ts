@@ -1,5 +1,9 @@
 import { TaskState, type StreamResponse } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
+import { DELEGATION_EXTENSION_URI } from '../../core/remote-experts/delegation-context.js';
+import { evidenceLine } from '../../core/verification/evidence.js';
+import { remoteEvidence } from '../../core/verification/remote-evidence.js';
+import { remoteReport } from './remote-report.js';
 import { applyStreamEvent, emptyRemoteTask, remoteAnswer, remoteFailureText } from './remote-task-view.js';
 
 const part = (text: string) => ({
@@ -82,5 +86,86 @@ describe('folding a remote task stream', () => {
     expect(remoteFailureText(waiting)).toMatch(
       /asked for input, which a delegated task cannot give: Which region\?/,
     );
+  });
+});
+
+describe("a remote task's evidence", () => {
+  it('a plain A2A remote reports nothing: what the task exposed, flagged remote_reported and no_remote_evidence', () => {
+    const view = emptyRemoteTask();
+    applyStreamEvent(view, status(TaskState.TASK_STATE_WORKING, 'Reading the brief'));
+    applyStreamEvent(view, artifact('The answer', false, 'answer-1'));
+    applyStreamEvent(view, status(TaskState.TASK_STATE_COMPLETED, 'Done'));
+    const report = remoteReport(view);
+    expect(report).toEqual({
+      task: {
+        task_id: 't1',
+        context_id: 'c1',
+        state: 'TASK_STATE_COMPLETED',
+        artifacts: [{ artifact_id: 'answer-1', name: '', chars: 10 }],
+        messages: 2,
+        reported_by: 'a2a',
+      },
+      reported: null,
+    });
+    const usage = {
+      input_tokens: 0,
+      output_tokens: 0,
+      total_tokens: 0,
+      model_calls: 0,
+      aborted_model_calls: 0,
+    };
+    const evidence = remoteEvidence({ id: 'run_1', status: 'completed', usage, error: null }, report);
+    expect(evidence).toMatchObject({
+      run_id: 'run_1',
+      tool_calls: {},
+      tool_calls_total: 0,
+      flags: ['remote_reported', 'no_remote_evidence'],
+      remote: { reported_by: 'a2a', state: 'TASK_STATE_COMPLETED' },
+    });
+    // Tool calls are unknown, not none: the short form does not claim "no tool calls".
+    expect(evidenceLine(evidence)).toBe(
+      '[evidence] remote task completed; 0 model calls; tools: not reported; 0 tokens; flags: remote_reported, no_remote_evidence',
+    );
+  });
+
+  it('keeps the evidence a remote Troupe reports in the ended task metadata, and ignores what is not evidence', () => {
+    const reported = {
+      run_id: 'remote_run',
+      status: 'completed',
+      model_calls: 2,
+      tokens: { input: 10, output: 5, total: 15 },
+      tool_calls: { write_file: { calls: 1, failed: 0 } },
+      tool_calls_total: 1,
+      tool_calls_failed: 0,
+      files_written: ['notes.md'],
+      artifacts: [],
+      children: [],
+      flags: [],
+    };
+    const ended = (evidence: unknown): StreamResponse => ({
+      payload: {
+        $case: 'statusUpdate',
+        value: {
+          taskId: 't1',
+          contextId: 'c1',
+          status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: undefined },
+          metadata: { [DELEGATION_EXTENSION_URI]: { evidence } },
+        },
+      },
+    });
+    const troupe = emptyRemoteTask();
+    applyStreamEvent(troupe, ended(reported));
+    const report = remoteReport(troupe);
+    expect(report.reported).toEqual(reported);
+    expect(report.task.reported_by).toBe('troupe');
+    const evidence = remoteEvidence({ id: 'run_1', status: 'completed', usage: null, error: null }, report);
+    expect(evidence).toMatchObject({
+      tool_calls: { write_file: { calls: 1, failed: 0 } },
+      files_written: ['notes.md'],
+      flags: ['remote_reported'],
+    });
+    const garbled = emptyRemoteTask();
+    applyStreamEvent(garbled, ended({ tool_calls_total: 'many' }));
+    expect(remoteReport(garbled).reported).toBeNull();
   });
 });

@@ -7,7 +7,7 @@ import {
   type Task,
 } from '@a2a-js/sdk';
 import type { TokenUsage } from '../../core/records/run.js';
-import { reportedUsage } from '../../core/remote-experts/delegation-context.js';
+import { reportedEvidence, reportedUsage } from '../../core/remote-experts/delegation-context.js';
 
 // In runtime, beside the A2A client that reads the stream, not in core: core holds no SDK type (docs/interoperability.md#remote-a2a-experts).
 
@@ -20,6 +20,12 @@ export interface RemoteTaskView {
   statusText: string;
   /** Artifact text by artifact id, in first-seen order; a streamed artifact replaces or extends its text. */
   artifacts: Map<string, string>;
+  /** Artifact names by artifact id (the evidence names them). */
+  artifactNames: Map<string, string>;
+  /** Status messages with text and direct replies the task sent (evidence counts them). */
+  messages: number;
+  /** The evidence a remote Troupe reported once the task ended (unchecked until the run keeps it). */
+  evidence: unknown;
   /** A direct reply: the remote answered with a message instead of a task. */
   reply: string | undefined;
   /** What the task used, when the remote (another Troupe) reports it: it counts in the delegating run. */
@@ -56,6 +62,9 @@ export function emptyRemoteTask(): RemoteTaskView {
     state: TaskState.TASK_STATE_UNSPECIFIED,
     statusText: '',
     artifacts: new Map(),
+    artifactNames: new Map(),
+    messages: 0,
+    evidence: undefined,
     reply: undefined,
     usage: undefined,
   };
@@ -82,6 +91,7 @@ function setStatus(view: RemoteTaskView, status: Task['status'], change: RemoteT
   const text = messageText(status.message);
   if (text !== '' && text !== view.statusText) {
     view.statusText = text;
+    view.messages += 1;
     change.progress = text;
   }
 }
@@ -96,6 +106,7 @@ function setArtifact(
   const before = view.artifacts.get(artifact.artifactId) ?? '';
   const after = append ? before + text : text;
   view.artifacts.set(artifact.artifactId, after);
+  if (artifact.name !== '') view.artifactNames.set(artifact.artifactId, artifact.name);
   // Output shown so far stays; a replacement that extends it streams only the new tail.
   if (after.startsWith(before) && after.length > before.length) change.delta = after.slice(before.length);
   else if (!after.startsWith(before) && after !== '') change.delta = `\n\n${after}`;
@@ -109,6 +120,7 @@ export function applyStreamEvent(view: RemoteTaskView, event: StreamResponse): R
     case 'task': {
       const task = payload.value;
       view.usage = reportedUsage(task.metadata) ?? view.usage;
+      view.evidence = reportedEvidence(task.metadata) ?? view.evidence;
       identify(view, task.id, task.contextId, change);
       setStatus(view, task.status, change);
       for (const artifact of task.artifacts) setArtifact(view, artifact, false, change);
@@ -116,6 +128,7 @@ export function applyStreamEvent(view: RemoteTaskView, event: StreamResponse): R
     }
     case 'statusUpdate':
       view.usage = reportedUsage(payload.value.metadata) ?? view.usage;
+      view.evidence = reportedEvidence(payload.value.metadata) ?? view.evidence;
       identify(view, payload.value.taskId, payload.value.contextId, change);
       setStatus(view, payload.value.status, change);
       break;
@@ -125,6 +138,7 @@ export function applyStreamEvent(view: RemoteTaskView, event: StreamResponse): R
       break;
     case 'message':
       view.reply = messageText(payload.value);
+      view.messages += 1;
       view.state = TaskState.TASK_STATE_COMPLETED;
       view.contextId ??= payload.value.contextId || undefined;
       break;

@@ -1,15 +1,18 @@
 import type { Storage } from '../../core/ports/storage.js';
 import type { Run } from '../../core/records/run.js';
 import { computeEvidence, EVIDENCE_EVENT_TYPES, type Evidence } from '../../core/verification/evidence.js';
+import { remoteEvidence, remoteReportOf } from '../../core/verification/remote-evidence.js';
 
 /**
  * A finished child's evidence from its stored records: two reads at once, whatever the child did (its tool and
- * artifact events, and the runs it started). Usage and the ending come from the run row the caller has.
+ * artifact events, and the runs it started). Usage and the ending come from the run row the caller has. A
+ * remote expert's run has the remote task's report instead (docs/verified-delegation.md#remote-experts).
  */
 export async function readEvidence(storage: Storage, run: Run): Promise<Evidence> {
   const [events, children] = await Promise.all([
     storage.events.listOfTypes(run.id, EVIDENCE_EVENT_TYPES),
     storage.runs.listChildren(run.id),
   ]);
-  return computeEvidence(run, events, children);
+  const remote = remoteReportOf(events);
+  return remote ? remoteEvidence(run, remote) : computeEvidence(run, events, children);
 }

@@ -17,6 +17,7 @@ import { describeSharedCommitContract } from './shared-commit.contract.js';
 import { describeHumanInputAndFilesContract } from './human-input-and-files.contract.js';
 import { describeMessageUsageContract } from './message-usage.contract.js';
 import { describeRunForksContract } from './run-forks.contract.js';
+import { describeRunVerificationsContract } from './run-verifications.contract.js';
 import { describeToolCallJournalContract } from './tool-call-journal.contract.js';
 import { walkRunTo } from '../../helpers/walk-run-to.js';
 
@@ -1769,6 +1770,14 @@ export function describeStorageContract(adapterName: string, open: () => Promise
     describeHumanInputAndFilesContract(() => storage);
     describeRunAttemptContextContract(() => storage);
     describeRunForksContract(
+      () => storage,
+      async () => {
+        const world = worlds.get(storage) ?? (await seedWorld(storage));
+        worlds.set(storage, world);
+        return world;
+      },
+    );
+    describeRunVerificationsContract(
       () => storage,
       async () => {
         const world = worlds.get(storage) ?? (await seedWorld(storage));

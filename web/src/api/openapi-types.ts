@@ -1850,6 +1850,106 @@ export interface components {
             closed_by_run_end?: true;
             /** @description A remote expert's task that failed: why */
             result?: string;
+            /** @description A remote expert's task: what it exposed and what its server reported (its evidence) */
+            remote_evidence?: {
+              task: {
+                task_id: string;
+                context_id: string | null;
+                /** @description The A2A task state it ended in, e.g. TASK_STATE_COMPLETED */
+                state: string;
+                /** @description The task's artifacts: id, name and text length */
+                artifacts: {
+                  artifact_id: string;
+                  name: string;
+                  chars: number;
+                }[];
+                /** @description Status messages and direct replies the task sent */
+                messages: number;
+                /**
+                 * @description troupe: another Troupe server reported its run's evidence; a2a: only what A2A exposes
+                 * @enum {string}
+                 */
+                reported_by: 'troupe' | 'a2a';
+              };
+              /** @description The remote Troupe run's own evidence; null when the remote reported none */
+              reported: {
+                run_id: string;
+                /** @enum {string} */
+                status:
+                  | 'pending'
+                  | 'running'
+                  | 'input_required'
+                  | 'cancel_requested'
+                  | 'completed'
+                  | 'failed'
+                  | 'cancelled'
+                  | 'interrupted';
+                model_calls: number;
+                tokens: {
+                  input: number;
+                  output: number;
+                  total: number;
+                };
+                /** @description Per tool name: calls made and how many of them failed */
+                tool_calls: {
+                  [key: string]: {
+                    calls: number;
+                    failed: number;
+                  };
+                };
+                tool_calls_total: number;
+                tool_calls_failed: number;
+                /** @description Paths written by successful write_file / edit_file calls */
+                files_written: string[];
+                /** @description Paths of the artifacts the run presented */
+                artifacts: string[];
+                /** @description Runs the child started itself, and how each ended (or that it has not) */
+                children: {
+                  run_id: string;
+                  /** @enum {string} */
+                  kind: 'chat' | 'subagent' | 'delegation' | 'resume' | 'grader';
+                  /** @enum {string} */
+                  status:
+                    | 'pending'
+                    | 'running'
+                    | 'input_required'
+                    | 'cancel_requested'
+                    | 'completed'
+                    | 'failed'
+                    | 'cancelled'
+                    | 'interrupted';
+                }[];
+                /** @description no_tool_calls, unreturned_children (a run it started did not complete), budget_exhausted, tool_failures; a remote expert's: remote_reported, no_remote_evidence */
+                flags: (
+                  | 'no_tool_calls'
+                  | 'unreturned_children'
+                  | 'budget_exhausted'
+                  | 'tool_failures'
+                  | 'remote_reported'
+                  | 'no_remote_evidence'
+                )[];
+                /** @description A remote A2A expert's task: what the task exposed (the other fields are what its server reported) */
+                remote?: {
+                  task_id: string;
+                  context_id: string | null;
+                  /** @description The A2A task state it ended in, e.g. TASK_STATE_COMPLETED */
+                  state: string;
+                  /** @description The task's artifacts: id, name and text length */
+                  artifacts: {
+                    artifact_id: string;
+                    name: string;
+                    chars: number;
+                  }[];
+                  /** @description Status messages and direct replies the task sent */
+                  messages: number;
+                  /**
+                   * @description troupe: another Troupe server reported its run's evidence; a2a: only what A2A exposes
+                   * @enum {string}
+                   */
+                  reported_by: 'troupe' | 'a2a';
+                };
+              } | null;
+            };
             /** @description A refused call: the refusal as data */
             refusal?:
               | {
@@ -2335,8 +2435,35 @@ export interface components {
                   | 'cancelled'
                   | 'interrupted';
               }[];
-              /** @description no_tool_calls, unreturned_children (a run it started did not complete), budget_exhausted */
-              flags: ('no_tool_calls' | 'unreturned_children' | 'budget_exhausted' | 'tool_failures')[];
+              /** @description no_tool_calls, unreturned_children (a run it started did not complete), budget_exhausted, tool_failures; a remote expert's: remote_reported, no_remote_evidence */
+              flags: (
+                | 'no_tool_calls'
+                | 'unreturned_children'
+                | 'budget_exhausted'
+                | 'tool_failures'
+                | 'remote_reported'
+                | 'no_remote_evidence'
+              )[];
+              /** @description A remote A2A expert's task: what the task exposed (the other fields are what its server reported) */
+              remote?: {
+                task_id: string;
+                context_id: string | null;
+                /** @description The A2A task state it ended in, e.g. TASK_STATE_COMPLETED */
+                state: string;
+                /** @description The task's artifacts: id, name and text length */
+                artifacts: {
+                  artifact_id: string;
+                  name: string;
+                  chars: number;
+                }[];
+                /** @description Status messages and direct replies the task sent */
+                messages: number;
+                /**
+                 * @description troupe: another Troupe server reported its run's evidence; a2a: only what A2A exposes
+                 * @enum {string}
+                 */
+                reported_by: 'troupe' | 'a2a';
+              };
             };
             /** @description Revisions asked before this verdict: 0 for the first answer */
             revision: number;
@@ -3657,6 +3784,22 @@ export interface components {
       updated_at: string;
       worker_lost: components['schemas']['WorkerLost'] | null;
       budget: components['schemas']['BudgetView'] | null;
+      verification: {
+        /** @enum {string} */
+        verdict: 'satisfied' | 'needs_revision' | 'failed' | 'unverified';
+        reasons: string[];
+        /** @description Revisions the child was asked for before this verdict */
+        revisions: number;
+        /** @description The evidence's flags */
+        flags: (
+          | 'no_tool_calls'
+          | 'unreturned_children'
+          | 'budget_exhausted'
+          | 'tool_failures'
+          | 'remote_reported'
+          | 'no_remote_evidence'
+        )[];
+      } | null;
     };
     RunListItem: {
       id: string;
@@ -7950,7 +8093,27 @@ export interface operations {
                   | 'cancelled'
                   | 'interrupted';
               }[];
-              flags: ('no_tool_calls' | 'unreturned_children' | 'budget_exhausted' | 'tool_failures')[];
+              flags: (
+                | 'no_tool_calls'
+                | 'unreturned_children'
+                | 'budget_exhausted'
+                | 'tool_failures'
+                | 'remote_reported'
+                | 'no_remote_evidence'
+              )[];
+              remote?: {
+                task_id: string;
+                context_id: string | null;
+                state: string;
+                artifacts: {
+                  artifact_id: string;
+                  name: string;
+                  chars: number;
+                }[];
+                messages: number;
+                /** @enum {string} */
+                reported_by: 'troupe' | 'a2a';
+              };
             };
             verification?: {
               /** @enum {string} */
@@ -7999,7 +8162,27 @@ export interface operations {
                     | 'cancelled'
                     | 'interrupted';
                 }[];
-                flags: ('no_tool_calls' | 'unreturned_children' | 'budget_exhausted' | 'tool_failures')[];
+                flags: (
+                  | 'no_tool_calls'
+                  | 'unreturned_children'
+                  | 'budget_exhausted'
+                  | 'tool_failures'
+                  | 'remote_reported'
+                  | 'no_remote_evidence'
+                )[];
+                remote?: {
+                  task_id: string;
+                  context_id: string | null;
+                  state: string;
+                  artifacts: {
+                    artifact_id: string;
+                    name: string;
+                    chars: number;
+                  }[];
+                  messages: number;
+                  /** @enum {string} */
+                  reported_by: 'troupe' | 'a2a';
+                };
               };
               revisions: number;
               grader_run_ids: string[];

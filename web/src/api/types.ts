@@ -71,7 +71,7 @@ type UnknownYet = 'child_thread_id' | 'child_conversation_id' | 'description' | 
  */
 export type SubagentRunEntry = Omit<
   ChildRunEntry,
-  UnknownYet | 'result' | 'updated_at' | 'worker_lost' | 'budget'
+  UnknownYet | 'result' | 'updated_at' | 'worker_lost' | 'budget' | 'verification'
 > & {
   [K in UnknownYet]: ChildRunEntry[K] | null;
 } & {
@@ -83,6 +83,8 @@ export type SubagentRunEntry = Omit<
   updated_at?: string;
   worker_lost?: WorkerLost | null;
   budget?: BudgetView | null;
+  /** The stored verdict (the list endpoint's); a card built from an event has none yet. */
+  verification?: ChildRunEntry['verification'];
 };
 export type SubagentProgressItem = ChildRunEntry['progress']['items'][number];
 /** `{error: {code, message}}`, every API error. */

@@ -1,7 +1,7 @@
 import type { RunEvent, RunStatus, SubagentRunEntry, SubagentUpdatePayload } from '../api/types.ts';
 import { isTerminalStatus } from '../api/types.ts';
 import { compactionNotice, modelNotice } from './model-notice.ts';
-import type { VerdictView } from './verdict.ts';
+import { verdictFromStored, type VerdictView } from './verdict.ts';
 import { textLine, toolCallLine, truncateEnd, oneLine } from './text.ts';
 
 /** A status panel card: the API entry plus what the child's own stream showed since. */
@@ -46,6 +46,7 @@ export function panelEntryFromApi(entry: SubagentRunEntry): PanelEntry {
     liveSeq: entry.progress?.last_seq ?? 0,
     // The child stream resumes after the summarised events: its next deltas continue this text.
     pendingText: last?.kind === 'assistant_message' ? last.content : '',
+    verdict: verdictFromStored(entry.verification),
   };
 }
 
@@ -69,7 +70,8 @@ export function mergeApiList(
       pendingText: liveIsNewer ? existing.pendingText : fresh.pendingText,
       // The server's usage is live; a card it has not seen start yet keeps what an `end` reported.
       usage: fresh.usage ?? existing.usage,
-      verdict: existing.verdict ?? null,
+      // The stream's verdict is as new as the stored one or newer; the stored one shows after a reload.
+      verdict: existing.verdict ?? fresh.verdict ?? null,
     };
   });
   const listed = new Set(list.map((entry) => entry.run_id));

@@ -3,7 +3,7 @@ import type { RunEvent } from '../api/types.ts';
 import { applyRunEvent, emptyLiveRun } from './live-run.ts';
 import { looseRunEvent } from './loose-run-event.ts';
 import { applySubagentUpdate, applyVerdict, mergeApiList } from './subagent-panel.ts';
-import { verdictFromEvent, verdictFromResultText } from './verdict.ts';
+import { verdictFromEvent, verdictFromResultText, verdictFromStored } from './verdict.ts';
 
 function verification(seq: number, verdict: string, final: boolean, flags: string[] = []): RunEvent {
   return looseRunEvent(
@@ -73,6 +73,31 @@ describe('verdicts', () => {
       ),
     );
     expect(reloaded.find((entry) => entry.run_id === 'child_1')?.verdict?.final).toBe(false);
+  });
+
+  it("a reloaded panel shows each card's stored verdict, its reasons as listed (a reason may contain '; ')", () => {
+    const [card] = applySubagentUpdate([], { run_id: 'child_1', status: 'completed' }, 'parent');
+    if (!card) throw new Error('no card');
+    const { verdict: _verdict, latest: _latest, liveSeq: _seq, pendingText: _text, ...listed } = card;
+    const stored = {
+      verdict: 'needs_revision' as const,
+      reasons: ['Add the count; at the end', 'Too long'],
+      revisions: 0,
+      flags: ['no_tool_calls', 'remote_reported', 'tool_failures'] as (
+        'no_tool_calls' | 'remote_reported' | 'tool_failures'
+      )[],
+    };
+    const [reloaded] = mergeApiList([], [{ ...listed, verification: stored }]);
+    expect(reloaded?.verdict).toEqual({
+      verdict: 'needs_revision',
+      reasons: ['Add the count; at the end', 'Too long'],
+      flags: ['no_tool_calls', 'remote_reported', 'tool_failures'],
+      final: true,
+      revision: 0,
+      graderRunId: null,
+    });
+    expect(verdictFromStored({ ...stored, verdict: 'unverified' })).toBeNull();
+    expect(verdictFromStored(null)).toBeNull();
   });
 
   it('reads the verdict a stored task result ends with', () => {

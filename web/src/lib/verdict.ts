@@ -4,7 +4,14 @@ type VerificationEvent = Extract<RunEvent, { type: 'verification' }>;
 export type Verdict = VerificationEvent['payload']['verdict'];
 
 /** The evidence flags a badge shows as tags; `tool_failures` is in the evidence line already. */
-const SHOWN_FLAGS = new Set(['no_tool_calls', 'unreturned_children', 'budget_exhausted', 'tool_failures']);
+const SHOWN_FLAGS = new Set([
+  'no_tool_calls',
+  'unreturned_children',
+  'budget_exhausted',
+  'tool_failures',
+  'remote_reported',
+  'no_remote_evidence',
+]);
 
 /** A verdict on one child run, as the console shows it (docs/verified-delegation.md#where-verdicts-are-visible). */
 export interface VerdictView {
@@ -39,6 +46,24 @@ export function verdictFromEvent(payload: VerificationEvent['payload']): Verdict
     final: payload.final,
     revision: payload.revision,
     graderRunId: payload.grader_run_id,
+  };
+}
+
+/**
+ * The verdict stored on a child run, as the status panel's list carries it: what a reloaded conversation shows,
+ * with the reasons as the grader listed them. `unverified` is no news: null.
+ */
+export function verdictFromStored(
+  stored: { verdict: Verdict; reasons: string[]; revisions: number; flags: string[] } | null | undefined,
+): VerdictView | null {
+  if (!stored || stored.verdict === 'unverified') return null;
+  return {
+    verdict: stored.verdict,
+    reasons: stored.reasons,
+    flags: stored.flags.filter((flag) => SHOWN_FLAGS.has(flag)),
+    final: true,
+    revision: stored.revisions,
+    graderRunId: null,
   };
 }
 

@@ -3,6 +3,7 @@ import type { Storage } from '../../../core/ports/storage.js';
 import type { RunError, TokenUsage, WorkerLost } from '../../../core/records/run.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
 import type { Actor } from '../../../core/records/user.js';
+import { verdictSummary, type VerdictSummary } from '../../../core/verification/verification.js';
 import { getReadableConversation } from '../../conversations/readable-conversation.js';
 import type { RunViews } from '../inspect/run-views.js';
 import { childCard, type ChildCard } from './child-card.js';
@@ -26,12 +27,14 @@ export interface ChildRunEntry extends ChildCard {
   worker_lost: WorkerLost | null;
   /** The child's budget (docs/budgets.md), live while it runs; null without one. */
   budget: BudgetView | null;
+  /** The verdict stored when it was judged (docs/verified-delegation.md); null when it was not. */
+  verification: VerdictSummary | null;
 }
 
 /**
  * Every subagent and delegation run started from a conversation, oldest first. A fixed number of reads
- * however many children and turns there are: the children, their latest events, their ledgers and the
- * active ones' settled usage in one statement each, and each distinct agent once.
+ * however many children and turns there are: the children, their latest events, their ledgers, their verdicts
+ * and the active ones' settled usage in one statement each, and each distinct agent once.
  */
 export async function listChildRuns(
   storage: Storage,
@@ -48,7 +51,12 @@ export async function listChildRuns(
     if (list) list.push(event);
     else eventsOf.set(event.run_id, [event]);
   }
-  const ledgers = new Map((await storage.budgets.getMany(ids)).map((ledger) => [ledger.run_id, ledger]));
+  const [ledgerList, verdictList] = await Promise.all([
+    storage.budgets.getMany(ids),
+    storage.verifications.getMany(ids),
+  ]);
+  const ledgers = new Map(ledgerList.map((ledger) => [ledger.run_id, ledger]));
+  const verdicts = new Map(verdictList.map((stored) => [stored.run_id, verdictSummary(stored.verification)]));
   const agents = new Map<string, { slug: string; name: string } | undefined>();
   const entries: ChildRunEntry[] = [];
   for (const run of children) {
@@ -67,6 +75,7 @@ export async function listChildRuns(
       updated_at: run.updated_at,
       worker_lost: views.workerLost(run),
       budget: ledger ? budgetView(ledger) : null,
+      verification: verdicts.get(run.id) ?? null,
     });
   }
   return entries;

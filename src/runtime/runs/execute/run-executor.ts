@@ -1,4 +1,5 @@
 import type { Subscription } from '../../../core/ports/event-bus.js';
+import { isGraderRun } from '../../../core/verification/grader-agent.js';
 import type { RunReservation } from '../start/local-run-starts.js';
 import { attemptMetadata } from './attempt-metadata.js';
 import { attemptAnnounced } from './attempt-announced.js';
@@ -172,8 +173,9 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       });
       emitter = watch.emitter;
       const { paused } = watch;
-      // A remote expert's run is a remote task: no model, no tools, no middleware of this server.
-      if (usable.backend === 'a2a') {
+      // A remote expert's run is a remote task: no model, no tools, no middleware of this server. A grader of a
+      // remote expert's result is not: it plays the grader on this server (docs/verified-delegation.md#remote-experts).
+      if (usable.backend === 'a2a' && !isGraderRun(run)) {
         const outcome = await runRemoteAttempt(deps, {
           run,
           agent: usable,

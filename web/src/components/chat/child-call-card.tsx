@@ -7,6 +7,7 @@ import { clockEnd, isWaitingToResume, workerLostOf, workerLostText } from '../..
 import { CHILD_CALL_VERBS, childCallTarget } from '../../lib/subagent-calls.ts';
 import { presentStatus } from '../../lib/run-status.ts';
 import { prettyJson } from '../../lib/text.ts';
+import type { PanelEntry } from '../../lib/subagent-panel.ts';
 import type { ToolItem } from '../../lib/transcript-items.ts';
 import { verdictFromResultText } from '../../lib/verdict.ts';
 import { AppLink } from '../common/app-link.tsx';
@@ -14,6 +15,22 @@ import { VerdictBadge } from '../common/verdict-badge.tsx';
 import { InlineChildTranscript } from './inline-child-transcript.tsx';
 import { waitingLabel } from './tool-state.tsx';
 import { useTranscriptContext } from './transcript-context.ts';
+
+/** Revisions a grader may ask for at most (`config.grader.max_revisions`, docs/verified-delegation.md). */
+const MAX_REVISIONS = 5;
+
+/** The run that gave a call's result: its last revision (tool call id `…:revision:N`), or the child itself. */
+function lastAnswer(
+  byToolCall: ReadonlyMap<string, PanelEntry>,
+  toolCallId: string,
+  entry: PanelEntry | undefined,
+): PanelEntry | undefined {
+  for (let revision = MAX_REVISIONS; revision >= 1; revision -= 1) {
+    const revised = byToolCall.get(`${toolCallId}:revision:${revision}`);
+    if (revised) return revised;
+  }
+  return entry;
+}
 
 /**
  * `task`, `delegate` and `subagent_*` calls as a small card: "→ Researcher · Running 2.3 s · Open". Open
@@ -57,9 +74,12 @@ export function ChildCallCard({ item, awaiting }: { item: ToolItem; awaiting: bo
         : callState;
   const tone = status === 'cancelled' ? 'neutral' : status !== null ? presentStatus(status).tone : 'idle';
   const verb = CHILD_CALL_VERBS[item.name] ?? item.name;
-  // The stream's latest verdict while the call waits (a revision runs); the stored result's once it returned.
+  // The stream's latest verdict while the call waits (a revision runs); once it returned, the verdict on the
+  // last run that answered (a revision's card, listed with its stored verdict), else the result's footer line.
   const verdict =
-    (item.result === undefined ? entry?.verdict : null) ??
+    (item.result === undefined
+      ? entry?.verdict
+      : lastAnswer(context.childByToolCall, item.toolCallId, entry)?.verdict) ??
     verdictFromResultText(item.result?.output) ??
     entry?.verdict ??
     null;
