@@ -1,5 +1,5 @@
 import type { ModelCallUsage } from '../runs/run-usage.js';
-import type { ModelPrice, PriceTable } from './price-table.js';
+import type { ModelPrice, PriceTable } from './model-price.js';
 
 /**
  * What one cached input token weighs against an uncached one (docs/budgets.md#cached-tokens): a cache read
