@@ -38,6 +38,17 @@ describe('resolveAllowedSubagents', () => {
     expect(resolveAllowedSubagents(visible, ['  ', '']).map((a) => a.slug)).toEqual(['researcher', 'writer']);
   });
 
+  it('sorts by code units, the same in every locale: capitals before small letters, then the id', () => {
+    const mixed = [
+      agent('b', { name: 'beta' }),
+      agent('a2', { name: 'Alpha' }),
+      agent('a1', { name: 'Alpha' }),
+    ];
+    expect(resolveAllowedSubagents(mixed, undefined).map((entry) => entry.slug)).toEqual(['a1', 'a2', 'b']);
+    const cased = [agent('lower', { name: 'apple' }), agent('upper', { name: 'Zebra' })];
+    expect(resolveAllowedSubagents(cased, undefined).map((entry) => entry.slug)).toEqual(['upper', 'lower']);
+  });
+
   it('keeps the explicit order, drops duplicates and invisible entries', () => {
     expect(
       resolveAllowedSubagents(visible, ['writer', 'ghost', 'writer', 'researcher']).map((a) => a.slug),

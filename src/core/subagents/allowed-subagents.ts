@@ -1,3 +1,4 @@
+import { compareCodeUnits } from '../compare-code-units.js';
 import type { Agent } from '../records/agent.js';
 
 /**
@@ -12,7 +13,7 @@ export function resolveAllowedSubagents(
   const subagents = visible.filter((agent) => agent.is_subagent && agent.deleted_at === null);
   const requested = allowListSlugs(allowList);
   if (requested.length === 0)
-    return [...subagents].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    return [...subagents].sort((a, b) => compareCodeUnits(a.name, b.name) || compareCodeUnits(a.id, b.id));
   const bySlug = new Map(subagents.map((agent) => [agent.slug, agent]));
   const allowed: Agent[] = [];
   for (const slug of new Set(requested)) {

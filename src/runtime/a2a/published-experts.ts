@@ -1,3 +1,4 @@
+import { compareCodeUnits } from '../../core/compare-code-units.js';
 import { TroupeError } from '../../core/errors.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { Actor } from '../../core/records/user.js';
@@ -25,7 +26,7 @@ const ANONYMOUS: Actor = { id: '', role: 'member' };
 /** The published experts the actor may use, ordered by slug (the order of the server card's skills). */
 export async function listPublishedExperts(agents: AgentService, actor: Actor): Promise<Agent[]> {
   const usable = await agents.list(actor);
-  return usable.filter(isPublishedExpert).sort((a, b) => a.slug.localeCompare(b.slug));
+  return usable.filter(isPublishedExpert).sort((a, b) => compareCodeUnits(a.slug, b.slug));
 }
 
 /** The experts of the public (token-less) server card. */

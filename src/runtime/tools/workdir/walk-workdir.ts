@@ -1,5 +1,6 @@
 import { constants, type Dirent } from 'node:fs';
 import { open, readdir, type FileHandle } from 'node:fs/promises';
+import { compareCodeUnits } from '../../../core/compare-code-units.js';
 import { relativeInside } from './resolve-in-workdir.js';
 import { descriptorPath, descriptorRealPath } from './workdir-root.js';
 import { WORKDIR_TOOL_LIMITS } from './workdir-tool-limits.js';
@@ -119,10 +120,7 @@ async function openInside(
 }
 
 /** Code-unit order: stable across locales, unlike localeCompare. */
-export function compareNames(left: string, right: string): number {
-  if (left === right) return 0;
-  return left < right ? -1 : 1;
-}
+export const compareNames = compareCodeUnits;
 
 function kindOf(dirent: Dirent): WalkEntryKind {
   if (dirent.isSymbolicLink()) return 'symlink';
