@@ -122,6 +122,7 @@ describe('real responses against the OpenAPI document (closed schemas)', () => {
       ['GET', '/api/skills', '/api/skills'],
       ['GET', '/api/agent/runs/{id}', `/api/agent/runs/${research.id}`],
       ['GET', '/api/agent/runs/{id}/tree', `/api/agent/runs/${research.id}/tree`],
+      ['GET', '/api/agent/runs/{id}/evidence', `/api/agent/runs/${research.id}/evidence`],
       ['GET', '/api/agent/runs/{id}/trace', `/api/agent/runs/${research.id}/trace`],
       [
         'GET',

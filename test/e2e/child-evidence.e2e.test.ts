@@ -146,6 +146,26 @@ describe('evidence on every child-result path', () => {
     expectHelperEvidence(output.verification?.evidence);
   });
 
+  it('GET /api/agent/runs/{id}/evidence answers the whole object for the ungraded child', async () => {
+    const started = objectOf<{ run_id: string }>(resultOf('subagent_start').output);
+    const response = await server.api(`/api/agent/runs/${started.run_id}/evidence`);
+    const body = (await response.json()) as { evidence: Record<string, unknown>; verification: unknown };
+    expect(response.status).toBe(200);
+    expect(body.verification).toBeNull();
+    expect(body.evidence).toMatchObject({
+      run_id: started.run_id,
+      status: 'completed',
+      model_calls: 2,
+      tool_calls: { write_file: { calls: 1, failed: 0 }, read_file: { calls: 1, failed: 1 } },
+      tool_calls_total: 2,
+      tool_calls_failed: 1,
+      files_written: ['notes/a.md'],
+      artifacts: [],
+      children: [],
+      flags: ['tool_failures'],
+    });
+  });
+
   it("delegate's result carries the expert's evidence: one model call, no tool calls", () => {
     const result = resultOf('delegate');
     expect(result.is_error).toBe(false);

@@ -233,6 +233,10 @@ export const RESPONSES = {
   runListPage: z.strictObject({ runs: z.array(runListItem), next_cursor: z.string().nullable() }),
   forkedRun: forkedRunSchema,
   runComparison: runComparisonSchema,
+  runEvidence: z.strictObject({
+    evidence: evidenceSchema,
+    verification: verificationSchema.nullable().describe('The stored verdict of a graded child run'),
+  }),
   artifacts: list('artifacts', artifactSchema),
   attachments: list('attachments', attachmentSchema),
   limits: z.strictObject({

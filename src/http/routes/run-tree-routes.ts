@@ -1,4 +1,5 @@
 import { buildRunTree } from '../../runtime/runs/inspect/run-tree.js';
+import { readRunEvidence } from '../../runtime/verification/run-evidence.js';
 import type { AppDependencies } from '../app-dependencies.js';
 import { idParamsSchema } from '../id-params.js';
 import type { RouteRegistry } from '../route-registry.js';
@@ -23,5 +24,21 @@ export function registerRunTreeRoutes(registry: RouteRegistry, deps: AppDependen
       c.json({
         tree: await buildRunTree(deps.storage, deps.runViews, actor, params.id, deps.config.modelPrices),
       }),
+  });
+
+  registry.add({
+    method: 'get',
+    path: '/api/agent/runs/{id}/evidence',
+    response: RESPONSES.runEvidence,
+    summary: "What a run did, from the runtime's records (evidence), and its stored verdict",
+    description:
+      'Returns `{evidence, verification}`: model calls, tool calls by name and how many failed, files written, ' +
+      'artifacts, the runs it started and how each ended, tokens and flags, computed now from the stored ' +
+      "records (never from the run's own words); `verification` is the stored verdict of a graded child run, " +
+      'else null. A run the caller cannot see is `run_not_found`.',
+    tag: 'runs',
+    access: 'user',
+    params: idParamsSchema,
+    handler: async ({ c, actor, params }) => c.json(await readRunEvidence(deps.storage, actor, params.id)),
   });
 }

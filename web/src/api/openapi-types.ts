@@ -274,6 +274,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/agent/runs/{id}/evidence': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What a run did, from the runtime's records (evidence), and its stored verdict
+     * @description Returns `{evidence, verification}`: model calls, tool calls by name and how many failed, files written, artifacts, the runs it started and how each ended, tokens and flags, computed now from the stored records (never from the run's own words); `verification` is the stored verdict of a graded child run, else null. A run the caller cannot see is `run_not_found`.
+     */
+    get: operations['getAgentRunsIdEvidence'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/agent/runs/{id}/fork': {
     parameters: {
       query?: never;
@@ -5809,6 +5829,212 @@ export interface operations {
         content: {
           'application/json': {
             tree: components['schemas']['RunTreeNode'];
+          };
+        };
+      };
+      /** @description Error: `validation_failed` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: a `*_not_found` code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `{error: {code, message}}` with a stable machine code */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAgentRunsIdEvidence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Record id (agents also accept their slug) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            evidence: {
+              run_id: string;
+              /** @enum {string} */
+              status:
+                | 'pending'
+                | 'running'
+                | 'input_required'
+                | 'cancel_requested'
+                | 'completed'
+                | 'failed'
+                | 'cancelled'
+                | 'interrupted';
+              model_calls: number;
+              tokens: {
+                input: number;
+                output: number;
+                total: number;
+              };
+              tool_calls: {
+                [key: string]: {
+                  calls: number;
+                  failed: number;
+                };
+              };
+              tool_calls_total: number;
+              tool_calls_failed: number;
+              files_written: string[];
+              artifacts: string[];
+              children: {
+                run_id: string;
+                /** @enum {string} */
+                kind: 'chat' | 'subagent' | 'delegation' | 'resume' | 'grader';
+                /** @enum {string} */
+                status:
+                  | 'pending'
+                  | 'running'
+                  | 'input_required'
+                  | 'cancel_requested'
+                  | 'completed'
+                  | 'failed'
+                  | 'cancelled'
+                  | 'interrupted';
+              }[];
+              flags: (
+                | 'no_tool_calls'
+                | 'unreturned_children'
+                | 'budget_exhausted'
+                | 'tool_failures'
+                | 'remote_reported'
+                | 'no_remote_evidence'
+              )[];
+              remote?: {
+                task_id: string;
+                context_id: string | null;
+                state: string;
+                artifacts: {
+                  artifact_id: string;
+                  name: string;
+                  chars: number;
+                }[];
+                messages: number;
+                /** @enum {string} */
+                reported_by: 'troupe' | 'a2a';
+              };
+            };
+            verification: {
+              /** @enum {string} */
+              verdict: 'satisfied' | 'needs_revision' | 'failed' | 'unverified';
+              reasons: string[];
+              evidence: {
+                run_id: string;
+                /** @enum {string} */
+                status:
+                  | 'pending'
+                  | 'running'
+                  | 'input_required'
+                  | 'cancel_requested'
+                  | 'completed'
+                  | 'failed'
+                  | 'cancelled'
+                  | 'interrupted';
+                model_calls: number;
+                tokens: {
+                  input: number;
+                  output: number;
+                  total: number;
+                };
+                tool_calls: {
+                  [key: string]: {
+                    calls: number;
+                    failed: number;
+                  };
+                };
+                tool_calls_total: number;
+                tool_calls_failed: number;
+                files_written: string[];
+                artifacts: string[];
+                children: {
+                  run_id: string;
+                  /** @enum {string} */
+                  kind: 'chat' | 'subagent' | 'delegation' | 'resume' | 'grader';
+                  /** @enum {string} */
+                  status:
+                    | 'pending'
+                    | 'running'
+                    | 'input_required'
+                    | 'cancel_requested'
+                    | 'completed'
+                    | 'failed'
+                    | 'cancelled'
+                    | 'interrupted';
+                }[];
+                flags: (
+                  | 'no_tool_calls'
+                  | 'unreturned_children'
+                  | 'budget_exhausted'
+                  | 'tool_failures'
+                  | 'remote_reported'
+                  | 'no_remote_evidence'
+                )[];
+                remote?: {
+                  task_id: string;
+                  context_id: string | null;
+                  state: string;
+                  artifacts: {
+                    artifact_id: string;
+                    name: string;
+                    chars: number;
+                  }[];
+                  messages: number;
+                  /** @enum {string} */
+                  reported_by: 'troupe' | 'a2a';
+                };
+              };
+              revisions: number;
+              grader_run_ids: string[];
+            } | null;
           };
         };
       };

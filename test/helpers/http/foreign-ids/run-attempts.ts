@@ -33,6 +33,12 @@ export const RUN_ATTEMPTS: ForeignIdAttempt[] = [
     code: 'run_not_found',
   },
   {
+    name: 'run evidence',
+    method: 'GET',
+    url: ({ mine }) => `/api/agent/runs/${mine.runId}/evidence`,
+    code: 'run_not_found',
+  },
+  {
     name: 'list approvals',
     method: 'GET',
     url: ({ mine }) => `/api/agent/runs/${mine.runId}/approvals`,
