@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EVIDENCE_FLAGS } from '../../../src/core/verification/evidence.ts';
 import type { RunEvent } from '../api/types.ts';
 import { applyRunEvent, emptyLiveRun } from './live-run.ts';
 import { looseRunEvent } from './loose-run-event.ts';
@@ -54,6 +55,11 @@ describe('verdicts', () => {
       payloadOf(verification(1, 'failed', true, ['unreturned_children', 'budget_exhausted', 'other'])),
     );
     expect(view.flags).toEqual(['unreturned_children', 'budget_exhausted']);
+  });
+
+  it('shows every flag the server sends, so a flag added there is not silently dropped here', () => {
+    const view = verdictFromEvent(payloadOf(verification(1, 'failed', true, [...EVIDENCE_FLAGS])));
+    expect(view.flags).toEqual([...EVIDENCE_FLAGS]);
   });
 
   it('puts the verdict on the judged child card and keeps it across a panel reload', () => {

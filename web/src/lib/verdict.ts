@@ -3,7 +3,11 @@ import type { RunEvent } from '../api/types.ts';
 type VerificationEvent = Extract<RunEvent, { type: 'verification' }>;
 export type Verdict = VerificationEvent['payload']['verdict'];
 
-/** The evidence flags a badge shows as tags; `tool_failures` is in the evidence line already. */
+/**
+ * The evidence flags a badge shows as tags: every flag the server sends (`EVIDENCE_FLAGS` in
+ * src/core/verification/evidence.ts, kept in step by verdict.test.ts); a word parsed from a result's text that is
+ * not one of them is dropped.
+ */
 const SHOWN_FLAGS = new Set([
   'no_tool_calls',
   'unreturned_children',
