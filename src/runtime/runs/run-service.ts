@@ -5,7 +5,8 @@ import type { EventBus } from '../../core/ports/event-bus.js';
 import type { RunQueue } from '../../core/ports/run-queue.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { Run, RunChannel, RunView } from '../../core/records/run.js';
-import { isAdmin, type Actor } from '../../core/records/user.js';
+import type { Actor } from '../../core/records/user.js';
+import { visibleRun as visibleTo } from '../../core/runs/visible-run.js';
 import { canUseAgent, grantDecides } from '../../core/agent-access-policy.js';
 import { CANCELLED } from './cancel/request-cancel.js';
 import type { RunEndings } from './run-endings.js';
@@ -53,14 +54,6 @@ export interface RunServiceDeps {
 }
 
 export type RunService = RunServiceApi;
-
-/** A run the actor may see; anyone else's run is indistinguishable from a missing one. */
-function visibleTo(actor: Actor, runId: string, run: Run | undefined): Run {
-  if (!run || (run.user_id !== actor.id && !isAdmin(actor))) {
-    throw new TroupeError('run_not_found', `Run ${runId} not found`);
-  }
-  return run;
-}
 
 export function createRunService(deps: RunServiceDeps): RunService {
   const { storage, bus, queue, views } = deps;

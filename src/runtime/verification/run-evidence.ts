@@ -1,6 +1,6 @@
-import { TroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
-import { isAdmin, type Actor } from '../../core/records/user.js';
+import type { Actor } from '../../core/records/user.js';
+import { visibleRun } from '../../core/runs/visible-run.js';
 import type { Evidence } from '../../core/verification/evidence.js';
 import type { Verification } from '../../core/verification/verification.js';
 import { readEvidence } from './read-evidence.js';
@@ -16,9 +16,7 @@ export interface RunEvidence {
  * Scoped like the other run routes: a run the actor cannot see is `run_not_found`.
  */
 export async function readRunEvidence(storage: Storage, actor: Actor, runId: string): Promise<RunEvidence> {
-  const run = await storage.runs.get(runId);
-  if (!run || (run.user_id !== actor.id && !isAdmin(actor)))
-    throw new TroupeError('run_not_found', `Run ${runId} not found`);
+  const run = visibleRun(actor, runId, await storage.runs.get(runId));
   const [evidence, stored] = await Promise.all([
     readEvidence(storage, run),
     storage.verifications.get(run.id),

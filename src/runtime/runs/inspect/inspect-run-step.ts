@@ -6,7 +6,8 @@ import type { Storage } from '../../../core/ports/storage.js';
 import type { Run } from '../../../core/records/run.js';
 import type { InspectedStep, InspectedToolCall } from '../../../core/records/inspected-step.js';
 import type { ThreadMessage } from '../../../core/records/thread-message.js';
-import { isAdmin, type Actor } from '../../../core/records/user.js';
+import type { Actor } from '../../../core/records/user.js';
+import { visibleRun } from '../../../core/runs/visible-run.js';
 import { resolveRunAgent } from '../../agents/resolve-run-agent.js';
 import type { AnyTroupeTool } from '../../../core/tools/troupe-tool.js';
 
@@ -60,10 +61,7 @@ export async function inspectRunStep(
   step: number,
 ): Promise<InspectedStep> {
   const { storage } = deps;
-  const run: Run | undefined = await storage.runs.get(runId);
-  if (!run || (run.user_id !== actor.id && !isAdmin(actor))) {
-    throw new TroupeError('run_not_found', `Run ${runId} not found`);
-  }
+  const run: Run = visibleRun(actor, runId, await storage.runs.get(runId));
   const thread = await storage.messages.list(run.thread_id);
   const own = thread.filter((entry) => entry.run_id === run.id);
   const lastStep = own.reduce((highest, entry) => Math.max(highest, entry.step), 0);

@@ -1,11 +1,11 @@
-import { TroupeError } from '../../../core/errors.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import type { Run, RunView } from '../../../core/records/run.js';
 import type { RunBudget } from '../../../core/budgets/budget.js';
 import { budgetView, type BudgetView } from '../../../core/budgets/budget-view.js';
 import { runCostOf, type PriceTable } from '../../../core/budgets/price-table.js';
 import { cacheTokenWeights, runBudgetTokensOf } from '../../../core/budgets/cache-token-weights.js';
-import { isAdmin, type Actor } from '../../../core/records/user.js';
+import type { Actor } from '../../../core/records/user.js';
+import { canSeeRun, visibleRun } from '../../../core/runs/visible-run.js';
 import type { RunViews } from './run-views.js';
 
 /** Tokens and model calls of a run, and of it with everything below it; cost when prices are configured. */
@@ -86,10 +86,6 @@ function rollUp(node: RunTreeNode): TreeUsage {
   return subtree;
 }
 
-function visible(actor: Actor, run: Run | undefined): run is Run {
-  return run !== undefined && (run.user_id === actor.id || isAdmin(actor));
-}
-
 /**
  * The whole tree of the root run that `runId` belongs to, whatever node `runId` is. The tree is read in one
  * query (`listByRoot`) and nested by `created_by_run_id`; a run whose creator is not in the tree (should not
@@ -103,8 +99,7 @@ export async function buildRunTree(
   runId: string,
   prices?: PriceTable,
 ): Promise<RunTreeNode> {
-  const run = await storage.runs.get(runId);
-  if (!visible(actor, run)) throw new TroupeError('run_not_found', `Run ${runId} not found`);
+  const run = visibleRun(actor, runId, await storage.runs.get(runId));
   const rootId = run.root_run_id || run.id;
   const [listed, ledgers] = await Promise.all([
     storage.runs.listByRoot(rootId),
@@ -125,7 +120,7 @@ export async function buildRunTree(
   const root =
     members.find((member) => member.id === rootId) ??
     (await views.view((await storage.runs.get(rootId)) ?? run));
-  if (!visible(actor, root)) throw new TroupeError('run_not_found', `Run ${runId} not found`);
+  visibleRun(actor, runId, root);
 
   const nodes = new Map<string, RunTreeNode>();
   const rootNode = nodeOf(root);
@@ -135,7 +130,7 @@ export async function buildRunTree(
   }
   // A foreign run inside a tree (never expected: children run as the same user) is left out for non-admins.
   for (const member of members) {
-    if (member.id === root.id || !visible(actor, member)) continue;
+    if (member.id === root.id || !canSeeRun(actor, member)) continue;
     const node = nodes.get(member.id);
     if (node === undefined) continue;
     const parentId = member.created_by_run_id;
