@@ -1,3 +1,4 @@
+import { modelPrefixTable } from '../model-calls/model-prefix-table.js';
 import type { ModelCallUsage } from '../runs/run-usage.js';
 import type { ModelPrice, PriceTable } from './model-price.js';
 
@@ -35,17 +36,11 @@ const OPENAI_READ: Readonly<Record<string, number>> = {
   'gpt-5-mini': 0.1,
   'gpt-5-nano': 0.1,
 };
-const OPENAI_PREFIXES = Object.keys(OPENAI_READ).sort((a, b) => b.length - a.length);
 const OPENAI_DEFAULT_READ = 0.5;
+const openAiReadOf = modelPrefixTable(OPENAI_READ);
 
 function openAiRead(model: string): number {
-  const id = (model.split('/').pop() ?? model).toLowerCase();
-  for (const prefix of OPENAI_PREFIXES) {
-    const next = id.charAt(prefix.length);
-    if (id.startsWith(prefix) && (next === '' || next === '-' || next === ':' || next === '@'))
-      return OPENAI_READ[prefix] ?? OPENAI_DEFAULT_READ;
-  }
-  return OPENAI_DEFAULT_READ;
+  return openAiReadOf(model) ?? OPENAI_DEFAULT_READ;
 }
 
 /** The provider's published weights for a model spec; other providers (openai-compatible, scripted) weigh 1. */

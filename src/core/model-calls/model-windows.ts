@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelPrefixTable } from './model-prefix-table.js';
 
 /**
  * How much a model reads and writes (docs/model-calls.md#context-windows): its context window (prompt and
@@ -83,21 +84,11 @@ const TABLE: Readonly<Record<string, ModelWindow>> = {
   'claude-opus-4-5': { contextWindow: 200_000, maxOutputTokens: 64_000 },
 };
 
-const PREFIXES = Object.keys(TABLE).sort((a, b) => b.length - a.length);
-
 /**
  * The table's window for a model id, or undefined. A router's `vendor/model` id (OpenRouter, LiteLLM) is
  * looked up by its last segment; case is ignored.
  */
-export function knownModelWindow(modelId: string): ModelWindow | undefined {
-  const id = (modelId.split('/').pop() ?? modelId).toLowerCase();
-  for (const prefix of PREFIXES) {
-    if (!id.startsWith(prefix)) continue;
-    const next = id.charAt(prefix.length);
-    if (next === '' || next === '-' || next === ':' || next === '@') return TABLE[prefix];
-  }
-  return undefined;
-}
+export const knownModelWindow: (modelId: string) => ModelWindow | undefined = modelPrefixTable(TABLE);
 
 /**
  * The window a run uses for a model: the agent's `config.context_window` / `config.max_output_tokens`
