@@ -123,28 +123,23 @@ export function createTroupeApi(client: ApiClient) {
         })
       ).conversation,
     patchConversation: async (id: string, patch: { title?: string; status?: 'active' | 'archived' }) =>
-      (await send<{ conversation: Conversation }>('PATCH', `/api/conversations/${enc(id)}`, patch))
-        .conversation,
+      (await send<{ conversation: Conversation }>('PATCH', conversationPath(id), patch)).conversation,
     listMessages: async (conversationId: string, signal?: AbortSignal) =>
       (await get<{ messages: ThreadMessage[] }>(`${conversationPath(conversationId)}/messages`, signal))
         .messages,
     postMessage: (conversationId: string, content: string, requestId: string, attachments: string[] = []) =>
-      send<StartedRun>('POST', `/api/conversations/${enc(conversationId)}/messages`, {
+      send<StartedRun>('POST', `${conversationPath(conversationId)}/messages`, {
         content,
         request_id: requestId,
         ...(attachments.length > 0 ? { attachments } : {}),
       }),
     listArtifacts: async (conversationId: string, signal?: AbortSignal) =>
-      (
-        await get<{ artifacts: ArtifactView[] }>(
-          `/api/conversations/${enc(conversationId)}/artifacts`,
-          signal,
-        )
-      ).artifacts,
+      (await get<{ artifacts: ArtifactView[] }>(`${conversationPath(conversationId)}/artifacts`, signal))
+        .artifacts,
     /** The file as a Blob: downloads need the bearer token, so they go through fetch, not a plain link. */
     downloadArtifact: async (conversationId: string, artifactId: string): Promise<Blob> => {
       const response = await client.raw(
-        `/api/conversations/${enc(conversationId)}/artifacts/${enc(artifactId)}/download`,
+        `${conversationPath(conversationId)}/artifacts/${enc(artifactId)}/download`,
       );
       if (!response.ok) throw await errorFromResponse(response);
       return response.blob();
@@ -153,7 +148,7 @@ export function createTroupeApi(client: ApiClient) {
       const form = new FormData();
       for (const file of files) form.append('files', file, file.name);
       // No content-type header: the browser sets multipart/form-data with its boundary.
-      const response = await client.raw(`/api/conversations/${enc(conversationId)}/attachments`, {
+      const response = await client.raw(`${conversationPath(conversationId)}/attachments`, {
         method: 'POST',
         body: form,
       });
@@ -164,12 +159,8 @@ export function createTroupeApi(client: ApiClient) {
       (await get<{ runs: Run[] }>(`${conversationPath(conversationId)}/runs`, signal)).runs,
     /** Issue 3's status panel data; `route_not_found` until that endpoint exists. */
     listSubagentRuns: async (conversationId: string, signal?: AbortSignal) =>
-      (
-        await get<{ subagents: SubagentRunEntry[] }>(
-          `/api/conversations/${enc(conversationId)}/subagents`,
-          signal,
-        )
-      ).subagents,
+      (await get<{ subagents: SubagentRunEntry[] }>(`${conversationPath(conversationId)}/subagents`, signal))
+        .subagents,
 
     // runs
     getRun: async (runId: string, signal?: AbortSignal) =>
