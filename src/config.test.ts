@@ -71,3 +71,25 @@ describe('loadConfig: openai-compatible endpoints', () => {
     ).toThrow('TROUPE_OPENAI_COMPATIBLE_VLLM_PROMPT_CACHE_KEY must be true or false');
   });
 });
+
+describe('loadConfig: PostgreSQL', () => {
+  it('prepares statements unless TROUPE_DATABASE_PREPARED_STATEMENTS turns them off', () => {
+    expect(loadConfig({}, dir).databasePreparedStatements).toBe(true);
+    expect(loadConfig({ TROUPE_DATABASE_PREPARED_STATEMENTS: '' }, dir).databasePreparedStatements).toBe(
+      true,
+    );
+    expect(loadConfig({ TROUPE_DATABASE_PREPARED_STATEMENTS: 'false' }, dir).databasePreparedStatements).toBe(
+      false,
+    );
+    expect(loadConfig({ TROUPE_DATABASE_PREPARED_STATEMENTS: '1' }, dir).databasePreparedStatements).toBe(
+      true,
+    );
+    let error: unknown;
+    try {
+      loadConfig({ TROUPE_DATABASE_PREPARED_STATEMENTS: 'sometimes' }, dir);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(isTroupeError(error) && error.code).toBe('config_invalid');
+  });
+});

@@ -28,6 +28,8 @@ export interface TroupeConfig {
   /** Holds the SQLite file and project workdirs in embedded mode. */
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Server-side prepared statements on PostgreSQL (`TROUPE_DATABASE_PREPARED_STATEMENTS`, default true). */
+  databasePreparedStatements: boolean;
   redisUrl: string | undefined;
   /** Folder of scripted-model scenarios (`scripted:NAME` → `NAME.yaml|yml|json`). */
   scenarioDir: string;
@@ -207,6 +209,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
     port: integer(env, 'TROUPE_PORT', 3000),
     dataDir,
     databaseUrl: env.TROUPE_DATABASE_URL || undefined,
+    databasePreparedStatements:
+      (env.TROUPE_DATABASE_PREPARED_STATEMENTS ?? '').trim() === '' ||
+      flag(env, 'TROUPE_DATABASE_PREPARED_STATEMENTS'),
     redisUrl: env.TROUPE_REDIS_URL || undefined,
     scenarioDir: path.resolve(cwd, env.TROUPE_SCENARIO_DIR ?? 'scenarios'),
     workerConcurrency: integer(env, 'TROUPE_WORKER_CONCURRENCY', 8),

@@ -81,6 +81,7 @@ async function openStorage(config: TroupeConfig, clock: Clock, log: Logger): Pro
     const storageError = repeatLimitedError(log, 'PostgreSQL connection error');
     return createPostgresStorage({
       connectionString: config.databaseUrl,
+      preparedStatements: config.databasePreparedStatements,
       clock,
       onError: (error) => storageError(describeError(error)),
     });

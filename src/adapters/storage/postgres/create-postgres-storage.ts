@@ -9,6 +9,7 @@ import type { DatabaseSchema } from '../sql/database-schema.js';
 import { migrateToLatest } from '../sql/migrations.js';
 import { postgresSqlDialect } from '../sql/sql-dialect.js';
 import { listenToEveryClient, resilientPostgresDialect } from './postgres-driver.js';
+import { StatementNames } from './statement-names.js';
 
 export interface PostgresStorageOptions {
   /** `postgres://user:password@host:port/database`, as node-postgres accepts it. */
@@ -23,6 +24,12 @@ export interface PostgresStorageOptions {
   /** Connections in the pool; at least 2 (migrations hold one for their lock). Default 10. */
   poolSize?: number;
   /**
+   * Server-side prepared statements for the repositories' statements (statement-names.ts); default true. Off
+   * for a pooler between Troupe and PostgreSQL that does not keep them per client (PgBouncer in transaction
+   * mode before 1.21, or without `max_prepared_statements`).
+   */
+  preparedStatements?: boolean;
+  /**
    * Told about every connection failure (a pooled connection the server dropped, idle or in use). The
    * statements it broke fail with `storage_unavailable`; the pool opens new connections as they are needed.
    */
@@ -30,6 +37,11 @@ export interface PostgresStorageOptions {
 }
 
 const DEFAULT_POOL_SIZE = 10;
+/**
+ * Distinct statements prepared per connection at most. The hot path of a run uses a few dozen; the rest of
+ * the bound is for the long tail, whose rarest shapes then run unnamed (statement-names.ts).
+ */
+const PREPARED_STATEMENT_LIMIT = 200;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** Bounds how long opening the store waits for a connection, so a wrong URL fails instead of hanging. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -140,9 +152,16 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
   // Every client reports its own failure, in use or idle; the pool re-emits an idle one's, already reported.
   listenToEveryClient(pool, report);
   pool.on('error', () => undefined);
-  const db = new Kysely<DatabaseSchema>({ dialect: resilientPostgresDialect(pool) });
+  const names =
+    options.preparedStatements === false ? undefined : new StatementNames(PREPARED_STATEMENT_LIMIT);
+  const db = new Kysely<DatabaseSchema>({ dialect: resilientPostgresDialect(pool, names) });
   try {
-    await migrateExclusively(pool, db, schema);
+    // Migrations run once: their statements are not worth a prepared statement's slot on every connection.
+    await migrateExclusively(
+      pool,
+      new Kysely<DatabaseSchema>({ dialect: resilientPostgresDialect(pool) }),
+      schema,
+    );
   } catch (error) {
     await db.destroy().catch(() => undefined);
     if (error instanceof TroupeError) throw error;

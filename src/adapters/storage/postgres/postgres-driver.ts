@@ -11,7 +11,9 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type pg from 'pg';
-import { unavailableAsTroupeError } from './storage-unavailable.js';
+import { TroupeError } from '../../../core/errors.js';
+import { isStalePreparedStatement, type StatementNames } from './statement-names.js';
+import { STORAGE_RETRY_AFTER_SECONDS, unavailableAsTroupeError } from './storage-unavailable.js';
 
 /*
  * Kysely's PostgreSQL driver, written for a server that restarts (docs/scale-out.md, "Outages"): a failure of
@@ -36,6 +38,8 @@ function toQueryResult<R>(result: pg.QueryResult): QueryResult<R> {
 interface ClientState {
   _queryable?: boolean;
   _ending?: boolean;
+  /** The names node-postgres believes this session has prepared (it skips their Parse). */
+  connection?: { parsedStatements?: Record<string, string> };
 }
 
 class PostgresConnection implements DatabaseConnection {
@@ -44,27 +48,73 @@ class PostgresConnection implements DatabaseConnection {
   /** Between BEGIN and its COMMIT or ROLLBACK. */
   inTransaction = false;
 
-  constructor(readonly client: pg.PoolClient) {}
+  constructor(
+    readonly client: pg.PoolClient,
+    /** Undefined: every statement runs unnamed (`TROUPE_DATABASE_PREPARED_STATEMENTS=false`). */
+    private readonly names: StatementNames | undefined,
+  ) {}
 
   /**
    * A statement that met a dead connection wrote nothing when it ran inside a transaction (the server rolls an
    * unfinished one back) or was never sent; a COMMIT or an autocommit statement that was sent may have been
    * done before the connection died: its outcome is unknown (`committed: 'unknown'`).
    */
-  async run(sql: string, parameters: readonly unknown[], committing = false): Promise<pg.QueryResult> {
+  async run(
+    sql: string,
+    parameters: readonly unknown[],
+    options: { committing?: boolean; prepared?: boolean } = {},
+  ): Promise<pg.QueryResult> {
     const state = this.client as unknown as ClientState;
     const sent = state._queryable !== false && state._ending !== true;
+    const name = options.prepared ? this.names?.nameOf(sql) : undefined;
     try {
-      return await this.client.query(sql, parameters as unknown[]);
+      if (name === undefined) return await this.client.query(sql, parameters as unknown[]);
+      try {
+        return await this.client.query({ name, text: sql, values: parameters as unknown[] });
+      } catch (error) {
+        if (!isStalePreparedStatement(error)) throw error;
+        return await this.#runAgainPrepared(name, sql, parameters, error);
+      }
     } catch (error) {
-      const translated = unavailableAsTroupeError(error, sent && (committing || !this.inTransaction));
+      const outcomeUnknown = sent && (options.committing === true || !this.inTransaction);
+      const translated = unavailableAsTroupeError(error, outcomeUnknown);
       if (translated !== error) this.broken = true;
       throw translated;
     }
   }
 
+  /**
+   * A named statement the session can no longer run (statement-names.ts). Outside a transaction it is prepared
+   * again and run once more, which is safe: its failure ran nothing. Inside one, the failure aborted the
+   * transaction: the connection is dropped, with every statement it prepared, and the caller's transaction
+   * fails as `storage_unavailable` (it wrote nothing), which callers already retry.
+   */
+  async #runAgainPrepared(
+    name: string,
+    sql: string,
+    parameters: readonly unknown[],
+    error: unknown,
+  ): Promise<pg.QueryResult> {
+    const parsed = (this.client as unknown as ClientState).connection?.parsedStatements;
+    if (parsed) delete parsed[name];
+    if (this.inTransaction) {
+      this.broken = true;
+      throw new TroupeError(
+        'storage_unavailable',
+        'The database schema changed under a prepared statement; try again',
+        {
+          cause: error,
+          details: { retry_after_seconds: STORAGE_RETRY_AFTER_SECONDS },
+        },
+      );
+    }
+    // 26000 means there is nothing to deallocate; either way the name is free afterwards.
+    await this.client.query(`deallocate ${name}`).catch(() => undefined);
+    return await this.client.query({ name, text: sql, values: parameters as unknown[] });
+  }
+
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    return toQueryResult<R>(await this.run(compiled.sql, compiled.parameters));
+    return toQueryResult<R>(await this.run(compiled.sql, compiled.parameters, { prepared: true }));
   }
 
   /** No repository streams; Kysely's interface asks for the method. */
@@ -82,7 +132,10 @@ class ResilientPostgresDriver implements Driver {
   #connections = new WeakMap<pg.PoolClient, PostgresConnection>();
   #destroyed = false;
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly names: StatementNames | undefined,
+  ) {}
 
   init(): Promise<void> {
     return Promise.resolve();
@@ -97,7 +150,7 @@ class ResilientPostgresDriver implements Driver {
     }
     let connection = this.#connections.get(client);
     if (!connection) {
-      connection = new PostgresConnection(client);
+      connection = new PostgresConnection(client, this.names);
       this.#connections.set(client, connection);
     }
     return connection;
@@ -114,7 +167,9 @@ class ResilientPostgresDriver implements Driver {
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const own = asConnection(connection);
-    const result = await own.run('commit', [], true).finally(() => (own.inTransaction = false));
+    const result = await own
+      .run('commit', [], { committing: true })
+      .finally(() => (own.inTransaction = false));
     // PostgreSQL answers COMMIT with a ROLLBACK tag when an earlier statement left the transaction aborted.
     if (result.command === 'ROLLBACK') throw new Error('The transaction was rolled back by an earlier error');
   }
@@ -167,10 +222,13 @@ export function listenToEveryClient(pool: pg.Pool, onError: (error: unknown) => 
   pool.on('connect', (client) => client.on('error', onError));
 }
 
-/** Kysely's PostgreSQL dialect over `pool`, with the resilient driver. */
-export function resilientPostgresDialect(pool: pg.Pool): Dialect {
+/**
+ * Kysely's PostgreSQL dialect over `pool`, with the resilient driver; `names` (statement-names.ts) turns on
+ * server-side prepared statements.
+ */
+export function resilientPostgresDialect(pool: pg.Pool, names?: StatementNames): Dialect {
   return {
-    createDriver: () => new ResilientPostgresDriver(pool),
+    createDriver: () => new ResilientPostgresDriver(pool, names),
     createQueryCompiler: () => new PostgresQueryCompiler(),
     createAdapter: () => new PostgresAdapter(),
     createIntrospector: (db: Kysely<unknown>) => new PostgresIntrospector(db),

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { Kysely, sql } from 'kysely';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TroupeError } from '../../../core/errors.js';
+import { resilientPostgresDialect } from './postgres-driver.js';
+import { StatementNames } from './statement-names.js';
+
+/*
+ * Server-side prepared statements (statement-names.ts) against a real PostgreSQL when TROUPE_TEST_DATABASE_URL
+ * is set: each test works in a schema of its own on a pool of one connection, so the session it inspects is
+ * the one its statements ran on.
+ */
+const DATABASE_URL = process.env.TROUPE_TEST_DATABASE_URL;
+const SKIP_REASON =
+  'PostgreSQL prepared statements: skipped because TROUPE_TEST_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5433/postgres)';
+
+describe('StatementNames', () => {
+  it('names a text the same way every time, apart from any other text', () => {
+    const names = new StatementNames(10);
+    const one = names.nameOf('select 1');
+    expect(one).toMatch(/^trp_[0-9a-f]{16}$/);
+    expect(names.nameOf('select 1')).toBe(one);
+    expect(new StatementNames(10).nameOf('select 1')).toBe(one);
+    expect(names.nameOf('select 2')).not.toBe(one);
+  });
+
+  it('leaves texts beyond its bound unnamed, and keeps naming the ones it knows', () => {
+    const names = new StatementNames(2);
+    const first = names.nameOf('select 1');
+    names.nameOf('select 2');
+    expect(names.nameOf('select 3')).toBeUndefined();
+    expect(names.nameOf('select 1')).toBe(first);
+  });
+});
+
+if (DATABASE_URL === undefined || DATABASE_URL === '') {
+  // eslint-disable-next-line no-console -- the reason a gated suite did not run must be visible
+  console.warn(SKIP_REASON);
+  describe.skip(SKIP_REASON, () => {
+    it('needs a PostgreSQL server', () => undefined);
+  });
+} else {
+  const url = DATABASE_URL;
+
+  describe('prepared statements on PostgreSQL', () => {
+    const cleanups: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    });
+
+    /** A Kysely on one connection in a fresh schema holding `items(id int, label text)`. */
+    async function open(names: StatementNames | undefined) {
+      const schema = `troupe_test_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA "${schema}"`);
+      await admin.query(`CREATE TABLE "${schema}".items (id int primary key, label text)`);
+      await admin.query(`INSERT INTO "${schema}".items VALUES (1, 'one')`);
+      const pool = new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${schema}` });
+      const db = new Kysely<{ items: { id: number; label: string } }>({
+        dialect: resilientPostgresDialect(pool, names),
+      });
+      cleanups.push(async () => {
+        await db.destroy();
+        await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
+        await admin.end();
+      });
+      const prepared = async () =>
+        (
+          await sql<{
+            name: string;
+          }>`select name from pg_prepared_statements where name like 'trp_%'`.execute(db)
+        ).rows.map((row) => row.name);
+      const selectOne = () => db.selectFrom('items').selectAll().where('id', '=', 1).execute();
+      return { db, admin, schema, prepared, selectOne };
+    }
+
+    it('prepares a statement once on its connection and runs it by name afterwards', async () => {
+      const names = new StatementNames(100);
+      const { prepared, selectOne } = await open(names);
+      expect(await selectOne()).toEqual([{ id: 1, label: 'one' }]);
+      expect(await selectOne()).toEqual([{ id: 1, label: 'one' }]);
+      const name = names.nameOf('select * from "items" where "id" = $1');
+      expect(await prepared()).toContain(name);
+    });
+
+    it('prepares nothing when turned off', async () => {
+      const { prepared, selectOne } = await open(undefined);
+      await selectOne();
+      await selectOne();
+      expect(await prepared()).toEqual([]);
+    });
+
+    it('runs a statement whose result changed shape again outside a transaction (a migration added a column)', async () => {
+      const { admin, schema, selectOne } = await open(new StatementNames(100));
+      await selectOne();
+      await admin.query(`ALTER TABLE "${schema}".items ADD COLUMN extra int DEFAULT 7`);
+      // PostgreSQL refuses the cached plan (0A000); the driver prepares the statement afresh and runs it once more.
+      expect(await selectOne()).toEqual([{ id: 1, label: 'one', extra: 7 }]);
+      expect(await selectOne()).toEqual([{ id: 1, label: 'one', extra: 7 }]);
+    });
+
+    it('fails a transaction that met a changed statement as storage_unavailable, and the retry succeeds', async () => {
+      const { db, admin, schema, selectOne } = await open(new StatementNames(100));
+      await selectOne();
+      await admin.query(`ALTER TABLE "${schema}".items ADD COLUMN extra int DEFAULT 7`);
+      const inTransaction = () =>
+        db.transaction().execute(async (tx) => {
+          await tx.insertInto('items').values({ id: 2, label: 'two' }).execute();
+          return tx.selectFrom('items').selectAll().where('id', '=', 1).execute();
+        });
+      const error = await inTransaction().catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(TroupeError);
+      expect((error as TroupeError).code).toBe('storage_unavailable');
+      // The aborted transaction wrote nothing; the connection it broke was replaced.
+      expect((await admin.query(`SELECT count(*)::int AS n FROM "${schema}".items`)).rows[0]).toEqual({
+        n: 1,
+      });
+      expect(await inTransaction()).toEqual([{ id: 1, label: 'one', extra: 7 }]);
+    });
+  });
+}
