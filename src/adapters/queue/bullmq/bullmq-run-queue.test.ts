@@ -93,6 +93,33 @@ if (REDIS_URL === undefined || REDIS_URL === '') {
       expect(handled).toEqual([runId]);
     });
 
+    it('queues a run just created without looking for its job, and still adds nothing for a repeat', async () => {
+      const queueName = freshQueueName();
+      cleanups.push(() => obliterate(url, queueName));
+      const producer = await open(queueName);
+      const runId = randomUUID();
+      const monitor = new Redis(url);
+      cleanups.push(() => monitor.quit().then(() => undefined));
+      const before = await monitor.info('commandstats');
+      await producer.enqueue(runId, { created: true });
+      const after = await monitor.info('commandstats');
+      // The look-up (Queue.getJob) is an HGETALL of the job's hash; a run made just now has none to find.
+      const calls = (info: string) => Number(/cmdstat_hgetall:calls=(\d+)/.exec(info)?.[1] ?? 0);
+      expect(calls(after) - calls(before)).toBe(0);
+      await producer.enqueue(runId, { created: true });
+
+      const handled: string[] = [];
+      const consumer = await open(queueName);
+      consumer.process((id) => {
+        handled.push(id);
+        return Promise.resolve();
+      });
+      await waitUntil(() => handled.length === 1, 'the run');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // BullMQ adds nothing for a job id that is waiting already.
+      expect(handled).toEqual([runId]);
+    });
+
     it('processes a run enqueued again after its job finished (an expired lease re-enqueues it)', async () => {
       const queueName = freshQueueName();
       cleanups.push(() => obliterate(url, queueName));

@@ -129,9 +129,10 @@ export async function createBullmqRunQueue(options: BullmqRunQueueOptions): Prom
   let closed = false;
   let closing: Promise<void> | undefined;
 
-  async function enqueue(runId: string): Promise<void> {
+  async function enqueue(runId: string, created = false): Promise<void> {
     const jobId = jobIdFor(runId);
-    const existing = await queue.getJob(jobId);
+    // A run made just now has no job yet: the look-up would be a round trip on every request that starts a run.
+    const existing = created ? undefined : await queue.getJob(jobId);
     if (existing) {
       const state = await existing.getState();
       if (NOT_STARTED.has(state)) return;
@@ -174,13 +175,13 @@ export async function createBullmqRunQueue(options: BullmqRunQueueOptions): Prom
   connection.on('ready', onReady);
 
   /** Enqueues at once when Redis answers in time; otherwise the run is held and queued when it is back. */
-  async function enqueueOrHold(runId: string): Promise<void> {
+  async function enqueueOrHold(runId: string, created: boolean): Promise<void> {
     if (connection.status !== 'ready') {
       held.add(runId);
       return;
     }
     let timer: NodeJS.Timeout | undefined;
-    const attempt = enqueue(runId);
+    const attempt = enqueue(runId, created);
     const inTime = await Promise.race([
       attempt.then(() => true),
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ENQUEUE_WAIT_MS))),
@@ -192,11 +193,11 @@ export async function createBullmqRunQueue(options: BullmqRunQueueOptions): Prom
   }
 
   return {
-    async enqueue(runId) {
+    async enqueue(runId, options) {
       if (closed) {
         throw new TroupeError('internal', `The run queue is closed; run ${runId} was not queued`);
       }
-      await enqueueOrHold(runId);
+      await enqueueOrHold(runId, options?.created === true);
     },
 
     health: {

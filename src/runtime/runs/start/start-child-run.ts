@@ -99,7 +99,7 @@ async function announceStarted(
   await publishAllQuietly(deps.bus, written.announced);
   deps.handoffs?.offer(written.run.id, written.appended, written.context);
   if (written.run.status === 'running' && reservation) reservation.start(written.run);
-  else await deps.queue.enqueue(written.run.id);
+  else await deps.queue.enqueue(written.run.id, { created: true });
 }
 
 /** A run already started under this request id: the same start replayed, if it is this parent's child. */
