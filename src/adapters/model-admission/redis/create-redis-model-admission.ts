@@ -155,6 +155,9 @@ export async function createRedisModelAdmission(
     async give(ticket, permit, usedTokens) {
       const entry = held.get(permit);
       held.delete(permit);
+      // A call under no limit held no place and was charged nothing: there is nothing to give back, and no
+      // waiting call anywhere can be let in by its end (a round trip and a publish per model call saved).
+      if (entry?.charges.length === 0) return;
       const keys: string[] = [];
       const args: (string | number)[] = [
         permit,

@@ -82,6 +82,27 @@ if (REDIS_URL === undefined || REDIS_URL === '') {
       }
     });
 
+    it('a call under no limit gives back without a round trip, and a limited one still does', async () => {
+      const keyPrefix = freshPrefix();
+      const options = { url, limits: { anthropic: { concurrency: 1 } }, keyPrefix, pollMs: 200 };
+      const admission = await createRedisModelAdmission(options);
+      // Every give runs the GIVE script, which announces the release on the prefix's channel: a release
+      // that sends nothing to Redis announces nothing.
+      const listener = new Redis(url);
+      const heard: string[] = [];
+      await listener.subscribe(`${keyPrefix}models:changes`);
+      listener.on('message', (_channel: string, provider: string) => heard.push(provider));
+      try {
+        await (await admission.admit(ticket('usr_a'), never)).release();
+        await (await admission.admit({ ...ticket('usr_a'), provider: 'anthropic' }, never)).release();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(heard).toEqual(['anthropic']);
+      } finally {
+        await listener.quit();
+        await admission.close();
+      }
+    });
+
     it('a place held by a process that died comes back when its lease runs out', async () => {
       const [one, two] = await pair({ openai: { concurrency: 1 } }, 1000);
       await one.admit(ticket('usr_a'), never);
