@@ -9,12 +9,26 @@ export interface ScriptLocation {
   step: number;
 }
 
-// Tool schemas are the same objects call after call within a run; compile each once.
-const compiled = new WeakMap<object, z.ZodType | null>();
+/*
+ * Compiling a JSON schema into zod takes most of a millisecond, and every run builds its tool list afresh, so
+ * a cache by object identity only spared the calls within one run. Keyed by the schema's JSON instead (a few
+ * microseconds), the handful of tool schemas a deployment has are compiled once per process. Bounded: a
+ * process that met unusually many schemas starts over rather than grow.
+ */
+const COMPILED_LIMIT = 500;
+const byObject = new WeakMap<object, z.ZodType | null>();
+const byJson = new Map<string, z.ZodType | null>();
 
 function compile(schema: LanguageModelV3FunctionTool['inputSchema']): z.ZodType | null {
   if (typeof schema !== 'object' || schema === null) return null;
-  if (compiled.has(schema)) return compiled.get(schema) ?? null;
+  const same = byObject.get(schema);
+  if (same !== undefined) return same;
+  const json = JSON.stringify(schema);
+  const known = byJson.get(json);
+  if (known !== undefined) {
+    byObject.set(schema, known);
+    return known;
+  }
   let zodSchema: z.ZodType | null;
   try {
     zodSchema = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
@@ -23,7 +37,9 @@ function compile(schema: LanguageModelV3FunctionTool['inputSchema']): z.ZodType 
     // before executing, so the call is let through rather than failing every run that offers the tool.
     zodSchema = null;
   }
-  compiled.set(schema, zodSchema);
+  if (byJson.size >= COMPILED_LIMIT) byJson.clear();
+  byJson.set(json, zodSchema);
+  byObject.set(schema, zodSchema);
   return zodSchema;
 }
 
