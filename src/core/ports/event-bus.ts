@@ -36,6 +36,12 @@ export interface EventBus {
    */
   publishMany?(events: readonly RunEvent[]): Promise<void>;
   subscribe(runId: string, listener: (event: RunEvent) => void): Promise<Subscription>;
+  /**
+   * The run's `end` events only, on the same terms as `subscribe`. A waiter for ends (an awaited run, a parent
+   * awaiting its children) then reads one entry per run instead of all of them. Optional: without it a waiter
+   * subscribes to everything and keeps the ends.
+   */
+  subscribeEnds?(runId: string, listener: (event: RunEvent) => void): Promise<Subscription>;
   signal(signal: RunSignal): Promise<void>;
   subscribeSignals(listener: (signal: RunSignal) => void): Promise<Subscription>;
   /** Absent on a bus inside the process, which never goes down. */

@@ -16,7 +16,9 @@ import { createRedisHealth } from './redis-health.js';
  * event instead of four: MULTI, XADD, EXPIRE, EXEC; nothing needs the two to be atomic). One XREAD loop per process serves the live subscribers (see
  * create-redis-stream-reader.ts for why streams rather than pub/sub). The database stays the source of
  * truth (readers catch up from storage); the stream only needs to hold the recent tail, hence MAXLEN and
- * the TTL.
+ * the TTL. An `end` is also appended to `{prefix}run:{id}:end`, in the same pipeline, and read by a second XREAD
+ * loop: a waiter for ends (an awaited run, a parent awaiting its children) reads one entry per run there,
+ * instead of every event of the run (`subscribeEnds`).
  *
  * Signals (`cancel`, `steer`, `resume`) are PUBLISHed on `{prefix}signals` (create-redis-signal-channel.ts).
  *
@@ -49,6 +51,8 @@ export interface RedisEventBusOptions {
 
 const DEFAULT_KEY_PREFIX = 'troupe:';
 const DEFAULT_MAX_LEN = 10_000;
+/** A run's end stream holds its ends: one, or a few when it was resumed and ended again. */
+const END_MAX_LEN = 16;
 const DEFAULT_TTL_SECONDS = 24 * 60 * 60;
 const DEFAULT_BLOCK_MS = 5_000;
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -76,6 +80,8 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   const blockMs = options.blockMs ?? DEFAULT_BLOCK_MS;
   const signalChannel = `${prefix}signals`;
   const streamKey = (runId: string): string => `${prefix}run:${runId}:events`;
+  // A run's `end` events a second time, for waiters that need nothing else (`subscribeEnds`).
+  const endKey = (runId: string): string => `${prefix}run:${runId}:end`;
 
   function report(error: unknown): void {
     try {
@@ -89,8 +95,9 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   // the reader and the subscriber wait and resume instead.
   const command = new Redis(options.url, { maxRetriesPerRequest: 2, ...options.redisOptions });
   const reader = new Redis(options.url, { maxRetriesPerRequest: null, ...options.redisOptions });
+  const endReader = new Redis(options.url, { maxRetriesPerRequest: null, ...options.redisOptions });
   const subscriber = new Redis(options.url, { maxRetriesPerRequest: null, ...options.redisOptions });
-  const connections = [command, reader, subscriber];
+  const connections = [command, reader, endReader, subscriber];
   for (const connection of connections) connection.on('error', report);
 
   try {
@@ -110,6 +117,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
 
   const health = createRedisHealth(connections, report);
   const streams = createRedisStreamReader({ command, reader, streamKey, blockMs, report });
+  const ends = createRedisStreamReader({ command, reader: endReader, streamKey: endKey, blockMs, report });
   const signals = createRedisSignalChannel({ command, subscriber, channel: signalChannel, report });
   let closed = false;
   // When this process last set each stream's TTL. Forgotten when Redis reconnects (a restart may have lost the
@@ -131,7 +139,14 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     const commands = command.pipeline();
     for (const event of events) {
       const key = streamKey(event.run_id);
-      commands.xadd(key, 'MAXLEN', '~', maxLen, '*', STREAM_ENTRY_FIELD, JSON.stringify(event));
+      const entry = JSON.stringify(event);
+      commands.xadd(key, 'MAXLEN', '~', maxLen, '*', STREAM_ENTRY_FIELD, entry);
+      // Written once or twice in a run's life (an end, and one more after a resume), so its TTL goes with it.
+      if (event.type === 'end') {
+        const ended = endKey(event.run_id);
+        commands.xadd(ended, 'MAXLEN', '~', END_MAX_LEN, '*', STREAM_ENTRY_FIELD, entry);
+        commands.expire(ended, ttlSeconds);
+      }
       const setAt = ttlSetAt.get(key);
       if (setAt !== undefined && now - setAt < refreshEveryMs) continue;
       if (ttlSetAt.size >= MAX_TRACKED_STREAMS) ttlSetAt.clear();
@@ -153,6 +168,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     publish: (event) => publishAll([event]),
     publishMany: (events) => publishAll(events),
     subscribe: (runId, listener) => streams.subscribe(runId, listener),
+    subscribeEnds: (runId, listener) => ends.subscribe(runId, listener),
     // A lost signal is covered by the run row, which the worker reads at its next lease renewal.
     signal: (signal) => (health.connected ? signals.signal(signal) : Promise.resolve()),
     subscribeSignals: (listener) => signals.subscribeSignals(listener),
@@ -162,7 +178,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
       closed = true;
       health.close();
       signals.close();
-      await streams.close();
+      await Promise.all([streams.close(), ends.close()]);
       // QUIT on a connection that is reconnecting would wait for Redis to come back.
       await Promise.all(
         [command, subscriber].map(async (connection) => {

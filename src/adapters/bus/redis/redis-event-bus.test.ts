@@ -148,6 +148,31 @@ if (REDIS_URL === undefined || REDIS_URL === '') {
         expect(await redis.ttl(`${prefix}run:${runId}:events`)).toBeGreaterThan(0);
     });
 
+    it("delivers only a run's ends to subscribeEnds, from an end stream of their own with its TTL", async () => {
+      const prefix = freshPrefix();
+      const worker = await open(prefix, { ttlSeconds: 60 });
+      const api = await open(prefix);
+      const runId = randomUUID();
+      const ends: RunEvent[] = [];
+      const all: RunEvent[] = [];
+      await api.subscribeEnds?.(runId, (event) => ends.push(event));
+      await api.subscribe(runId, (event) => all.push(event));
+      const end = storedRunEvent({
+        run_id: runId,
+        seq: 3,
+        type: 'end',
+        payload: { status: 'completed' },
+        created_at: new Date(Date.UTC(2026, 0, 1)).toISOString(),
+      });
+      await worker.publishMany?.([runEvent(runId, 1), runEvent(runId, 2), end]);
+
+      await waitUntil(() => all.length === 3 && ends.length === 1, 'the events and the end');
+      expect(ends).toEqual([end]);
+      const redis = client();
+      expect(await redis.xlen(`${prefix}run:${runId}:end`)).toBe(1);
+      expect(await redis.ttl(`${prefix}run:${runId}:end`)).toBeGreaterThan(0);
+    });
+
     it('stores events in a bounded per-run stream with a TTL', async () => {
       const prefix = freshPrefix();
       const bus = await open(prefix, { maxLenPerRun: 100, ttlSeconds: 60 });

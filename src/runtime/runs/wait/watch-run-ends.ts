@@ -1,4 +1,5 @@
 import type { EventBus, Subscription } from '../../../core/ports/event-bus.js';
+import type { RunEvent } from '../../../core/records/run-event.js';
 import type { Run } from '../../../core/records/run.js';
 import { endedRunOf } from '../end/ended-run-of.js';
 
@@ -30,10 +31,13 @@ export async function watchRunEnds(bus: EventBus, ids: readonly string[]): Promi
   const subscriptions: Subscription[] = [];
   const close = () =>
     Promise.all(subscriptions.map((subscription) => subscription.unsubscribe())).then(() => undefined);
+  const subscribe = bus.subscribeEnds
+    ? bus.subscribeEnds.bind(bus)
+    : (runId: string, listener: (event: RunEvent) => void) => bus.subscribe(runId, listener);
   try {
     for (const runId of new Set(ids)) {
       subscriptions.push(
-        await bus.subscribe(runId, (event) => {
+        await subscribe(runId, (event) => {
           if (event.type !== 'end') return;
           // A copy (from Redis) carries no row: the run is read, whatever an earlier end carried.
           ended.set(runId, endedRunOf(event));
