@@ -30,6 +30,7 @@ import type { RunQueue } from './core/ports/run-queue.js';
 import type { Storage } from './core/ports/storage.js';
 import { createApp } from './http/create-app.js';
 import type { AgentService } from './runtime/agents/agent-service.js';
+import { attachEndedRun, endedRunOf } from './runtime/runs/end/ended-run-of.js';
 import type { AuthService } from './runtime/auth/auth-service.js';
 import type { ConversationService } from './runtime/conversations/conversation-service.js';
 import type { LeaseReconciler } from './runtime/runs/leases/lease-reconciler.js';
@@ -108,6 +109,7 @@ async function openMessaging(config: TroupeConfig, log: Logger): Promise<{ bus: 
   const bus = await createRedisEventBus({
     url: config.redisUrl,
     onError: (error) => busError(describeError(error)),
+    endedRuns: { read: endedRunOf, attach: (event, run) => attachEndedRun([event], run) },
   });
   try {
     const queue = await createBullmqRunQueue({

@@ -3,6 +3,7 @@ import type { RedisOptions } from 'ioredis';
 import { TroupeError } from '../../../core/errors.js';
 import type { EventBus } from '../../../core/ports/event-bus.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
+import type { Run } from '../../../core/records/run.js';
 import { redactUrl } from '../../../core/redact-url.js';
 import { createRedisSignalChannel } from './create-redis-signal-channel.js';
 import { createRedisStreamReader, STREAM_ENTRY_FIELD } from './create-redis-stream-reader.js';
@@ -47,6 +48,15 @@ export interface RedisEventBusOptions {
   onError?: (error: unknown) => void;
   /** Extra ioredis options (TLS, timeouts). */
   redisOptions?: RedisOptions;
+  /**
+   * The row an `end` committed, carried with it on the end stream: `read` gives the row the publishing process
+   * attached to its event, `attach` hands it to the receiving process's copy, so a waiter there learns how the
+   * run ended without reading it (the run service's `endedRunOf`/`attachEndedRun`).
+   */
+  endedRuns?: {
+    read: (event: RunEvent) => Run | undefined;
+    attach: (event: RunEvent, run: Run) => void;
+  };
 }
 
 const DEFAULT_KEY_PREFIX = 'troupe:';
@@ -54,6 +64,20 @@ const DEFAULT_MAX_LEN = 10_000;
 /** A run's end stream holds its ends: one, or a few when it was resumed and ended again. */
 const END_MAX_LEN = 16;
 const DEFAULT_TTL_SECONDS = 24 * 60 * 60;
+/** The field of an end stream entry that carries the row its `end` committed. */
+const ENDED_RUN_FIELD = 'run';
+
+/** Hands `event` the row its entry carries, when it carries that run's row; an entry without one is a bare end. */
+function attachCarriedRun(
+  event: RunEvent,
+  fields: string[],
+  attach: (event: RunEvent, run: Run) => void,
+): void {
+  const index = fields.indexOf(ENDED_RUN_FIELD);
+  if (index < 0 || event.type !== 'end') return;
+  const row = JSON.parse(fields[index + 1] ?? 'null') as Partial<Run> | null;
+  if (row?.id === event.run_id && typeof row.status === 'string') attach(event, row as Run);
+}
 const DEFAULT_BLOCK_MS = 5_000;
 const CONNECT_TIMEOUT_MS = 10_000;
 const MAX_TRACKED_STREAMS = 100_000;
@@ -117,7 +141,15 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
 
   const health = createRedisHealth(connections, report);
   const streams = createRedisStreamReader({ command, reader, streamKey, blockMs, report });
-  const ends = createRedisStreamReader({ command, reader: endReader, streamKey: endKey, blockMs, report });
+  const { endedRuns } = options;
+  const ends = createRedisStreamReader({
+    command,
+    reader: endReader,
+    streamKey: endKey,
+    blockMs,
+    report,
+    ...(endedRuns ? { onEntry: (event, fields) => attachCarriedRun(event, fields, endedRuns.attach) } : {}),
+  });
   const signals = createRedisSignalChannel({ command, subscriber, channel: signalChannel, report });
   let closed = false;
   // When this process last set each stream's TTL. Forgotten when Redis reconnects (a restart may have lost the
@@ -144,7 +176,9 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
       // Written once or twice in a run's life (an end, and one more after a resume), so its TTL goes with it.
       if (event.type === 'end') {
         const ended = endKey(event.run_id);
-        commands.xadd(ended, 'MAXLEN', '~', END_MAX_LEN, '*', STREAM_ENTRY_FIELD, entry);
+        const row = endedRuns?.read(event);
+        const carried = row ? [ENDED_RUN_FIELD, JSON.stringify(row)] : [];
+        commands.xadd(ended, 'MAXLEN', '~', END_MAX_LEN, '*', STREAM_ENTRY_FIELD, entry, ...carried);
         commands.expire(ended, ttlSeconds);
       }
       const setAt = ttlSetAt.get(key);

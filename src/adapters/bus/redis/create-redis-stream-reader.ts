@@ -29,6 +29,8 @@ export interface RedisStreamReaderOptions {
   streamKey: (runId: string) => string;
   blockMs: number;
   report: (error: unknown) => void;
+  /** Sees each decoded entry before its listeners do, with the entry's fields (what else the publisher put there). */
+  onEntry?: (event: RunEvent, fields: string[]) => void;
 }
 
 export interface RedisStreamReader {
@@ -69,7 +71,7 @@ function isRunEvent(value: unknown): value is RunEvent {
 
 /** The bus's event half: run streams read by one XREAD loop, starting at once. */
 export function createRedisStreamReader(options: RedisStreamReaderOptions): RedisStreamReader {
-  const { command, reader, streamKey, blockMs, report } = options;
+  const { command, reader, streamKey, blockMs, report, onEntry } = options;
   const runs = new Map<string, RunStream>();
   let closed = false;
   /** Bumped whenever a stream joins the read set; the loop notes which generation its XREAD covers. */
@@ -90,6 +92,7 @@ export function createRedisStreamReader(options: RedisStreamReaderOptions): Redi
     try {
       const index = fields.indexOf(STREAM_ENTRY_FIELD);
       event = JSON.parse(index >= 0 ? (fields[index + 1] ?? '') : '');
+      if (isRunEvent(event)) onEntry?.(event, fields);
     } catch (error) {
       report(new Error(`Undecodable entry ${id} in ${stream.key}`, { cause: error }));
       return;

@@ -3,6 +3,8 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventBus, RunSignal } from '../../../core/ports/event-bus.js';
 import { storedRunEvent, type RunEvent } from '../../../core/records/run-event.js';
+import type { Run } from '../../../core/records/run.js';
+import { attachEndedRun, endedRunOf } from '../../../runtime/runs/end/ended-run-of.js';
 import { describeEventBusContract } from '../../../../test/contracts/event-bus.contract.js';
 import { compareStreamIds } from './compare-stream-ids.js';
 import { createRedisEventBus } from './create-redis-event-bus.js';
@@ -171,6 +173,45 @@ if (REDIS_URL === undefined || REDIS_URL === '') {
       const redis = client();
       expect(await redis.xlen(`${prefix}run:${runId}:end`)).toBe(1);
       expect(await redis.ttl(`${prefix}run:${runId}:end`)).toBeGreaterThan(0);
+    });
+
+    it('carries the row an end committed to the waiters of another process', async () => {
+      const prefix = freshPrefix();
+      const endedRuns = {
+        read: endedRunOf,
+        attach: (event: RunEvent, run: Run) => attachEndedRun([event], run),
+      };
+      const worker = await createRedisEventBus({ url, keyPrefix: prefix, endedRuns });
+      const api = await createRedisEventBus({ url, keyPrefix: prefix, endedRuns });
+      opened.push(worker, api);
+      prefixes.push(prefix);
+      const runId = randomUUID();
+      const ends: RunEvent[] = [];
+      await api.subscribeEnds?.(runId, (event) => ends.push(event));
+      const end = (seq: number) =>
+        storedRunEvent({
+          run_id: runId,
+          seq,
+          type: 'end',
+          payload: { status: 'completed' },
+          created_at: new Date(Date.UTC(2026, 0, 1)).toISOString(),
+        });
+      const row = {
+        id: runId,
+        status: 'completed',
+        output: 'done',
+        usage: { input_tokens: 3 },
+      } as unknown as Run;
+      const carried = end(1);
+      attachEndedRun([carried], row);
+      await worker.publishMany?.([carried]);
+      // An end nobody attached a row to (or a process without `endedRuns`) arrives bare: its waiter reads the run.
+      await worker.publish(end(2));
+
+      await waitUntil(() => ends.length === 2, 'both ends');
+      expect(ends.map((event) => event.seq)).toEqual([1, 2]);
+      expect(endedRunOf(ends[0] as RunEvent)).toEqual(row);
+      expect(endedRunOf(ends[1] as RunEvent)).toBeUndefined();
     });
 
     it('stores events in a bounded per-run stream with a TTL', async () => {
