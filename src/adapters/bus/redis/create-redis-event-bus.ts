@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import { TroupeError } from '../../../core/errors.js';
@@ -118,8 +119,14 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   // Commands fail fast while Redis is away (publishing is best effort; readers recover from storage);
   // the reader and the subscriber wait and resume instead.
   const command = new Redis(options.url, { maxRetriesPerRequest: 2, ...options.redisOptions });
-  const reader = new Redis(options.url, { maxRetriesPerRequest: null, ...options.redisOptions });
-  const endReader = new Redis(options.url, { maxRetriesPerRequest: null, ...options.redisOptions });
+  // Named, so a reader's loop can find its connection's client id again after a reconnect.
+  const readerOptions = (kind: string): RedisOptions => ({
+    maxRetriesPerRequest: null,
+    ...options.redisOptions,
+    connectionName: `troupe-${kind}-reader-${randomUUID()}`,
+  });
+  const reader = new Redis(options.url, readerOptions('events'));
+  const endReader = new Redis(options.url, readerOptions('ends'));
   const subscriber = new Redis(options.url, { maxRetriesPerRequest: null, ...options.redisOptions });
   const connections = [command, reader, endReader, subscriber];
   for (const connection of connections) connection.on('error', report);

@@ -24,7 +24,10 @@ export const STREAM_ENTRY_FIELD = 'event';
 export interface RedisStreamReaderOptions {
   /** Short commands (XREVRANGE, CLIENT UNBLOCK); shared with the bus's other commands. */
   command: Redis;
-  /** Dedicated to the blocking XREAD; the reader disconnects it on close. */
+  /**
+   * Dedicated to the blocking XREAD; the reader disconnects it on close. Give it a `connectionName` unique to
+   * it: after a reconnect the loop finds its new client id by that name, to unblock it.
+   */
   reader: Redis;
   streamKey: (runId: string) => string;
   blockMs: number;
@@ -172,9 +175,10 @@ export function createRedisStreamReader(options: RedisStreamReaderOptions): Redi
     // loop is blocked on a read that includes the new stream. The BLOCK timeout covers a lost wake-up.
     for (let attempt = 0; attempt < 20 && !closed; attempt += 1) {
       if (blockedGeneration >= wanted) return;
-      if (blocking && readerClientId !== undefined) {
+      if (blocking) {
         try {
-          if (Number(await command.client('UNBLOCK', readerClientId)) === 1) return;
+          const id = await blockedReaderId();
+          if (id !== undefined && Number(await command.client('UNBLOCK', id)) === 1) return;
         } catch (error) {
           report(error);
           return;
@@ -198,6 +202,32 @@ export function createRedisStreamReader(options: RedisStreamReaderOptions): Redi
       return '0-0';
     }
   }
+
+  /**
+   * The blocking connection's client id, for CLIENT UNBLOCK from the command connection. A reconnect gives the
+   * connection a new id while the loop may be blocked in the XREAD that ioredis sent again, so the id is then
+   * looked up by the connection's name instead of asked of the connection itself.
+   */
+  async function blockedReaderId(): Promise<number | undefined> {
+    if (readerClientId !== undefined) return readerClientId;
+    const name = reader.options.connectionName;
+    if (!name) return undefined;
+    const clients = String(await command.client('LIST'));
+    const line = clients.split('\n').find((candidate) => candidate.includes(` name=${name} `));
+    const id = Number(/^id=(\d+)/.exec(line ?? '')?.[1]);
+    readerClientId ??= Number.isInteger(id) ? id : undefined;
+    return readerClientId;
+  }
+  // After a reconnect: a new client id, and the XREAD sent again reads the streams of before the outage, so it
+  // is interrupted to read the current set (subscriptions made while Redis was away included).
+  let readyBefore = false;
+  const onReaderReady = (): void => {
+    readerClientId = undefined;
+    if (readyBefore) void refreshReadSet();
+    readyBefore = true;
+  };
+  reader.on('ready', onReaderReady);
+  if (reader.status === 'ready') readyBefore = true;
 
   const loop = readLoop();
 
@@ -233,6 +263,7 @@ export function createRedisStreamReader(options: RedisStreamReaderOptions): Redi
       for (const stream of runs.values()) for (const entry of stream.listeners) entry.active = false;
       runs.clear();
       wakeIdle?.();
+      reader.off('ready', onReaderReady);
       stopLoop();
       // disconnect() also aborts the blocked XREAD, which ends the loop.
       reader.disconnect();
