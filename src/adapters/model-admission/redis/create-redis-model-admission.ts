@@ -89,9 +89,25 @@ export async function createRedisModelAdmission(
   const pauseKey = (provider: string) => `${prefix}pause:${encodeURIComponent(provider)}`;
   const held = new Map<string, Held>();
   const listeners: ((provider: string) => void)[] = [];
+  /*
+   * Providers a call under no limit may go to without asking Redis: the last TAKE found them unpaused. A call
+   * under no limit only checks the provider's pause, and a pause is always announced on the channel (as is any
+   * release), so a provider leaves this set on any message about it, and every provider does when the
+   * subscription was interrupted (announcements may have been missed). Saves a round trip per model call.
+   */
+  const knownUnpaused = new Set<string>();
+  // Bumped by every announcement: a TAKE whose answer crossed one (a pause announced before the answer came
+  // back) proves nothing about now.
+  let announcements = 0;
   subscriber.on('message', (from: string, provider: string) => {
     if (from !== channel) return;
+    announcements += 1;
+    knownUnpaused.delete(provider);
     for (const listener of listeners) listener(provider);
+  });
+  subscriber.on('close', () => {
+    announcements += 1;
+    knownUnpaused.clear();
   });
 
   // Places held longer than a lease (a call streaming for minutes) are renewed, all in one round.
@@ -111,6 +127,12 @@ export async function createRedisModelAdmission(
   const capacity: AdmissionCapacity = {
     async take(ticket, permit) {
       const applied = limitsFor(options.limits, ticket.provider, ticket.model);
+      const unlimited = applied.length === 0;
+      if (unlimited && knownUnpaused.has(ticket.provider) && subscriber.status === 'ready') {
+        held.set(permit, { ticket, inflightKeys: [], charges: [] });
+        return { taken: true };
+      }
+      const announcedBefore = announcements;
       const needsTokens = applied.some(({ limit }) => limit.tokens_per_minute !== undefined);
       const tokens = needsTokens ? Math.max(0, Math.ceil(ticket.tokens())) : 0;
       const keys = [pauseKey(ticket.provider)];
@@ -130,6 +152,7 @@ export async function createRedisModelAdmission(
         ...keys,
         ...args,
       );
+      if (unlimited && taken === 1 && announcements === announcedBefore) knownUnpaused.add(ticket.provider);
       if (taken !== 1) {
         return {
           taken: false,
@@ -172,6 +195,7 @@ export async function createRedisModelAdmission(
       await scripts.troupeAdmissionGive(keys.length, ...keys, ...args);
     },
     async pause(provider, untilMs) {
+      knownUnpaused.delete(provider);
       const inMs = Math.max(0, Math.ceil(untilMs - Date.now()));
       await scripts.troupeAdmissionPause(1, pauseKey(provider), inMs, channel, provider);
     },

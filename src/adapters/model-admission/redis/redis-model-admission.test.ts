@@ -103,6 +103,22 @@ if (REDIS_URL === undefined || REDIS_URL === '') {
       }
     });
 
+    it('a pause reaches an instance whose calls under no limit go without asking Redis', async () => {
+      const [one, two] = await pair({});
+      try {
+        // Two calls: the first asks Redis and finds openai unpaused, the second goes on that knowledge.
+        await (await two.admit(ticket('usr_a'), never)).release();
+        await (await two.admit(ticket('usr_a'), never)).release();
+        await one.pause('openai', Date.now() + 400);
+        // The announcement reaches `two` at once; give it the moment it takes.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const grant = await two.admit(ticket('usr_b'), never);
+        expect(grant.waitedMs).toBeGreaterThanOrEqual(250);
+      } finally {
+        await Promise.all([one.close(), two.close()]);
+      }
+    });
+
     it('a place held by a process that died comes back when its lease runs out', async () => {
       const [one, two] = await pair({ openai: { concurrency: 1 } }, 1000);
       await one.admit(ticket('usr_a'), never);
