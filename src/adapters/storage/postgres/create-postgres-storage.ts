@@ -38,8 +38,8 @@ export interface PostgresStorageOptions {
 
 const DEFAULT_POOL_SIZE = 10;
 /**
- * Distinct statements prepared per connection at most. The hot path of a run uses a few dozen; the rest of
- * the bound is for the long tail, whose rarest shapes then run unnamed (statement-names.ts).
+ * Prepared statements per connection at most. The hot path of a run uses a few dozen; past the bound a
+ * connection deallocates its least recently used statement (statement-names.ts).
  */
 const PREPARED_STATEMENT_LIMIT = 200;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;

@@ -47,6 +47,8 @@ class PostgresConnection implements DatabaseConnection {
   broken = false;
   /** Between BEGIN and its COMMIT or ROLLBACK. */
   inTransaction = false;
+  /** This session's prepared statements, least recently used first (a Map keeps insertion order). */
+  readonly #prepared = new Map<string, true>();
 
   constructor(
     readonly client: pg.PoolClient,
@@ -66,8 +68,8 @@ class PostgresConnection implements DatabaseConnection {
   ): Promise<pg.QueryResult> {
     const state = this.client as unknown as ClientState;
     const sent = state._queryable !== false && state._ending !== true;
-    const name = options.prepared ? this.names?.nameOf(sql) : undefined;
     try {
+      const name = options.prepared ? await this.#nameFor(sql) : undefined;
       if (name === undefined) return await this.client.query(sql, parameters as unknown[]);
       try {
         return await this.client.query({ name, text: sql, values: parameters as unknown[] });
@@ -84,6 +86,41 @@ class PostgresConnection implements DatabaseConnection {
   }
 
   /**
+   * The name to run `sql` under on this session, making room for it when the session holds `limit` prepared
+   * statements: the least recently used one is deallocated (a round trip, only once the bound is reached).
+   * Undefined: run it unnamed.
+   */
+  async #nameFor(sql: string): Promise<string | undefined> {
+    const names = this.names;
+    const name = names?.nameOf(sql);
+    if (names === undefined || name === undefined) return undefined;
+    if (this.#prepared.delete(name)) {
+      this.#prepared.set(name, true);
+      return name;
+    }
+    const oldest = this.#prepared.size >= names.limit ? this.#prepared.keys().next().value : undefined;
+    if (oldest !== undefined) {
+      try {
+        await this.client.query(`deallocate ${oldest}`);
+      } catch (error) {
+        // A name whose Parse failed was never prepared (26000): its place is free all the same. Whatever
+        // else stopped it (a broken connection, an aborted transaction) meets the statement too.
+        if (!isStalePreparedStatement(error)) return undefined;
+      }
+      this.#prepared.delete(oldest);
+      this.#forget(oldest);
+    }
+    this.#prepared.set(name, true);
+    return name;
+  }
+
+  /** node-postgres skips the Parse of a name it believes prepared: once deallocated, it must not. */
+  #forget(name: string): void {
+    const parsed = (this.client as unknown as ClientState).connection?.parsedStatements;
+    if (parsed) delete parsed[name];
+  }
+
+  /**
    * A named statement the session can no longer run (statement-names.ts). Outside a transaction it is prepared
    * again and run once more, which is safe: its failure ran nothing. Inside one, the failure aborted the
    * transaction: the connection is dropped, with every statement it prepared, and the caller's transaction
@@ -95,8 +132,7 @@ class PostgresConnection implements DatabaseConnection {
     parameters: readonly unknown[],
     error: unknown,
   ): Promise<pg.QueryResult> {
-    const parsed = (this.client as unknown as ClientState).connection?.parsedStatements;
-    if (parsed) delete parsed[name];
+    this.#forget(name);
     if (this.inTransaction) {
       this.broken = true;
       throw new TroupeError(
