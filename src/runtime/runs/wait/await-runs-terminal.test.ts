@@ -13,6 +13,14 @@ const FAST = `rules:\n  - steps:\n      - text: "fast {{input}}"\n`;
 /** Slow enough to be running at the first read, quick enough for a test. */
 const BRIEF = `rules:\n  - steps:\n      - delay_ms: 300\n        text: "brief {{input}}"\n`;
 
+/** Counts the harness storage's `runs.getMany` calls (the batch reads of a wait) from now on. */
+function countBatchReads(harness: RuntimeHarness): { count: number } {
+  const reads = { count: 0 };
+  const getMany = harness.storage.runs.getMany.bind(harness.storage.runs);
+  harness.storage.runs.getMany = (list) => ((reads.count += 1), getMany(list));
+  return reads;
+}
+
 describe('awaitRunsTerminal', () => {
   let h: RuntimeHarness | undefined;
   afterEach(async () => {
@@ -38,9 +46,7 @@ describe('awaitRunsTerminal', () => {
 
   it('waits for all, reading the batch twice however many runs it names', async () => {
     const { harness, ids } = await start(['fast', 'fast', 'fast']);
-    let batchReads = 0;
-    const getMany = harness.storage.runs.getMany.bind(harness.storage.runs);
-    harness.storage.runs.getMany = (list) => ((batchReads += 1), getMany(list));
+    const reads = countBatchReads(harness);
     const waited = await awaitRunsTerminal(harness.storage, harness.bus, [...ids, ids[0] as string], {
       mode: 'all',
       timeoutMs: 20_000,
@@ -48,25 +54,23 @@ describe('awaitRunsTerminal', () => {
     expect(waited.timed_out).toBe(false);
     expect(waited.runs.map((run) => run.id)).toEqual([...ids, ids[0]]);
     expect(waited.runs.every((run) => run.status === 'completed')).toBe(true);
-    expect(batchReads).toBeLessThanOrEqual(2);
+    expect(reads.count).toBeLessThanOrEqual(2);
     // Already terminal: one read, no wait.
-    batchReads = 0;
+    reads.count = 0;
     const again = await awaitRunsTerminal(harness.storage, harness.bus, ids, { mode: 'all', timeoutMs: 1 });
     expect(again.runs.every((run) => run.status === 'completed')).toBe(true);
-    expect(batchReads).toBe(1);
+    expect(reads.count).toBe(1);
   });
 
   it('takes each ended row from its `end` when delivered in-process, and reads it when the end is a copy', async () => {
     const { harness, ids } = await start(['brief', 'brief']);
-    let batchReads = 0;
-    const getMany = harness.storage.runs.getMany.bind(harness.storage.runs);
-    harness.storage.runs.getMany = (list) => ((batchReads += 1), getMany(list));
+    const reads = countBatchReads(harness);
     const waited = await awaitRunsTerminal(harness.storage, harness.bus, ids, {
       mode: 'all',
       timeoutMs: 20_000,
     });
     // The first read found both running; their ends carried their rows, so no second read.
-    expect(batchReads).toBe(1);
+    expect(reads.count).toBe(1);
     expect(waited.runs.map((run) => run.status)).toEqual(['completed', 'completed']);
     for (const run of waited.runs) expect(run).toEqual(await harness.storage.runs.get(run.id));
 
@@ -80,12 +84,12 @@ describe('awaitRunsTerminal', () => {
       subscribe: (runId, listener) =>
         harness.bus.subscribe(runId, (event) => listener(structuredClone(event))),
     };
-    batchReads = 0;
+    reads.count = 0;
     const copied = await awaitRunsTerminal(harness.storage, copying, [next.run.id], {
       mode: 'all',
       timeoutMs: 20_000,
     });
-    expect(batchReads).toBe(2);
+    expect(reads.count).toBe(2);
     expect(copied.runs[0]?.status).toBe('completed');
   });
 
@@ -95,14 +99,12 @@ describe('awaitRunsTerminal', () => {
     const subscribe = harness.bus.subscribe.bind(harness.bus);
     harness.bus.subscribe = (runId, listener) =>
       subscribe(runId, (event) => listener(structuredClone(event)));
-    let batchReads = 0;
-    const getMany = harness.storage.runs.getMany.bind(harness.storage.runs);
-    harness.storage.runs.getMany = (list) => ((batchReads += 1), getMany(list));
+    const reads = countBatchReads(harness);
     const waited = await awaitRunsTerminal(harness.storage, harness.bus, ids, {
       mode: 'all',
       timeoutMs: 20_000,
     });
-    expect(batchReads).toBe(1);
+    expect(reads.count).toBe(1);
     expect(waited.runs[0]?.status).toBe('completed');
     expect(waited.runs[0]).toEqual(await harness.storage.runs.get(ids[0] as string));
   });
@@ -111,16 +113,14 @@ describe('awaitRunsTerminal', () => {
     const { harness, ids } = await start(['brief']);
     const watch = await watchRunEnds(harness.bus, ids);
     const created = await harness.storage.runs.getMany(ids);
-    let batchReads = 0;
-    const getMany = harness.storage.runs.getMany.bind(harness.storage.runs);
-    harness.storage.runs.getMany = (list) => ((batchReads += 1), getMany(list));
+    const reads = countBatchReads(harness);
     try {
       const waited = await awaitRunsTerminal(harness.storage, harness.bus, ids, {
         mode: 'all',
         timeoutMs: 20_000,
         since: { watch, created },
       });
-      expect(batchReads).toBe(0);
+      expect(reads.count).toBe(0);
       expect(waited.runs[0]).toEqual(await harness.storage.runs.get(ids[0] as string));
       expect(waited.runs[0]?.status).toBe('completed');
     } finally {
