@@ -92,6 +92,17 @@ export interface RunRepository {
    */
   claim(id: string, workerId: string, leaseExpiresAt: string, now: string): Promise<Run | undefined>;
   /**
+   * `claim`, and the claimed run's `attemptContext` as it stands at the claim: one statement where the engine
+   * can (PostgreSQL), for an attempt that would read its context right after the claim. Undefined, with
+   * nothing read, when the claim failed.
+   */
+  claimWithContext(
+    id: string,
+    workerId: string,
+    leaseExpiresAt: string,
+    now: string,
+  ): Promise<{ run: Run; context: RunAttemptContext } | undefined>;
+  /**
    * The statuses of the run and of every run above it (its creator, the creator's creator, …), the run's
    * own first, read in one statement: what the stop guarantee checks before each call (docs/budgets.md).
    */

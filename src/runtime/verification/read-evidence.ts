@@ -1,17 +1,19 @@
 import type { Storage } from '../../core/ports/storage.js';
 import type { Run } from '../../core/records/run.js';
+import { mayStartChildren } from '../../core/runs/child-run-parent.js';
 import { computeEvidence, EVIDENCE_EVENT_TYPES, type Evidence } from '../../core/verification/evidence.js';
 import { remoteEvidence, remoteReportOf } from '../../core/verification/remote-evidence.js';
 
 /**
- * A finished child's evidence from its stored records: two reads at once, whatever the child did (its tool and
- * artifact events, and the runs it started). Usage and the ending come from the run row the caller has. A
- * remote expert's run has the remote task's report instead (docs/verified-delegation.md#remote-experts).
+ * A finished child's evidence from its stored records: its tool and artifact events and the runs it started,
+ * read at once. A subagent run starts none, ever (`mayStartChildren`): its children are not read. Usage and
+ * the ending come from the run row the caller has. A remote expert's run has the remote task's report instead
+ * (docs/verified-delegation.md#remote-experts).
  */
 export async function readEvidence(storage: Storage, run: Run): Promise<Evidence> {
   const [events, children] = await Promise.all([
     storage.events.listOfTypes(run.id, EVIDENCE_EVENT_TYPES),
-    storage.runs.listChildren(run.id),
+    mayStartChildren(run) ? storage.runs.listChildren(run.id) : [],
   ]);
   const remote = remoteReportOf(events);
   return remote ? remoteEvidence(run, remote) : computeEvidence(run, events, children);

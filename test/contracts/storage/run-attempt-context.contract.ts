@@ -6,7 +6,7 @@ import type { RunAttemptContext, Storage } from '../../../src/core/ports/storage
 import type { Run } from '../../../src/core/records/run.js';
 
 /*
- * `runs.attemptContext`, part of the storage contract (called from storage.contract.ts). Its records must be
+ * `runs.attemptContext` and `runs.claimWithContext`, part of the storage contract (called from storage.contract.ts). Its records must be
  * exactly what the single-row getters return: the runtime swaps five reads for it. A missing agent, user,
  * conversation or project cannot be set up here: foreign keys keep each while a run refers to it (and none
  * is ever hard-deleted), so only the ledger and the run itself can be absent.
@@ -106,6 +106,40 @@ export function describeRunAttemptContextContract(store: () => Storage): void {
         project: undefined,
         ledger: undefined,
       });
+    });
+
+    it('claims with the context: one winner, left as a claim leaves it, its context as the getters read it', async () => {
+      const storage = store();
+      const run = await seedRun(storage);
+      await storage.budgets.insert({
+        run_id: run.id,
+        parent_run_id: null,
+        limits: { tokens: 100 },
+        deadline_at: null,
+        reserved: zeroAmounts(),
+      });
+      const now = '2030-01-01T00:00:00.000Z';
+      const lease = '2030-01-01T00:00:30.000Z';
+      const claims = await Promise.all([
+        storage.runs.claimWithContext(run.id, 'wrk_a', lease, now),
+        storage.runs.claimWithContext(run.id, 'wrk_b', lease, now),
+      ]);
+      const won = claims.filter((claimed) => claimed !== undefined);
+      expect(won).toHaveLength(1);
+      const [claimed] = won;
+      expect(claimed?.run).toStrictEqual(await storage.runs.get(run.id));
+      expect(claimed?.run).toMatchObject({
+        status: 'running',
+        lease_expires_at: lease,
+        attempt: 1,
+        started_at: now,
+      });
+      expect(claimed?.context).toStrictEqual(await byGetters(storage, run));
+      expect(claimed?.context.ledger?.limits).toEqual({ tokens: 100 });
+      // Not pending any more, or no such run: nothing claimed, nothing read.
+      expect(await storage.runs.claimWithContext(run.id, 'wrk_c', lease, now)).toBeUndefined();
+      expect(await storage.runs.claimWithContext(newRunId(), 'wrk_c', lease, now)).toBeUndefined();
+      expect((await storage.runs.get(run.id))?.worker_id).toBe(claimed?.run.worker_id);
     });
 
     it('reads inside a transaction what the transaction wrote', async () => {

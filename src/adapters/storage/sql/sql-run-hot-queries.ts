@@ -1,7 +1,14 @@
-import { sql, type QueryResult, type RawBuilder, type Selectable, type Updateable } from 'kysely';
+import {
+  sql,
+  type QueryCreator,
+  type QueryResult,
+  type RawBuilder,
+  type Selectable,
+  type Updateable,
+} from 'kysely';
 import type { RunExpectation } from '../../../core/ports/storage.js';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '../../../core/records/run.js';
-import type { RunsTable } from './database-schema.js';
+import type { DatabaseSchema, RunsTable } from './database-schema.js';
 import { preparedQuery, preparedQueryFamily } from './prepared-query.js';
 import type { SqlContext } from './sql-context.js';
 import { RUN_COLUMNS, valuesOf } from './table-columns.js';
@@ -35,24 +42,33 @@ export const selectRunByRequestId = preparedQuery((db, args: { userId: string; r
     .where('request_id', '=', args.requestId),
 );
 
+export interface ClaimArgs extends Record<string, unknown> {
+  id: string;
+  workerId: string;
+  leaseExpiresAt: string;
+  now: string;
+  updatedAt: string;
+}
+
 /** A compare-and-set from pending: the one statement that hands a run to a worker. */
-export const claimRun = preparedQuery(
-  (db, args: { id: string; workerId: string; leaseExpiresAt: string; now: string; updatedAt: string }) =>
-    db
-      .updateTable('runs')
-      .set((eb) => ({
-        status: sql.lit('running'),
-        worker_id: args.workerId,
-        lease_expires_at: args.leaseExpiresAt,
-        attempt: eb('attempt', '+', sql.lit(1)),
-        started_at: eb.fn.coalesce('started_at', eb.val(args.now)),
-        updated_at: args.updatedAt,
-      }))
-      .where('id', '=', args.id)
-      .where('status', '=', sql.lit('pending'))
-      .where('worker_id', 'is', null)
-      .returningAll(),
-);
+export function claimUpdate(db: QueryCreator<DatabaseSchema>, args: ClaimArgs) {
+  return db
+    .updateTable('runs')
+    .set((eb) => ({
+      status: sql.lit('running'),
+      worker_id: args.workerId,
+      lease_expires_at: args.leaseExpiresAt,
+      attempt: eb('attempt', '+', sql.lit(1)),
+      started_at: eb.fn.coalesce('started_at', eb.val(args.now)),
+      updated_at: args.updatedAt,
+    }))
+    .where('id', '=', args.id)
+    .where('status', '=', sql.lit('pending'))
+    .where('worker_id', 'is', null)
+    .returningAll();
+}
+
+export const claimRun = preparedQuery(claimUpdate);
 
 /**
  * `chain`: the run `id` (hop 0) and every run above it, by creator. Bounded by the depth limits (a chain is a

@@ -23,7 +23,7 @@ import { listRunsByRoot } from './sql-run-tree-query.js';
 import { runFromRow } from './run-from-row.js';
 import { newRunRow } from './new-run-row.js';
 import { selectByIds } from './select-by-ids.js';
-import { selectAttemptContext } from './select-attempt-context.js';
+import { claimWithContext, selectAttemptContext } from './select-attempt-context.js';
 import { selectChildStartParent } from './select-child-start.js';
 import {
   claimRun,
@@ -182,6 +182,16 @@ export class SqlRunRepository implements RunRepository {
       updatedAt: nowIso(this.ctx),
     });
     return rows[0] && runFromRow(rows[0]);
+  }
+
+  claimWithContext(
+    id: string,
+    workerId: string,
+    leaseExpiresAt: string,
+    now: string,
+  ): Promise<{ run: Run; context: RunAttemptContext } | undefined> {
+    assertStatusWrite(['pending'], 'running');
+    return claimWithContext(this.ctx, { id, workerId, leaseExpiresAt, now, updatedAt: nowIso(this.ctx) });
   }
 
   async lineageStatuses(id: string): Promise<RunStatus[]> {

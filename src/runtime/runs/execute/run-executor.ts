@@ -6,7 +6,8 @@ import { attemptAnnounced } from './attempt-announced.js';
 import type { RunExecutorDeps } from './run-executor-deps.js';
 import { runRemoteAttempt } from './run-remote-attempt.js';
 import type { Run } from '../../../core/records/run.js';
-import { createRunUsageMeter } from '../../usage/run-usage-meter.js';
+import { createRunUsageMeter, type RunUsageMeter } from '../../usage/run-usage-meter.js';
+import type { RunAttemptContext } from '../../../core/ports/storage.js';
 import { RunAbortError } from '../../../core/runs/run-abort.js';
 import { createRunGateMiddleware } from './run-gate-middleware.js';
 import { cacheTokenWeights } from '../../../core/budgets/cache-token-weights.js';
@@ -85,15 +86,21 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       enqueuedWhileInFlight.add(runId);
       return;
     }
-    const run = await lease.claim(runId);
-    if (run) await executeHeld(run, false);
+    // The attempt reads its context right after the claim unless its creator handed it over: then with it.
+    if (deps.handoffs?.hasContext(runId) === true) {
+      const run = await lease.claim(runId);
+      if (run) await executeHeld(run, false);
+      return;
+    }
+    const claimed = await lease.claimWithContext(runId);
+    if (claimed) await executeHeld(claimed.run, false, claimed.context);
   }
 
   /**
    * Executes a run this worker holds: claimed here, or claimed for it by the transaction that created it
    * (`adopted`, see LocalRunStarts), in a slot the caller holds.
    */
-  async function executeHeld(run: Run, adopted: boolean): Promise<void> {
+  async function executeHeld(run: Run, adopted: boolean, context?: RunAttemptContext): Promise<void> {
     const runId = run.id;
     const controller = new AbortController();
     let resolveDone: () => void = () => undefined;
@@ -109,7 +116,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
       leaseMs: deps.leaseMs,
     });
     try {
-      const work = () => executeClaimed(run, controller.signal, adopted, outage);
+      const work = () => executeClaimed(run, controller.signal, adopted, outage, { context });
       await (deps.tracer ? deps.tracer.traceRun(run, work) : work());
     } finally {
       held.release();
@@ -146,14 +153,18 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
    * run's slot and lease (`StorageOutage`); the emitter sends again what surely was not written, and anything
    * else starts the attempt over (`resumed`: no second `metadata`, unless the first one was lost), where the
    * thread says the run is, so calls with a committed result are not run again (docs/scale-out.md, "Outages").
+   * `context`: what the claim read of the run's context with it; an attempt started over reads it again.
    */
   async function executeClaimed(
     run: Run,
     signal: AbortSignal,
     adopted: boolean,
     outage: StorageOutage,
-    meter = createRunUsageMeter(run.usage, run.model_spec),
-    resumed = false,
+    {
+      meter = createRunUsageMeter(run.usage, run.model_spec),
+      resumed = false,
+      context: claimed,
+    }: { meter?: RunUsageMeter; resumed?: boolean; context?: RunAttemptContext | undefined } = {},
   ): Promise<void> {
     let emitter = createRunEmitter(storage, bus, run, outage);
     let watch: RunWatch | undefined;
@@ -161,7 +172,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     let again = false;
     const handoff = resumed ? undefined : deps.handoffs?.take(run);
     try {
-      const context = await loadRunContext(storage, run, handoff?.context);
+      const context = await loadRunContext(storage, run, handoff?.context ?? claimed);
       const { agent: usable, ledger } = context;
       const attempt: AttemptFacts = { agent: usable, hasLedger: ledger !== undefined };
       facts = attempt;
@@ -265,7 +276,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     } finally {
       watch?.stop();
     }
-    if (again) await executeClaimed(run, signal, adopted, outage, meter, true);
+    if (again) await executeClaimed(run, signal, adopted, outage, { meter, resumed: true });
   }
 
   const outcomes = createRunOutcomes({

@@ -1,5 +1,5 @@
 import { isoAfter, isoNow, type Clock } from '../../../core/clock.js';
-import type { ClaimTerms, Storage } from '../../../core/ports/storage.js';
+import type { ClaimTerms, RunAttemptContext, Storage } from '../../../core/ports/storage.js';
 import type { Run } from '../../../core/records/run.js';
 import type { RunAbortKind } from '../../../core/runs/run-abort.js';
 import { isStorageOutage, nextOutageWait, sleep, wroteNothing } from '../../../core/runs/storage-outage.js';
@@ -18,6 +18,11 @@ export interface RunLease {
    * delivery is not lost to it.
    */
   claim(runId: string): Promise<Run | undefined>;
+  /**
+   * `claim`, and the run's attempt context read with it (`runs.claimWithContext`); `context` is undefined when
+   * an outage left the claim's outcome unknown and the run was read back on its own.
+   */
+  claimWithContext(runId: string): Promise<{ run: Run; context?: RunAttemptContext } | undefined>;
   /** The terms of a claim made now, for a run its creator inserts already claimed (`runs.insert`). */
   terms(): ClaimTerms;
   /**
@@ -44,16 +49,21 @@ export function createRunLease(deps: RunLeaseDeps): RunLease {
   const { storage, clock } = deps;
   const terms = (): ClaimTerms => [deps.workerId, isoAfter(clock, deps.leaseMs), isoNow(clock)];
 
-  async function claim(runId: string): Promise<Run | undefined> {
+  /** `write` (a claim) tried through an outage; `ran` maps the run an unknown outcome left this worker's. */
+  async function claimThrough<T>(
+    runId: string,
+    write: (terms: ClaimTerms) => Promise<T | undefined>,
+    ran: (run: Run) => T,
+  ): Promise<T | undefined> {
     const giveUpAt = clock.now().getTime() + 2 * deps.leaseMs;
     let unknown = false;
     for (let wait = nextOutageWait(undefined); ; wait = nextOutageWait(wait)) {
       try {
-        const claimed = await storage.runs.claim(runId, ...terms());
+        const claimed = await write(terms());
         if (claimed || !unknown) return claimed;
         // A try whose outcome is unknown may have claimed it: then it holds this worker's id.
         const run = await storage.runs.get(runId);
-        return run?.status === 'running' && run.worker_id === deps.workerId ? run : undefined;
+        return run?.status === 'running' && run.worker_id === deps.workerId ? ran(run) : undefined;
       } catch (error) {
         if (!isStorageOutage(error) || clock.now().getTime() > giveUpAt) throw error;
         unknown ||= !wroteNothing(error);
@@ -63,7 +73,18 @@ export function createRunLease(deps: RunLeaseDeps): RunLease {
   }
 
   return {
-    claim,
+    claim: (runId) =>
+      claimThrough(
+        runId,
+        (claim) => storage.runs.claim(runId, ...claim),
+        (run) => run,
+      ),
+    claimWithContext: (runId) =>
+      claimThrough(
+        runId,
+        (claim) => storage.runs.claimWithContext(runId, ...claim),
+        (run) => ({ run }),
+      ),
     terms,
     hold(run, onEnd) {
       let expiresAt =

@@ -46,6 +46,11 @@ export class RunHandoffs {
     }
   }
 
+  /** Whether an offer for the run holds its attempt's context (then a claim need not read it). */
+  hasContext(runId: string): boolean {
+    return this.#offers.get(runId)?.context !== undefined;
+  }
+
   /**
    * What was offered for the run, once; undefined when nothing was (or it was dropped). Only its first
    * attempt gets it: a later one resumes from what the run wrote since. Either way the offer is gone.

@@ -13,6 +13,14 @@ const FAST = `rules:\n  - steps:\n      - text: "fast {{input}}"\n`;
 /** Slow enough to be running at the first read, quick enough for a test. */
 const BRIEF = `rules:\n  - steps:\n      - delay_ms: 300\n        text: "brief {{input}}"\n`;
 
+/** Counts the harness storage's `runs.getMany` calls (the batch reads of a wait) from now on. */
+function countBatchReads(harness: RuntimeHarness): { count: number } {
+  const reads = { count: 0 };
+  const getMany = harness.storage.runs.getMany.bind(harness.storage.runs);
+  harness.storage.runs.getMany = (list) => ((reads.count += 1), getMany(list));
+  return reads;
+}
+
 describe('awaitRunsTerminal', () => {
   let h: RuntimeHarness | undefined;
   afterEach(async () => {
@@ -38,9 +46,7 @@ describe('awaitRunsTerminal', () => {
 
   it('waits for all, reading the batch twice however many runs it names', async () => {
     const { harness, ids } = await start(['fast', 'fast', 'fast']);
-    let batchReads = 0;
-    const getMany = harness.storage.runs.getMany.bind(harness.storage.runs);
-    harness.storage.runs.getMany = (list) => ((batchReads += 1), getMany(list));
+    const reads = countBatchReads(harness);
     const waited = await awaitRunsTerminal(harness.storage, harness.bus, [...ids, ids[0] as string], {
       mode: 'all',
       timeoutMs: 20_000,
@@ -48,29 +54,27 @@ describe('awaitRunsTerminal', () => {
     expect(waited.timed_out).toBe(false);
     expect(waited.runs.map((run) => run.id)).toEqual([...ids, ids[0]]);
     expect(waited.runs.every((run) => run.status === 'completed')).toBe(true);
-    expect(batchReads).toBeLessThanOrEqual(2);
+    expect(reads.count).toBeLessThanOrEqual(2);
     // Already terminal: one read, no wait.
-    batchReads = 0;
+    reads.count = 0;
     const again = await awaitRunsTerminal(harness.storage, harness.bus, ids, { mode: 'all', timeoutMs: 1 });
     expect(again.runs.every((run) => run.status === 'completed')).toBe(true);
-    expect(batchReads).toBe(1);
+    expect(reads.count).toBe(1);
   });
 
   it('takes each ended row from its `end` when delivered in-process, and reads it when the end is a copy', async () => {
     const { harness, ids } = await start(['brief', 'brief']);
-    let batchReads = 0;
-    const getMany = harness.storage.runs.getMany.bind(harness.storage.runs);
-    harness.storage.runs.getMany = (list) => ((batchReads += 1), getMany(list));
+    const reads = countBatchReads(harness);
     const waited = await awaitRunsTerminal(harness.storage, harness.bus, ids, {
       mode: 'all',
       timeoutMs: 20_000,
     });
     // The first read found both running; their ends carried their rows, so no second read.
-    expect(batchReads).toBe(1);
+    expect(reads.count).toBe(1);
     expect(waited.runs.map((run) => run.status)).toEqual(['completed', 'completed']);
     for (const run of waited.runs) expect(run).toEqual(await harness.storage.runs.get(run.id));
 
-    // An end that crossed a process boundary (Redis; here a structured clone) is a new object: one more read.
+    // An end another process published (here a structured clone through another bus) has no row: one more read.
     const [first] = waited.runs;
     const user = first && (await harness.storage.users.get(first.user_id));
     if (!first || !user) throw new Error('the first run and its user were just read');
@@ -80,29 +84,43 @@ describe('awaitRunsTerminal', () => {
       subscribe: (runId, listener) =>
         harness.bus.subscribe(runId, (event) => listener(structuredClone(event))),
     };
-    batchReads = 0;
+    reads.count = 0;
     const copied = await awaitRunsTerminal(harness.storage, copying, [next.run.id], {
       mode: 'all',
       timeoutMs: 20_000,
     });
-    expect(batchReads).toBe(2);
+    expect(reads.count).toBe(2);
     expect(copied.runs[0]?.status).toBe('completed');
+  });
+
+  it('takes the ended row from a copy of an `end` its own bus hands back after this process published it', async () => {
+    const { harness, ids } = await start(['brief']);
+    // As Redis does: every subscriber of the runtime's bus gets a copy, never the published object.
+    const subscribe = harness.bus.subscribe.bind(harness.bus);
+    harness.bus.subscribe = (runId, listener) =>
+      subscribe(runId, (event) => listener(structuredClone(event)));
+    const reads = countBatchReads(harness);
+    const waited = await awaitRunsTerminal(harness.storage, harness.bus, ids, {
+      mode: 'all',
+      timeoutMs: 20_000,
+    });
+    expect(reads.count).toBe(1);
+    expect(waited.runs[0]?.status).toBe('completed');
+    expect(waited.runs[0]).toEqual(await harness.storage.runs.get(ids[0] as string));
   });
 
   it('reads nothing when watched since before the end and handed the created rows', async () => {
     const { harness, ids } = await start(['brief']);
     const watch = await watchRunEnds(harness.bus, ids);
     const created = await harness.storage.runs.getMany(ids);
-    let batchReads = 0;
-    const getMany = harness.storage.runs.getMany.bind(harness.storage.runs);
-    harness.storage.runs.getMany = (list) => ((batchReads += 1), getMany(list));
+    const reads = countBatchReads(harness);
     try {
       const waited = await awaitRunsTerminal(harness.storage, harness.bus, ids, {
         mode: 'all',
         timeoutMs: 20_000,
         since: { watch, created },
       });
-      expect(batchReads).toBe(0);
+      expect(reads.count).toBe(0);
       expect(waited.runs[0]).toEqual(await harness.storage.runs.get(ids[0] as string));
       expect(waited.runs[0]?.status).toBe('completed');
     } finally {
