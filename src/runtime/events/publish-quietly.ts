@@ -1,6 +1,5 @@
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { RunEvent } from '../../core/records/run-event.js';
-import { rememberPublishedEnds } from './ended-run-of.js';
 
 /** Publishing is best effort: a subscriber that misses an event catches up from storage. */
 export async function publishQuietly(bus: EventBus, event: RunEvent): Promise<void> {
@@ -11,13 +10,9 @@ export async function publishQuietly(bus: EventBus, event: RunEvent): Promise<vo
   }
 }
 
-/**
- * The events of one write, once committed, in order: in one call where the bus takes several (one Redis round
- * trip). An `end`'s row is kept for the copy of it the bus hands this process's waiters (`endedRunOf`).
- */
+/** The events of one write, in order: in one call where the bus takes several (one Redis round trip). */
 export async function publishAllQuietly(bus: EventBus, events: readonly RunEvent[]): Promise<void> {
   if (events.length === 0) return;
-  rememberPublishedEnds(bus, events);
   if (!bus.publishMany || events.length === 1) {
     for (const event of events) await publishQuietly(bus, event);
     return;

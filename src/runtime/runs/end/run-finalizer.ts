@@ -5,8 +5,8 @@ import type { Run, RunError, TerminalRunStatus, TokenUsage } from '../../../core
 import type { RunEvent } from '../../../core/records/run-event.js';
 import { unusedReserve } from '../../../core/budgets/carve-child-budget.js';
 import { closeOpenToolCalls } from './close-open-tool-calls.js';
+import { attachEndedRun } from './ended-run-of.js';
 import { keepPartialAnswer } from './keep-partial-answer.js';
-import { attachEndedRun } from '../../events/ended-run-of.js';
 import { lineageOf } from '../../events/lineage-of.js';
 import { publishAllQuietly } from '../../events/publish-quietly.js';
 import { SHARED_COMMIT } from '../../events/shared-commit.js';

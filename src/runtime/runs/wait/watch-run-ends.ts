@@ -1,13 +1,13 @@
 import type { EventBus, Subscription } from '../../../core/ports/event-bus.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
 import type { Run } from '../../../core/records/run.js';
-import { endedRunOf } from '../../events/ended-run-of.js';
+import { endedRunOf } from '../end/ended-run-of.js';
 
 /** The `end` events of some runs, heard from the moment the watch opened (the bus is gapless from there). */
 export interface RunEndWatch {
   /** Whether an `end` of the run arrived since the watch opened. */
   ended(runId: string): boolean;
-  /** The row that `end` committed, when this process wrote and published it (`endedRunOf`). */
+  /** The row that `end` committed, when this process wrote it and delivered it in-process (`endedRunOf`). */
   endedRow(runId: string): Run | undefined;
   /** Calls `listener` for every `end` from now on; returns the function that stops it. */
   onEnd(listener: (runId: string) => void): () => void;
@@ -39,9 +39,8 @@ export async function watchRunEnds(bus: EventBus, ids: readonly string[]): Promi
       subscriptions.push(
         await subscribe(runId, (event) => {
           if (event.type !== 'end') return;
-          // A copy of an end another process published carries no row: the run is read, whatever an earlier
-          // end carried.
-          ended.set(runId, endedRunOf(event, bus));
+          // A copy (from Redis) carries no row: the run is read, whatever an earlier end carried.
+          ended.set(runId, endedRunOf(event));
           for (const listener of listeners) listener(runId);
         }),
       );
