@@ -171,6 +171,10 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
     let facts: AttemptFacts | undefined;
     let again = false;
     const handoff = resumed ? undefined : deps.handoffs?.take(run);
+    // Read while the context and the middleware's rosters are read: nothing before the loop writes the thread,
+    // and on PostgreSQL the reads then share one wait (docs/scale-out.md). A failure surfaces where it is used.
+    const threadRead = handoff?.thread ? undefined : storage.messages.list(run.thread_id);
+    threadRead?.catch(() => undefined);
     try {
       const context = await loadRunContext(storage, run, handoff?.context ?? claimed);
       const { agent: usable, ledger } = context;
@@ -262,7 +266,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         signal,
         maxSteps: limits.maxSteps,
         suspend: (work) => slots.outside(() => paused(work)),
-        ...(handoff?.thread ? { thread: handoff.thread } : {}),
+        thread: handoff?.thread ?? (await threadRead),
         unsteered: !resumed && adopted && run.attempt === 1,
         finish: (tx, append, output) => outcomes.completeIn(tx, append, run, output, meter.usage, attempt),
       });
