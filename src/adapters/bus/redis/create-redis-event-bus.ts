@@ -65,10 +65,17 @@ const DEFAULT_MAX_LEN = 10_000;
 /** A run's end stream holds its ends: one, or a few when it was resumed and ended again. */
 const END_MAX_LEN = 16;
 const DEFAULT_TTL_SECONDS = 24 * 60 * 60;
+const DEFAULT_BLOCK_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 10_000;
+const MAX_TRACKED_STREAMS = 100_000;
+
 /** The field of an end stream entry that carries the row its `end` committed. */
 const ENDED_RUN_FIELD = 'run';
 
-/** Hands `event` the row its entry carries, when it carries that run's row; an entry without one is a bare end. */
+/**
+ * Hands `event` the row its entry carries, when it carries that run's row. An entry without one, or with one
+ * that does not decode, is a bare end: its waiter reads the run.
+ */
 function attachCarriedRun(
   event: RunEvent,
   fields: string[],
@@ -76,12 +83,14 @@ function attachCarriedRun(
 ): void {
   const index = fields.indexOf(ENDED_RUN_FIELD);
   if (index < 0 || event.type !== 'end') return;
-  const row = JSON.parse(fields[index + 1] ?? 'null') as Partial<Run> | null;
+  let row: Partial<Run> | null;
+  try {
+    row = JSON.parse(fields[index + 1] ?? 'null') as Partial<Run> | null;
+  } catch {
+    return;
+  }
   if (row?.id === event.run_id && typeof row.status === 'string') attach(event, row as Run);
 }
-const DEFAULT_BLOCK_MS = 5_000;
-const CONNECT_TIMEOUT_MS = 10_000;
-const MAX_TRACKED_STREAMS = 100_000;
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

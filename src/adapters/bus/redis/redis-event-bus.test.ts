@@ -208,10 +208,21 @@ if (REDIS_URL === undefined || REDIS_URL === '') {
       // An end nobody attached a row to (or a process without `endedRuns`) arrives bare: its waiter reads the run.
       await worker.publish(end(2));
 
-      await waitUntil(() => ends.length === 2, 'both ends');
-      expect(ends.map((event) => event.seq)).toEqual([1, 2]);
+      // A row that does not decode leaves its end bare, not lost.
+      await client().xadd(
+        `${prefix}run:${runId}:end`,
+        '*',
+        'event',
+        JSON.stringify(end(3)),
+        'run',
+        '{not json',
+      );
+
+      await waitUntil(() => ends.length === 3, 'the three ends');
+      expect(ends.map((event) => event.seq)).toEqual([1, 2, 3]);
       expect(endedRunOf(ends[0] as RunEvent)).toEqual(row);
       expect(endedRunOf(ends[1] as RunEvent)).toBeUndefined();
+      expect(endedRunOf(ends[2] as RunEvent)).toBeUndefined();
     });
 
     it('stores events in a bounded per-run stream with a TTL', async () => {
