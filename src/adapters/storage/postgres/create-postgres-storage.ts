@@ -156,12 +156,8 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     options.preparedStatements === false ? undefined : new StatementNames(PREPARED_STATEMENT_LIMIT);
   const db = new Kysely<DatabaseSchema>({ dialect: resilientPostgresDialect(pool, names) });
   try {
-    // Migrations run once: their statements are not worth a prepared statement's slot on every connection.
-    await migrateExclusively(
-      pool,
-      new Kysely<DatabaseSchema>({ dialect: resilientPostgresDialect(pool) }),
-      schema,
-    );
+    // A migration's statements run once each, so none is prepared (a text is named from its second use).
+    await migrateExclusively(pool, db, schema);
   } catch (error) {
     await db.destroy().catch(() => undefined);
     if (error instanceof TroupeError) throw error;
