@@ -4,7 +4,9 @@ import type { RunEvent } from '../../../core/records/run-event.js';
 /**
  * The row a run's `end` event committed, held beside the event object itself. A waiter in the process that
  * ended the run receives that very object from an in-process bus and needs no read to learn how the run
- * ended; an event that went through Redis, JSON or storage is a new object, and its waiter reads the row.
+ * ended; the Redis bus carries the row on the run's end stream and attaches it to the copy it delivers, in
+ * any process (`endedRuns` of create-redis-event-bus.ts). An event read from storage is a new object without
+ * one, and its waiter reads the row.
  * A weak map, not a field: nothing of it can leak into a payload, an SSE frame or a log.
  */
 const endedRuns = new WeakMap<RunEvent, Run>();

@@ -17,7 +17,7 @@ function exists(run: Run | undefined, runId: string): Run {
 const SAFETY_REREAD_MS = 10_000;
 
 /**
- * Every run's ended row, when the first read, an in-process `end` or a re-read during the wait (`reread`) gave
+ * Every run's ended row, when the first read, an `end` carrying it or a re-read during the wait (`reread`) gave
  * each one; else undefined.
  */
 function knownEnded(
@@ -54,7 +54,7 @@ export interface AwaitedRuns {
  * batch instead of two per run: one after subscribing (so an end published in between is not missed), one
  * when the wait is over. The first is skipped when the caller watched the runs' ends from before they
  * existed and passes the rows it created (`since`); the second when every run's ended row is known, from the
- * first read or attached to an `end` this process wrote and delivered in-process (`endedRunOf`). The
+ * first read or attached to its `end` (`endedRunOf`: delivered in-process, or carried through Redis). The
  * caller's signal ends the wait with its reason; the timeout returns the runs as they are.
  *
  * No wait hears its runs' ends from the bus alone: on a bus outside the process the runs are also read while

@@ -7,7 +7,7 @@ import { endedRunOf } from '../end/ended-run-of.js';
 export interface RunEndWatch {
   /** Whether an `end` of the run arrived since the watch opened. */
   ended(runId: string): boolean;
-  /** The row that `end` committed, when this process wrote it and delivered it in-process (`endedRunOf`). */
+  /** The row that `end` committed, when its event carries it (`endedRunOf`): in-process, or from Redis. */
   endedRow(runId: string): Run | undefined;
   /** Calls `listener` for every `end` from now on; returns the function that stops it. */
   onEnd(listener: (runId: string) => void): () => void;
@@ -31,15 +31,15 @@ export async function watchRunEnds(bus: EventBus, ids: readonly string[]): Promi
   const subscriptions: Subscription[] = [];
   const close = () =>
     Promise.all(subscriptions.map((subscription) => subscription.unsubscribe())).then(() => undefined);
-  const subscribe = bus.subscribeEnds
-    ? bus.subscribeEnds.bind(bus)
-    : (runId: string, listener: (event: RunEvent) => void) => bus.subscribe(runId, listener);
+  const subscribe = (runId: string, listener: (event: RunEvent) => void) =>
+    bus.subscribeEnds ? bus.subscribeEnds(runId, listener) : bus.subscribe(runId, listener);
   try {
     for (const runId of new Set(ids)) {
       subscriptions.push(
         await subscribe(runId, (event) => {
           if (event.type !== 'end') return;
-          // A copy (from Redis) carries no row: the run is read, whatever an earlier end carried.
+          // A copy without a row (one from another storage read, or a bare end from Redis) has the run read,
+          // whatever an earlier end carried.
           ended.set(runId, endedRunOf(event));
           for (const listener of listeners) listener(runId);
         }),
