@@ -11,8 +11,8 @@ interface EmbeddedDispatch {
 
 /**
  * Issue 39's targets, when one `npm run bench` ran both suites: the 1-worker scale-out dispatch against the
- * embedded one, the cluster's CPU per dispatch, and PostgreSQL's statements (each one round trip: node-postgres
- * sends one statement at a time) beside SQLite's.
+ * embedded one, the cluster's CPU per dispatch, and PostgreSQL's statements and round trips (a transaction's
+ * BEGIN shares its first statement's) beside SQLite's statements.
  */
 export function printScaleOutVsEmbedded(embedded: EmbeddedDispatch, scaleOut: ScaleOutResult): void {
   const phase = scaleOut.phases.find((candidate) => candidate.workers === 1);
@@ -27,6 +27,6 @@ export function printScaleOutVsEmbedded(embedded: EmbeddedDispatch, scaleOut: Sc
   );
   if (postgres && sqlite)
     console.log(
-      `Per dispatch: PostgreSQL ${postgres.statements_per_dispatch} statements = round trips (${postgres.transactions_per_dispatch} transactions, autocommits included); SQLite ${sqlite.statements_per_run} statements (${sqlite.transactions_per_run} transactions), in process.`,
+      `Per dispatch: PostgreSQL ${postgres.statements_per_dispatch} statements in ${postgres.round_trips_per_dispatch ?? postgres.statements_per_dispatch} round trips (${postgres.transactions_per_dispatch} transactions, autocommits included); SQLite ${sqlite.statements_per_run} statements (${sqlite.transactions_per_run} transactions), in process.`,
     );
 }

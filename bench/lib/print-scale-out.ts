@@ -124,10 +124,17 @@ function printRoundTrips(result: ScaleOutResult): void {
   if (counted.length === 0) return;
   console.log(
     formatTable(
-      ['per dispatch, one at a time', 'PostgreSQL statements', 'transactions', 'Redis commands'],
+      [
+        'per dispatch, one at a time',
+        'PostgreSQL statements',
+        'round trips',
+        'transactions',
+        'Redis commands',
+      ],
       counted.map(({ workers, round_trips: trips }) => [
         `${workers} worker${workers === 1 ? '' : 's'}`,
         trips?.postgres.statements_per_dispatch ?? 0,
+        trips?.postgres.round_trips_per_dispatch ?? '–',
         trips?.postgres.transactions_per_dispatch ?? 0,
         trips?.redis.commands_per_dispatch ?? 0,
       ]),

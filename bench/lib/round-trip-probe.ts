@@ -1,7 +1,8 @@
 /**
  * Statements and round trips one dispatch costs the shared services of a scale-out cluster: PostgreSQL's
- * `pg_stat_statements` (the throwaway cluster preloads it; BEGIN and COMMIT count, as each is a round trip) and
- * Redis's `INFO commandstats`. Both count every client: the API process, the workers and BullMQ alike.
+ * `pg_stat_statements` (the throwaway cluster preloads it; BEGIN and COMMIT count as statements; a BEGIN leaves
+ * in one write with its transaction's first statement, so it is no round trip of its own) and Redis's
+ * `INFO commandstats`. Both count every client: the API process, the workers and BullMQ alike.
  */
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -10,6 +11,8 @@ import { round } from './stats.js';
 export interface RoundTrips {
   postgres: {
     statements_per_dispatch: number;
+    /** Statements less the BEGINs, each sent with the statement after it (postgres-driver.ts). */
+    round_trips_per_dispatch: number;
     transactions_per_dispatch: number;
     /** The most frequent statements, normalised by PostgreSQL (`$1` for values). */
     top: { calls_per_dispatch: number; query: string }[];
@@ -73,9 +76,14 @@ export async function roundTripProbe(postgresUrl: string, redisUrl: string): Pro
         .map(([command, calls]) => ({ command, calls: calls - (redisBefore.get(command) ?? 0) }))
         .filter((entry) => entry.calls > 0)
         .sort((a, b) => b.calls - a.calls);
+      const statements = rows.reduce((sum, row) => sum + Number(row.calls), 0);
+      const begins = rows
+        .filter((row) => /^\s*begin\b/i.test(row.query))
+        .reduce((sum, row) => sum + Number(row.calls), 0);
       return {
         postgres: {
-          statements_per_dispatch: per(rows.reduce((sum, row) => sum + Number(row.calls), 0)),
+          statements_per_dispatch: per(statements),
+          round_trips_per_dispatch: per(statements - begins),
           transactions_per_dispatch: per(transactions),
           top: rows.slice(0, 40).map((row) => ({
             calls_per_dispatch: per(Number(row.calls)),

@@ -139,6 +139,9 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     max: poolSize,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     application_name: 'troupe',
+    // A statement is written without waiting for the answer of the one before it (a transaction's BEGIN
+    // leaves with its first statement: postgres-driver.ts); each still gets its own result or error.
+    pipeline: true,
     // A startup parameter, so every pooled connection uses the schema from its first query on.
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
   });

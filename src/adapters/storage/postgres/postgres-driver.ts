@@ -38,8 +38,8 @@ function toQueryResult<R>(result: pg.QueryResult): QueryResult<R> {
 interface ClientState {
   _queryable?: boolean;
   _ending?: boolean;
-  /** The names node-postgres believes this session has prepared (it skips their Parse). */
-  connection?: { parsedStatements?: Record<string, string> };
+  /** The names node-postgres believes this session has prepared (it skips their Parse); its socket. */
+  connection?: { parsedStatements?: Record<string, string>; stream?: { cork(): void; uncork(): void } };
 }
 
 class PostgresConnection implements DatabaseConnection {
@@ -47,6 +47,11 @@ class PostgresConnection implements DatabaseConnection {
   broken = false;
   /** Between BEGIN and its COMMIT or ROLLBACK. */
   inTransaction = false;
+  /**
+   * The BEGIN of the open transaction while it has not been sent: it leaves in the same write as the
+   * transaction's first statement, whose answer comes one round trip later instead of two.
+   */
+  unsentBegin: string | undefined;
   /** This session's prepared statements, least recently used first (a Map keeps insertion order). */
   readonly #prepared = new Map<string, true>();
 
@@ -68,13 +73,16 @@ class PostgresConnection implements DatabaseConnection {
   ): Promise<pg.QueryResult> {
     const state = this.client as unknown as ClientState;
     const sent = state._queryable !== false && state._ending !== true;
+    const begin = this.unsentBegin;
+    this.unsentBegin = undefined;
     try {
       const name = options.prepared ? await this.#nameFor(sql) : undefined;
-      if (name === undefined) return await this.client.query(sql, parameters as unknown[]);
+      const query: pg.QueryConfig = { text: sql, values: parameters as unknown[] };
+      if (name !== undefined) query.name = name;
       try {
-        return await this.client.query({ name, text: sql, values: parameters as unknown[] });
+        return begin === undefined ? await this.client.query(query) : await this.#sendAfter(begin, query);
       } catch (error) {
-        if (!isStalePreparedStatement(error)) throw error;
+        if (name === undefined || !isStalePreparedStatement(error)) throw error;
         return await this.#runAgainPrepared(name, sql, parameters, error);
       }
     } catch (error) {
@@ -83,6 +91,32 @@ class PostgresConnection implements DatabaseConnection {
       if (translated !== error) this.broken = true;
       throw translated;
     }
+  }
+
+  /**
+   * `begin` and `query` in one write (the pool's clients pipeline: docs/scale-out.md). A BEGIN fails only with
+   * its connection, which fails the statement sent behind it too; should it fail alone all the same, the
+   * statement ran outside any transaction, so the session is dropped and the outcome is reported unknown.
+   */
+  async #sendAfter(begin: string, query: pg.QueryConfig): Promise<pg.QueryResult> {
+    const stream = (this.client as unknown as ClientState).connection?.stream;
+    stream?.cork();
+    let opened: Promise<pg.QueryResult>;
+    let ran: Promise<pg.QueryResult>;
+    try {
+      opened = this.client.query(begin);
+      ran = this.client.query(query);
+    } finally {
+      stream?.uncork();
+    }
+    const [began, result] = await Promise.allSettled([opened, ran]);
+    if (began.status === 'rejected') {
+      this.broken = true;
+      this.inTransaction = false;
+      throw began.reason;
+    }
+    if (result.status === 'rejected') throw result.reason;
+    return result.value;
   }
 
   /**
@@ -196,13 +230,19 @@ class ResilientPostgresDriver implements Driver {
     const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
     const access = settings.accessMode ? ` ${settings.accessMode}` : '';
     const own = asConnection(connection);
-    // Set first: a BEGIN that fails has opened nothing, and its statement wrote nothing either way.
+    // Sent with the transaction's first statement (PostgresConnection.run): nothing to wait for here.
     own.inTransaction = true;
-    await own.run(`begin${isolation}${access}`, []);
+    own.unsentBegin = `begin${isolation}${access}`;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const own = asConnection(connection);
+    // A transaction that ran no statement never opened on the server: nothing to commit.
+    if (own.unsentBegin !== undefined) {
+      own.unsentBegin = undefined;
+      own.inTransaction = false;
+      return;
+    }
     const result = await own
       .run('commit', [], { committing: true })
       .finally(() => (own.inTransaction = false));
@@ -214,7 +254,9 @@ class ResilientPostgresDriver implements Driver {
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const own = asConnection(connection);
     own.inTransaction = false;
-    if (own.broken) return;
+    const opened = own.unsentBegin === undefined;
+    own.unsentBegin = undefined;
+    if (own.broken || !opened) return;
     try {
       await own.run('rollback', []);
     } catch {

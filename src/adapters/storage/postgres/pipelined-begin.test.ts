@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
+import { Kysely, sql } from 'kysely';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isTroupeError } from '../../../core/errors.js';
+import { listenToEveryClient, resilientPostgresDialect } from './postgres-driver.js';
+
+/*
+ * A transaction's BEGIN leaves in one write with its first statement (postgres-driver.ts), against a real
+ * PostgreSQL when TROUPE_TEST_DATABASE_URL is set. Each test has a schema of its own and a pool of one
+ * pipelining connection, as createPostgresStorage configures it, so the socket it watches is the one its
+ * statements ran on.
+ */
+const DATABASE_URL = process.env.TROUPE_TEST_DATABASE_URL;
+const SKIP_REASON =
+  'PostgreSQL pipelined BEGIN: skipped because TROUPE_TEST_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5433/postgres)';
+
+interface Items {
+  items: { id: number; label: string };
+}
+
+if (DATABASE_URL === undefined || DATABASE_URL === '') {
+  // eslint-disable-next-line no-console -- the reason a gated suite did not run must be visible
+  console.warn(SKIP_REASON);
+  describe.skip(SKIP_REASON, () => {
+    it('needs a PostgreSQL server', () => undefined);
+  });
+} else {
+  const url = DATABASE_URL;
+
+  describe('pipelined BEGIN on PostgreSQL', () => {
+    const cleanups: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    });
+
+    async function open() {
+      const schema = `troupe_test_${randomBytes(6).toString('hex')}`;
+      const application = `troupe_pipe_${randomBytes(4).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA "${schema}"`);
+      await admin.query(`CREATE TABLE "${schema}".items (id int primary key, label text)`);
+      await admin.query(`INSERT INTO "${schema}".items VALUES (1, 'one')`);
+      const pool = new pg.Pool({
+        connectionString: url,
+        max: 1,
+        pipeline: true,
+        application_name: application,
+        options: `-c search_path=${schema}`,
+      });
+      // The connection's death, as the storage hears of it (createPostgresStorage listens the same way).
+      const died = new Promise<void>((resolve) => listenToEveryClient(pool, () => resolve()));
+      // What each flush of the pooled connection's socket carried, as text: a corked socket flushes once.
+      const flushes: string[] = [];
+      pool.on('connect', (client) => {
+        const stream = (client as unknown as { connection: { stream: Socket } }).connection.stream;
+        const writev = stream._writev?.bind(stream);
+        const write = stream._write.bind(stream);
+        stream._writev = (chunks, callback) => {
+          flushes.push(chunks.map(({ chunk }) => Buffer.from(chunk as Buffer).toString('latin1')).join(''));
+          writev?.(chunks, callback);
+        };
+        stream._write = (chunk, encoding, callback) => {
+          flushes.push(Buffer.from(chunk as Buffer).toString('latin1'));
+          write(chunk, encoding, callback);
+        };
+      });
+      const db = new Kysely<Items>({ dialect: resilientPostgresDialect(pool) });
+      cleanups.push(async () => {
+        await db.destroy();
+        await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
+        await admin.end();
+      });
+      // Opens the pool's one connection, so the flushes a test reads are its own.
+      await sql`select 1`.execute(db);
+      flushes.length = 0;
+      const labels = async () =>
+        (await admin.query<{ id: number }>(`SELECT id FROM "${schema}".items ORDER BY id`)).rows.map(
+          (row) => row.id,
+        );
+      return { db, admin, application, died, flushes, labels };
+    }
+
+    it("sends the BEGIN in the same write as the transaction's first statement", async () => {
+      const { db, flushes, labels } = await open();
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('items').values({ id: 2, label: 'two' }).execute();
+        await trx.insertInto('items').values({ id: 3, label: 'three' }).execute();
+      });
+      expect(flushes[0]).toMatch(/begin[\s\S]*insert into "items"/);
+      expect(flushes.filter((flush) => /\bbegin\b/.test(flush))).toHaveLength(1);
+      expect(flushes.at(-1)).toMatch(/commit/);
+      expect(await labels()).toEqual([1, 2, 3]);
+    });
+
+    it('keeps the first statement inside the transaction: a later failure rolls it back', async () => {
+      const { db, labels } = await open();
+      const failed = db.transaction().execute(async (trx) => {
+        await trx.insertInto('items').values({ id: 2, label: 'two' }).execute();
+        await trx.insertInto('items').values({ id: 1, label: 'again' }).execute();
+      });
+      await expect(failed).rejects.toMatchObject({ code: '23505' });
+      expect(await labels()).toEqual([1]);
+      // The connection went back clean: the next transaction commits.
+      await db
+        .transaction()
+        .execute((trx) => trx.insertInto('items').values({ id: 4, label: 'four' }).execute());
+      expect(await labels()).toEqual([1, 4]);
+    });
+
+    it('sends nothing for a transaction that ran no statement, whether it commits or rolls back', async () => {
+      const { db, flushes } = await open();
+      await db.transaction().execute(async () => undefined);
+      await expect(
+        db.transaction().execute(() => Promise.reject(new Error('changed its mind'))),
+      ).rejects.toThrow('changed its mind');
+      expect(flushes).toEqual([]);
+      expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
+    });
+
+    it('fails a BEGIN whose connection died as storage_unavailable, wrote nothing, and reconnects', async () => {
+      const { db, admin, application, died, labels } = await open();
+      const failed = await db
+        .transaction()
+        .execute(async (trx) => {
+          // The connection dies between the (unsent) BEGIN and the first statement.
+          await admin.query(
+            'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+            [application],
+          );
+          await died;
+          await trx.insertInto('items').values({ id: 2, label: 'two' }).execute();
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(isTroupeError(failed, 'storage_unavailable')).toBe(true);
+      expect(await labels()).toEqual([1]);
+      await db
+        .transaction()
+        .execute((trx) => trx.insertInto('items').values({ id: 5, label: 'five' }).execute());
+      expect(await labels()).toEqual([1, 5]);
+    });
+  });
+}
