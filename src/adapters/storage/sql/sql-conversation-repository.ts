@@ -11,7 +11,7 @@ import type {
 import type { ConversationsTable } from './database-schema.js';
 import { fromJson, nowIso, toJson, translateUniqueViolation } from './sql-context.js';
 import type { SqlContext } from './sql-context.js';
-import { preparedQuery } from './prepared-query.js';
+import { preparedQuery, preparedQueryFamily } from './prepared-query.js';
 import { AGENT, CONVERSATION, PROJECT, USER, partOf, selected, type JoinedRow } from './joined-parts.js';
 import { projectFromRow } from './sql-project-repository.js';
 import { userFromRow } from './sql-user-repository.js';
@@ -26,6 +26,25 @@ const insertConversation = preparedQuery((db, args: ConversationsTable & Record<
 const selectConversation = preparedQuery((db, args: { id: string }) =>
   db.selectFrom('conversations').selectAll().where('id', '=', args.id),
 );
+
+type PatchedColumn = 'title' | 'status' | 'metadata';
+
+/**
+ * An update of `updated_at` and the columns a patch sets, one prepared query per set of columns: the first
+ * message of a conversation titles it, so a run start makes this update as often as conversations begin.
+ */
+const updateConversation = preparedQueryFamily({
+  key: (columns: readonly PatchedColumn[]) => columns.join(','),
+  build: (columns) => (db, args: Record<string, unknown>) => {
+    const set: Record<string, unknown> = { updated_at: args.updated_at };
+    for (const column of columns) set[column] = args[column];
+    return db
+      .updateTable('conversations')
+      .set(set as Updateable<ConversationsTable>)
+      .where('id', '=', args.id as string)
+      .returningAll();
+  },
+});
 
 export function conversationFromRow(row: Selectable<ConversationsTable>): Conversation {
   return {
@@ -119,16 +138,15 @@ export class SqlConversationRepository implements ConversationRepository {
   }
 
   async update(id: string, patch: ConversationPatch): Promise<Conversation> {
-    const set: Updateable<ConversationsTable> = { updated_at: nowIso(this.ctx) };
-    if (patch.title !== undefined) set.title = patch.title;
-    if (patch.status !== undefined) set.status = patch.status;
-    if (patch.metadata !== undefined) set.metadata = toJson(patch.metadata);
-    const row = await this.ctx.db
-      .updateTable('conversations')
-      .set(set)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+    const args: Record<string, unknown> = { id, updated_at: nowIso(this.ctx) };
+    const columns: PatchedColumn[] = [];
+    if (patch.title !== undefined) columns.push('title');
+    if (patch.status !== undefined) columns.push('status');
+    if (patch.metadata !== undefined) columns.push('metadata');
+    for (const column of columns)
+      args[column] = column === 'metadata' ? toJson(patch.metadata) : patch[column];
+    const row = (await updateConversation(columns)(this.ctx, args)).rows[0] as
+      Selectable<ConversationsTable> | undefined;
     if (row === undefined) throw new TroupeError('conversation_not_found', `Conversation ${id} not found`);
     return conversationFromRow(row);
   }
