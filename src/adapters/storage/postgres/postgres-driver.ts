@@ -226,13 +226,14 @@ class ResilientPostgresDriver implements Driver {
     return connection;
   }
 
-  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
     const access = settings.accessMode ? ` ${settings.accessMode}` : '';
     const own = asConnection(connection);
     // Sent with the transaction's first statement (PostgresConnection.run): nothing to wait for here.
     own.inTransaction = true;
     own.unsentBegin = `begin${isolation}${access}`;
+    return Promise.resolve();
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {

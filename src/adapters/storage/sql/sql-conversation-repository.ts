@@ -145,8 +145,7 @@ export class SqlConversationRepository implements ConversationRepository {
     if (patch.metadata !== undefined) columns.push('metadata');
     for (const column of columns)
       args[column] = column === 'metadata' ? toJson(patch.metadata) : patch[column];
-    const row = (await updateConversation(columns)(this.ctx, args)).rows[0] as
-      Selectable<ConversationsTable> | undefined;
+    const row = (await updateConversation(columns)(this.ctx, args)).rows[0];
     if (row === undefined) throw new TroupeError('conversation_not_found', `Conversation ${id} not found`);
     return conversationFromRow(row);
   }
