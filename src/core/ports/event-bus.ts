@@ -37,9 +37,11 @@ export interface EventBus {
   publishMany?(events: readonly RunEvent[]): Promise<void>;
   subscribe(runId: string, listener: (event: RunEvent) => void): Promise<Subscription>;
   /**
-   * The run's `end` events only, on the same terms as `subscribe`. A waiter for ends (an awaited run, a parent
-   * awaiting its children) then reads one entry per run instead of all of them. Optional: without it a waiter
-   * subscribes to everything and keeps the ends.
+   * The run's `end` events only, on the same terms as `subscribe`, except that an `end` published before the call
+   * may be heard too (the Redis bus reads a run's end stream from its start: no round trip to find its tail). A
+   * waiter for ends (an awaited run, a parent awaiting its children) then reads one entry per run instead of all
+   * of them; it reads the run after subscribing anyway. Optional: without it a waiter subscribes to everything
+   * and keeps the ends.
    */
   subscribeEnds?(runId: string, listener: (event: RunEvent) => void): Promise<Subscription>;
   signal(signal: RunSignal): Promise<void>;

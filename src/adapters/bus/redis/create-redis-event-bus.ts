@@ -164,6 +164,8 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     streamKey: endKey,
     blockMs,
     report,
+    // A waiter wants a run's end whenever it was published; reading from the start saves the XREVRANGE.
+    fromStart: true,
     ...(endedRuns ? { onEntry: (event, fields) => attachCarriedRun(event, fields, endedRuns.attach) } : {}),
   });
   const signals = createRedisSignalChannel({ command, subscriber, channel: signalChannel, report });

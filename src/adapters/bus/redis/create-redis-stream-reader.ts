@@ -34,6 +34,11 @@ export interface RedisStreamReaderOptions {
   report: (error: unknown) => void;
   /** Sees each decoded entry before its listeners do, with the entry's fields (what else the publisher put there). */
   onEntry?: (event: RunEvent, fields: string[]) => void;
+  /**
+   * A new stream is read from its first entry instead of its tail, with no XREVRANGE before the subscription
+   * resolves: for streams whose every entry a new listener wants anyway (a run's ends, of which there is one).
+   */
+  fromStart?: boolean;
 }
 
 export interface RedisStreamReader {
@@ -74,7 +79,7 @@ function isRunEvent(value: unknown): value is RunEvent {
 
 /** The bus's event half: run streams read by one XREAD loop, starting at once. */
 export function createRedisStreamReader(options: RedisStreamReaderOptions): RedisStreamReader {
-  const { command, reader, streamKey, blockMs, report, onEntry } = options;
+  const { command, reader, streamKey, blockMs, report, onEntry, fromStart = false } = options;
   const runs = new Map<string, RunStream>();
   let closed = false;
   /** Bumped whenever a stream joins the read set; the loop notes which generation its XREAD covers. */
@@ -235,7 +240,7 @@ export function createRedisStreamReader(options: RedisStreamReaderOptions): Redi
     async subscribe(runId, listener) {
       if (closed) return rejectClosedBus();
       const key = streamKey(runId);
-      const tail = await tailOf(key);
+      const tail = fromStart ? '0-0' : await tailOf(key);
       if (closed) return rejectClosedBus();
       const entry: EventListener = { listener, active: true, after: tail };
       let stream = runs.get(runId);

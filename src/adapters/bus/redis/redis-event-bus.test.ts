@@ -175,6 +175,41 @@ if (REDIS_URL === undefined || REDIS_URL === '') {
       expect(await redis.ttl(`${prefix}run:${runId}:end`)).toBeGreaterThan(0);
     });
 
+    it('lets subscribeEnds hear an end published before it, without looking up the stream tail first', async () => {
+      const prefix = freshPrefix();
+      const worker = await open(prefix);
+      const api = await open(prefix);
+      const runId = randomUUID();
+      const end = storedRunEvent({
+        run_id: runId,
+        seq: 2,
+        type: 'end',
+        payload: { status: 'completed' },
+        created_at: new Date(Date.UTC(2026, 0, 1)).toISOString(),
+      });
+      await worker.publishMany?.([runEvent(runId, 1), end]);
+      // MONITOR sees this run's keys, whoever else shares the server.
+      const monitor = await new Redis(url).monitor();
+      const tailLookups: string[] = [];
+      monitor.on('monitor', (_time: string, args: string[]) => {
+        if (args[0]?.toLowerCase() === 'xrevrange' && args[1]?.includes(runId)) tailLookups.push(args[1]);
+      });
+      try {
+        const ends: RunEvent[] = [];
+        const events: RunEvent[] = [];
+        await api.subscribeEnds?.(runId, (event) => ends.push(event));
+        await api.subscribe(runId, (event) => events.push(event));
+        await waitUntil(() => ends.length === 1, 'the end published before the subscription');
+        expect(ends).toEqual([end]);
+        // A plain subscription still starts at the tail: it looked the tail up and heard nothing of before.
+        await waitUntil(() => tailLookups.length === 1, 'the events subscription looking its tail up');
+        expect(tailLookups).toEqual([`${prefix}run:${runId}:events`]);
+        expect(events).toEqual([]);
+      } finally {
+        monitor.disconnect();
+      }
+    });
+
     it('carries the row an end committed to the waiters of another process', async () => {
       const prefix = freshPrefix();
       const endedRuns = {
