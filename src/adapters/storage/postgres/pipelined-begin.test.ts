@@ -4,6 +4,7 @@ import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isTroupeError } from '../../../core/errors.js';
+import { createItemsSchema } from '../../../../test/helpers/postgres-items-schema.js';
 import { listenToEveryClient, resilientPostgresDialect } from './postgres-driver.js';
 
 /*
@@ -36,13 +37,8 @@ if (DATABASE_URL === undefined || DATABASE_URL === '') {
     });
 
     async function open() {
-      const schema = `troupe_test_${randomBytes(6).toString('hex')}`;
+      const { schema, admin, drop } = await createItemsSchema(url);
       const application = `troupe_pipe_${randomBytes(4).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA "${schema}"`);
-      await admin.query(`CREATE TABLE "${schema}".items (id int primary key, label text)`);
-      await admin.query(`INSERT INTO "${schema}".items VALUES (1, 'one')`);
       const pool = new pg.Pool({
         connectionString: url,
         max: 1,
@@ -70,8 +66,7 @@ if (DATABASE_URL === undefined || DATABASE_URL === '') {
       const db = new Kysely<Items>({ dialect: resilientPostgresDialect(pool) });
       cleanups.push(async () => {
         await db.destroy();
-        await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
-        await admin.end();
+        await drop();
       });
       // Opens the pool's one connection, so the flushes a test reads are its own.
       await sql`select 1`.execute(db);

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TroupeError } from '../../../core/errors.js';
+import { createItemsSchema } from '../../../../test/helpers/postgres-items-schema.js';
 import { resilientPostgresDialect } from './postgres-driver.js';
 import { StatementNames } from './statement-names.js';
 
@@ -47,20 +47,14 @@ if (DATABASE_URL === undefined || DATABASE_URL === '') {
 
     /** A Kysely on one connection in a fresh schema holding `items(id int, label text)`. */
     async function open(names: StatementNames | undefined) {
-      const schema = `troupe_test_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA "${schema}"`);
-      await admin.query(`CREATE TABLE "${schema}".items (id int primary key, label text)`);
-      await admin.query(`INSERT INTO "${schema}".items VALUES (1, 'one')`);
+      const { schema, admin, drop } = await createItemsSchema(url);
       const pool = new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${schema}` });
       const db = new Kysely<{ items: { id: number; label: string } }>({
         dialect: resilientPostgresDialect(pool, names),
       });
       cleanups.push(async () => {
         await db.destroy();
-        await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
-        await admin.end();
+        await drop();
       });
       const prepared = async () =>
         (
