@@ -27,6 +27,17 @@ function runEvent(runId: string, seq: number): RunEvent {
   });
 }
 
+/** A completed run's `end`, as a run that finishes appends it. */
+function endEvent(runId: string, seq: number): RunEvent {
+  return storedRunEvent({
+    run_id: runId,
+    seq,
+    type: 'end',
+    payload: { status: 'completed' },
+    created_at: new Date(Date.UTC(2026, 0, 1)).toISOString(),
+  });
+}
+
 function waitUntil(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
@@ -159,13 +170,7 @@ if (REDIS_URL === undefined || REDIS_URL === '') {
       const all: RunEvent[] = [];
       await api.subscribeEnds?.(runId, (event) => ends.push(event));
       await api.subscribe(runId, (event) => all.push(event));
-      const end = storedRunEvent({
-        run_id: runId,
-        seq: 3,
-        type: 'end',
-        payload: { status: 'completed' },
-        created_at: new Date(Date.UTC(2026, 0, 1)).toISOString(),
-      });
+      const end = endEvent(runId, 3);
       await worker.publishMany?.([runEvent(runId, 1), runEvent(runId, 2), end]);
 
       await waitUntil(() => all.length === 3 && ends.length === 1, 'the events and the end');
@@ -180,13 +185,7 @@ if (REDIS_URL === undefined || REDIS_URL === '') {
       const worker = await open(prefix);
       const api = await open(prefix);
       const runId = randomUUID();
-      const end = storedRunEvent({
-        run_id: runId,
-        seq: 2,
-        type: 'end',
-        payload: { status: 'completed' },
-        created_at: new Date(Date.UTC(2026, 0, 1)).toISOString(),
-      });
+      const end = endEvent(runId, 2);
       await worker.publishMany?.([runEvent(runId, 1), end]);
       // MONITOR sees this run's keys, whoever else shares the server.
       const monitor = await new Redis(url).monitor();
@@ -223,14 +222,7 @@ if (REDIS_URL === undefined || REDIS_URL === '') {
       const runId = randomUUID();
       const ends: RunEvent[] = [];
       await api.subscribeEnds?.(runId, (event) => ends.push(event));
-      const end = (seq: number) =>
-        storedRunEvent({
-          run_id: runId,
-          seq,
-          type: 'end',
-          payload: { status: 'completed' },
-          created_at: new Date(Date.UTC(2026, 0, 1)).toISOString(),
-        });
+      const end = (seq: number) => endEvent(runId, seq);
       const row = {
         id: runId,
         status: 'completed',
