@@ -62,7 +62,10 @@ export interface RedisEventBusOptions {
 
 const DEFAULT_KEY_PREFIX = 'troupe:';
 const DEFAULT_MAX_LEN = 10_000;
-/** A run's end stream holds its ends: one, or a few when it was resumed and ended again. */
+/**
+ * A run's end stream holds its one end (a terminal status has no way out: run-state-machine.ts); the cap only
+ * bounds a stream written to by something else.
+ */
 const END_MAX_LEN = 16;
 const DEFAULT_TTL_SECONDS = 24 * 60 * 60;
 const DEFAULT_BLOCK_MS = 5_000;
@@ -191,7 +194,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
       const key = streamKey(event.run_id);
       const entry = JSON.stringify(event);
       commands.xadd(key, 'MAXLEN', '~', maxLen, '*', STREAM_ENTRY_FIELD, entry);
-      // Written once or twice in a run's life (an end, and one more after a resume), so its TTL goes with it.
+      // Written once in a run's life, so its TTL goes with it.
       if (event.type === 'end') {
         const ended = endKey(event.run_id);
         const row = endedRuns?.read(event);
