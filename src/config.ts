@@ -173,9 +173,11 @@ function egressAllowList(env: Env): string[] {
   return entries;
 }
 
-function flag(env: Env, name: string): boolean {
+/** A true/false setting; unset or empty is `fallback`. */
+function flag(env: Env, name: string, fallback = false): boolean {
   const raw = (env[name] ?? '').trim().toLowerCase();
-  if (raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
+  if (raw === '') return fallback;
+  if (raw === '0' || raw === 'false' || raw === 'no') return false;
   if (raw === '1' || raw === 'true' || raw === 'yes') return true;
   throw new TroupeError('config_invalid', `${name} must be true or false, got "${env[name]}"`);
 }
@@ -209,9 +211,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): TroupeC
     port: integer(env, 'TROUPE_PORT', 3000),
     dataDir,
     databaseUrl: env.TROUPE_DATABASE_URL || undefined,
-    databasePreparedStatements:
-      (env.TROUPE_DATABASE_PREPARED_STATEMENTS ?? '').trim() === '' ||
-      flag(env, 'TROUPE_DATABASE_PREPARED_STATEMENTS'),
+    databasePreparedStatements: flag(env, 'TROUPE_DATABASE_PREPARED_STATEMENTS', true),
     redisUrl: env.TROUPE_REDIS_URL || undefined,
     scenarioDir: path.resolve(cwd, env.TROUPE_SCENARIO_DIR ?? 'scenarios'),
     workerConcurrency: integer(env, 'TROUPE_WORKER_CONCURRENCY', 8),
