@@ -11,9 +11,8 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type pg from 'pg';
-import { TroupeError } from '../../../core/errors.js';
 import { isStalePreparedStatement, type StatementNames } from './statement-names.js';
-import { STORAGE_RETRY_AFTER_SECONDS, unavailableAsTroupeError } from './storage-unavailable.js';
+import { storageUnavailable, unavailableAsTroupeError } from './storage-unavailable.js';
 
 /*
  * Kysely's PostgreSQL driver, written for a server that restarts (docs/scale-out.md, "Outages"): a failure of
@@ -169,14 +168,7 @@ class PostgresConnection implements DatabaseConnection {
     this.#forget(name);
     if (this.inTransaction) {
       this.broken = true;
-      throw new TroupeError(
-        'storage_unavailable',
-        'The database schema changed under a prepared statement; try again',
-        {
-          cause: error,
-          details: { retry_after_seconds: STORAGE_RETRY_AFTER_SECONDS },
-        },
-      );
+      throw storageUnavailable('The database schema changed under a prepared statement; try again', error);
     }
     // 26000 means there is nothing to deallocate; either way the name is free afterwards.
     await this.client.query(`deallocate ${name}`).catch(() => undefined);

@@ -26,7 +26,7 @@ const UNAVAILABLE_MESSAGE =
   /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Query read timeout|timeout expired)/;
 
 /** Seconds a client is told to wait (`Retry-After`): a fast restart of PostgreSQL takes about one. */
-export const STORAGE_RETRY_AFTER_SECONDS = 2;
+const STORAGE_RETRY_AFTER_SECONDS = 2;
 
 export function isStorageUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
@@ -37,18 +37,24 @@ export function isStorageUnavailable(error: unknown): boolean {
 }
 
 /**
- * A connection-class failure of PostgreSQL as `storage_unavailable` (503 with `Retry-After`); anything else
- * unchanged. `committed: 'unknown'` (`outcomeUnknown`) says the statement may have been done before the
- * connection died (a COMMIT, or a statement outside a transaction, once sent); any other such failure wrote
- * nothing (docs/scale-out.md, "Outages").
+ * `storage_unavailable` (503 with `Retry-After`) caused by `cause`. `outcomeUnknown` adds `committed: 'unknown'`:
+ * the statement may have been done before the connection died (docs/scale-out.md, "Outages").
  */
-export function unavailableAsTroupeError(error: unknown, outcomeUnknown = false): unknown {
-  if (error instanceof TroupeError || !isStorageUnavailable(error)) return error;
-  return new TroupeError('storage_unavailable', 'The database is unavailable; try again shortly', {
-    cause: error,
+export function storageUnavailable(message: string, cause: unknown, outcomeUnknown = false): TroupeError {
+  return new TroupeError('storage_unavailable', message, {
+    cause,
     details: {
       retry_after_seconds: STORAGE_RETRY_AFTER_SECONDS,
       ...(outcomeUnknown ? { committed: 'unknown' } : {}),
     },
   });
+}
+
+/**
+ * A connection-class failure of PostgreSQL as `storage_unavailable`; anything else unchanged. The outcome is
+ * unknown for a COMMIT, or a statement outside a transaction, once sent; any other such failure wrote nothing.
+ */
+export function unavailableAsTroupeError(error: unknown, outcomeUnknown = false): unknown {
+  if (error instanceof TroupeError || !isStorageUnavailable(error)) return error;
+  return storageUnavailable('The database is unavailable; try again shortly', error, outcomeUnknown);
 }
