@@ -25,6 +25,11 @@ export function printScaleOutVsEmbedded(embedded: EmbeddedDispatch, scaleOut: Sc
   console.log(
     `Scale-out (1 worker) against embedded: dispatch ${phase.task.median} / ${embeddedMs} ms = ${round(phase.task.median / embeddedMs)}× (target ≤ 4×); cluster CPU ${clusterCpu} ms per dispatch (target ≤ 15 ms).`,
   );
+  const overHttp = scaleOut.embedded_http;
+  if (overHttp)
+    console.log(
+      `Like for like, against the embedded server over the same HTTP client: dispatch ${phase.task.median} / ${overHttp.task.median} ms = ${round(phase.task.median / overHttp.task.median)}×; CPU ${clusterCpu} / ${overHttp.batch.cpu_ms_per_dispatch} ms per dispatch = ${round(clusterCpu / overHttp.batch.cpu_ms_per_dispatch)}×; batch ${phase.batch.dispatches_per_s} / ${overHttp.batch.dispatches_per_s} dispatches/s.`,
+    );
   if (postgres && sqlite)
     console.log(
       `Per dispatch: PostgreSQL ${postgres.statements_per_dispatch} statements in ${postgres.round_trips_per_dispatch ?? postgres.statements_per_dispatch} round trips (${postgres.transactions_per_dispatch} transactions, autocommits included); SQLite ${sqlite.statements_per_run} statements (${sqlite.transactions_per_run} transactions), in process.`,

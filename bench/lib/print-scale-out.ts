@@ -26,6 +26,18 @@ export interface ScaleOutResult {
       cpu_ms_per_dispatch: { postgres: number; redis: number; api: number; workers: number[] };
     };
   }[];
+  /** The embedded server over the same HTTP client (absent in results from before 2026-12-06's last run). */
+  embedded_http?: {
+    task: Summary;
+    plain: Summary;
+    batch: {
+      dispatches_per_s: number;
+      runs_per_s: number;
+      wall_s: number;
+      latency_ms: Summary;
+      cpu_ms_per_dispatch: number;
+    };
+  };
   recovery: {
     workers_before_kill: number;
     victim: string;
@@ -42,8 +54,11 @@ export interface ScaleOutResult {
   load_average: { before: number[]; after: number[] };
 }
 
+/** The reference row: the embedded server (SQLite, in-process queue) over the same HTTP client. */
+const EMBEDDED_ROW = 'embedded server';
+
 export function printScaleOut(result: ScaleOutResult): void {
-  const { recovery } = result;
+  const { recovery, embedded_http: embedded } = result;
   const batch = result.phases[0]?.batch.dispatches ?? 0;
   console.log(
     `\nScale-out: ${result.postgres.version} + ${result.redis.version}, one API process and N worker processes (worker concurrency ${result.worker_concurrency}, active children per user raised to ${result.max_active_children_per_user}), over loopback HTTP`,
@@ -61,14 +76,19 @@ export function printScaleOut(result: ScaleOutResult): void {
         'dispatch − plain',
         'task span median',
       ],
-      result.phases.map((phase) => [
-        `${phase.workers} worker${phase.workers === 1 ? '' : 's'}`,
-        phase.task.median,
-        phase.task.p99,
-        phase.plain.median,
-        phase.dispatch_marginal_ms,
-        phase.task_span.median,
-      ]),
+      [
+        ...(embedded
+          ? [[EMBEDDED_ROW, embedded.task.median, embedded.task.p99, embedded.plain.median, '', '']]
+          : []),
+        ...result.phases.map((phase) => [
+          `${phase.workers} worker${phase.workers === 1 ? '' : 's'}`,
+          phase.task.median,
+          phase.task.p99,
+          phase.plain.median,
+          phase.dispatch_marginal_ms,
+          phase.task_span.median,
+        ]),
+      ],
     ),
   );
   printRoundTrips(result);
@@ -86,18 +106,36 @@ export function printScaleOut(result: ScaleOutResult): void {
         'API',
         'each worker',
       ],
-      result.phases.map(({ workers, batch: phase }) => [
-        `${workers} worker${workers === 1 ? '' : 's'}`,
-        phase.dispatches_per_s,
-        phase.runs_per_s,
-        phase.wall_s,
-        phase.latency_ms.median,
-        phase.latency_ms.p99,
-        phase.cpu_ms_per_dispatch.postgres,
-        phase.cpu_ms_per_dispatch.redis,
-        phase.cpu_ms_per_dispatch.api,
-        phase.cpu_ms_per_dispatch.workers.map(formatNumber).join(' + '),
-      ]),
+      [
+        ...(embedded
+          ? [
+              [
+                EMBEDDED_ROW,
+                embedded.batch.dispatches_per_s,
+                embedded.batch.runs_per_s,
+                embedded.batch.wall_s,
+                embedded.batch.latency_ms.median,
+                embedded.batch.latency_ms.p99,
+                '',
+                '',
+                `${embedded.batch.cpu_ms_per_dispatch} (one process)`,
+                '',
+              ],
+            ]
+          : []),
+        ...result.phases.map(({ workers, batch: phase }) => [
+          `${workers} worker${workers === 1 ? '' : 's'}`,
+          phase.dispatches_per_s,
+          phase.runs_per_s,
+          phase.wall_s,
+          phase.latency_ms.median,
+          phase.latency_ms.p99,
+          phase.cpu_ms_per_dispatch.postgres,
+          phase.cpu_ms_per_dispatch.redis,
+          phase.cpu_ms_per_dispatch.api,
+          phase.cpu_ms_per_dispatch.workers.map(formatNumber).join(' + '),
+        ]),
+      ],
     ),
   );
   console.log(

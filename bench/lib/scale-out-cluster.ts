@@ -38,21 +38,10 @@ export interface Cluster {
  */
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const { services, teardown } = options;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'troupe-bench-cluster-'));
-  teardown.add('the cluster dir', () => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
-  const scenarioDir = path.join(dir, 'scenarios');
-  mkdirSync(scenarioDir);
-  for (const [name, body] of Object.entries(options.scenarios))
-    writeFileSync(path.join(scenarioDir, `${name}.yaml`), body);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
+  const env = benchServerEnv('troupe-bench-cluster-', options, {
     TROUPE_DATABASE_URL: services.postgres.url,
     TROUPE_REDIS_URL: services.redis.url,
-    TROUPE_DATA_DIR: path.join(dir, 'data'),
-    TROUPE_SCENARIO_DIR: scenarioDir,
-    TROUPE_HOST: '127.0.0.1',
-    ...options.env,
-  };
+  });
   const config = loadConfig(env, REPO_DIR);
 
   const start = (name: string, args: string[]): ServerProcess => {
@@ -62,14 +51,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   };
   // The API process migrates the schema and seeds the demo user before any worker starts.
   const apiProcess = start('api', ['--role', 'api', '--port', '0']);
-  const [, url] = await apiProcess.waitFor(/Troupe is serving on (http:\/\/\S+)/);
-  const [, token] = await apiProcess.waitFor(/Token for "demo"[^:]*: (trp_\S+)/);
-  if (!url || !token) throw new Error(`the API process printed no URL or token:\n${apiProcess.tail()}`);
+  const api = await servedApi(apiProcess);
   const workers: ServerProcess[] = [];
 
   return {
     services,
-    api: troupeApi(url, token),
+    api,
     apiProcess,
     workers,
     config,
@@ -85,4 +72,52 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       return workers.find((worker) => worker.child.pid === pid);
     },
   };
+}
+
+/**
+ * The embedded default (`troupe serve`: SQLite file, in-process queue and bus) in a process of its own, on the
+ * same scenarios: the cluster's reference over the same HTTP client (docs/BENCHMARKS.md, "Like for like").
+ */
+export async function startEmbeddedServer(
+  options: Pick<ClusterOptions, 'scenarios' | 'env' | 'teardown'>,
+): Promise<{ api: TroupeApi; process: ServerProcess }> {
+  const env = benchServerEnv('troupe-bench-embedded-', options, {});
+  // Whatever the bench's own environment says, this one is the embedded default.
+  delete env.TROUPE_DATABASE_URL;
+  delete env.TROUPE_REDIS_URL;
+  const started = new ServerProcess('embedded', ['--port', '0'], env);
+  options.teardown.add('the embedded server', () => started.stop());
+  return { api: await servedApi(started), process: started };
+}
+
+/** A scratch dir (removed at teardown) with the scenario files, and the environment every process reads. */
+function benchServerEnv(
+  prefix: string,
+  options: Pick<ClusterOptions, 'scenarios' | 'env' | 'teardown'>,
+  services: Record<string, string>,
+): NodeJS.ProcessEnv {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  options.teardown.add(`the dir ${dir}`, () =>
+    Promise.resolve(rmSync(dir, { recursive: true, force: true })),
+  );
+  const scenarioDir = path.join(dir, 'scenarios');
+  mkdirSync(scenarioDir);
+  for (const [name, body] of Object.entries(options.scenarios))
+    writeFileSync(path.join(scenarioDir, `${name}.yaml`), body);
+  return {
+    ...process.env,
+    ...services,
+    TROUPE_DATA_DIR: path.join(dir, 'data'),
+    TROUPE_SCENARIO_DIR: scenarioDir,
+    TROUPE_HOST: '127.0.0.1',
+    ...options.env,
+  };
+}
+
+/** The client of a serving process, once it printed its URL and the demo user's token. */
+async function servedApi(server: ServerProcess): Promise<TroupeApi> {
+  const [, url] = await server.waitFor(/Troupe is serving on (http:\/\/\S+)/);
+  const [, token] = await server.waitFor(/Token for "demo"[^:]*: (trp_\S+)/);
+  if (!url || !token) throw new Error(`${server.name} printed no URL or token:\n${server.tail()}`);
+  return troupeApi(url, token);
 }

@@ -4,21 +4,16 @@
  * dispatch suite. Measures (a) one dispatch round trip (and the plain-answer baseline, and the `task` span
  * from the stored events), (b) end-to-end throughput of a fixed batch at each worker count, and (c) recovery:
  * `kill -9` of a worker holding active runs, until the surviving workers have completed every one of them;
- * and, per worker count, the statements and Redis commands one dispatch costs.
+ * and, per worker count, the statements and Redis commands one dispatch costs. First, (a) and (b) on the embedded
+ * server alone, over the same client: the like-for-like reference (`embedded_http`).
  */
 import os from 'node:os';
 import type { RunEvent } from '../../src/core/records/run-event.js';
-import {
-  expectedAnswer,
-  HELPER_CONFIG,
-  HELPER_SCENARIO,
-  MAIN_CONFIG,
-  MAIN_SCENARIO,
-} from '../lib/dispatch-scenario.js';
+import { expectedAnswer, HELPER_SCENARIO, MAIN_SCENARIO } from '../lib/dispatch-scenario.js';
 import { mapLimit } from '../lib/map-limit.js';
 import { roundTripProbe, type RoundTripProbe } from '../lib/round-trip-probe.js';
 import { processCpuMs, processTreeCpuMs } from '../lib/process-cpu.js';
-import { startCluster, type Cluster } from '../lib/scale-out-cluster.js';
+import { startCluster, startEmbeddedServer, type Cluster } from '../lib/scale-out-cluster.js';
 import { findServiceBinaries, startServices } from '../../test/helpers/services/services.js';
 import { round, roundSummary, summarize } from '../lib/stats.js';
 import { progress, runSuite } from '../lib/suite.js';
@@ -31,6 +26,7 @@ import {
   RUN_TIMEOUT_MS,
   SCALE_OUT_SUITE,
   checkAnswer,
+  createAgents,
   type ScaleOutAgents,
 } from '../lib/scale-out-support.js';
 
@@ -118,13 +114,21 @@ async function measureRoundTrips(
   return probe.read(count);
 }
 
-/** (b) A fixed batch of dispatches, each in a conversation of its own, posted `CLIENT_CONCURRENCY` at a time. */
-async function measureBatch(cluster: Cluster, agents: ScaleOutAgents, count: number, tag: string) {
-  const { api } = cluster;
+/**
+ * (b) A fixed batch of dispatches, each in a conversation of its own, posted `CLIENT_CONCURRENCY` at a time;
+ * `cpu` reads the CPU time of the measured processes, before the batch and after.
+ */
+async function measureBatch<C>(
+  api: TroupeApi,
+  agents: ScaleOutAgents,
+  count: number,
+  tag: string,
+  cpu: () => C,
+) {
   const conversations = await mapLimit(Array.from({ length: count }), CLIENT_CONCURRENCY, () =>
     api.createConversation(agents.main),
   );
-  const cpuBefore = cpuOf(cluster);
+  const cpuBefore = cpu();
   const started = performance.now();
   const latencies: number[] = [];
   const finished = await mapLimit(conversations, CLIENT_CONCURRENCY, async (conversation, index) => {
@@ -143,23 +147,46 @@ async function measureBatch(cluster: Cluster, agents: ScaleOutAgents, count: num
   });
   await Promise.all(finished.map((entry) => entry.done));
   const wallS = (performance.now() - started) / 1000;
-  const cpuAfter = cpuOf(cluster);
-  const perDispatch = (before: number, after: number) => round((after - before) / count);
+  const cpuAfter = cpu();
   return {
-    dispatches: count,
-    runs: 2 * count,
-    wall_s: round(wallS),
-    dispatches_per_s: round(count / wallS),
-    runs_per_s: round((2 * count) / wallS),
-    latency_ms: roundSummary(summarize(latencies)),
-    // CPU time per dispatch of each process (from /proc): how evenly the workers shared the batch.
-    cpu_ms_per_dispatch: {
-      postgres: perDispatch(cpuBefore.postgres, cpuAfter.postgres),
-      redis: perDispatch(cpuBefore.redis, cpuAfter.redis),
-      api: perDispatch(cpuBefore.api, cpuAfter.api),
-      workers: cpuAfter.workers.map((after, index) => perDispatch(cpuBefore.workers[index] ?? 0, after)),
+    summary: {
+      dispatches: count,
+      runs: 2 * count,
+      wall_s: round(wallS),
+      dispatches_per_s: round(count / wallS),
+      runs_per_s: round((2 * count) / wallS),
+      latency_ms: roundSummary(summarize(latencies)),
     },
+    /** CPU time per dispatch of one process (from /proc), as `of` reads it from a sample. */
+    cpuPerDispatch: (of: (sample: C) => number) => round((of(cpuAfter) - of(cpuBefore)) / count),
   };
+}
+
+/**
+ * The embedded server (SQLite, in-process queue and bus) measured as the cluster is, over the same HTTP client:
+ * the like-for-like reference for a scale-out dispatch (the dispatch suite calls the runtime in process, without
+ * HTTP). Stopped before the cluster starts, so the two never share the machine.
+ */
+async function measureEmbeddedOverHttp(
+  plan: { warmup: number; task: number; plain: number; batch: number },
+  scenarios: Record<string, string>,
+  env: Record<string, string>,
+) {
+  const teardown = createTeardown((message) => progress(SCALE_OUT_SUITE, message));
+  try {
+    const server = await startEmbeddedServer({ scenarios, env, teardown });
+    const agents = await createAgents(server.api);
+    const dispatch = await measureDispatch(server.api, agents, plan);
+    const measured = await measureBatch(server.api, agents, plan.batch, 'embedded', () =>
+      processCpuMs(server.process.pid),
+    );
+    return {
+      ...dispatch,
+      batch: { ...measured.summary, cpu_ms_per_dispatch: measured.cpuPerDispatch((cpu) => cpu) },
+    };
+  } finally {
+    await teardown.run();
+  }
 }
 
 await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
@@ -190,6 +217,19 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
       };
   const pinning = pinningFromEnv();
   const loadBefore = loadAverage();
+  const scenarios = { main: MAIN_SCENARIO, helper: HELPER_SCENARIO, slow: slowScenario(plan.stepDelayMs) };
+  const env = {
+    // Every dispatch of the batch may have its child active at once; the default per-user limit (20)
+    // would refuse most of them (the fan-out suite raises it the same way).
+    TROUPE_MAX_CHILDREN_PER_USER: String(plan.batch),
+    // A quick smoke run cannot wait for the default 30 s lease to expire; the full run keeps what is configured.
+    ...(quick && !process.env.TROUPE_LEASE_MS ? { TROUPE_LEASE_MS: '2000' } : {}),
+  };
+  progress(
+    SCALE_OUT_SUITE,
+    `the embedded server over the same HTTP client: ${plan.task} dispatches and ${plan.plain} plain runs one at a time, then a batch of ${plan.batch}`,
+  );
+  const embeddedHttp = await measureEmbeddedOverHttp(plan, scenarios, env);
   const teardown = createTeardown((message) => progress(SCALE_OUT_SUITE, message));
   try {
     const services = await startServices(found.binaries, teardown);
@@ -197,18 +237,7 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
       SCALE_OUT_SUITE,
       `${services.postgres.version} at ${services.postgres.url} (${services.postgres.settings.join(', ')}); ${services.redis.version} at ${services.redis.url}`,
     );
-    const cluster = await startCluster({
-      services,
-      scenarios: { main: MAIN_SCENARIO, helper: HELPER_SCENARIO, slow: slowScenario(plan.stepDelayMs) },
-      env: {
-        // Every dispatch of the batch may have its child active at once; the default per-user limit (20)
-        // would refuse most of them (the fan-out suite raises it the same way).
-        TROUPE_MAX_CHILDREN_PER_USER: String(plan.batch),
-        // A quick smoke run cannot wait for the default 30 s lease to expire; the full run keeps what is configured.
-        ...(quick && !process.env.TROUPE_LEASE_MS ? { TROUPE_LEASE_MS: '2000' } : {}),
-      },
-      teardown,
-    });
+    const cluster = await startCluster({ services, scenarios, env, teardown });
     const { api } = cluster;
     const pinWorkers = () => {
       for (const worker of cluster.workers) pinProcess(worker.pid, pinning?.workers);
@@ -221,19 +250,7 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
     }
     const probe = await roundTripProbe(services.postgres.url, services.redis.url);
     teardown.add('the round-trip probe', () => probe.close());
-    await api.call(
-      'POST',
-      '/api/agent',
-      { slug: 'helper', name: 'helper', is_subagent: true, config: HELPER_CONFIG },
-      201,
-    );
-    const agent = async (slug: string, config: object) =>
-      (await api.call<{ agent: { id: string } }>('POST', '/api/agent', { slug, name: slug, config }, 201))
-        .agent.id;
-    const agents: ScaleOutAgents = {
-      main: await agent('main', MAIN_CONFIG),
-      slow: await agent('slow', { model: 'scripted:slow', tools: [] }),
-    };
+    const agents = await createAgents(api);
 
     const phases = [];
     for (const workers of plan.workers) {
@@ -245,7 +262,19 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
       );
       const dispatch = await measureDispatch(api, agents, plan);
       const round_trips = await measureRoundTrips(api, agents, probe, plan.counted);
-      const batch = await measureBatch(cluster, agents, plan.batch, `w${workers}`);
+      const measured = await measureBatch(api, agents, plan.batch, `w${workers}`, () => cpuOf(cluster));
+      const batch = {
+        ...measured.summary,
+        // CPU time per dispatch of each process: how evenly the workers shared the batch.
+        cpu_ms_per_dispatch: {
+          postgres: measured.cpuPerDispatch((cpu) => cpu.postgres),
+          redis: measured.cpuPerDispatch((cpu) => cpu.redis),
+          api: measured.cpuPerDispatch((cpu) => cpu.api),
+          workers: cluster.workers.map((_, index) =>
+            measured.cpuPerDispatch((cpu) => cpu.workers[index] ?? 0),
+          ),
+        },
+      };
       phases.push({ workers, ...dispatch, round_trips, batch });
     }
     progress(
@@ -262,6 +291,7 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
       client_concurrency: CLIENT_CONCURRENCY,
       ...(pinning ? { pinned_cpus: pinning } : {}),
       phases,
+      embedded_http: embeddedHttp,
       recovery,
       load_average: { before: loadBefore, after: loadAverage() },
     };
