@@ -112,6 +112,36 @@ describe('awaitRunsTerminal', () => {
     }
   });
 
+  it('returns the ended row when the end arrives while its first read is in flight', async () => {
+    const { harness, ids } = await start(['slow']);
+    const runId = ids[0] as string;
+    const started = await harness.storage.runs.get(runId);
+    const user = started && (await harness.storage.users.get(started.user_id));
+    if (!user) throw new Error('the run and its user were just made');
+    // The wait's first read sees the run running; the run ends, and its `end` reaches the watch, before that
+    // read answers (the race a scale-out long-poll met: the answer was the stale row, `wait_timed_out` false).
+    const getMany = harness.storage.runs.getMany.bind(harness.storage.runs);
+    let first = true;
+    harness.storage.runs.getMany = async (list) => {
+      const rows = await getMany(list);
+      if (!first) return rows;
+      first = false;
+      const heard = new Promise<void>((resolve) => {
+        void harness.bus.subscribe(runId, (event) => event.type === 'end' && resolve());
+      });
+      await harness.runs.cancel(user, runId);
+      await heard;
+      return rows;
+    };
+    const waited = await awaitRunsTerminal(harness.storage, harness.bus, [runId], {
+      mode: 'all',
+      timeoutMs: 20_000,
+    });
+    expect(waited.timed_out).toBe(false);
+    expect(waited.runs[0]?.status).toBe('cancelled');
+    expect(waited.runs[0]).toEqual(await getMany([runId]).then((rows) => rows[0]));
+  });
+
   it('returns at the first end in `any` mode, the others as they are', async () => {
     const { harness, ids } = await start(['slow', 'fast']);
     const waited = await awaitRunsTerminal(harness.storage, harness.bus, ids, {

@@ -142,8 +142,15 @@ export async function awaitRunsTerminal(
       stopListening?.();
       stopReading?.();
     }
+    // The first read stands for the answer only when it saw every end the wait counted: an `end` heard while
+    // that read was in flight makes its row stale (the run was still running when read).
+    const endedAfterRead = ids.some(
+      (runId) => watch.ended(runId) && !isTerminalStatus(current.get(runId)?.status ?? 'pending'),
+    );
     const latest =
-      !waits && !since ? current : (knownEnded(ids, current, watch, reread) ?? (await read(exists)));
+      !waits && !since && !endedAfterRead
+        ? current
+        : (knownEnded(ids, current, watch, reread) ?? (await read(exists)));
     const runs = ids.map((runId) => latest.get(runId) as Run);
     const first = firstEnded === undefined ? undefined : latest.get(firstEnded);
     const condition =
