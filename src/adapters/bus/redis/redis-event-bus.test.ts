@@ -8,12 +8,12 @@ import { attachEndedRun, endedRunOf } from '../../../runtime/runs/end/ended-run-
 import { describeEventBusContract } from '../../../../test/contracts/event-bus.contract.js';
 import { compareStreamIds } from './compare-stream-ids.js';
 import { createRedisEventBus } from './create-redis-event-bus.js';
+import { serviceUrlOrSkip } from '../../../../test/helpers/services/service-url-or-skip.js';
 
 /*
  * Runs against a real Redis when TROUPE_TEST_REDIS_URL is set (`.ci/run` starts one and sets it). Every bus
  * gets its own key prefix, so tests never see each other's streams; run ids are fresh UUIDs anyway.
  */
-const REDIS_URL = process.env.TROUPE_TEST_REDIS_URL;
 const SKIP_REASON =
   'Redis event bus: skipped because TROUPE_TEST_REDIS_URL is not set (e.g. redis://127.0.0.1:6390; .ci/run sets it)';
 
@@ -59,15 +59,9 @@ describe('compareStreamIds', () => {
   });
 });
 
-if (REDIS_URL === undefined || REDIS_URL === '') {
-  // The default reporter shows only a skip count; say why, once per file.
-  // eslint-disable-next-line no-console -- the reason a gated suite did not run must be visible
-  console.warn(SKIP_REASON);
-  describe.skip(SKIP_REASON, () => {
-    it('needs a Redis server', () => undefined);
-  });
-} else {
-  const url = REDIS_URL;
+const serverUrl = serviceUrlOrSkip('TROUPE_TEST_REDIS_URL', SKIP_REASON);
+if (serverUrl !== undefined) {
+  const url = serverUrl;
   const freshPrefix = (): string => `troupe-test:${randomUUID().slice(0, 8)}:`;
 
   /** Deletes a test bus's streams, so repeated local runs leave nothing behind (they would expire anyway). */

@@ -5,23 +5,18 @@ import type { ModelLimits } from '../../../core/model-limits/model-limits.js';
 import type { ModelAdmission } from '../../../core/ports/model-admission.js';
 import { describeModelAdmissionContract } from '../../../../test/contracts/model-admission.contract.js';
 import { createRedisModelAdmission } from './create-redis-model-admission.js';
+import { serviceUrlOrSkip } from '../../../../test/helpers/services/service-url-or-skip.js';
 
 /*
  * Against a real Redis when TROUPE_TEST_REDIS_URL is set. Each admission gets its own key prefix (deleted
  * afterwards), so tests never share limits unless they mean to.
  */
-const REDIS_URL = process.env.TROUPE_TEST_REDIS_URL;
 const SKIP_REASON =
   'Redis model admission: skipped because TROUPE_TEST_REDIS_URL is not set (e.g. redis://127.0.0.1:6390)';
 
-if (REDIS_URL === undefined || REDIS_URL === '') {
-  // eslint-disable-next-line no-console -- the reason a gated suite did not run must be visible
-  console.warn(SKIP_REASON);
-  describe.skip(SKIP_REASON, () => {
-    it('needs a Redis server', () => undefined);
-  });
-} else {
-  const url = REDIS_URL;
+const serverUrl = serviceUrlOrSkip('TROUPE_TEST_REDIS_URL', SKIP_REASON);
+if (serverUrl !== undefined) {
+  const url = serverUrl;
   const prefixes: string[] = [];
   const freshPrefix = () => {
     const prefix = `troupe-test:${randomUUID().slice(0, 8)}:`;

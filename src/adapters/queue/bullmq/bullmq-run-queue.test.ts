@@ -5,12 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunQueue } from '../../../core/ports/run-queue.js';
 import { describeRunQueueContract } from '../../../../test/contracts/run-queue.contract.js';
 import { createBullmqRunQueue, jobIdFor } from './create-bullmq-run-queue.js';
+import { serviceUrlOrSkip } from '../../../../test/helpers/services/service-url-or-skip.js';
 
 /*
  * Runs against a real Redis when TROUPE_TEST_REDIS_URL is set (`.ci/run` starts one and sets it). Every queue
  * gets a fresh name, so tests share the server but never each other's jobs.
  */
-const REDIS_URL = process.env.TROUPE_TEST_REDIS_URL;
 const SKIP_REASON =
   'BullMQ run queue: skipped because TROUPE_TEST_REDIS_URL is not set (e.g. redis://127.0.0.1:6390; .ci/run sets it)';
 const PREFIX = 'troupe-test';
@@ -41,16 +41,9 @@ async function obliterate(url: string, queueName: string): Promise<void> {
   }
 }
 
-if (REDIS_URL === undefined || REDIS_URL === '') {
-  // The default reporter shows only a skip count; say why, once per file.
-  // eslint-disable-next-line no-console -- the reason a gated suite did not run must be visible
-  console.warn(SKIP_REASON);
-  describe.skip(SKIP_REASON, () => {
-    it('needs a Redis server', () => undefined);
-  });
-} else {
-  const url = REDIS_URL;
-
+const serverUrl = serviceUrlOrSkip('TROUPE_TEST_REDIS_URL', SKIP_REASON);
+if (serverUrl !== undefined) {
+  const url = serverUrl;
   describeRunQueueContract('bullmq', async ({ concurrency, onError }) => {
     const queueName = freshQueueName();
     const queue = await createBullmqRunQueue({ url, queueName, prefix: PREFIX, concurrency, onError });

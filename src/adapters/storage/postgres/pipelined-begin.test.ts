@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isTroupeError } from '../../../core/errors.js';
 import { createItemsSchema } from '../../../../test/helpers/postgres-items-schema.js';
 import { listenToEveryClient, resilientPostgresDialect } from './postgres-driver.js';
+import { serviceUrlOrSkip } from '../../../../test/helpers/services/service-url-or-skip.js';
 
 /*
  * A transaction's BEGIN leaves in one write with its first statement (postgres-driver.ts), against a real
@@ -13,7 +14,6 @@ import { listenToEveryClient, resilientPostgresDialect } from './postgres-driver
  * pipelining connection, as createPostgresStorage configures it, so the socket it watches is the one its
  * statements ran on.
  */
-const DATABASE_URL = process.env.TROUPE_TEST_DATABASE_URL;
 const SKIP_REASON =
   'PostgreSQL pipelined BEGIN: skipped because TROUPE_TEST_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5433/postgres)';
 
@@ -21,15 +21,9 @@ interface Items {
   items: { id: number; label: string };
 }
 
-if (DATABASE_URL === undefined || DATABASE_URL === '') {
-  // eslint-disable-next-line no-console -- the reason a gated suite did not run must be visible
-  console.warn(SKIP_REASON);
-  describe.skip(SKIP_REASON, () => {
-    it('needs a PostgreSQL server', () => undefined);
-  });
-} else {
-  const url = DATABASE_URL;
-
+const serverUrl = serviceUrlOrSkip('TROUPE_TEST_DATABASE_URL', SKIP_REASON);
+if (serverUrl !== undefined) {
+  const url = serverUrl;
   describe('pipelined BEGIN on PostgreSQL', () => {
     const cleanups: (() => Promise<void>)[] = [];
     afterEach(async () => {

@@ -7,13 +7,13 @@ import { postgresSqlDialect } from '../sql/sql-dialect.js';
 import { describeStorageContract } from '../../../../test/contracts/storage/storage.contract.js';
 import { createPostgresStorage } from './create-postgres-storage.js';
 import { seedOneRun } from '../../../../test/contracts/storage/seed-one-run.js';
+import { serviceUrlOrSkip } from '../../../../test/helpers/services/service-url-or-skip.js';
 
 /*
  * Runs against a real PostgreSQL server when TROUPE_TEST_DATABASE_URL is set (`.ci/run` starts a throwaway
  * cluster and sets it). Every test gets its own fresh schema, dropped afterwards, so tests never see each
  * other's rows and the database needs no cleanup. Without the variable the suite is skipped, and says why.
  */
-const DATABASE_URL = process.env.TROUPE_TEST_DATABASE_URL;
 const SKIP_REASON =
   'PostgreSQL storage: skipped because TROUPE_TEST_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5433/postgres; .ci/run sets it)';
 
@@ -37,16 +37,9 @@ function dropSchema(url: string, schema: string): Promise<void> {
   });
 }
 
-if (DATABASE_URL === undefined || DATABASE_URL === '') {
-  // The default reporter shows only a skip count; say why, once per file.
-  // eslint-disable-next-line no-console -- the reason a gated suite did not run must be visible
-  console.warn(SKIP_REASON);
-  describe.skip(SKIP_REASON, () => {
-    it('needs a PostgreSQL server', () => undefined);
-  });
-} else {
-  const url = DATABASE_URL;
-
+const serverUrl = serviceUrlOrSkip('TROUPE_TEST_DATABASE_URL', SKIP_REASON);
+if (serverUrl !== undefined) {
+  const url = serverUrl;
   describeStorageContract('postgres (schema per test)', async () => {
     const schema = freshSchemaName();
     const storage = await createPostgresStorage({ connectionString: url, schema, poolSize: 4 });

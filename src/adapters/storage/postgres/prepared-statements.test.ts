@@ -5,13 +5,13 @@ import { TroupeError } from '../../../core/errors.js';
 import { createItemsSchema } from '../../../../test/helpers/postgres-items-schema.js';
 import { resilientPostgresDialect } from './postgres-driver.js';
 import { StatementNames } from './statement-names.js';
+import { serviceUrlOrSkip } from '../../../../test/helpers/services/service-url-or-skip.js';
 
 /*
  * Server-side prepared statements (statement-names.ts) against a real PostgreSQL when TROUPE_TEST_DATABASE_URL
  * is set: each test works in a schema of its own on a pool of one connection, so the session it inspects is
  * the one its statements ran on.
  */
-const DATABASE_URL = process.env.TROUPE_TEST_DATABASE_URL;
 const SKIP_REASON =
   'PostgreSQL prepared statements: skipped because TROUPE_TEST_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5433/postgres)';
 
@@ -30,15 +30,9 @@ describe('StatementNames', () => {
   });
 });
 
-if (DATABASE_URL === undefined || DATABASE_URL === '') {
-  // eslint-disable-next-line no-console -- the reason a gated suite did not run must be visible
-  console.warn(SKIP_REASON);
-  describe.skip(SKIP_REASON, () => {
-    it('needs a PostgreSQL server', () => undefined);
-  });
-} else {
-  const url = DATABASE_URL;
-
+const serverUrl = serviceUrlOrSkip('TROUPE_TEST_DATABASE_URL', SKIP_REASON);
+if (serverUrl !== undefined) {
+  const url = serverUrl;
   describe('prepared statements on PostgreSQL', () => {
     const cleanups: (() => Promise<void>)[] = [];
     afterEach(async () => {
