@@ -1,7 +1,6 @@
 import {
   PostgresAdapter,
   type CompiledQuery,
-  PostgresIntrospector,
   PostgresQueryCompiler,
   type DatabaseConnection,
   type Dialect,
@@ -11,6 +10,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type pg from 'pg';
+import { SearchPathIntrospector } from './search-path-introspector.js';
 import { isStalePreparedStatement, type StatementNames } from './statement-names.js';
 import { storageUnavailable, unavailableAsTroupeError } from './storage-unavailable.js';
 
@@ -294,14 +294,15 @@ export function listenToEveryClient(pool: pg.Pool, onError: (error: unknown) => 
 }
 
 /**
- * Kysely's PostgreSQL dialect over `pool`, with the resilient driver; `names` (statement-names.ts) turns on
- * server-side prepared statements.
+ * Kysely's PostgreSQL dialect over `pool`, with the resilient driver and an introspector of the search path's
+ * schemas only (search-path-introspector.ts); `names` (statement-names.ts) turns on server-side prepared
+ * statements.
  */
 export function resilientPostgresDialect(pool: pg.Pool, names?: StatementNames): Dialect {
   return {
     createDriver: () => new ResilientPostgresDriver(pool, names),
     createQueryCompiler: () => new PostgresQueryCompiler(),
     createAdapter: () => new PostgresAdapter(),
-    createIntrospector: (db: Kysely<unknown>) => new PostgresIntrospector(db),
+    createIntrospector: (db: Kysely<unknown>) => new SearchPathIntrospector(db),
   };
 }
