@@ -18,8 +18,6 @@ import type { FakeModelResponse, RecordedRequest } from './models/fake-model-ser
 export const KILL_POINTS = ['asked', 'running', 'returned', 'next_model'] as const;
 export type KillPoint = (typeof KILL_POINTS)[number];
 
-/** How long the model holds its answer of an `asked` run: the test takes the write lock before it comes. */
-const ASKED_DELAY_MS = 8_000;
 const RUN_TIMEOUT_MS = 90_000;
 
 export interface FaultTarget {
@@ -48,9 +46,13 @@ export function faultModel() {
   const askedAt = new Map<string, number>();
   const nextModelEntered = new Set<string>();
   const answered = new Set<string>();
+  // The model holds its answers of the `asked` runs until the test has taken the write lock.
+  let releaseAsked: () => void = () => undefined;
+  const askedGate = new Promise<void>((resolve) => (releaseAsked = resolve));
   return {
     askedAt,
     nextModelEntered,
+    releaseAsked: () => releaseAsked(),
     answer(request: RecordedRequest): FakeModelResponse {
       const messages = (request.body.messages ?? []) as { role: string; content: unknown }[];
       const lastUser = messages.map((message) => message.role).lastIndexOf('user');
@@ -66,7 +68,7 @@ export function faultModel() {
         if (first) askedAt.set(key, Date.now());
         return {
           toolCalls: [{ name: `mcp__fx__${COUNTING_TOOLS[effect as ToolEffect]}`, args: { key } }],
-          ...(point === 'asked' && first ? { delayMs: ASKED_DELAY_MS } : {}),
+          ...(point === 'asked' && first ? { until: askedGate } : {}),
         };
       }
       if (point === 'next_model' && !answered.has(key)) {
@@ -150,12 +152,11 @@ export async function faultRound(
   await eventually('the asked runs at the model', RUN_TIMEOUT_MS, () =>
     Promise.resolve(askedKeys.every((key) => model.askedAt.has(key)) || undefined),
   );
-  // The model answers the asked runs a moment after the lock is taken; the returned calls return under it.
-  const answersAt = Math.max(...askedKeys.map((key) => model.askedAt.get(key) ?? 0)) + ASKED_DELAY_MS;
-  await delay(Math.max(0, answersAt - Date.now() - 1_000));
+  // Under the write lock the model answers the asked runs and the returned calls return: their commits wait.
   const unlock = await target.lockWrites();
+  model.releaseAsked();
   for (const effect of TOOL_EFFECTS) holds.get(`returned-${effect}`)?.release();
-  await delay(Math.max(0, answersAt - Date.now()) + 800);
+  await delay(800);
   await target.kill(started.map((entry) => entry.run));
   for (const held of holds.values()) held.release();
   await unlock();

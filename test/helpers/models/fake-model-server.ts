@@ -36,6 +36,8 @@ export interface FakeModelResponse {
   usage?: { inputTokens: number; outputTokens: number };
   /** Wait before answering (lets tests cancel an in-flight call, or stall before the headers). */
   delayMs?: number;
+  /** Answer once this settles (a test's gate: the answer comes after the test did something, however slow). */
+  until?: Promise<void>;
   /** Answer with this HTTP error instead, in the provider's error format. */
   error?: FakeError;
   /** Fail the connection or the stream this way (streamed requests; `reset` for any). */
@@ -157,10 +159,12 @@ function gone(res: ServerResponse): boolean {
 }
 
 /** Waits `ms`, or less when the client goes away meanwhile. */
-function waitUnlessGone(res: ServerResponse, ms: number): Promise<void> {
+/** Resolves after `ms`, or once `until` settles, or when the client went away, whichever comes first. */
+function waitUnlessGone(res: ServerResponse, ms: number | undefined, until?: Promise<void>): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
+    const timer = ms === undefined ? undefined : setTimeout(done, ms);
     res.once('close', done);
+    until?.then(done, done);
     function done() {
       clearTimeout(timer);
       res.off('close', done);
@@ -272,7 +276,7 @@ export async function startFakeModelServer(options: {
         );
         return;
       }
-      if (response.delayMs) await waitUnlessGone(res, response.delayMs);
+      if (response.delayMs || response.until) await waitUnlessGone(res, response.delayMs, response.until);
       // The client may have aborted while we waited.
       if (gone(res)) return;
       if (response.fault?.kind === 'reset') {
