@@ -186,29 +186,41 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
    * (docs/scale-out.md, "Outages").
    */
   async function publishAll(events: readonly RunEvent[]): Promise<void> {
-    if (closed || !health.connected || events.length === 0) return;
+    if (closed || events.length === 0) return;
+    const entries = events.map((event) => JSON.stringify(event));
+    // Each end as its end stream's entry holds it. This process's own waiters hear it at once, before Redis
+    // answers and whether or not it is up: an event is published once it is committed.
+    const endFields = events.map((event, index) => {
+      if (event.type !== 'end') return undefined;
+      const row = endedRuns?.read(event);
+      const fields = [STREAM_ENTRY_FIELD, entries[index] as string];
+      return row ? [...fields, ENDED_RUN_FIELD, JSON.stringify(row)] : fields;
+    });
+    events.forEach((event, index) => {
+      const fields = endFields[index];
+      if (fields) ends.deliverPublished(event.run_id, fields);
+    });
+    if (!health.connected) return;
     const now = Date.now();
     const refreshed: string[] = [];
     const commands = command.pipeline();
-    for (const event of events) {
+    events.forEach((event, index) => {
       const key = streamKey(event.run_id);
-      const entry = JSON.stringify(event);
-      commands.xadd(key, 'MAXLEN', '~', maxLen, '*', STREAM_ENTRY_FIELD, entry);
+      commands.xadd(key, 'MAXLEN', '~', maxLen, '*', STREAM_ENTRY_FIELD, entries[index] as string);
       // Written once in a run's life, so its TTL goes with it.
-      if (event.type === 'end') {
+      const fields = endFields[index];
+      if (fields) {
         const ended = endKey(event.run_id);
-        const row = endedRuns?.read(event);
-        const carried = row ? [ENDED_RUN_FIELD, JSON.stringify(row)] : [];
-        commands.xadd(ended, 'MAXLEN', '~', END_MAX_LEN, '*', STREAM_ENTRY_FIELD, entry, ...carried);
+        commands.xadd(ended, 'MAXLEN', '~', END_MAX_LEN, '*', ...fields);
         commands.expire(ended, ttlSeconds);
       }
       const setAt = ttlSetAt.get(key);
-      if (setAt !== undefined && now - setAt < refreshEveryMs) continue;
+      if (setAt !== undefined && now - setAt < refreshEveryMs) return;
       if (ttlSetAt.size >= MAX_TRACKED_STREAMS) ttlSetAt.clear();
       ttlSetAt.set(key, now);
       refreshed.push(key);
       commands.expire(key, ttlSeconds);
-    }
+    });
     const failed = (await commands.exec())?.find(([error]) => error !== null)?.[0];
     if (failed) {
       for (const key of refreshed) ttlSetAt.delete(key);

@@ -43,6 +43,12 @@ export interface RedisStreamReaderOptions {
 
 export interface RedisStreamReader {
   subscribe(runId: string, listener: (event: RunEvent) => void): Promise<Subscription>;
+  /**
+   * An entry this process is appending (the fields of its XADD), heard by this process's listeners now instead
+   * of one XREAD later; the loop then skips it, by its event's `seq`. Only for streams where a `seq` is written
+   * once (a run's ends).
+   */
+  deliverPublished(runId: string, fields: string[]): void;
   /** Silences every listener and ends the loop. */
   close(): Promise<void>;
 }
@@ -59,6 +65,8 @@ interface RunStream {
   /** Id of the last entry the loop read from this stream; the next XREAD starts after it. */
   cursor: string;
   listeners: Set<EventListener>;
+  /** The `seq`s delivered as this process published them (`deliverPublished`), for the loop to skip once. */
+  published?: Set<number>;
 }
 
 type StreamEntry = [id: string, fields: string[]];
@@ -95,23 +103,28 @@ export function createRedisStreamReader(options: RedisStreamReaderOptions): Redi
   const unlessClosed = <T>(pending: Promise<T>): Promise<T | undefined> => Promise.race([pending, stopped]);
   reader.on('close', () => (readerClientId = undefined));
 
-  function deliver(stream: RunStream, id: string, fields: string[]): void {
+  /** `id` undefined: an entry this process is appending, which every listener of the stream hears. */
+  function deliver(stream: RunStream, id: string | undefined, fields: string[]): void {
     let event: unknown;
+    const entryName = id ?? 'being published';
     try {
       const index = fields.indexOf(STREAM_ENTRY_FIELD);
       event = JSON.parse(index >= 0 ? (fields[index + 1] ?? '') : '');
       if (isRunEvent(event)) onEntry?.(event, fields);
     } catch (error) {
-      report(new Error(`Undecodable entry ${id} in ${stream.key}`, { cause: error }));
+      report(new Error(`Undecodable entry ${entryName} in ${stream.key}`, { cause: error }));
       return;
     }
     if (!isRunEvent(event)) {
-      report(new Error(`Entry ${id} in ${stream.key} is not a run event`));
+      report(new Error(`Entry ${entryName} in ${stream.key} is not a run event`));
       return;
     }
+    if (id === undefined) (stream.published ??= new Set()).add(event.seq);
+    // Heard already, as this process published it.
+    else if (stream.published?.delete(event.seq)) return;
     // Snapshot: a listener added while delivering starts with the next entry anyway (its `after`).
     for (const entry of [...stream.listeners]) {
-      if (!entry.active || compareStreamIds(id, entry.after) <= 0) continue;
+      if (!entry.active || (id !== undefined && compareStreamIds(id, entry.after) <= 0)) continue;
       try {
         entry.listener(event);
       } catch (error) {
@@ -261,6 +274,11 @@ export function createRedisStreamReader(options: RedisStreamReaderOptions): Redi
           return Promise.resolve();
         },
       } satisfies Subscription;
+    },
+
+    deliverPublished(runId, fields) {
+      const stream = runs.get(runId);
+      if (!closed && stream) deliver(stream, undefined, fields);
     },
 
     async close() {

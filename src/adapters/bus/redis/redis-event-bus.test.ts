@@ -174,6 +174,38 @@ if (serverUrl !== undefined) {
       expect(await redis.ttl(`${prefix}run:${runId}:end`)).toBeGreaterThan(0);
     });
 
+    it('lets this process hear the ends it publishes before Redis answers, once', async () => {
+      const prefix = freshPrefix();
+      const endedRuns = {
+        read: endedRunOf,
+        attach: (event: RunEvent, run: Run) => attachEndedRun([event], run),
+      };
+      const worker = await createRedisEventBus({ url, keyPrefix: prefix, endedRuns });
+      opened.push(worker);
+      prefixes.push(prefix);
+      const other = await open(prefix);
+      const [own, foreign] = [randomUUID(), randomUUID()];
+      const ends: RunEvent[] = [];
+      await worker.subscribeEnds?.(own, (event) => ends.push(event));
+      await worker.subscribeEnds?.(foreign, (event) => ends.push(event));
+      const end = endEvent(own, 2);
+      const row = { id: own, status: 'completed', output: 'done' } as unknown as Run;
+      attachEndedRun([end], row);
+      const publishing = worker.publishMany?.([runEvent(own, 1), end]);
+      // Not one XREAD later: a parent awaiting a child that ran here goes on at once (docs/scale-out.md), with
+      // the row the end committed, as a waiter of another process gets it.
+      expect(ends).toEqual([end]);
+      expect(endedRunOf(ends[0] as RunEvent)).toEqual(row);
+      await publishing;
+
+      // Another process's end reaches the same loop, after ours: by then the loop has read ours and skipped it.
+      const foreignEnd = endEvent(foreign, 1);
+      await other.publish(foreignEnd);
+      await waitUntil(() => ends.length === 2, "the other process's end");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ends).toEqual([end, foreignEnd]);
+    });
+
     it('lets subscribeEnds hear an end published before it, without looking up the stream tail first', async () => {
       const prefix = freshPrefix();
       const worker = await open(prefix);

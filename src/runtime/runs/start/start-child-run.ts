@@ -90,16 +90,26 @@ async function commitAdoptedAlone(tx: Storage, adopted: AdoptedCommit): Promise<
   return events;
 }
 
-/** After the commit: the parent's stream hears of the child, which runs in the slot it took or is queued. */
+/**
+ * After the commit: the parent's stream hears of the child, which runs in the slot it took or is queued. A child
+ * run here does not wait for the announcement's round trip: what it publishes later leaves behind it, in order,
+ * on this process's bus connection (docs/scale-out.md, "What scales how"). A queued child may run in another
+ * process, so it is queued only once the announcement is out.
+ */
 async function announceStarted(
   deps: ChildRunDeps,
   written: WrittenChildRun,
   reservation: RunReservation | undefined,
 ): Promise<void> {
-  await publishAllQuietly(deps.bus, written.announced);
+  const announced = publishAllQuietly(deps.bus, written.announced);
   deps.handoffs?.offer(written.run.id, written.appended, written.context);
-  if (written.run.status === 'running' && reservation) reservation.start(written.run);
-  else await deps.queue.enqueue(written.run.id, { created: true });
+  if (written.run.status === 'running' && reservation) {
+    reservation.start(written.run);
+    await announced;
+    return;
+  }
+  await announced;
+  await deps.queue.enqueue(written.run.id, { created: true });
 }
 
 /** A run already started under this request id: the same start replayed, if it is this parent's child. */
