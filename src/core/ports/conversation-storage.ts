@@ -29,7 +29,11 @@ export interface ConversationWithParts {
 }
 
 export interface ConversationRepository {
-  create(conversation: NewConversation): Promise<Conversation>;
+  /**
+   * `id`: one the caller made (`newId('cnv')`), when a write it starts together with this one names the
+   * conversation (docs/scale-out.md, "What scales how"); made here otherwise.
+   */
+  create(conversation: NewConversation, id?: string): Promise<Conversation>;
   get(id: string): Promise<Conversation | undefined>;
   /**
    * The conversation with its agent, owner and project in one read, each as its repository's `get` returns

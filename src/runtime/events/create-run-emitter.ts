@@ -1,3 +1,4 @@
+import { settleInOrder } from '../../core/settle-in-order.js';
 import type { EventBus } from '../../core/ports/event-bus.js';
 import type { RunEventBatch, StepMessages, Storage } from '../../core/ports/storage.js';
 import type { Run } from '../../core/records/run.js';
@@ -140,7 +141,6 @@ export function createRunEmitter(
     try {
       const { written, others } = await retrying(() =>
         storage.sharedCommitTransaction(async (tx) => {
-          if (steps.length > 0) await tx.messages.appendSteps(run.thread_id, run.id, steps);
           let appended: { own: RunEvent[]; others: RunEvent[] } | undefined;
           const append: AppendBatch = async (tail = [], besides = []) => {
             if (appended) throw new Error(`the events of a commit of run ${run.id} were appended twice`);
@@ -148,8 +148,17 @@ export function createRunEmitter(
             appended = await appendOwn(tx, [...leading, ...events, ...tail], besides);
             return appended.own.slice(leading.length);
           };
-          const returned = alongside ? await alongside(tx, append) : undefined;
-          if (!appended) await append();
+          // The step's messages leave with the first statement behind them (an ending's compare-and-set, or
+          // the events): one round trip on PostgreSQL (docs/scale-out.md, "What scales how"). Written first,
+          // so whatever `alongside` reads of the thread includes them.
+          const [, returned] = await settleInOrder([
+            steps.length > 0 ? tx.messages.appendSteps(run.thread_id, run.id, steps) : undefined,
+            (async () => {
+              const alongsideReturned = alongside ? await alongside(tx, append) : undefined;
+              if (!appended) await append();
+              return alongsideReturned;
+            })(),
+          ]);
           return {
             written: appended?.own ?? [],
             others: [...(appended?.others ?? []), ...(returned ?? [])],

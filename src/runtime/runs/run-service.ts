@@ -1,3 +1,4 @@
+import { settleInOrder } from '../../core/settle-in-order.js';
 import { TroupeError, isTroupeError } from '../../core/errors.js';
 import { newRunId } from '../../core/ids.js';
 import { buildNewRun } from '../../core/runs/build-new-run.js';
@@ -124,16 +125,17 @@ export function createRunService(deps: RunServiceDeps): RunService {
               },
             }),
           );
-          const ledger = await openRootBudget(tx, runId, agent.config.budget, input.budget, new Date());
-          const appended = await tx.messages.append(conversation.thread_id, runId, 0, [
-            { role: 'user', content: message },
-          ]);
-          // A conversation nobody named takes its title from this message, whoever started it: the console, the
-          // API, the CLI, the OpenAI-compatible and A2A endpoints.
-          const titled =
+          // Once the run row is in, its ledger, its first message and the conversation's title are written
+          // together: one round trip on PostgreSQL (docs/scale-out.md, "What scales how"). A conversation nobody
+          // named takes its title from this message, whoever started it: the console, the API, the CLI, the
+          // OpenAI-compatible and A2A endpoints.
+          const [ledger, appended, titled] = await settleInOrder([
+            openRootBudget(tx, runId, agent.config.budget, input.budget, new Date()),
+            tx.messages.append(conversation.thread_id, runId, 0, [{ role: 'user', content: message }]),
             conversation.title === DEFAULT_CONVERSATION_TITLE
-              ? await tx.conversations.update(conversation.id, { title: conversationTitle(content) })
-              : conversation;
+              ? tx.conversations.update(conversation.id, { title: conversationTitle(content) })
+              : conversation,
+          ]);
           // Every part of the first attempt's context was read (or written) right here: hand it over.
           const { owner, project } = read;
           const context =

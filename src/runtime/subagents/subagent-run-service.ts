@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.js';
-import { subagentChildThreadId } from '../../core/ids.js';
+import { newId, subagentChildThreadId } from '../../core/ids.js';
+import { settleInOrder } from '../../core/settle-in-order.js';
 import type { Agent } from '../../core/records/agent.js';
 import type { SubagentThread } from '../../core/records/conversation.js';
 import type { Run } from '../../core/records/run.js';
@@ -111,29 +112,36 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
     }
     if (continuing) return refused(SUBAGENT_TEXTS.threadNotInConversation(threadId));
     if (!parentConversation) return refused('The parent conversation does not exist');
-    const child = await tx.conversations.create({
-      user_id: parent.user_id,
-      agent_id: subagent.id,
-      thread_id: threadId,
-      project_id: parentConversation.project_id,
-      status: 'subagent',
-      title: `SubAgent: ${subagent.name}`,
-      metadata: {
-        source: 'subagent',
+    // Written together, one round trip on PostgreSQL: the relation names the conversation by the id made here.
+    const childId = newId('cnv');
+    const [child, relation] = await settleInOrder([
+      tx.conversations.create(
+        {
+          user_id: parent.user_id,
+          agent_id: subagent.id,
+          thread_id: threadId,
+          project_id: parentConversation.project_id,
+          status: 'subagent',
+          title: `SubAgent: ${subagent.name}`,
+          metadata: {
+            source: 'subagent',
+            parent_conversation_id: parentConversation.id,
+            parent_thread_id: parent.thread_id,
+            created_by_run_id: parent.id,
+            subagent_slug: subagent.slug,
+          },
+        },
+        childId,
+      ),
+      tx.subagentThreads.create({
+        user_id: parent.user_id,
         parent_conversation_id: parentConversation.id,
-        parent_thread_id: parent.thread_id,
-        created_by_run_id: parent.id,
+        child_conversation_id: childId,
+        child_thread_id: threadId,
         subagent_slug: subagent.slug,
-      },
-    });
-    const relation = await tx.subagentThreads.create({
-      user_id: parent.user_id,
-      parent_conversation_id: parentConversation.id,
-      child_conversation_id: child.id,
-      child_thread_id: threadId,
-      subagent_slug: subagent.slug,
-      created_by_run_id: parent.id,
-    });
+        created_by_run_id: parent.id,
+      }),
+    ]);
     return { conversationId: child.id, created: child, relation };
   }
 

@@ -612,6 +612,20 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         );
       });
 
+      it('creates a conversation under an id its caller made, for a write started with it', async () => {
+        const { conversation } = await seedWorld(storage);
+        const id = newId('cnv');
+        const made = await storage.conversations.create(
+          { ...conversation, thread_id: newId('thr'), title: 'Named ahead' },
+          id,
+        );
+        expect(made.id).toBe(id);
+        expect(await storage.conversations.get(id)).toEqual(made);
+        // Without one, the repository makes its own (a spread record's id is not taken).
+        const own = await storage.conversations.create({ ...conversation, thread_id: newId('thr') });
+        expect(own.id).not.toBe(conversation.id);
+      });
+
       it('reads a conversation with its agent, owner and project in one statement, as get returns each', async () => {
         const { conversation } = await seedWorld(storage);
         const agent = await storage.agents.get(conversation.agent_id);

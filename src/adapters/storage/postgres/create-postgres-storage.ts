@@ -9,6 +9,7 @@ import type { DatabaseSchema } from '../sql/database-schema.js';
 import { migrateToLatest } from '../sql/migrations.js';
 import { postgresSqlDialect } from '../sql/sql-dialect.js';
 import { listenToEveryClient, resilientPostgresDialect } from './postgres-driver.js';
+import { pipelinedPostgresTransactions } from './pipelined-transactions.js';
 import { StatementNames } from './statement-names.js';
 
 export interface PostgresStorageOptions {
@@ -157,7 +158,8 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
   pool.on('error', () => undefined);
   const names =
     options.preparedStatements === false ? undefined : new StatementNames(PREPARED_STATEMENT_LIMIT);
-  const db = new Kysely<DatabaseSchema>({ dialect: resilientPostgresDialect(pool, names) });
+  const dialect = resilientPostgresDialect(pool, names);
+  const db = new Kysely<DatabaseSchema>({ dialect });
   try {
     // A migration's statements run once each, so none is prepared (a text is named from its second use).
     await migrateExclusively(pool, db, schema);
@@ -171,9 +173,8 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
       { cause: error },
     );
   }
-  return createSqlStorage(
-    db,
-    postgresSqlDialect,
-    options.clock === undefined ? {} : { clock: options.clock },
-  );
+  return createSqlStorage(db, postgresSqlDialect, {
+    transactions: pipelinedPostgresTransactions(db, dialect),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+  });
 }

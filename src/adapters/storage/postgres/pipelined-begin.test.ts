@@ -1,11 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import type { Socket } from 'node:net';
-import { Kysely, sql } from 'kysely';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isTroupeError } from '../../../core/errors.js';
-import { createItemsSchema } from '../../../../test/helpers/postgres-items-schema.js';
-import { listenToEveryClient, resilientPostgresDialect } from './postgres-driver.js';
+import { openWatchedPool } from '../../../../test/helpers/postgres-watched-pool.js';
 import { serviceUrlOrSkip } from '../../../../test/helpers/services/service-url-or-skip.js';
 
 /*
@@ -17,10 +13,6 @@ import { serviceUrlOrSkip } from '../../../../test/helpers/services/service-url-
 const SKIP_REASON =
   'PostgreSQL pipelined BEGIN: skipped because TROUPE_TEST_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5433/postgres)';
 
-interface Items {
-  items: { id: number; label: string };
-}
-
 const serverUrl = serviceUrlOrSkip('TROUPE_TEST_DATABASE_URL', SKIP_REASON);
 if (serverUrl !== undefined) {
   const url = serverUrl;
@@ -30,47 +22,7 @@ if (serverUrl !== undefined) {
       for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     });
 
-    async function open() {
-      const { schema, admin, drop } = await createItemsSchema(url);
-      const application = `troupe_pipe_${randomBytes(4).toString('hex')}`;
-      const pool = new pg.Pool({
-        connectionString: url,
-        max: 1,
-        pipeline: true,
-        application_name: application,
-        options: `-c search_path=${schema}`,
-      });
-      // The connection's death, as the storage hears of it (createPostgresStorage listens the same way).
-      const died = new Promise<void>((resolve) => listenToEveryClient(pool, () => resolve()));
-      // What each flush of the pooled connection's socket carried, as text: a corked socket flushes once.
-      const flushes: string[] = [];
-      pool.on('connect', (client) => {
-        const stream = (client as unknown as { connection: { stream: Socket } }).connection.stream;
-        const writev = stream._writev?.bind(stream);
-        const write = stream._write.bind(stream);
-        stream._writev = (chunks, callback) => {
-          flushes.push(chunks.map(({ chunk }) => Buffer.from(chunk as Buffer).toString('latin1')).join(''));
-          writev?.(chunks, callback);
-        };
-        stream._write = (chunk, encoding, callback) => {
-          flushes.push(Buffer.from(chunk as Buffer).toString('latin1'));
-          write(chunk, encoding, callback);
-        };
-      });
-      const db = new Kysely<Items>({ dialect: resilientPostgresDialect(pool) });
-      cleanups.push(async () => {
-        await db.destroy();
-        await drop();
-      });
-      // Opens the pool's one connection, so the flushes a test reads are its own.
-      await sql`select 1`.execute(db);
-      flushes.length = 0;
-      const labels = async () =>
-        (await admin.query<{ id: number }>(`SELECT id FROM "${schema}".items ORDER BY id`)).rows.map(
-          (row) => row.id,
-        );
-      return { db, admin, application, died, flushes, labels };
-    }
+    const open = () => openWatchedPool(url, cleanups);
 
     it("sends the BEGIN in the same write as the transaction's first statement", async () => {
       const { db, flushes, labels } = await open();

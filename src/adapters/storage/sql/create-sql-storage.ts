@@ -37,7 +37,7 @@ export interface SqlStorageOptions {
   beforeClose?: () => Promise<void>;
   /** The engine's fast path for prepared queries (SQLite). */
   direct?: DirectQueryRunner;
-  /** The engine's own transactions (SQLite); otherwise Kysely's. */
+  /** The engine's own transactions (SQLite's direct ones, PostgreSQL's pipelined ones); otherwise Kysely's. */
   transactions?: TransactionSource;
 }
 

@@ -14,7 +14,7 @@ export interface SqlContext {
   readonly inTransaction: boolean;
   /** The engine's fast path for prepared queries, where it has one (SQLite). */
   readonly direct?: DirectQueryRunner | undefined;
-  /** The engine's own transactions, where it runs them off Kysely's machinery (SQLite). */
+  /** The engine's own transactions, where it runs them off Kysely's machinery (SQLite, PostgreSQL). */
   readonly transactions?: TransactionSource | undefined;
 }
 

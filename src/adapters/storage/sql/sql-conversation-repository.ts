@@ -75,10 +75,10 @@ const selectConversationWithParts = preparedQuery((db, args: { id: string }) =>
 export class SqlConversationRepository implements ConversationRepository {
   constructor(private readonly ctx: SqlContext) {}
 
-  async create(conversation: NewConversation): Promise<Conversation> {
+  async create(conversation: NewConversation, id?: string): Promise<Conversation> {
     const now = nowIso(this.ctx);
     const row: ConversationsTable = {
-      id: newId('cnv'),
+      id: id ?? newId('cnv'),
       user_id: conversation.user_id,
       agent_id: conversation.agent_id,
       thread_id: conversation.thread_id,

@@ -1,4 +1,5 @@
 import { newRunId } from '../../../core/ids.js';
+import { settleInOrder } from '../../../core/settle-in-order.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import type { Run } from '../../../core/records/run.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
@@ -69,25 +70,27 @@ export async function writeChildRun(
     }),
     reservation?.claim,
   );
-  const opened = ledger
-    ? await ledger.open(runId)
-    : await openRootBudget(tx, runId, agent.config.budget, spec.budget, new Date());
-  const context = firstAttemptContext(read, run, home.created, opened);
   // The child's first message, and the creator's checkpoint it took, in one insert.
   const first = {
     threadId,
     runId,
     parts: [{ step: 0, messages: [{ role: 'user' as const, content: spec.message }] }],
   };
-  const appended =
-    (await tx.messages.appendBatches(adopted ? [adopted.messages, first] : [first])).at(-1) ?? [];
-  // The parent's stream hears both changes, `pending` then `running`, in one insert, after the checkpoint.
-  const updates = await appendSubagentUpdate(
-    tx,
-    run.status === 'running' ? [pendingStateOf(run), run] : [run],
-    { childAgent: agent, parent },
-    adopted?.events.events,
-  );
+  // Once the run row is in, its ledger, its first message and its parent's updates are written together: one
+  // round trip on PostgreSQL (docs/scale-out.md, "What scales how"). The parent's stream hears both changes,
+  // `pending` then `running`, in one insert, after the checkpoint.
+  const [opened, messages, updates] = await settleInOrder([
+    ledger ? ledger.open(runId) : openRootBudget(tx, runId, agent.config.budget, spec.budget, new Date()),
+    tx.messages.appendBatches(adopted ? [adopted.messages, first] : [first]),
+    appendSubagentUpdate(
+      tx,
+      run.status === 'running' ? [pendingStateOf(run), run] : [run],
+      { childAgent: agent, parent },
+      adopted?.events.events,
+    ),
+  ]);
+  const context = firstAttemptContext(read, run, home.created, opened);
+  const appended = messages.at(-1) ?? [];
   const held = adopted?.events.events.length ?? 0;
   return {
     run,

@@ -1,0 +1,87 @@
+import type { Kysely } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { settleInOrder } from '../../../core/settle-in-order.js';
+import type { DatabaseSchema } from '../sql/database-schema.js';
+import { openWatchedPool, type Items } from '../../../../test/helpers/postgres-watched-pool.js';
+import { serviceUrlOrSkip } from '../../../../test/helpers/services/service-url-or-skip.js';
+import { pipelinedPostgresTransactions } from './pipelined-transactions.js';
+
+/*
+ * Statements a transaction starts together are in flight together (pipelined-transactions.ts), against a real
+ * PostgreSQL when TROUPE_TEST_DATABASE_URL is set, on a pool of one watched connection.
+ */
+const SKIP_REASON =
+  'PostgreSQL pipelined transactions: skipped because TROUPE_TEST_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5433/postgres)';
+
+const serverUrl = serviceUrlOrSkip('TROUPE_TEST_DATABASE_URL', SKIP_REASON);
+if (serverUrl !== undefined) {
+  const url = serverUrl;
+  describe('pipelined transactions on PostgreSQL', () => {
+    const cleanups: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    });
+
+    async function open() {
+      const watched = await openWatchedPool(url, cleanups);
+      const source = pipelinedPostgresTransactions(
+        watched.db as unknown as Kysely<DatabaseSchema>,
+        watched.dialect,
+      );
+      const begin = async () => {
+        const transaction = await source.begin();
+        return { transaction, trx: transaction.db as unknown as Kysely<Items> };
+      };
+      return { ...watched, begin };
+    }
+
+    it('writes the statements started together before the first answer, and runs them in that order', async () => {
+      const { begin, traffic, labels } = await open();
+      const { transaction, trx } = await begin();
+      const [, , renamed] = await settleInOrder([
+        trx.insertInto('items').values({ id: 2, label: 'two' }).execute(),
+        trx.insertInto('items').values({ id: 3, label: 'three' }).execute(),
+        // Sees the insert started before it: the server runs them in the order they were written.
+        trx.updateTable('items').set({ label: 'deux' }).where('id', '=', 2).executeTakeFirst(),
+      ]);
+      expect(renamed.numUpdatedRows).toBe(1n);
+      const firstAnswer = traffic.indexOf('<');
+      const written = traffic.slice(0, firstAnswer).join('\n');
+      expect(written).toMatch(
+        /begin[\s\S]*insert into "items"[\s\S]*insert into "items"[\s\S]*update "items"/,
+      );
+      await transaction.commit();
+      expect(await labels()).toEqual([1, 2, 3]);
+    });
+
+    it('fails with the statement that failed, not the ones its failure aborted, and commits nothing', async () => {
+      const { begin, labels, db } = await open();
+      const { transaction, trx } = await begin();
+      const started = settleInOrder([
+        trx.insertInto('items').values({ id: 2, label: 'two' }).execute(),
+        trx.insertInto('items').values({ id: 1, label: 'again' }).execute(),
+        trx.insertInto('items').values({ id: 3, label: 'three' }).execute(),
+      ]);
+      await expect(started).rejects.toMatchObject({ code: '23505' });
+      await transaction.rollback();
+      expect(await labels()).toEqual([1]);
+      // The connection went back clean.
+      await db.insertInto('items').values({ id: 4, label: 'four' }).execute();
+      expect(await labels()).toEqual([1, 4]);
+    });
+
+    it('refuses a statement once the transaction ended, so a kept one cannot run in the next', async () => {
+      const { begin, labels, db } = await open();
+      const { transaction, trx } = await begin();
+      await trx.insertInto('items').values({ id: 2, label: 'two' }).execute();
+      await transaction.commit();
+      expect(transaction.open).toBe(false);
+      await expect(trx.insertInto('items').values({ id: 3, label: 'late' }).execute()).rejects.toThrow(
+        'This transaction has ended',
+      );
+      await expect(transaction.commit()).rejects.toThrow('This transaction has ended');
+      expect(await labels()).toEqual([1, 2]);
+      expect((await db.selectFrom('items').select('id').execute()).length).toBe(2);
+    });
+  });
+}
