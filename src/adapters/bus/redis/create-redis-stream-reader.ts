@@ -45,8 +45,8 @@ export interface RedisStreamReader {
   subscribe(runId: string, listener: (event: RunEvent) => void): Promise<Subscription>;
   /**
    * An entry this process is appending (the fields of its XADD), heard by this process's listeners now instead
-   * of one XREAD later; the loop then skips it, by its event's `seq`. Only for streams where a `seq` is written
-   * once (a run's ends).
+   * of one XREAD later; when the loop reads it, only listeners that subscribed since hear it (by its event's
+   * `seq`). Only for streams where a `seq` is written once (a run's ends).
    */
   deliverPublished(runId: string, fields: string[]): void;
   /** Silences every listener and ends the loop. */
@@ -65,8 +65,11 @@ interface RunStream {
   /** Id of the last entry the loop read from this stream; the next XREAD starts after it. */
   cursor: string;
   listeners: Set<EventListener>;
-  /** The `seq`s delivered as this process published them (`deliverPublished`), for the loop to skip once. */
-  published?: Set<number>;
+  /**
+   * By `seq`, the listeners that heard an entry as this process published it (`deliverPublished`): the loop
+   * delivers it once more only to listeners that came after.
+   */
+  published?: Map<number, Set<EventListener>>;
 }
 
 type StreamEntry = [id: string, fields: string[]];
@@ -119,12 +122,17 @@ export function createRedisStreamReader(options: RedisStreamReaderOptions): Redi
       report(new Error(`Entry ${entryName} in ${stream.key} is not a run event`));
       return;
     }
-    if (id === undefined) (stream.published ??= new Set()).add(event.seq);
-    // Heard already, as this process published it.
-    else if (stream.published?.delete(event.seq)) return;
     // Snapshot: a listener added while delivering starts with the next entry anyway (its `after`).
-    for (const entry of [...stream.listeners]) {
-      if (!entry.active || (id !== undefined && compareStreamIds(id, entry.after) <= 0)) continue;
+    const listeners = [...stream.listeners];
+    let heard: Set<EventListener> | undefined;
+    if (id === undefined) (stream.published ??= new Map()).set(event.seq, new Set(listeners));
+    else {
+      heard = stream.published?.get(event.seq);
+      stream.published?.delete(event.seq);
+    }
+    for (const entry of listeners) {
+      if (!entry.active || heard?.has(entry)) continue;
+      if (id !== undefined && compareStreamIds(id, entry.after) <= 0) continue;
       try {
         entry.listener(event);
       } catch (error) {

@@ -206,6 +206,23 @@ if (serverUrl !== undefined) {
       expect(ends).toEqual([end, foreignEnd]);
     });
 
+    it('lets a waiter that subscribes after this process published an end hear it from the stream', async () => {
+      const prefix = freshPrefix();
+      const worker = await open(prefix);
+      const runId = randomUUID();
+      const first: RunEvent[] = [];
+      const later: RunEvent[] = [];
+      await worker.subscribeEnds?.(runId, (event) => first.push(event));
+      const end = endEvent(runId, 1);
+      const publishing = worker.publishMany?.([end]);
+      await worker.subscribeEnds?.(runId, (event) => later.push(event));
+      await publishing;
+      await waitUntil(() => later.length === 1, 'the end, read back from its stream');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(first).toEqual([end]);
+      expect(later).toEqual([end]);
+    });
+
     it('lets subscribeEnds hear an end published before it, without looking up the stream tail first', async () => {
       const prefix = freshPrefix();
       const worker = await open(prefix);
