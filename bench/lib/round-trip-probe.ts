@@ -11,7 +11,11 @@ import { round } from './stats.js';
 export interface RoundTrips {
   postgres: {
     statements_per_dispatch: number;
-    /** Statements less the BEGINs, each sent with the statement after it (postgres-driver.ts). */
+    /**
+     * The round trips the server processes waited for, as they count them (postgres-waits-hook.ts): a BEGIN
+     * and the writes a transaction starts together share one. Without that count (the bench not compiled),
+     * statements less the BEGINs, an upper bound.
+     */
     round_trips_per_dispatch: number;
     transactions_per_dispatch: number;
     /** The most frequent statements, normalised by PostgreSQL (`$1` for values). */

@@ -20,6 +20,7 @@ import { progress, runSuite } from '../lib/suite.js';
 import { createTeardown } from '../../test/helpers/services/teardown.js';
 import type { TroupeApi } from '../lib/troupe-api.js';
 import { measureRecovery } from '../lib/measure-recovery.js';
+import { postgresWaitsCounter, type PostgresWaitsCounter } from '../lib/postgres-waits.js';
 import { pinningFromEnv, pinProcess } from '../lib/pin-cluster.js';
 import {
   CLIENT_CONCURRENCY,
@@ -102,16 +103,22 @@ async function measureRoundTrips(
   agents: ScaleOutAgents,
   probe: RoundTripProbe,
   count: number,
+  waits: { counter: PostgresWaitsCounter; pids: number[] } | undefined,
 ) {
   const conversations = [];
   for (let i = 0; i < count; i++) conversations.push(await api.createConversation(agents.main));
   await probe.start();
+  const before = await waits?.counter.read(waits.pids);
   for (const [index, conversation] of conversations.entries()) {
     const input = `counted ${index}`;
     const run = await api.postMessage(conversation, input);
     checkAnswer(await api.awaitRun(run.id, RUN_TIMEOUT_MS), expectedAnswer('task', input));
   }
-  return probe.read(count);
+  const after = await waits?.counter.read(waits.pids);
+  const counted = await probe.read(count);
+  if (before && after)
+    counted.postgres.round_trips_per_dispatch = round((after.round_trips - before.round_trips) / count);
+  return counted;
 }
 
 /**
@@ -237,7 +244,15 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
       SCALE_OUT_SUITE,
       `${services.postgres.version} at ${services.postgres.url} (${services.postgres.settings.join(', ')}); ${services.redis.version} at ${services.redis.url}`,
     );
-    const cluster = await startCluster({ services, scenarios, env, teardown });
+    // The server processes count the PostgreSQL round trips they wait for (postgres-waits-hook.ts).
+    const waits = postgresWaitsCounter();
+    if (waits) teardown.add('the round-trip counts', () => Promise.resolve(waits.close()));
+    const cluster = await startCluster({
+      services,
+      scenarios,
+      env: { ...env, ...waits?.env },
+      teardown,
+    });
     const { api } = cluster;
     const pinWorkers = () => {
       for (const worker of cluster.workers) pinProcess(worker.pid, pinning?.workers);
@@ -261,7 +276,14 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
         `${workers} worker(s): ${plan.task} dispatches and ${plan.plain} plain runs one at a time, then a batch of ${plan.batch}`,
       );
       const dispatch = await measureDispatch(api, agents, plan);
-      const round_trips = await measureRoundTrips(api, agents, probe, plan.counted);
+      const pids = [cluster.apiProcess.pid, ...cluster.workers.map((worker) => worker.pid)];
+      const round_trips = await measureRoundTrips(
+        api,
+        agents,
+        probe,
+        plan.counted,
+        waits && { counter: waits, pids },
+      );
       const measured = await measureBatch(api, agents, plan.batch, `w${workers}`, () => cpuOf(cluster));
       const batch = {
         ...measured.summary,

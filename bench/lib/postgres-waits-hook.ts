@@ -1,0 +1,34 @@
+/**
+ * Preloaded into the scale-out cluster's server processes (`node --import`, bench only): counts, per process,
+ * the statements it sends PostgreSQL and the round trips it waits for. A statement started while another one
+ * is in flight on the same connection travels in that one's round trip (a transaction's BEGIN with its first
+ * statement, the writes a transaction starts together: docs/scale-out.md); any other starts a round trip. On
+ * SIGUSR2 the process writes its totals to `$TROUPE_BENCH_PG_WAITS_DIR/<pid>.json` (postgres-waits.ts reads them).
+ * The server's own code is unchanged; the count costs a counter and a callback per statement.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type pg from 'pg';
+import { rootRequire } from './root-require.js';
+
+const dir = process.env.TROUPE_BENCH_PG_WAITS_DIR;
+if (dir) {
+  const { Client } = rootRequire('pg') as typeof pg;
+  const totals = { statements: 0, round_trips: 0 };
+  const inFlight = new WeakMap<object, number>();
+  const send = Reflect.get(Client.prototype, 'query') as (this: object, ...args: unknown[]) => unknown;
+  Client.prototype.query = function (this: object, ...args: unknown[]) {
+    const pending = inFlight.get(this) ?? 0;
+    totals.statements += 1;
+    if (pending === 0) totals.round_trips += 1;
+    inFlight.set(this, pending + 1);
+    const answered = () => inFlight.set(this, (inFlight.get(this) ?? 1) - 1);
+    const result = send.apply(this, args);
+    if (result instanceof Promise) result.then(answered, answered);
+    else answered();
+    return result;
+  } as typeof Client.prototype.query;
+  process.on('SIGUSR2', () => {
+    writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify(totals));
+  });
+}
