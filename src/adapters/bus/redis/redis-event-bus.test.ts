@@ -38,6 +38,12 @@ function endEvent(runId: string, seq: number): RunEvent {
   });
 }
 
+/** The run service's hooks for the row an end committed (`endedRunOf` / `attachEndedRun`). */
+const ENDED_RUNS = {
+  read: endedRunOf,
+  attach: (event: RunEvent, run: Run) => attachEndedRun([event], run),
+};
+
 function waitUntil(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
@@ -102,7 +108,7 @@ if (serverUrl !== undefined) {
 
     async function open(
       keyPrefix: string,
-      extra: { maxLenPerRun?: number; ttlSeconds?: number } = {},
+      extra: { maxLenPerRun?: number; ttlSeconds?: number; endedRuns?: typeof ENDED_RUNS } = {},
     ): Promise<EventBus> {
       const bus = await createRedisEventBus({ url, keyPrefix, ...extra });
       opened.push(bus);
@@ -176,13 +182,7 @@ if (serverUrl !== undefined) {
 
     it('lets this process hear the ends it publishes before Redis answers, once', async () => {
       const prefix = freshPrefix();
-      const endedRuns = {
-        read: endedRunOf,
-        attach: (event: RunEvent, run: Run) => attachEndedRun([event], run),
-      };
-      const worker = await createRedisEventBus({ url, keyPrefix: prefix, endedRuns });
-      opened.push(worker);
-      prefixes.push(prefix);
+      const worker = await open(prefix, { endedRuns: ENDED_RUNS });
       const other = await open(prefix);
       const [own, foreign] = [randomUUID(), randomUUID()];
       const ends: RunEvent[] = [];
@@ -254,14 +254,8 @@ if (serverUrl !== undefined) {
 
     it('carries the row an end committed to the waiters of another process', async () => {
       const prefix = freshPrefix();
-      const endedRuns = {
-        read: endedRunOf,
-        attach: (event: RunEvent, run: Run) => attachEndedRun([event], run),
-      };
-      const worker = await createRedisEventBus({ url, keyPrefix: prefix, endedRuns });
-      const api = await createRedisEventBus({ url, keyPrefix: prefix, endedRuns });
-      opened.push(worker, api);
-      prefixes.push(prefix);
+      const worker = await open(prefix, { endedRuns: ENDED_RUNS });
+      const api = await open(prefix, { endedRuns: ENDED_RUNS });
       const runId = randomUUID();
       const ends: RunEvent[] = [];
       await api.subscribeEnds?.(runId, (event) => ends.push(event));
