@@ -7,6 +7,7 @@ import {
   resilientPostgresDialect,
   type ResilientPostgresDialect,
 } from '../../src/adapters/storage/postgres/postgres-driver.js';
+import type { Closable } from './close-after-each.js';
 import { createItemsSchema } from './postgres-items-schema.js';
 
 export interface Items {
@@ -18,7 +19,7 @@ export interface Items {
  * configures it, whose socket is watched: `traffic` lists each flush it wrote (`> ` and the text) and each read
  * (`<`), in order, so a test sees which statements left before the first answer.
  */
-export async function openWatchedPool(url: string, cleanups: (() => Promise<void>)[]) {
+export async function openWatchedPool(url: string, closeLater: (opened: Closable) => void) {
   const { schema, admin, drop } = await createItemsSchema(url);
   const application = `troupe_pipe_${randomBytes(4).toString('hex')}`;
   const pool = new pg.Pool({
@@ -53,9 +54,11 @@ export async function openWatchedPool(url: string, cleanups: (() => Promise<void
   });
   const dialect: ResilientPostgresDialect = resilientPostgresDialect(pool);
   const db = new Kysely<Items>({ dialect });
-  cleanups.push(async () => {
-    await db.destroy();
-    await drop();
+  closeLater({
+    close: async () => {
+      await db.destroy();
+      await drop();
+    },
   });
   // Opens the pool's one connection, so the flushes a test reads are its own.
   await sql`select 1`.execute(db);

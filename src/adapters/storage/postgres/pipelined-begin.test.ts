@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../../../test/helpers/close-after-each.js';
 import { isTroupeError } from '../../../core/errors.js';
 import { openWatchedPool } from '../../../../test/helpers/postgres-watched-pool.js';
 import { serviceUrlOrSkip } from '../../../../test/helpers/services/service-url-or-skip.js';
@@ -17,12 +18,9 @@ const serverUrl = serviceUrlOrSkip('TROUPE_TEST_DATABASE_URL', SKIP_REASON);
 if (serverUrl !== undefined) {
   const url = serverUrl;
   describe('pipelined BEGIN on PostgreSQL', () => {
-    const cleanups: (() => Promise<void>)[] = [];
-    afterEach(async () => {
-      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    });
+    const closeLater = closeAfterEach();
 
-    const open = () => openWatchedPool(url, cleanups);
+    const open = () => openWatchedPool(url, closeLater);
 
     it("sends the BEGIN in the same write as the transaction's first statement", async () => {
       const { db, flushes, labels } = await open();

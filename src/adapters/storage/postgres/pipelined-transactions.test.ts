@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../../../test/helpers/close-after-each.js';
 import { settleInOrder } from '../../../core/settle-in-order.js';
 import type { DatabaseSchema } from '../sql/database-schema.js';
 import { openWatchedPool, type Items } from '../../../../test/helpers/postgres-watched-pool.js';
@@ -17,13 +18,10 @@ const serverUrl = serviceUrlOrSkip('TROUPE_TEST_DATABASE_URL', SKIP_REASON);
 if (serverUrl !== undefined) {
   const url = serverUrl;
   describe('pipelined transactions on PostgreSQL', () => {
-    const cleanups: (() => Promise<void>)[] = [];
-    afterEach(async () => {
-      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    });
+    const closeLater = closeAfterEach();
 
     async function open() {
-      const watched = await openWatchedPool(url, cleanups);
+      const watched = await openWatchedPool(url, closeLater);
       const source = pipelinedPostgresTransactions(
         watched.db as unknown as Kysely<DatabaseSchema>,
         watched.dialect,

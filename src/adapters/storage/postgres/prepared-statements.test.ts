@@ -1,6 +1,7 @@
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../../../test/helpers/close-after-each.js';
 import { TroupeError } from '../../../core/errors.js';
 import { createItemsSchema } from '../../../../test/helpers/postgres-items-schema.js';
 import { resilientPostgresDialect } from './postgres-driver.js';
@@ -34,10 +35,7 @@ const serverUrl = serviceUrlOrSkip('TROUPE_TEST_DATABASE_URL', SKIP_REASON);
 if (serverUrl !== undefined) {
   const url = serverUrl;
   describe('prepared statements on PostgreSQL', () => {
-    const cleanups: (() => Promise<void>)[] = [];
-    afterEach(async () => {
-      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    });
+    const closeLater = closeAfterEach();
 
     /** A Kysely on one connection in a fresh schema holding `items(id int, label text)`. */
     async function open(names: StatementNames | undefined) {
@@ -46,9 +44,11 @@ if (serverUrl !== undefined) {
       const db = new Kysely<{ items: { id: number; label: string } }>({
         dialect: resilientPostgresDialect(pool, names),
       });
-      cleanups.push(async () => {
-        await db.destroy();
-        await drop();
+      closeLater({
+        close: async () => {
+          await db.destroy();
+          await drop();
+        },
       });
       const prepared = async () =>
         (

@@ -1,6 +1,7 @@
 import { Kysely } from 'kysely';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../../../test/helpers/close-after-each.js';
 import { createItemsSchema } from '../../../../test/helpers/postgres-items-schema.js';
 import { serviceUrlOrSkip } from '../../../../test/helpers/services/service-url-or-skip.js';
 import { resilientPostgresDialect } from './postgres-driver.js';
@@ -14,26 +15,25 @@ if (serverUrl !== undefined) {
   const url = serverUrl;
 
   describe('the search-path introspector', () => {
-    const cleanups: (() => Promise<void>)[] = [];
-    afterEach(async () => {
-      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    });
+    const closeLater = closeAfterEach();
 
     /** A schema holding `items`, and a Kysely whose sessions have only that schema on their search path. */
     async function open() {
       const items = await createItemsSchema(url);
       const pool = new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${items.schema}` });
       const db = new Kysely<unknown>({ dialect: resilientPostgresDialect(pool) });
-      cleanups.push(async () => {
-        await db.destroy();
-        await items.drop();
+      closeLater({
+        close: async () => {
+          await db.destroy();
+          await items.drop();
+        },
       });
       return { ...items, db };
     }
 
     it("lists the search path's tables with their columns, and no other schema's", async () => {
       const other = await createItemsSchema(url);
-      cleanups.push(other.drop);
+      closeLater({ close: other.drop });
       const { db, schema } = await open();
       const tables = await db.introspection.getTables();
       expect(tables).toEqual([
