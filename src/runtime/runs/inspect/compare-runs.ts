@@ -1,64 +1,18 @@
 import type { PriceTable } from '../../../core/budgets/price-table.js';
 import type { Storage } from '../../../core/ports/storage.js';
-import type {
-  ComparedRun,
-  ComparedStep,
-  ComparedUsage,
-  RunComparison,
-} from '../../../core/records/run-comparison.js';
+import type { ComparedRun, ComparedUsage, RunComparison } from '../../../core/records/run-comparison.js';
 import type { ThreadMessage } from '../../../core/records/thread-message.js';
-import type { RunView } from '../../../core/records/run.js';
 import type { Actor } from '../../../core/records/user.js';
+import { comparedSteps } from '../../../core/runs/compared-steps.js';
 import { diffText } from '../../../core/runs/text-diff.js';
 import { inlineSubagentName } from '../../../core/subagents/inline-subagent-agent.js';
 import { previewOf } from './list-runs.js';
 import { buildRunTree, type RunTreeNode, type TreeUsage } from './run-tree.js';
 import type { RunViews } from './run-views.js';
 
-const STEP_TEXT_CHARS = 500;
-
 function usageOf(usage: TreeUsage): ComparedUsage {
   const { input_tokens, output_tokens, total_tokens, model_calls, cost_usd } = usage;
   return { input_tokens, output_tokens, total_tokens, model_calls, cost_usd };
-}
-
-function textOf(message: ThreadMessage['message']): string {
-  if (typeof message.content === 'string') return message.content;
-  return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-}
-
-/**
- * The run's model turns with their tool calls, read from its thread (a result is found by its call id). A fork
- * that re-runs its source holds the source's steps up to its fork point as its own, written when the fork was
- * created, before the run started: they are marked copied.
- */
-function stepsOf(run: RunView, thread: readonly ThreadMessage[]): ComparedStep[] {
-  const own = thread.filter((entry) => entry.run_id === run.id);
-  const copied = (entry: ThreadMessage) =>
-    run.forked_from !== null && (run.started_at === null || entry.created_at < run.started_at);
-  const outcome = new Map<string, boolean>();
-  for (const entry of own) {
-    if (entry.message.role !== 'tool') continue;
-    for (const part of entry.message.content)
-      if (part.type === 'tool-result') outcome.set(part.toolCallId, part.output.type.startsWith('error'));
-  }
-  return own
-    .filter((entry) => entry.message.role === 'assistant' && entry.step >= 1)
-    .map((entry) => {
-      const { content } = entry.message;
-      const calls = typeof content === 'string' ? [] : content.filter((part) => part.type === 'tool-call');
-      return {
-        step: entry.step,
-        text: textOf(entry.message).slice(0, STEP_TEXT_CHARS),
-        tool_calls: calls.map((call) => ({
-          name: call.toolName,
-          is_error: outcome.get(call.toolCallId) ?? null,
-        })),
-        input_tokens: entry.usage?.input_tokens ?? null,
-        output_tokens: entry.usage?.output_tokens ?? null,
-        copied: copied(entry),
-      };
-    });
 }
 
 function durationOf(node: RunTreeNode): number | null {
@@ -88,7 +42,7 @@ async function compared(
     thread = await storage.messages.list(run.thread_id);
     threads.set(run.thread_id, thread);
   }
-  const steps = stepsOf(run, thread);
+  const steps = comparedSteps(run, thread);
   const calls = steps.filter((step) => !step.copied).flatMap((step) => step.tool_calls);
   const byName: Record<string, number> = {};
   for (const call of calls) byName[call.name] = (byName[call.name] ?? 0) + 1;
