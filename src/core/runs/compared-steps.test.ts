@@ -22,15 +22,18 @@ const result = (id: string): ChatMessage => ({
   ],
 });
 const answer = (text: string): ChatMessage => ({ role: 'assistant', content: text });
+/** A step that called `read_file` once, with its result. */
+const toolStep = (runId: string, step: number): ThreadMessage[] => [
+  entry(runId, step, call(`${runId}_c${step}`)),
+  entry(runId, step, result(`${runId}_c${step}`)),
+];
 
 describe('comparedSteps', () => {
   it('marks a continuing fork’s kept steps copied and its own later steps not, whatever their times', () => {
     const thread = [
       entry('run_fork', 0, user('continue me')),
-      entry('run_fork', 1, call('c1')),
-      entry('run_fork', 1, result('c1')),
-      entry('run_fork', 2, call('c2')),
-      entry('run_fork', 2, result('c2')),
+      ...toolStep('run_fork', 1),
+      ...toolStep('run_fork', 2),
       entry('run_fork', 3, answer('done')),
     ];
     const steps = comparedSteps({ id: 'run_fork', forked_from: { run_id: 'run_src', step: 1 } }, thread);
@@ -44,8 +47,7 @@ describe('comparedSteps', () => {
   it('marks nothing copied in a fork with an input: the source’s steps stay the source’s, as history', () => {
     const thread = [
       entry('run_src', 0, user('first')),
-      entry('run_src', 1, call('c1')),
-      entry('run_src', 1, result('c1')),
+      ...toolStep('run_src', 1),
       entry('run_src', 2, answer('one')),
       entry('run_fork', 0, user('and now')),
       entry('run_fork', 1, answer('two')),
