@@ -166,6 +166,7 @@ function printRoundTrips(result: ScaleOutResult): void {
         'per dispatch, one at a time',
         'PostgreSQL statements',
         'round trips',
+        'ms executing',
         'transactions',
         'Redis commands',
       ],
@@ -173,6 +174,8 @@ function printRoundTrips(result: ScaleOutResult): void {
         `${workers} worker${workers === 1 ? '' : 's'}`,
         trips?.postgres.statements_per_dispatch ?? 0,
         trips?.postgres.round_trips_per_dispatch ?? '–',
+        // Results written before the field existed have none.
+        trips?.postgres.exec_ms_per_dispatch ?? '–',
         trips?.postgres.transactions_per_dispatch ?? 0,
         trips?.redis.commands_per_dispatch ?? 0,
       ]),

@@ -18,8 +18,14 @@ export interface RoundTrips {
      */
     round_trips_per_dispatch: number;
     transactions_per_dispatch: number;
+    /**
+     * Time PostgreSQL spent executing the statements (`pg_stat_statements.total_exec_time`, planning and the
+     * protocol around them left out): with the round trips, what tells the statements' own cost from their
+     * messages' (BENCHMARKS.md, "Round trips, not statements").
+     */
+    exec_ms_per_dispatch?: number;
     /** The most frequent statements, normalised by PostgreSQL (`$1` for values). */
-    top: { calls_per_dispatch: number; query: string }[];
+    top: { calls_per_dispatch: number; exec_ms_per_dispatch: number; query: string }[];
   };
   redis: { commands_per_dispatch: number; top: { calls_per_dispatch: number; command: string }[] };
 }
@@ -68,8 +74,8 @@ export async function roundTripProbe(postgresUrl: string, redisUrl: string): Pro
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const per = (count: number) => round(count / dispatches);
       const rows = (
-        await client.query<{ calls: string; query: string }>(
-          `SELECT calls::text AS calls, query FROM pg_stat_statements WHERE ${own} ORDER BY pg_stat_statements.calls DESC`,
+        await client.query<{ calls: string; exec_ms: number; query: string }>(
+          `SELECT calls::text AS calls, total_exec_time AS exec_ms, query FROM pg_stat_statements WHERE ${own} ORDER BY pg_stat_statements.calls DESC`,
         )
       ).rows;
       // The probe's own transactions in between: the count `start` read and the pg_stat_statements read.
@@ -89,8 +95,10 @@ export async function roundTripProbe(postgresUrl: string, redisUrl: string): Pro
           statements_per_dispatch: per(statements),
           round_trips_per_dispatch: per(statements - begins),
           transactions_per_dispatch: per(transactions),
+          exec_ms_per_dispatch: round(rows.reduce((sum, row) => sum + row.exec_ms, 0) / dispatches),
           top: rows.slice(0, 40).map((row) => ({
             calls_per_dispatch: per(Number(row.calls)),
+            exec_ms_per_dispatch: round(row.exec_ms / dispatches),
             query: row.query.replace(/\s+/g, ' ').slice(0, 160),
           })),
         },
