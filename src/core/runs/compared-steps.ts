@@ -1,13 +1,9 @@
 import type { ComparedStep } from '../records/run-comparison.js';
 import type { RunView } from '../records/run.js';
 import type { ThreadMessage } from '../records/thread-message.js';
+import { contentText } from '../thread/content-text.js';
 
 const STEP_TEXT_CHARS = 500;
-
-function textOf(message: ThreadMessage['message']): string {
-  if (typeof message.content === 'string') return message.content;
-  return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-}
 
 /**
  * The run's model turns with their tool calls, read from its thread (a result is found by its call id). A fork
@@ -21,8 +17,9 @@ export function comparedSteps(
 ): ComparedStep[] {
   const own = thread.filter((entry) => entry.run_id === run.id);
   const fork = run.forked_from;
-  const continues = fork !== null && !thread.some((entry) => entry.run_id === fork.run_id);
-  const copied = (entry: ThreadMessage) => continues && fork !== null && entry.step <= fork.step;
+  // The last copied step; 0 copies none (a model turn is step 1 or later).
+  const copiedThrough =
+    fork !== null && !thread.some((entry) => entry.run_id === fork.run_id) ? fork.step : 0;
   const outcome = new Map<string, boolean>();
   for (const entry of own) {
     if (entry.message.role !== 'tool') continue;
@@ -36,14 +33,14 @@ export function comparedSteps(
       const calls = typeof content === 'string' ? [] : content.filter((part) => part.type === 'tool-call');
       return {
         step: entry.step,
-        text: textOf(entry.message).slice(0, STEP_TEXT_CHARS),
+        text: contentText(content).slice(0, STEP_TEXT_CHARS),
         tool_calls: calls.map((call) => ({
           name: call.toolName,
           is_error: outcome.get(call.toolCallId) ?? null,
         })),
         input_tokens: entry.usage?.input_tokens ?? null,
         output_tokens: entry.usage?.output_tokens ?? null,
-        copied: copied(entry),
+        copied: entry.step <= copiedThrough,
       };
     });
 }

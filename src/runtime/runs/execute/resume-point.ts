@@ -1,5 +1,6 @@
 import type { ThreadMessage } from '../../../core/records/thread-message.js';
 import type { ModelToolCall } from '../../../core/ports/model-stream.js';
+import { contentText } from '../../../core/thread/content-text.js';
 
 // Where a run continues from, read from its checkpointed thread (crash resume relies on the model's turn
 // being checkpointed before its tools run, and each tool result as it lands).
@@ -33,7 +34,6 @@ export function finalAnswerOf(thread: readonly ThreadMessage[], runId: string): 
   const last = [...thread].reverse().find((entry) => entry.run_id === runId);
   if (last?.message.role !== 'assistant' || last.step < 1) return undefined;
   const { content } = last.message;
-  if (typeof content === 'string') return content;
-  if (content.some((part) => part.type === 'tool-call')) return undefined;
-  return content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  if (typeof content !== 'string' && content.some((part) => part.type === 'tool-call')) return undefined;
+  return contentText(content);
 }
