@@ -103,13 +103,10 @@ async function announceStarted(
 ): Promise<void> {
   const announced = publishAllQuietly(deps.bus, written.announced);
   deps.handoffs?.offer(written.run.id, written.appended, written.context);
-  if (written.run.status === 'running' && reservation) {
-    reservation.start(written.run);
-    await announced;
-    return;
-  }
+  const runsHere = written.run.status === 'running' ? reservation : undefined;
+  runsHere?.start(written.run);
   await announced;
-  await deps.queue.enqueue(written.run.id, { created: true });
+  if (!runsHere) await deps.queue.enqueue(written.run.id, { created: true });
 }
 
 /** A run already started under this request id: the same start replayed, if it is this parent's child. */
