@@ -18,7 +18,7 @@ const CORE_FORBIDDEN_PACKAGES = [
     message: 'src/core is pure: file system, network and processes belong to adapters or runtime.',
   },
   {
-    regex: '^(better-sqlite3|pg|ioredis|bullmq|hono)(/.*)?$',
+    regex: '^(better-sqlite3|pg|ioredis|hono)(/.*)?$',
     message: 'src/core is pure: drivers and frameworks belong to adapters or http.',
   },
   { regex: '^@hono/', message: 'src/core is pure: drivers and frameworks belong to adapters or http.' },

@@ -1,6 +1,6 @@
 /**
  * Composition root: the only module that picks concrete adapters (SQLite or PostgreSQL, memory or Redis
- * bus, in-process or BullMQ queue, model providers) and wires them into the runtime and the HTTP app.
+ * bus, in-process or Redis queue, model providers) and wires them into the runtime and the HTTP app.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -16,7 +16,7 @@ import { createMemoryModelAdmission } from './adapters/model-admission/memory/cr
 import { createRedisModelAdmission } from './adapters/model-admission/redis/create-redis-model-admission.js';
 import { localWhileRedisDown } from './adapters/model-admission/local-while-redis-down.js';
 import type { ModelAdmission } from './core/ports/model-admission.js';
-import { createBullmqRunQueue } from './adapters/queue/bullmq/create-bullmq-run-queue.js';
+import { createRedisRunQueue } from './adapters/queue/redis/create-redis-run-queue.js';
 import { createMemoryRunQueue } from './adapters/queue/memory/create-memory-run-queue.js';
 import { createPostgresStorage } from './adapters/storage/postgres/create-postgres-storage.js';
 import { createSqliteStorage } from './adapters/storage/sqlite/create-sqlite-storage.js';
@@ -99,7 +99,7 @@ async function openStorage(config: TroupeConfig, clock: Clock, log: Logger): Pro
  */
 const QUEUE_HANDLERS = 1000;
 
-/** Redis Streams + BullMQ when `redisUrl` is set, else the in-process bus and queue. */
+/** Redis Streams and a Redis run queue when `redisUrl` is set, else the in-process bus and queue. */
 async function openMessaging(config: TroupeConfig, log: Logger): Promise<{ bus: EventBus; queue: RunQueue }> {
   if (!config.redisUrl) {
     return { bus: createMemoryEventBus(), queue: createMemoryRunQueue({ concurrency: QUEUE_HANDLERS }) };
@@ -112,7 +112,7 @@ async function openMessaging(config: TroupeConfig, log: Logger): Promise<{ bus: 
     endedRuns: { read: endedRunOf, attach: (event, run) => attachEndedRun([event], run) },
   });
   try {
-    const queue = await createBullmqRunQueue({
+    const queue = await createRedisRunQueue({
       url: config.redisUrl,
       concurrency: QUEUE_HANDLERS,
       onError: (runId, error) => log.error('Run handler failed', { run_id: runId, ...describeError(error) }),

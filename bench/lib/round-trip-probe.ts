@@ -2,7 +2,7 @@
  * Statements and round trips one dispatch costs the shared services of a scale-out cluster: PostgreSQL's
  * `pg_stat_statements` (the throwaway cluster preloads it; BEGIN and COMMIT count as statements; a BEGIN leaves
  * in one write with its transaction's first statement, so it is no round trip of its own) and Redis's
- * `INFO commandstats`. Both count every client: the API process, the workers and BullMQ alike.
+ * `INFO commandstats`. Both count every client: the API process, the workers and the run queue alike.
  */
 import { Redis } from 'ioredis';
 import pg from 'pg';

@@ -6,10 +6,8 @@ export interface RunQueue {
   /**
    * Never waits for an outage of a queue outside the process (Redis): the id is then held in this process and
    * queued once the queue is back (docs/scale-out.md, "Outages"). The run row, already committed, stays pending.
-   * `created`: the caller has just created the run, so no job of it can exist yet and a queue that looks for
-   * one before adding (BullMQ: an active job of a dead worker) may skip the look.
    */
-  enqueue(runId: string, options?: { created?: boolean }): Promise<void>;
+  enqueue(runId: string): Promise<void>;
   /** Starts consuming; `handler` is called with at most the queue's concurrency in flight. */
   process(handler: (runId: string) => Promise<void>): void;
   /**

@@ -146,7 +146,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
       );
       if (run.replay) return { status: 'existing', run: await views.view(run.replay) };
       deps.handoffs?.offer(run.created.id, run.appended, run.context);
-      await queue.enqueue(run.created.id, { created: true });
+      await queue.enqueue(run.created.id);
       return { status: 'started', run: await views.view(run.created) };
     } catch (error) {
       return recoverStartConflict(actor, conversationId, input, error);

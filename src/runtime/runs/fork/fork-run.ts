@@ -163,6 +163,6 @@ export async function forkRun(
       await tx.messages.append(conversation.thread_id, runId, 0, [{ role: 'user', content: input }]);
     return { run, conversation };
   });
-  await deps.queue.enqueue(created.run.id, { created: true });
+  await deps.queue.enqueue(created.run.id);
   return { run: await deps.views.view(created.run), conversation: created.conversation };
 }

@@ -106,7 +106,7 @@ async function announceStarted(
   const runsHere = written.run.status === 'running' ? reservation : undefined;
   runsHere?.start(written.run);
   await announced;
-  if (!runsHere) await deps.queue.enqueue(written.run.id, { created: true });
+  if (!runsHere) await deps.queue.enqueue(written.run.id);
 }
 
 /** A run already started under this request id: the same start replayed, if it is this parent's child. */

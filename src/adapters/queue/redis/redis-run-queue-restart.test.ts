@@ -7,13 +7,13 @@ import {
   serviceBinariesOrSkip,
   useThrowawayServer,
 } from '../../../../test/helpers/services/use-throwaway-server.js';
-import { createBullmqRunQueue } from './create-bullmq-run-queue.js';
+import { createRedisRunQueue } from './create-redis-run-queue.js';
 
 /* A redis-server of the test's own, stopped and started again under the queue (the shared one is never touched). */
-const binaries = serviceBinariesOrSkip('BullMQ run queue restart');
+const binaries = serviceBinariesOrSkip('Redis run queue restart');
 
 if (binaries) {
-  describe('BullMQ run queue across a Redis restart', () => {
+  describe('Redis run queue across a Redis restart', () => {
     const redis = useThrowawayServer((dir, teardown) =>
       startThrowawayRedis(binaries.redisServer, dir, teardown),
     );
@@ -23,7 +23,7 @@ if (binaries) {
     });
 
     it('holds a run enqueued while Redis is away, queues it once Redis is back empty, and says it is away and back', async () => {
-      const queue = await createBullmqRunQueue({
+      const queue = await createRedisRunQueue({
         url: redis().url,
         queueName: `runs-${randomUUID().slice(0, 8)}`,
         concurrency: 4,
@@ -64,7 +64,7 @@ if (binaries) {
     }, 60_000);
 
     it('closes while Redis is away instead of waiting for it', async () => {
-      const queue = await createBullmqRunQueue({
+      const queue = await createRedisRunQueue({
         url: redis().url,
         queueName: `runs-${randomUUID().slice(0, 8)}`,
         concurrency: 4,
