@@ -52,6 +52,25 @@ if (serverUrl !== undefined) {
       expect(await labels()).toEqual([1, 2, 3]);
     });
 
+    it('sends the statements started in one turn in one write, and a later one in a write of its own', async () => {
+      const { begin, flushes } = await open();
+      const { transaction, trx } = await begin();
+      await settleInOrder([
+        trx.insertInto('items').values({ id: 2, label: 'two' }).execute(),
+        trx.insertInto('items').values({ id: 3, label: 'three' }).execute(),
+        trx.updateTable('items').set({ label: 'deux' }).where('id', '=', 2).executeTakeFirst(),
+      ]);
+      await trx.deleteFrom('items').where('id', '=', 3).execute();
+      await transaction.commit();
+      const statements = (flush: string) =>
+        flush.match(/begin|insert into|update "items"|delete from|commit/g);
+      expect(flushes.map(statements)).toEqual([
+        ['begin', 'insert into', 'insert into', 'update "items"'],
+        ['delete from'],
+        ['commit'],
+      ]);
+    });
+
     it('fails with the statement that failed, not the ones its failure aborted, and commits nothing', async () => {
       const { begin, labels, db } = await open();
       const { transaction, trx } = await begin();

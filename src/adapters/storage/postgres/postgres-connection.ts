@@ -40,6 +40,8 @@ export class PostgresConnection implements DatabaseConnection {
   unsentBegin: string | undefined;
   /** This session's prepared statements, least recently used first (a Map keeps insertion order). */
   readonly #prepared = new Map<string, true>();
+  /** Whether this turn's statements are being held for one write (`#holdWritesForTurn`). */
+  #corked = false;
 
   constructor(
     readonly client: pg.PoolClient,
@@ -66,6 +68,7 @@ export class PostgresConnection implements DatabaseConnection {
     this.unsentBegin = undefined;
     let name: string | undefined;
     let pending: Promise<pg.QueryResult>;
+    this.#holdWritesForTurn(state);
     try {
       name = options.prepared ? this.#nameFor(sql) : undefined;
       const query: pg.QueryConfig = { text: sql, values: parameters as unknown[] };
@@ -102,6 +105,23 @@ export class PostgresConnection implements DatabaseConnection {
       if (translated !== error) this.broken = true;
       throw translated;
     }
+  }
+
+  /**
+   * Statements started in one turn of the event loop leave in one write: the socket is corked at the turn's
+   * first statement and uncorked once the turn's promise callbacks ran (`process.nextTick` runs after them), so
+   * writes a transaction starts together (docs/scale-out.md, "What scales how") reach the server in one packet,
+   * which it reads in one wake-up, instead of one system call and one packet each. Nothing waits on a timer.
+   */
+  #holdWritesForTurn(state: ClientState): void {
+    const stream = state.connection?.stream;
+    if (stream === undefined || this.#corked) return;
+    this.#corked = true;
+    stream.cork();
+    process.nextTick(() => {
+      this.#corked = false;
+      stream.uncork();
+    });
   }
 
   /**
