@@ -75,38 +75,47 @@ export function createRunService(deps: RunServiceDeps): RunService {
       // Run starts are short writes that arrive together under load: they may share a COMMIT (SQLite). A start
       // gathers only in a burst of requests; a lone one would only wait for the turn.
       const gather = deps.requests?.inBurst ?? false;
-      const run = await storage.sharedCommitTransaction(
-        async (tx) => {
-          // The conversation with its agent, owner and project in one read; the agent is checked once the request
-          // is no replay.
-          const read = await tx.conversations.getWithParts(conversationId);
-          const conversation = read?.conversation;
-          if (conversation?.user_id !== actor.id) {
-            throw new TroupeError('conversation_not_found', `Conversation "${conversationId}" not found`);
-          }
-          if (conversation.status !== 'active') {
-            throw new TroupeError(
-              'conversation_archived',
-              `Conversation ${conversationId} is ${conversation.status}; it takes no new messages`,
-            );
-          }
-          // A retry is looked up first, unlike a child start's (startChildRun): clients retry often, and a retry
-          // found by the insert's conflict cost 45 % more CPU (0.49 → 0.70 ms per HTTP replay) for 2 % on new runs.
-          if (input.request_id !== undefined) {
-            const replay = await tx.runs.getByRequestId(actor.id, input.request_id);
-            if (replay) return { replay: resolveReplay(actor, replay, conversationId), created: replay };
-          }
-          const agent = read?.agent;
-          const hasGrant =
-            agent !== undefined && grantDecides(actor, agent) && (await tx.access.has(actor.id, agent.id));
-          if (!agent || !canUseAgent(actor, agent, hasGrant)) {
-            throw new TroupeError('agent_not_found', 'The agent of this conversation is no longer available');
-          }
-          const attached = await resolveMessageAttachments(tx, conversation.id, input.attachments ?? []);
-          const message = messageWithAttachments(content, attached);
-          const runId = newRunId();
-          const created = await tx.runs.insert(
-            buildNewRun({
+      // The run row leaves with the writes that follow it (one round trip on PostgreSQL: docs/scale-out.md, "What
+      // scales how"). A row the database refuses (a busy thread, a replay racing its original) aborts those
+      // writes with it on PostgreSQL, and the look-up that names the refusal cannot run in an aborted
+      // transaction: a transaction whose writes failed is run again with the row written alone first, whose
+      // failure is the one reported.
+      const progress = { writesFailed: false };
+      const start = (rowAlone: boolean) =>
+        storage.sharedCommitTransaction(
+          async (tx) => {
+            // The conversation with its agent, owner and project in one read; the agent is checked once the request
+            // is no replay.
+            const read = await tx.conversations.getWithParts(conversationId);
+            const conversation = read?.conversation;
+            if (conversation?.user_id !== actor.id) {
+              throw new TroupeError('conversation_not_found', `Conversation "${conversationId}" not found`);
+            }
+            if (conversation.status !== 'active') {
+              throw new TroupeError(
+                'conversation_archived',
+                `Conversation ${conversationId} is ${conversation.status}; it takes no new messages`,
+              );
+            }
+            // A retry is looked up first, unlike a child start's (startChildRun): clients retry often, and a retry
+            // found by the insert's conflict cost 45 % more CPU (0.49 → 0.70 ms per HTTP replay) for 2 % on new runs.
+            if (input.request_id !== undefined) {
+              const replay = await tx.runs.getByRequestId(actor.id, input.request_id);
+              if (replay) return { replay: resolveReplay(actor, replay, conversationId), created: replay };
+            }
+            const agent = read?.agent;
+            const hasGrant =
+              agent !== undefined && grantDecides(actor, agent) && (await tx.access.has(actor.id, agent.id));
+            if (!agent || !canUseAgent(actor, agent, hasGrant)) {
+              throw new TroupeError(
+                'agent_not_found',
+                'The agent of this conversation is no longer available',
+              );
+            }
+            const attached = await resolveMessageAttachments(tx, conversation.id, input.attachments ?? []);
+            const message = messageWithAttachments(content, attached);
+            const runId = newRunId();
+            const row = buildNewRun({
               id: runId,
               run_type: 'chat',
               channel,
@@ -123,27 +132,35 @@ export function createRunService(deps: RunServiceDeps): RunService {
                 ...(input.traceparent !== undefined ? { traceparent: input.traceparent } : {}),
                 ...(input.caller !== undefined ? { caller: input.caller } : {}),
               },
-            }),
-          );
-          // Once the run row is in, its ledger, its first message and the conversation's title are written
-          // together: one round trip on PostgreSQL (docs/scale-out.md, "What scales how"). A conversation nobody
-          // named takes its title from this message, whoever started it: the console, the API, the CLI, the
-          // OpenAI-compatible and A2A endpoints.
-          const [ledger, appended, titled] = await settleInOrder([
-            openRootBudget(tx, runId, agent.config.budget, input.budget, new Date()),
-            tx.messages.append(conversation.thread_id, runId, 0, [{ role: 'user', content: message }]),
-            conversation.title === DEFAULT_CONVERSATION_TITLE
-              ? tx.conversations.update(conversation.id, { title: conversationTitle(content) })
-              : conversation,
-          ]);
-          // Every part of the first attempt's context was read (or written) right here: hand it over.
-          const { owner, project } = read;
-          const context =
-            owner && project ? { agent, user: owner, conversation: titled, project, ledger } : undefined;
-          return { replay: undefined, created, appended, context };
-        },
-        { gather },
-      );
+            });
+            const inserted = rowAlone ? await tx.runs.insert(row) : tx.runs.insert(row);
+            // The run row, its ledger, its first message and the conversation's title, written together. A
+            // conversation nobody named takes its title from this message, whoever started it: the console, the
+            // API, the CLI, the OpenAI-compatible and A2A endpoints.
+            const [created, ledger, appended, titled] = await settleInOrder([
+              inserted,
+              openRootBudget(tx, runId, agent.config.budget, input.budget, new Date()),
+              tx.messages.append(conversation.thread_id, runId, 0, [{ role: 'user', content: message }]),
+              conversation.title === DEFAULT_CONVERSATION_TITLE
+                ? tx.conversations.update(conversation.id, { title: conversationTitle(content) })
+                : conversation,
+            ]).catch((error: unknown) => {
+              // Nothing of this transaction commits: it may run again (a COMMIT that failed may not).
+              progress.writesFailed = !rowAlone && !isTroupeError(error, 'run_busy');
+              throw error;
+            });
+            // Every part of the first attempt's context was read (or written) right here: hand it over.
+            const { owner, project } = read;
+            const context =
+              owner && project ? { agent, user: owner, conversation: titled, project, ledger } : undefined;
+            return { replay: undefined, created, appended, context };
+          },
+          { gather },
+        );
+      const run = await start(false).catch((error: unknown) => {
+        if (!progress.writesFailed) throw error;
+        return start(true);
+      });
       if (run.replay) return { status: 'existing', run: await views.view(run.replay) };
       deps.handoffs?.offer(run.created.id, run.appended, run.context);
       await queue.enqueue(run.created.id);
