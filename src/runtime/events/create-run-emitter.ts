@@ -6,7 +6,8 @@ import type { RunEvent, RunEventType } from '../../core/records/run-event.js';
 import { isStorageOutage, wroteNothing, type StorageOutage } from '../../core/runs/storage-outage.js';
 import { lineageOf } from './lineage-of.js';
 import { publishAllQuietly } from './publish-quietly.js';
-import type { AppendBatch, RunEmitter } from './run-emitter.js';
+import { EndingRaced } from './ending-raced.js';
+import type { AppendBatch, CommitAttempt, RunEmitter } from './run-emitter.js';
 import { SHARED_COMMIT } from './shared-commit.js';
 
 /** Text deltas are batched: one row per token would dominate storage and SSE for a chatty model. */
@@ -133,13 +134,13 @@ export function createRunEmitter(
   const write = async (
     prior: HeldCommit[],
     events: readonly QueuedEvent[],
-    alongside?: (tx: Storage, append: AppendBatch) => Promise<RunEvent[] | void>,
+    alongside?: (tx: Storage, append: AppendBatch, attempt: CommitAttempt) => Promise<RunEvent[] | void>,
     messages?: StepMessages,
   ): Promise<RunEvent[]> => {
     const leading = prior.flatMap((commit) => commit.events);
     const steps = [...prior.map((commit) => commit.messages), ...(messages ? [messages] : [])];
-    try {
-      const { written, others } = await retrying(() =>
+    const commitOnce = (attempt: CommitAttempt) =>
+      retrying(() =>
         storage.sharedCommitTransaction(async (tx) => {
           let appended: { own: RunEvent[]; others: RunEvent[] } | undefined;
           const append: AppendBatch = async (tail = [], besides = []) => {
@@ -154,7 +155,7 @@ export function createRunEmitter(
           const [, returned] = await settleInOrder([
             steps.length > 0 ? tx.messages.appendSteps(run.thread_id, run.id, steps) : undefined,
             (async () => {
-              const alongsideReturned = alongside ? await alongside(tx, append) : undefined;
+              const alongsideReturned = alongside ? await alongside(tx, append, attempt) : undefined;
               if (!appended) await append();
               return alongsideReturned;
             })(),
@@ -165,6 +166,12 @@ export function createRunEmitter(
           };
         }, SHARED_COMMIT),
       );
+    try {
+      // Rolled back whole when an ending's speculative compare-and-set missed: run again, the ending careful.
+      const { written, others } = await commitOnce({ careful: false }).catch((error: unknown) => {
+        if (error instanceof EndingRaced) return commitOnce({ careful: true });
+        throw error;
+      });
       await publishAll(others.length === 0 ? written : [...written, ...others]);
       return written.slice(leading.length);
     } catch (error) {

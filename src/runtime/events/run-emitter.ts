@@ -13,6 +13,15 @@ export type PendingEvent = RunEventDraft;
  */
 export type AppendBatch = (tail?: PendingEvent[], besides?: readonly RunEventBatch[]) => Promise<RunEvent[]>;
 
+/** Which try of a commit `alongside` runs in. */
+export interface CommitAttempt {
+  /**
+   * The commit runs again because its ending's speculative compare-and-set missed (`EndingRaced`): this time
+   * the ending waits for its compare-and-set before it appends anything.
+   */
+  careful: boolean;
+}
+
 export interface RunEmitter {
   /**
    * Appends the buffered text and one event, and other runs' batches (`besides`), in one statement, then
@@ -34,7 +43,7 @@ export interface RunEmitter {
    */
   commit(
     events: PendingEvent[],
-    alongside?: (tx: Storage, append: AppendBatch) => Promise<RunEvent[] | void>,
+    alongside?: (tx: Storage, append: AppendBatch, attempt: CommitAttempt) => Promise<RunEvent[] | void>,
     /** A checkpoint: messages of the run's thread, written first. */
     messages?: StepMessages,
   ): Promise<RunEvent[]>;

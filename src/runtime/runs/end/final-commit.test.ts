@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../../core/clock.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
+import type { Run } from '../../../core/records/run.js';
 import { claimByDeadWorker } from '../../../../test/helpers/runtime/claim-by-dead-worker.js';
 import { countingInserts } from '../../../../test/helpers/runtime/counting-inserts.js';
 import {
@@ -9,6 +10,7 @@ import {
   useSingleAgentRuntime,
 } from '../../../../test/helpers/runtime/use-single-agent-runtime.js';
 import { createRunEmitter } from '../../events/create-run-emitter.js';
+import { endedRunOf } from './ended-run-of.js';
 import { endRunIn } from './run-finalizer.js';
 
 const setup = useSingleAgentRuntime();
@@ -72,6 +74,59 @@ describe('the final commit of a run', () => {
     expect(ended).toBeUndefined();
     expect(written.map((event) => event.type)).toEqual(['step']);
     expect((await h.storage.events.list(run.id, 0, 10)).map((event) => event.type)).toEqual(['step']);
+    expect((await h.storage.runs.get(run.id))?.status).toBe('cancel_requested');
+  });
+
+  /** The final commit as a worker makes it: the ending from the row it holds, careful when the commit runs again. */
+  function commitFinal(h: Awaited<ReturnType<typeof runningRun>>['h'], run: Run, attempts: boolean[]) {
+    const emitter = createRunEmitter(h.storage, h.bus, run);
+    emitter.delta('the answer');
+    return emitter.commit(finalStep, async (tx, append, attempt) => {
+      attempts.push(attempt.careful);
+      const ended = await endRunIn(tx, systemClock, {
+        runId: run.id,
+        expect: { status: ['running'], worker_id: 'wrk_dead' },
+        write: { status: 'completed', output: 'the answer' },
+        hasLedger: false,
+        append,
+        ...(attempt.careful ? {} : { held: run }),
+      });
+      return ended?.events;
+    });
+  }
+
+  it('sends the end with its compare-and-set from the row the worker holds, in one try', async () => {
+    const { h, run } = await runningRun();
+    const attempts: boolean[] = [];
+    const written = await commitFinal(h, run, attempts);
+    expect(attempts).toEqual([false]);
+    expect(written.map((event) => [event.seq, event.type])).toEqual([
+      [1, 'message_delta'],
+      [2, 'step'],
+      [3, 'end'],
+    ]);
+    const ended = await h.storage.runs.get(run.id);
+    expect(ended).toMatchObject({ status: 'completed', output: 'the answer', worker_id: null });
+    // The end says what the careful ending would have read back from the row.
+    expect(written[2]?.payload).toMatchObject({ status: 'completed', output: 'the answer', depth: 0 });
+    expect(endedRunOf(written[2] as RunEvent)).toEqual(ended);
+  });
+
+  it('runs the commit again, careful, when the speculative compare-and-set missed: the step alone, no end', async () => {
+    const { h, run } = await runningRun();
+    await h.storage.runs.update(run.id, { status: ['running'] }, { status: 'cancel_requested' });
+    const attempts: boolean[] = [];
+    const written = await commitFinal(h, run, attempts);
+    expect(attempts).toEqual([false, true]);
+    expect(written.map((event) => [event.seq, event.type])).toEqual([
+      [1, 'message_delta'],
+      [2, 'step'],
+    ]);
+    // Nothing of the first try survived: no end, seq gapless, the status the cancel left.
+    expect((await h.storage.events.list(run.id, 0, 10)).map((event) => [event.seq, event.type])).toEqual([
+      [1, 'message_delta'],
+      [2, 'step'],
+    ]);
     expect((await h.storage.runs.get(run.id))?.status).toBe('cancel_requested');
   });
 

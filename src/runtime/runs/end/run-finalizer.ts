@@ -12,6 +12,8 @@ import { publishAllQuietly } from '../../events/publish-quietly.js';
 import { SHARED_COMMIT } from '../../events/shared-commit.js';
 import type { AppendBatch, PendingEvent } from '../../events/run-emitter.js';
 import { subagentUpdateBatch } from '../children/publish-subagent-update.js';
+import { settleInOrder } from '../../../core/settle-in-order.js';
+import { EndingRaced } from '../../events/ending-raced.js';
 
 export interface TerminalWrite {
   status: TerminalRunStatus;
@@ -44,6 +46,27 @@ export interface RunEnding {
    * The status moves first: appended after it, nothing the batch holds can follow the `end`.
    */
   append?: AppendBatch;
+  /**
+   * The run's row as the ending's caller holds it (a worker, its claimed attempt). A completed ending with a
+   * batch (`append`) and no ledger then sends its events right behind its compare-and-set instead of waiting
+   * for its answer; should the compare-and-set miss, it throws `EndingRaced` and its caller's commit runs
+   * again without `held` (docs/scale-out.md, "What scales how").
+   */
+  held?: Run;
+}
+
+/** The `end` event of a run as its ending left it. */
+function endEvent(run: Run): PendingEvent {
+  return {
+    type: 'end',
+    // Not a spread of the lineage: see the emitter's `ownBatch`.
+    payload: Object.assign(lineageOf(run), {
+      status: run.status,
+      output: run.output,
+      error: run.error,
+      usage: run.usage,
+    }),
+  };
 }
 
 /** A run that ended, with the events its ending appended that its caller still has to publish once committed. */
@@ -60,8 +83,8 @@ export interface EndedRun {
  * Returns undefined when the guard failed.
  */
 export async function endRunIn(tx: Storage, clock: Clock, ending: RunEnding): Promise<EndedRun | undefined> {
-  const { runId, expect, write, hasLedger, append } = ending;
-  const run = await tx.runs.update(runId, expect, {
+  const { runId, expect, write, hasLedger, append, held } = ending;
+  const patch = {
     status: write.status,
     ...(write.output !== undefined ? { output: write.output } : {}),
     ...(write.error !== undefined ? { error: write.error } : {}),
@@ -69,7 +92,12 @@ export async function endRunIn(tx: Storage, clock: Clock, ending: RunEnding): Pr
     worker_id: null,
     lease_expires_at: null,
     finished_at: isoNow(clock),
-  });
+  };
+  const moved = tx.runs.update(runId, expect, patch);
+  if (held && append && write.status === 'completed' && hasLedger === false) {
+    return endSpeculatively(tx, { ...held, ...patch }, moved, append);
+  }
+  const run = await moved;
   if (!run) return undefined;
   // What a budgeted child did not use goes back to its parent with the same commit that ends it.
   const ledger = hasLedger === false ? undefined : await tx.budgets.get(run.id);
@@ -77,16 +105,7 @@ export async function endRunIn(tx: Storage, clock: Clock, ending: RunEnding): Pr
   const closed = await closeOpenToolCalls(tx, { ...run, status: write.status });
   // A closing `tool_result` ends any model call in the stream, so no text can be unfinished after one.
   if (closed.length === 0) await keepPartialAnswer(tx, { ...run, status: write.status });
-  const end: PendingEvent = {
-    type: 'end',
-    // Not a spread of the lineage: see the emitter's `ownBatch`.
-    payload: Object.assign(lineageOf(run), {
-      status: run.status,
-      output: run.output,
-      error: run.error,
-      usage: run.usage,
-    }),
-  };
+  const end = endEvent(run);
   // The parent hears of the ending in the same insert, so its stream never misses a child's end.
   const update = await subagentUpdateBatch(tx, run);
   const besides = update ? [update] : [];
@@ -98,6 +117,27 @@ export async function endRunIn(tx: Storage, clock: Clock, ending: RunEnding): Pr
   const appended = await tx.events.appendBatches([{ run_id: run.id, events: [...closed, end] }, ...besides]);
   attachEndedRun(appended[0] ?? [], run);
   return { run, events: appended.flat() };
+}
+
+/**
+ * A completed run's ending with its `end` (and its parent's `subagent_update`) sent right behind its
+ * compare-and-set, built from the row its worker holds: what the `end` says comes from what the ending writes,
+ * and a completed run has no open tool call and no unfinished text to close. Checked once both answered.
+ */
+async function endSpeculatively(
+  tx: Storage,
+  expected: Run,
+  moved: Promise<Run | undefined>,
+  append: AppendBatch,
+): Promise<EndedRun> {
+  const appending = (async () => {
+    const update = await subagentUpdateBatch(tx, expected);
+    return append([endEvent(expected)], update ? [update] : []);
+  })();
+  const [run, appended] = await settleInOrder([moved, appending]);
+  if (!run) throw new EndingRaced(expected.id);
+  attachEndedRun(appended, run);
+  return { run, events: [] };
 }
 
 /** endRunIn in a transaction of its own, then its events published. */

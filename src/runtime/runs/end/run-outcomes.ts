@@ -8,7 +8,7 @@ import type { AgentLoopOutcome } from '../../agent-loop/agent-loop.js';
 import { parkForInput } from '../human-input/park-for-input.js';
 import { resumeWhenNothingPending } from '../human-input/resume-when-nothing-pending.js';
 import { abortErrorOf, abortKindOf, RunAbortError } from '../../../core/runs/run-abort.js';
-import type { AppendBatch, RunEmitter } from '../../events/run-emitter.js';
+import type { AppendBatch, CommitAttempt, RunEmitter } from '../../events/run-emitter.js';
 import type { TerminalWrite } from './run-finalizer.js';
 import type { RunEndings } from '../run-endings.js';
 import { publishSubagentUpdate } from '../children/publish-subagent-update.js';
@@ -67,7 +67,8 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
 
   /**
    * The completed end of a running attempt, inside the transaction of its final checkpoint (`finish`), its
-   * `end` in that checkpoint's batch of events.
+   * `end` in that checkpoint's batch of events: sent with its compare-and-set from the row this worker holds,
+   * unless the commit runs again because that missed (`commit.careful`).
    */
   const completeIn = (
     tx: Storage,
@@ -76,6 +77,7 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
     output: string,
     usage: Run['usage'],
     facts: AttemptFacts,
+    commit: CommitAttempt,
   ) =>
     endings.endIn(tx, {
       runId: run.id,
@@ -83,6 +85,7 @@ export function createRunOutcomes(deps: RunOutcomeDeps) {
       write: { status: 'completed', output, usage },
       hasLedger: facts.hasLedger,
       append,
+      ...(commit.careful ? {} : { held: run }),
     });
 
   /** A cancel committed while the attempt ran wins, as in Yuxi; its reason was recorded with the request. */

@@ -16,7 +16,7 @@ import type {
 } from '../../../core/ports/agent-middleware.js';
 import { composeMiddleware } from '../../middleware/compose-middleware.js';
 import { abortErrorOf } from '../../../core/runs/run-abort.js';
-import type { AppendBatch, PendingEvent, RunEmitter } from '../../events/run-emitter.js';
+import type { AppendBatch, CommitAttempt, PendingEvent, RunEmitter } from '../../events/run-emitter.js';
 import type { EndedRun } from '../end/run-finalizer.js';
 import type { AnyTroupeTool } from '../../../core/tools/troupe-tool.js';
 import type { ModelCallUsage } from '../../../core/runs/run-usage.js';
@@ -49,7 +49,12 @@ export interface ResumeAgentLoopOptions {
    * once the status moved). Undefined when the run's status moved; the checkpoint then commits alone and
    * the caller ends the run as it would otherwise.
    */
-  finish?: (tx: Storage, append: AppendBatch, output: string) => Promise<EndedRun | undefined>;
+  finish?: (
+    tx: Storage,
+    append: AppendBatch,
+    output: string,
+    attempt: CommitAttempt,
+  ) => Promise<EndedRun | undefined>;
   /**
    * Nobody can have steered the run before its first step, so that step skips the inbox: a child its
    * creator's worker started at once for a call that waits for it (LocalRunStarts), whose id only that call
@@ -137,8 +142,8 @@ export async function resumeAgentLoop(options: ResumeAgentLoopOptions): Promise<
             let ended: Run | undefined;
             await emitter.commit(
               events,
-              async (tx, append) => {
-                const result = await finish(tx, append, output);
+              async (tx, append, attempt) => {
+                const result = await finish(tx, append, output, attempt);
                 ended = result?.run;
                 return result?.events;
               },

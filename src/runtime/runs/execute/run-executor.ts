@@ -268,7 +268,8 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         suspend: (work) => slots.outside(() => paused(work)),
         thread: handoff?.thread ?? (await threadRead),
         unsteered: !resumed && adopted && run.attempt === 1,
-        finish: (tx, append, output) => outcomes.completeIn(tx, append, run, output, meter.usage, attempt),
+        finish: (tx, append, output, commit) =>
+          outcomes.completeIn(tx, append, run, output, meter.usage, attempt, commit),
       });
       await emitter.flush();
       await finishCompleted(run, outcome, meter.usage, facts);
