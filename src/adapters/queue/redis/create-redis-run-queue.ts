@@ -22,7 +22,7 @@ import { redactUrl } from '../../../core/redact-url.js';
  *
  * Why not BullMQ, which this adapter replaced: its jobs duplicate what the runs table already holds (state,
  * a lock renewed beside the run's lease, a stalled check beside the reconciler), and on the hot path it cost
- * four scripts per run and two blocking reads (BENCHMARKS.md, "The run queue").
+ * four scripts per run and two blocking reads (BENCHMARKS.md, "The run queue, and three round trips fewer").
  */
 
 export interface RedisRunQueueOptions {
