@@ -3,6 +3,7 @@ import type { RedisOptions } from 'ioredis';
 import { TroupeError } from '../../../core/errors.js';
 import type { RunQueue } from '../../../core/ports/run-queue.js';
 import { redactUrl } from '../../../core/redact-url.js';
+import { startRedisRunConsumer, type RedisRunConsumer } from './redis-run-consumer.js';
 
 /*
  * The scale-out run queue: one Redis sorted set of run ids (docs/scale-out.md, "The run queue"). Any process
@@ -50,7 +51,6 @@ export interface RedisRunQueueOptions {
  */
 const ENQUEUE_WAIT_MS = 1_000;
 const CONNECT_TIMEOUT_MS = 10_000;
-const RETRY_DELAY_MS = 200;
 
 /** KEYS[1] the queue, KEYS[2] its sequence; ARGV[1] the run id. */
 const ENQUEUE_SCRIPT = `
@@ -60,10 +60,6 @@ return redis.call('ZADD', KEYS[1], 'NX', seq, ARGV[1])`;
 type Enqueuer = Redis & {
   troupeEnqueue(queue: string, sequence: string, runId: string): Promise<number>;
 };
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
 
 /** The scale-out queue; resolves once Redis answered, so a wrong URL fails at start-up. */
 export async function createRedisRunQueue(options: RedisRunQueueOptions): Promise<RunQueue> {
@@ -114,7 +110,7 @@ export async function createRedisRunQueue(options: RedisRunQueueOptions): Promis
 
   let closed = false;
   let closing: Promise<void> | undefined;
-  let consumer: ReturnType<typeof startConsumer> | undefined;
+  let consumer: RedisRunConsumer | undefined;
 
   // Runs whose enqueue met an outage, queued once Redis is back (an id already waiting adds nothing).
   const held = new Set<string>();
@@ -163,98 +159,6 @@ export async function createRedisRunQueue(options: RedisRunQueueOptions): Promis
     attempt.catch((error: unknown) => reportError(runId, error));
   }
 
-  /**
-   * The pop loop: while fewer than `concurrency` handlers run, one blocked `BZPOPMIN` on a dedicated
-   * connection. `close` wakes it with `CLIENT UNBLOCK`, which ends the pop without taking an id; an id popped
-   * in the same instant is put back with its score, so a closing consumer starts nothing and loses nothing.
-   */
-  function startConsumer(handler: (runId: string) => Promise<void>) {
-    const blocking = new Redis(options.url, { ...options.redisOptions, maxRetriesPerRequest: null });
-    blocking.on('error', reportConnectionError);
-    let blockingId: number | undefined;
-    blocking.on('close', () => (blockingId = undefined));
-    const inFlight = new Set<Promise<void>>();
-    let slotFreed: (() => void) | undefined;
-    let stopLoop: () => void = () => undefined;
-    // ioredis never settles a command of a connection disconnected while it reconnects: the loop's waits end
-    // with `stop` too.
-    const stopped = new Promise<undefined>((resolve) => (stopLoop = () => resolve(undefined)));
-    const unlessStopped = <T>(pending: Promise<T>): Promise<T | undefined> =>
-      Promise.race([pending, stopped]);
-
-    function start(runId: string): void {
-      const running = (async () => {
-        try {
-          await handler(runId);
-        } catch (error) {
-          reportError(runId, error);
-        }
-      })().finally(() => {
-        inFlight.delete(running);
-        slotFreed?.();
-      });
-      inFlight.add(running);
-    }
-
-    async function popOnce(): Promise<void> {
-      if (blockingId === undefined) {
-        const id: unknown = await unlessStopped(blocking.client('ID'));
-        if (typeof id === 'number') blockingId = id;
-      }
-      if (closed) return;
-      const popped = await unlessStopped(blocking.bzpopmin(queueKey, blockSeconds));
-      if (!popped) return;
-      const [, runId, score] = popped;
-      if (closed) {
-        await unlessStopped(command.zadd(queueKey, 'NX', score, runId)).catch((error: unknown) =>
-          reportError(runId, error),
-        );
-        return;
-      }
-      start(runId);
-    }
-
-    const loop = (async () => {
-      while (!closed) {
-        if (inFlight.size >= concurrency) {
-          await unlessStopped(new Promise<void>((resolve) => (slotFreed = resolve)));
-          slotFreed = undefined;
-          continue;
-        }
-        try {
-          await popOnce();
-        } catch (error) {
-          if (closed) return;
-          reportConnectionError(error);
-          await unlessStopped(delay(RETRY_DELAY_MS));
-        }
-      }
-    })();
-
-    return {
-      /** Ends the loop (an id it popped meanwhile goes back), then waits for the handlers in flight. */
-      async stop(): Promise<void> {
-        slotFreed?.();
-        let ended = false;
-        void loop.then(() => (ended = true));
-        // An UNBLOCK that reaches Redis before the pop does unblocks nothing: sent again until the loop ends.
-        const deadline = Date.now() + (blockSeconds + 1) * 1000;
-        while (!ended) {
-          if (blockingId === undefined || command.status !== 'ready' || Date.now() > deadline) {
-            stopLoop();
-            break;
-          }
-          await command.client('UNBLOCK', blockingId).catch(() => undefined);
-          await Promise.race([loop, delay(20)]);
-        }
-        await loop;
-        await Promise.all(inFlight);
-        if (blocking.status === 'ready') await blocking.quit().catch(() => blocking.disconnect());
-        else blocking.disconnect();
-      },
-    };
-  }
-
   return {
     async enqueue(runId) {
       if (closed) {
@@ -277,7 +181,18 @@ export async function createRedisRunQueue(options: RedisRunQueueOptions): Promis
     process(handler) {
       if (closed) throw new TroupeError('internal', 'The run queue is closed');
       if (consumer) throw new TroupeError('internal', 'The run queue already has a handler');
-      consumer = startConsumer(handler);
+      consumer = startRedisRunConsumer({
+        url: options.url,
+        redisOptions: options.redisOptions,
+        command,
+        queueKey,
+        concurrency,
+        blockSeconds,
+        handler,
+        closed: () => closed,
+        reportError,
+        reportConnectionError,
+      });
     },
 
     close() {
