@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Subscription } from '../../../core/ports/event-bus.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
+import { delay } from '../../../core/delay.js';
 import { compareStreamIds } from './compare-stream-ids.js';
 import { rejectClosedBus } from './reject-closed-bus.js';
 
@@ -77,10 +78,6 @@ type XreadReply = [key: string, entries: StreamEntry[]][] | null;
 
 const READ_COUNT = 500;
 const RETRY_DELAY_MS = 200;
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 function isRunEvent(value: unknown): value is RunEvent {
   if (typeof value !== 'object' || value === null) return false;

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
+import { delay } from '../../../core/delay.js';
 
 /** What the run queue's consumer needs from the queue (create-redis-run-queue.ts). */
 export interface RedisRunConsumerOptions {
@@ -24,19 +25,22 @@ export interface RedisRunConsumer {
 
 const RETRY_DELAY_MS = 200;
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
 /**
  * The pop loop: while fewer than `concurrency` handlers run, one blocked `BZPOPMIN` on a dedicated
  * connection. `close` wakes it with `CLIENT UNBLOCK`, which ends the pop without taking an id; an id popped
  * in the same instant is put back with its score, so a closing consumer starts nothing and loses nothing.
  */
 export function startRedisRunConsumer(options: RedisRunConsumerOptions): RedisRunConsumer {
-  const { command, queueKey, concurrency, blockSeconds, handler, reportError, reportConnectionError } =
-    options;
-  const closed = () => options.closed();
+  const {
+    command,
+    queueKey,
+    concurrency,
+    blockSeconds,
+    handler,
+    closed,
+    reportError,
+    reportConnectionError,
+  } = options;
   const blocking = new Redis(options.url, { ...options.redisOptions, maxRetriesPerRequest: null });
   blocking.on('error', reportConnectionError);
   let blockingId: number | undefined;
