@@ -106,16 +106,18 @@ if (serverUrl !== undefined) {
     it('keeps FIFO order across producer processes and hands each run to one of several consumers', async () => {
       const queueName = fresh();
       const [api1, api2] = [await open(queueName), await open(queueName)];
-      const ids = Array.from({ length: 12 }, () => randomUUID());
+      const ids: string[] = Array.from({ length: 12 }, () => randomUUID());
       // Alternating producers: the order is Redis's, not one process's.
       for (const [index, id] of ids.entries()) await (index % 2 === 0 ? api1 : api2).enqueue(id);
       const order: string[] = [];
-      const byConsumer: string[][] = [[], []];
-      const consumers = [await open(queueName, 3), await open(queueName, 3)];
-      for (const [index, consumer] of consumers.entries()) {
+      const byConsumer: string[][] = [];
+      for (let index = 0; index < 2; index += 1) {
+        const consumer = await open(queueName, 3);
+        const handled: string[] = [];
+        byConsumer.push(handled);
         consumer.process((id) => {
           order.push(id);
-          byConsumer[index]!.push(id);
+          handled.push(id);
           return Promise.resolve();
         });
       }
