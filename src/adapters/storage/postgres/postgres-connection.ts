@@ -1,5 +1,6 @@
 import type { CompiledQuery, DatabaseConnection, QueryResult } from 'kysely';
 import type pg from 'pg';
+import { runLean } from './lean-query.js';
 import { isStalePreparedStatement, type StatementNames } from './statement-names.js';
 import { storageUnavailable, unavailableAsTroupeError } from './storage-unavailable.js';
 
@@ -71,9 +72,8 @@ export class PostgresConnection implements DatabaseConnection {
     this.#holdWritesForTurn(state);
     try {
       name = options.prepared ? this.#nameFor(sql) : undefined;
-      const query: pg.QueryConfig = { text: sql, values: parameters as unknown[] };
-      if (name !== undefined) query.name = name;
-      pending = begin === undefined ? this.client.query(query) : this.#sendAfter(begin, query);
+      const send = (): Promise<pg.QueryResult> => runLean(this.client, sql, parameters as unknown[], name);
+      pending = begin === undefined ? send() : this.#sendAfter(begin, send);
     } catch (error) {
       // node-postgres refuses a query config synchronously (a name reused for other SQL): it fails as sent.
       pending = Promise.reject(error instanceof Error ? error : new Error(String(error)));
@@ -129,14 +129,14 @@ export class PostgresConnection implements DatabaseConnection {
    * its connection, which fails the statement sent behind it too; should it fail alone all the same, the
    * statement ran outside any transaction, so the session is dropped and the outcome is reported unknown.
    */
-  async #sendAfter(begin: string, query: pg.QueryConfig): Promise<pg.QueryResult> {
+  async #sendAfter(begin: string, send: () => Promise<pg.QueryResult>): Promise<pg.QueryResult> {
     const stream = (this.client as unknown as ClientState).connection?.stream;
     stream?.cork();
     let opened: Promise<pg.QueryResult>;
     let ran: Promise<pg.QueryResult>;
     try {
       opened = this.client.query(begin);
-      ran = this.client.query(query);
+      ran = send();
     } finally {
       stream?.uncork();
     }
