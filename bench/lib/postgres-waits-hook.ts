@@ -23,6 +23,16 @@ if (dir) {
     if (pending === 0) totals.round_trips += 1;
     inFlight.set(this, pending + 1);
     const answered = () => inFlight.set(this, (inFlight.get(this) ?? 1) - 1);
+    // A submittable query (the server's LeanQuery) is answered through its callback, not a promise.
+    const config = args[0] as { submit?: unknown; callback?: (...answer: unknown[]) => unknown } | undefined;
+    if (typeof config?.submit === 'function' && typeof config.callback === 'function') {
+      const callback = config.callback;
+      config.callback = (...answer: unknown[]) => {
+        answered();
+        return callback(...answer);
+      };
+      return send.apply(this, args);
+    }
     const result = send.apply(this, args);
     if (result instanceof Promise) result.then(answered, answered);
     else answered();
