@@ -30,7 +30,10 @@ interface RowShape {
   parsers: Parser[];
 }
 
-/** Row shapes per type source (every client of a pool shares the default one), then per statement name. */
+/**
+ * Row shapes per type source, then per statement name. node-postgres gives each client (one session) a type
+ * source of its own, so a shape is kept per session and goes with its client.
+ */
 const shapes = new WeakMap<TypeSource, Map<string, RowShape>>();
 const MAX_SHAPES = 2_000;
 
