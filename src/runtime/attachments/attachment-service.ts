@@ -5,6 +5,7 @@ import type { Storage } from '../../core/ports/storage.js';
 import type { Attachment } from '../../core/records/attachment.js';
 import type { Actor } from '../../core/records/user.js';
 import { getReadableConversation } from '../conversations/readable-conversation.js';
+import { ownActiveConversation } from '../../core/conversations/own-active-conversation.js';
 import { openUploads, writeUpload, type WrittenUpload } from './write-upload.js';
 
 export interface UploadedFile {
@@ -69,17 +70,13 @@ export function createAttachmentService(deps: AttachmentServiceDeps): Attachment
 
   return {
     async upload(actor, conversationId, files) {
-      const conversation = await storage.conversations.get(conversationId);
-      // Only the owner adds to a conversation (as with messages); an admin's read access does not extend to it.
-      if (conversation?.user_id !== actor.id) {
-        throw new TroupeError('conversation_not_found', `Conversation "${conversationId}" not found`);
-      }
-      if (conversation.status !== 'active') {
-        throw new TroupeError(
-          'conversation_archived',
-          `Conversation ${conversationId} is ${conversation.status}; it takes no new files`,
-        );
-      }
+      // Only the owner adds to a conversation (as with messages).
+      const conversation = ownActiveConversation(
+        actor,
+        conversationId,
+        await storage.conversations.get(conversationId),
+        'files',
+      );
       checkLimits(files);
       const project = await storage.projects.get(conversation.project_id);
       if (!project) throw new TroupeError('project_not_found', 'The conversation has no project workdir');

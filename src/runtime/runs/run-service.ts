@@ -22,6 +22,7 @@ import { streamRunEvents, type RunEventStream } from '../events/stream-run-event
 import { awaitTerminal } from './wait/await-terminal.js';
 import { listChildRuns } from './children/list-child-runs.js';
 import { getReadableConversation } from '../conversations/readable-conversation.js';
+import { ownActiveConversation } from '../../core/conversations/own-active-conversation.js';
 import { answerRunQuestion, listRunQuestions } from './human-input/run-questions.js';
 import { decideRunApproval } from './human-input/decide-run-approval.js';
 import { resolveMessageAttachments } from '../attachments/resolve-message-attachments.js';
@@ -87,16 +88,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
             // The conversation with its agent, owner and project in one read; the agent is checked once the request
             // is no replay.
             const read = await tx.conversations.getWithParts(conversationId);
-            const conversation = read?.conversation;
-            if (conversation?.user_id !== actor.id) {
-              throw new TroupeError('conversation_not_found', `Conversation "${conversationId}" not found`);
-            }
-            if (conversation.status !== 'active') {
-              throw new TroupeError(
-                'conversation_archived',
-                `Conversation ${conversationId} is ${conversation.status}; it takes no new messages`,
-              );
-            }
+            const conversation = ownActiveConversation(actor, conversationId, read?.conversation, 'messages');
             // A retry is looked up first, unlike a child start's (startChildRun): clients retry often, and a retry
             // found by the insert's conflict cost 45 % more CPU (0.49 → 0.70 ms per HTTP replay) for 2 % on new runs.
             if (input.request_id !== undefined) {
