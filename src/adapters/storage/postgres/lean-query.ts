@@ -23,6 +23,12 @@ interface QueryInternals {
   _checkForMultirow(): void;
 }
 
+/** node-postgres's own row handling, for what this class leaves to it. */
+const base = pg.Query.prototype as unknown as {
+  handleRowDescription(this: unknown, message: unknown): void;
+  handleDataRow(this: unknown, message: unknown): void;
+};
+
 /** How a statement's rows are read: its columns' names and parsers, with the description they came from. */
 interface RowShape {
   fields: FieldDescription[];
@@ -51,6 +57,19 @@ function shapeOf(fields: FieldDescription[], types: TypeSource): RowShape {
     names: fields.map((field) => field.name),
     parsers: fields.map((field) => types.getTypeParser(field.dataTypeID, field.format || 'text')),
   };
+}
+
+/** The shape of a described answer; a named statement's is kept for the client's next executions. */
+function keptShape(fields: FieldDescription[], types: TypeSource, name: string | undefined): RowShape {
+  if (name === undefined) return shapeOf(fields, types);
+  let byName = shapes.get(types);
+  if (byName === undefined) shapes.set(types, (byName = new Map<string, RowShape>()));
+  const known = byName.get(name);
+  if (known !== undefined && sameDescription(known.fields, fields)) return known;
+  if (byName.size >= MAX_SHAPES) byName.clear();
+  const shape = shapeOf(fields, types);
+  byName.set(name, shape);
+  return shape;
 }
 
 /**
@@ -85,24 +104,18 @@ export class LeanQuery extends pg.Query {
     const plain = fields.every((field) => field.format !== 'binary' && field.name !== '__proto__');
     if (types === undefined || !plain) {
       this.#shape = undefined;
-      (pg.Query.prototype as unknown as { handleRowDescription(m: unknown): void }).handleRowDescription.call(
-        this,
-        message,
-      );
+      base.handleRowDescription.call(this, message);
       return;
     }
     self._checkForMultirow();
     self._result.fields = fields;
-    this.#shape = this.#shapeFor(fields, types, self.name);
+    this.#shape = keptShape(fields, types, self.name);
   }
 
   handleDataRow(message: { fields: (string | null)[] }): void {
     const shape = this.#shape;
     if (shape === undefined) {
-      (pg.Query.prototype as unknown as { handleDataRow(m: unknown): void }).handleDataRow.call(
-        this,
-        message,
-      );
+      base.handleDataRow.call(this, message);
       return;
     }
     const self = this as unknown as QueryInternals;
@@ -121,18 +134,6 @@ export class LeanQuery extends pg.Query {
       return;
     }
     self._result.rows.push(row);
-  }
-
-  #shapeFor(fields: FieldDescription[], types: TypeSource, name: string | undefined): RowShape {
-    if (name === undefined) return shapeOf(fields, types);
-    let byName = shapes.get(types);
-    if (byName === undefined) shapes.set(types, (byName = new Map<string, RowShape>()));
-    const known = byName.get(name);
-    if (known !== undefined && sameDescription(known.fields, fields)) return known;
-    if (byName.size >= MAX_SHAPES) byName.clear();
-    const shape = shapeOf(fields, types);
-    byName.set(name, shape);
-    return shape;
   }
 }
 

@@ -201,7 +201,7 @@ export class PostgresConnection implements DatabaseConnection {
     }
     // 26000 means there is nothing to deallocate; either way the name is free afterwards.
     await this.client.query(`deallocate ${name}`).catch(() => undefined);
-    return await this.client.query({ name, text: sql, values: parameters as unknown[] });
+    return await runLean(this.client, sql, parameters as unknown[], name);
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
