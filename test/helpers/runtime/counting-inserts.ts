@@ -4,6 +4,8 @@ import type { Storage } from '../../../src/core/ports/storage.js';
 export function countingInserts(storage: Storage, inserts: string[]): Storage {
   const counting = (tx: Storage): Storage => ({
     ...tx,
+    // A method of the storage's class: the spread leaves it behind.
+    commitBehind: (statements) => tx.commitBehind(statements),
     events: {
       ...tx.events,
       append: (event) => (inserts.push(event.run_id), tx.events.append(event)),

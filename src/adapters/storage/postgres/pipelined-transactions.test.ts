@@ -5,6 +5,7 @@ import { settleInOrder } from '../../../core/settle-in-order.js';
 import type { DatabaseSchema } from '../sql/database-schema.js';
 import { openWatchedPool, type Items } from '../../../../test/helpers/postgres-watched-pool.js';
 import { serviceUrlOrSkip } from '../../../../test/helpers/services/service-url-or-skip.js';
+import { CommittedDespiteFailure } from '../sql/committed-despite-failure.js';
 import { pipelinedPostgresTransactions } from './pipelined-transactions.js';
 
 /*
@@ -99,6 +100,82 @@ if (serverUrl !== undefined) {
       await expect(transaction.commit()).rejects.toThrow('This transaction has ended');
       expect(await labels()).toEqual([1, 2]);
       expect((await db.selectFrom('items').select('id').execute()).length).toBe(2);
+    });
+
+    describe('commitBehind', () => {
+      it('writes the COMMIT in the same write as the last statements, before any answer', async () => {
+        const { begin, flushes, labels } = await open();
+        const { transaction, trx } = await begin();
+        await trx.insertInto('items').values({ id: 2, label: 'two' }).execute();
+        const last = [
+          trx.insertInto('items').values({ id: 3, label: 'three' }).execute(),
+          trx.updateTable('items').set({ label: 'deux' }).where('id', '=', 2).executeTakeFirst(),
+        ];
+        transaction.commitBehind?.(last);
+        await settleInOrder(last);
+        await transaction.commit();
+        const statements = (flush: string) => flush.match(/begin|insert into|update "items"|commit/g);
+        expect(flushes.map(statements)).toEqual([
+          ['begin', 'insert into'],
+          ['insert into', 'update "items"', 'commit'],
+        ]);
+        expect(await labels()).toEqual([1, 2, 3]);
+        expect(transaction.open).toBe(false);
+      });
+
+      it('commits nothing when one of the last statements fails on the server', async () => {
+        const { begin, labels, db } = await open();
+        const { transaction, trx } = await begin();
+        await trx.insertInto('items').values({ id: 2, label: 'two' }).execute();
+        const last = [
+          trx.insertInto('items').values({ id: 3, label: 'three' }).execute(),
+          trx.insertInto('items').values({ id: 1, label: 'again' }).execute(),
+        ];
+        transaction.commitBehind?.(last);
+        await expect(settleInOrder(last)).rejects.toMatchObject({ code: '23505' });
+        // What the transaction wrapper does with the work's error: nothing is reported over it.
+        await transaction.rollback();
+        expect(await labels()).toEqual([1]);
+        await db.insertInto('items').values({ id: 4, label: 'four' }).execute();
+        expect(await labels()).toEqual([1, 4]);
+      });
+
+      it('sends no COMMIT when a last statement failed in code before the turn ended', async () => {
+        const { begin, labels, traffic } = await open();
+        const { transaction, trx } = await begin();
+        const last = [
+          trx.insertInto('items').values({ id: 2, label: 'two' }).execute(),
+          Promise.reject(new Error('refused by a check')),
+        ];
+        transaction.commitBehind?.(last);
+        await expect(settleInOrder(last)).rejects.toThrow('refused by a check');
+        await transaction.rollback();
+        expect(traffic.join('\n')).not.toMatch(/\bcommit\b/);
+        expect(await labels()).toEqual([1]);
+      });
+
+      it('refuses a statement started after the COMMIT was written', async () => {
+        const { begin, labels } = await open();
+        const { transaction, trx } = await begin();
+        const last = [trx.insertInto('items').values({ id: 2, label: 'two' }).execute()];
+        transaction.commitBehind?.(last);
+        await settleInOrder(last);
+        await expect(
+          trx.insertInto('items').values({ id: 3, label: 'late' }).execute(),
+        ).rejects.toMatchObject({ code: 'internal' });
+        await transaction.commit();
+        expect(await labels()).toEqual([1, 2]);
+      });
+
+      it('reports a work that failed in code after its COMMIT committed, instead of its own error', async () => {
+        const { begin, labels } = await open();
+        const { transaction, trx } = await begin();
+        const last = [trx.insertInto('items').values({ id: 2, label: 'two' }).execute()];
+        transaction.commitBehind?.(last);
+        await settleInOrder(last);
+        await expect(transaction.rollback()).rejects.toBeInstanceOf(CommittedDespiteFailure);
+        expect(await labels()).toEqual([1, 2]);
+      });
     });
   });
 }

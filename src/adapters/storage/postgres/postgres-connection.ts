@@ -43,6 +43,8 @@ export class PostgresConnection implements DatabaseConnection {
   readonly #prepared = new Map<string, true>();
   /** Whether this turn's statements are being held for one write (`#holdWritesForTurn`). */
   #corked = false;
+  /** Run once this turn's statements are all started, before they leave (`atTurnEnd`). */
+  #turnEnd: (() => void) | undefined;
 
   constructor(
     readonly client: pg.PoolClient,
@@ -115,13 +117,33 @@ export class PostgresConnection implements DatabaseConnection {
    */
   #holdWritesForTurn(state: ClientState): void {
     const stream = state.connection?.stream;
-    if (stream === undefined || this.#corked) return;
+    if (this.#corked) return;
     this.#corked = true;
-    stream.cork();
+    stream?.cork();
     process.nextTick(() => {
-      this.#corked = false;
-      stream.uncork();
+      const last = this.#turnEnd;
+      this.#turnEnd = undefined;
+      try {
+        last?.();
+      } finally {
+        this.#corked = false;
+        stream?.uncork();
+      }
     });
+  }
+
+  /**
+   * Runs `last` at the end of this event-loop turn, once every statement started in it by a promise chain has
+   * been written into the held write, and before that write leaves: a statement `last` runs leaves with them
+   * (a COMMIT written behind a transaction's last statements: pipelined-transactions.ts). Called from a promise
+   * callback, as transaction work is: `process.nextTick` callbacks queued there run once the microtask queue
+   * is empty. One per turn.
+   */
+  atTurnEnd(last: () => void): void {
+    if (this.#turnEnd !== undefined)
+      throw new Error('A turn of this connection already has its last statement');
+    this.#turnEnd = last;
+    this.#holdWritesForTurn(this.client);
   }
 
   /**

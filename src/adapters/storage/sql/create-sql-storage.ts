@@ -29,6 +29,7 @@ import { SqlRunBudgetRepository } from './sql-run-budget-repository.js';
 import { SqlRunVerificationRepository } from './sql-run-verification-repository.js';
 import { CommitGroup } from './commit-group.js';
 import { kyselyTransactions } from './kysely-transactions.js';
+import { overridesWorkError } from './committed-despite-failure.js';
 
 export interface SqlStorageOptions {
   /** Source of every timestamp the repositories assign; tests pass a controllable one. */
@@ -64,6 +65,8 @@ class SqlStorage implements Storage {
   readonly budgets;
   readonly verifications;
   #commitGroup: CommitGroup<Storage> | undefined;
+  /** This transaction's storage as a work that joined it sees it (`#joined`). */
+  #joinedView: SqlStorage | undefined;
 
   constructor(
     private readonly ctx: SqlContext,
@@ -97,7 +100,7 @@ class SqlStorage implements Storage {
    * so a call through the outer Storage would wait for it forever.
    */
   async transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T> {
-    if (this.ctx.inTransaction) return work(this);
+    if (this.ctx.inTransaction) return work(this.#joined());
     const source = this.ctx.transactions;
     if (source === undefined) {
       const open = { now: true };
@@ -122,8 +125,10 @@ class SqlStorage implements Storage {
       if (transaction.open) {
         try {
           await transaction.rollback();
-        } catch {
-          // The work's error is the one to report; the rollback released the connection regardless.
+        } catch (rollbackError) {
+          // What the work's error says was not written, was or may have been: that is the error to report.
+          if (overridesWorkError(rollbackError)) throw rollbackError;
+          // Otherwise the work's error is the one to report; the rollback released the connection regardless.
         }
       }
       throw error;
@@ -136,7 +141,7 @@ class SqlStorage implements Storage {
     work: (tx: Storage) => Promise<T>,
     options: SharedCommitOptions = {},
   ): Promise<T> {
-    if (this.ctx.inTransaction) return work(this);
+    if (this.ctx.inTransaction) return work(this.#joined());
     // PostgreSQL runs concurrent transactions on a pool and groups commits itself.
     if (this.ctx.dialect.name !== 'sqlite') return this.transaction(work);
     this.#commitGroup ??= new CommitGroup<Storage>(
@@ -150,6 +155,7 @@ class SqlStorage implements Storage {
     return this.#boundTo(
       () => transaction.db,
       () => transaction.open,
+      transaction.commitBehind?.bind(transaction),
     );
   }
 
@@ -158,7 +164,11 @@ class SqlStorage implements Storage {
    * it, so a `tx` kept past its commit can never run a statement inside whatever holds the connection next
    * (its other queries fail on the ended transaction).
    */
-  #boundTo(db: () => Kysely<DatabaseSchema>, open: () => boolean): SqlStorage {
+  #boundTo(
+    db: () => Kysely<DatabaseSchema>,
+    open: () => boolean,
+    commitBehind?: (statements: readonly PromiseLike<unknown>[]) => void,
+  ): SqlStorage {
     const direct = this.ctx.direct;
     const bound: DirectQueryRunner | undefined = direct && {
       run: (compiled, parameters, inTransaction) =>
@@ -174,10 +184,25 @@ class SqlStorage implements Storage {
       clock,
       inTransaction: true,
       direct: bound,
+      commitBehind,
     };
     return new SqlStorage(ctx, () =>
       Promise.reject(new TroupeError('internal', 'A transaction-bound storage cannot close the database')),
     );
+  }
+
+  /**
+   * A work that joined an open transaction does not own its end: its `commitBehind` must not commit what the
+   * work that opened it still writes after it returns.
+   */
+  #joined(): SqlStorage {
+    if (this.ctx.commitBehind === undefined) return this;
+    this.#joinedView ??= new SqlStorage({ ...this.ctx, commitBehind: undefined }, this.closeDatabase);
+    return this.#joinedView;
+  }
+
+  commitBehind(statements: readonly PromiseLike<unknown>[]): void {
+    this.ctx.commitBehind?.(statements);
   }
 
   async ping(): Promise<void> {

@@ -16,6 +16,8 @@ export interface SqlContext {
   readonly direct?: DirectQueryRunner | undefined;
   /** The engine's own transactions, where it runs them off Kysely's machinery (SQLite, PostgreSQL). */
   readonly transactions?: TransactionSource | undefined;
+  /** In a transaction that can write its COMMIT behind its last statements (`Storage.commitBehind`). */
+  readonly commitBehind?: ((statements: readonly PromiseLike<unknown>[]) => void) | undefined;
 }
 
 /**
@@ -32,6 +34,8 @@ export interface OpenTransaction {
   rollbackToSavepoint(): void | Promise<void>;
   commit(): void | Promise<void>;
   rollback(): void | Promise<void>;
+  /** Where the engine can write its COMMIT behind the last statements (`Storage.commitBehind`). */
+  commitBehind?(statements: readonly PromiseLike<unknown>[]): void;
 }
 
 export interface TransactionSource {

@@ -1,0 +1,28 @@
+import { isTroupeError, TroupeError } from '../../../core/errors.js';
+
+/**
+ * A transaction whose COMMIT left behind its last statements (`Storage.commitBehind`) committed, but its work
+ * failed afterwards in code: what the work's error says was not written, was. A bug of that work (after
+ * `commitBehind` only the database may refuse), reported instead of the work's own error.
+ */
+export class CommittedDespiteFailure extends TroupeError {
+  constructor() {
+    super(
+      'internal',
+      'A transaction committed behind its last statements although its work then failed (commitBehind)',
+    );
+  }
+}
+
+/** A `storage_unavailable` whose statement may have been done (`committed: 'unknown'`: docs/scale-out.md, "Outages"). */
+export function isOutcomeUnknown(error: unknown): boolean {
+  return isTroupeError(error, 'storage_unavailable') && error.details?.committed === 'unknown';
+}
+
+/**
+ * A rollback's failure that replaces the work's error: what that error says was not written, was or may have
+ * been (only a COMMIT written behind the last statements fails a rollback this way).
+ */
+export function overridesWorkError(rollbackError: unknown): boolean {
+  return rollbackError instanceof CommittedDespiteFailure || isOutcomeUnknown(rollbackError);
+}
