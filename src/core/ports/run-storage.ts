@@ -82,9 +82,16 @@ export interface RunRepository {
   getActiveForThread(threadId: string): Promise<Run | undefined>;
   /**
    * Compare-and-set: applies `patch` only if `expect` holds, atomically; returns the new row, or undefined
-   * when the guard failed (or the run does not exist). `updated_at` is always refreshed.
+   * when the guard failed (or the run does not exist). `updated_at` is always refreshed. With `orFail`, a failed
+   * guard fails the statement itself (`RunExpectationMissed`): inside a transaction whose COMMIT leaves behind
+   * it (`Storage.commitBehind`), the database then commits nothing.
    */
-  update(id: string, expect: RunExpectation, patch: RunPatch): Promise<Run | undefined>;
+  update(
+    id: string,
+    expect: RunExpectation,
+    patch: RunPatch,
+    options?: { orFail?: boolean },
+  ): Promise<Run | undefined>;
   /**
    * A worker takes a pending, unowned run in one conditional write: `running`, held by `workerId` until
    * `leaseExpiresAt`, its attempt counted and its first start kept. Undefined when the run was not pending

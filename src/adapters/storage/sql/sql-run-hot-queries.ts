@@ -162,7 +162,15 @@ interface RunUpdateShape {
   worker: 'any' | 'none' | 'this';
   leaseLive: boolean;
   leaseExpired: boolean;
+  /** PostgreSQL: the statement fails (division by zero, `MISSED_BY_DIVISION`) when no row matched. */
+  orFail: boolean;
 }
+
+/**
+ * The SQLSTATE of an `orFail` update that matched no row on PostgreSQL: its guard divides by the number of rows
+ * moved. Nothing else in that statement divides.
+ */
+export const MISSED_BY_DIVISION = '22012';
 
 /**
  * A compare-and-set update of one run, prepared per shape (a handful of shapes exist in the code: claim,
@@ -170,8 +178,8 @@ interface RunUpdateShape {
  */
 const runUpdate = preparedQueryFamily({
   key: (shape: RunUpdateShape) =>
-    `${shape.columns.join(',')}|${shape.statuses ?? '-'}|${shape.worker}|${shape.leaseLive}|${shape.leaseExpired}`,
-  build: (shape) => (db, args: Record<string, unknown>) => {
+    `${shape.columns.join(',')}|${shape.statuses ?? '-'}|${shape.worker}|${shape.leaseLive}|${shape.leaseExpired}|${shape.orFail}`,
+  build: (shape) => (db, args: Record<string, unknown>, dialect) => {
     const values = Object.fromEntries(shape.columns.map((column) => [column, args[`set_${column}`]]));
     let update = db
       .updateTable('runs')
@@ -195,7 +203,12 @@ const runUpdate = preparedQueryFamily({
         ]),
       );
     }
-    return update.returningAll();
+    if (!shape.orFail || dialect.name !== 'postgres') return update.returningAll();
+    // The guard row is read first and always exists: with no run moved, its division fails the statement, and
+    // with it the transaction, on the server (a COMMIT already sent behind it commits nothing).
+    return sql<Selectable<RunsTable>>`with moved as (${update.returningAll()})
+      select moved.* from (select count(*) as n from moved) as guard left join moved on true
+      where 1 / guard.n = 1`;
   },
 });
 
@@ -204,6 +217,7 @@ export function updateRun(
   id: string,
   set: Updateable<RunsTable>,
   expect: RunExpectation,
+  orFail = false,
 ): Promise<QueryResult<Selectable<RunsTable>>> {
   const columns = Object.keys(set).sort() as (keyof RunsTable)[];
   const statuses = expect.status ?? [];
@@ -213,6 +227,7 @@ export function updateRun(
     worker: expect.worker_id === undefined ? 'any' : expect.worker_id === null ? 'none' : 'this',
     leaseLive: expect.lease_live_at !== undefined,
     leaseExpired: expect.lease_expired_at !== undefined,
+    orFail,
   };
   const args: Record<string, unknown> = {
     id,

@@ -36,7 +36,14 @@ import {
   selectRunByRequestId,
   updateRun,
   activeStatusTerm,
+  MISSED_BY_DIVISION,
 } from './sql-run-hot-queries.js';
+import { RunExpectationMissed } from '../../../core/runs/run-expectation-missed.js';
+
+/** A database error's SQLSTATE (PostgreSQL) or code (SQLite). */
+function sqlState(error: unknown): unknown {
+  return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+}
 
 /** Statuses in which a worker holds a lease. */
 const LEASED_STATUSES = ['running', 'cancel_requested'] as const;
@@ -151,9 +158,18 @@ export class SqlRunRepository implements RunRepository {
     return row && runFromRow(row);
   }
 
-  async update(id: string, expect: RunExpectation, patch: RunPatch): Promise<Run | undefined> {
+  async update(
+    id: string,
+    expect: RunExpectation,
+    patch: RunPatch,
+    options: { orFail?: boolean } = {},
+  ): Promise<Run | undefined> {
+    const orFail = options.orFail === true;
     // `status IN ()` is invalid on PostgreSQL; an empty list can never match anyway.
-    if (expect.status?.length === 0) return undefined;
+    if (expect.status?.length === 0) {
+      if (orFail) throw new RunExpectationMissed(id);
+      return undefined;
+    }
     if (patch.status !== undefined) assertStatusWrite(expect.status, patch.status);
     try {
       const { rows } = await updateRun(
@@ -161,9 +177,14 @@ export class SqlRunRepository implements RunRepository {
         id,
         { ...patchToRow(patch), updated_at: nowIso(this.ctx) },
         expect,
+        orFail,
       );
-      return rows[0] && runFromRow(rows[0]);
+      const row = rows[0];
+      if (row === undefined && orFail) throw new RunExpectationMissed(id);
+      return row && runFromRow(row);
     } catch (error) {
+      if (error instanceof RunExpectationMissed) throw error;
+      if (orFail && sqlState(error) === MISSED_BY_DIVISION) throw new RunExpectationMissed(id);
       // Only a move back into an active status can collide: another run already holds the thread.
       return translateUniqueViolation(this.ctx, error, {
         runs_active_thread_uq: () =>

@@ -1,6 +1,7 @@
 import { isoNow, type Clock } from '../../../core/clock.js';
 import type { EventBus } from '../../../core/ports/event-bus.js';
-import type { RunExpectation, Storage } from '../../../core/ports/storage.js';
+import type { RunExpectation, RunPatch, Storage } from '../../../core/ports/storage.js';
+import { RunExpectationMissed } from '../../../core/runs/run-expectation-missed.js';
 import type { Run, RunError, TerminalRunStatus, TokenUsage } from '../../../core/records/run.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
 import { unusedReserve } from '../../../core/budgets/carve-child-budget.js';
@@ -93,11 +94,10 @@ export async function endRunIn(tx: Storage, clock: Clock, ending: RunEnding): Pr
     lease_expires_at: null,
     finished_at: isoNow(clock),
   };
-  const moved = tx.runs.update(runId, expect, patch);
   if (held && append && write.status === 'completed' && hasLedger === false) {
-    return endSpeculatively(tx, { ...held, ...patch }, moved, append);
+    return endSpeculatively(tx, { runId, expect, patch, expected: { ...held, ...patch } }, append);
   }
-  const run = await moved;
+  const run = await tx.runs.update(runId, expect, patch);
   if (!run) return undefined;
   // What a budgeted child did not use goes back to its parent with the same commit that ends it.
   const ledger = hasLedger === false ? undefined : await tx.budgets.get(run.id);
@@ -122,22 +122,31 @@ export async function endRunIn(tx: Storage, clock: Clock, ending: RunEnding): Pr
 /**
  * A completed run's ending with its `end` (and its parent's `subagent_update`) sent right behind its
  * compare-and-set, built from the row its worker holds: what the `end` says comes from what the ending writes,
- * and a completed run has no open tool call and no unfinished text to close. Checked once both answered.
+ * and a completed run has no open tool call and no unfinished text to close. They are the transaction's last
+ * statements, its COMMIT written behind them (`commitBehind`), so the compare-and-set fails its statement when
+ * it misses: the database then commits nothing of the transaction, and the commit runs again careful
+ * (docs/scale-out.md, "What scales how").
  */
 async function endSpeculatively(
   tx: Storage,
-  expected: Run,
-  moved: Promise<Run | undefined>,
+  ending: { runId: string; expect: RunExpectation; patch: RunPatch; expected: Run },
   append: AppendBatch,
 ): Promise<EndedRun> {
-  const appending = (async () => {
-    const update = await subagentUpdateBatch(tx, expected);
-    return append([endEvent(expected)], update ? [update] : []);
-  })();
-  const [run, appended] = await settleInOrder([moved, appending]);
-  if (!run) throw new EndingRaced(expected.id);
-  attachEndedRun(appended, run);
-  return { run, events: [] };
+  const { expected } = ending;
+  // Before the writes: a parent it has to read (a grandchild's) is read before anything is sent behind them.
+  const update = await subagentUpdateBatch(tx, expected);
+  const moved = tx.runs.update(ending.runId, ending.expect, ending.patch, { orFail: true });
+  const appending = append([endEvent(expected)], update ? [update] : []);
+  tx.commitBehind([moved, appending]);
+  try {
+    const [run, appended] = await settleInOrder([moved, appending]);
+    if (!run) throw new EndingRaced(expected.id);
+    attachEndedRun(appended, run);
+    return { run, events: [] };
+  } catch (error) {
+    if (error instanceof RunExpectationMissed) throw new EndingRaced(expected.id);
+    throw error;
+  }
 }
 
 /** endRunIn in a transaction of its own, then its events published. */
