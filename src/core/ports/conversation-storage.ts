@@ -95,7 +95,8 @@ export interface MessageRepository {
 export type NewSubagentThread = Omit<SubagentThread, 'id' | 'created_at'>;
 
 export interface SubagentThreadRepository {
-  create(relation: NewSubagentThread): Promise<SubagentThread>;
+  /** `id`: made by the caller, so rows that name the relation can be sent before its insert answered. */
+  create(relation: NewSubagentThread, id?: string): Promise<SubagentThread>;
   get(id: string): Promise<SubagentThread | undefined>;
   /** The relations among `ids` that exist, in no particular order. */
   getMany(ids: readonly string[]): Promise<SubagentThread[]>;

@@ -113,7 +113,7 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
   }
 
   /** The expert's own conversation, in the delegating conversation's project (or the fallback one). */
-  async function home(
+  function home(
     input: DelegationStartInput,
     fallbackProjectId: string | undefined,
     { tx, parent, parentConversation: parentRead, threadId }: ChildRunScope,
@@ -121,24 +121,32 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
   ): Promise<ChildHome | Refused> {
     const parentConversation = parent ? parentRead : input.origin;
     const projectId = parentConversation?.project_id ?? fallbackProjectId;
-    if (!projectId) return refused('The delegation has no project to work in');
-    const conversation = await tx.conversations.create({
-      user_id: input.actor.id,
-      agent_id: expert.id,
-      thread_id: threadId,
-      project_id: projectId,
-      status: 'delegation',
-      title: `Delegation: ${expert.name}`,
-      metadata: {
-        source: 'delegation',
-        expert_slug: expert.slug,
-        parent_conversation_id: parentConversation?.id ?? null,
-        parent_thread_id: parentConversation?.thread_id ?? null,
-        created_by_run_id: parent?.id ?? null,
-        parent_tool_call_id: input.toolCallId ?? null,
+    if (!projectId) return Promise.resolve(refused('The delegation has no project to work in'));
+    // Sent, not awaited: the child's run row leaves with it (ChildHome.rows).
+    const conversationId = newId('cnv');
+    const created = tx.conversations.create(
+      {
+        user_id: input.actor.id,
+        agent_id: expert.id,
+        thread_id: threadId,
+        project_id: projectId,
+        status: 'delegation',
+        title: `Delegation: ${expert.name}`,
+        metadata: {
+          source: 'delegation',
+          expert_slug: expert.slug,
+          parent_conversation_id: parentConversation?.id ?? null,
+          parent_thread_id: parentConversation?.thread_id ?? null,
+          created_by_run_id: parent?.id ?? null,
+          parent_tool_call_id: input.toolCallId ?? null,
+        },
       },
+      conversationId,
+    );
+    return Promise.resolve({
+      conversationId,
+      rows: created.then((conversation) => ({ created: conversation })),
     });
-    return { conversationId: conversation.id, created: conversation };
   }
 
   const service = {
@@ -174,7 +182,10 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
         verify: cycleRefusal,
         home: (scope, agent) =>
           input.revises
-            ? Promise.resolve({ conversationId: input.revises.run.conversation_id })
+            ? Promise.resolve({
+                conversationId: input.revises.run.conversation_id,
+                rows: Promise.resolve({}),
+              })
             : home(input, fallbackProjectId, scope, agent),
         input: (agent) => ({
           expert_slug: agent.slug,

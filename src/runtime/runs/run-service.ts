@@ -129,18 +129,23 @@ export function createRunService(deps: RunServiceDeps): RunService {
             // The run row, its ledger, its first message and the conversation's title, written together. A
             // conversation nobody named takes its title from this message, whoever started it: the console, the
             // API, the CLI, the OpenAI-compatible and A2A endpoints.
-            const [created, ledger, appended, titled] = await settleInOrder([
+            const writes = [
               inserted,
               openRootBudget(tx, runId, agent.config.budget, input.budget, new Date()),
               tx.messages.append(conversation.thread_id, runId, 0, [{ role: 'user', content: message }]),
               conversation.title === DEFAULT_CONVERSATION_TITLE
                 ? tx.conversations.update(conversation.id, { title: conversationTitle(content) })
                 : conversation,
-            ]).catch((error: unknown) => {
-              // Nothing of this transaction commits: it may run again (a COMMIT that failed may not).
-              progress.writesFailed = !rowAlone && !isTroupeError(error, 'run_busy');
-              throw error;
-            });
+            ] as const;
+            // The last statements: the COMMIT leaves with them (a refused row fails its statement).
+            tx.commitBehind(writes.map((write) => Promise.resolve(write)));
+            const [created, ledger, appended, titled] = await settleInOrder(writes).catch(
+              (error: unknown) => {
+                // Nothing of this transaction commits: it may run again (a COMMIT that failed may not).
+                progress.writesFailed = !rowAlone && !isTroupeError(error, 'run_busy');
+                throw error;
+              },
+            );
             // Every part of the first attempt's context was read (or written) right here: hand it over.
             const { owner, project } = read;
             const context =

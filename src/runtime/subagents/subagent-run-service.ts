@@ -108,13 +108,19 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
       if (existing.subagent_slug !== subagent.slug) {
         return refused(SUBAGENT_TEXTS.threadOfOtherSubagent(threadId, existing.subagent_slug));
       }
-      return { conversationId: existing.child_conversation_id, relation: existing };
+      return {
+        conversationId: existing.child_conversation_id,
+        relationId: existing.id,
+        rows: Promise.resolve({ relation: existing }),
+      };
     }
     if (continuing) return refused(SUBAGENT_TEXTS.threadNotInConversation(threadId));
     if (!parentConversation) return refused('The parent conversation does not exist');
-    // Written together, one round trip on PostgreSQL: the relation names the conversation by the id made here.
+    // Written together with the child's run row, one round trip on PostgreSQL: the relation and the run name
+    // the conversation and the relation by the ids made here.
     const childId = newId('cnv');
-    const [child, relation] = await settleInOrder([
+    const relationId = newId('rel');
+    const rows = settleInOrder([
       tx.conversations.create(
         {
           user_id: parent.user_id,
@@ -133,16 +139,19 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
         },
         childId,
       ),
-      tx.subagentThreads.create({
-        user_id: parent.user_id,
-        parent_conversation_id: parentConversation.id,
-        child_conversation_id: childId,
-        child_thread_id: threadId,
-        subagent_slug: subagent.slug,
-        created_by_run_id: parent.id,
-      }),
-    ]);
-    return { conversationId: child.id, created: child, relation };
+      tx.subagentThreads.create(
+        {
+          user_id: parent.user_id,
+          parent_conversation_id: parentConversation.id,
+          child_conversation_id: childId,
+          child_thread_id: threadId,
+          subagent_slug: subagent.slug,
+          created_by_run_id: parent.id,
+        },
+        relationId,
+      ),
+    ]).then(([created, relation]) => ({ created, relation }));
+    return { conversationId: childId, relationId, rows };
   }
 
   return {

@@ -51,16 +51,21 @@ export function createGraderRunService(deps: ChildRunDeps) {
   ): Promise<ChildHome | ReturnType<typeof refused>> {
     const childConversation = await tx.conversations.get(child.conversation_id);
     if (!childConversation) return refused('The graded run has no conversation');
-    const conversation = await tx.conversations.create({
-      user_id: child.user_id,
-      agent_id: agent.id,
-      thread_id: threadId,
-      project_id: childConversation.project_id,
-      status: 'grader',
-      title: `Grader: ${typeof child.input.agent_name === 'string' ? child.input.agent_name : child.id}`,
-      metadata: { source: 'grader', graded_run_id: child.id, created_by_run_id: child.created_by_run_id },
-    });
-    return { conversationId: conversation.id, created: conversation };
+    // Sent, not awaited: the child's run row leaves with it (ChildHome.rows).
+    const conversationId = newId('cnv');
+    const created = tx.conversations.create(
+      {
+        user_id: child.user_id,
+        agent_id: agent.id,
+        thread_id: threadId,
+        project_id: childConversation.project_id,
+        status: 'grader',
+        title: `Grader: ${typeof child.input.agent_name === 'string' ? child.input.agent_name : child.id}`,
+        metadata: { source: 'grader', graded_run_id: child.id, created_by_run_id: child.created_by_run_id },
+      },
+      conversationId,
+    );
+    return { conversationId, rows: created.then((conversation) => ({ created: conversation })) };
   }
 
   /** One grader run to its end: the run, or the refusal text when it could not start. */

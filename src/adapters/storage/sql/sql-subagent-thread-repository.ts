@@ -34,9 +34,9 @@ export function subagentThreadFromRow(row: Selectable<SubagentThreadsTable>): Su
 export class SqlSubagentThreadRepository implements SubagentThreadRepository {
   constructor(private readonly ctx: SqlContext) {}
 
-  async create(relation: NewSubagentThread): Promise<SubagentThread> {
+  async create(relation: NewSubagentThread, id = newId('rel')): Promise<SubagentThread> {
     const row: SubagentThreadsTable = {
-      id: newId('rel'),
+      id,
       user_id: relation.user_id,
       parent_conversation_id: relation.parent_conversation_id,
       child_conversation_id: relation.child_conversation_id,

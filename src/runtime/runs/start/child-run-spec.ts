@@ -56,9 +56,14 @@ export interface ChildRunScope {
 /** Where the child runs: a conversation created now, or the one of a continued subagent thread. */
 export interface ChildHome {
   conversationId: string;
-  /** The conversation's row, when the start created it. */
-  created?: Conversation;
-  relation?: SubagentThread;
+  /** The subagent thread relation's id, when the child has one. */
+  relationId?: string;
+  /**
+   * The conversation's row when the start created it, and the relation. A home the start writes returns before
+   * its inserts answered, so the child's run row leaves with them (docs/scale-out.md, "What scales how"); they
+   * are awaited with it.
+   */
+  rows: Promise<{ created?: Conversation; relation?: SubagentThread }>;
 }
 
 /** One kind of child run, as `startChildRun` needs it: data, plus hooks for what only the kind knows. */

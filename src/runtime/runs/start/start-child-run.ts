@@ -79,7 +79,7 @@ export async function startChildRun(deps: ChildRunDeps, spec: ChildRunSpec): Pro
       reservation: progress.reservation,
       trace,
     });
-    return { outcome: { kind: 'started', run: written.run, relation: checked.home.relation }, written };
+    return { outcome: { kind: 'started', run: written.run, relation: written.relation }, written };
   }
 }
 

@@ -2,6 +2,7 @@ import { newRunId } from '../../../core/ids.js';
 import { settleInOrder } from '../../../core/settle-in-order.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import type { Run } from '../../../core/records/run.js';
+import type { SubagentThread } from '../../../core/records/conversation.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
 import type { ThreadMessage } from '../../../core/records/thread-message.js';
 import { buildNewRun } from '../../../core/runs/build-new-run.js';
@@ -17,6 +18,8 @@ import type { RunReservation } from './local-run-starts.js';
 /** The child's rows as written, and what the start does with them once committed. */
 export interface WrittenChildRun {
   run: Run;
+  /** The child's subagent thread relation, when it has one. */
+  relation: SubagentThread | undefined;
   /** The child's first message as stored: handed to its first attempt (`RunHandoffs`). */
   appended: ThreadMessage[];
   /** Its first attempt's context, when the start read or wrote all of it. */
@@ -45,7 +48,8 @@ export async function writeChildRun(
   const { read, parent, threadId, requestId, agent, ledger, home } = checked;
   const { adopted, reservation } = written;
   const runId = spec.runId ?? newRunId();
-  const run = await tx.runs.insert(
+  // Sent behind the home's rows, before they answered: the start's second round trip carries both.
+  const inserting = tx.runs.insert(
     buildNewRun({
       id: runId,
       run_type: spec.kind,
@@ -57,7 +61,7 @@ export async function writeChildRun(
       parent,
       request_id: requestId,
       fallback_model: spec.inheritsParentModel && parent ? parent.model_spec : deps.defaultModel,
-      subagent_thread_relation_id: home.relation?.id ?? null,
+      subagent_thread_relation_id: home.relationId ?? null,
       input: {
         message: spec.message,
         ...(spec.toolCallId === undefined ? {} : { parent_tool_call_id: spec.toolCallId }),
@@ -70,6 +74,7 @@ export async function writeChildRun(
     }),
     reservation?.claim,
   );
+  const [{ created, relation }, run] = await settleInOrder([home.rows, inserting]);
   // The child's first message, and the creator's checkpoint it took, in one insert.
   const first = {
     threadId,
@@ -79,7 +84,9 @@ export async function writeChildRun(
   // Once the run row is in, its ledger, its first message and its parent's updates are written together: one
   // round trip on PostgreSQL (docs/scale-out.md, "What scales how"). The parent's stream hears both changes,
   // `pending` then `running`, in one insert, after the checkpoint.
-  const [opened, messages, updates] = await settleInOrder([
+  // Given the parent and the child's agent, the updates need no read: these are the start's last statements,
+  // and its COMMIT leaves with them (`commitBehind`).
+  const writes = [
     ledger ? ledger.open(runId) : openRootBudget(tx, runId, agent.config.budget, spec.budget, new Date()),
     tx.messages.appendBatches(adopted ? [adopted.messages, first] : [first]),
     appendSubagentUpdate(
@@ -88,12 +95,15 @@ export async function writeChildRun(
       { childAgent: agent, parent },
       adopted?.events.events,
     ),
-  ]);
-  const context = firstAttemptContext(read, run, home.created, opened);
+  ] as const;
+  tx.commitBehind(writes);
+  const [opened, messages, updates] = await settleInOrder(writes);
+  const context = firstAttemptContext(read, run, created, opened);
   const appended = messages.at(-1) ?? [];
   const held = adopted?.events.events.length ?? 0;
   return {
     run,
+    relation,
     appended,
     context,
     announced: updates.slice(held),
