@@ -75,7 +75,12 @@ async function measureDispatch(
     checkAnswer(done, expectedAnswer(kind, input));
     return { wall, runId: run.id };
   };
-  for (let i = 0; i < plan.warmup; i++) await once(i % 3 === 2 ? 'plain' : 'task');
+  // Warmed as the dispatch suite warms the embedded contender it is compared with: `warmup` dispatches and
+  // `warmup` plain runs, so every process's hot code is compiled before it is timed (BENCHMARKS.md, "Warm-up").
+  for (let i = 0; i < plan.warmup; i++) {
+    await once('task');
+    await once('plain');
+  }
   const task: { wall: number; runId: string }[] = [];
   const plain: number[] = [];
   // Interleaved, so load on the machine falls on both kinds alike.
@@ -214,7 +219,8 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
       // the queue spreads them (16 could leave some pending behind a worker's full slots until others end).
       {
         workers: [1, 2, 4],
-        warmup: 10,
+        // The dispatch suite's warm-up (bench/suites/dispatch.ts).
+        warmup: 20,
         task: 40,
         plain: 20,
         counted: 20,
