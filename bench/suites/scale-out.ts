@@ -76,7 +76,8 @@ async function measureDispatch(
     return { wall, runId: run.id };
   };
   // Warmed as the dispatch suite warms the embedded contender it is compared with: `warmup` dispatches and
-  // `warmup` plain runs, so every process's hot code is compiled before it is timed (BENCHMARKS.md, "Warm-up").
+  // `warmup` plain runs, so every process's hot code is compiled before it is timed (BENCHMARKS.md, "A COMMIT
+  // that leaves with the last statements, and the warm-up").
   for (let i = 0; i < plan.warmup; i++) {
     await once('task');
     await once('plain');

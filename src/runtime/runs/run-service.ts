@@ -137,7 +137,9 @@ export function createRunService(deps: RunServiceDeps): RunService {
                 ? tx.conversations.update(conversation.id, { title: conversationTitle(content) })
                 : conversation,
             ] as const;
-            // The last statements: the COMMIT leaves with them (a refused row fails its statement).
+            // The last statements: the COMMIT leaves with them. A row the database refuses is not inserted, so
+            // its first message fails its foreign key on the server and nothing commits; the look-up naming the
+            // refusal comes too late for this transaction, which runs again with the row alone (above).
             tx.commitBehind(writes.map((write) => Promise.resolve(write)));
             const [created, ledger, appended, titled] = await settleInOrder(writes).catch(
               (error: unknown) => {

@@ -1,11 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createPostgresStorage } from './create-postgres-storage.js';
-import {
-  createRuntimeHarness,
-  type RuntimeHarness,
-} from '../../../../test/helpers/create-runtime-harness.js';
+import { describe, expect, it } from 'vitest';
+import { usePostgresRuntime } from '../../../../test/helpers/runtime/use-postgres-runtime.js';
 import { SLOW_SCENARIO } from '../../../../test/helpers/runtime/use-single-agent-runtime.js';
 import { serviceUrlOrSkip } from '../../../../test/helpers/services/service-url-or-skip.js';
 
@@ -21,25 +15,10 @@ const serverUrl = serviceUrlOrSkip('TROUPE_TEST_DATABASE_URL', SKIP_REASON);
 if (serverUrl !== undefined) {
   const url = serverUrl;
   describe('run starts on PostgreSQL', () => {
-    let harness: RuntimeHarness | undefined;
-    let schema: string | undefined;
-    afterEach(async () => {
-      await harness?.close();
-      harness = undefined;
-      if (schema === undefined) return;
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => client.end());
-      schema = undefined;
-    });
+    const postgresRuntime = usePostgresRuntime(url);
 
     async function setup() {
-      const own = `troupe_test_${randomBytes(6).toString('hex')}`;
-      schema = own;
-      harness = await createRuntimeHarness({
-        storage: () => createPostgresStorage({ connectionString: url, schema: own, poolSize: 4 }),
-        scenarios: { slow: SLOW_SCENARIO },
-      });
+      const harness = await postgresRuntime({ scenarios: { slow: SLOW_SCENARIO } });
       const user = await harness.createUser('ann');
       const agent = await harness.createAgent(user, 'slow', { model: 'scripted:slow', tools: [] });
       const conversation = await harness.createConversation(user, agent);

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../../core/clock.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
-import type { Run } from '../../../core/records/run.js';
 import { claimByDeadWorker } from '../../../../test/helpers/runtime/claim-by-dead-worker.js';
+import { commitFinal, FINAL_STEP } from '../../../../test/helpers/runtime/commit-final.js';
 import { countingInserts } from '../../../../test/helpers/runtime/counting-inserts.js';
 import {
   ECHO_SCENARIO,
@@ -25,7 +25,7 @@ describe('the final commit of a run', () => {
     return { h, run: claimed };
   }
 
-  const finalStep = [{ type: 'step' as const, payload: { step: 1, tool_calls: 0 } }];
+  const finalStep = FINAL_STEP;
 
   it("appends the step's events and the run's end in one insert, the end last", async () => {
     const { h, run } = await runningRun();
@@ -77,28 +77,10 @@ describe('the final commit of a run', () => {
     expect((await h.storage.runs.get(run.id))?.status).toBe('cancel_requested');
   });
 
-  /** The final commit as a worker makes it: the ending from the row it holds, careful when the commit runs again. */
-  function commitFinal(h: Awaited<ReturnType<typeof runningRun>>['h'], run: Run, attempts: boolean[]) {
-    const emitter = createRunEmitter(h.storage, h.bus, run);
-    emitter.delta('the answer');
-    return emitter.commit(finalStep, async (tx, append, attempt) => {
-      attempts.push(attempt.careful);
-      const ended = await endRunIn(tx, systemClock, {
-        runId: run.id,
-        expect: { status: ['running'], worker_id: 'wrk_dead' },
-        write: { status: 'completed', output: 'the answer' },
-        hasLedger: false,
-        append,
-        ...(attempt.careful ? {} : { held: run }),
-      });
-      return ended?.events;
-    });
-  }
-
   it('sends the end with its compare-and-set from the row the worker holds, in one try', async () => {
     const { h, run } = await runningRun();
     const attempts: boolean[] = [];
-    const written = await commitFinal(h, run, attempts);
+    const written = await commitFinal(h, run, attempts, { delta: 'the answer' });
     expect(attempts).toEqual([false]);
     expect(written.map((event) => [event.seq, event.type])).toEqual([
       [1, 'message_delta'],
@@ -116,7 +98,7 @@ describe('the final commit of a run', () => {
     const { h, run } = await runningRun();
     await h.storage.runs.update(run.id, { status: ['running'] }, { status: 'cancel_requested' });
     const attempts: boolean[] = [];
-    const written = await commitFinal(h, run, attempts);
+    const written = await commitFinal(h, run, attempts, { delta: 'the answer' });
     expect(attempts).toEqual([false, true]);
     expect(written.map((event) => [event.seq, event.type])).toEqual([
       [1, 'message_delta'],
