@@ -13,6 +13,7 @@ import type { Actor } from '../../core/records/user.js';
 import type { AwaitedRunRecord } from '../runs/run-service-api.js';
 import { awaitTerminal } from '../runs/wait/await-terminal.js';
 import { isRefused, refused, type Refused } from '../runs/start/child-run-refusal.js';
+import { newConversationHome } from '../runs/start/new-conversation-home.js';
 import { startChildRun } from '../runs/start/start-child-run.js';
 import type { ChildHome, ChildRunDeps, ChildRunScope, CreatorKnown } from '../runs/start/child-run-spec.js';
 import { diagnoseRefusal } from './diagnose-refusal.js';
@@ -122,10 +123,8 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
     const parentConversation = parent ? parentRead : input.origin;
     const projectId = parentConversation?.project_id ?? fallbackProjectId;
     if (!projectId) return Promise.resolve(refused('The delegation has no project to work in'));
-    // Sent, not awaited: the child's run row leaves with it (ChildHome.rows).
-    const conversationId = newId('cnv');
-    const created = tx.conversations.create(
-      {
+    return Promise.resolve(
+      newConversationHome(tx, {
         user_id: input.actor.id,
         agent_id: expert.id,
         thread_id: threadId,
@@ -140,13 +139,8 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
           created_by_run_id: parent?.id ?? null,
           parent_tool_call_id: input.toolCallId ?? null,
         },
-      },
-      conversationId,
+      }),
     );
-    return Promise.resolve({
-      conversationId,
-      rows: created.then((conversation) => ({ created: conversation })),
-    });
   }
 
   const service = {

@@ -7,6 +7,7 @@ import type { Run } from '../../core/records/run.js';
 import { isOwnedChild } from '../../core/runs/lineage.js';
 import { SUBAGENT_TEXTS } from '../../core/subagents/subagent-texts.js';
 import { refused, REQUEST_ID_CONFLICT, type Refused } from '../runs/start/child-run-refusal.js';
+import { newConversationHome } from '../runs/start/new-conversation-home.js';
 import { startChildRun } from '../runs/start/start-child-run.js';
 import type { ChildHome, ChildRunDeps, ChildRunScope, CreatorKnown } from '../runs/start/child-run-spec.js';
 import type { AdoptCheckpoint } from '../../core/tools/adopt-checkpoint.js';
@@ -118,40 +119,38 @@ export function createSubagentRunService(deps: SubagentRunServiceDeps) {
     if (!parentConversation) return refused('The parent conversation does not exist');
     // Written together with the child's run row, one round trip on PostgreSQL: the relation and the run name
     // the conversation and the relation by the ids made here.
-    const childId = newId('cnv');
+    const home = newConversationHome(tx, {
+      user_id: parent.user_id,
+      agent_id: subagent.id,
+      thread_id: threadId,
+      project_id: parentConversation.project_id,
+      status: 'subagent',
+      title: `SubAgent: ${subagent.name}`,
+      metadata: {
+        source: 'subagent',
+        parent_conversation_id: parentConversation.id,
+        parent_thread_id: parent.thread_id,
+        created_by_run_id: parent.id,
+        subagent_slug: subagent.slug,
+      },
+    });
     const relationId = newId('rel');
-    const rows = settleInOrder([
-      tx.conversations.create(
-        {
-          user_id: parent.user_id,
-          agent_id: subagent.id,
-          thread_id: threadId,
-          project_id: parentConversation.project_id,
-          status: 'subagent',
-          title: `SubAgent: ${subagent.name}`,
-          metadata: {
-            source: 'subagent',
-            parent_conversation_id: parentConversation.id,
-            parent_thread_id: parent.thread_id,
-            created_by_run_id: parent.id,
-            subagent_slug: subagent.slug,
-          },
-        },
-        childId,
-      ),
-      tx.subagentThreads.create(
-        {
-          user_id: parent.user_id,
-          parent_conversation_id: parentConversation.id,
-          child_conversation_id: childId,
-          child_thread_id: threadId,
-          subagent_slug: subagent.slug,
-          created_by_run_id: parent.id,
-        },
-        relationId,
-      ),
-    ]).then(([created, relation]) => ({ created, relation }));
-    return { conversationId: childId, relationId, rows };
+    const relation = tx.subagentThreads.create(
+      {
+        user_id: parent.user_id,
+        parent_conversation_id: parentConversation.id,
+        child_conversation_id: home.conversationId,
+        child_thread_id: threadId,
+        subagent_slug: subagent.slug,
+        created_by_run_id: parent.id,
+      },
+      relationId,
+    );
+    const rows = settleInOrder([home.rows, relation]).then(([{ created }, written]) => ({
+      created,
+      relation: written,
+    }));
+    return { conversationId: home.conversationId, relationId, rows };
   }
 
   return {

@@ -8,6 +8,7 @@ import { GRADER_TEXTS } from '../../core/verification/grader-texts.js';
 import { parseGraderAnswer, type GraderAnswer } from '../../core/verification/verification.js';
 import { refused } from '../runs/start/child-run-refusal.js';
 import type { ChildHome, ChildRunDeps, ChildRunScope } from '../runs/start/child-run-spec.js';
+import { newConversationHome } from '../runs/start/new-conversation-home.js';
 import { startChildRun } from '../runs/start/start-child-run.js';
 import { startWatched } from '../runs/start/start-watched.js';
 import { awaitTerminal } from '../runs/wait/await-terminal.js';
@@ -51,21 +52,15 @@ export function createGraderRunService(deps: ChildRunDeps) {
   ): Promise<ChildHome | ReturnType<typeof refused>> {
     const childConversation = await tx.conversations.get(child.conversation_id);
     if (!childConversation) return refused('The graded run has no conversation');
-    // Sent, not awaited: the child's run row leaves with it (ChildHome.rows).
-    const conversationId = newId('cnv');
-    const created = tx.conversations.create(
-      {
-        user_id: child.user_id,
-        agent_id: agent.id,
-        thread_id: threadId,
-        project_id: childConversation.project_id,
-        status: 'grader',
-        title: `Grader: ${typeof child.input.agent_name === 'string' ? child.input.agent_name : child.id}`,
-        metadata: { source: 'grader', graded_run_id: child.id, created_by_run_id: child.created_by_run_id },
-      },
-      conversationId,
-    );
-    return { conversationId, rows: created.then((conversation) => ({ created: conversation })) };
+    return newConversationHome(tx, {
+      user_id: child.user_id,
+      agent_id: agent.id,
+      thread_id: threadId,
+      project_id: childConversation.project_id,
+      status: 'grader',
+      title: `Grader: ${typeof child.input.agent_name === 'string' ? child.input.agent_name : child.id}`,
+      metadata: { source: 'grader', graded_run_id: child.id, created_by_run_id: child.created_by_run_id },
+    });
   }
 
   /** One grader run to its end: the run, or the refusal text when it could not start. */

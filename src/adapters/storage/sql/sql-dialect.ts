@@ -13,6 +13,11 @@ export interface SqlDialect {
    */
   uniqueViolation(error: unknown): UniqueConstraintName | undefined;
   /**
+   * Whether a driver error is a statement's own guard failing it: an `orFail` compare-and-set that matched no
+   * row (sql-run-hot-queries.ts). Only engines that fail such a statement on the server report one.
+   */
+  guardFailed(error: unknown): boolean;
+  /**
    * Holds, until the current transaction ends, a lock that serialises the writers of one logical key (a
    * run's event sequence, a thread's message sequence, "the default agent"). Absent on engines that run
    * one write at a time anyway.
@@ -43,7 +48,15 @@ export const sqliteSqlDialect: SqlDialect = {
     if (indexName !== undefined) return isUniqueConstraintName(indexName) ? indexName : undefined;
     return constraintBySqliteColumnList(described);
   },
+  // An `orFail` statement is checked in code here: one writer at a time, and no COMMIT is sent ahead of it.
+  guardFailed: () => false,
 };
+
+/**
+ * SQLSTATE 22012 (division_by_zero): an `orFail` update's guard divides by the number of rows it moved, and
+ * nothing else in that statement divides.
+ */
+const POSTGRES_GUARD_FAILED = '22012';
 
 /** node-postgres: SQLSTATE 23505 (unique_violation) with the violated index in `constraint`. */
 export const postgresSqlDialect: SqlDialect = {
@@ -53,6 +66,7 @@ export const postgresSqlDialect: SqlDialect = {
     const constraint = field(error, 'constraint');
     return typeof constraint === 'string' && isUniqueConstraintName(constraint) ? constraint : undefined;
   },
+  guardFailed: (error) => field(error, 'code') === POSTGRES_GUARD_FAILED,
   // An advisory lock rather than a row lock on `runs`, so appends never wait for a run's own updates.
   async lockKey(db, key) {
     await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);

@@ -162,15 +162,9 @@ interface RunUpdateShape {
   worker: 'any' | 'none' | 'this';
   leaseLive: boolean;
   leaseExpired: boolean;
-  /** PostgreSQL: the statement fails (division by zero, `MISSED_BY_DIVISION`) when no row matched. */
+  /** PostgreSQL: the statement fails (division by zero, `SqlDialect.guardFailed`) when no row matched. */
   orFail: boolean;
 }
-
-/**
- * The SQLSTATE of an `orFail` update that matched no row on PostgreSQL: its guard divides by the number of rows
- * moved. Nothing else in that statement divides.
- */
-export const MISSED_BY_DIVISION = '22012';
 
 /**
  * A compare-and-set update of one run, prepared per shape (a handful of shapes exist in the code: claim,

@@ -1,4 +1,4 @@
-import type { Updateable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import { TroupeError } from '../../../core/errors.js';
 import { ACTIVE_RUN_STATUSES } from '../../../core/records/run.js';
 import type { Run, RunStatus } from '../../../core/records/run.js';
@@ -36,14 +36,8 @@ import {
   selectRunByRequestId,
   updateRun,
   activeStatusTerm,
-  MISSED_BY_DIVISION,
 } from './sql-run-hot-queries.js';
 import { RunExpectationMissed } from '../../../core/runs/run-expectation-missed.js';
-
-/** A database error's SQLSTATE (PostgreSQL) or code (SQLite). */
-function sqlState(error: unknown): unknown {
-  return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-}
 
 /** Statuses in which a worker holds a lease. */
 const LEASED_STATUSES = ['running', 'cancel_requested'] as const;
@@ -171,6 +165,7 @@ export class SqlRunRepository implements RunRepository {
       return undefined;
     }
     if (patch.status !== undefined) assertStatusWrite(expect.status, patch.status);
+    let row: Selectable<RunsTable> | undefined;
     try {
       const { rows } = await updateRun(
         this.ctx,
@@ -179,18 +174,17 @@ export class SqlRunRepository implements RunRepository {
         expect,
         orFail,
       );
-      const row = rows[0];
-      if (row === undefined && orFail) throw new RunExpectationMissed(id);
-      return row && runFromRow(row);
+      row = rows[0];
     } catch (error) {
-      if (error instanceof RunExpectationMissed) throw error;
-      if (orFail && sqlState(error) === MISSED_BY_DIVISION) throw new RunExpectationMissed(id);
+      if (orFail && this.ctx.dialect.guardFailed(error)) throw new RunExpectationMissed(id);
       // Only a move back into an active status can collide: another run already holds the thread.
       return translateUniqueViolation(this.ctx, error, {
         runs_active_thread_uq: () =>
           runBusy(`Run ${id} cannot become active: its thread already has an active run`),
       });
     }
+    if (row === undefined && orFail) throw new RunExpectationMissed(id);
+    return row && runFromRow(row);
   }
 
   async claim(id: string, workerId: string, leaseExpiresAt: string, now: string): Promise<Run | undefined> {
