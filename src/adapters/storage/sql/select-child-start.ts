@@ -52,9 +52,9 @@ const selectChildStart = preparedQueryFamily<Shape, Args, Row>({
   key: ({ agent, relation }) => `${agent}|${relation}`,
   build:
     ({ agent, relation }) =>
-    (_db, args) =>
+    (_db, args, dialect) =>
       sql<Row>`
-      ${lineageChain(args.id)}
+      ${lineageChain(dialect, args.id)}
       SELECT parent.*,
         (SELECT COUNT(*) FROM runs WHERE status IN (${ACTIVE_STATUSES}) AND created_by_run_id = parent.id) AS active_of_run,
         (SELECT COUNT(*) FROM runs

@@ -11,6 +11,7 @@ import { ACTIVE_RUN_STATUSES, type RunStatus } from '../../../core/records/run.j
 import type { DatabaseSchema, RunsTable } from './database-schema.js';
 import { preparedQuery, preparedQueryFamily } from './prepared-query.js';
 import type { SqlContext } from './sql-context.js';
+import type { SqlDialect } from './sql-dialect.js';
 import { RUN_COLUMNS, valuesOf } from './table-columns.js';
 
 /** The run queries every attempt makes, compiled once (see preparedQuery). */
@@ -71,22 +72,43 @@ export function claimUpdate(db: QueryCreator<DatabaseSchema>, args: ClaimArgs) {
 export const claimRun = preparedQuery(claimUpdate);
 
 /**
+ * `JOIN runs AS alias ON condition`, read one key at a time on every engine: the step of a walk over `runs`
+ * (docs/scale-out.md, "Plans that do not depend on statistics"). PostgreSQL plans a join from the table's
+ * statistics, and a prepared statement keeps its plan until the next ANALYZE: planned while `runs` was small (a
+ * new deployment, a pooled connection opened early), a walk's step hashed the whole table on every call, a
+ * sequential scan that grew with it. A LATERAL subquery that cannot be pulled up (OFFSET 0) leaves one index
+ * probe per walked row (runs-walk-plans.test.ts). SQLite probes the index already (runs-index-plans.test.ts).
+ * `columns` are read as the alias's.
+ */
+export function runsByKey(
+  dialect: SqlDialect,
+  alias: string,
+  condition: RawBuilder<unknown>,
+  columns: RawBuilder<unknown> = sql`*`,
+) {
+  const table = sql.raw(alias);
+  return dialect.name === 'postgres'
+    ? sql`CROSS JOIN LATERAL (SELECT ${columns} FROM runs AS ${table} WHERE ${condition} OFFSET 0) AS ${table}`
+    : sql`JOIN runs AS ${table} ON ${condition}`;
+}
+
+/**
  * `chain`: the run `id` (hop 0) and every run above it, by creator. Bounded by the depth limits (a chain is a
  * few runs); the hop counter only guards a corrupt cycle.
  */
-export function lineageChain(id: unknown) {
+export function lineageChain(dialect: SqlDialect, id: unknown) {
   return sql`WITH RECURSIVE chain(id, created_by_run_id, status, hop) AS (
         SELECT id, created_by_run_id, status, 0 FROM runs WHERE id = ${id}
         UNION ALL
         SELECT r.id, r.created_by_run_id, r.status, c.hop + 1
-        FROM runs r JOIN chain c ON r.id = c.created_by_run_id
+        FROM chain c ${runsByKey(dialect, 'r', sql`r.id = c.created_by_run_id`, sql`r.id, r.created_by_run_id, r.status`)}
         WHERE c.hop < 64
       )`;
 }
 
 export const selectLineageStatuses = preparedQuery(
-  (_db, args: { id: string }) => sql<{ status: RunStatus }>`
-      ${lineageChain(args.id)}
+  (_db, args: { id: string }, dialect) => sql<{ status: RunStatus }>`
+      ${lineageChain(dialect, args.id)}
       SELECT status FROM chain ORDER BY hop`,
 );
 
@@ -115,22 +137,27 @@ export const activeStatusTerm = sql<boolean>`status in (${ACTIVE_STATUSES})`;
  * its own) and keeps the active runs. `created_by_run_id` only ever points to an older run, so the walk ends;
  * the hop bound is a guard, as in the lineage walk. `before` adds CTEs the seeds read.
  */
-function activeRunsBelow(seeds: RawBuilder<unknown>, before: RawBuilder<unknown> = sql``) {
+function activeRunsBelow(
+  dialect: SqlDialect,
+  seeds: RawBuilder<unknown>,
+  before: RawBuilder<unknown> = sql``,
+) {
   return sql<Selectable<RunsTable>>`
       WITH RECURSIVE ${before}
       tree(id, part, hop) AS (
         ${seeds}
         UNION ALL
-        SELECT r.id, t.part, t.hop + 1 FROM runs r JOIN tree t ON r.created_by_run_id = t.id
+        SELECT r.id, t.part, t.hop + 1
+        FROM tree t ${runsByKey(dialect, 'r', sql`r.created_by_run_id = t.id`, sql`r.id`)}
         WHERE t.hop < 64
       )
-      SELECT runs.* FROM tree JOIN runs ON runs.id = tree.id
+      SELECT runs.* FROM tree ${runsByKey(dialect, 'runs', sql`runs.id = tree.id`)}
       WHERE runs.status IN (${ACTIVE_STATUSES})
       ORDER BY tree.part, tree.hop, runs.created_at, runs.id`;
 }
 
-export const selectActiveDescendants = preparedQuery((_db, args: { runId: string }) =>
-  activeRunsBelow(sql`SELECT id, 0, 1 FROM runs WHERE created_by_run_id = ${args.runId}`),
+export const selectActiveDescendants = preparedQuery((_db, args: { runId: string }, dialect) =>
+  activeRunsBelow(dialect, sql`SELECT id, 0, 1 FROM runs WHERE created_by_run_id = ${args.runId}`),
 );
 
 /**
@@ -141,11 +168,13 @@ export const selectActiveBelowTurn = preparedQueryFamily({
   key: ({ own }: { own: boolean }) => String(own),
   build:
     ({ own }) =>
-    (_db, args: { id: string; conversationId: string; createdAt: string }) =>
+    (_db, args: { id: string; conversationId: string; createdAt: string }, dialect) =>
       activeRunsBelow(
+        dialect,
         sql`
           ${own ? sql`SELECT id, 0, 1 FROM runs WHERE created_by_run_id = ${args.id} UNION ALL` : sql``}
-          SELECT runs.id, 1, 1 FROM runs JOIN previous ON runs.created_by_run_id = previous.id`,
+          SELECT below.id, 1, 1
+          FROM previous ${runsByKey(dialect, 'below', sql`below.created_by_run_id = previous.id`, sql`below.id`)}`,
         sql`previous(id) AS (
           SELECT id FROM runs WHERE conversation_id = ${args.conversationId}
             AND (created_at < ${args.createdAt} OR (created_at = ${args.createdAt} AND id < ${args.id}))
