@@ -3,6 +3,12 @@ import type { RoundTrips } from './round-trip-probe.js';
 import { formatNumber, formatTable } from './table.js';
 
 /** The part of bench/suites/scale-out.ts's result the table reads. */
+/** The unrecorded batches before a measured one, and the CPU per dispatch each of them took. */
+interface Warmup {
+  dispatches: number;
+  cpu_ms_per_dispatch: number[];
+}
+
 export interface ScaleOutResult {
   postgres: { version: string; settings: string[] };
   redis: { version: string; settings: string[] };
@@ -24,6 +30,8 @@ export interface ScaleOutResult {
       runs_per_s: number;
       latency_ms: Summary;
       cpu_ms_per_dispatch: { postgres: number; redis: number; api: number; workers: number[] };
+      /** Unrecorded batches before this one (absent in results from before 2026-12-07's afternoon). */
+      warmup?: Warmup;
     };
   }[];
   /** The embedded server over the same HTTP client (absent in results from before 2026-12-06's last run). */
@@ -36,6 +44,7 @@ export interface ScaleOutResult {
       wall_s: number;
       latency_ms: Summary;
       cpu_ms_per_dispatch: number;
+      warmup?: Warmup;
     };
   };
   recovery: {
@@ -138,6 +147,17 @@ export function printScaleOut(result: ScaleOutResult): void {
       ],
     ),
   );
+  const warmups = [
+    ...(embedded?.batch.warmup ? [[EMBEDDED_ROW, embedded.batch.warmup] as const] : []),
+    ...result.phases.flatMap(({ workers, batch: phase }) =>
+      phase.warmup ? [[`${workers} worker${workers === 1 ? '' : 's'}`, phase.warmup] as const] : [],
+    ),
+  ];
+  for (const [row, warmup] of warmups) {
+    console.log(
+      `Warm-up of ${row}: ${warmup.dispatches} unrecorded dispatches in batches; total CPU ms/dispatch per batch ${warmup.cpu_ms_per_dispatch.map(formatNumber).join(' → ')}.`,
+    );
+  }
   console.log(
     `Runs/s counts both runs of a dispatch (parent and child). The batch is posted ${result.client_concurrency} requests at a time, each dispatch in a conversation of its own; latency is post → run completed.`,
   );
