@@ -166,10 +166,29 @@ export function createRunEmitter(
           };
         }, SHARED_COMMIT),
       );
+    /**
+     * A commit whose COMMIT was answered by a dying connection (`committed: 'unknown'`) carried a step's
+     * messages: once the database is back they say whether it landed (a step number is written once per run).
+     * When it did not, it surely wrote nothing and is sent again, so the model is not asked that turn twice;
+     * when it did, the attempt starts over from what is committed, as for any write of unknown outcome.
+     */
+    const commitKnown = async (attempt: CommitAttempt) => {
+      const last = steps.at(-1);
+      for (;;) {
+        try {
+          return await commitOnce(attempt);
+        } catch (error) {
+          if (!outage || !isStorageOutage(error) || wroteNothing(error) || last === undefined) throw error;
+          await outage.waitOut();
+          const thread = await storage.messages.list(run.thread_id);
+          if (thread.some((entry) => entry.run_id === run.id && entry.step === last.step)) throw error;
+        }
+      }
+    };
     try {
       // Rolled back whole when an ending's speculative compare-and-set missed: run again, the ending careful.
-      const { written, others } = await commitOnce({ careful: false }).catch((error: unknown) => {
-        if (error instanceof EndingRaced) return commitOnce({ careful: true });
+      const { written, others } = await commitKnown({ careful: false }).catch((error: unknown) => {
+        if (error instanceof EndingRaced) return commitKnown({ careful: true });
         throw error;
       });
       await publishAll(others.length === 0 ? written : [...written, ...others]);

@@ -1,5 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
+import { TroupeError } from '../../core/errors.js';
+import type { Storage } from '../../core/ports/storage.js';
 import type { RunEvent } from '../../core/records/run-event.js';
+import type { StorageOutage } from '../../core/runs/storage-outage.js';
 import { claimByDeadWorker } from '../../../test/helpers/runtime/claim-by-dead-worker.js';
 import { countingInserts } from '../../../test/helpers/runtime/counting-inserts.js';
 import {
@@ -28,7 +31,7 @@ async function runningRun() {
   const stream = async () => (await h.storage.events.list(run.id, 0, 100)).map((e) => `${e.seq}:${e.type}`);
   const thread = async () =>
     (await h.storage.messages.list(run.thread_id)).map((m) => `${m.step}:${m.message.role}`);
-  return { h, emitter, inserts, published, stream, thread };
+  return { h, run, emitter, inserts, published, stream, thread };
 }
 
 describe("a run emitter's announcement", () => {
@@ -153,5 +156,58 @@ describe("a run emitter's held checkpoints", () => {
     expect(await second).toBeUndefined();
     await emitter.flush();
     expect(await first.stream()).toEqual(['1:tool_call', '2:error', '3:tool_call']);
+  });
+});
+
+describe('a run emitter whose COMMIT met a dying connection (outcome unknown)', () => {
+  const answer = { role: 'assistant' as const, content: 'done' };
+  const lostCommit = () =>
+    new TroupeError('storage_unavailable', 'The database is unavailable; try again shortly', {
+      details: { committed: 'unknown' },
+    });
+
+  /**
+   * The run's emitter over a storage whose next transaction fails as if its COMMIT's answer was lost: `landed`
+   * says whether the transaction committed first. The outage is over at once.
+   */
+  async function withLostCommit(landed: boolean) {
+    const world = await runningRun();
+    const { storage } = world.h;
+    let transactions = 0;
+    let failNext = true;
+    const flaky = Object.create(storage) as Storage;
+    flaky.sharedCommitTransaction = async (work, key) => {
+      transactions += 1;
+      if (!failNext) return storage.sharedCommitTransaction(work, key);
+      failNext = false;
+      if (landed) await storage.sharedCommitTransaction(work, key);
+      throw lostCommit();
+    };
+    const waited: string[] = [];
+    const outage: StorageOutage = {
+      waitOut: () => Promise.resolve(void waited.push('waited')),
+      settle: () => Promise.resolve(undefined),
+    };
+    const emitter = createRunEmitter(flaky, world.h.bus, world.run, outage);
+    return { ...world, emitter, waited, transactions: () => transactions };
+  }
+
+  it("sends the step again when its messages did not land: the model's turn is kept, not asked again", async () => {
+    const { emitter, waited, transactions, stream, thread } = await withLostCommit(false);
+    await emitter.commit([sampleDraft('step', { step: 1 })], undefined, { step: 1, messages: [answer] });
+    expect(waited).toEqual(['waited']);
+    expect(transactions()).toBe(2);
+    expect(await stream()).toEqual(['1:step']);
+    expect(await thread()).toEqual(['0:user', '1:assistant']);
+  });
+
+  it('fails as before when they landed: the attempt starts over from what is committed, nothing written twice', async () => {
+    const { emitter, transactions, stream, thread } = await withLostCommit(true);
+    await expect(
+      emitter.commit([sampleDraft('step', { step: 1 })], undefined, { step: 1, messages: [answer] }),
+    ).rejects.toMatchObject({ code: 'storage_unavailable' });
+    expect(transactions()).toBe(1);
+    expect(await stream()).toEqual(['1:step']);
+    expect(await thread()).toEqual(['0:user', '1:assistant']);
   });
 });
