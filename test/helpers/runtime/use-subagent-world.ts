@@ -49,17 +49,22 @@ export function useSubagentWorld() {
       scenarios: { main: options.main ?? PARENT_HOLDS, helper: options.helper ?? QUICK },
       ...options.harness,
     });
-    const user = await harness.createUser('alice');
-    const helper = await harness.createAgent(
-      user,
-      'helper',
-      { model: 'scripted:helper', tools: ['read_file', 'ls'] },
-      { backend: 'subagent', is_subagent: true },
-    );
-    const main = await harness.createAgent(user, 'main', { model: 'scripted:main', ...options.mainConfig });
-    const conversation = await harness.createConversation(user, main);
-    return { h: harness, user, helper, main, conversation };
+    return subagentWorldIn(harness, options.mainConfig);
   };
+}
+
+/** The world's records in `harness` (scenarios `main` and `helper`), on whichever storage it runs. */
+export async function subagentWorldIn(harness: RuntimeHarness, mainConfig?: Partial<AgentConfig>) {
+  const user = await harness.createUser('alice');
+  const helper = await harness.createAgent(
+    user,
+    'helper',
+    { model: 'scripted:helper', tools: ['read_file', 'ls'] },
+    { backend: 'subagent', is_subagent: true },
+  );
+  const main = await harness.createAgent(user, 'main', { model: 'scripted:main', ...mainConfig });
+  const conversation = await harness.createConversation(user, main);
+  return { h: harness, user, helper, main, conversation };
 }
 
 /** A start the rules refused, with a text that says why (the model reads it as an error result). */

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { usePostgresRuntime } from '../../../../test/helpers/runtime/use-postgres-runtime.js';
-import { PARENT_HOLDS, SLOW, runningParent } from '../../../../test/helpers/runtime/use-subagent-world.js';
+import {
+  PARENT_HOLDS,
+  SLOW,
+  runningParent,
+  subagentWorldIn,
+} from '../../../../test/helpers/runtime/use-subagent-world.js';
 import { serviceUrlOrSkip } from '../../../../test/helpers/services/service-url-or-skip.js';
 
 /*
@@ -19,16 +24,9 @@ if (serverUrl !== undefined) {
     const postgresRuntime = usePostgresRuntime(url);
 
     async function setup() {
-      const h = await postgresRuntime({ scenarios: { main: PARENT_HOLDS, helper: SLOW } });
-      const user = await h.createUser('alice');
-      const helper = await h.createAgent(
-        user,
-        'helper',
-        { model: 'scripted:helper', tools: ['read_file', 'ls'] },
-        { backend: 'subagent', is_subagent: true },
+      const { h, user, helper, conversation } = await subagentWorldIn(
+        await postgresRuntime({ scenarios: { main: PARENT_HOLDS, helper: SLOW } }),
       );
-      const main = await h.createAgent(user, 'main', { model: 'scripted:main' });
-      const conversation = await h.createConversation(user, main);
       const parent = await runningParent(h, user.id, conversation.id);
       const start = (toolCallId: string, threadId?: string) =>
         h.subagents.start({
