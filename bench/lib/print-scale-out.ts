@@ -2,13 +2,13 @@ import type { Summary } from './stats.js';
 import type { RoundTrips } from './round-trip-probe.js';
 import { formatNumber, formatTable } from './table.js';
 
-/** The part of bench/suites/scale-out.ts's result the table reads. */
 /** The unrecorded batches before a measured one, and the CPU per dispatch each of them took. */
 interface Warmup {
   dispatches: number;
   cpu_ms_per_dispatch: number[];
 }
 
+/** The part of bench/suites/scale-out.ts's result the table reads. */
 export interface ScaleOutResult {
   postgres: { version: string; settings: string[] };
   redis: { version: string; settings: string[] };

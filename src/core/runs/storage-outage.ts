@@ -11,12 +11,17 @@ export function isStorageOutage(error: unknown): boolean {
   return isTroupeError(error, 'storage_unavailable');
 }
 
-/** An outage that surely wrote nothing: the same write may be sent again without doing anything twice. */
-export function wroteNothing(error: unknown): boolean {
+/** An outage whose write may have been done (`committed: 'unknown'`: docs/scale-out.md, "Outages"). */
+export function isOutcomeUnknown(error: unknown): boolean {
   return (
     isStorageOutage(error) &&
-    (error as { details?: { committed?: unknown } }).details?.committed !== 'unknown'
+    (error as { details?: { committed?: unknown } }).details?.committed === 'unknown'
   );
+}
+
+/** An outage that surely wrote nothing: the same write may be sent again without doing anything twice. */
+export function wroteNothing(error: unknown): boolean {
+  return isStorageOutage(error) && !isOutcomeUnknown(error);
 }
 
 /**

@@ -119,28 +119,26 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
     fallbackProjectId: string | undefined,
     { tx, parent, parentConversation: parentRead, threadId }: ChildRunScope,
     expert: Agent,
-  ): Promise<ChildHome | Refused> {
+  ): ChildHome | Refused {
     const parentConversation = parent ? parentRead : input.origin;
     const projectId = parentConversation?.project_id ?? fallbackProjectId;
-    if (!projectId) return Promise.resolve(refused('The delegation has no project to work in'));
-    return Promise.resolve(
-      newConversationHome(tx, {
-        user_id: input.actor.id,
-        agent_id: expert.id,
-        thread_id: threadId,
-        project_id: projectId,
-        status: 'delegation',
-        title: `Delegation: ${expert.name}`,
-        metadata: {
-          source: 'delegation',
-          expert_slug: expert.slug,
-          parent_conversation_id: parentConversation?.id ?? null,
-          parent_thread_id: parentConversation?.thread_id ?? null,
-          created_by_run_id: parent?.id ?? null,
-          parent_tool_call_id: input.toolCallId ?? null,
-        },
-      }),
-    );
+    if (!projectId) return refused('The delegation has no project to work in');
+    return newConversationHome(tx, {
+      user_id: input.actor.id,
+      agent_id: expert.id,
+      thread_id: threadId,
+      project_id: projectId,
+      status: 'delegation',
+      title: `Delegation: ${expert.name}`,
+      metadata: {
+        source: 'delegation',
+        expert_slug: expert.slug,
+        parent_conversation_id: parentConversation?.id ?? null,
+        parent_thread_id: parentConversation?.thread_id ?? null,
+        created_by_run_id: parent?.id ?? null,
+        parent_tool_call_id: input.toolCallId ?? null,
+      },
+    });
   }
 
   const service = {
@@ -175,12 +173,11 @@ export function createDelegationRunService(deps: DelegationRunServiceDeps) {
         agent: expert,
         verify: cycleRefusal,
         home: (scope, agent) =>
-          input.revises
-            ? Promise.resolve({
-                conversationId: input.revises.run.conversation_id,
-                rows: Promise.resolve({}),
-              })
-            : home(input, fallbackProjectId, scope, agent),
+          Promise.resolve(
+            input.revises
+              ? { conversationId: input.revises.run.conversation_id, rows: Promise.resolve({}) }
+              : home(input, fallbackProjectId, scope, agent),
+          ),
         input: (agent) => ({
           expert_slug: agent.slug,
           ...(input.acceptance?.trim() ? { acceptance: input.acceptance.trim() } : {}),

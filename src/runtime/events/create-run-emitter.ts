@@ -3,7 +3,7 @@ import type { EventBus } from '../../core/ports/event-bus.js';
 import type { RunEventBatch, StepMessages, Storage } from '../../core/ports/storage.js';
 import type { Run } from '../../core/records/run.js';
 import type { RunEvent, RunEventType } from '../../core/records/run-event.js';
-import { isStorageOutage, wroteNothing, type StorageOutage } from '../../core/runs/storage-outage.js';
+import { isOutcomeUnknown, wroteNothing, type StorageOutage } from '../../core/runs/storage-outage.js';
 import { lineageOf } from './lineage-of.js';
 import { publishAllQuietly } from './publish-quietly.js';
 import { EndingRaced } from './ending-raced.js';
@@ -73,7 +73,7 @@ export function createRunEmitter(
       return work();
     });
     chain = next.catch((error: unknown) => {
-      if (outage && isStorageOutage(error) && !wroteNothing(error)) unknownOutcome ??= error as Error;
+      if (outage && isOutcomeUnknown(error)) unknownOutcome ??= error as Error;
     });
     return next;
   };
@@ -178,7 +178,7 @@ export function createRunEmitter(
         try {
           return await commitOnce(attempt);
         } catch (error) {
-          if (!outage || !isStorageOutage(error) || wroteNothing(error) || last === undefined) throw error;
+          if (!outage || !isOutcomeUnknown(error) || last === undefined) throw error;
           await outage.waitOut();
           const thread = await storage.messages.list(run.thread_id);
           if (thread.some((entry) => entry.run_id === run.id && entry.step === last.step)) throw error;

@@ -2,7 +2,8 @@ import { CompiledQuery, Kysely, type DatabaseConnection, type Driver } from 'kys
 import { TroupeError } from '../../../core/errors.js';
 import type { DatabaseSchema } from '../sql/database-schema.js';
 import type { OpenTransaction, TransactionSource } from '../sql/sql-context.js';
-import { CommittedDespiteFailure, isOutcomeUnknown } from '../sql/committed-despite-failure.js';
+import { isOutcomeUnknown } from '../../../core/runs/storage-outage.js';
+import { CommittedDespiteFailure } from '../sql/committed-despite-failure.js';
 import type { PostgresConnection } from './postgres-connection.js';
 import type { ResilientPostgresDialect } from './postgres-driver.js';
 

@@ -1,4 +1,5 @@
-import { isTroupeError, TroupeError } from '../../../core/errors.js';
+import { TroupeError } from '../../../core/errors.js';
+import { isOutcomeUnknown } from '../../../core/runs/storage-outage.js';
 
 /**
  * A transaction whose COMMIT left behind its last statements (`Storage.commitBehind`) committed, but its work
@@ -12,11 +13,6 @@ export class CommittedDespiteFailure extends TroupeError {
       'A transaction committed behind its last statements although its work then failed (commitBehind)',
     );
   }
-}
-
-/** A `storage_unavailable` whose statement may have been done (`committed: 'unknown'`: docs/scale-out.md, "Outages"). */
-export function isOutcomeUnknown(error: unknown): boolean {
-  return isTroupeError(error, 'storage_unavailable') && error.details?.committed === 'unknown';
 }
 
 /**
