@@ -30,6 +30,12 @@ export function printScaleOutVsEmbedded(embedded: EmbeddedDispatch, scaleOut: Sc
     console.log(
       `Like for like, against the embedded server over the same HTTP client: dispatch ${phase.task.median} / ${overHttp.task.median} ms = ${round(phase.task.median / overHttp.task.median)}×; CPU ${clusterCpu} / ${overHttp.batch.cpu_ms_per_dispatch} ms per dispatch = ${round(clusterCpu / overHttp.batch.cpu_ms_per_dispatch)}×; batch ${phase.batch.dispatches_per_s} / ${overHttp.batch.dispatches_per_s} dispatches/s.`,
     );
+  const steady = phase.steady_task;
+  const inProcess = scaleOut.in_process_steady;
+  if (steady && inProcess)
+    console.log(
+      `In steady state (every process past its warm-up batches; the runtime in process after ${inProcess.warmup} dispatches): dispatch ${steady.median} / ${inProcess.task.median} ms = ${round(steady.median / inProcess.task.median)}×${overHttp?.steady_task ? `; over the same HTTP client ${steady.median} / ${overHttp.steady_task.median} ms = ${round(steady.median / overHttp.steady_task.median)}×` : ''}.`,
+    );
   if (postgres && sqlite)
     console.log(
       `Per dispatch: PostgreSQL ${postgres.statements_per_dispatch} statements in ${postgres.round_trips_per_dispatch ?? postgres.statements_per_dispatch} round trips (${postgres.transactions_per_dispatch} transactions, autocommits included); SQLite ${sqlite.statements_per_run} statements (${sqlite.transactions_per_run} transactions), in process.`,

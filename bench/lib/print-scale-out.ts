@@ -33,6 +33,8 @@ export interface ScaleOutResult {
       /** Unrecorded batches before this one (absent in results from before 2026-12-07's afternoon). */
       warmup?: Warmup;
     };
+    /** Dispatches one at a time again, after the batches (absent in results from before 2026-12-07's evening). */
+    steady_task?: Summary;
   }[];
   /** The embedded server over the same HTTP client (absent in results from before 2026-12-06's last run). */
   embedded_http?: {
@@ -46,7 +48,10 @@ export interface ScaleOutResult {
       cpu_ms_per_dispatch: number;
       warmup?: Warmup;
     };
+    steady_task?: Summary;
   };
+  /** The runtime in process after `warmup` unrecorded dispatches (absent before 2026-12-07's evening). */
+  in_process_steady?: { warmup: number; task: Summary };
   recovery: {
     workers_before_kill: number;
     victim: string;

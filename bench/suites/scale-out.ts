@@ -4,8 +4,10 @@
  * dispatch suite. Measures (a) one dispatch round trip (and the plain-answer baseline, and the `task` span
  * from the stored events), (b) end-to-end throughput of a fixed batch at each worker count, and (c) recovery:
  * `kill -9` of a worker holding active runs, until the surviving workers have completed every one of them;
- * and, per worker count, the statements and Redis commands one dispatch costs. First, (a) and (b) on the embedded
- * server alone, over the same client: the like-for-like reference (`embedded_http`).
+ * and, per worker count, the statements and Redis commands one dispatch costs; (a) is timed again once the
+ * batches warmed every process (`steady_task`). First, (a) and (b) on the embedded server alone, over the same
+ * client: the like-for-like reference (`embedded_http`); then the dispatch suite's in-process contender in steady
+ * state (`in_process_steady`).
  */
 import os from 'node:os';
 import type { RunEvent } from '../../src/core/records/run-event.js';
@@ -20,6 +22,7 @@ import { progress, runSuite } from '../lib/suite.js';
 import { createTeardown } from '../../test/helpers/services/teardown.js';
 import type { TroupeApi } from '../lib/troupe-api.js';
 import { measureRecovery } from '../lib/measure-recovery.js';
+import { measureInProcessSteady } from '../lib/in-process-steady.js';
 import { postgresWaitsCounter, type PostgresWaitsCounter } from '../lib/postgres-waits.js';
 import { pinningFromEnv, pinProcess } from '../lib/pin-cluster.js';
 import {
@@ -58,6 +61,17 @@ const cpuOf = (cluster: Cluster) => ({
   workers: cluster.workers.map((worker) => processCpuMs(worker.pid)),
 });
 
+/** One round trip over HTTP, timed: post the message (in a new conversation), long-poll its end. */
+async function timedDispatch(api: TroupeApi, agents: ScaleOutAgents, kind: 'task' | 'plain', input: string) {
+  const conversation = await api.createConversation(agents.main);
+  const started = performance.now();
+  const run = await api.postMessage(conversation, input);
+  const done = await api.awaitRun(run.id, RUN_TIMEOUT_MS);
+  const wall = performance.now() - started;
+  checkAnswer(done, expectedAnswer(kind, input));
+  return { wall, runId: run.id };
+}
+
 /** (a) Sequential round trips over HTTP: post the message, long-poll its end. */
 async function measureDispatch(
   api: TroupeApi,
@@ -65,16 +79,13 @@ async function measureDispatch(
   plan: { warmup: number; task: number; plain: number },
 ) {
   let sequence = 0;
-  const once = async (kind: 'task' | 'plain') => {
-    const conversation = await api.createConversation(agents.main);
-    const input = kind === 'plain' ? `plain question ${sequence++}` : `question ${sequence++}`;
-    const started = performance.now();
-    const run = await api.postMessage(conversation, input);
-    const done = await api.awaitRun(run.id, RUN_TIMEOUT_MS);
-    const wall = performance.now() - started;
-    checkAnswer(done, expectedAnswer(kind, input));
-    return { wall, runId: run.id };
-  };
+  const once = (kind: 'task' | 'plain') =>
+    timedDispatch(
+      api,
+      agents,
+      kind,
+      kind === 'plain' ? `plain question ${sequence++}` : `question ${sequence++}`,
+    );
   // Warmed as the dispatch suite warms the embedded contender it is compared with: `warmup` dispatches and
   // `warmup` plain runs, so every process's hot code is compiled before it is timed (BENCHMARKS.md, "A COMMIT
   // that leaves with the last statements, and the warm-up").
@@ -98,6 +109,18 @@ async function measureDispatch(
     dispatch_marginal_ms: round(taskSummary.median - plainSummary.median),
     task_span: roundSummary(summarize(spans)),
   };
+}
+
+/**
+ * (a) again once the processes are warm (after the warm-up batches and the measured batch): `count` dispatches
+ * one at a time, for the steady-state comparison with the runtime in process (BENCHMARKS.md, "A dispatch one at
+ * a time, in steady state").
+ */
+async function measureSteadyTasks(api: TroupeApi, agents: ScaleOutAgents, count: number, tag: string) {
+  const walls: number[] = [];
+  for (let i = 0; i < count; i++)
+    walls.push((await timedDispatch(api, agents, 'task', `steady ${tag} ${i}`)).wall);
+  return roundSummary(summarize(walls));
 }
 
 /**
@@ -222,9 +245,11 @@ async function measureEmbeddedOverHttp(
     const cpu = () => processCpuMs(server.process.pid);
     const warmup = await warmUpBatches(server.api, agents, plan.steady, plan.batch, 'embedded', cpu);
     const measured = await measureBatch(server.api, agents, plan.batch, 'embedded', cpu);
+    const steadyTask = await measureSteadyTasks(server.api, agents, plan.task, 'embedded');
     return {
       ...dispatch,
       batch: { ...measured.summary, cpu_ms_per_dispatch: measured.cpuPerDispatch((total) => total), warmup },
+      steady_task: steadyTask,
     };
   } finally {
     await teardown.run();
@@ -276,6 +301,11 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
     `the embedded server over the same HTTP client: ${plan.task} dispatches and ${plan.plain} plain runs one at a time, then ${plan.steady} unrecorded dispatches in batches and a batch of ${plan.batch}`,
   );
   const embeddedHttp = await measureEmbeddedOverHttp(plan, scenarios, env);
+  progress(
+    SCALE_OUT_SUITE,
+    `the runtime in process (the dispatch suite's contender): ${plan.steady} unrecorded dispatches one at a time, then ${plan.task}`,
+  );
+  const inProcessSteady = await measureInProcessSteady({ warmup: plan.steady, task: plan.task });
   const teardown = createTeardown((message) => progress(SCALE_OUT_SUITE, message));
   try {
     const services = await startServices(found.binaries, teardown);
@@ -340,7 +370,8 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
           ),
         },
       };
-      phases.push({ workers, ...dispatch, round_trips, batch });
+      const steadyTask = await measureSteadyTasks(api, agents, plan.task, `w${workers}`);
+      phases.push({ workers, ...dispatch, round_trips, batch, steady_task: steadyTask });
     }
     progress(
       SCALE_OUT_SUITE,
@@ -357,6 +388,7 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
       ...(pinning ? { pinned_cpus: pinning } : {}),
       phases,
       embedded_http: embeddedHttp,
+      in_process_steady: inProcessSteady,
       recovery,
       load_average: { before: loadBefore, after: loadAverage() },
     };
