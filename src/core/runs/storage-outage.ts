@@ -49,6 +49,18 @@ interface RenewableLease {
   expiresAt(): number;
 }
 
+/** A read (it cannot do anything twice) tried again each time an outage that met it is waited out. */
+export async function readingThrough<T>(outage: StorageOutage, read: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await read();
+    } catch (error) {
+      if (!isStorageOutage(error)) throw error;
+      await outage.waitOut();
+    }
+  }
+}
+
 /** The back-off's next wait. */
 export function nextOutageWait(wait: number | undefined): number {
   return wait === undefined ? FIRST_WAIT_MS : Math.min(MAX_WAIT_MS, 2 * wait);

@@ -3,7 +3,13 @@ import type { EventBus } from '../../core/ports/event-bus.js';
 import type { RunEventBatch, StepMessages, Storage } from '../../core/ports/storage.js';
 import type { Run } from '../../core/records/run.js';
 import type { RunEvent, RunEventType } from '../../core/records/run-event.js';
-import { isOutcomeUnknown, wroteNothing, type StorageOutage } from '../../core/runs/storage-outage.js';
+import {
+  isOutcomeUnknown,
+  readingThrough,
+  wroteNothing,
+  type StorageOutage,
+} from '../../core/runs/storage-outage.js';
+import { createStandaloneAppends } from './standalone-appends.js';
 import { lineageOf } from './lineage-of.js';
 import { publishAllQuietly } from './publish-quietly.js';
 import { EndingRaced } from './ending-raced.js';
@@ -29,7 +35,9 @@ interface HeldCommit {
 /**
  * `outage`: a write that met a database outage and surely wrote nothing is sent again once the outage is waited
  * out (docs/scale-out.md, "Outages"), so a step's results computed during it are kept, not computed again; a
- * write whose outcome is unknown is never sent twice: it fails, and the run goes on from what is committed.
+ * write whose outcome is unknown is never sent twice blindly: a step's commit and an append outside a
+ * transaction are looked up once the database is back and sent again only when they did not land; anything
+ * else fails, and the run goes on from what is committed.
  */
 export function createRunEmitter(
   storage: Storage,
@@ -103,6 +111,9 @@ export function createRunEmitter(
     events: events.map((event) => ({ type: event.type, payload: Object.assign({}, lineage, event.payload) })),
   });
 
+  // Appends outside a transaction, which survive an answer lost with its connection (standalone-appends.ts).
+  const alone = createStandaloneAppends({ storage, runId: run.id, outage, retrying });
+
   /** This run's events and `besides` in one insert. */
   const appendOwn = async (
     store: Storage,
@@ -112,9 +123,7 @@ export function createRunEmitter(
     const batches = [ownBatch(events), ...besides];
     // Inside a transaction the transaction is what is sent again.
     const [mine = [], ...rest] =
-      store === storage
-        ? await retrying(() => store.events.appendBatches(batches))
-        : await store.events.appendBatches(batches);
+      store === storage ? await alone.append(batches) : await store.events.appendBatches(batches);
     return { own: mine, others: rest.flat() };
   };
 
@@ -180,7 +189,7 @@ export function createRunEmitter(
         } catch (error) {
           if (!outage || !isOutcomeUnknown(error) || last === undefined) throw error;
           await outage.waitOut();
-          const thread = await storage.messages.list(run.thread_id);
+          const thread = await readingThrough(outage, () => storage.messages.list(run.thread_id));
           if (thread.some((entry) => entry.run_id === run.id && entry.step === last.step)) throw error;
         }
       }
@@ -191,6 +200,7 @@ export function createRunEmitter(
         if (error instanceof EndingRaced) return commitKnown({ careful: true });
         throw error;
       });
+      alone.saw(written);
       await publishAll(others.length === 0 ? written : [...written, ...others]);
       return written.slice(leading.length);
     } catch (error) {
@@ -276,8 +286,10 @@ export function createRunEmitter(
           if (settled) return;
           settled = true;
           try {
-            if (appended) await publishAll(appended);
-            else held = [...prior, ...held];
+            if (appended) {
+              alone.saw(appended);
+              await publishAll(appended);
+            } else held = [...prior, ...held];
           } finally {
             adopting = undefined;
             open();

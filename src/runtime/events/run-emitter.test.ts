@@ -211,3 +211,78 @@ describe('a run emitter whose COMMIT met a dying connection (outcome unknown)', 
     expect(await thread()).toEqual(['0:user', '1:assistant']);
   });
 });
+
+describe('a run emitter whose append outside a transaction lost its answer (outcome unknown)', () => {
+  const lostAnswer = () =>
+    new TroupeError('storage_unavailable', 'The database is unavailable; try again shortly', {
+      details: { committed: 'unknown' },
+    });
+
+  /**
+   * The run's emitter over a storage whose next append after `failAfter` good ones loses its answer: `landed`
+   * says whether its insert was done first. Its outage is over at once.
+   */
+  async function withLostAppend(landed: boolean, failAfter = 0) {
+    const world = await runningRun();
+    const { storage } = world.h;
+    const appends: number[] = [];
+    const events = Object.create(storage.events) as Storage['events'];
+    events.appendBatches = async (batches) => {
+      appends.push(batches.length);
+      if (appends.length !== failAfter + 1) return storage.events.appendBatches(batches);
+      if (landed) await storage.events.appendBatches(batches);
+      throw lostAnswer();
+    };
+    const flaky = Object.create(storage, { events: { value: events } }) as Storage;
+    const waited: string[] = [];
+    const outage: StorageOutage = {
+      waitOut: () => Promise.resolve(void waited.push('waited')),
+      settle: () => Promise.resolve(undefined),
+    };
+    const emitter = createRunEmitter(flaky, world.h.bus, world.run, outage);
+    return { ...world, emitter, waited, appends };
+  }
+
+  it("sends the attempt's first write again when it did not land, found by its metadata: the turn goes on", async () => {
+    const { emitter, waited, appends, stream, published } = await withLostAppend(false);
+    emitter.announce('metadata', sampleBody('metadata', { attempt: 1 }));
+    emitter.delta('streamed text');
+    await emitter.flush();
+    expect(waited).toEqual(['waited']);
+    expect(appends).toHaveLength(2);
+    await emitter.emit('tool_call', sampleBody('tool_call', { name: 'x' }));
+    expect(await stream()).toEqual(['1:metadata', '2:message_delta', '3:tool_call']);
+    expect(published.map((event) => event.type)).toEqual(['metadata', 'message_delta', 'tool_call']);
+  });
+
+  it('takes the rows of one that landed as its answer, after the last number it saw: nothing written twice', async () => {
+    const { emitter, appends, stream, published } = await withLostAppend(true, 1);
+    await emitter.emit('tool_call', sampleBody('tool_call', { name: 'x' }));
+    const event = await emitter.emit('tool_call', sampleBody('tool_call', { name: 'y' }));
+    expect(event).toMatchObject({ seq: 2, type: 'tool_call', payload: { name: 'y' } });
+    expect(appends).toHaveLength(2);
+    await emitter.emit('error', sampleBody('error'));
+    expect(await stream()).toEqual(['1:tool_call', '2:tool_call', '3:error']);
+    expect(published.map((entry) => entry.seq)).toEqual([1, 2, 3]);
+  });
+
+  it("reads past another writer's events after the last number it saw, and sends again what is not there", async () => {
+    const { h, run, emitter, appends, stream } = await withLostAppend(false, 1);
+    await emitter.emit('tool_call', sampleBody('tool_call', { name: 'x' }));
+    // A child's update or a verdict lands in a parent's stream between two of its own writes.
+    await h.storage.events.append({ run_id: run.id, type: 'error', payload: { message: 'other' } });
+    await emitter.emit('tool_call', sampleBody('tool_call', { name: 'y' }));
+    expect(appends).toHaveLength(3);
+    expect(await stream()).toEqual(['1:tool_call', '2:error', '3:tool_call']);
+  });
+
+  it('fails as before without an anchor (no number seen, no metadata): the attempt starts over', async () => {
+    const { emitter, waited, appends, stream } = await withLostAppend(false);
+    await expect(emitter.emit('tool_call', sampleBody('tool_call', { name: 'x' }))).rejects.toMatchObject({
+      code: 'storage_unavailable',
+    });
+    expect(waited).toEqual([]);
+    expect(appends).toHaveLength(1);
+    expect(await stream()).toEqual([]);
+  });
+});
