@@ -130,6 +130,17 @@ async function migrateExclusively(
 }
 
 /**
+ * The startup parameters of every pooled connection, so each has them from its first query on: the schema, and
+ * no JIT. JIT compiles a statement whose estimated cost passes `jit_above_cost`, at every execution (tens of ms);
+ * a generic plan on a table that grew since its last ANALYZE can be estimated that high however small its work
+ * (a worker joining such a cluster paid 43 ms per run end until autovacuum analysed `runs`: docs/scale-out.md,
+ * "Plans that do not depend on statistics"). Troupe's statements are short: JIT can only cost them.
+ */
+export function startupOptions(schema: string | undefined): string {
+  return [...(schema === undefined ? [] : [`-c search_path=${schema}`]), '-c jit=off'].join(' ');
+}
+
+/**
  * The scale-out store: PostgreSQL through a node-postgres pool, with the same Kysely repositories and
  * migrations as SQLite. Migrates to the latest schema on open.
  */
@@ -143,8 +154,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     // A statement is written without waiting for the answer of the one before it (a transaction's BEGIN
     // leaves with its first statement: postgres-driver.ts); each still gets its own result or error.
     pipeline: true,
-    // A startup parameter, so every pooled connection uses the schema from its first query on.
-    ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+    options: startupOptions(schema),
   });
   const report = (error: unknown): void => {
     try {

@@ -5,7 +5,7 @@ import type { Clock } from '../../../core/clock.js';
 import { MIGRATIONS } from '../sql/migrations.js';
 import { postgresSqlDialect } from '../sql/sql-dialect.js';
 import { describeStorageContract } from '../../../../test/contracts/storage/storage.contract.js';
-import { createPostgresStorage } from './create-postgres-storage.js';
+import { createPostgresStorage, startupOptions } from './create-postgres-storage.js';
 import { seedOneRun } from '../../../../test/contracts/storage/seed-one-run.js';
 import { serviceUrlOrSkip } from '../../../../test/helpers/services/service-url-or-skip.js';
 
@@ -188,6 +188,29 @@ if (serverUrl !== undefined) {
           await storage.close();
         }
       });
+    });
+
+    it("starts every connection in the storage's schema and without JIT, with or without a schema", async () => {
+      // The server applies what the pool sends at startup: JIT would compile a statement whose estimate passes
+      // jit_above_cost at each execution, which a generic plan on an unanalysed, grown table does.
+      for (const schema of [`troupe_test_${randomBytes(6).toString('hex')}`, undefined]) {
+        const client = new pg.Client({ connectionString: url, options: startupOptions(schema) });
+        await client.connect();
+        try {
+          await client.query('SET jit_above_cost = 0');
+          const { rows } = await client.query<{ jit: string; search_path: string }>(
+            "SELECT current_setting('jit') AS jit, current_setting('search_path') AS search_path",
+          );
+          expect(rows[0]?.jit).toBe('off');
+          if (schema !== undefined) expect(rows[0]?.search_path).toBe(schema);
+          const plan = await client.query<{ 'QUERY PLAN': string }>(
+            'EXPLAIN (ANALYZE, SUMMARY ON) SELECT sum(g) FROM generate_series(1, 1000) g',
+          );
+          expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).not.toContain('JIT');
+        } finally {
+          await client.end();
+        }
+      }
     });
 
     it('refuses a schema name that is not a plain identifier, before connecting', async () => {
