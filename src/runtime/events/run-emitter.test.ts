@@ -159,12 +159,20 @@ describe("a run emitter's held checkpoints", () => {
   });
 });
 
+/** What a statement sent on a connection that died before its answer fails with (`committed: 'unknown'`). */
+const lostAnswer = () =>
+  new TroupeError('storage_unavailable', 'The database is unavailable; try again shortly', {
+    details: { committed: 'unknown' },
+  });
+
+/** An outage that is over at once, recording each wait in `waited`. */
+const instantOutage = (waited: string[]): StorageOutage => ({
+  waitOut: () => Promise.resolve(void waited.push('waited')),
+  settle: () => Promise.resolve(undefined),
+});
+
 describe('a run emitter whose COMMIT met a dying connection (outcome unknown)', () => {
   const answer = { role: 'assistant' as const, content: 'done' };
-  const lostCommit = () =>
-    new TroupeError('storage_unavailable', 'The database is unavailable; try again shortly', {
-      details: { committed: 'unknown' },
-    });
 
   /**
    * The run's emitter over a storage whose next transaction fails as if its COMMIT's answer was lost: `landed`
@@ -181,14 +189,10 @@ describe('a run emitter whose COMMIT met a dying connection (outcome unknown)', 
       if (!failNext) return storage.sharedCommitTransaction(work, key);
       failNext = false;
       if (landed) await storage.sharedCommitTransaction(work, key);
-      throw lostCommit();
+      throw lostAnswer();
     };
     const waited: string[] = [];
-    const outage: StorageOutage = {
-      waitOut: () => Promise.resolve(void waited.push('waited')),
-      settle: () => Promise.resolve(undefined),
-    };
-    const emitter = createRunEmitter(flaky, world.h.bus, world.run, outage);
+    const emitter = createRunEmitter(flaky, world.h.bus, world.run, instantOutage(waited));
     return { ...world, emitter, waited, transactions: () => transactions };
   }
 
@@ -213,11 +217,6 @@ describe('a run emitter whose COMMIT met a dying connection (outcome unknown)', 
 });
 
 describe('a run emitter whose append outside a transaction lost its answer (outcome unknown)', () => {
-  const lostAnswer = () =>
-    new TroupeError('storage_unavailable', 'The database is unavailable; try again shortly', {
-      details: { committed: 'unknown' },
-    });
-
   /**
    * The run's emitter over a storage whose next append after `failAfter` good ones loses its answer: `landed`
    * says whether its insert was done first. Its outage is over at once.
@@ -235,11 +234,7 @@ describe('a run emitter whose append outside a transaction lost its answer (outc
     };
     const flaky = Object.create(storage, { events: { value: events } }) as Storage;
     const waited: string[] = [];
-    const outage: StorageOutage = {
-      waitOut: () => Promise.resolve(void waited.push('waited')),
-      settle: () => Promise.resolve(undefined),
-    };
-    const emitter = createRunEmitter(flaky, world.h.bus, world.run, outage);
+    const emitter = createRunEmitter(flaky, world.h.bus, world.run, instantOutage(waited));
     return { ...world, emitter, waited, appends };
   }
 

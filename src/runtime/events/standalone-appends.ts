@@ -28,10 +28,13 @@ export async function findLandedBatch(
     if (page.length < PAGE || !last) break;
     after = last.seq;
   }
+  const keys = stream.map(key);
   for (let start = 0; start + wanted.length <= stream.length; start++) {
     const candidate = stream.slice(start, start + wanted.length);
     const base = candidate[0]?.seq ?? 0;
-    if (candidate.every((event, index) => event.seq === base + index && key(event) === wanted[index]))
+    if (
+      candidate.every((event, index) => event.seq === base + index && keys[start + index] === wanted[index])
+    )
       return candidate;
   }
   return undefined;

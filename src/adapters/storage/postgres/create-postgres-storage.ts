@@ -134,7 +134,7 @@ async function migrateExclusively(
  * no JIT. JIT compiles a statement whose estimated cost passes `jit_above_cost`, at every execution (tens of ms);
  * a generic plan on a table that grew since its last ANALYZE can be estimated that high however small its work
  * (a worker joining such a cluster paid 43 ms per run end until autovacuum analysed `runs`: docs/scale-out.md,
- * "Plans that do not depend on statistics"). Troupe's statements are short: JIT can only cost them.
+ * "No JIT"). Troupe's statements are short: JIT can only cost them.
  */
 export function startupOptions(schema: string | undefined): string {
   return [...(schema === undefined ? [] : [`-c search_path=${schema}`]), '-c jit=off'].join(' ');
