@@ -6,6 +6,8 @@ import type { EventBus } from '../../../core/ports/event-bus.js';
 import type { RunEvent } from '../../../core/records/run-event.js';
 import type { Run } from '../../../core/records/run.js';
 import { redactUrl } from '../../../core/redact-url.js';
+import { createRedisSubscriber } from '../../redis/create-redis-subscriber.js';
+import { endRedisConnection } from '../../redis/end-redis-connection.js';
 import { createRedisSignalChannel } from './create-redis-signal-channel.js';
 import { createRedisStreamReader, STREAM_ENTRY_FIELD } from './create-redis-stream-reader.js';
 import { createRedisHealth } from './redis-health.js';
@@ -139,8 +141,8 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   });
   const reader = new Redis(options.url, readerOptions('events'));
   const endReader = new Redis(options.url, readerOptions('ends'));
-  const subscriber = new Redis(options.url, { maxRetriesPerRequest: null, ...options.redisOptions });
-  const connections = [command, reader, endReader, subscriber];
+  const subscriber = createRedisSubscriber(options.url, options.redisOptions, report);
+  const connections = [command, reader, endReader, subscriber.connection];
   for (const connection of connections) connection.on('error', report);
 
   try {
@@ -246,13 +248,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
       health.close();
       signals.close();
       await Promise.all([streams.close(), ends.close()]);
-      // QUIT on a connection that is reconnecting would wait for Redis to come back.
-      await Promise.all(
-        [command, subscriber].map(async (connection) => {
-          if (connection.status === 'ready') await connection.quit().catch(() => connection.disconnect());
-          else connection.disconnect();
-        }),
-      );
+      await Promise.all([endRedisConnection(command), subscriber.close()]);
     },
   };
 }

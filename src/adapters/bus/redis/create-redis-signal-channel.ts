@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { RedisSubscriber } from '../../redis/create-redis-subscriber.js';
 import type { RunSignal, Subscription } from '../../../core/ports/event-bus.js';
 import { rejectClosedBus } from './reject-closed-bus.js';
 
@@ -12,7 +13,7 @@ export interface RedisSignalChannelOptions {
   /** Publishes; shared with the bus's other commands. */
   command: Redis;
   /** Dedicated to SUBSCRIBE (a subscribed connection can run nothing else). */
-  subscriber: Redis;
+  subscriber: RedisSubscriber;
   channel: string;
   report: (error: unknown) => void;
 }
@@ -41,10 +42,10 @@ function isRunSignal(value: unknown): value is RunSignal {
 export function createRedisSignalChannel(options: RedisSignalChannelOptions): RedisSignalChannel {
   const { command, subscriber, channel, report } = options;
   const listeners = new Set<SignalListener>();
-  let subscribed: Promise<unknown> | undefined;
+  let subscribed: Promise<void> | undefined;
   let closed = false;
 
-  subscriber.on('message', (from: string, message: string) => {
+  subscriber.connection.on('message', (from: string, message: string) => {
     if (from !== channel) return;
     let signal: unknown;
     try {

@@ -3,6 +3,8 @@ import { TroupeError } from '../../../core/errors.js';
 import { limitsFor, type ModelLimits } from '../../../core/model-limits/model-limits.js';
 import type { AdmissionTicket, ModelAdmission } from '../../../core/ports/model-admission.js';
 import { redactUrl } from '../../../core/redact-url.js';
+import { createRedisSubscriber } from '../../redis/create-redis-subscriber.js';
+import { endRedisConnection } from '../../redis/end-redis-connection.js';
 import type { AdmissionCapacity } from '../admission-capacity.js';
 import { createFairWaitingRoom } from '../fair-waiting-room.js';
 import { GIVE, PAUSE, RENEW, TAKE } from './admission-scripts.js';
@@ -55,8 +57,8 @@ export async function createRedisModelAdmission(
     }
   };
   const command = new Redis(options.url, { maxRetriesPerRequest: 2, ...options.redisOptions });
-  const subscriber = new Redis(options.url, { maxRetriesPerRequest: null, ...options.redisOptions });
-  for (const connection of [command, subscriber]) connection.on('error', report);
+  const subscriber = createRedisSubscriber(options.url, options.redisOptions, report);
+  for (const connection of [command, subscriber.connection]) connection.on('error', report);
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
@@ -70,7 +72,7 @@ export async function createRedisModelAdmission(
     ]);
   } catch (error) {
     command.disconnect();
-    subscriber.disconnect();
+    await subscriber.close();
     throw new TroupeError(
       'config_invalid',
       `Cannot reach Redis at ${redactUrl(options.url, 'Redis URL')}: ${error instanceof Error ? error.message : String(error)}`,
@@ -99,13 +101,13 @@ export async function createRedisModelAdmission(
   // Bumped by every announcement: a TAKE whose answer crossed one (a pause announced before the answer came
   // back) proves nothing about now.
   let announcements = 0;
-  subscriber.on('message', (from: string, provider: string) => {
+  subscriber.connection.on('message', (from: string, provider: string) => {
     if (from !== channel) return;
     announcements += 1;
     knownUnpaused.delete(provider);
     for (const listener of listeners) listener(provider);
   });
-  subscriber.on('close', () => {
+  subscriber.connection.on('close', () => {
     announcements += 1;
     knownUnpaused.clear();
   });
@@ -128,11 +130,13 @@ export async function createRedisModelAdmission(
     async take(ticket, permit) {
       const applied = limitsFor(options.limits, ticket.provider, ticket.model);
       const unlimited = applied.length === 0;
-      if (unlimited && knownUnpaused.has(ticket.provider) && subscriber.status === 'ready') {
+      if (unlimited && knownUnpaused.has(ticket.provider) && subscriber.live) {
         held.set(permit, { ticket, inflightKeys: [], charges: [] });
         return { taken: true };
       }
       const announcedBefore = announcements;
+      // Only a TAKE that ran wholly while the channel was subscribed would have heard a pause announced meanwhile.
+      const heardThroughout = subscriber.live;
       const needsTokens = applied.some(({ limit }) => limit.tokens_per_minute !== undefined);
       const tokens = needsTokens ? Math.max(0, Math.ceil(ticket.tokens())) : 0;
       const keys = [pauseKey(ticket.provider)];
@@ -152,7 +156,9 @@ export async function createRedisModelAdmission(
         ...keys,
         ...args,
       );
-      if (unlimited && taken === 1 && announcements === announcedBefore) knownUnpaused.add(ticket.provider);
+      if (unlimited && taken === 1 && heardThroughout && announcements === announcedBefore) {
+        knownUnpaused.add(ticket.provider);
+      }
       if (taken !== 1) {
         return {
           taken: false,
@@ -204,9 +210,7 @@ export async function createRedisModelAdmission(
     },
     async close() {
       clearInterval(renewal);
-      await Promise.all(
-        [command, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())),
-      );
+      await Promise.all([endRedisConnection(command), subscriber.close()]);
     },
   };
   return createFairWaitingRoom(capacity, { pollMs: options.pollMs ?? 1000 });

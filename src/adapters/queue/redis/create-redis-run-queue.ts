@@ -3,6 +3,7 @@ import type { RedisOptions } from 'ioredis';
 import { TroupeError } from '../../../core/errors.js';
 import type { RunQueue } from '../../../core/ports/run-queue.js';
 import { redactUrl } from '../../../core/redact-url.js';
+import { endRedisConnection } from '../../redis/end-redis-connection.js';
 import { startRedisRunConsumer, type RedisRunConsumer } from './redis-run-consumer.js';
 
 /*
@@ -201,8 +202,7 @@ export async function createRedisRunQueue(options: RedisRunQueueOptions): Promis
         command.off('ready', onReady);
         restoredListeners.clear();
         await consumer?.stop();
-        if (command.status === 'ready') await command.quit().catch(() => command.disconnect());
-        else command.disconnect();
+        await endRedisConnection(command);
       })();
       return closing;
     },

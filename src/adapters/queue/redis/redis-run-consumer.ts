@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import { delay } from '../../../core/delay.js';
+import { endRedisConnection } from '../../redis/end-redis-connection.js';
 
 /** What the run queue's consumer needs from the queue (create-redis-run-queue.ts). */
 export interface RedisRunConsumerOptions {
@@ -119,8 +120,7 @@ export function startRedisRunConsumer(options: RedisRunConsumerOptions): RedisRu
       }
       await loop;
       await Promise.all(inFlight);
-      if (blocking.status === 'ready') await blocking.quit().catch(() => blocking.disconnect());
-      else blocking.disconnect();
+      await endRedisConnection(blocking);
     },
   };
 }
