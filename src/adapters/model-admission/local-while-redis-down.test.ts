@@ -56,6 +56,18 @@ if (binaries) {
         const after = await admission.admit({ ...ticket, provider: 'anthropic' }, never);
         await after.release();
         expect(fallbacks.length).toBe(seen);
+        // Another process's pause holds this one's calls under no limit again: they skip Redis only while the
+        // announcements' channel is subscribed again, so none goes out on what was known before the outage.
+        await (await admission.admit({ ...ticket, provider: 'anthropic' }, never)).release();
+        const other = await createRedisModelAdmission({ url: redis().url, limits, onError: () => undefined });
+        try {
+          await other.pause('anthropic', Date.now() + 60_000);
+        } finally {
+          await other.close();
+        }
+        await expect(
+          admission.admit({ ...ticket, provider: 'anthropic', maxPauseMs: 1_000 }, never),
+        ).rejects.toBeInstanceOf(ProviderPausedError);
       } finally {
         await admission.close();
       }
