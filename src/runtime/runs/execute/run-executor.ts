@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Subscription } from '../../../core/ports/event-bus.js';
 import { isGraderRun } from '../../../core/verification/grader-agent.js';
 import type { RunReservation } from '../start/local-run-starts.js';
@@ -103,6 +104,10 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
   async function executeHeld(run: Run, adopted: boolean, context?: RunAttemptContext): Promise<void> {
     const runId = run.id;
     const controller = new AbortController();
+    // Every tool call, child wait and model call of the run in flight listens to this signal and removes its
+    // listener when it ends; a step fanning out to more than ten children is not a leak, and Node's warning
+    // at eleven would say so in every such deployment's log.
+    setMaxListeners(0, controller.signal);
     let resolveDone: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (resolveDone = resolve));
     inFlight.set(runId, { controller, done });

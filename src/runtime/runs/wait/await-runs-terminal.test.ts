@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventBus } from '../../../core/ports/event-bus.js';
 import { isTerminalStatus } from '../../../core/records/run.js';
@@ -173,6 +174,15 @@ describe('awaitRunsTerminal', () => {
         signal: controller.signal,
       }),
     ).rejects.toBe(reason);
+  });
+
+  it('takes its listener off the caller’s signal however the wait ends, so a run’s signal does not gather them', async () => {
+    const { harness, ids } = await start(['slow', 'fast']);
+    const signal = new AbortController().signal;
+    await awaitRunsTerminal(harness.storage, harness.bus, ids, { mode: 'all', timeoutMs: 100, signal });
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    await awaitRunsTerminal(harness.storage, harness.bus, ids, { mode: 'any', timeoutMs: 20_000, signal });
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it('refuses an id that names no run', async () => {
