@@ -61,6 +61,29 @@ export async function readingThrough<T>(outage: StorageOutage, read: () => Promi
   }
 }
 
+/**
+ * A write tried again each time an outage that met it is waited out, when that outage surely wrote nothing.
+ * One whose outcome is unknown (docs/scale-out.md, "Outages") throws, unless `unknown` says what to do with
+ * it once the outage is over: send it again (`'again'`: doing it twice errs on the safe side) or answer
+ * `{ instead }` without sending it (losing it errs on the safe side).
+ */
+export async function writingThrough<T>(
+  outage: StorageOutage | undefined,
+  write: () => Promise<T>,
+  unknown?: 'again' | { instead: T },
+): Promise<T> {
+  for (;;) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!outage || !isStorageOutage(error)) throw error;
+      if (isOutcomeUnknown(error) && unknown === undefined) throw error;
+      await outage.waitOut();
+      if (isOutcomeUnknown(error) && typeof unknown === 'object') return unknown.instead;
+    }
+  }
+}
+
 /** The back-off's next wait. */
 export function nextOutageWait(wait: number | undefined): number {
   return wait === undefined ? FIRST_WAIT_MS : Math.min(MAX_WAIT_MS, 2 * wait);

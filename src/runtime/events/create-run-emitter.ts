@@ -6,7 +6,7 @@ import type { RunEvent, RunEventType } from '../../core/records/run-event.js';
 import {
   isOutcomeUnknown,
   readingThrough,
-  wroteNothing,
+  writingThrough,
   type StorageOutage,
 } from '../../core/runs/storage-outage.js';
 import { createStandaloneAppends } from './standalone-appends.js';
@@ -46,16 +46,7 @@ export function createRunEmitter(
   outage?: StorageOutage,
 ): RunEmitter {
   const lineage = lineageOf(run);
-  const retrying = async <T>(write: () => Promise<T>): Promise<T> => {
-    for (;;) {
-      try {
-        return await write();
-      } catch (error) {
-        if (!outage || !wroteNothing(error)) throw error;
-        await outage.waitOut();
-      }
-    }
-  };
+  const retrying = <T>(write: () => Promise<T>): Promise<T> => writingThrough(outage, write);
   let buffer = '';
   let lead: QueuedEvent | undefined;
   let timer: NodeJS.Timeout | undefined;

@@ -226,6 +226,7 @@ export function createRunExecutor(deps: RunExecutorDeps): RunExecutor {
         cacheWeights: (spec) => cacheTokenWeights(deps.prices, spec),
         meter,
         stop: (reason) => abort(run.id, reason),
+        outage,
       });
       const extra = deps.middleware
         ? await deps.middleware({

@@ -1,3 +1,4 @@
+import { readingThrough, writingThrough, type StorageOutage } from '../../../core/runs/storage-outage.js';
 import { isoNow, type Clock } from '../../../core/clock.js';
 import { exhaustedDimension, type BudgetAmounts } from '../../../core/budgets/budget.js';
 import { budgetExhaustedError } from '../../../core/budgets/budget-exhaustion.js';
@@ -26,6 +27,11 @@ export interface RunGateDeps {
   meter: RunUsageMeter;
   /** Aborts the run's signal with this reason, so calls in flight stop too; returns the reason to throw. */
   stop(reason: RunAbortError): RunAbortError;
+  /**
+   * Waits a database outage out under the run (docs/scale-out.md, "Outages"): the gate's reads and writes go on
+   * once it is back instead of failing the attempt, which would ask the model again for a turn it answered.
+   */
+  outage?: StorageOutage;
 }
 
 export interface RunGate {
@@ -50,7 +56,8 @@ export interface RunGate {
  * (docs/budgets.md#cached-tokens).
  */
 export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & RunGate {
-  const { storage, run } = deps;
+  const { storage, run, outage } = deps;
+  const reading = <T>(read: () => Promise<T>): Promise<T> => (outage ? readingThrough(outage, read) : read());
   /** The last answered call of this attempt, when its provider reported caching: the next call reads its prompt. */
   let cachedBefore: ModelCallUsage | undefined;
 
@@ -70,8 +77,9 @@ export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & Ru
     if (checkStop) await stopUnlessGo();
     if (!deps.budget) return;
     const now = isoNow(deps.clock);
-    if (await storage.budgets.admit(run.id, charge, now)) return;
-    const ledger = await storage.budgets.get(run.id);
+    // A charge that may have landed is sent again: charged twice, the run spends less, never more.
+    if (await writingThrough(outage, () => storage.budgets.admit(run.id, charge, now), 'again')) return;
+    const ledger = await reading(() => storage.budgets.get(run.id));
     const dimension = ledger ? (exhaustedDimension(ledger, charge, now) ?? 'tokens') : 'tokens';
     const reason = 'The run exhausted its budget';
     const error = ledger
@@ -81,7 +89,7 @@ export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & Ru
   }
 
   async function stopUnlessGo(): Promise<void> {
-    const verdict = stopVerdict(await storage.runs.lineageStatuses(run.id));
+    const verdict = stopVerdict(await reading(() => storage.runs.lineageStatuses(run.id)));
     if (verdict === 'tree_cancelled') {
       await deps.endings.requestCancel(run.id, TREE_CLOSED);
       throw deps.stop(new RunAbortError('cancel'));
@@ -105,7 +113,9 @@ export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & Ru
         call.abort();
         // Best effort: a ledger left holding the estimate only errs on the side of spending less.
         if (deps.budget && estimate > 0)
-          await storage.budgets.settle(run.id, { tokens: -estimate }).catch(() => undefined);
+          await writingThrough(outage, () => storage.budgets.settle(run.id, { tokens: -estimate })).catch(
+            () => undefined,
+          );
         throw error;
       }
       const answered = result.model ?? request.model.spec;
@@ -114,7 +124,11 @@ export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & Ru
       cachedBefore = caching ? result.usage : undefined;
       if (deps.budget) {
         const actual = budgetTokensOf(deps.cacheWeights(answered), result.usage);
-        await storage.budgets.settle(run.id, { tokens: actual - estimate });
+        // A settlement that may have landed is not sent again (if it did not, the ledger keeps this call's
+        // estimate), and the turn the model answered is not lost with the attempt.
+        await writingThrough(outage, () => storage.budgets.settle(run.id, { tokens: actual - estimate }), {
+          instead: undefined,
+        });
       }
       return result;
     },
