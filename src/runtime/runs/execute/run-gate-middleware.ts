@@ -29,7 +29,8 @@ export interface RunGateDeps {
   stop(reason: RunAbortError): RunAbortError;
   /**
    * Waits a database outage out under the run (docs/scale-out.md, "Outages"): the gate's reads and writes go on
-   * once it is back instead of failing the attempt, which would ask the model again for a turn it answered.
+   * once it is back instead of failing the attempt, which starts it over: a turn the model answered could be
+   * asked again.
    */
   outage?: StorageOutage;
 }
