@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TroupeError } from '../errors.js';
+import { storageOutageError as unavailable } from '../../../test/helpers/runtime/storage-outage-error.js';
 import { writingThrough, type StorageOutage } from './storage-outage.js';
-
-const unavailable = (committed?: 'unknown') =>
-  new TroupeError('storage_unavailable', 'The database is unavailable; try again shortly', {
-    ...(committed ? { details: { committed } } : {}),
-  });
 
 /** An outage that is over at once, counting the waits. */
 function instantOutage(): StorageOutage & { waits: number } {

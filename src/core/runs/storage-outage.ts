@@ -77,9 +77,10 @@ export async function writingThrough<T>(
       return await write();
     } catch (error) {
       if (!outage || !isStorageOutage(error)) throw error;
-      if (isOutcomeUnknown(error) && unknown === undefined) throw error;
+      const mayHaveLanded = isOutcomeUnknown(error);
+      if (mayHaveLanded && unknown === undefined) throw error;
       await outage.waitOut();
-      if (isOutcomeUnknown(error) && typeof unknown === 'object') return unknown.instead;
+      if (mayHaveLanded && typeof unknown === 'object') return unknown.instead;
     }
   }
 }

@@ -46,7 +46,6 @@ export function createRunEmitter(
   outage?: StorageOutage,
 ): RunEmitter {
   const lineage = lineageOf(run);
-  const retrying = <T>(write: () => Promise<T>): Promise<T> => writingThrough(outage, write);
   let buffer = '';
   let lead: QueuedEvent | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -103,7 +102,7 @@ export function createRunEmitter(
   });
 
   // Appends outside a transaction, which survive an answer lost with its connection (standalone-appends.ts).
-  const alone = createStandaloneAppends({ storage, runId: run.id, outage, retrying });
+  const alone = createStandaloneAppends({ storage, runId: run.id, outage });
 
   /** This run's events and `besides` in one insert. */
   const appendOwn = async (
@@ -140,7 +139,7 @@ export function createRunEmitter(
     const leading = prior.flatMap((commit) => commit.events);
     const steps = [...prior.map((commit) => commit.messages), ...(messages ? [messages] : [])];
     const commitOnce = (attempt: CommitAttempt) =>
-      retrying(() =>
+      writingThrough(outage, () =>
         storage.sharedCommitTransaction(async (tx) => {
           let appended: { own: RunEvent[]; others: RunEvent[] } | undefined;
           const append: AppendBatch = async (tail = [], besides = []) => {

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { TroupeError } from '../../core/errors.js';
 import type { Storage } from '../../core/ports/storage.js';
 import type { RunEvent } from '../../core/records/run-event.js';
 import type { StorageOutage } from '../../core/runs/storage-outage.js';
 import { claimByDeadWorker } from '../../../test/helpers/runtime/claim-by-dead-worker.js';
 import { countingInserts } from '../../../test/helpers/runtime/counting-inserts.js';
+import { storageOutageError } from '../../../test/helpers/runtime/storage-outage-error.js';
 import {
   SLOW_SCENARIO,
   useSingleAgentRuntime,
@@ -160,10 +160,7 @@ describe("a run emitter's held checkpoints", () => {
 });
 
 /** What a statement sent on a connection that died before its answer fails with (`committed: 'unknown'`). */
-const lostAnswer = () =>
-  new TroupeError('storage_unavailable', 'The database is unavailable; try again shortly', {
-    details: { committed: 'unknown' },
-  });
+const lostAnswer = () => storageOutageError('unknown');
 
 /** An outage that is over at once, recording each wait in `waited`. */
 const instantOutage = (waited: string[]): StorageOutage => ({

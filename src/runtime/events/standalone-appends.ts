@@ -1,6 +1,11 @@
 import type { RunEventBatch, Storage } from '../../core/ports/storage.js';
 import type { NewRunEvent, RunEvent } from '../../core/records/run-event.js';
-import { isOutcomeUnknown, readingThrough, type StorageOutage } from '../../core/runs/storage-outage.js';
+import {
+  isOutcomeUnknown,
+  readingThrough,
+  writingThrough,
+  type StorageOutage,
+} from '../../core/runs/storage-outage.js';
 
 const PAGE = 500;
 
@@ -53,10 +58,8 @@ export function createStandaloneAppends(deps: {
   storage: Storage;
   runId: string;
   outage: StorageOutage | undefined;
-  /** Sends a write again for as long as it surely wrote nothing (the emitter's back-off). */
-  retrying: <T>(write: () => Promise<T>) => Promise<T>;
 }) {
-  const { storage, runId, outage, retrying } = deps;
+  const { storage, runId, outage } = deps;
   let lastSeq: number | undefined;
   const saw = (events: readonly RunEvent[]): void => {
     for (const event of events)
@@ -67,7 +70,8 @@ export function createStandaloneAppends(deps: {
     const own = batches[0]?.run_id === runId ? batches[0].events : [];
     for (;;) {
       try {
-        const appended = await retrying(() => storage.events.appendBatches(batches));
+        // Sent again for as long as it surely wrote nothing; one of unknown outcome is looked up below.
+        const appended = await writingThrough(outage, () => storage.events.appendBatches(batches));
         saw(appended[0] ?? []);
         return appended;
       } catch (error) {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TroupeError } from '../../../core/errors.js';
 import type { Storage } from '../../../core/ports/storage.js';
 import { defineTool } from '../../../core/tools/troupe-tool.js';
+import { storageOutageError as unavailable } from '../../../../test/helpers/runtime/storage-outage-error.js';
 import {
   createRuntimeHarness,
   type RuntimeHarness,
@@ -14,11 +14,6 @@ import {
  * without asking the model that turn again (docs/scale-out.md, "Outages").
  */
 const SCENARIO = `rules:\n  - steps:\n      - tool_calls: [{ name: note_down, args: {} }]\n      - text: done\n`;
-
-const unavailable = (committed?: 'unknown') =>
-  new TroupeError('storage_unavailable', 'The database is unavailable; try again shortly', {
-    ...(committed ? { details: { committed } } : {}),
-  });
 
 describe('the admission gate across a database outage', () => {
   let harness: RuntimeHarness | undefined;
