@@ -51,6 +51,11 @@ export interface RuntimeHarnessOptions {
   leasePolicy?: 'resume' | 'fail';
   /** Start the worker (default true); false leaves runs pending, to test what happens before a worker. */
   startWorker?: boolean;
+  /**
+   * False: the runtime of a process that executes no runs (`--role api`: no hand-overs to a local executor); the
+   * harness's worker, when started, then plays another process's worker on the same queue.
+   */
+  executesRuns?: boolean;
   /** Executor worker slots (default 16). */
   concurrency?: number;
   workerId?: string;
@@ -128,6 +133,7 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions = {}):
     ...(options.toolSource ? { toolSource: options.toolSource } : {}),
     tracer: options.tracer?.(storage),
     workerId: options.workerId ?? 'wrk_test',
+    ...(options.executesRuns !== undefined ? { executesRuns: options.executesRuns } : {}),
     warn: options.warn ?? (() => undefined),
     extensions: {
       ...(options.extraTools ? { tools: options.extraTools } : {}),

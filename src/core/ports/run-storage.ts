@@ -110,6 +110,14 @@ export interface RunRepository {
     now: string,
   ): Promise<{ run: Run; context: RunAttemptContext } | undefined>;
   /**
+   * Inside the transaction inserting run `id`: every claim of the run (`claim`, `claimWithContext`) from now on
+   * waits until this transaction has ended, so the run may be queued before its COMMIT is answered (a claim
+   * that then finds no row, the start having rolled back, claims nothing). False, with nothing held, where the
+   * engine does not do this (SQLite): queue the run once the transaction committed (docs/scale-out.md, "The run
+   * queue").
+   */
+  holdClaims(id: string): Promise<boolean>;
+  /**
    * The statuses of the run and of every run above it (its creator, the creator's creator, …), the run's
    * own first, read in one statement: what the stop guarantee checks before each call (docs/budgets.md).
    */

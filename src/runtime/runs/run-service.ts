@@ -85,6 +85,12 @@ export function createRunService(deps: RunServiceDeps): RunService {
       const start = (rowAlone: boolean) =>
         storage.sharedCommitTransaction(
           async (tx) => {
+            const runId = newRunId();
+            // A process that executes no runs hands none over: it queues the run with the COMMIT, when the
+            // database makes the run's claims wait for this transaction (taken with the first read, so before
+            // anything is queued; docs/scale-out.md, "The run queue").
+            const holding = deps.handoffs ? undefined : tx.runs.holdClaims(runId);
+            holding?.catch(() => undefined);
             // The conversation with its agent, owner and project in one read; the agent is checked once the request
             // is no replay.
             const read = await tx.conversations.getWithParts(conversationId);
@@ -106,7 +112,6 @@ export function createRunService(deps: RunServiceDeps): RunService {
             }
             const attached = await resolveMessageAttachments(tx, conversation.id, input.attachments ?? []);
             const message = messageWithAttachments(content, attached);
-            const runId = newRunId();
             const row = buildNewRun({
               id: runId,
               run_type: 'chat',
@@ -125,6 +130,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
                 ...(input.caller !== undefined ? { caller: input.caller } : {}),
               },
             });
+            const early = (await holding) === true;
             const inserted = rowAlone ? await tx.runs.insert(row) : tx.runs.insert(row);
             // The run row, its ledger, its first message and the conversation's title, written together. A
             // conversation nobody named takes its title from this message, whoever started it: the console, the
@@ -141,6 +147,8 @@ export function createRunService(deps: RunServiceDeps): RunService {
             // its first message fails its foreign key on the server and nothing commits; the look-up naming the
             // refusal comes too late for this transaction, which runs again with the row alone (above).
             tx.commitBehind(writes.map((write) => Promise.resolve(write)));
+            const queued = early ? queue.enqueue(runId) : undefined;
+            queued?.catch(() => undefined);
             const [created, ledger, appended, titled] = await settleInOrder(writes).catch(
               (error: unknown) => {
                 // Nothing of this transaction commits: it may run again (a COMMIT that failed may not).
@@ -152,7 +160,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
             const { owner, project } = read;
             const context =
               owner && project ? { agent, user: owner, conversation: titled, project, ledger } : undefined;
-            return { replay: undefined, created, appended, context };
+            return { replay: undefined, created, appended, context, queued };
           },
           { gather },
         );
@@ -162,7 +170,7 @@ export function createRunService(deps: RunServiceDeps): RunService {
       });
       if (run.replay) return { status: 'existing', run: await views.view(run.replay) };
       deps.handoffs?.offer(run.created.id, run.appended, run.context);
-      await queue.enqueue(run.created.id);
+      await (run.queued ?? queue.enqueue(run.created.id));
       return { status: 'started', run: await views.view(run.created) };
     } catch (error) {
       return recoverStartConflict(actor, conversationId, input, error);

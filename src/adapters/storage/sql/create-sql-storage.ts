@@ -29,7 +29,7 @@ import { SqlRunBudgetRepository } from './sql-run-budget-repository.js';
 import { SqlRunVerificationRepository } from './sql-run-verification-repository.js';
 import { CommitGroup } from './commit-group.js';
 import { kyselyTransactions } from './kysely-transactions.js';
-import { overridesWorkError } from './committed-despite-failure.js';
+import { inOpenTransaction } from './in-open-transaction.js';
 
 export interface SqlStorageOptions {
   /** Source of every timestamp the repositories assign; tests pass a controllable one. */
@@ -117,24 +117,7 @@ class SqlStorage implements Storage {
         open.now = false;
       }
     }
-    const transaction = await source.begin();
-    let value: T;
-    try {
-      value = await work(this.#bound(transaction));
-    } catch (error) {
-      if (transaction.open) {
-        try {
-          await transaction.rollback();
-        } catch (rollbackError) {
-          // What the work's error says was not written, was or may have been: that is the error to report.
-          if (overridesWorkError(rollbackError)) throw rollbackError;
-          // Otherwise the work's error is the one to report; the rollback released the connection regardless.
-        }
-      }
-      throw error;
-    }
-    await transaction.commit();
-    return value;
+    return inOpenTransaction(source, (transaction) => work(this.#bound(transaction)));
   }
 
   sharedCommitTransaction<T>(

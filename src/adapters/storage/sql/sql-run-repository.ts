@@ -24,6 +24,7 @@ import { runFromRow } from './run-from-row.js';
 import { newRunRow } from './new-run-row.js';
 import { selectByIds } from './select-by-ids.js';
 import { claimWithContext, selectAttemptContext } from './select-attempt-context.js';
+import { claimAfterStart, holdClaims } from './run-start-claims.js';
 import { selectChildStartParent } from './select-child-start.js';
 import {
   claimRun,
@@ -189,13 +190,8 @@ export class SqlRunRepository implements RunRepository {
 
   async claim(id: string, workerId: string, leaseExpiresAt: string, now: string): Promise<Run | undefined> {
     assertStatusWrite(['pending'], 'running');
-    const { rows } = await claimRun(this.ctx, {
-      id,
-      workerId,
-      leaseExpiresAt,
-      now,
-      updatedAt: nowIso(this.ctx),
-    });
+    const args = { id, workerId, leaseExpiresAt, now, updatedAt: nowIso(this.ctx) };
+    const { rows } = await claimAfterStart(this.ctx, id, (ctx) => claimRun(ctx, args));
     return rows[0] && runFromRow(rows[0]);
   }
 
@@ -206,7 +202,12 @@ export class SqlRunRepository implements RunRepository {
     now: string,
   ): Promise<{ run: Run; context: RunAttemptContext } | undefined> {
     assertStatusWrite(['pending'], 'running');
-    return claimWithContext(this.ctx, { id, workerId, leaseExpiresAt, now, updatedAt: nowIso(this.ctx) });
+    const args = { id, workerId, leaseExpiresAt, now, updatedAt: nowIso(this.ctx) };
+    return claimAfterStart(this.ctx, id, (ctx) => claimWithContext(ctx, args));
+  }
+
+  holdClaims(id: string): Promise<boolean> {
+    return holdClaims(this.ctx, id);
   }
 
   async lineageStatuses(id: string): Promise<RunStatus[]> {
