@@ -191,17 +191,15 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     if (closed || events.length === 0) return;
     const entries = events.map((event) => JSON.stringify(event));
     // Each end as its end stream's entry holds it. This process's own waiters hear it at once, before Redis
-    // answers and whether or not it is up: an event is published once it is committed.
+    // answers and whether or not it is up (an event is published once it is committed), as the very object
+    // this process committed, with whatever it attached to it (the row, `endedRuns`).
     const endFields = events.map((event, index) => {
       if (event.type !== 'end') return undefined;
       const row = endedRuns?.read(event);
       const fields = [STREAM_ENTRY_FIELD, entries[index] as string];
       return row ? [...fields, ENDED_RUN_FIELD, JSON.stringify(row)] : fields;
     });
-    events.forEach((event, index) => {
-      const fields = endFields[index];
-      if (fields) ends.deliverPublished(event.run_id, fields);
-    });
+    for (const event of events) if (event.type === 'end') ends.deliverPublished(event);
     if (!health.connected) return;
     const now = Date.now();
     const refreshed: string[] = [];

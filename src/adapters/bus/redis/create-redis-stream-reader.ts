@@ -45,11 +45,12 @@ export interface RedisStreamReaderOptions {
 export interface RedisStreamReader {
   subscribe(runId: string, listener: (event: RunEvent) => void): Promise<Subscription>;
   /**
-   * An entry this process is appending (the fields of its XADD), heard by this process's listeners now instead
-   * of one XREAD later; when the loop reads it, only listeners that subscribed since hear it (by its event's
+   * An event this process is appending, heard by this process's listeners now instead of one XREAD later, as
+   * the object it is (what the process attached to it, such as the row its `end` committed, goes with it, as on
+   * the in-memory bus); when the loop reads its entry, only listeners that subscribed since hear it (by its
    * `seq`). Only for streams where a `seq` is written once (a run's ends).
    */
-  deliverPublished(runId: string, fields: string[]): void;
+  deliverPublished(event: RunEvent): void;
   /** Silences every listener and ends the loop. */
   close(): Promise<void>;
 }
@@ -103,22 +104,24 @@ export function createRedisStreamReader(options: RedisStreamReaderOptions): Redi
   const unlessClosed = <T>(pending: Promise<T>): Promise<T | undefined> => Promise.race([pending, stopped]);
   reader.on('close', () => (readerClientId = undefined));
 
-  /** `id` undefined: an entry this process is appending, which every listener of the stream hears. */
-  function deliver(stream: RunStream, id: string | undefined, fields: string[]): void {
+  /** The event an entry read from the stream holds, handed to `onEntry`; undefined (reported) when it holds none. */
+  function decode(stream: RunStream, id: string, fields: string[]): RunEvent | undefined {
     let event: unknown;
-    const entryName = id ?? 'being published';
     try {
       const index = fields.indexOf(STREAM_ENTRY_FIELD);
       event = JSON.parse(index >= 0 ? (fields[index + 1] ?? '') : '');
       if (isRunEvent(event)) onEntry?.(event, fields);
     } catch (error) {
-      report(new Error(`Undecodable entry ${entryName} in ${stream.key}`, { cause: error }));
-      return;
+      report(new Error(`Undecodable entry ${id} in ${stream.key}`, { cause: error }));
+      return undefined;
     }
-    if (!isRunEvent(event)) {
-      report(new Error(`Entry ${entryName} in ${stream.key} is not a run event`));
-      return;
-    }
+    if (isRunEvent(event)) return event;
+    report(new Error(`Entry ${id} in ${stream.key} is not a run event`));
+    return undefined;
+  }
+
+  /** `id` undefined: an event this process is appending, which every listener of the stream hears. */
+  function deliver(stream: RunStream, id: string | undefined, event: RunEvent): void {
     // Snapshot: a listener added while delivering starts with the next entry anyway (its `after`).
     const listeners = [...stream.listeners];
     let heard: Set<EventListener> | undefined;
@@ -180,7 +183,8 @@ export function createRedisStreamReader(options: RedisStreamReaderOptions): Redi
         if (!stream) continue;
         for (const [id, fields] of entries) {
           if (compareStreamIds(id, stream.cursor) > 0) stream.cursor = id;
-          deliver(stream, id, fields);
+          const event = decode(stream, id, fields);
+          if (event) deliver(stream, id, event);
         }
       }
     }
@@ -281,9 +285,9 @@ export function createRedisStreamReader(options: RedisStreamReaderOptions): Redi
       } satisfies Subscription;
     },
 
-    deliverPublished(runId, fields) {
-      const stream = runs.get(runId);
-      if (!closed && stream) deliver(stream, undefined, fields);
+    deliverPublished(event) {
+      const stream = runs.get(event.run_id);
+      if (!closed && stream) deliver(stream, undefined, event);
     },
 
     async close() {

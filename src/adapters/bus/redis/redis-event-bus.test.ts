@@ -193,9 +193,11 @@ if (serverUrl !== undefined) {
       attachEndedRun([end], row);
       const publishing = worker.publishMany?.([runEvent(own, 1), end]);
       // Not one XREAD later: a parent awaiting a child that ran here goes on at once (docs/scale-out.md), with
-      // the row the end committed, as a waiter of another process gets it.
+      // the very event and row the ending committed (what the process attached to the row goes with it, such as
+      // a subagent's evidence events), as on the in-memory bus.
       expect(ends).toEqual([end]);
-      expect(endedRunOf(ends[0] as RunEvent)).toEqual(row);
+      expect(ends[0]).toBe(end);
+      expect(endedRunOf(ends[0] as RunEvent)).toBe(row);
       await publishing;
 
       // Another process's end reaches the same loop, after ours: by then the loop has read ours and skipped it.

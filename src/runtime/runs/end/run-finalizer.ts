@@ -7,6 +7,8 @@ import type { RunEvent } from '../../../core/records/run-event.js';
 import { unusedReserve } from '../../../core/budgets/carve-child-budget.js';
 import { closeOpenToolCalls } from './close-open-tool-calls.js';
 import { attachEndedRun } from './ended-run-of.js';
+import { attachEndedEvidence } from '../../verification/ended-evidence.js';
+import { EVIDENCE_EVENT_TYPES } from '../../../core/verification/evidence.js';
 import { keepPartialAnswer } from './keep-partial-answer.js';
 import { lineageOf } from '../../events/lineage-of.js';
 import { publishAllQuietly } from '../../events/publish-quietly.js';
@@ -137,11 +139,16 @@ async function endSpeculatively(
   const update = await subagentUpdateBatch(tx, expected);
   const moved = tx.runs.update(ending.runId, ending.expect, ending.patch, { orFail: true });
   const appending = append([endEvent(expected)], update ? [update] : []);
-  tx.commitBehind([moved, appending]);
+  // A subagent's parent reads its evidence next: read back here, behind the events this batch appends, it
+  // costs no round trip of its own (ended-evidence.ts).
+  const evidence =
+    expected.run_type === 'subagent' ? tx.events.listOfTypes(ending.runId, EVIDENCE_EVENT_TYPES) : undefined;
+  tx.commitBehind(evidence ? [moved, appending, evidence] : [moved, appending]);
   try {
-    const [run, appended] = await settleInOrder([moved, appending]);
+    const [run, appended, evidenceEvents] = await settleInOrder([moved, appending, evidence]);
     if (!run) throw new EndingRaced(expected.id);
     attachEndedRun(appended, run);
+    if (evidenceEvents) attachEndedEvidence(run, evidenceEvents);
     return { run, events: [] };
   } catch (error) {
     if (error instanceof RunExpectationMissed) throw new EndingRaced(expected.id);
