@@ -183,6 +183,9 @@ export function createRedisStreamReader(options: RedisStreamReaderOptions): Redi
         if (!stream) continue;
         for (const [id, fields] of entries) {
           if (compareStreamIds(id, stream.cursor) > 0) stream.cursor = id;
+          // Nobody here listens any more (a parent that heard its child's end as this process published it, and
+          // stopped waiting): the stream has left the read set, and its entries need no decoding.
+          if (stream.listeners.size === 0) continue;
           const event = decode(stream, id, fields);
           if (event) deliver(stream, id, event);
         }
