@@ -189,18 +189,23 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
    */
   async function publishAll(events: readonly RunEvent[]): Promise<void> {
     if (closed || events.length === 0) return;
+    // This process's own waiters hear its ends at once, before Redis answers and whether or not it is up (an
+    // event is published once it is committed), as the very objects this process committed, with whatever it
+    // attached to them (the row, `endedRuns`).
+    for (const event of events) if (event.type === 'end') ends.deliverPublished(event);
+    // Redis hears them once what those waiters start in this turn has started: a parent that heard its child's
+    // end sends its next statement before this process encodes and writes the child's events (publishes leave
+    // in the order they were made: immediates run first in, first out).
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (closed || !health.connected) return;
     const entries = events.map((event) => JSON.stringify(event));
-    // Each end as its end stream's entry holds it. This process's own waiters hear it at once, before Redis
-    // answers and whether or not it is up (an event is published once it is committed), as the very object
-    // this process committed, with whatever it attached to it (the row, `endedRuns`).
+    // Each end as its end stream's entry holds it.
     const endFields = events.map((event, index) => {
       if (event.type !== 'end') return undefined;
       const row = endedRuns?.read(event);
       const fields = [STREAM_ENTRY_FIELD, entries[index] as string];
       return row ? [...fields, ENDED_RUN_FIELD, JSON.stringify(row)] : fields;
     });
-    for (const event of events) if (event.type === 'end') ends.deliverPublished(event);
-    if (!health.connected) return;
     const now = Date.now();
     const refreshed: string[] = [];
     const commands = command.pipeline();
