@@ -4,10 +4,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RUNNING_COMPILED } from './root-require.js';
 
-/** Statements and round trips the processes sent PostgreSQL, as postgres-waits-hook.ts counts them. */
+/** Statements, round trips and transactions of the processes on PostgreSQL, as postgres-waits-hook.ts counts them. */
 export interface PostgresWaits {
   statements: number;
   round_trips: number;
+  transactions: number;
 }
 
 export interface PostgresWaitsCounter {
@@ -47,11 +48,12 @@ export function postgresWaitsCounter(): PostgresWaitsCounter | undefined {
         if (Date.now() > deadline) throw new Error('a server process did not report its PostgreSQL counts');
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      const totals = { statements: 0, round_trips: 0 };
+      const totals = { statements: 0, round_trips: 0, transactions: 0 };
       for (const pid of pids) {
         const counted = JSON.parse(readFileSync(fileOf(pid), 'utf8')) as PostgresWaits;
         totals.statements += counted.statements;
         totals.round_trips += counted.round_trips;
+        totals.transactions += counted.transactions;
       }
       return totals;
     },

@@ -145,8 +145,10 @@ async function measureRoundTrips(
   }
   const after = await waits?.counter.read(waits.pids);
   const counted = await probe.read(count);
-  if (before && after)
+  if (before && after) {
     counted.postgres.round_trips_per_dispatch = round((after.round_trips - before.round_trips) / count);
+    counted.postgres.transactions_per_dispatch = round((after.transactions - before.transactions) / count);
+  }
   return counted;
 }
 
