@@ -27,6 +27,17 @@ async function world(h: RuntimeHarness) {
   return { user, agent, conversation };
 }
 
+/** The run ids `h`'s runtime queues, in order. */
+function recordQueued(h: RuntimeHarness): string[] {
+  const queued: string[] = [];
+  const enqueue = h.queue.enqueue.bind(h.queue);
+  h.queue.enqueue = (runId) => {
+    queued.push(runId);
+    return enqueue(runId);
+  };
+  return queued;
+}
+
 const serverUrl = serviceUrlOrSkip('TROUPE_TEST_DATABASE_URL', SKIP_REASON);
 if (serverUrl !== undefined) {
   const url = serverUrl;
@@ -108,12 +119,7 @@ if (serverUrl !== undefined) {
 
     it('lets an API process queue each run with its COMMIT: a worker taking it at once finds it', async () => {
       const h = await postgresRuntime({ scenarios: { done: DONE }, executesRuns: false });
-      const queued: string[] = [];
-      const enqueue = h.queue.enqueue.bind(h.queue);
-      h.queue.enqueue = (runId) => {
-        queued.push(runId);
-        return enqueue(runId);
-      };
+      const queued = recordQueued(h);
       const { user, agent } = await world(h);
       const conversations = await Promise.all(
         Array.from({ length: 10 }, () => h.createConversation(user, agent)),
@@ -128,12 +134,7 @@ if (serverUrl !== undefined) {
 
     it('refuses a busy thread after queueing the refused run, and the claim of it takes nothing', async () => {
       const h = await postgresRuntime({ scenarios: { slow: SLOW_SCENARIO }, executesRuns: false });
-      const queued: string[] = [];
-      const enqueue = h.queue.enqueue.bind(h.queue);
-      h.queue.enqueue = (runId) => {
-        queued.push(runId);
-        return enqueue(runId);
-      };
+      const queued = recordQueued(h);
       const user = await h.createUser('ann');
       const agent = await h.createAgent(user, 'slow', { model: 'scripted:slow', tools: [] });
       const conversation = await h.createConversation(user, agent);
