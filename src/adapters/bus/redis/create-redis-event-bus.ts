@@ -97,6 +97,10 @@ function attachCarriedRun(
   if (row?.id === event.run_id && typeof row.status === 'string') attach(event, row as Run);
 }
 
+function nextImmediate(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -196,8 +200,9 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     // Redis hears them once what those waiters start in this turn has started: a parent that heard its child's
     // end sends its next statement before this process encodes and writes the child's events (publishes leave
     // in the order they were made: immediates run first in, first out).
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (closed || !health.connected) return;
+    await nextImmediate();
+    // A publish made before `close` still leaves: `close` lets it write first.
+    if (!health.connected) return;
     const entries = events.map((event) => JSON.stringify(event));
     // Each end as its end stream's entry holds it.
     const endFields = events.map((event, index) => {
@@ -248,6 +253,8 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     async close() {
       if (closed) return;
       closed = true;
+      // Publishes made before this call wait one immediate before they write (publishAll): they leave first.
+      await nextImmediate();
       health.close();
       signals.close();
       await Promise.all([streams.close(), ends.close()]);

@@ -161,6 +161,21 @@ if (serverUrl !== undefined) {
         expect(await redis.ttl(`${prefix}run:${runId}:events`)).toBeGreaterThan(0);
     });
 
+    it('writes a publish made just before close, and publishes made one after another in order', async () => {
+      const prefix = freshPrefix();
+      const worker = await open(prefix);
+      const runId = randomUUID();
+      // Each publish waits for what its in-process waiters start before it writes: none of that may reorder or
+      // drop them.
+      const publishing = [1, 2, 3].map((seq) => worker.publish(runEvent(runId, seq)));
+      const closing = worker.close();
+      await Promise.all([...publishing, closing]);
+      const entries = await client().xrange(`${prefix}run:${runId}:events`, '-', '+');
+      expect(entries.map(([, fields]) => (JSON.parse(fields[1] ?? '{}') as RunEvent).seq)).toEqual([1, 2, 3]);
+      await expect(worker.publish(runEvent(runId, 4))).resolves.toBeUndefined();
+      expect(await client().xlen(`${prefix}run:${runId}:events`)).toBe(3);
+    });
+
     it("delivers only a run's ends to subscribeEnds, from an end stream of their own with its TTL", async () => {
       const prefix = freshPrefix();
       const worker = await open(prefix, { ttlSeconds: 60 });
