@@ -4,6 +4,7 @@ import { SLOW_SCENARIO } from '../../../../test/helpers/runtime/use-single-agent
 import { serviceUrlOrSkip } from '../../../../test/helpers/services/service-url-or-skip.js';
 import { newRunId } from '../../../core/ids.js';
 import { buildNewRun } from '../../../core/runs/build-new-run.js';
+import { CLAIM_WAIT_MS } from '../sql/run-start-claims.js';
 import type { RuntimeHarness } from '../../../../test/helpers/create-runtime-harness.js';
 
 /*
@@ -93,6 +94,21 @@ if (serverUrl !== undefined) {
       expect(claimed?.run).toMatchObject({ id, status: 'running', worker_id: 'wrk_a', attempt: 1 });
       expect(claimed?.context.agent?.slug).toBe('done');
     });
+
+    it('makes a claim give up on a start held past CLAIM_WAIT_MS, leaving the run pending once it commits', async () => {
+      const h = await postgresRuntime({ scenarios: { done: DONE }, startWorker: false });
+      let commit!: () => void;
+      const { id, started } = await openStart(h, new Promise((resolve) => (commit = resolve)));
+      const asked = Date.now();
+      const lease = () => [new Date(Date.now() + 60_000).toISOString(), new Date().toISOString()] as const;
+      await expect(h.storage.runs.claim(id, 'wrk_a', ...lease())).rejects.toMatchObject({ code: '55P03' });
+      expect(Date.now() - asked).toBeGreaterThanOrEqual(CLAIM_WAIT_MS - 100);
+      commit();
+      await started;
+      expect(await h.storage.runs.get(id)).toMatchObject({ status: 'pending', worker_id: null });
+      // The connection and the lock timeout are the pool's again, unchanged: the next claim takes the run.
+      expect(await h.storage.runs.claim(id, 'wrk_b', ...lease())).toMatchObject({ worker_id: 'wrk_b' });
+    }, 15_000);
 
     it('makes a claim of a start that rolled back claim nothing', async () => {
       const h = await postgresRuntime({ scenarios: { done: DONE }, startWorker: false });

@@ -19,8 +19,20 @@ const holdClaimsQuery = preparedQuery(
   (_db, args: { key: string }) => sql`SELECT pg_advisory_xact_lock(hashtextextended(${args.key}, 0))`,
 );
 
+/**
+ * How long a claim waits for its run's start. A start commits in milliseconds; one held longer belongs to a
+ * process that froze or lost its network while PostgreSQL still holds its session, and the claim then fails
+ * (`lock_not_available`) instead of holding a worker's connection: the run, if it commits, is still `pending`
+ * and the reconcilers queue it again.
+ */
+export const CLAIM_WAIT_MS = 5_000;
+
+// The timeout is set in the CTE, so it is in force when the outer SELECT starts waiting; `true`: this transaction
+// only. `waitMs` null keeps the transaction's own (a claim inside a caller's transaction must not change it).
 const awaitStartQuery = preparedQuery(
-  (_db, args: { key: string }) => sql`SELECT pg_advisory_xact_lock_shared(hashtextextended(${args.key}, 0))`,
+  (_db, args: { key: string; waitMs: string | null }) =>
+    sql`WITH bounded AS (SELECT set_config('lock_timeout', coalesce(${args.waitMs}, current_setting('lock_timeout')), true))
+        SELECT pg_advisory_xact_lock_shared(hashtextextended(${args.key}, 0)) FROM bounded`,
 );
 
 /** See `RunRepository.holdClaims`. */
@@ -47,8 +59,9 @@ export function claimAfterStart<T>(
   const key = claimKey(runId);
   const source = ctx.transactions;
   if (ctx.inTransaction || source === undefined) {
-    return awaitStartQuery(ctx, { key }).then(() => claim(ctx));
+    return awaitStartQuery(ctx, { key, waitMs: null }).then(() => claim(ctx));
   }
+  const wait = { key, waitMs: String(CLAIM_WAIT_MS) };
   return inOpenTransaction(source, async (transaction) => {
     const tx: SqlContext = {
       db: transaction.db,
@@ -56,7 +69,7 @@ export function claimAfterStart<T>(
       clock: ctx.clock,
       inTransaction: true,
     };
-    const waited = awaitStartQuery(tx, { key });
+    const waited = awaitStartQuery(tx, wait);
     const claimed = claim(tx);
     transaction.commitBehind?.([waited, claimed]);
     const [, value] = await Promise.all([waited, claimed]);
