@@ -4,7 +4,7 @@ import { TASK_MAIN, useSubagentWorld } from '../../../test/helpers/runtime/use-s
 import { readEvidence } from './read-evidence.js';
 
 /*
- * A subagent's evidence comes from the transaction that completed it (ended-evidence.ts): its parent, in the
+ * A subagent's evidence comes from the transaction that completed it (runs/end/ended-evidence.ts): its parent, in the
  * same process, reads no events of its own, and what it gets is what storage holds.
  */
 const HELPER_READS = `

@@ -2,7 +2,7 @@ import type { Storage } from '../../core/ports/storage.js';
 import type { Run } from '../../core/records/run.js';
 import { mayStartChildren } from '../../core/runs/child-run-parent.js';
 import { computeEvidence, EVIDENCE_EVENT_TYPES, type Evidence } from '../../core/verification/evidence.js';
-import { endedEvidenceOf } from './ended-evidence.js';
+import { endedEvidenceOf } from '../runs/end/ended-evidence.js';
 import { remoteEvidence, remoteReportOf } from '../../core/verification/remote-evidence.js';
 
 /**

@@ -7,7 +7,7 @@ import type { RunEvent } from '../../../core/records/run-event.js';
 import { unusedReserve } from '../../../core/budgets/carve-child-budget.js';
 import { closeOpenToolCalls } from './close-open-tool-calls.js';
 import { attachEndedRun } from './ended-run-of.js';
-import { attachEndedEvidence } from '../../verification/ended-evidence.js';
+import { attachEndedEvidence } from './ended-evidence.js';
 import { EVIDENCE_EVENT_TYPES } from '../../../core/verification/evidence.js';
 import { keepPartialAnswer } from './keep-partial-answer.js';
 import { lineageOf } from '../../events/lineage-of.js';

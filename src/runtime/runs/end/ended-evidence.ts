@@ -1,5 +1,5 @@
-import type { Run } from '../../core/records/run.js';
-import type { RunEvent } from '../../core/records/run-event.js';
+import type { Run } from '../../../core/records/run.js';
+import type { RunEvent } from '../../../core/records/run-event.js';
 
 /**
  * A subagent run's evidence events (`EVIDENCE_EVENT_TYPES`) as the transaction that completed it read them back,
