@@ -101,10 +101,14 @@ if (serverUrl !== undefined) {
       const { id, started } = await openStart(h, new Promise((resolve) => (commit = resolve)));
       const asked = Date.now();
       const lease = () => [new Date(Date.now() + 60_000).toISOString(), new Date().toISOString()] as const;
-      await expect(h.storage.runs.claim(id, 'wrk_a', ...lease())).rejects.toMatchObject({ code: '55P03' });
-      expect(Date.now() - asked).toBeGreaterThanOrEqual(CLAIM_WAIT_MS - 100);
-      commit();
+      const claimed = h.storage.runs.claim(id, 'wrk_a', ...lease()).then(
+        () => 'claimed',
+        (error: unknown) => error,
+      );
+      const outcome = await claimed.finally(() => commit());
       await started;
+      expect(outcome).toMatchObject({ code: '55P03' });
+      expect(Date.now() - asked).toBeGreaterThanOrEqual(CLAIM_WAIT_MS - 100);
       expect(await h.storage.runs.get(id)).toMatchObject({ status: 'pending', worker_id: null });
       // The connection and the lock timeout are the pool's again, unchanged: the next claim takes the run.
       expect(await h.storage.runs.claim(id, 'wrk_b', ...lease())).toMatchObject({ worker_id: 'wrk_b' });

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { TroupeError } from '../../../core/errors.js';
+import { settleInOrder } from '../../../core/settle-in-order.js';
 import { inOpenTransaction } from './in-open-transaction.js';
 import { preparedQuery } from './prepared-query.js';
 import type { SqlContext } from './sql-context.js';
@@ -72,7 +73,8 @@ export function claimAfterStart<T>(
     const waited = awaitStartQuery(tx, wait);
     const claimed = claim(tx);
     transaction.commitBehind?.([waited, claimed]);
-    const [, value] = await Promise.all([waited, claimed]);
+    // The first failure in the order sent: a wait that timed out, not the claim it aborted behind it.
+    const [, value] = await settleInOrder([waited, claimed]);
     return value;
   });
 }
