@@ -6,6 +6,7 @@ import { newRunId } from '../../../core/ids.js';
 import { buildNewRun } from '../../../core/runs/build-new-run.js';
 import { CLAIM_WAIT_MS } from '../sql/run-start-claims.js';
 import type { RuntimeHarness } from '../../../../test/helpers/create-runtime-harness.js';
+import { spyQueue } from '../../../../test/helpers/runtime/spy-queue.js';
 
 /*
  * A run's claims wait for the transaction starting it (src/adapters/storage/sql/run-start-claims.ts): a process
@@ -26,17 +27,6 @@ async function world(h: RuntimeHarness) {
   const agent = await h.createAgent(user, 'done', { model: 'scripted:done', tools: [] });
   const conversation = await h.createConversation(user, agent);
   return { user, agent, conversation };
-}
-
-/** The run ids `h`'s runtime queues, in order. */
-function recordQueued(h: RuntimeHarness): string[] {
-  const queued: string[] = [];
-  const enqueue = h.queue.enqueue.bind(h.queue);
-  h.queue.enqueue = (runId) => {
-    queued.push(runId);
-    return enqueue(runId);
-  };
-  return queued;
 }
 
 const serverUrl = serviceUrlOrSkip('TROUPE_TEST_DATABASE_URL', SKIP_REASON);
@@ -139,7 +129,7 @@ if (serverUrl !== undefined) {
 
     it('lets an API process queue each run with its COMMIT: a worker taking it at once finds it', async () => {
       const h = await postgresRuntime({ scenarios: { done: DONE }, executesRuns: false });
-      const queued = recordQueued(h);
+      const queued = spyQueue(h);
       const { user, agent } = await world(h);
       const conversations = await Promise.all(
         Array.from({ length: 10 }, () => h.createConversation(user, agent)),
@@ -154,7 +144,7 @@ if (serverUrl !== undefined) {
 
     it('refuses a busy thread after queueing the refused run, and the claim of it takes nothing', async () => {
       const h = await postgresRuntime({ scenarios: { slow: SLOW_SCENARIO }, executesRuns: false });
-      const queued = recordQueued(h);
+      const queued = spyQueue(h);
       const user = await h.createUser('ann');
       const agent = await h.createAgent(user, 'slow', { model: 'scripted:slow', tools: [] });
       const conversation = await h.createConversation(user, agent);

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type {
-  RuntimeHarness,
-  RuntimeHarnessOptions,
-} from '../../../../test/helpers/create-runtime-harness.js';
+import type { RuntimeHarnessOptions } from '../../../../test/helpers/create-runtime-harness.js';
 import {
   HELPER_REPORTS as HELPER,
   runningParent,
@@ -10,6 +7,7 @@ import {
   TASK_MAIN,
   useSubagentWorld,
 } from '../../../../test/helpers/runtime/use-subagent-world.js';
+import { spyQueue } from '../../../../test/helpers/runtime/spy-queue.js';
 
 const setup = useSubagentWorld();
 
@@ -24,17 +22,6 @@ rules:
             args: { run_id: "{{run_id}}" }
       - text: "Main got: {{last_tool_result}}"
 `;
-
-/** Records the runs the harness's queue is given. */
-function spyQueue(h: RuntimeHarness): string[] {
-  const queued: string[] = [];
-  const enqueue = h.queue.enqueue.bind(h.queue);
-  h.queue.enqueue = (runId) => {
-    queued.push(runId);
-    return enqueue(runId);
-  };
-  return queued;
-}
 
 /** alice asks `main` once; returns the finished parent, its child, the runs queued and the parent's updates. */
 async function dispatch(main: string, harness: RuntimeHarnessOptions = {}) {
