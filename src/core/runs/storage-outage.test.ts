@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { storageOutageError as unavailable } from '../../../test/helpers/runtime/storage-outage-error.js';
-import { writingThrough, type StorageOutage } from './storage-outage.js';
+import { readingThrough, writingThrough, type StorageOutage } from './storage-outage.js';
 
 /** An outage that is over at once, counting the waits. */
 function instantOutage(): StorageOutage & { waits: number } {
@@ -50,5 +50,21 @@ describe('writingThrough', () => {
     await expect(writingThrough(instantOutage(), failing(other).write)).rejects.toBe(other);
     const down = unavailable();
     await expect(writingThrough(undefined, failing(down).write)).rejects.toBe(down);
+  });
+});
+
+describe('readingThrough', () => {
+  it('reads again once each outage is waited out, whatever the outcome of the lost read', async () => {
+    const outage = instantOutage();
+    const read = failing(unavailable(), unavailable('unknown'));
+    await expect(readingThrough(outage, read.write)).resolves.toBe(3);
+    expect(outage.waits).toBe(2);
+  });
+
+  it('throws anything but an outage, and everything without an outage to wait', async () => {
+    const other = new Error('syntax');
+    await expect(readingThrough(instantOutage(), failing(other).write)).rejects.toBe(other);
+    const down = unavailable();
+    await expect(readingThrough(undefined, failing(down).write)).rejects.toBe(down);
   });
 });

@@ -49,13 +49,19 @@ interface RenewableLease {
   expiresAt(): number;
 }
 
-/** A read (it cannot do anything twice) tried again each time an outage that met it is waited out. */
-export async function readingThrough<T>(outage: StorageOutage, read: () => Promise<T>): Promise<T> {
+/**
+ * A read (it cannot do anything twice) tried again each time an outage that met it is waited out; without an
+ * outage to wait out (a caller outside a run), its failure is thrown as it is.
+ */
+export async function readingThrough<T>(
+  outage: StorageOutage | undefined,
+  read: () => Promise<T>,
+): Promise<T> {
   for (;;) {
     try {
       return await read();
     } catch (error) {
-      if (!isStorageOutage(error)) throw error;
+      if (!outage || !isStorageOutage(error)) throw error;
       await outage.waitOut();
     }
   }

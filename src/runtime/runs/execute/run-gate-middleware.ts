@@ -58,7 +58,6 @@ export interface RunGate {
  */
 export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & RunGate {
   const { storage, run, outage } = deps;
-  const reading = <T>(read: () => Promise<T>): Promise<T> => (outage ? readingThrough(outage, read) : read());
   /** The last answered call of this attempt, when its provider reported caching: the next call reads its prompt. */
   let cachedBefore: ModelCallUsage | undefined;
 
@@ -80,7 +79,7 @@ export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & Ru
     const now = isoNow(deps.clock);
     // A charge that may have landed is sent again: charged twice, the run spends less, never more.
     if (await writingThrough(outage, () => storage.budgets.admit(run.id, charge, now), 'again')) return;
-    const ledger = await reading(() => storage.budgets.get(run.id));
+    const ledger = await readingThrough(outage, () => storage.budgets.get(run.id));
     const dimension = ledger ? (exhaustedDimension(ledger, charge, now) ?? 'tokens') : 'tokens';
     const reason = 'The run exhausted its budget';
     const error = ledger
@@ -90,7 +89,7 @@ export function createRunGateMiddleware(deps: RunGateDeps): AgentMiddleware & Ru
   }
 
   async function stopUnlessGo(): Promise<void> {
-    const verdict = stopVerdict(await reading(() => storage.runs.lineageStatuses(run.id)));
+    const verdict = stopVerdict(await readingThrough(outage, () => storage.runs.lineageStatuses(run.id)));
     if (verdict === 'tree_cancelled') {
       await deps.endings.requestCancel(run.id, TREE_CLOSED);
       throw deps.stop(new RunAbortError('cancel'));
