@@ -23,6 +23,15 @@ rules:
       - text: "Helper report on <{{input}}>"
 `;
 
+/**
+ * How both suites time the scenario one dispatch at a time, so the scale-out ratio divides like by like: `warmup`
+ * dispatches then `warmup` plain runs, unrecorded; then `rounds` rounds of `task` dispatches followed by `plain`
+ * plain runs, every one timed (BENCHMARKS.md, "The same dispatches on both sides of the ratio").
+ */
+export const SEQUENTIAL_PLAN = { warmup: 20, rounds: 3, task: 60, plain: 20 } as const;
+export const QUICK_SEQUENTIAL_PLAN = { warmup: 5, rounds: 2, task: 10, plain: 5 } as const;
+export type SequentialPlan = typeof SEQUENTIAL_PLAN | typeof QUICK_SEQUENTIAL_PLAN;
+
 export const WORKDIR_TOOLS = ['read_file', 'write_file', 'edit_file', 'ls', 'glob', 'grep'];
 
 /** Agent configs of the scenario: `helper` is a subagent, `main` may dispatch to it. */

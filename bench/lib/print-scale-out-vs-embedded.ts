@@ -25,6 +25,11 @@ export function printScaleOutVsEmbedded(embedded: EmbeddedDispatch, scaleOut: Sc
   console.log(
     `Scale-out (1 worker) against embedded: dispatch ${phase.task.median} / ${embeddedMs} ms = ${round(phase.task.median / embeddedMs)}× (target ≤ 4×); cluster CPU ${clusterCpu} ms per dispatch (target ≤ 15 ms).`,
   );
+  const first = phase.task_first_40;
+  if (first)
+    console.log(
+      `Of those dispatches, the first 40 timed (what the cluster's side of the ratio was before 2026-12-08): ${first.median} ms = ${round(first.median / embeddedMs)}× the embedded median.`,
+    );
   const overHttp = scaleOut.embedded_http;
   if (overHttp)
     console.log(

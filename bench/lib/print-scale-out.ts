@@ -17,7 +17,10 @@ export interface ScaleOutResult {
   client_concurrency: number;
   phases: {
     workers: number;
+    /** Every timed dispatch of the dispatch suite's plan (before 2026-12-08: the first 40 only). */
     task: Summary;
+    /** The first 40 of them (absent in results from before 2026-12-08, whose `task` they are). */
+    task_first_40?: Summary;
     plain: Summary;
     dispatch_marginal_ms: number;
     task_span: Summary;
@@ -39,6 +42,7 @@ export interface ScaleOutResult {
   /** The embedded server over the same HTTP client (absent in results from before 2026-12-06's last run). */
   embedded_http?: {
     task: Summary;
+    task_first_40?: Summary;
     plain: Summary;
     batch: {
       dispatches_per_s: number;
@@ -86,18 +90,30 @@ export function printScaleOut(result: ScaleOutResult): void {
         'one dispatch at a time (ms)',
         'dispatch median',
         'p99',
+        'first 40',
         'plain median',
         'dispatch − plain',
         'task span median',
       ],
       [
         ...(embedded
-          ? [[EMBEDDED_ROW, embedded.task.median, embedded.task.p99, embedded.plain.median, '', '']]
+          ? [
+              [
+                EMBEDDED_ROW,
+                embedded.task.median,
+                embedded.task.p99,
+                embedded.task_first_40?.median ?? '',
+                embedded.plain.median,
+                '',
+                '',
+              ],
+            ]
           : []),
         ...result.phases.map((phase) => [
           `${phase.workers} worker${phase.workers === 1 ? '' : 's'}`,
           phase.task.median,
           phase.task.p99,
+          phase.task_first_40?.median ?? '',
           phase.plain.median,
           phase.dispatch_marginal_ms,
           phase.task_span.median,

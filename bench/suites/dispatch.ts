@@ -15,6 +15,8 @@ import {
   HELPER_SCENARIO,
   MAIN_CONFIG,
   MAIN_SCENARIO,
+  QUICK_SEQUENTIAL_PLAN,
+  SEQUENTIAL_PLAN,
 } from '../lib/dispatch-scenario.js';
 import { startEmbeddedTroupe } from '../lib/embedded.js';
 import { startSqliteProbe } from '../lib/sqlite-probe.js';
@@ -75,8 +77,8 @@ function tapBus(bus: EventBus) {
 
 await runSuite('dispatch', async ({ quick }) => {
   const plan = quick
-    ? { warmup: 5, rounds: 2, task: 10, plain: 5, instrumented: 10 }
-    : { warmup: 20, rounds: 3, task: 60, plain: 20, instrumented: 60 };
+    ? { ...QUICK_SEQUENTIAL_PLAN, instrumented: 10 }
+    : { ...SEQUENTIAL_PLAN, instrumented: 60 };
   const env = await startEmbeddedTroupe({ scenarios: { main: MAIN_SCENARIO, helper: HELPER_SCENARIO } });
   const { troupe, user } = env;
   await env.createAgent('helper', HELPER_CONFIG, { subagent: true });

@@ -11,7 +11,14 @@
  */
 import os from 'node:os';
 import type { RunEvent } from '../../src/core/records/run-event.js';
-import { expectedAnswer, HELPER_SCENARIO, MAIN_SCENARIO } from '../lib/dispatch-scenario.js';
+import {
+  expectedAnswer,
+  HELPER_SCENARIO,
+  MAIN_SCENARIO,
+  QUICK_SEQUENTIAL_PLAN,
+  SEQUENTIAL_PLAN,
+  type SequentialPlan,
+} from '../lib/dispatch-scenario.js';
 import { mapLimit } from '../lib/map-limit.js';
 import { roundTripProbe, type RoundTripProbe } from '../lib/round-trip-probe.js';
 import { processCpuMs, processTreeCpuMs } from '../lib/process-cpu.js';
@@ -72,12 +79,19 @@ async function timedDispatch(api: TroupeApi, agents: ScaleOutAgents, kind: 'task
   return { wall, runId: run.id };
 }
 
-/** (a) Sequential round trips over HTTP: post the message, long-poll its end. */
-async function measureDispatch(
-  api: TroupeApi,
-  agents: ScaleOutAgents,
-  plan: { warmup: number; task: number; plain: number },
-) {
+const timedOneAtATime = (plan: SequentialPlan): string =>
+  `${plan.warmup} + ${plan.warmup} warm-up, then ${plan.rounds} × (${plan.task} dispatches and ${plan.plain} plain runs) one at a time`;
+
+/** How many of the first timed dispatches `task_first_40` summarises: what runs before 2026-12-08 timed. */
+const FIRST_TIMED = 40;
+
+/**
+ * (a) Sequential round trips over HTTP: post the message, long-poll its end; warmed and timed as the dispatch
+ * suite times the in-process contender the ratio divides by (`SEQUENTIAL_PLAN`): the same warm-up, then the same
+ * rounds of dispatches and plain runs, so both medians summarise the same dispatches of a process's life
+ * (BENCHMARKS.md, "The same dispatches on both sides of the ratio").
+ */
+async function measureDispatch(api: TroupeApi, agents: ScaleOutAgents, plan: SequentialPlan) {
   let sequence = 0;
   const once = (kind: 'task' | 'plain') =>
     timedDispatch(
@@ -86,25 +100,21 @@ async function measureDispatch(
       kind,
       kind === 'plain' ? `plain question ${sequence++}` : `question ${sequence++}`,
     );
-  // Warmed as the dispatch suite warms the embedded contender it is compared with: `warmup` dispatches and
-  // `warmup` plain runs, so every process's hot code is compiled before it is timed (BENCHMARKS.md, "A COMMIT
-  // that leaves with the last statements, and the warm-up").
-  for (let i = 0; i < plan.warmup; i++) {
-    await once('task');
-    await once('plain');
-  }
+  for (let i = 0; i < plan.warmup; i++) await once('task');
+  for (let i = 0; i < plan.warmup; i++) await once('plain');
   const task: { wall: number; runId: string }[] = [];
   const plain: number[] = [];
-  // Interleaved, so load on the machine falls on both kinds alike.
-  for (let i = 0; i < Math.max(plan.task, plan.plain); i++) {
-    if (i < plan.task) task.push(await once('task'));
-    if (i < plan.plain) plain.push((await once('plain')).wall);
+  for (let round = 0; round < plan.rounds; round++) {
+    for (let i = 0; i < plan.task; i++) task.push(await once('task'));
+    for (let i = 0; i < plan.plain; i++) plain.push((await once('plain')).wall);
   }
   const spans = await mapLimit(task, 4, async (sample) => taskSpan(await api.events(sample.runId)));
-  const taskSummary = roundSummary(summarize(task.map((sample) => sample.wall)));
+  const walls = task.map((sample) => sample.wall);
+  const taskSummary = roundSummary(summarize(walls));
   const plainSummary = roundSummary(summarize(plain));
   return {
     task: taskSummary,
+    task_first_40: roundSummary(summarize(walls.slice(0, FIRST_TIMED))),
     plain: plainSummary,
     dispatch_marginal_ms: round(taskSummary.median - plainSummary.median),
     task_span: roundSummary(summarize(spans)),
@@ -235,7 +245,7 @@ const clusterCpuTotal = (cluster: Cluster): number => {
  * HTTP). Stopped before the cluster starts, so the two never share the machine.
  */
 async function measureEmbeddedOverHttp(
-  plan: { warmup: number; task: number; plain: number; batch: number; steady: number },
+  plan: { sequential: SequentialPlan; steadyTask: number; batch: number; steady: number },
   scenarios: Record<string, string>,
   env: Record<string, string>,
 ) {
@@ -243,11 +253,11 @@ async function measureEmbeddedOverHttp(
   try {
     const server = await startEmbeddedServer({ scenarios, env, teardown });
     const agents = await createAgents(server.api);
-    const dispatch = await measureDispatch(server.api, agents, plan);
+    const dispatch = await measureDispatch(server.api, agents, plan.sequential);
     const cpu = () => processCpuMs(server.process.pid);
     const warmup = await warmUpBatches(server.api, agents, plan.steady, plan.batch, 'embedded', cpu);
     const measured = await measureBatch(server.api, agents, plan.batch, 'embedded', cpu);
-    const steadyTask = await measureSteadyTasks(server.api, agents, plan.task, 'embedded');
+    const steadyTask = await measureSteadyTasks(server.api, agents, plan.steadyTask, 'embedded');
     return {
       ...dispatch,
       batch: { ...measured.summary, cpu_ms_per_dispatch: measured.cpuPerDispatch((total) => total), warmup },
@@ -264,9 +274,8 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
   const plan = quick
     ? {
         workers: [1, 2],
-        warmup: 3,
-        task: 5,
-        plain: 3,
+        sequential: QUICK_SEQUENTIAL_PLAN,
+        steadyTask: 5,
         counted: 5,
         batch: 10,
         steady: 10,
@@ -277,10 +286,10 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
       // the queue spreads them (16 could leave some pending behind a worker's full slots until others end).
       {
         workers: [1, 2, 4],
-        // The dispatch suite's warm-up (bench/suites/dispatch.ts).
-        warmup: 20,
-        task: 40,
-        plain: 20,
+        // The dispatch suite's warm-up and rounds (bench/suites/dispatch.ts).
+        sequential: SEQUENTIAL_PLAN,
+        // Dispatches timed one at a time once every process is warm.
+        steadyTask: 40,
         counted: 20,
         batch: 200,
         // Unrecorded batches before the measured one, per worker (each new worker warms as the first did).
@@ -300,14 +309,14 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
   };
   progress(
     SCALE_OUT_SUITE,
-    `the embedded server over the same HTTP client: ${plan.task} dispatches and ${plan.plain} plain runs one at a time, then ${plan.steady} unrecorded dispatches in batches and a batch of ${plan.batch}`,
+    `the embedded server over the same HTTP client: ${timedOneAtATime(plan.sequential)}, then ${plan.steady} unrecorded dispatches in batches and a batch of ${plan.batch}`,
   );
   const embeddedHttp = await measureEmbeddedOverHttp(plan, scenarios, env);
   progress(
     SCALE_OUT_SUITE,
-    `the runtime in process (the dispatch suite's contender): ${plan.steady} unrecorded dispatches one at a time, then ${plan.task}`,
+    `the runtime in process (the dispatch suite's contender): ${plan.steady} unrecorded dispatches one at a time, then ${plan.steadyTask}`,
   );
-  const inProcessSteady = await measureInProcessSteady({ warmup: plan.steady, task: plan.task });
+  const inProcessSteady = await measureInProcessSteady({ warmup: plan.steady, task: plan.steadyTask });
   const teardown = createTeardown((message) => progress(SCALE_OUT_SUITE, message));
   try {
     const services = await startServices(found.binaries, teardown);
@@ -344,9 +353,9 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
       if (pinning) pinWorkers();
       progress(
         SCALE_OUT_SUITE,
-        `${workers} worker(s): ${plan.task} dispatches and ${plan.plain} plain runs one at a time, then ${plan.steady * workers} unrecorded dispatches in batches and a batch of ${plan.batch}`,
+        `${workers} worker(s): ${timedOneAtATime(plan.sequential)}, then ${plan.steady * workers} unrecorded dispatches in batches and a batch of ${plan.batch}`,
       );
-      const dispatch = await measureDispatch(api, agents, plan);
+      const dispatch = await measureDispatch(api, agents, plan.sequential);
       const pids = [cluster.apiProcess.pid, ...cluster.workers.map((worker) => worker.pid)];
       const round_trips = await measureRoundTrips(
         api,
@@ -372,7 +381,7 @@ await runSuite(SCALE_OUT_SUITE, async ({ quick }) => {
           ),
         },
       };
-      const steadyTask = await measureSteadyTasks(api, agents, plan.task, `w${workers}`);
+      const steadyTask = await measureSteadyTasks(api, agents, plan.steadyTask, `w${workers}`);
       phases.push({ workers, ...dispatch, round_trips, batch, steady_task: steadyTask });
     }
     progress(
