@@ -15,6 +15,8 @@ export interface ProjectRepository {
   create(project: NewProject): Promise<Project>;
   get(id: string): Promise<Project | undefined>;
   listForUser(userId: string): Promise<Project[]>;
+  /** The user's oldest project of that name (ties by id), read without listing the others. */
+  oldestNamed(userId: string, name: string): Promise<Project | undefined>;
 }
 
 export type NewConversation = Omit<Conversation, 'id' | 'created_at' | 'updated_at'>;

@@ -72,13 +72,6 @@ export function createProjectService(storage: Storage, options: ProjectServiceOp
     }
   }
 
-  async function findDefault(actor: Actor): Promise<Project | undefined> {
-    const projects = await storage.projects.listForUser(actor.id);
-    return projects
-      .filter((project) => project.name === DEFAULT_PROJECT_NAME)
-      .sort((left, right) => left.created_at.localeCompare(right.created_at))[0];
-  }
-
   return {
     async list(actor) {
       return storage.projects.listForUser(actor.id);
@@ -103,7 +96,9 @@ export function createProjectService(storage: Storage, options: ProjectServiceOp
     async defaultProject(actor) {
       const pending = pendingDefaults.get(actor.id);
       if (pending !== undefined) return pending;
-      const work = (async () => (await findDefault(actor)) ?? (await create(actor, DEFAULT_PROJECT_NAME)))();
+      const work = (async () =>
+        (await storage.projects.oldestNamed(actor.id, DEFAULT_PROJECT_NAME)) ??
+        (await create(actor, DEFAULT_PROJECT_NAME)))();
       pendingDefaults.set(actor.id, work);
       try {
         return await work;

@@ -582,6 +582,24 @@ export function describeStorageContract(adapterName: string, open: () => Promise
         expect(await storage.projects.get('prj_missing')).toBeUndefined();
         expect(await storage.projects.listForUser(alice.id)).toEqual([one]);
       });
+
+      it("finds a user's oldest project of a name, never another user's", async () => {
+        const alice = await storage.users.create({ name: 'alice', role: 'member' });
+        const bob = await storage.users.create({ name: 'bob', role: 'member' });
+        await storage.projects.create({ user_id: bob.id, name: 'Default', workdir: '/data/b' });
+        expect(await storage.projects.oldestNamed(alice.id, 'Default')).toBeUndefined();
+        await storage.projects.create({ user_id: alice.id, name: 'Other', workdir: '/data/o' });
+        const first = await storage.projects.create({
+          user_id: alice.id,
+          name: 'Default',
+          workdir: '/data/1',
+        });
+        // A later millisecond: ids are random, so only created_at orders the two.
+        await delay(5);
+        await storage.projects.create({ user_id: alice.id, name: 'Default', workdir: '/data/2' });
+        expect(await storage.projects.oldestNamed(alice.id, 'Default')).toEqual(first);
+        expect(await storage.projects.oldestNamed(alice.id, 'default')).toBeUndefined();
+      });
     });
 
     describe('conversations', () => {

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { newId } from '../../../core/ids.js';
 import type { Project } from '../../../core/records/project.js';
 import type { NewProject, ProjectRepository } from '../../../core/ports/storage.js';
@@ -9,6 +9,19 @@ import { preparedQuery } from './prepared-query.js';
 
 const selectProject = preparedQuery((db, args: { id: string }) =>
   db.selectFrom('projects').selectAll().where('id', '=', args.id),
+);
+
+// `projects_user_idx` (user_id, created_at) walks one user's projects oldest first, so this stops at the first of
+// the name instead of reading every project the user has (a conversation created without a project asks it).
+const selectOldestNamed = preparedQuery((db, args: { userId: string; name: string }) =>
+  db
+    .selectFrom('projects')
+    .selectAll()
+    .where('user_id', '=', args.userId)
+    .where('name', '=', args.name)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(sql.lit(1)),
 );
 
 export function projectFromRow(row: Selectable<ProjectsTable>): Project {
@@ -38,6 +51,11 @@ export class SqlProjectRepository implements ProjectRepository {
 
   async get(id: string): Promise<Project | undefined> {
     const row = (await selectProject(this.ctx, { id })).rows[0];
+    return row && projectFromRow(row);
+  }
+
+  async oldestNamed(userId: string, name: string): Promise<Project | undefined> {
+    const row = (await selectOldestNamed(this.ctx, { userId, name })).rows[0];
     return row && projectFromRow(row);
   }
 
