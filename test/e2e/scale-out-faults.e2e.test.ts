@@ -6,6 +6,7 @@ import {
   faultyModel,
   halfWritten,
   follow,
+  describeJobRequests,
   requestsPerJob,
   startProbe,
   type Followed,
@@ -74,6 +75,7 @@ if (binaries) {
     await createAgent();
     batch += 1;
     const before = cluster.model.requests.length;
+    const started = Date.now();
     const roots: Run[] = await Promise.all(
       Array.from({ length: ROOTS }, (_, index) =>
         cluster.startRun(`job ${batch * 100 + index} ${index % 2 === 0 ? 'dispatch' : 'slow'}`, 'faulty'),
@@ -130,11 +132,13 @@ if (binaries) {
     expect(await halfWritten(cluster.databaseUrl)).toEqual([]);
     expect(new Set(children.map((run) => run.created_by_run_id)).size).toBe(ROOTS / 2);
     // The model was asked once per turn: nothing of a step was repeated.
-    const counts = requestsPerJob(cluster.model.requests.slice(before), roleOf);
+    const requests = cluster.model.requests.slice(before);
+    const counts = requestsPerJob(requests, roleOf);
     roots.forEach((_, index) => {
       const job = `job ${batch * 100 + index}`;
-      expect(counts.get(`${job}/faulty`), job).toBe(index % 2 === 0 ? 2 : 1);
-      expect(counts.get(`${job}/child`) ?? 0, job).toBe(index % 2 === 0 ? 1 : 0);
+      const seen = `${job} (fault at +${faultStarted - started} ms to +${faultEnded - started} ms): ${describeJobRequests(requests, roleOf, job, started)}`;
+      expect(counts.get(`${job}/faulty`), seen).toBe(index % 2 === 0 ? 2 : 1);
+      expect(counts.get(`${job}/child`) ?? 0, seen).toBe(index % 2 === 0 ? 1 : 0);
     });
     // SSE: every client saw every persisted event once, in order, ending with `end`.
     const persisted = await cluster.persistedSeqs(roots.map((run) => run.id));

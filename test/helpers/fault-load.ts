@@ -55,6 +55,25 @@ export function requestsPerJob(
   return counts;
 }
 
+/**
+ * A job's model requests, for a failure message: when each arrived (relative to `since`), by which role, and how
+ * far its conversation had got (message count, last message's role), so a repeated turn says which one it was.
+ */
+export function describeJobRequests(
+  requests: readonly RecordedRequest[],
+  roleOf: (request: RecordedRequest) => string,
+  job: string,
+  since: number,
+): string {
+  return requests
+    .filter((request) => jobOf(request) === job)
+    .map((request) => {
+      const messages = (request.body.messages ?? []) as { role: string }[];
+      return `+${request.at - since} ms ${roleOf(request)}: ${messages.length} messages, last ${messages.at(-1)?.role ?? 'none'}`;
+    })
+    .join('; ');
+}
+
 export interface Followed {
   frames: SseFrame[];
   /** Connections after the first: each resumed with Last-Event-ID. */
