@@ -44,13 +44,6 @@ describe('writingThrough', () => {
     expect(instead.sent()).toBe(1);
     expect(outage.waits).toBe(1);
   });
-
-  it('throws anything but an outage, and everything without an outage to wait', async () => {
-    const other = new Error('constraint');
-    await expect(writingThrough(instantOutage(), failing(other).write)).rejects.toBe(other);
-    const down = unavailable();
-    await expect(writingThrough(undefined, failing(down).write)).rejects.toBe(down);
-  });
 });
 
 describe('readingThrough', () => {
@@ -60,11 +53,16 @@ describe('readingThrough', () => {
     await expect(readingThrough(outage, read.write)).resolves.toBe(3);
     expect(outage.waits).toBe(2);
   });
+});
 
+describe.each([
+  ['writingThrough', writingThrough],
+  ['readingThrough', readingThrough],
+] as const)('%s', (_name, through) => {
   it('throws anything but an outage, and everything without an outage to wait', async () => {
-    const other = new Error('syntax');
-    await expect(readingThrough(instantOutage(), failing(other).write)).rejects.toBe(other);
+    const other = new Error('constraint');
+    await expect(through(instantOutage(), failing(other).write)).rejects.toBe(other);
     const down = unavailable();
-    await expect(readingThrough(undefined, failing(down).write)).rejects.toBe(down);
+    await expect(through(undefined, failing(down).write)).rejects.toBe(down);
   });
 });
